@@ -1,0 +1,1 @@
+"""The bgledger command line: a thin shell over the ledger."""

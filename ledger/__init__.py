@@ -1,0 +1,1 @@
+"""bgledger: an event-sourced match record and audit ledger for tournament backgammon."""

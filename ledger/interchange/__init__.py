@@ -1,0 +1,1 @@
+"""Match-file formats: reading and writing .mat transcriptions and other interchange formats."""

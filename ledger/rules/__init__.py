@@ -1,0 +1,1 @@
+"""Pure backgammon: positions, plays, notation, legal plays, results, ids and rulebook profiles."""

@@ -1,0 +1,1 @@
+"""The read side: pure folds from events to state."""
