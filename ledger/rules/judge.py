@@ -1,0 +1,219 @@
+"""Judging a recorded play: legal, or illegal and why.
+
+A play is legal when the checkers it leaves are those of a legal play of the
+same roll (:mod:`ledger.rules.legal`): the path a checker took cannot be seen
+on the board, so ``13/6`` for 5-2 is ``13/8/6`` and ``11/4`` for 6-1 is
+whichever of ``11/5/4`` and ``11/10/4`` is legal.  Hits are worked out from the
+board; a ``*`` written on a point without a blot is ignored.
+
+An illegal play is one a player could make on a real board but the rules
+forbid; it is described as made (hits on blots where it lands, a checker
+stacked on a held point where it lands there) with the reason, and the rule it
+falls under: USBGF 4.2.3(a) for plays that get the dice wrong, 4.2.3(e) for
+plays unrelated to the dice (bearing off before all checkers are home), and a
+resulting position that cannot occur in a game is flagged for 4.2.3(d).
+
+A play no board could show (a checker moved from a point where the mover has
+none) raises :class:`~ledger.rules.errors.InvalidPlayError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ledger.rules.errors import InvalidPlayError
+from ledger.rules.legal import LegalPlay, check_dice, legal_plays
+from ledger.rules.notation import Move, Play
+from ledger.rules.position import BAR, Position
+
+RULE_DICE = "USBGF 4.2.3(a)"
+RULE_UNRELATED = "USBGF 4.2.3(e)"
+RULE_IMPOSSIBLE = "USBGF 4.2.3(d)"
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """The verdict on one play.
+
+    ``play`` is the play as made in canonical form (hits from the board);
+    ``result`` the position after it with the opponent on roll; ``reason``
+    and ``rule`` say why an illegal play is illegal (both ``None`` when legal);
+    ``impossible`` lists what is wrong with a position that no game could
+    reach (USBGF 4.2.3(d)).
+    """
+
+    position: Position
+    dice: tuple[int, int]
+    play: Play
+    legal: bool
+    reason: str | None
+    rule: str | None
+    result: Position
+    impossible: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class _Made:
+    """A play applied move by move, as a player would make it on the board."""
+
+    me: list[int]
+    opp: list[int]
+    order: list[Move]
+    hits: set[int]
+
+
+def make_play(position: Position, play: Play) -> tuple[Play, Position]:
+    """Make ``play`` on the board literally, whatever the dice: the play with its
+    hits worked out, and the position after it with the opponent on roll.
+
+    :raises InvalidPlayError: if the play moves a checker the mover does not have.
+    """
+    made = _make(position, play)
+    hits = frozenset(made.hits)
+    return Play(play.moves, hits), Position(tuple(made.opp), tuple(made.me))
+
+
+def judge(position: Position, dice: Sequence[int], play: Play) -> Judgement:
+    """Judge ``play`` of ``dice`` in ``position`` (the mover is the player on roll).
+
+    :raises InvalidDiceError: if ``dice`` is not two dice of 1-6.
+    :raises InvalidPlayError: if the play moves a checker the mover does not have.
+    """
+    pair = check_dice(dice)
+    made = _make(position, play)
+    options = legal_plays(position, pair)
+    after_me = tuple(made.me)
+    matches = [lp for lp in options if lp.result.opponent == after_me]
+    if matches:
+        chosen = _closest_hits(matches, play.hits)
+        return Judgement(position, pair, chosen.play, True, None, None, chosen.result)
+    reason, rule = _diagnose(position, pair, made, options)
+    result = Position(tuple(made.opp), tuple(made.me))
+    as_made = Play(play.moves, frozenset(made.hits))
+    impossible = result.swapped().problems()  # in the numbering of the player who played
+    return Judgement(position, pair, as_made, False, reason, rule, result, impossible)
+
+
+def _make(position: Position, play: Play) -> _Made:
+    """Apply the moves in an order the checkers allow (the bar first, then from the top)."""
+    me, opp = list(position.mover), list(position.opponent)
+    pending = list(play.moves)
+    made = _Made(me, opp, [], set())
+    while pending:
+        index = next((i for i, m in enumerate(pending) if me[m.source]), None)
+        if index is None:
+            move = pending[0]
+            raise InvalidPlayError(
+                f"{str(play)!r}: the player on roll has no checker on "
+                f"{_name(move.source)} to play {move} (position {position.position_id})"
+            )
+        move = pending.pop(index)
+        me[move.source] -= 1
+        me[move.destination] += 1
+        if move.destination and opp[25 - move.destination] == 1:
+            opp[25 - move.destination] = 0
+            opp[BAR] += 1
+            made.hits.add(move.destination)
+        made.order.append(move)
+    return made
+
+
+def _closest_hits(matches: list[LegalPlay], written: frozenset[int]) -> LegalPlay:
+    """Among legal plays that leave the same checkers, the one whose hits fit the notation."""
+    return min(matches, key=lambda lp: (len(lp.hits ^ written), len(lp.hits)))
+
+
+def _name(point: int) -> str:
+    return "the bar" if point == BAR else f"point {point}"
+
+
+def _diagnose(
+    position: Position, dice: tuple[int, int], made: _Made, options: tuple[LegalPlay, ...]
+) -> tuple[str, str]:
+    """The first thing wrong with an illegal play, in words, and the rule it breaks."""
+    roll = f"{dice[0]}-{dice[1]}"
+    if options[0].dice_used == 0:
+        if position.mover[BAR]:
+            return f"the checker on the bar cannot enter with {roll}", RULE_DICE
+        return f"no checker can be played with {roll}", RULE_DICE
+    for check in (_check_bar, _check_landing, _check_bear_off):
+        found = check(position, made.order)
+        if found:
+            return found
+    return _check_dice(position, dice, made, options)
+
+
+def _walk(position: Position, order: list[Move]) -> list[tuple[Move, list[int], list[int]]]:
+    """Each move with the board (mover, opponent) just before it."""
+    me, opp = list(position.mover), list(position.opponent)
+    states = []
+    for move in order:
+        states.append((move, me.copy(), opp.copy()))
+        me[move.source] -= 1
+        me[move.destination] += 1
+        if move.destination and opp[25 - move.destination] == 1:
+            opp[25 - move.destination] = 0
+            opp[BAR] += 1
+    return states
+
+
+def _check_bar(position: Position, order: list[Move]) -> tuple[str, str] | None:
+    for move, me, _ in _walk(position, order):
+        if me[BAR] and move.source != BAR:
+            return f"a checker is still on the bar when {move} is played", RULE_DICE
+    return None
+
+
+def _check_landing(position: Position, order: list[Move]) -> tuple[str, str] | None:
+    for move, _, opp in _walk(position, order):
+        if move.destination and opp[25 - move.destination] >= 2:
+            return f"{move} lands on {move.destination}, held by the opponent", RULE_DICE
+    return None
+
+
+def _check_bear_off(position: Position, order: list[Move]) -> tuple[str, str] | None:
+    for move, me, _ in _walk(position, order):
+        if move.destination == 0 and any(me[7:]):
+            outside = max(p for p in range(7, 26) if me[p])
+            return (
+                f"{move} bears off with a checker outside the home board (on {_name(outside)})",
+                RULE_UNRELATED,
+            )
+    return None
+
+
+def _check_dice(
+    position: Position, dice: tuple[int, int], made: _Made, options: tuple[LegalPlay, ...]
+) -> tuple[str, str]:
+    """Whether the moves fit the roll, and if they do, whether they use enough of it."""
+    from ledger.rules._fit import fit_dice
+
+    roll = f"{dice[0]}-{dice[1]}"
+    dice_list = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
+    fitted = fit_dice(position, made.order, dice_list, roll)
+    if isinstance(fitted, str):
+        return fitted, RULE_DICE
+    needed = options[0].dice_used
+    example = _example(options, made.order)
+    if fitted < needed:
+        if dice[0] != dice[1] and needed == 2:
+            return f"does not use both dice: {example} was possible", RULE_DICE
+        return f"plays {fitted} of the {needed} dice that can be played: {example} was possible", (
+            RULE_DICE
+        )
+    if dice[0] != dice[1] and needed == 1:
+        return f"must play the larger die, {max(dice)}: {example} was possible", RULE_DICE
+    return f"no legal play of {roll} leads to this position: {example} was possible", RULE_DICE
+
+
+def _example(options: tuple[LegalPlay, ...], order: list[Move]) -> str:
+    """The legal play that shares the most with what was played."""
+    wanted = {(m.source, m.destination) for m in order}
+
+    def overlap(lp: LegalPlay) -> int:
+        return len(wanted & set(lp.steps)) + len(
+            wanted & {(m.source, m.destination) for m in lp.play.moves}
+        )
+
+    return str(max(options, key=overlap).play)

@@ -1,0 +1,176 @@
+"""Legal plays.
+
+The rules (USBGF 4.2.2 and 4.2.3; CLASSIC 5-8): a checker on the bar enters
+before any other moves; no checker lands on a point held by two or more
+opposing checkers; landing on a single opposing checker hits it; both dice are
+used if any sequence allows it, else the larger die if either die can be
+played; doubles are played up to four times; checkers bear off only when all
+fifteen are home, a die higher than the highest occupied point bearing off
+from that point.
+
+The search mirrors how GNU Backgammon counts plays: every order of the dice
+is tried, only sequences that use the most dice (and, among those, the most
+pips of dice) are kept, and plays are distinct when their resulting positions
+are.  A roll with no legal play has exactly one play, the empty one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ledger.rules.errors import InvalidDiceError
+from ledger.rules.notation import Move, Play
+from ledger.rules.position import BAR, Position
+
+Step = tuple[int, int]
+_Key = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+def check_dice(dice: Sequence[int]) -> tuple[int, int]:
+    """Return ``dice`` as a pair after checking each is a whole number from 1 to 6.
+
+    :raises InvalidDiceError: if there are not two dice or one is outside 1-6.
+    """
+    if len(dice) != 2:
+        raise InvalidDiceError(f"a roll is two dice, got {list(dice)!r}")
+    for die in dice:
+        if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
+            raise InvalidDiceError(f"a die shows 1 to 6, got {die!r} in {list(dice)!r}")
+    return dice[0], dice[1]
+
+
+@dataclass(frozen=True, slots=True)
+class LegalPlay:
+    """One legal play: the checker steps, one die each, and where they lead.
+
+    ``steps`` are ``(source, destination)`` pairs in the order the dice were
+    used; ``hits`` the points where an opposing blot was hit; ``result`` the
+    position after the play with the opponent on roll.
+    """
+
+    steps: tuple[Step, ...]
+    hits: frozenset[int]
+    result: Position
+
+    @property
+    def play(self) -> Play:
+        """The play in canonical (gnubg) form."""
+        return _play_of(self.steps, self.hits)
+
+    @property
+    def dice_used(self) -> int:
+        """How many dice the play uses."""
+        return len(self.steps)
+
+
+def _play_of(steps: tuple[Step, ...], hits: frozenset[int]) -> Play:
+    return Play(tuple(Move(a, b) for a, b in steps), hits)
+
+
+class _Search:
+    """One depth-first search over the dice, keeping the best sequences by result."""
+
+    __slots__ = ("best_moves", "best_pips", "dice", "doubles", "found")
+
+    def __init__(self, dice: tuple[int, ...]) -> None:
+        self.dice = dice
+        self.doubles = len(dice) == 4
+        self.found: dict[_Key, tuple[Step, ...]] = {}
+        self.best_moves = 0
+        self.best_pips = 0
+
+    def save(self, me: list[int], opp: list[int], steps: list[Step], pips: int) -> None:
+        moves = len(steps)
+        if moves < self.best_moves or pips < self.best_pips:
+            return
+        if moves > self.best_moves or pips > self.best_pips:
+            self.found.clear()
+            self.best_moves, self.best_pips = moves, pips
+        key = (tuple(me), tuple(opp))
+        if key not in self.found:
+            self.found[key] = tuple(steps)
+
+    def run(self, me: list[int], opp: list[int], depth: int, top: int, steps: list[Step]) -> bool:
+        """Play die ``depth`` from points ``top`` and below; True if it could not be played."""
+        if depth == len(self.dice):
+            return True
+        die = self.dice[depth]
+        pips = sum(self.dice[:depth]) + die
+        if me[BAR]:
+            if opp[die] >= 2:
+                return True
+            self._step(me, opp, depth, BAR, BAR - die, 24, steps, pips)
+            return False
+        used = False
+        highest = 24
+        while highest and not me[highest]:
+            highest -= 1
+        for src in range(min(top, highest), 0, -1):
+            if not me[src]:
+                continue
+            dst = src - die
+            if dst > 0:
+                if opp[25 - dst] >= 2:
+                    continue
+            elif highest > 6 or (dst < 0 and src != highest):
+                continue
+            else:
+                dst = 0
+            self._step(me, opp, depth, src, dst, src if self.doubles else 24, steps, pips)
+            used = True
+        return not used
+
+    def _step(
+        self,
+        me: list[int],
+        opp: list[int],
+        depth: int,
+        src: int,
+        dst: int,
+        top: int,
+        steps: list[Step],
+        pips: int,
+    ) -> None:
+        new_me = me.copy()
+        new_me[src] -= 1
+        new_me[dst] += 1
+        new_opp = opp
+        if dst and opp[25 - dst] == 1:
+            new_opp = opp.copy()
+            new_opp[25 - dst] = 0
+            new_opp[BAR] += 1
+        steps.append((src, dst))
+        if self.run(new_me, new_opp, depth + 1, top, steps):
+            self.save(new_me, new_opp, steps, pips)
+        steps.pop()
+
+
+def legal_plays(position: Position, dice: Sequence[int]) -> tuple[LegalPlay, ...]:
+    """Every legal play of ``dice`` in ``position``, one per distinct resulting position.
+
+    :raises InvalidDiceError: if ``dice`` is not two dice of 1-6.
+    """
+    d1, d2 = check_dice(dice)
+    me, opp = list(position.mover), list(position.opponent)
+    orders = [(d1,) * 4] if d1 == d2 else [(d1, d2), (d2, d1)]
+    found: dict[_Key, tuple[Step, ...]] = {}
+    best = (0, 0)
+    for order in orders:
+        search = _Search(order)
+        search.run(me, opp, 0, 24, [])
+        score = (search.best_moves, search.best_pips)
+        if score > best:
+            found, best = {}, score
+        if score == best:
+            for key, steps in search.found.items():
+                found.setdefault(key, steps)
+    if not found:
+        return (LegalPlay((), frozenset(), position.swapped()),)
+    return tuple(_legal_play(position, key, steps) for key, steps in found.items())
+
+
+def _legal_play(position: Position, key: _Key, steps: tuple[Step, ...]) -> LegalPlay:
+    me, opp = key
+    hits = frozenset(dst for _, dst in steps if dst and position.opponent_at(dst))
+    return LegalPlay(steps, hits, Position.trusted(opp, me))
