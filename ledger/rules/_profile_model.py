@@ -1,0 +1,341 @@
+"""The types rulebook profiles are made of.
+
+Public names are re-exported by :mod:`ledger.rules.profiles`; import them from
+there.  Every value a profile holds is a :class:`Cited` (the value, the rule it
+comes from and the words of that rule) or a record whose fields are.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+_RULE = re.compile(r"(USBGF|ABT|CLASSIC|CLOCK) \d+(\.\d+)*(\([a-h]\))?|FAQ")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Citation:
+    """Where a value comes from.
+
+    :param rule: ``"USBGF 4.2.3(a)"``, ``"ABT 4.8"``, ``"CLASSIC 10"``,
+        ``"CLOCK 2.1"`` or ``"FAQ"`` (the USBGF valid-rolls FAQ); ``None`` when
+        the rulebook is silent and the value is the profile's own convention.
+    :param quote: the rule's own words, verbatim, that give the value.
+    :param note: how the value was read from the text, or why the book is silent.
+    :raises ValueError: on a malformed rule, a rule without a quote, or a
+        convention (``rule=None``) without a note.
+    """
+
+    rule: str | None
+    quote: str = ""
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        if self.rule is None:
+            if not self.note or self.quote:
+                raise ValueError("a value no rule gives needs a note and no quote")
+        elif not _RULE.fullmatch(self.rule) or not self.quote:
+            raise ValueError(f"bad citation {self.rule!r}: want e.g. 'USBGF 4.2.3(a)' and a quote")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Cited(Citation, Generic[T]):
+    """A value together with its :class:`Citation`."""
+
+    value: T
+
+
+def cite(value: T, rule: str | None, quote: str = "", note: str = "") -> Cited[T]:
+    """Shorthand for :class:`Cited`; ``rule=None`` marks a convention."""
+    return Cited(value=value, rule=rule, quote=quote, note=note)
+
+
+def iter_citations(node: object) -> Iterator[Citation]:
+    """Every :class:`Citation` inside ``node`` (dataclasses, tuples, frozensets)."""
+    if isinstance(node, Citation):
+        yield node
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        for field in dataclasses.fields(node):
+            yield from iter_citations(getattr(node, field.name))
+    elif isinstance(node, tuple | frozenset):
+        for item in node:
+            yield from iter_citations(item)
+
+
+class Party(StrEnum):
+    """Who may raise a correction."""
+
+    PLAYER = "player"  #: the player who made the irregular play or action
+    OPPONENT = "opponent"
+    DIRECTOR = "director"
+    STAFF = "staff"  #: another tournament staff member
+    MONITOR = "monitor"  #: transcriber or monitor, only where the players agreed
+
+
+class Subject(StrEnum):
+    """What a correction puts right."""
+
+    ILLEGAL_PLAY = "illegal-play"
+    PLAY_UNRELATED_TO_DICE = "play-unrelated-to-dice"
+    IMPOSSIBLE_POSITION = "impossible-position"
+    STARTING_POSITION = "starting-position"
+    INVALID_DOUBLE_TAKEN = "invalid-double-taken"
+    INVALID_DOUBLE_TAKEN_MATCH_ENDED = "invalid-double-taken-match-ended"
+    INVALID_DOUBLE_PASSED = "invalid-double-passed"
+    INVALID_DOUBLE_PASSED_MATCH_ENDED = "invalid-double-passed-match-ended"
+    CLOCK_NOT_ACTIVATED = "clock-not-activated"
+    MATCH_LENGTH = "match-length"
+    SCORE = "score"
+    RESULT = "result"
+
+
+class Window(StrEnum):
+    """Until when a correction may be made (the event that closes the window)."""
+
+    BEFORE_OPPONENT_ROLLS = "before-opponent-rolls"
+    BEFORE_OFFENDER_ROLLS_AGAIN = "before-offender-rolls-again"
+    CONDONED_BY_OPPONENT_ROLL_OR_CUBE = "condoned-by-opponent-roll-or-cube"
+    ANY_TIME = "any-time"
+    DIRECTOR_APPROVAL = "director-approval"
+    BEFORE_NON_STARTER_SECOND_TURN_ENDS = "before-non-starter-second-turn-ends"
+    BEFORE_FIFTH_ROLL = "before-fifth-roll"
+    BEFORE_NEXT_GAME_STARTS = "before-next-game-starts"
+    BEFORE_MATCH_ENDS = "before-match-ends"
+    BEFORE_NEXT_MATCH_STARTS = "before-next-match-starts"
+
+
+class Remedy(StrEnum):
+    """What the correction does."""
+
+    SAME_DICE_NEW_LEGAL_PLAY = "same-dice-new-legal-play"
+    UNDO_IMPROPER_MOVEMENTS = "undo-improper-movements"
+    SAME_CHECKER = "same-checker"
+    DIRECTOR_DECIDES = "director-decides"
+    CORRECT_SETUP = "correct-setup"
+    VOID_DOUBLE = "void-double"
+    RESUME_GAME_AT_DOUBLE = "resume-game-at-double"
+    NULLIFY_LATER_ACTIONS = "nullify-later-actions"
+    LENGTH_FROM_NEXT_GAME = "length-from-next-game"
+    CORRECT_SCORE = "correct-score"
+    CORRECT_POSTED_RESULT = "correct-posted-result"
+
+
+class PrematureRoll(StrEnum):
+    """What happens to a roll made before the opponent finished his turn."""
+
+    OPPONENT_MAY_REFUSE = "opponent-may-refuse"
+    STANDS = "stands"
+
+
+class EarlyPickup(StrEnum):
+    """Sanction for picking up the dice before the opponent hit the clock."""
+
+    WARNING_THEN_RESERVE_PENALTY = "warning-then-reserve-penalty"
+    DELAY_FORFEITED = "delay-forfeited"
+
+
+class ClockKind(StrEnum):
+    """The clock a match declares (``--clock``)."""
+
+    NONE = "none"
+    SIMPLE_DELAY = "simple-delay"
+    BRONSTEIN = "bronstein"
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectionRule:
+    """One way of putting an irregularity right, and until when.
+
+    Several rules may cover one subject (USBGF 4.2.3(a) and (f)); a correction
+    is in time if any of them is still open.
+    """
+
+    subjects: tuple[Subject, ...]
+    window: Cited[Window]
+    raised_by: Cited[frozenset[Party]]
+    remedy: Cited[Remedy]
+
+
+@dataclass(frozen=True, slots=True)
+class CubeRules:
+    """Crawford rule and the doubles a tournament forbids."""
+
+    crawford: Cited[bool]
+    post_crawford_cube: Cited[bool]
+    crawford_gammons_count: Cited[bool]
+    crawford_double_void: Cited[bool]
+    dead_cube_double_void: Cited[bool]
+    social_doubles_allowed: Cited[bool]
+    premature_double_stands: Cited[bool]
+    wrong_level_adjusted: Cited[bool]
+    match_may_end_on_pass: Cited[bool]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayRules:
+    """Checker play: whether illegal plays can happen, touch-move, condonation."""
+
+    illegal_plays_possible: Cited[bool]
+    opponent_may_condone: Cited[bool]
+    touch_move: Cited[bool]
+
+
+@dataclass(frozen=True, slots=True)
+class VoidReason:
+    """A reason a ``RollVoided`` event may name (``code``) and its rule."""
+
+    code: str
+    cite: Citation
+
+
+@dataclass(frozen=True, slots=True)
+class RollRules:
+    """Valid rolls and premature rolls."""
+
+    void_reasons: tuple[VoidReason, ...]
+    come_to_rest_seconds: Cited[int | None]
+    premature_roll: Cited[PrematureRoll]
+
+    def void_reason(self, code: str) -> VoidReason | None:
+        """The reason with this ``code``, or ``None`` if the profile has none."""
+        return next((reason for reason in self.void_reasons if reason.code == code), None)
+
+
+@dataclass(frozen=True, slots=True)
+class ResignationRules:
+    """When a game may be conceded (single, gammon or backgammon)."""
+
+    non_contact_only: Cited[bool]
+    levels: Cited[tuple[str, ...]]
+    accept_despite_better_rolls: Cited[bool]
+
+
+@dataclass(frozen=True, slots=True)
+class BreakBand:
+    """Breaks per player for match lengths ``shortest`` to ``longest``."""
+
+    shortest: int
+    longest: int | None
+    breaks: int
+    cite: Citation
+
+
+@dataclass(frozen=True, slots=True)
+class BreakRules:
+    """Break allotments (USBGF 2.2.2)."""
+
+    minutes_each: Cited[int]
+    bands: tuple[BreakBand, ...]
+    during_game_allowed: Cited[bool]
+    consecutive_allowed: Cited[bool]
+    uncovered_lengths: Citation
+
+    def breaks_for(self, length: int) -> int | None:
+        """Breaks each player may take in a match of ``length`` points.
+
+        ``None`` when no band covers the length (see :attr:`uncovered_lengths`).
+        """
+        for band in self.bands:
+            if band.shortest <= length and (band.longest is None or length <= band.longest):
+                return band.breaks
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class LatenessRules:
+    """Penalty points for lateness (USBGF 2.2.4)."""
+
+    grace_minutes: Cited[int]
+    step_minutes: Cited[int]
+    no_show_forfeit_over_half_length: Cited[bool]
+    after_break_forfeit_at_opponent_away: Cited[bool]
+
+    def penalty_points(self, minutes_late: int) -> int:
+        """Points for a player ``minutes_late`` after the start or break end."""
+        if minutes_late < self.grace_minutes.value:
+            return 0
+        return 1 + (minutes_late - self.grace_minutes.value) // self.step_minutes.value
+
+
+@dataclass(frozen=True, slots=True)
+class ClockRules:
+    """Settings and sanctions of one kind of clock, times in seconds.
+
+    ``basis`` says why the profile offers this clock at all.
+    """
+
+    kind: ClockKind
+    basis: Citation
+    reserve_per_point: Cited[int]
+    reserve_less_per_point_scored: Cited[int | None]
+    reserve_per_point_to_go: Cited[int | None]
+    delay: Cited[int]
+    delay_range: Cited[tuple[int, int]]
+    doubles_reserve_per_point: Cited[int | None]
+    doubles_reserve_less_per_point_scored: Cited[int | None]
+    doubles_delay: Cited[int | None]
+    introduce_mid_game: Cited[bool]
+    expiry_loses_match: Cited[bool]
+    early_pickup: Cited[EarlyPickup]
+    early_pickup_penalty_seconds: Cited[int | None]
+
+    def reserve_seconds(self, length: int, score_a: int, score_b: int) -> int:
+        """Singles reserve time per player when the clock is set at this score.
+
+        Per point scored by either player if the rule says so (CLOCK 2.1),
+        else per point still to go (USBGF 3.5.6) once the match is under way.
+        """
+        less = self.reserve_less_per_point_scored.value
+        if less is not None:
+            return self.reserve_per_point.value * length - less * (score_a + score_b)
+        to_go = self.reserve_per_point_to_go.value
+        if to_go is None or score_a == score_b == 0:
+            return self.reserve_per_point.value * length
+        return to_go * ((length - score_a) + (length - score_b))
+
+    def doubles_reserve_seconds(self, length: int, score_a: int, score_b: int) -> int | None:
+        """Doubles reserve time per team, ``None`` where the director sets it."""
+        per_point = self.doubles_reserve_per_point.value
+        less = self.doubles_reserve_less_per_point_scored.value
+        if per_point is None or less is None:
+            return None
+        return per_point * length - less * (score_a + score_b)
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """A rulebook as data: what the ledger enforces for a match that declares it.
+
+    ``breaks`` and ``lateness`` are ``None`` and ``clocks`` is empty where the
+    rulebook has no such rules.
+    """
+
+    name: str
+    summary: str
+    based_on: str | None
+    cube: CubeRules
+    plays: PlayRules
+    corrections: tuple[CorrectionRule, ...]
+    rolls: RollRules
+    resignations: ResignationRules
+    breaks: BreakRules | None
+    lateness: LatenessRules | None
+    clocks: tuple[ClockRules, ...]
+
+    def corrections_for(self, subject: Subject) -> tuple[CorrectionRule, ...]:
+        """The correction rules covering ``subject`` (empty: it cannot be corrected)."""
+        return tuple(rule for rule in self.corrections if subject in rule.subjects)
+
+    def clock(self, kind: ClockKind | str) -> ClockRules | None:
+        """The rules of clock ``kind``, ``None`` for ``none`` or a clock the book lacks."""
+        return next((clock for clock in self.clocks if clock.kind == kind), None)
+
+    def citations(self) -> tuple[Citation, ...]:
+        """Every citation in the profile, in field order (for audits and tests)."""
+        return tuple(iter_citations(self))
