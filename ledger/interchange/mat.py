@@ -1,0 +1,395 @@
+"""A syntactic reader of Jellyfish / GNU Backgammon ``.mat`` match transcriptions.
+
+The reader turns text into :class:`MatFile` values and interprets nothing: plays
+stay raw text for :mod:`ledger.rules.notation`, dice are not checked against the
+board, and scores are not checked against results.  What it does settle is the
+layout: header tags, ``N point match`` headers, ``Game N`` headers, score lines
+and the two columns of each move line.
+
+Column 0 is the left column: gnubg's player 0, whom the reference data
+``expected-gnubg.jsonl`` calls ``X``; column 1 is the right one (``O``).  Move
+lines are split the way gnubg 1.07 splits them (``ImportGame`` in its
+``import.c``): if the line holds a second colon after its fourth character, the
+right column starts two characters before that colon, at the dice, and the left
+column ends one character earlier; otherwise, if the line is longer than 15
+characters, the right column starts after the first two blanks found from index
+15 on; otherwise the whole line is the left column.  The left column then starts
+after the move number ``N)``.  A line without a move number (``      Wins 2
+point``) is split by the same rule, so a ``Wins`` line indented past column 15
+belongs to the right player.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from ledger.rules.errors import BgLedgerError
+
+__all__ = [
+    "ActionKind",
+    "MatAction",
+    "MatFile",
+    "MatGame",
+    "MatMatch",
+    "MatSyntaxError",
+    "read_mat",
+    "read_mat_file",
+    "split_columns",
+]
+
+ActionKind = Literal[
+    "roll", "illegal-play", "double", "beaver", "raccoon", "take", "drop", "win", "concede",
+    "unknown",
+]  # fmt: skip
+"""What a column of a move line says; see :class:`MatAction`."""
+
+_Player = tuple[tuple[str, str | None], int]  # ((name, rating), score)
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_NUM = r"[0-9]{1,9}"
+_MATCH = re.compile(rf"({_NUM})\s*[Pp]oint\s+[Mm]atch")
+_GAME = re.compile(rf"Game\s+({_NUM})")
+_SCORE = re.compile(rf"\s*({_NUM})\s+(\S.*)", re.DOTALL)
+_RATING = re.compile(r"0*[1-9][0-9]*(?:\.[0-9]+)?")
+_TAG = re.compile(r'[;#]\s*\[\s*([^"\]\s][^"\]]*?)\s*"(.*)"\s*\]')
+_MOVE_NUMBER = re.compile(r"\s*[0-9]+\)")
+_ROLL = re.compile(r"([1-6])([1-6]):\s*(.*)", re.DOTALL)
+_ILLEGAL = re.compile(r"illegal\s+play\s*\((.*)\)", re.IGNORECASE | re.DOTALL)
+_CUBE = re.compile(rf"(double|beaver|raccoon)s?(?:\s*=>\s*({_NUM}))?", re.IGNORECASE)
+_WIN = re.compile(rf"wins?\s+({_NUM})\s+points?(\s+and\s+the\s+match)?", re.IGNORECASE)
+_UNKNOWN = re.compile(r"(?:00:\s*)?\?{3,4}")
+_WORDS: dict[str, ActionKind] = {"take": "take", "drop": "drop", "concede": "concede"}
+_ANIMALS: dict[str, ActionKind] = {"double": "double", "beaver": "beaver", "raccoon": "raccoon"}
+
+
+class MatSyntaxError(BgLedgerError, ValueError):
+    """A line of a ``.mat`` file that the reader cannot place.
+
+    :ivar name: the file name given to the reader (``<string>`` by default).
+    :ivar line: the 1-based line number.
+    :ivar reason: what is wrong, without the location.
+    :ivar text: the offending line as written.
+    """
+
+    def __init__(self, name: str, line: int, reason: str, text: str) -> None:
+        self.name, self.line, self.reason, self.text = name, line, reason, text
+        super().__init__(f"{name}, line {line}: {reason}: {text!r}")
+
+    def __reduce__(self) -> tuple[type[MatSyntaxError], tuple[str, int, str, str]]:
+        return (type(self), (self.name, self.line, self.reason, self.text))
+
+
+@dataclass(frozen=True)
+class MatAction:
+    """One thing a column of a move line says, in the order written.
+
+    ``kind`` is one of:
+
+    - ``roll``: ``dice`` and ``play``.  ``play`` is the play text as written,
+      stripped (``'13/8 13/11'``); ``''`` when no checker moved (nothing written,
+      or ``Cannot Move``); ``None`` when the play was not recorded: XG's ``????``
+      (written when the player resigned after rolling) or a roll followed by
+      ``Concedes``, which then follows as its own ``concede`` action.
+    - ``illegal-play``: Snowie's ``53: Illegal play (...)``: ``dice``, and in
+      ``play`` the Snowie position record between the parentheses.
+    - ``double``, ``beaver``, ``raccoon``: ``value`` is the cube value offered
+      (``Doubles => 2``), ``None`` if not written.
+    - ``take``, ``drop``, ``concede``: no data.
+    - ``win``: ``value`` is the points (``Wins 2 points``) and ``and_match``
+      tells whether ``and the match`` follows.
+    - ``unknown``: a turn written as ``????`` or ``00: ????`` with no roll.
+
+    ``raw`` is the column's text as written, stripped.
+    """
+
+    line: int
+    column: Literal[0, 1]
+    kind: ActionKind
+    raw: str
+    dice: tuple[int, int] | None = None
+    play: str | None = None
+    value: int | None = None
+    and_match: bool = False
+
+
+@dataclass(frozen=True)
+class MatGame:
+    """A ``Game N`` section: its score line and its actions.
+
+    ``players``, ``ratings`` and ``score`` are indexed by column.  A score line
+    ``name,1723 : 3`` gives the name ``name`` and the rating ``'1723'``.
+    """
+
+    number: int
+    line: int
+    players: tuple[str, str]
+    score: tuple[int, int]
+    ratings: tuple[str | None, str | None] = (None, None)
+    actions: tuple[MatAction, ...] = ()
+
+    @property
+    def result(self) -> MatAction | None:
+        """The last ``win`` action of the game, or ``None`` if none is written."""
+        wins = [action for action in self.actions if action.kind == "win"]
+        return wins[-1] if wins else None
+
+
+@dataclass(frozen=True)
+class MatMatch:
+    """An ``N point match`` section (``length`` 0: unlimited) and its games."""
+
+    length: int
+    line: int
+    games: tuple[MatGame, ...] = ()
+
+
+@dataclass(frozen=True)
+class MatFile:
+    """A whole ``.mat`` file.
+
+    ``tags`` holds every ``; [Name "value"]`` line in file order, known or not;
+    ``comments`` the other ``;`` or ``#`` lines, without the marker.
+    """
+
+    tags: tuple[tuple[str, str], ...] = ()
+    comments: tuple[str, ...] = ()
+    matches: tuple[MatMatch, ...] = ()
+
+
+def read_mat_file(path: str | Path) -> MatFile:
+    """Read a ``.mat`` file from disk.
+
+    The bytes are decoded as UTF-16 if they start with its byte order mark,
+    else as UTF-8 (a byte order mark is skipped), else as Windows-1252, else as
+    Latin-1.
+
+    :param path: the file to read; its name is used in error messages.
+    :returns: the file's contents.
+    :raises MatSyntaxError: if the text is not a ``.mat`` transcription.
+    :raises OSError: if the file cannot be read.
+    """
+    data = Path(path).read_bytes()
+    return read_mat(_decode(data), name=str(path))
+
+
+def _decode(data: bytes) -> str:
+    """Decode the bytes of a ``.mat`` file; see :func:`read_mat_file`."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16", errors="replace")
+    for encoding in ("utf-8-sig", "cp1252"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    return data.decode("latin-1")
+
+
+def read_mat(text: str, *, name: str = "<string>") -> MatFile:
+    """Read the text of a ``.mat`` file.
+
+    :param text: the whole file; a leading byte order mark is ignored.
+    :param name: the name used in error messages.
+    :returns: the tags, comments and matches of the file.
+    :raises MatSyntaxError: on the first line that cannot be placed.
+    """
+    reader = _Reader(name)
+    for number, line in enumerate(_LINE_BREAK.split(text), start=1):
+        reader.feed(number, line.lstrip("\ufeff"))
+    return reader.finish()
+
+
+@dataclass
+class _GameDraft:
+    """A game being read: its header and the actions read so far."""
+
+    number: int
+    line: int
+    players: tuple[str, str] = ("", "")
+    score: tuple[int, int] = (0, 0)
+    ratings: tuple[str | None, str | None] = (None, None)
+    actions: list[MatAction] = field(default_factory=list)
+
+    def build(self) -> MatGame:
+        """Freeze the draft."""
+        actions = tuple(self.actions)
+        return MatGame(self.number, self.line, self.players, self.score, self.ratings, actions)
+
+
+class _Reader:
+    """The line-by-line state of :func:`read_mat`."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.tags: list[tuple[str, str]] = []
+        self.comments: list[str] = []
+        self.matches: list[tuple[int, int, list[MatGame]]] = []
+        self.game: _GameDraft | None = None
+        self.awaiting_score = False
+
+    def error(self, number: int, reason: str, line: str) -> MatSyntaxError:
+        """Build the error for line ``number``."""
+        return MatSyntaxError(self.name, number, reason, line)
+
+    def feed(self, number: int, line: str) -> None:
+        """Read one line (without its line break)."""
+        stripped = line.strip()
+        if not stripped:
+            return
+        if stripped[0] in ";#":
+            self.comment(stripped)
+        elif self.awaiting_score and self.game is not None:
+            self.score_line(self.game, number, line)
+        elif match := _MATCH.fullmatch(stripped):
+            self.close_game()
+            self.matches.append((int(match[1]), number, []))
+        elif game := _GAME.fullmatch(stripped):
+            if not self.matches:
+                raise self.error(number, "'Game N' before any 'N point match' line", line)
+            self.close_game()
+            self.game = _GameDraft(int(game[1]), number)
+            self.awaiting_score = True
+        elif self.game is None:
+            raise self.error(number, "expected 'N point match' or 'Game N'", line)
+        else:
+            self.game.actions.extend(_move_line(self, number, line))
+
+    def comment(self, stripped: str) -> None:
+        """Keep a ``;`` or ``#`` line as a tag or a comment."""
+        if tag := _TAG.fullmatch(stripped):
+            self.tags.append((tag[1], tag[2]))
+        else:
+            self.comments.append(stripped[1:].strip())
+
+    def score_line(self, game: _GameDraft, number: int, line: str) -> None:
+        """Read the ``name : score   name : score`` line that follows ``Game N``."""
+        fields = _score_fields(line)
+        if fields is None:
+            raise self.error(number, "expected a score line 'name : score   name : score'", line)
+        (left, left_score), (right, right_score) = fields
+        game.players = (left[0], right[0])
+        game.ratings = (left[1], right[1])
+        game.score = (left_score, right_score)
+        self.awaiting_score = False
+
+    def close_game(self) -> None:
+        """Append the game being read, if any, to the current match."""
+        if self.game is not None:
+            self.matches[-1][2].append(self.game.build())
+        self.game = None
+
+    def finish(self) -> MatFile:
+        """Freeze what was read.
+
+        :raises MatSyntaxError: if the text holds no ``N point match`` line.
+        """
+        if not self.matches:
+            raise self.error(1, "no 'N point match' line", "")
+        if self.awaiting_score and self.game is not None:
+            raise self.error(
+                self.game.line, "no score line after 'Game N'", f"Game {self.game.number}"
+            )
+        self.close_game()
+        matches = tuple(
+            MatMatch(length, line, tuple(games)) for length, line, games in self.matches
+        )
+        return MatFile(tuple(self.tags), tuple(self.comments), matches)
+
+
+def _score_fields(line: str) -> tuple[_Player, _Player] | None:
+    """Split ``name : 3   name,1650 : 0`` at its first and its last colon.
+
+    :returns: ``((name, rating), score)`` for each column, or ``None``.
+    """
+    first, last = line.find(":"), line.rfind(":")
+    middle = _SCORE.fullmatch(line[first + 1 : last]) if 0 <= first < last else None
+    right_score = line[last + 1 :].strip()
+    if middle is None or not re.fullmatch(_NUM, right_score) or not line[:first].strip():
+        return None
+    left = (_name(line[:first]), int(middle[1]))
+    return left, (_name(middle[2]), int(right_score))
+
+
+def _name(text: str) -> tuple[str, str | None]:
+    """Split a score-line name into the name and its ``,rating`` suffix, if any."""
+    name, comma, rating = text.strip().rpartition(",")
+    if comma and name.strip() and _RATING.fullmatch(rating.strip()):
+        return name.strip(), rating.strip()
+    return text.strip(), None
+
+
+def split_columns(line: str) -> tuple[str, str]:
+    """Split a move line into its left and right column, as gnubg does.
+
+    See the module docstring for the rule.  The move number ``N)`` stays in the
+    left column; the texts are not stripped.
+
+    :param line: a move line, without its line break.
+    :returns: the left and the right column (``''`` when there is none).
+    """
+    first = line.find(":")
+    second = line.find(":", first + 1) if first >= 0 else -1
+    if second > 3:
+        return line[: second - 3], line[second - 2 :]
+    gap = line.find("  ", 15) if len(line) > 15 else -1
+    if gap >= 0:
+        return line[:gap], line[gap + 1 :]
+    return line, ""
+
+
+def _move_line(reader: _Reader, number: int, line: str) -> list[MatAction]:
+    """Read the actions of a move line, left column first."""
+    left, right = split_columns(line)
+    if move_number := _MOVE_NUMBER.match(left):
+        left = left[move_number.end() :]
+    actions: list[MatAction] = []
+    columns: tuple[tuple[Literal[0, 1], str], ...] = ((0, left), (1, right))
+    for column, text in columns:
+        try:
+            actions.extend(_column(text.strip(), number, column))
+        except ValueError as exc:
+            side = "right" if column else "left"
+            raise reader.error(number, f"{exc} in the {side} column", line) from None
+    return actions
+
+
+def _column(text: str, number: int, column: Literal[0, 1]) -> list[MatAction]:
+    """Read the actions of one column's stripped text.
+
+    :raises ValueError: with the reason, if the text is not understood.
+    """
+    if not text:
+        return []
+    if roll := _ROLL.fullmatch(text):
+        return _roll(roll, number, column)
+    if cube := _CUBE.fullmatch(text):
+        value = int(cube[2]) if cube[2] else None
+        return [MatAction(number, column, _ANIMALS[cube[1].lower()], text, value=value)]
+    if win := _WIN.fullmatch(text):
+        return [MatAction(number, column, "win", text, value=int(win[1]), and_match=bool(win[2]))]
+    if _UNKNOWN.fullmatch(text):
+        return [MatAction(number, column, "unknown", text)]
+    if kind := _WORDS.get(text.lower().removesuffix("s")):
+        return [MatAction(number, column, kind, text)]
+    raise ValueError(f"unrecognised action {text!r}")
+
+
+def _roll(roll: re.Match[str], number: int, column: Literal[0, 1]) -> list[MatAction]:
+    """Read ``53: play`` (and its variants: ``Cannot Move``, ``????``, ``Concedes``)."""
+    text, rest = roll[0], roll[3].strip()
+    dice = (int(roll[1]), int(roll[2]))
+    if illegal := _ILLEGAL.fullmatch(rest):
+        return [MatAction(number, column, "illegal-play", text, dice, illegal[1].strip())]
+    if rest.lower().startswith("illegal play"):
+        raise ValueError(f"no '(position)' after 'Illegal play' in {text!r}")
+    if rest.lower() == "concedes":
+        return [
+            MatAction(number, column, "roll", text, dice, None),
+            MatAction(number, column, "concede", text),
+        ]
+    if re.fullmatch(r"\?{3,4}", rest):
+        return [MatAction(number, column, "roll", text, dice, None)]
+    if re.fullmatch(r"(?i)cannot\s+move", rest):
+        return [MatAction(number, column, "roll", text, dice, "")]
+    return [MatAction(number, column, "roll", text, dice, rest)]
