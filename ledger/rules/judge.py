@@ -69,9 +69,9 @@ def make_play(position: Position, play: Play) -> tuple[Play, Position]:
 
     :raises InvalidPlayError: if the play moves a checker the mover does not have.
     """
+    play = _with_board_hits(position, play)
     made = _make(position, play)
-    hits = frozenset(made.hits)
-    return Play(play.moves, hits), Position(tuple(made.opp), tuple(made.me))
+    return play, Position(tuple(made.opp), tuple(made.me))
 
 
 def judge(position: Position, dice: Sequence[int], play: Play) -> Judgement:
@@ -81,6 +81,7 @@ def judge(position: Position, dice: Sequence[int], play: Play) -> Judgement:
     :raises InvalidPlayError: if the play moves a checker the mover does not have.
     """
     pair = check_dice(dice)
+    play = _with_board_hits(position, play)
     made = _make(position, play)
     options = legal_plays(position, pair)
     after_me = tuple(made.me)
@@ -93,6 +94,20 @@ def judge(position: Position, dice: Sequence[int], play: Play) -> Judgement:
     as_made = Play(play.moves, frozenset(made.hits))
     impossible = result.swapped().problems()  # in the numbering of the player who played
     return Judgement(position, pair, as_made, False, reason, rule, result, impossible)
+
+
+def _with_board_hits(position: Position, play: Play) -> Play:
+    """The play with its hits worked out from the board along the written moves.
+
+    Every point the notation lands on that holds a single opposing checker is a
+    hit; a ``*`` written where no blot stands is dropped.
+    """
+    hits = frozenset(
+        m.destination
+        for m in play.written
+        if m.destination and position.opponent_at(m.destination) == 1
+    )
+    return Play(play.written, hits)
 
 
 def _make(position: Position, play: Play) -> _Made:

@@ -75,17 +75,24 @@ class Move:
 class Play:
     """A play: checker moves plus the points where a blot was hit.
 
-    The constructor brings the moves into gnubg's canonical order and joins a
-    checker's consecutive moves unless it hit on the way, so two plays that
-    read the same are equal.  Use :meth:`parse` to read notation.
+    The constructor joins a checker's consecutive moves unless it hit on the
+    way and sorts them, so two plays that move the same checkers alike are
+    equal; ``str`` formats the moves as written exactly as gnubg's FormatMove
+    would.  ``written`` keeps the moves as written (``23/18
+    18/17`` names 18 as a landing point, ``23/17`` does not); it takes no part
+    in equality and lets :func:`ledger.rules.judge.judge` work out a hit on a
+    point the notation passes through.  Use :meth:`parse` to read notation.
     """
 
     moves: tuple[Move, ...] = ()
     hits: frozenset[int] = field(default_factory=frozenset)
+    written: tuple[Move, ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        if not self.written:
+            object.__setattr__(self, "written", tuple(self.moves))
         hits = frozenset(self.hits)
-        object.__setattr__(self, "moves", _normalise(self.moves, hits))
+        object.__setattr__(self, "moves", tuple(sorted(_normalise(self.moves, hits), reverse=True)))
         landed = {m.destination for m in self.moves}
         object.__setattr__(self, "hits", frozenset(p for p in hits if p in landed and p != OFF))
 
@@ -114,7 +121,7 @@ class Play:
     def __str__(self) -> str:
         if not self.moves:
             return ""
-        return " ".join(_format_groups(self.moves, self.hits))
+        return " ".join(_format_groups(self.written, self.hits))
 
     def __repr__(self) -> str:
         return f"Play.parse({str(self)!r})"
@@ -199,7 +206,7 @@ def _chains(steps: list[tuple[int, int]], hits: frozenset[int]) -> list[list[int
 
 def _format_groups(moves: tuple[Move, ...], hits: frozenset[int]) -> list[str]:
     """Format chains, counting identical ones, starring each hit point once."""
-    chains = _chains([(m.source, m.destination) for m in moves], hits)
+    chains = _chains(sorted(((m.source, m.destination) for m in moves), reverse=True), hits)
     groups: list[tuple[list[int], int]] = []
     for chain in chains:
         for index, (seen, count) in enumerate(groups):
