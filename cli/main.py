@@ -1,31 +1,14 @@
-"""The ``bgledger`` command group and what every command shares."""
+"""The ``bgledger`` command group."""
 
 from __future__ import annotations
 
-import json
 import os
-from collections.abc import Callable
-from typing import Any, TypeVar
 
 import click
 
-from cli import rules_commands
-
-F = TypeVar("F", bound=Callable[..., Any])
+from cli.rules_commands import judge_command, legal
 
 DEFAULT_DB = "sqlite:///bgledger.db"
-
-
-def json_option(func: F) -> F:
-    """The shared ``--json`` flag: one JSON document on stdout instead of text."""
-    return click.option(
-        "--json", "as_json", is_flag=True, help="Print one JSON document instead of text."
-    )(func)
-
-
-def emit_json(document: object) -> None:
-    """Print ``document`` as one line of JSON."""
-    click.echo(json.dumps(document, ensure_ascii=False))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -44,4 +27,5 @@ def main(ctx: click.Context, db: str) -> None:
     ctx.obj["db"] = db
 
 
-rules_commands.register(main, json_option, emit_json)
+main.add_command(legal)
+main.add_command(judge_command)

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
-from typing import Any
 
 import click
 
+from cli.common import emit_json, json_option
 from ledger.rules.errors import RulesError
 from ledger.rules.judge import Judgement, judge
 from ledger.rules.legal import check_dice, legal_plays
 from ledger.rules.notation import Play
 from ledger.rules.position import Position
-
-Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
 
 def _position(text: str) -> Position:
@@ -54,7 +51,7 @@ def judgement_document(verdict: Judgement) -> dict[str, object]:
     }
 
 
-def _legal_stream(emit_json: Callable[[object], None]) -> None:
+def _legal_stream() -> None:
     """``legal -``: one ``POSID D D`` line in, one JSON line out; bad lines say why."""
     bad = 0
     for number, line in enumerate(sys.stdin, start=1):
@@ -77,60 +74,56 @@ def _legal_stream(emit_json: Callable[[object], None]) -> None:
         raise SystemExit(2)
 
 
-def register(
-    group: click.Group, json_option: Decorator, emit_json: Callable[[object], None]
-) -> None:
-    """Add ``legal`` and ``judge`` to ``group``."""
+@click.command()
+@click.argument("position")
+@click.argument("dice", nargs=-1, type=int)
+@json_option
+def legal(position: str, dice: tuple[int, ...], as_json: bool) -> None:
+    """Legal plays for a gnubg POSITION id and two DICE (the player on roll moves).
 
-    @group.command()
-    @click.argument("position")
-    @click.argument("dice", nargs=-1, type=int)
-    @json_option
-    def legal(position: str, dice: tuple[int, ...], as_json: bool) -> None:
-        """Legal plays for a gnubg POSITION id and two DICE (the player on roll moves).
+    One play per distinct resulting position, as gnubg counts them, each
+    with the position id after it (opponent on roll).  POSITION '-' reads
+    'POSID D D' lines from stdin and prints one JSON line per line.
+    """
+    if position == "-":
+        if dice:
+            raise click.UsageError("'legal -' reads the dice from stdin; give no DICE")
+        _legal_stream()
+        return
+    document = legal_document(_position(position), _dice(dice))
+    if as_json:
+        emit_json(document)
+        return
+    plays: list[dict[str, str]] = document["plays"]  # type: ignore[assignment]
+    click.echo(f"{position} {dice[0]}{dice[1]}: {len(plays)} legal play(s)")
+    for entry in plays:
+        click.echo(f"  {entry['play'] or 'Cannot Move':<28} -> {entry['result']}")
 
-        One play per distinct resulting position, as gnubg counts them, each
-        with the position id after it (opponent on roll).  POSITION '-' reads
-        'POSID D D' lines from stdin and prints one JSON line per line.
-        """
-        if position == "-":
-            if dice:
-                raise click.UsageError("'legal -' reads the dice from stdin; give no DICE")
-            _legal_stream(emit_json)
-            return
-        document = legal_document(_position(position), _dice(dice))
-        if as_json:
-            emit_json(document)
-            return
-        plays: list[dict[str, str]] = document["plays"]  # type: ignore[assignment]
-        click.echo(f"{position} {dice[0]}{dice[1]}: {len(plays)} legal play(s)")
-        for entry in plays:
-            click.echo(f"  {entry['play'] or 'Cannot Move':<28} -> {entry['result']}")
 
-    @group.command("judge")
-    @click.argument("position")
-    @click.argument("die1", type=int)
-    @click.argument("die2", type=int)
-    @click.argument("play")
-    @json_option
-    def judge_command(position: str, die1: int, die2: int, play: str, as_json: bool) -> None:
-        """Judge PLAY of DIE1 DIE2 in a gnubg POSITION id: legal, or illegal and why.
+@click.command("judge")
+@click.argument("position")
+@click.argument("die1", type=int)
+@click.argument("die2", type=int)
+@click.argument("play")
+@json_option
+def judge_command(position: str, die1: int, die2: int, play: str, as_json: bool) -> None:
+    """Judge PLAY of DIE1 DIE2 in a gnubg POSITION id: legal, or illegal and why.
 
-        Exit status 0 if the play is legal, 1 if it is illegal (the reason and
-        the USBGF rule are printed), 2 if the input cannot describe a play.
-        """
-        board, dice = _position(position), _dice((die1, die2))
-        try:
-            verdict = judge(board, dice, Play.parse(play))
-        except RulesError as exc:
-            raise click.BadParameter(str(exc), param_hint="PLAY") from None
-        if as_json:
-            emit_json(judgement_document(verdict))
-        elif verdict.legal:
-            click.echo(f"legal: {verdict.play or 'Cannot Move'}")
-        else:
-            click.echo(f"illegal: {verdict.reason} ({verdict.rule})")
-            for problem in verdict.impossible:
-                click.echo(f"  impossible position (USBGF 4.2.3(d)): {problem}")
-        if not verdict.legal:
-            raise SystemExit(1)
+    Exit status 0 if the play is legal, 1 if it is illegal (the reason and
+    the USBGF rule are printed), 2 if the input cannot describe a play.
+    """
+    board, dice = _position(position), _dice((die1, die2))
+    try:
+        verdict = judge(board, dice, Play.parse(play))
+    except RulesError as exc:
+        raise click.BadParameter(str(exc), param_hint="PLAY") from None
+    if as_json:
+        emit_json(judgement_document(verdict))
+    elif verdict.legal:
+        click.echo(f"legal: {verdict.play or 'Cannot Move'}")
+    else:
+        click.echo(f"illegal: {verdict.reason} ({verdict.rule})")
+        for problem in verdict.impossible:
+            click.echo(f"  impossible position (USBGF 4.2.3(d)): {problem}")
+    if not verdict.legal:
+        raise SystemExit(1)
