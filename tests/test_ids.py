@@ -15,15 +15,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from ledger.rules.errors import InvalidMatchIdError, InvalidPositionError
-from ledger.rules.ids import (
-    MatchId,
-    Xgid,
-    decode_position_id,
-    decode_xgid,
-    encode_position_id,
-    xgid,
-)
+from ledger.rules.ids import MatchId, decode_position_id, encode_position_id
 from ledger.rules.position import Position
+from ledger.rules.xgid import Xgid, decode_xgid, xgid
 
 Side = tuple[int, ...]
 Board = tuple[Side, Side]
