@@ -15,7 +15,6 @@ from ledger.rules import _usbgf_corrections as corrections
 from ledger.rules import _usbgf_play as play
 from ledger.rules import _usbgf_procedure as procedure
 from ledger.rules._profile_model import (
-    Citation,
     CorrectionRule,
     CubeRules,
     Party,
@@ -26,9 +25,9 @@ from ledger.rules._profile_model import (
     ResignationRules,
     RollRules,
     Subject,
-    VoidReason,
     Window,
     cite,
+    void_reason,
 )
 
 USBGF_2016 = Profile(
@@ -48,10 +47,6 @@ USBGF_2016 = Profile(
 
 def _without(rules: tuple[CorrectionRule, ...], *subjects: Subject) -> tuple[CorrectionRule, ...]:
     return tuple(rule for rule in rules if not set(rule.subjects) & set(subjects))
-
-
-def _reason(code: str, rule: str, quote: str, note: str = "") -> VoidReason:
-    return VoidReason(code, Citation(rule=rule, quote=quote, note=note))
 
 
 # --- usbgf-2017: USBGF 2016 amended by the ABT 2017 procedural rules 4.1-4.10 ---
@@ -100,34 +95,34 @@ def _corrections_2017() -> tuple[CorrectionRule, ...]:
 
 _ROLLS_2017 = RollRules(
     void_reasons=(
-        _reason("not-shaken", "ABT 4.1", "shaking the dice vigorously in a dice cup"),
-        _reason(
+        void_reason("not-shaken", "ABT 4.1", "shaking the dice vigorously in a dice cup"),
+        void_reason(
             "not-rolled-freely",
             "ABT 4.1",
             "simultaneously tossing them out at a discernible height above the playing "
             "surface, allowing them to bounce and roll freely",
         ),
-        _reason(
+        void_reason(
             "not-simultaneous",
             "ABT 4.2",
             "Both dice must leave the cup before either die contacts the board",
         ),
-        _reason("wrong-side", "FAQ", "on the same side of the bar as rolled"),
-        _reason(
+        void_reason("wrong-side", "FAQ", "on the same side of the bar as rolled"),
+        void_reason(
             "off-board",
             "FAQ",
             "they must both be either on the playing field or on the checkers",
             "The FAQ explains the USBGF rule ratified in August 2017: a die on checkers is "
             "valid, flat or not, although ABT 4.2 says 'flat on the playing surface'.",
         ),
-        _reason("cocked", "FAQ", "balanced on its edge or corner"),
-        _reason("vertical-support", "FAQ", "If the die is supported by a vertical surface"),
-        _reason(
+        void_reason("cocked", "FAQ", "balanced on its edge or corner"),
+        void_reason("vertical-support", "FAQ", "If the die is supported by a vertical surface"),
+        void_reason(
             "below-checker-tops",
             "FAQ",
             "descends below the top surface of all checkers on which it rests",
         ),
-        _reason("die-on-die", "FAQ", "One die has come to rest on top of the other."),
+        void_reason("die-on-die", "FAQ", "One die has come to rest on top of the other."),
     ),
     come_to_rest_seconds=cite(
         2,
@@ -226,15 +221,15 @@ _CLASSIC_CORRECTIONS = (
 
 _CLASSIC_ROLLS = RollRules(
     void_reasons=(
-        _reason("wrong-side", "CLASSIC 5", "if either die jumps into the other table"),
-        _reason("off-board", "CLASSIC 5", "or off the board, both dice must be taken up"),
-        _reason(
+        void_reason("wrong-side", "CLASSIC 5", "if either die jumps into the other table"),
+        void_reason("off-board", "CLASSIC 5", "or off the board, both dice must be taken up"),
+        void_reason(
             "cocked",
             "CLASSIC 6",
             'if either die is "cocked" against the other, or against the edge of the board '
             "or of a man",
         ),
-        _reason(
+        void_reason(
             "die-on-die",
             "CLASSIC 6",
             "each die must rest flat upon the board",

@@ -194,6 +194,11 @@ class VoidReason:
     cite: Citation
 
 
+def void_reason(code: str, rule: str, quote: str, note: str = "") -> VoidReason:
+    """Shorthand for a :class:`VoidReason` cited to ``rule`` with ``quote``."""
+    return VoidReason(code, Citation(rule=rule, quote=quote, note=note))
+
+
 @dataclass(frozen=True, slots=True)
 class RollRules:
     """Valid rolls and premature rolls."""

@@ -7,14 +7,13 @@ typographic quotes and apostrophes are written as straight ones.
 from __future__ import annotations
 
 from ledger.rules._profile_model import (
-    Citation,
     CubeRules,
     PlayRules,
     PrematureRoll,
     ResignationRules,
     RollRules,
-    VoidReason,
     cite,
+    void_reason,
 )
 
 CUBE = CubeRules(
@@ -83,45 +82,41 @@ PLAYS = PlayRules(
 )
 
 
-def _roll(code: str, rule: str, quote: str, note: str = "") -> VoidReason:
-    return VoidReason(code, Citation(rule=rule, quote=quote, note=note))
-
-
 _FLAT = "with each die lying flat either on the playing surface (not on the bar itself)"
 
 ROLLS = RollRules(
     void_reasons=(
-        _roll(
+        void_reason(
             "wrong-side", "USBGF 4.1.4", "All rolls must be made on the right-hand side of the bar."
         ),
-        _roll("not-shaken", "USBGF 4.1.4.1", "the dice being shaken vigorously in a cup"),
-        _roll(
+        void_reason("not-shaken", "USBGF 4.1.4.1", "the dice being shaken vigorously in a cup"),
+        void_reason(
             "not-simultaneous",
             "USBGF 4.1.4.1",
             "The dice must roll freely out of the cup at or about the same time",
         ),
-        _roll("touched-hand", "USBGF 4.1.4.1", "the dice shall not touch the roller's hand"),
-        _roll("cup-touched-board", "USBGF 4.1.4.1", "the cup shall not touch the board"),
-        _roll("off-board", "USBGF 4.1.4.1", "onto the playing surface of the board"),
-        _roll("on-bar", "USBGF 4.1.4.1", "(not on the bar itself)"),
-        _roll(
+        void_reason("touched-hand", "USBGF 4.1.4.1", "the dice shall not touch the roller's hand"),
+        void_reason("cup-touched-board", "USBGF 4.1.4.1", "the cup shall not touch the board"),
+        void_reason("off-board", "USBGF 4.1.4.1", "onto the playing surface of the board"),
+        void_reason("on-bar", "USBGF 4.1.4.1", "(not on the bar itself)"),
+        void_reason(
             "cocked",
             "USBGF 4.1.4.1",
             _FLAT,
             "On dimpled checkers a die counts as flat if its top number is clearly identifiable.",
         ),
-        _roll(
+        void_reason(
             "die-on-die",
             "USBGF 4.1.4.1",
             "or on top of one or more checkers",
             "A die resting on the other die is on neither the playing surface nor checkers.",
         ),
-        _roll(
+        void_reason(
             "baffle-box-side",
             "USBGF 4.1.4.2",
             "the dice must come to rest on that side of the board adjacent to the baffle box",
         ),
-        _roll(
+        void_reason(
             "rolled-early",
             "USBGF 4.1.7.1",
             "require the player to roll again once he has completed his move",
