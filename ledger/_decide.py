@@ -1,0 +1,170 @@
+"""The checks the :class:`~ledger.match.Match` commands make before recording.
+
+Each check reads the folded :class:`~projections.state.MatchState` and the
+match's rulebook profile and either passes or says what is wrong and which
+rule says so.  Nothing here records anything.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+from ledger.errors import (
+    InvalidMatchSetupError,
+    InvalidTimeError,
+    MatchOverError,
+    OutOfTurnError,
+)
+from ledger.rules.profiles import Profile, get_profile
+from ledger.rules.results import GameResult
+from projections.state import Crawford, MatchState, Phase, other
+
+BASICS = "USBGF Appendix B"
+"""The standard rules of play, which USBGF 4.2.4 makes part of the rules."""
+
+MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+CLOCKS = ("none", "simple-delay", "bronstein")
+MAX_LENGTH = 999
+
+_PENDING_RULE = {Phase.DOUBLED: "USBGF 4.4.4", Phase.RESIGNED: "USBGF 4.5"}
+
+
+def situation(state: MatchState) -> str:
+    """Where the match stands, in words, for refusals and ``record``."""
+    name = state.name
+    turn, phase = state.turn or "a", state.phase
+    if phase is Phase.BETWEEN_GAMES:
+        return f"no game in progress: game {state.game + 1} starts with an opening roll"
+    if phase is Phase.OPENING:
+        return f"game {state.game} has begun but its opening roll tied: roll it again"
+    if phase is Phase.ROLL:
+        return f"{name(turn)} is on roll: he doubles or rolls"
+    if phase is Phase.REROLL:
+        return f"{name(turn)}'s roll was voided: he must roll again"
+    if phase is Phase.PLAY and state.dice:
+        return f"{name(turn)} has rolled {state.dice[0]}-{state.dice[1]} and must move"
+    if phase is Phase.DOUBLED:
+        return f"{name(turn)} has doubled to {state.offer}: {name(other(turn))} takes or drops"
+    if phase is Phase.RESIGNED and state.resignation:
+        offer = state.resignation
+        return (
+            f"{name(offer.player)} offers to resign a {offer.level}: "
+            f"{name(other(offer.player))} accepts or rejects"
+        )
+    winner = state.winner or "a"
+    return f"the match is over: {name(winner)} won {state.score[0]}-{state.score[1]}"
+
+
+def require_phase(state: MatchState, action: str, rule: str, *phases: Phase) -> None:
+    """Refuse ``action`` unless the match is in one of ``phases``.
+
+    :raises MatchOverError: if the match is over (ABT 4.9).
+    :raises OutOfTurnError: otherwise, citing ``rule``, or the rule of what is
+        pending (USBGF 4.4.4 for a double, USBGF 4.5 for a concession).
+    """
+    if state.phase in phases:
+        return
+    if state.phase is Phase.OVER:
+        raise MatchOverError(f"cannot {action}: {situation(state)}", "ABT 4.9")
+    rule = _PENDING_RULE.get(state.phase, rule)
+    raise OutOfTurnError(f"cannot {action}: {situation(state)}", rule)
+
+
+def cube_problem(state: MatchState, profile: Profile, player: str) -> tuple[str, str] | None:
+    """Why ``player`` may not double now, with the rule; ``None`` if he may.
+
+    The Crawford game (USBGF 4.4.6), the opponent's cube (USBGF 4.4.2) and a
+    dead cube (USBGF 4.4.9), as the match's profile has them.
+    """
+    rules = profile.cube
+    if state.crawford is Crawford.CRAWFORD and state.crawford_rule:
+        return "the cube is out of play in the Crawford game", rules.crawford.rule or BASICS
+    if state.cube_owner == other(player):
+        owner = state.name(state.cube_owner)
+        return f"{owner} owns the cube at {state.cube}: only he may redouble", "USBGF 4.4.2"
+    score = state.score[0 if player == "a" else 1]
+    if rules.dead_cube_double_void.value and 0 < state.length <= score + state.cube:
+        return (
+            f"the cube is dead: {state.name(player)}, with {score} of {state.length}, "
+            f"wins the match by winning this game at {state.cube}",
+            rules.dead_cube_double_void.rule or BASICS,
+        )
+    return None
+
+
+def resignation_problem(state: MatchState, profile: Profile, level: str) -> tuple[str, str] | None:
+    """Why a concession of ``level`` may not be offered now, with the rule; ``None`` if it may."""
+    rules = profile.resignations
+    if level not in rules.levels.value:
+        return f"profile {profile.name} has no {level} concession", rules.levels.rule or BASICS
+    if rules.non_contact_only.value and state.position.is_contact():
+        return (
+            "a game may be conceded only in a non-contact position",
+            rules.non_contact_only.rule or BASICS,
+        )
+    return None
+
+
+def parse_level(text: str) -> str:
+    """``'single'``, ``'gammon'`` or ``'backgammon'``.
+
+    :raises InvalidResultError: for anything else.
+    """
+    return str(GameResult.parse(text))
+
+
+def check_setup(
+    match_id: str, names: tuple[str, str], length: int, profile: str, clock: str
+) -> Profile:
+    """The profile of a new match, once its setup is checked.
+
+    :raises InvalidMatchSetupError: for a bad id, name, length or clock.
+    :raises UnknownProfileError: for an unknown profile.
+    """
+    if not MATCH_ID.fullmatch(match_id):
+        raise InvalidMatchSetupError(
+            f"match id {match_id!r}: use 1-64 letters, digits, '.', '_' or '-', "
+            "starting with a letter or digit"
+        )
+    for label, name in zip(("--a", "--b"), names, strict=True):
+        if not name.strip() or "\n" in name:
+            raise InvalidMatchSetupError(f"player {label} {name!r}: a name is needed")
+    if names[0].strip().casefold() == names[1].strip().casefold():
+        raise InvalidMatchSetupError(f"both players are called {names[0]!r}")
+    if not 1 <= length <= MAX_LENGTH:
+        raise InvalidMatchSetupError(f"match length {length!r}: must be 1-{MAX_LENGTH} points")
+    rules = get_profile(profile)
+    if clock not in CLOCKS:
+        raise InvalidMatchSetupError(f"clock {clock!r}: one of {', '.join(CLOCKS)}")
+    if clock != "none" and rules.clock(clock) is None:
+        raise InvalidMatchSetupError(f"profile {profile} has no {clock} clock")
+    return rules
+
+
+def stamp(at: str | None, previous: str | None) -> str:
+    """``at`` as an ISO 8601 time with a UTC offset (now if ``None``).
+
+    A time without an offset is the machine's local time.
+
+    :raises InvalidTimeError: if ``at`` is not ISO 8601, or is earlier than
+        ``previous`` (the match's last event): events are kept in the order
+        they happened.
+    """
+    if at is None:
+        when = datetime.now(UTC)
+    else:
+        try:
+            when = datetime.fromisoformat(at.strip())
+        except ValueError:
+            raise InvalidTimeError(
+                f"--at {at!r} is not an ISO 8601 time (e.g. 2026-11-21T14:05:00+01:00)"
+            ) from None
+        if when.tzinfo is None:
+            when = when.astimezone()
+    if at is not None and previous and when < datetime.fromisoformat(previous):
+        raise InvalidTimeError(
+            f"--at {at!r} is before the match's last event, at {previous}: "
+            "events are recorded in the order they happened"
+        )
+    return when.isoformat()

@@ -1,0 +1,95 @@
+"""The errors the ledger raises when it refuses an action.
+
+Two families, as the command line reports them:
+
+* :class:`~ledger.rules.errors.RulesError` (a ``ValueError``): input that
+  describes nothing on a board or in a match: bad notation, dice outside 1-6,
+  a checker the mover does not have, an unknown profile, a malformed time.
+  The CLI exits 2.
+* :class:`ActionRefusedError`: a well-formed action the rules or the state of
+  the match forbid now: a roll while a double is pending, a double in the
+  Crawford game, an illegal play not recorded ``--as-played``.  The message
+  cites the rule; the CLI exits 1.
+
+Nothing is appended to the ledger when either is raised.
+"""
+
+from __future__ import annotations
+
+from ledger.rules.errors import BgLedgerError, RulesError
+
+__all__ = [
+    "ActionRefusedError",
+    "BgLedgerError",
+    "ConcurrentWriteError",
+    "CubeActionRefusedError",
+    "IllegalPlayRefusedError",
+    "InvalidMatchSetupError",
+    "InvalidTimeError",
+    "InvalidVoidReasonError",
+    "MatchExistsError",
+    "MatchNotFoundError",
+    "MatchOverError",
+    "OutOfTurnError",
+    "ResignationRefusedError",
+    "RulesError",
+]
+
+
+class ActionRefusedError(BgLedgerError):
+    """An action the rules or the match's state forbid now; ``rule`` is the rule cited."""
+
+    def __init__(self, message: str, rule: str | None = None) -> None:
+        self.rule = rule
+        super().__init__(f"{message} ({rule})" if rule else message)
+
+
+class OutOfTurnError(ActionRefusedError):
+    """An action out of sequence: a play before a roll, a roll while a double is pending."""
+
+
+class MatchOverError(OutOfTurnError):
+    """Any game action after the match has been won."""
+
+
+class IllegalPlayRefusedError(ActionRefusedError):
+    """An illegal play offered without ``--as-played`` (the CLI's typo guard)."""
+
+
+class CubeActionRefusedError(ActionRefusedError):
+    """A double the rules forbid (Crawford game, dead cube, the opponent's cube)."""
+
+
+class ResignationRefusedError(ActionRefusedError):
+    """A concession the profile does not allow (USBGF 4.5: non-contact positions only)."""
+
+
+class MatchExistsError(ActionRefusedError):
+    """``start --id`` names a match that already exists."""
+
+
+class ConcurrentWriteError(ActionRefusedError):
+    """Another scorekeeper recorded an event in this match first; nothing of ours was kept.
+
+    ``raced`` describes the event that won the race; retrying decides afresh.
+    """
+
+    def __init__(self, message: str, raced: str) -> None:
+        self.raced = raced
+        super().__init__(message)
+
+
+class MatchNotFoundError(BgLedgerError, LookupError):
+    """No match has this id."""
+
+
+class InvalidMatchSetupError(RulesError):
+    """``start`` with a bad length, player name, match id or clock."""
+
+
+class InvalidTimeError(RulesError):
+    """An ``--at`` time that is not ISO 8601, or earlier than the match's last event."""
+
+
+class InvalidVoidReasonError(RulesError):
+    """A reason for voiding a roll that the match's profile does not know."""

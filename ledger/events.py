@@ -1,0 +1,215 @@
+"""The event vocabulary of a match: immutable facts, past participles.
+
+Every event is a frozen dataclass on :class:`eventsourcing.domain.DomainEvent`
+(``originator_id``, ``originator_version`` (the event's number in the match,
+from 1), ``timestamp`` (when the ledger stored it)) plus :class:`MatchEvent`'s
+``at`` (when it happened at the board, ISO 8601: ``--at`` for a transcription,
+else now) and ``recorded_by`` (who keyed it in).
+
+Fields hold JSON-stable values only (``str``, ``int``, ``bool``, ``None`` and
+``dict[str, str]``): a tuple would come back from the store as a list and the
+replayed state would differ from the live one.  Players are ``'a'`` and
+``'b'``; dice are two ``int`` fields; a play is its canonical text
+(``'13/11 13/8'``, ``''`` for a dance).
+
+An event that records something the rules forbid but that happened at the
+board (DESIGN principle 2: an illegal play, a double in the Crawford game, a
+concession in a contact position) says so in ``legal`` and ``reason`` and
+cites the rule in ``rule``.  Applying an event never validates; the
+:class:`ledger.match.Match` commands decide before an event exists.
+
+Clock, break and correction events come with the issues that add them; a
+changed event gets ``class_version`` and an ``upcast_v1_v2``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from eventsourcing.domain import DomainEvent
+
+__all__ = [
+    "CheckersPlayed",
+    "CubeDropped",
+    "CubeOffered",
+    "CubeTaken",
+    "DiceRolled",
+    "GameStarted",
+    "GameWon",
+    "MatchEvent",
+    "MatchStarted",
+    "MatchWon",
+    "OpeningRollMade",
+    "ResignationAccepted",
+    "ResignationOffered",
+    "ResignationRejected",
+    "RollVoided",
+]
+
+
+@dataclass(frozen=True)
+class MatchEvent(DomainEvent):
+    """Base of every match event.
+
+    :ivar at: when it happened at the board (ISO 8601 with a UTC offset).
+    :ivar recorded_by: who recorded it (a scorekeeper, ``import``, a director).
+    """
+
+    at: str
+    recorded_by: str
+
+
+@dataclass(frozen=True)
+class MatchStarted(MatchEvent):
+    """A match was set up: the players, the length and the rules it is played under.
+
+    ``crawford`` is whether the Crawford rule applies (USBGF 4.4.6; a
+    transcription may say otherwise); ``meta`` keeps the other header tags of
+    a transcription (``Site``, ``Transcriber`` ...).
+    """
+
+    match_id: str
+    player_a: str
+    player_b: str
+    length: int
+    profile: str
+    clock: str
+    crawford: bool
+    event: str
+    round: str
+    table: str
+    meta: dict[str, str]
+
+
+@dataclass(frozen=True)
+class GameStarted(MatchEvent):
+    """Game ``number`` began (recorded with its first opening roll)."""
+
+    number: int
+
+
+@dataclass(frozen=True)
+class OpeningRollMade(MatchEvent):
+    """Each player rolled one die; a tie is recorded and rolled again.
+
+    The higher die moves first, playing both dice (the standard rules of
+    USBGF Appendix B, to which USBGF 4.2.4 refers).
+    """
+
+    die_a: int
+    die_b: int
+
+
+@dataclass(frozen=True)
+class DiceRolled(MatchEvent):
+    """``player`` rolled ``die1``-``die2`` for his turn."""
+
+    player: str
+    die1: int
+    die2: int
+
+
+@dataclass(frozen=True)
+class RollVoided(MatchEvent):
+    """The last roll was not a valid roll and must be rolled again (USBGF 4.1.4, ABT 4.2).
+
+    ``reason`` is the profile's code (``cocked``, ``wrong-side``, ``die-on-die``);
+    ``rule`` cites the rule that makes it invalid.
+    """
+
+    player: str
+    reason: str
+    rule: str
+
+
+@dataclass(frozen=True)
+class CheckersPlayed(MatchEvent):
+    """``player`` moved his checkers: ``play`` in canonical form, ``''`` if he could not move.
+
+    ``legal`` is False for a play made at the board that the rules forbid,
+    with the ``reason`` and the ``rule`` (USBGF 4.2.3).
+    """
+
+    player: str
+    play: str
+    legal: bool
+    reason: str | None
+    rule: str | None
+
+
+@dataclass(frozen=True)
+class CubeOffered(MatchEvent):
+    """``player`` doubled, offering the cube at ``value``."""
+
+    player: str
+    value: int
+    legal: bool
+    reason: str | None
+    rule: str | None
+
+
+@dataclass(frozen=True)
+class CubeTaken(MatchEvent):
+    """``player`` accepted the double and owns the cube at ``value``."""
+
+    player: str
+    value: int
+
+
+@dataclass(frozen=True)
+class CubeDropped(MatchEvent):
+    """``player`` passed the double offered at ``value``, conceding the game."""
+
+    player: str
+    value: int
+
+
+@dataclass(frozen=True)
+class ResignationOffered(MatchEvent):
+    """``player`` offered to concede a ``level`` game (single, gammon or backgammon)."""
+
+    player: str
+    level: str
+    legal: bool
+    reason: str | None
+    rule: str | None
+
+
+@dataclass(frozen=True)
+class ResignationAccepted(MatchEvent):
+    """``player`` accepted his opponent's concession."""
+
+    player: str
+
+
+@dataclass(frozen=True)
+class ResignationRejected(MatchEvent):
+    """``player`` refused his opponent's concession; play goes on."""
+
+    player: str
+
+
+@dataclass(frozen=True)
+class GameWon(MatchEvent):
+    """Game ``number`` ended: ``winner`` scores ``points``.
+
+    ``result`` is single, gammon or backgammon; ``cube`` the cube value it
+    was played for; ``how`` is ``played`` (last checker borne off), ``drop``
+    or ``resign``.
+    """
+
+    number: int
+    winner: str
+    result: str
+    cube: int
+    points: int
+    how: str
+
+
+@dataclass(frozen=True)
+class MatchWon(MatchEvent):
+    """``winner`` reached the match length; the final score."""
+
+    winner: str
+    score_a: int
+    score_b: int

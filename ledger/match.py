@@ -1,0 +1,468 @@
+"""The ``Match`` aggregate: commands that decide on the folded state, then record.
+
+Each command checks the action against the match's state (the one fold,
+:mod:`projections.state`) and its rulebook profile, then records one or more
+events (DESIGN principle 1).  A refused command raises and records nothing.
+
+Example::
+
+    >>> match = Match.start(match_uuid("demo"), "demo", ("Ann", "Bob"), 3, by="kim")
+    >>> match.opening(3, 1, by="kim")
+    >>> match.move("8/5 6/5", by="kim").legal
+    True
+    >>> match.state.turn, match.version
+    ('b', 4)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from eventsourcing.domain import DomainEvent
+
+from ledger import _decide
+from ledger.errors import (
+    CubeActionRefusedError,
+    IllegalPlayRefusedError,
+    InvalidMatchSetupError,
+    InvalidVoidReasonError,
+    ResignationRefusedError,
+)
+from ledger.events import (
+    CheckersPlayed,
+    CubeDropped,
+    CubeOffered,
+    CubeTaken,
+    DiceRolled,
+    GameStarted,
+    GameWon,
+    MatchEvent,
+    MatchStarted,
+    MatchWon,
+    OpeningRollMade,
+    ResignationAccepted,
+    ResignationOffered,
+    ResignationRejected,
+    RollVoided,
+)
+from ledger.rules.judge import Judgement, judge
+from ledger.rules.legal import check_dice, legal_plays
+from ledger.rules.notation import Play
+from ledger.rules.profiles import DEFAULT_PROFILE, Profile, get_profile
+from ledger.rules.results import GameResult, final_result
+from projections.codec import state_from_dict, state_to_dict
+from projections.state import MatchState, Phase, apply, other, seat
+
+__all__ = ["Match", "MatchSnapshot", "StaleSnapshotError", "match_uuid", "project_match"]
+
+_NAMESPACE = uuid5(NAMESPACE_URL, "https://bgledger.invalid/match")
+E = TypeVar("E", bound=MatchEvent)
+
+
+def match_uuid(match_id: str) -> UUID:
+    """The stream id of the match a person calls ``match_id`` (a name-based UUID)."""
+    return uuid5(_NAMESPACE, match_id)
+
+
+class Match:
+    """One match: its id, its version (events so far) and its folded state.
+
+    Commands take ``by`` (who records) and ``at`` (when it happened, ISO
+    8601; ``None`` for now) and raise, recording nothing, when they refuse.
+    """
+
+    def __init__(self, stream: UUID, version: int, state: MatchState) -> None:
+        self._id = stream
+        self._version = version
+        self.state = state
+        self._pending: list[MatchEvent] = []
+
+    @property
+    def id(self) -> UUID:
+        """The stream id (see :func:`match_uuid`)."""
+        return self._id
+
+    @property
+    def version(self) -> int:
+        """The number of events recorded so far (pending ones included)."""
+        return self._version
+
+    @property
+    def profile(self) -> Profile:
+        """The rulebook this match is played under."""
+        return get_profile(self.state.profile)
+
+    def collect_events(self) -> list[MatchEvent]:
+        """Hand the events recorded since the last call to the application (and forget them)."""
+        pending, self._pending = self._pending, []
+        return pending
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Match:
+        # The state is immutable: a copy needs only its own pending list.
+        return Match(self._id, self._version, self.state)
+
+    def _record(self, event_type: type[E], by: str, at: str | None, **fields: Any) -> E:
+        event = event_type(
+            originator_id=self._id,
+            originator_version=self._version + 1,
+            timestamp=DomainEvent.create_timestamp(),
+            at=_decide.stamp(at, self.state.last_at),
+            recorded_by=by,
+            **fields,
+        )
+        self.state = apply(self.state, event)
+        self._version += 1
+        self._pending.append(event)
+        return event
+
+    # -- setting up -----------------------------------------------------------
+
+    @classmethod
+    def start(
+        cls,
+        stream: UUID,
+        match_id: str,
+        players: tuple[str, str],
+        length: int,
+        *,
+        profile: str = DEFAULT_PROFILE,
+        clock: str = "none",
+        crawford: bool | None = None,
+        event: str = "",
+        round: str = "",
+        table: str = "",
+        meta: dict[str, str] | None = None,
+        by: str,
+        at: str | None = None,
+    ) -> Match:
+        """A new match, recorded as :class:`MatchStarted`.
+
+        ``crawford`` defaults to the profile's Crawford rule (USBGF 4.4.6).
+
+        :raises InvalidMatchSetupError: for a bad id, name, length or clock.
+        :raises UnknownProfileError: for an unknown profile.
+        :raises InvalidTimeError: for a malformed ``at``.
+        """
+        names = (players[0].strip(), players[1].strip())
+        rules = _decide.check_setup(match_id, names, length, profile, clock)
+        when = _decide.stamp(at, None)
+        opened = MatchStarted(
+            originator_id=stream,
+            originator_version=1,
+            timestamp=DomainEvent.create_timestamp(),
+            at=when,
+            recorded_by=by,
+            match_id=match_id,
+            player_a=names[0],
+            player_b=names[1],
+            length=length,
+            profile=profile,
+            clock=clock,
+            crawford=rules.cube.crawford.value if crawford is None else crawford,
+            event=event,
+            round=round,
+            table=table,
+            meta=dict(meta or {}),
+        )
+        match = cls(stream, 1, apply(None, opened))
+        match._pending.append(opened)
+        return match
+
+    # -- dice -----------------------------------------------------------------
+
+    def opening(self, die_a: int, die_b: int, *, by: str, at: str | None = None) -> None:
+        """The opening roll: ``a``'s die and ``b``'s die; the higher moves first.
+
+        The first opening roll of a game also records :class:`GameStarted`.
+        A tie is recorded and must be rolled again.
+
+        :raises InvalidDiceError: for a die outside 1-6.
+        :raises OutOfTurnError: during a game.
+        """
+        check_dice((die_a, die_b))
+        state = self.state
+        rule = _decide.BASICS
+        phases = (Phase.BETWEEN_GAMES, Phase.OPENING)
+        _decide.require_phase(state, "make an opening roll", rule, *phases)
+        if state.phase is Phase.BETWEEN_GAMES:
+            self._record(GameStarted, by, at, number=state.game + 1)
+        self._record(OpeningRollMade, by, at, die_a=die_a, die_b=die_b)
+
+    def roll(self, die1: int, die2: int, *, by: str, at: str | None = None) -> bool:
+        """The player on roll rolled ``die1``-``die2``.
+
+        If no checker can move, the dance is recorded too (an empty
+        :class:`CheckersPlayed`) and the turn passes; returns True then.
+
+        :raises InvalidDiceError: for a die outside 1-6.
+        :raises OutOfTurnError: if it is not the time to roll.
+        """
+        dice = check_dice((die1, die2))
+        rule = "USBGF 4.1.7.1"
+        _decide.require_phase(self.state, "roll", rule, Phase.ROLL, Phase.REROLL)
+        player = self.state.turn or "a"
+        self._record(DiceRolled, by, at, player=player, die1=die1, die2=die2)
+        options = legal_plays(self.state.position, dice)
+        if len(options) == 1 and not options[0].steps:
+            self._record(
+                CheckersPlayed, by, at, player=player, play="", legal=True, reason=None, rule=None
+            )
+            return True
+        return False
+
+    def void_roll(self, reason: str, *, by: str, at: str | None = None) -> None:
+        """The last roll was invalid (``reason``: a code of the profile) and is rolled again.
+
+        :raises InvalidVoidReasonError: for a reason the profile does not know.
+        :raises OutOfTurnError: if no roll is waiting to be played.
+        """
+        rolls = self.profile.rolls
+        known = rolls.void_reason(reason)
+        if known is None:
+            codes = ", ".join(r.code for r in rolls.void_reasons) or "none: the server rolls"
+            raise InvalidVoidReasonError(
+                f"{reason!r} is not a reason to void a roll under {self.profile.name} "
+                f"(USBGF 4.1.4): {codes}"
+            )
+        _decide.require_phase(self.state, "void a roll", "USBGF 4.1.4", Phase.PLAY)
+        player = self.state.turn or "a"
+        self._record(RollVoided, by, at, player=player, reason=reason, rule=known.cite.rule or "")
+
+    # -- checkers -------------------------------------------------------------
+
+    def move(
+        self, play: str | Play, *, as_played: bool = False, by: str, at: str | None = None
+    ) -> Judgement:
+        """The player on roll moved ``play`` with the dice rolled.
+
+        A legal play is recorded in canonical form.  An illegal play is refused
+        unless ``as_played`` (it was made at the board): then it is recorded
+        as made and flagged with the reason and the rule (USBGF 4.2.3).  The
+        last checker borne off ends the game (and perhaps the match).
+
+        :raises InvalidNotationError: for text that is not a play.
+        :raises InvalidPlayError: for a play no board could show.
+        :raises IllegalPlayRefusedError: for an illegal play without ``as_played``.
+        :raises OutOfTurnError: if no roll is waiting to be played.
+        """
+        parsed = play if isinstance(play, Play) else Play.parse(play)
+        state = self.state
+        _decide.require_phase(state, "move", _decide.BASICS, Phase.PLAY)
+        assert state.turn is not None and state.dice is not None
+        verdict = judge(state.position, state.dice, parsed)
+        if not verdict.legal and not as_played:
+            raise IllegalPlayRefusedError(
+                f"illegal play {str(verdict.play) or 'no move'!r} of "
+                f"{state.dice[0]}-{state.dice[1]}: {verdict.reason}; "
+                "record it with --as-played if it was made at the board",
+                verdict.rule,
+            )
+        player = state.turn
+        self._record(
+            CheckersPlayed,
+            by,
+            at,
+            player=player,
+            play=str(verdict.play),
+            legal=verdict.legal,
+            reason=verdict.reason,
+            rule=verdict.rule,
+        )
+        mover = verdict.result.swapped()
+        if not any(mover.mover[1:]):
+            self._win(player, final_result(mover) or GameResult.SINGLE, "played", by, at)
+        return verdict
+
+    # -- the cube -------------------------------------------------------------
+
+    def double(self, *, as_played: bool = False, by: str, at: str | None = None) -> None:
+        """The player on roll doubled, before rolling (USBGF 4.4.2).
+
+        A double the rules forbid (the Crawford game, USBGF 4.4.6; the
+        opponent's cube, USBGF 4.4.2; a dead cube, USBGF 4.4.9) is refused
+        unless ``as_played``: then it is recorded and flagged.
+
+        :raises OutOfTurnError: if the player has rolled or something is pending.
+        :raises CubeActionRefusedError: for a forbidden double without ``as_played``.
+        """
+        state = self.state
+        _decide.require_phase(state, "double", "USBGF 4.4.2", Phase.ROLL)
+        player = state.turn or "a"
+        problem = _decide.cube_problem(state, self.profile, player)
+        if problem is not None and not as_played:
+            raise CubeActionRefusedError(
+                f"{state.name(player)} may not double: {problem[0]}; "
+                "record it with --as-played if the cube was turned",
+                problem[1],
+            )
+        reason: str | None = problem[0] if problem else None
+        rule: str | None = problem[1] if problem else None
+        value = state.cube * 2
+        self._record(
+            CubeOffered,
+            by,
+            at,
+            player=player,
+            value=value,
+            legal=problem is None,
+            reason=reason,
+            rule=rule,
+        )
+
+    def take(self, *, by: str, at: str | None = None) -> None:
+        """The doubled player accepted: he owns the cube at the doubled value.
+
+        :raises OutOfTurnError: if no double is pending.
+        """
+        state = self.state
+        _decide.require_phase(state, "take", "USBGF 4.4.4", Phase.DOUBLED)
+        self._record(CubeTaken, by, at, player=state.actor, value=state.offer)
+
+    def drop(self, *, by: str, at: str | None = None) -> None:
+        """The doubled player passed: the doubler wins the game at the cube's value before.
+
+        :raises OutOfTurnError: if no double is pending.
+        """
+        state = self.state
+        _decide.require_phase(state, "drop", "USBGF 4.4.4", Phase.DOUBLED)
+        self._record(CubeDropped, by, at, player=state.actor, value=state.offer)
+        self._win(state.turn or "a", GameResult.SINGLE, "drop", by, at)
+
+    # -- concessions ------------------------------------------------------------
+
+    def resign(
+        self,
+        level: str,
+        *,
+        player: str | None = None,
+        as_played: bool = False,
+        by: str,
+        at: str | None = None,
+    ) -> None:
+        """``player`` (default: the player on roll) offered to concede ``level``.
+
+        Under ``usbgf-2016`` only in a non-contact position (USBGF 4.5, ABT
+        4.9); the ``online`` profile allows it at any time.  A concession the
+        profile forbids is refused unless ``as_played``.
+
+        :raises InvalidResultError: if ``level`` is not single, gammon or backgammon.
+        :raises InvalidMatchSetupError: if ``player`` is not ``a`` or ``b``.
+        :raises OutOfTurnError: outside a game or with something pending.
+        :raises ResignationRefusedError: for a forbidden concession without ``as_played``.
+        """
+        level = _decide.parse_level(level)
+        state = self.state
+        phases = (Phase.ROLL, Phase.REROLL, Phase.PLAY)
+        _decide.require_phase(state, "resign", "USBGF 4.5", *phases)
+        who = player or state.turn or "a"
+        if who not in ("a", "b"):
+            raise InvalidMatchSetupError(f"player {who!r}: 'a' or 'b'")
+        problem = _decide.resignation_problem(state, self.profile, level)
+        if problem is not None and not as_played:
+            raise ResignationRefusedError(
+                f"{state.name(who)} may not resign: {problem[0]}; "
+                "record it with --as-played if it was offered at the board",
+                problem[1],
+            )
+        reason: str | None = problem[0] if problem else None
+        rule: str | None = problem[1] if problem else None
+        self._record(
+            ResignationOffered,
+            by,
+            at,
+            player=who,
+            level=level,
+            legal=problem is None,
+            reason=reason,
+            rule=rule,
+        )
+
+    def accept(self, *, by: str, at: str | None = None) -> None:
+        """The concession was accepted: the other player wins that many points times the cube.
+
+        :raises OutOfTurnError: if no concession is offered.
+        """
+        state = self.state
+        _decide.require_phase(state, "accept", "USBGF 4.5", Phase.RESIGNED)
+        assert state.resignation is not None
+        self._record(ResignationAccepted, by, at, player=state.actor)
+        result = GameResult.parse(state.resignation.level)
+        self._win(other(state.resignation.player), result, "resign", by, at)
+
+    def reject(self, *, by: str, at: str | None = None) -> None:
+        """The concession was refused: play goes on where it stopped.
+
+        :raises OutOfTurnError: if no concession is offered.
+        """
+        state = self.state
+        _decide.require_phase(state, "reject", "USBGF 4.5", Phase.RESIGNED)
+        self._record(ResignationRejected, by, at, player=state.actor)
+
+    # -- ends -------------------------------------------------------------------
+
+    def _win(self, winner: str, result: GameResult, how: str, by: str, at: str | None) -> None:
+        state = self.state
+        points = result.points(state.cube)
+        self._record(
+            GameWon,
+            by,
+            at,
+            number=state.game,
+            winner=winner,
+            result=str(result),
+            cube=state.cube,
+            points=points,
+            how=how,
+        )
+        score = self.state.score
+        if score[seat(winner)] >= state.length:
+            self._record(MatchWon, by, at, winner=winner, score_a=score[0], score_b=score[1])
+
+
+# -- snapshots and the projector ---------------------------------------------------
+
+
+class StaleSnapshotError(Exception):
+    """A snapshot written in a form this bgledger no longer reads: replay the events instead."""
+
+
+@dataclass(frozen=True)
+class MatchSnapshot(DomainEvent):
+    """The folded state of a match at ``originator_version``, in :mod:`projections.codec` form."""
+
+    state: dict[str, Any]
+
+    @classmethod
+    def take(cls, aggregate: Match) -> MatchSnapshot:
+        """A snapshot of ``aggregate`` as it stands."""
+        return cls(
+            originator_id=aggregate.id,
+            originator_version=aggregate.version,
+            timestamp=cls.create_timestamp(),
+            state=state_to_dict(aggregate.state),
+        )
+
+
+def project_match(match: Match | None, events: Iterable[DomainEvent]) -> Match | None:
+    """The one projector: a snapshot and/or events folded onto ``match`` (None: from nothing).
+
+    :raises StaleSnapshotError: for a snapshot this version cannot read.
+    """
+    state = match.state if match is not None else None
+    stream = match.id if match is not None else None
+    version = match.version if match is not None else 0
+    for event in events:
+        if isinstance(event, MatchSnapshot):
+            try:
+                state = state_from_dict(event.state)
+            except (ValueError, KeyError, TypeError, IndexError) as error:
+                raise StaleSnapshotError(str(error)) from error
+        elif isinstance(event, MatchEvent):
+            state = apply(state, event)
+        stream, version = event.originator_id, event.originator_version
+    if state is None or stream is None:
+        return None
+    return Match(stream, version, state)

@@ -1,0 +1,123 @@
+"""A lossless JSON form of :class:`~projections.state.MatchState`, for snapshots.
+
+A snapshot stores the folded state of a match at some event so that loading a
+long match reads one snapshot and the events after it, not the whole stream.
+``state_from_dict(state_to_dict(s)) == s`` for every state the fold makes; the
+``version`` key lets a later bgledger refuse (and so rebuild past) a snapshot
+written in an older form.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from projections.state import Crawford, GameRecord, MatchState, Phase, Resignation
+
+VERSION = 1
+
+
+def state_to_dict(state: MatchState) -> dict[str, Any]:
+    """``state`` as JSON-stable values (lists, dicts, str, int, bool, None)."""
+    resignation = state.resignation
+    return {
+        "version": VERSION,
+        "match_id": state.match_id,
+        "players": list(state.players),
+        "length": state.length,
+        "profile": state.profile,
+        "clock": state.clock,
+        "crawford_rule": state.crawford_rule,
+        "event": state.event,
+        "round": state.round,
+        "table": state.table,
+        "meta": [list(pair) for pair in state.meta],
+        "score": list(state.score),
+        "games": [_game_to_list(game) for game in state.games],
+        "game": state.game,
+        "crawford": state.crawford.value,
+        "phase": state.phase.value,
+        "turn": state.turn,
+        "dice": None if state.dice is None else list(state.dice),
+        "opening_dice": state.opening_dice,
+        "cube": state.cube,
+        "cube_owner": state.cube_owner,
+        "offer": state.offer,
+        "board": [list(side) for side in state.board],
+        "resignation": None
+        if resignation is None
+        else [resignation.player, resignation.level, resignation.resume.value],
+        "winner": state.winner,
+        "events": state.events,
+        "flagged": list(state.flagged),
+        "anomalies": list(state.anomalies),
+        "started_at": state.started_at,
+        "last_at": state.last_at,
+    }
+
+
+def _game_to_list(game: GameRecord) -> list[Any]:
+    return [
+        game.number,
+        game.winner,
+        game.result,
+        game.cube,
+        game.points,
+        game.how,
+        game.crawford,
+        list(game.score),
+    ]
+
+
+def _pair(value: list[int]) -> tuple[int, int]:
+    return int(value[0]), int(value[1])
+
+
+def state_from_dict(data: dict[str, Any]) -> MatchState:
+    """The :class:`MatchState` that :func:`state_to_dict` wrote.
+
+    :raises ValueError: if ``data`` was written by another version of this codec.
+    """
+    if data.get("version") != VERSION:
+        raise ValueError(f"snapshot state version {data.get('version')!r}, expected {VERSION}")
+    games = tuple(
+        GameRecord(n, winner, result, cube, points, how, crawford, _pair(score))
+        for n, winner, result, cube, points, how, crawford, score in data["games"]
+    )
+    resignation = data["resignation"]
+    return MatchState(
+        match_id=data["match_id"],
+        players=_names(data["players"]),
+        length=data["length"],
+        profile=data["profile"],
+        clock=data["clock"],
+        crawford_rule=data["crawford_rule"],
+        event=data["event"],
+        round=data["round"],
+        table=data["table"],
+        meta=tuple((str(k), str(v)) for k, v in data["meta"]),
+        score=_pair(data["score"]),
+        games=games,
+        game=data["game"],
+        crawford=Crawford(data["crawford"]),
+        phase=Phase(data["phase"]),
+        turn=data["turn"],
+        dice=None if data["dice"] is None else _pair(data["dice"]),
+        opening_dice=data["opening_dice"],
+        cube=data["cube"],
+        cube_owner=data["cube_owner"],
+        offer=data["offer"],
+        board=(tuple(data["board"][0]), tuple(data["board"][1])),
+        resignation=None
+        if resignation is None
+        else Resignation(resignation[0], resignation[1], Phase(resignation[2])),
+        winner=data["winner"],
+        events=data["events"],
+        flagged=tuple(data["flagged"]),
+        anomalies=tuple(data["anomalies"]),
+        started_at=data["started_at"],
+        last_at=data["last_at"],
+    )
+
+
+def _names(value: list[str]) -> tuple[str, str]:
+    return str(value[0]), str(value[1])
