@@ -1,0 +1,147 @@
+"""One action a line: the language of ``bgledger record`` and of scenario transcripts.
+
+A line is a verb of the command line without the match id, optionally
+preceded by ``@TIME`` (when it happened, ISO 8601) and followed by
+``--as-played`` (record an illegal action that was made at the board)::
+
+    opening 3 1            a's die, b's die
+    roll 5 2               move 13/8 13/11
+    52: 13/8 13/11         .mat shorthand: roll and play ('52:' alone: roll only)
+    double | take | drop   resign gammon [a|b]    accept | reject
+    void-roll cocked       @2026-11-21T14:05:00+01:00 roll 6 6
+    # a comment, and blank lines, are skipped
+
+Example::
+
+    >>> Action.parse("@2026-11-21T10:00:00+00:00 52: 13/8 13/11")
+    Action.parse('@2026-11-21T10:00:00+00:00 52: 13/8 13/11')
+    >>> Action.parse("move 13/7 --as-played").as_played
+    True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ledger.errors import RulesError
+from ledger.match import Match
+
+__all__ = ["VERBS", "Action", "InvalidActionError"]
+
+VERBS = (
+    "opening",
+    "roll",
+    "move",
+    "double",
+    "take",
+    "drop",
+    "resign",
+    "accept",
+    "reject",
+    "void-roll",
+)
+_SHORTHAND = re.compile(r"([1-6])([1-6]):(.*)")
+_ARITY = {"opening": 2, "roll": 2, "double": 0, "take": 0, "drop": 0, "accept": 0, "reject": 0}
+
+
+class InvalidActionError(RulesError):
+    """A line that is not an action: an unknown verb, missing or extra arguments."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One parsed line: ``verb``, its ``args``, when it happened and whether ``--as-played``.
+
+    The shorthand ``52: 13/8`` is the verb ``roll-move`` with args
+    ``('5', '2', '13/8')``.
+    """
+
+    verb: str
+    args: tuple[str, ...] = ()
+    at: str | None = None
+    as_played: bool = False
+    text: str = ""
+
+    @classmethod
+    def parse(cls, line: str) -> Action:
+        """Read one line.
+
+        :raises InvalidActionError: for an empty line, an unknown verb or the
+            wrong number of arguments.
+        """
+        text = line.strip()
+        words = text.split()
+        at = None
+        if words and words[0].startswith("@"):
+            at, words = words[0][1:], words[1:]
+        as_played = "--as-played" in words
+        words = [w for w in words if w != "--as-played"]
+        if not words:
+            raise InvalidActionError(f"{line!r} names no action: one of {', '.join(VERBS)}")
+        shorthand = _SHORTHAND.fullmatch(" ".join(words))
+        if shorthand:
+            die1, die2, play = shorthand.groups()
+            args = (die1, die2, play.strip()) if play.strip() else (die1, die2)
+            return cls("roll-move" if play.strip() else "roll", args, at, as_played, text)
+        verb, args = words[0].lower(), tuple(words[1:])
+        if verb not in VERBS:
+            raise InvalidActionError(
+                f"{line!r}: unknown action {words[0]!r}; one of {', '.join(VERBS)} "
+                "or the shorthand '52: 13/8 13/11'"
+            )
+        _check_arity(line, verb, args)
+        if verb == "move":
+            args = (" ".join(args),)
+        return cls(verb, args, at, as_played, text)
+
+    def __repr__(self) -> str:
+        return f"Action.parse({self.text!r})"
+
+    def apply(self, match: Match, by: str) -> None:
+        """Perform the action on ``match``, recorded by ``by``.
+
+        :raises RulesError: for dice, plays, levels or times that are not valid input.
+        :raises ActionRefusedError: when the match refuses the action (the rule is cited).
+        """
+        at, verb, args = self.at, self.verb, self.args
+        if verb == "opening":
+            match.opening(_die(args[0]), _die(args[1]), by=by, at=at)
+        elif verb in ("roll", "roll-move"):
+            danced = match.roll(_die(args[0]), _die(args[1]), by=by, at=at)
+            if verb == "roll-move" and not (danced and _is_dance(args[2])):
+                match.move(args[2], as_played=self.as_played, by=by, at=at)
+        elif verb == "move":
+            match.move(args[0], as_played=self.as_played, by=by, at=at)
+        elif verb == "resign":
+            player = args[1].lower() if len(args) > 1 else None
+            match.resign(args[0], player=player, as_played=self.as_played, by=by, at=at)
+        elif verb == "void-roll":
+            match.void_roll(args[0], by=by, at=at)
+        elif verb == "double":
+            match.double(as_played=self.as_played, by=by, at=at)
+        else:
+            getattr(match, verb)(by=by, at=at)
+
+
+def _check_arity(line: str, verb: str, args: tuple[str, ...]) -> None:
+    expected = _ARITY.get(verb)
+    if expected is not None and len(args) != expected:
+        usage = f"{verb} D D" if expected == 2 else verb
+        raise InvalidActionError(f"{line!r}: {verb} takes {expected} argument(s): {usage!r}")
+    if verb == "move" and not args:
+        raise InvalidActionError(f"{line!r}: move needs a play, e.g. 'move 13/8 13/11'")
+    if verb == "resign" and not 1 <= len(args) <= 2:
+        raise InvalidActionError(f"{line!r}: 'resign single|gammon|backgammon [a|b]'")
+    if verb == "void-roll" and len(args) != 1:
+        raise InvalidActionError(f"{line!r}: 'void-roll REASON', e.g. 'void-roll cocked'")
+
+
+def _die(word: str) -> int:
+    if not word.isdigit():
+        raise InvalidActionError(f"die {word!r} is not a number 1-6")
+    return int(word)
+
+
+def _is_dance(play: str) -> bool:
+    return play.strip().lower() in ("", "cannot move", "can't move")

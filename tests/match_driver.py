@@ -1,0 +1,59 @@
+"""Random legal matches, one ``record`` line at a time (tests and benchmarks).
+
+:func:`next_line` looks at a :class:`MatchState` and picks a valid next action
+in the language of :mod:`ledger.actions`: opening rolls, rolls, one of the
+legal plays, doubles the rules allow, takes and drops, concessions where the
+profile allows them.  Feeding its lines to a match plays a random legal match.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ledger._decide import cube_problem, resignation_problem
+from ledger.actions import Action
+from ledger.match import Match
+from ledger.rules.legal import legal_plays
+from ledger.rules.profiles import get_profile
+from projections.state import MatchState, Phase
+
+
+def _dice(rng: random.Random) -> tuple[int, int]:
+    return rng.randint(1, 6), rng.randint(1, 6)
+
+
+def next_line(state: MatchState, rng: random.Random, cube_rate: float = 0.08) -> str | None:
+    """A valid next action for ``state`` as a ``record`` line; None when the match is over."""
+    phase = state.phase
+    profile = get_profile(state.profile)
+    if phase is Phase.OVER:
+        return None
+    if phase in (Phase.BETWEEN_GAMES, Phase.OPENING):
+        return "opening {} {}".format(*_dice(rng))
+    if phase is Phase.DOUBLED:
+        return "take" if rng.random() < 0.7 else "drop"
+    if phase is Phase.RESIGNED:
+        return "accept" if rng.random() < 0.7 else "reject"
+    if phase is Phase.PLAY:
+        assert state.dice is not None
+        options = legal_plays(state.position, state.dice)
+        return "move " + (str(rng.choice(options).play) or "cannot move")
+    if phase is Phase.ROLL and state.turn is not None:
+        if rng.random() < cube_rate and cube_problem(state, profile, state.turn) is None:
+            return "double"
+        level = rng.choice(("single", "gammon", "backgammon"))
+        if rng.random() < 0.02 and resignation_problem(state, profile, level) is None:
+            return f"resign {level}"
+    return "roll {} {}".format(*_dice(rng))
+
+
+def play_lines(match: Match, rng: random.Random, limit: int, by: str = "driver") -> list[str]:
+    """Play up to ``limit`` random actions on ``match``; the lines played, in order."""
+    lines: list[str] = []
+    while len(lines) < limit:
+        line = next_line(match.state, rng)
+        if line is None:
+            break
+        Action.parse(line).apply(match, by)
+        lines.append(line)
+    return lines
