@@ -82,8 +82,8 @@ class Action:
         shorthand = _SHORTHAND.fullmatch(" ".join(words))
         if shorthand:
             die1, die2, play = shorthand.groups()
-            args = (die1, die2, play.strip()) if play.strip() else (die1, die2)
-            return cls("roll-move" if play.strip() else "roll", args, at, as_played, text)
+            rolled: tuple[str, ...] = (die1, die2, play.strip()) if play.strip() else (die1, die2)
+            return cls("roll-move" if play.strip() else "roll", rolled, at, as_played, text)
         verb, args = words[0].lower(), tuple(words[1:])
         if verb not in VERBS:
             raise InvalidActionError(
