@@ -1,0 +1,284 @@
+"""The audit trail: every event of a match, numbered, dated and described in words.
+
+``bgledger history`` prints :func:`history`; ``history --json`` prints
+:func:`history_json`.  Each event is described against the state just before
+and just after it, as the one fold (:func:`projections.state.apply`) works it
+out, so the words use the players' names, the cube and the score of the
+moment.  An event that records something the rules forbid (an illegal play, a
+forbidden double or concession made at the board, DESIGN principle 2) is
+flagged, with its rule.
+
+Example::
+
+    >>> from ledger.match import Match, match_uuid
+    >>> match = Match.start(match_uuid("demo"), "demo", ("Ann", "Bob"), 3, by="kim")
+    >>> match.opening(3, 1, by="kim")
+    >>> [entry.text for entry in history(match.collect_events())][1:]
+    ['game 1 started', 'opening roll: Ann 3, Bob 1: Ann plays first']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass
+from typing import Any, TypeVar
+
+from ledger.events import (
+    CheckersPlayed,
+    CubeDropped,
+    CubeOffered,
+    CubeTaken,
+    DiceRolled,
+    GameStarted,
+    GameWon,
+    MatchEvent,
+    MatchStarted,
+    MatchWon,
+    OpeningRollMade,
+    ResignationAccepted,
+    ResignationOffered,
+    ResignationRejected,
+    RollVoided,
+)
+from ledger.rules.results import GameResult
+from projections.state import Crawford, MatchState, apply, other
+
+__all__ = [
+    "HistoryEntry",
+    "describe",
+    "history",
+    "history_json",
+    "points_text",
+    "result_text",
+    "score_text",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """One line of the audit trail.
+
+    :ivar number: the event's number in the match (its ``originator_version``).
+    :ivar at: when it happened at the board.
+    :ivar recorded_by: who recorded it.
+    :ivar kind: the event's class name (``CheckersPlayed`` ...).
+    :ivar text: what happened, in one line, with the players' names.
+    :ivar flagged: True if the event records something the rules forbid.
+    :ivar rule: the rule the event cites, if any.
+    :ivar game: the number of the game at that event (0 before the first).
+    """
+
+    number: int
+    at: str
+    recorded_by: str
+    kind: str
+    text: str
+    flagged: bool
+    rule: str | None
+    game: int
+
+
+def history(events: Iterable[MatchEvent]) -> list[HistoryEntry]:
+    """The audit trail of ``events``, folding them as it goes; one entry per event.
+
+    Never raises for well-typed events: an event of a kind this version does
+    not know is listed under its class name.
+    """
+    entries: list[HistoryEntry] = []
+    state: MatchState | None = None
+    for event in events:
+        after = apply(state, event)
+        entries.append(
+            HistoryEntry(
+                number=event.originator_version,
+                at=event.at,
+                recorded_by=event.recorded_by,
+                kind=type(event).__name__,
+                text=describe(event, state, after),
+                flagged=after.flagged[-1:] == (event.originator_version,),
+                rule=_rule(event),
+                game=after.game,
+            )
+        )
+        state = after
+    return entries
+
+
+def history_json(entries: Iterable[HistoryEntry]) -> list[dict[str, Any]]:
+    """``history --json``: one object per entry, with the fields of :class:`HistoryEntry`."""
+    return [asdict(entry) for entry in entries]
+
+
+def describe(event: MatchEvent, before: MatchState | None, after: MatchState) -> str:
+    """``event`` in one line, for a tournament director, using the players' names.
+
+    ``before`` is the state the event was applied to (``None`` for the first
+    event), ``after`` the state it made.  An event of an unknown kind is
+    described by its class name.
+    """
+    describer = _DESCRIBERS.get(type(event))
+    if describer is None:
+        return type(event).__name__
+    return describer(event, before or after, after)
+
+
+def _rule(event: MatchEvent) -> str | None:
+    rule = getattr(event, "rule", None)
+    return rule if isinstance(rule, str) and rule else None
+
+
+# -- phrases shared with the other views ------------------------------------------
+
+
+def points_text(points: int) -> str:
+    """``'1 point'``, ``'4 points'``."""
+    return f"{points} point" if points == 1 else f"{points} points"
+
+
+def result_text(result: str) -> str:
+    """A game result as a noun phrase: ``'a single game'``, ``'a gammon'``, ``'a backgammon'``."""
+    return "a single game" if result == str(GameResult.SINGLE) else f"a {result}"
+
+
+def score_text(state: MatchState) -> str:
+    """The score with the names: ``'Ann 4, Bob 1'``."""
+    return f"{state.players[0]} {state.score[0]}, {state.players[1]} {state.score[1]}"
+
+
+def _illegal(text: str, reason: str | None, rule: str | None) -> str:
+    why = f": {reason}" if reason else ""
+    cited = f" ({rule})" if rule else ""
+    return f"ILLEGAL: {text}{why}{cited}"
+
+
+# -- one describer per event type ------------------------------------------------
+
+E = TypeVar("E", bound=MatchEvent)
+_Describer = Callable[[Any, MatchState, MatchState], str]
+_DESCRIBERS: dict[type[MatchEvent], _Describer] = {}
+
+
+def _on(event_type: type[E]) -> Callable[[Callable[[E, MatchState, MatchState], str]], _Describer]:
+    def register(describer: Callable[[E, MatchState, MatchState], str]) -> _Describer:
+        _DESCRIBERS[event_type] = describer
+        return describer
+
+    return register
+
+
+@_on(MatchStarted)
+def _match_started(event: MatchStarted, before: MatchState, after: MatchState) -> str:
+    parts = [
+        f"match started: {event.player_a} v {event.player_b}",
+        points_text(event.length),
+        event.profile,
+        "Crawford rule" if event.crawford else "no Crawford rule",
+    ]
+    if event.clock != "none":
+        parts.append(f"{event.clock} clock")
+    for label, value in (("event", event.event), ("round", event.round), ("table", event.table)):
+        if value:
+            parts.append(f"{label} {value}")
+    return ", ".join(parts)
+
+
+_CRAWFORD_NOTE = {Crawford.CRAWFORD: " (Crawford game)", Crawford.POST: " (post-Crawford)"}
+
+
+@_on(GameStarted)
+def _game_started(event: GameStarted, before: MatchState, after: MatchState) -> str:
+    note = _CRAWFORD_NOTE.get(after.crawford, "") if after.crawford_rule else ""
+    score = f" at {score_text(after)}" if any(after.score) else ""
+    return f"game {event.number} started{score}{note}"
+
+
+@_on(OpeningRollMade)
+def _opening(event: OpeningRollMade, before: MatchState, after: MatchState) -> str:
+    if event.die_a == event.die_b:
+        return f"opening roll tied {event.die_a}-{event.die_b}: rolled again"
+    first = after.name("a" if event.die_a > event.die_b else "b")
+    return (
+        f"opening roll: {after.players[0]} {event.die_a}, {after.players[1]} {event.die_b}: "
+        f"{first} plays first"
+    )
+
+
+@_on(DiceRolled)
+def _rolled(event: DiceRolled, before: MatchState, after: MatchState) -> str:
+    return f"{after.name(event.player)} rolled {event.die1}-{event.die2}"
+
+
+@_on(RollVoided)
+def _voided(event: RollVoided, before: MatchState, after: MatchState) -> str:
+    whose = "the opening roll" if before.opening_dice else f"{after.name(event.player)}'s roll"
+    cited = f" ({event.rule})" if event.rule else ""
+    return f"{whose} was voided: {event.reason}{cited}"
+
+
+@_on(CheckersPlayed)
+def _played(event: CheckersPlayed, before: MatchState, after: MatchState) -> str:
+    name = after.name(event.player)
+    if event.legal:
+        return f"{name} played {event.play}" if event.play else f"{name} could not move"
+    made = f"played {event.play}" if event.play else "did not move"
+    dice = f" with {before.dice[0]}-{before.dice[1]}" if before.dice else ""
+    return _illegal(f"{name} {made}{dice}", event.reason, event.rule)
+
+
+@_on(CubeOffered)
+def _doubled(event: CubeOffered, before: MatchState, after: MatchState) -> str:
+    text = f"{after.name(event.player)} doubled to {event.value}"
+    return text if event.legal else _illegal(text, event.reason, event.rule)
+
+
+@_on(CubeTaken)
+def _taken(event: CubeTaken, before: MatchState, after: MatchState) -> str:
+    name = after.name(event.player)
+    return f"{name} took: cube at {event.value}, {name} owns it"
+
+
+@_on(CubeDropped)
+def _dropped(event: CubeDropped, before: MatchState, after: MatchState) -> str:
+    doubler = after.name(other(event.player))
+    won = points_text(GameResult.SINGLE.points(after.cube))
+    return f"{after.name(event.player)} passed at {event.value}: {doubler} wins {won}"
+
+
+@_on(ResignationOffered)
+def _resign_offered(event: ResignationOffered, before: MatchState, after: MatchState) -> str:
+    text = f"{after.name(event.player)} offered to resign {result_text(event.level)}"
+    return text if event.legal else _illegal(text, event.reason, event.rule)
+
+
+def _offer_of(state: MatchState) -> str:
+    offer = state.resignation
+    return f" ({result_text(offer.level)})" if offer else ""
+
+
+@_on(ResignationAccepted)
+def _resign_accepted(event: ResignationAccepted, before: MatchState, after: MatchState) -> str:
+    return f"{after.name(event.player)} accepted the resignation{_offer_of(before)}"
+
+
+@_on(ResignationRejected)
+def _resign_rejected(event: ResignationRejected, before: MatchState, after: MatchState) -> str:
+    return f"{after.name(event.player)} rejected the resignation{_offer_of(before)}: play goes on"
+
+
+_HOW = {"drop": " (a pass)", "resign": " (a resignation)"}
+
+
+@_on(GameWon)
+def _game_won(event: GameWon, before: MatchState, after: MatchState) -> str:
+    return (
+        f"game {event.number}: {after.name(event.winner)} wins {result_text(event.result)}"
+        f"{_HOW.get(event.how, '')}, cube {event.cube}: {points_text(event.points)} "
+        f"({score_text(after)})"
+    )
+
+
+@_on(MatchWon)
+def _match_won(event: MatchWon, before: MatchState, after: MatchState) -> str:
+    a, b = event.score_a, event.score_b
+    won, lost = (a, b) if event.winner == "a" else (b, a)
+    return f"match won by {after.name(event.winner)}, {won}-{lost}"
