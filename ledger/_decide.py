@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
+from typing import Any
 
 from ledger.errors import (
+    ActionRefusedError,
     InvalidMatchSetupError,
     InvalidTimeError,
     MatchOverError,
@@ -27,7 +29,12 @@ MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 CLOCKS = ("none", "simple-delay", "bronstein")
 MAX_LENGTH = 999
 
-_PENDING_RULE = {Phase.DOUBLED: "USBGF 4.4.4", Phase.RESIGNED: "USBGF 4.5"}
+_PENDING_RULE = {
+    Phase.DOUBLED: "USBGF 4.4.4",
+    Phase.RESIGNED: "USBGF 4.5",
+    Phase.BETWEEN_GAMES: BASICS,
+    Phase.OPENING: BASICS,
+}
 
 
 def situation(state: MatchState) -> str:
@@ -39,9 +46,9 @@ def situation(state: MatchState) -> str:
     if phase is Phase.OPENING:
         return f"game {state.game} has begun but its opening roll tied: roll it again"
     if phase is Phase.ROLL:
-        return f"{name(turn)} is on roll: he doubles or rolls"
+        return f"{name(turn)} is on roll, to double or to roll"
     if phase is Phase.REROLL:
-        return f"{name(turn)}'s roll was voided: he must roll again"
+        return f"{name(turn)}'s roll was voided: {name(turn)} must roll again"
     if phase is Phase.PLAY and state.dice:
         return f"{name(turn)} has rolled {state.dice[0]}-{state.dice[1]} and must move"
     if phase is Phase.DOUBLED:
@@ -52,8 +59,32 @@ def situation(state: MatchState) -> str:
             f"{name(offer.player)} offers to resign a {offer.level}: "
             f"{name(other(offer.player))} accepts or rejects"
         )
+    if phase is Phase.ENDING:
+        return f"game {state.game} is over: its result follows"
     winner = state.winner or "a"
     return f"the match is over: {name(winner)} won {state.score[0]}-{state.score[1]}"
+
+
+Problem = tuple[str, str]
+"""What the rules forbid, and the rule that forbids it."""
+
+
+def flags(problem: Problem | None) -> dict[str, Any]:
+    """The ``legal``/``reason``/``rule`` fields of an event recorded despite ``problem``."""
+    if problem is None:
+        return {"legal": True, "reason": None, "rule": None}
+    return {"legal": False, "reason": problem[0], "rule": problem[1]}
+
+
+def refuse_unless(
+    as_played: bool, problem: Problem | None, error: type[ActionRefusedError], what: str
+) -> None:
+    """Raise ``error`` for ``problem`` unless the action is recorded ``as_played``."""
+    if problem is not None and not as_played:
+        raise error(
+            f"{what}: {problem[0]}; record it with --as-played if it happened at the board",
+            problem[1],
+        )
 
 
 def require_phase(state: MatchState, action: str, rule: str, *phases: Phase) -> None:
@@ -71,7 +102,7 @@ def require_phase(state: MatchState, action: str, rule: str, *phases: Phase) -> 
     raise OutOfTurnError(f"cannot {action}: {situation(state)}", rule)
 
 
-def cube_problem(state: MatchState, profile: Profile, player: str) -> tuple[str, str] | None:
+def cube_problem(state: MatchState, profile: Profile, player: str) -> Problem | None:
     """Why ``player`` may not double now, with the rule; ``None`` if he may.
 
     The Crawford game (USBGF 4.4.6), the opponent's cube (USBGF 4.4.2) and a
@@ -82,7 +113,7 @@ def cube_problem(state: MatchState, profile: Profile, player: str) -> tuple[str,
         return "the cube is out of play in the Crawford game", rules.crawford.rule or BASICS
     if state.cube_owner == other(player):
         owner = state.name(state.cube_owner)
-        return f"{owner} owns the cube at {state.cube}: only he may redouble", "USBGF 4.4.2"
+        return f"{owner} owns the cube at {state.cube}: only the owner redoubles", "USBGF 4.4.2"
     score = state.score[0 if player == "a" else 1]
     if rules.dead_cube_double_void.value and 0 < state.length <= score + state.cube:
         return (
@@ -93,7 +124,7 @@ def cube_problem(state: MatchState, profile: Profile, player: str) -> tuple[str,
     return None
 
 
-def resignation_problem(state: MatchState, profile: Profile, level: str) -> tuple[str, str] | None:
+def resignation_problem(state: MatchState, profile: Profile, level: str) -> Problem | None:
     """Why a concession of ``level`` may not be offered now, with the rule; ``None`` if it may."""
     rules = profile.resignations
     if level not in rules.levels.value:

@@ -9,7 +9,7 @@ preceded by ``@TIME`` (when it happened, ISO 8601) and followed by
     52: 13/8 13/11         .mat shorthand: roll and play ('52:' alone: roll only)
     double | take | drop   resign gammon [a|b]    accept | reject
     void-roll cocked       @2026-11-21T14:05:00+01:00 roll 6 6
-    # a comment, and blank lines, are skipped
+    # a comment (also after an action), and blank lines, are skipped
 
 Example::
 
@@ -67,10 +67,12 @@ class Action:
     def parse(cls, line: str) -> Action:
         """Read one line.
 
+        Anything after ``#`` is a comment.
+
         :raises InvalidActionError: for an empty line, an unknown verb or the
             wrong number of arguments.
         """
-        text = line.strip()
+        text = line.split("#", 1)[0].strip()
         words = text.split()
         at = None
         if words and words[0].startswith("@"):

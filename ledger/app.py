@@ -34,7 +34,8 @@ from eventsourcing.utils import get_topic
 
 from ledger.errors import ConcurrentWriteError, MatchExistsError, MatchNotFoundError
 from ledger.events import MatchEvent, MatchStarted
-from ledger.match import Match, MatchSnapshot, StaleSnapshotError, match_uuid, project_match
+from ledger.match import Match, match_uuid
+from ledger.snapshots import MatchSnapshot, StaleSnapshotError, project_match
 from projections.state import MatchState, fold
 
 __all__ = ["DEFAULT_URL", "SNAPSHOT_INTERVAL", "Ledger"]

@@ -16,8 +16,6 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any, TypeVar
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -53,10 +51,9 @@ from ledger.rules.legal import check_dice, legal_plays
 from ledger.rules.notation import Play
 from ledger.rules.profiles import DEFAULT_PROFILE, Profile, get_profile
 from ledger.rules.results import GameResult, final_result
-from projections.codec import state_from_dict, state_to_dict
 from projections.state import MatchState, Phase, apply, other, seat
 
-__all__ = ["Match", "MatchSnapshot", "StaleSnapshotError", "match_uuid", "project_match"]
+__all__ = ["Match", "match_uuid"]
 
 _NAMESPACE = uuid5(NAMESPACE_URL, "https://bgledger.invalid/match")
 E = TypeVar("E", bound=MatchEvent)
@@ -292,25 +289,10 @@ class Match:
         _decide.require_phase(state, "double", "USBGF 4.4.2", Phase.ROLL)
         player = state.turn or "a"
         problem = _decide.cube_problem(state, self.profile, player)
-        if problem is not None and not as_played:
-            raise CubeActionRefusedError(
-                f"{state.name(player)} may not double: {problem[0]}; "
-                "record it with --as-played if the cube was turned",
-                problem[1],
-            )
-        reason: str | None = problem[0] if problem else None
-        rule: str | None = problem[1] if problem else None
-        value = state.cube * 2
-        self._record(
-            CubeOffered,
-            by,
-            at,
-            player=player,
-            value=value,
-            legal=problem is None,
-            reason=reason,
-            rule=rule,
-        )
+        refusal = f"{state.name(player)} may not double"
+        _decide.refuse_unless(as_played, problem, CubeActionRefusedError, refusal)
+        flags = _decide.flags(problem)
+        self._record(CubeOffered, by, at, player=player, value=state.cube * 2, **flags)
 
     def take(self, *, by: str, at: str | None = None) -> None:
         """The doubled player accepted: he owns the cube at the doubled value.
@@ -361,24 +343,10 @@ class Match:
         if who not in ("a", "b"):
             raise InvalidMatchSetupError(f"player {who!r}: 'a' or 'b'")
         problem = _decide.resignation_problem(state, self.profile, level)
-        if problem is not None and not as_played:
-            raise ResignationRefusedError(
-                f"{state.name(who)} may not resign: {problem[0]}; "
-                "record it with --as-played if it was offered at the board",
-                problem[1],
-            )
-        reason: str | None = problem[0] if problem else None
-        rule: str | None = problem[1] if problem else None
-        self._record(
-            ResignationOffered,
-            by,
-            at,
-            player=who,
-            level=level,
-            legal=problem is None,
-            reason=reason,
-            rule=rule,
-        )
+        refusal = f"{state.name(who)} may not resign"
+        _decide.refuse_unless(as_played, problem, ResignationRefusedError, refusal)
+        flags = _decide.flags(problem)
+        self._record(ResignationOffered, by, at, player=who, level=level, **flags)
 
     def accept(self, *, by: str, at: str | None = None) -> None:
         """The concession was accepted: the other player wins that many points times the cube.
@@ -420,49 +388,3 @@ class Match:
         score = self.state.score
         if score[seat(winner)] >= state.length:
             self._record(MatchWon, by, at, winner=winner, score_a=score[0], score_b=score[1])
-
-
-# -- snapshots and the projector ---------------------------------------------------
-
-
-class StaleSnapshotError(Exception):
-    """A snapshot written in a form this bgledger no longer reads: replay the events instead."""
-
-
-@dataclass(frozen=True)
-class MatchSnapshot(DomainEvent):
-    """The folded state of a match at ``originator_version``, in :mod:`projections.codec` form."""
-
-    state: dict[str, Any]
-
-    @classmethod
-    def take(cls, aggregate: Match) -> MatchSnapshot:
-        """A snapshot of ``aggregate`` as it stands."""
-        return cls(
-            originator_id=aggregate.id,
-            originator_version=aggregate.version,
-            timestamp=cls.create_timestamp(),
-            state=state_to_dict(aggregate.state),
-        )
-
-
-def project_match(match: Match | None, events: Iterable[DomainEvent]) -> Match | None:
-    """The one projector: a snapshot and/or events folded onto ``match`` (None: from nothing).
-
-    :raises StaleSnapshotError: for a snapshot this version cannot read.
-    """
-    state = match.state if match is not None else None
-    stream = match.id if match is not None else None
-    version = match.version if match is not None else 0
-    for event in events:
-        if isinstance(event, MatchSnapshot):
-            try:
-                state = state_from_dict(event.state)
-            except (ValueError, KeyError, TypeError, IndexError) as error:
-                raise StaleSnapshotError(str(error)) from error
-        elif isinstance(event, MatchEvent):
-            state = apply(state, event)
-        stream, version = event.originator_id, event.originator_version
-    if state is None or stream is None:
-        return None
-    return Match(stream, version, state)

@@ -75,6 +75,8 @@ class Phase(StrEnum):
     """The player on roll has doubled: his opponent takes or drops."""
     RESIGNED = "resigned"
     """A concession is offered: the other player accepts or rejects it."""
+    ENDING = "ending"
+    """The game has just ended (last checker off, a pass, a concession): its result follows."""
     OVER = "over"
     """The match is won."""
 
@@ -287,20 +289,23 @@ def _played(state: MatchState, event: CheckersPlayed) -> MatchState:
     mover = seat(event.player)
     before = Position.trusted(state.board[mover], state.board[1 - mover])
     flagged = state.flagged if event.legal else (*state.flagged, event.originator_version)
+    board, anomalies = state.board, state.anomalies
     try:
         _, after = make_play(before, Play.parse(event.play))
+        board = (after.opponent, after.mover) if mover == 0 else (after.mover, after.opponent)
     except RulesError as error:
         problem = f"event {event.originator_version}: {event.play!r} does not fit: {error}"
-        return replace(state, flagged=flagged, anomalies=(*state.anomalies, problem))
-    board = (after.opponent, after.mover) if mover == 0 else (after.mover, after.opponent)
+        anomalies = (*anomalies, problem)
+    finished = not any(board[mover][1:])
     return replace(
         state,
         board=board,
-        turn=other(event.player),
+        turn=event.player if finished else other(event.player),
         dice=None,
         opening_dice=False,
-        phase=Phase.ROLL,
+        phase=Phase.ENDING if finished else Phase.ROLL,
         flagged=flagged,
+        anomalies=anomalies,
     )
 
 
@@ -323,7 +328,7 @@ def _taken(state: MatchState, event: CubeTaken) -> MatchState:
 
 @_on(CubeDropped)
 def _dropped(state: MatchState, event: CubeDropped) -> MatchState:
-    return replace(state, offer=None)
+    return replace(state, offer=None, phase=Phase.ENDING)
 
 
 @_on(ResignationOffered)
@@ -334,7 +339,7 @@ def _resign_offered(state: MatchState, event: ResignationOffered) -> MatchState:
 
 @_on(ResignationAccepted)
 def _resign_accepted(state: MatchState, event: ResignationAccepted) -> MatchState:
-    return state
+    return replace(state, phase=Phase.ENDING)
 
 
 @_on(ResignationRejected)

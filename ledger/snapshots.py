@@ -1,0 +1,64 @@
+"""Snapshots of a match and the one projector that loads a match from the store.
+
+Loading a match reads its latest :class:`MatchSnapshot` (the folded state in
+:mod:`projections.codec` form) and folds only the events after it with
+:func:`project_match`, the same fold the aggregate uses live.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from eventsourcing.domain import DomainEvent
+
+from ledger.events import MatchEvent
+from ledger.match import Match
+from projections.codec import state_from_dict, state_to_dict
+from projections.state import apply
+
+__all__ = ["MatchSnapshot", "StaleSnapshotError", "project_match"]
+
+
+class StaleSnapshotError(Exception):
+    """A snapshot written in a form this bgledger no longer reads: replay the events instead."""
+
+
+@dataclass(frozen=True)
+class MatchSnapshot(DomainEvent):
+    """The folded state of a match at ``originator_version``, in :mod:`projections.codec` form."""
+
+    state: dict[str, Any]
+
+    @classmethod
+    def take(cls, aggregate: Match) -> MatchSnapshot:
+        """A snapshot of ``aggregate`` as it stands."""
+        return cls(
+            originator_id=aggregate.id,
+            originator_version=aggregate.version,
+            timestamp=cls.create_timestamp(),
+            state=state_to_dict(aggregate.state),
+        )
+
+
+def project_match(match: Match | None, events: Iterable[DomainEvent]) -> Match | None:
+    """The one projector: a snapshot and/or events folded onto ``match`` (None: from nothing).
+
+    :raises StaleSnapshotError: for a snapshot this version cannot read.
+    """
+    state = match.state if match is not None else None
+    stream = match.id if match is not None else None
+    version = match.version if match is not None else 0
+    for event in events:
+        if isinstance(event, MatchSnapshot):
+            try:
+                state = state_from_dict(event.state)
+            except (ValueError, KeyError, TypeError, IndexError) as error:
+                raise StaleSnapshotError(str(error)) from error
+        elif isinstance(event, MatchEvent):
+            state = apply(state, event)
+        stream, version = event.originator_id, event.originator_version
+    if state is None or stream is None:
+        return None
+    return Match(stream, version, state)
