@@ -1,12 +1,28 @@
-"""What every command shares: the ``--json`` flag and its output."""
+"""What every command shares: ``--json``, ``--by``/``--at``, opening the ledger, errors.
+
+Library errors become click exceptions here, at the edge: input that
+describes nothing (:class:`~ledger.rules.errors.RulesError`, an unknown
+match) exits 2; an action the rules refuse
+(:class:`~ledger.errors.ActionRefusedError`) exits 1 with the rule cited.
+Either way nothing was recorded.
+"""
 
 from __future__ import annotations
 
+import getpass
 import json
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import click
+import sqlalchemy.exc
+from eventsourcing.persistence import PersistenceError
+
+from ledger.app import Ledger
+from ledger.errors import ActionRefusedError, MatchNotFoundError
+from ledger.rules.errors import RulesError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -21,3 +37,74 @@ def json_option(func: F) -> F:
 def emit_json(document: object) -> None:
     """Print ``document`` as one line of JSON."""
     click.echo(json.dumps(document, ensure_ascii=False))
+
+
+def default_recorder() -> str:
+    """Who records: ``BGLEDGER_USER``, else the login name."""
+    try:
+        fallback = getpass.getuser()
+    except (KeyError, OSError):
+        fallback = "scorekeeper"
+    return os.environ.get("BGLEDGER_USER") or fallback
+
+
+def stamp_options(func: F) -> F:
+    """``--by NAME`` (who records) and ``--at TIME`` (when it happened, ISO 8601)."""
+    func = click.option(
+        "--at",
+        metavar="TIME",
+        default=None,
+        help="When it happened, ISO 8601 (for transcriptions); default: now.",
+    )(func)
+    return click.option(
+        "--by",
+        metavar="NAME",
+        default=default_recorder,
+        show_default="BGLEDGER_USER, else your login",
+        help="Who records this.",
+    )(func)
+
+
+def open_ledger(ctx: click.Context, cache_size: int = 0) -> Ledger:
+    """The ledger at the group's ``--db`` URL, closed when the command ends."""
+    root = ctx.find_root()
+    url = root.obj["db"] if root.obj else "sqlite:///bgledger.db"
+    with library_errors():
+        ledger = Ledger(url, cache_size=cache_size)
+    ctx.call_on_close(ledger.close)
+    return ledger
+
+
+class RefusedError(click.ClickException):
+    """An action the rules refuse (exit 1)."""
+
+    exit_code = 1
+
+
+class BadInputError(click.ClickException):
+    """Input that describes nothing on a board or in the ledger (exit 2)."""
+
+    exit_code = 2
+
+
+def refusal_text(error: Exception) -> str:
+    """The one-line message for a library error, as the CLI prints it."""
+    if isinstance(error, ActionRefusedError):
+        return f"refused: {error}"
+    return str(error)
+
+
+@contextmanager
+def library_errors() -> Iterator[None]:
+    """Turn the library's errors into click exceptions with the right exit code."""
+    try:
+        yield
+    except (RulesError, MatchNotFoundError) as error:
+        raise BadInputError(refusal_text(error)) from None
+    except ActionRefusedError as error:
+        raise RefusedError(refusal_text(error)) from None
+    except sqlalchemy.exc.ArgumentError as error:
+        raise BadInputError(f"--db: not a database URL: {error}") from None
+    except (PersistenceError, sqlalchemy.exc.SQLAlchemyError) as error:
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise click.ClickException(f"database error: {first}") from None

@@ -6,7 +6,10 @@ import os
 
 import click
 
+from cli.ledger_commands import COMMANDS as LEDGER_COMMANDS
+from cli.record import record
 from cli.rules_commands import judge_command, legal
+from cli.view_commands import history, list_matches, show
 
 DEFAULT_DB = "sqlite:///bgledger.db"
 
@@ -27,5 +30,5 @@ def main(ctx: click.Context, db: str) -> None:
     ctx.obj["db"] = db
 
 
-main.add_command(legal)
-main.add_command(judge_command)
+for command in (*LEDGER_COMMANDS, record, show, history, list_matches, legal, judge_command):
+    main.add_command(command)

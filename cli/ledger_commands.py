@@ -1,0 +1,228 @@
+"""Live recording: ``start`` and one command per action at the board.
+
+Each command loads the match, lets the :class:`~ledger.match.Match` aggregate
+decide, stores what it recorded and prints the new state in one line (or the
+whole state with ``--json``).  A refusal prints why, citing the rule, exits 1
+and records nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from cli.common import emit_json, json_option, library_errors, open_ledger, stamp_options
+from cli.render import brief
+from ledger.match import Match
+from ledger.rules.profiles import DEFAULT_PROFILE, PROFILES
+from projections.summary import state_json
+
+_AS_PLAYED = click.option(
+    "--as-played",
+    is_flag=True,
+    help="It was done at the board: record it even though the rules forbid it, flagged.",
+)
+
+
+def perform(
+    ctx: click.Context, match_id: str, action: Callable[[Match], Any], as_json: bool
+) -> None:
+    """Run ``action`` on the match, store it, and print the outcome."""
+    ledger = open_ledger(ctx)
+    with library_errors():
+
+        def run(match: Match) -> tuple[int, Match]:
+            before = match.version
+            action(match)
+            return before, match
+
+        before, match = ledger.act(match_id, run)
+    recorded = list(range(before + 1, match.version + 1))
+    if as_json:
+        emit_json({**state_json(match.state), "recorded": recorded})
+        return
+    for number in recorded:
+        if number in match.state.flagged:
+            click.echo(f"event {number} recorded as played and flagged illegal", err=True)
+    click.echo(brief(match.state))
+
+
+@click.command()
+@click.option("--a", "player_a", required=True, metavar="NAME", help="Player a.")
+@click.option("--b", "player_b", required=True, metavar="NAME", help="Player b.")
+@click.option("--length", required=True, type=int, metavar="N", help="Match length in points.")
+@click.option(
+    "--profile",
+    type=click.Choice(list(PROFILES)),
+    default=DEFAULT_PROFILE,
+    show_default=True,
+    help="The rulebook the match is played under.",
+)
+@click.option(
+    "--clock",
+    type=click.Choice(["none", "simple-delay", "bronstein"]),
+    default="none",
+    show_default=True,
+    help="The game clock.",
+)
+@click.option("--event", default="", help="The tournament or event.")
+@click.option("--round", "round_", default="", help="The round.")
+@click.option("--table", default="", help="The table or board number.")
+@click.option("--id", "match_id", default=None, metavar="MATCH", help="Choose the match id.")
+@stamp_options
+@json_option
+@click.pass_context
+def start(
+    ctx: click.Context,
+    player_a: str,
+    player_b: str,
+    length: int,
+    profile: str,
+    clock: str,
+    event: str,
+    round_: str,
+    table: str,
+    match_id: str | None,
+    by: str,
+    at: str | None,
+    as_json: bool,
+) -> None:
+    """Start a match between players a and b; prints its id."""
+    ledger = open_ledger(ctx)
+    options = {"profile": profile, "clock": clock, "event": event, "round": round_}
+    with library_errors():
+        chosen = ledger.start(
+            (player_a, player_b), length, match_id=match_id, by=by, at=at, table=table, **options
+        )
+        state = ledger.state(chosen)
+    if as_json:
+        emit_json(state_json(state))
+    else:
+        click.echo(chosen)
+
+
+@click.command()
+@click.argument("match_id", metavar="MATCH")
+@click.argument("die_a", type=int)
+@click.argument("die_b", type=int)
+@stamp_options
+@json_option
+@click.pass_context
+def opening(
+    ctx: click.Context,
+    match_id: str,
+    die_a: int,
+    die_b: int,
+    by: str,
+    at: str | None,
+    as_json: bool,
+) -> None:
+    """The opening roll: a's die, then b's die (a tie is recorded; roll again)."""
+    perform(ctx, match_id, lambda m: m.opening(die_a, die_b, by=by, at=at), as_json)
+
+
+@click.command()
+@click.argument("match_id", metavar="MATCH")
+@click.argument("die1", type=int)
+@click.argument("die2", type=int)
+@stamp_options
+@json_option
+@click.pass_context
+def roll(
+    ctx: click.Context, match_id: str, die1: int, die2: int, by: str, at: str | None, as_json: bool
+) -> None:
+    """The player on roll rolled D D (a roll that cannot be played is recorded as a dance)."""
+    perform(ctx, match_id, lambda m: m.roll(die1, die2, by=by, at=at), as_json)
+
+
+@click.command()
+@click.argument("match_id", metavar="MATCH")
+@click.argument("play", metavar="'PLAY'")
+@_AS_PLAYED
+@stamp_options
+@json_option
+@click.pass_context
+def move(
+    ctx: click.Context,
+    match_id: str,
+    play: str,
+    as_played: bool,
+    by: str,
+    at: str | None,
+    as_json: bool,
+) -> None:
+    """The player on roll moved PLAY ('13/8 13/11', 'bar/20*', '6/off'); illegal: refused."""
+    perform(ctx, match_id, lambda m: m.move(play, as_played=as_played, by=by, at=at), as_json)
+
+
+@click.command("void-roll")
+@click.argument("match_id", metavar="MATCH")
+@click.argument("reason")
+@stamp_options
+@json_option
+@click.pass_context
+def void_roll(
+    ctx: click.Context, match_id: str, reason: str, by: str, at: str | None, as_json: bool
+) -> None:
+    """The last roll was invalid (REASON: cocked, wrong-side, die-on-die ...): roll again."""
+    perform(ctx, match_id, lambda m: m.void_roll(reason, by=by, at=at), as_json)
+
+
+@click.command()
+@click.argument("match_id", metavar="MATCH")
+@click.argument("level", type=click.Choice(["single", "gammon", "backgammon"]))
+@click.option(
+    "--player", type=click.Choice(["a", "b"]), default=None, help="Who resigns (default: on roll)."
+)
+@_AS_PLAYED
+@stamp_options
+@json_option
+@click.pass_context
+def resign(
+    ctx: click.Context,
+    match_id: str,
+    level: str,
+    player: str | None,
+    as_played: bool,
+    by: str,
+    at: str | None,
+    as_json: bool,
+) -> None:
+    """A player offers to concede a single game, gammon or backgammon (USBGF 4.5)."""
+
+    def action(m: Match) -> None:
+        m.resign(level, player=player, as_played=as_played, by=by, at=at)
+
+    perform(ctx, match_id, action, as_json)
+
+
+def _cube_or_answer(name: str, summary: str, as_played: bool) -> click.Command:
+    """``double``, ``take``, ``drop``, ``accept`` and ``reject``: MATCH and nothing else."""
+
+    @click.pass_context
+    def command(
+        ctx: click.Context, /, match_id: str, by: str, at: str | None, **flags: bool
+    ) -> None:
+        method = getattr(Match, name)
+        extra = {"as_played": flags["as_played"]} if as_played else {}
+        perform(ctx, match_id, lambda m: method(m, by=by, at=at, **extra), flags["as_json"])
+
+    command.__doc__ = summary
+    decorated = json_option(stamp_options(_AS_PLAYED(command) if as_played else command))
+    decorated = click.argument("match_id", metavar="MATCH")(decorated)
+    return click.command(name)(decorated)
+
+
+double = _cube_or_answer(
+    "double", "The player on roll doubles, before rolling (USBGF 4.4.2).", as_played=True
+)
+take = _cube_or_answer("take", "The doubled player takes: he owns the cube.", as_played=False)
+drop = _cube_or_answer("drop", "The doubled player passes: the game is lost.", as_played=False)
+accept = _cube_or_answer("accept", "The concession offered is accepted.", as_played=False)
+reject = _cube_or_answer(
+    "reject", "The concession offered is refused; play goes on.", as_played=False
+)
+
+COMMANDS = (start, opening, roll, move, void_roll, double, take, drop, resign, accept, reject)

@@ -1,0 +1,106 @@
+"""``record``: one action a line, from a terminal or from stdin.
+
+Each line is an action of :mod:`ledger.actions` (``roll 5 2``, ``move 13/8
+13/11``, ``52: 13/8 13/11``, ``double``, ``@TIME roll 6 6`` ...).  After each
+recorded line the new state is printed in one line; a refused line is
+printed with the reason and the rule, is not recorded, and recording goes on.
+The exit status is 1 if any line was refused.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+import click
+
+from cli.common import emit_json, json_option, open_ledger, refusal_text, stamp_options
+from cli.render import brief
+from ledger.actions import Action
+from ledger.app import Ledger
+from ledger.errors import BgLedgerError
+from ledger.match import Match
+from projections.state import MatchState
+from projections.summary import state_json
+
+
+@dataclass
+class _Session:
+    """One ``record`` run: where it writes, who records, what happened so far."""
+
+    ledger: Ledger
+    match_id: str
+    by: str
+    at: str | None
+    state: MatchState
+    recorded: int = 0
+    refused: list[dict[str, Any]] = field(default_factory=list)
+
+    def take(self, number: int, line: str, quiet: bool) -> None:
+        """Record ``line`` (line ``number`` of the input), or say why it was refused."""
+        try:
+            action = Action.parse(line)
+            if self.at is not None and action.at is None:
+                action = Action(action.verb, action.args, self.at, action.as_played, action.text)
+
+            def run(match: Match) -> MatchState:
+                action.apply(match, self.by)
+                return match.state
+
+            self.state = self.ledger.act(self.match_id, run)
+        except BgLedgerError as error:
+            self.refused.append({"line": number, "text": line, "error": refusal_text(error)})
+            click.echo(f"line {number}: {line!r}: {refusal_text(error)}", err=True)
+            return
+        self.recorded += 1
+        if not quiet:
+            click.echo(brief(self.state))
+
+
+def _lines(stream: TextIO, session: _Session, interactive: bool) -> Any:
+    """Numbered non-blank lines; on a terminal each is asked for after the state so far."""
+    number = 0
+    while True:
+        if interactive:
+            click.echo(f"{brief(session.state)}\n> ", nl=False)
+        raw = stream.readline()
+        if not raw:
+            return
+        number += 1
+        if raw.split("#", 1)[0].strip():
+            yield number, raw.strip()
+
+
+@click.command()
+@click.argument("match_id", metavar="MATCH")
+@stamp_options
+@json_option
+@click.pass_context
+def record(ctx: click.Context, match_id: str, by: str, at: str | None, as_json: bool) -> None:
+    """Record a match one action a line, from stdin or the terminal.
+
+    \b
+    Actions, one a line (blank lines and '# comments' are skipped):
+      opening 3 1         roll 5 2          move 13/8 13/11
+      52: 13/8 13/11      double | take | drop
+      resign gammon [a|b] accept | reject   void-roll cocked
+      @2026-11-21T14:05:00+01:00 roll 6 6   (when it happened)
+      move 13/7 --as-played                 (an illegal play made at the board)
+    """
+    ledger = open_ledger(ctx, cache_size=16)
+    try:
+        state = ledger.state(match_id)
+    except BgLedgerError as error:
+        raise click.BadParameter(str(error), param_hint="MATCH") from None
+    session = _Session(ledger, match_id, by, at, state)
+    stdin = click.get_text_stream("stdin")
+    for number, line in _lines(stdin, session, sys.stdin.isatty()):
+        session.take(number, line, quiet=as_json)
+    if as_json:
+        document = {"recorded": session.recorded, "refused": session.refused}
+        emit_json({**document, "state": state_json(session.state)})
+    elif session.refused:
+        click.echo(f"{session.recorded} recorded, {len(session.refused)} refused", err=True)
+    if session.refused:
+        ctx.exit(1)
