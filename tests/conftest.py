@@ -1,7 +1,9 @@
-"""Shared test helpers: where the shared real data lives, and a board builder."""
+"""Shared test helpers: where the shared real data lives, a board builder, ledger stores."""
 
 from __future__ import annotations
 
+import os
+import uuid
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -31,3 +33,40 @@ def board(mover: Mapping[int, int], opponent: Mapping[int, int]) -> Position:
         side[0] = max(0, 15 - sum(side))
         sides.append(tuple(side))
     return Position(sides[0], sides[1])
+
+
+# -- stores: a SQLite file per test, and the shared PostgreSQL server when configured ---------
+
+POSTGRES_ENV = "BGLEDGER_TEST_POSTGRES"
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    """A SQLAlchemy URL for a fresh SQLite file in the test's temporary directory."""
+    return f"sqlite:///{tmp_path / 'ledger.db'}"
+
+
+@pytest.fixture
+def postgres_url() -> str:
+    """The SQLAlchemy URL of the test PostgreSQL database, or skip saying how to set it.
+
+    The database is shared and keeps what tests write: use unique match ids.
+    """
+    url = os.environ.get(POSTGRES_ENV, "").strip()
+    if not url:
+        pytest.skip(
+            f"PostgreSQL tests need {POSTGRES_ENV}, e.g. "
+            "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+        )
+    return url
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store_url(request: pytest.FixtureRequest) -> str:
+    """Each store in turn: a fresh SQLite file, then PostgreSQL (skipped when not configured)."""
+    return str(request.getfixturevalue(f"{request.param}_url"))
+
+
+def unique_id(prefix: str = "t") -> str:
+    """A match id no other test run uses (the PostgreSQL database is shared and persists)."""
+    return f"{prefix}-{uuid.uuid4().hex[:16]}"
