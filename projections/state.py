@@ -19,8 +19,9 @@ numbering (0 borne off, 1-24 the points, 25 the bar), as in
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any, TypeVar
 
 from ledger.events import (
@@ -184,14 +185,57 @@ class MatchState:
 
 
 # -- the fold ----------------------------------------------------------------
+#
+# Handlers change a mutable draft of the state; ``apply`` and ``fold`` freeze
+# it into a MatchState.  Folding a long stream thus builds one frozen state,
+# not one per event.
+
+_FIELDS = tuple(f.name for f in fields(MatchState))
+
+
+class _Draft:
+    """A MatchState being changed by the handlers (the same fields, writable)."""
+
+    __slots__ = _FIELDS
+
+    match_id: str
+    players: tuple[str, str]
+    length: int
+    crawford_rule: bool
+    score: tuple[int, int]
+    games: tuple[GameRecord, ...]
+    game: int
+    crawford: Crawford
+    phase: Phase
+    turn: str | None
+    dice: tuple[int, int] | None
+    opening_dice: bool
+    cube: int
+    cube_owner: str | None
+    offer: int | None
+    board: tuple[Checkers, Checkers]
+    resignation: Resignation | None
+    winner: str | None
+    events: int
+    flagged: tuple[int, ...]
+    anomalies: tuple[str, ...]
+    last_at: str
+
+    def __init__(self, state: MatchState) -> None:
+        for name in _FIELDS:
+            setattr(self, name, getattr(state, name))
+
+    def freeze(self) -> MatchState:
+        return MatchState(**{name: getattr(self, name) for name in _FIELDS})
+
 
 E = TypeVar("E", bound=MatchEvent)
-_Handler = Callable[[MatchState, Any], MatchState]
+_Handler = Callable[[_Draft, Any], None]
 _HANDLERS: dict[type[MatchEvent], _Handler] = {}
 
 
-def _on(event_type: type[E]) -> Callable[[Callable[[MatchState, E], MatchState]], _Handler]:
-    def register(handler: Callable[[MatchState, E], MatchState]) -> _Handler:
+def _on(event_type: type[E]) -> Callable[[Callable[[_Draft, E], None]], _Handler]:
+    def register(handler: Callable[[_Draft, E], None]) -> _Handler:
         _HANDLERS[event_type] = handler
         return handler
 
@@ -217,179 +261,169 @@ def started(event: MatchStarted) -> MatchState:
     )
 
 
+_ORPHAN = MatchState("?", ("?", "?"), 0, "", "", False)
+
+
+def _step(draft: _Draft | None, event: MatchEvent) -> _Draft:
+    if isinstance(event, MatchStarted):
+        return _Draft(started(event))
+    if draft is None:
+        draft = _Draft(_ORPHAN)
+        draft.anomalies = (
+            f"event {event.originator_version} ({type(event).__name__}) before MatchStarted",
+        )
+    handler = _HANDLERS.get(type(event))
+    if handler is not None:
+        handler(draft, event)
+    draft.events = event.originator_version
+    draft.last_at = event.at
+    return draft
+
+
 def apply(state: MatchState | None, event: MatchEvent) -> MatchState:
     """The state after ``event``.  Never raises for a well-typed event.
 
     An event of a kind this fold does not know (from a newer bgledger) is
     counted and otherwise ignored; an event before :class:`MatchStarted`
-    starts nothing.
+    starts nothing and is listed in ``anomalies``.
     """
-    if isinstance(event, MatchStarted):
-        return started(event)
-    if state is None:
-        msg = f"event {event.originator_version} ({type(event).__name__}) before MatchStarted"
-        return replace(_ORPHAN, anomalies=(msg,))
-    handler = _HANDLERS.get(type(event))
-    if handler is not None:
-        state = handler(state, event)
-    return replace(state, events=event.originator_version, last_at=event.at)
+    return _step(None if state is None else _Draft(state), event).freeze()
 
 
 def fold(events: Iterable[MatchEvent], state: MatchState | None = None) -> MatchState | None:
     """The state after ``events``, starting from ``state`` (None: from nothing)."""
+    draft = None if state is None else _Draft(state)
     for event in events:
-        state = apply(state, event)
-    return state
-
-
-_ORPHAN = MatchState("?", ("?", "?"), 0, "", "", False)
+        draft = _step(draft, event)
+    return None if draft is None else draft.freeze()
 
 
 @_on(GameStarted)
-def _game_started(state: MatchState, event: GameStarted) -> MatchState:
-    return replace(
-        state,
-        game=event.number,
-        phase=Phase.OPENING,
-        turn=None,
-        dice=None,
-        opening_dice=False,
-        cube=1,
-        cube_owner=None,
-        offer=None,
-        board=(_START, _START),
-        resignation=None,
-    )
+def _game_started(d: _Draft, event: GameStarted) -> None:
+    d.game, d.phase, d.turn, d.dice, d.opening_dice = event.number, Phase.OPENING, None, None, False
+    d.cube, d.cube_owner, d.offer, d.resignation = 1, None, None, None
+    d.board = (_START, _START)
 
 
 @_on(OpeningRollMade)
-def _opening(state: MatchState, event: OpeningRollMade) -> MatchState:
+def _opening(d: _Draft, event: OpeningRollMade) -> None:
     if event.die_a == event.die_b:
-        return state
-    turn = "a" if event.die_a > event.die_b else "b"
-    dice = (event.die_a, event.die_b) if turn == "a" else (event.die_b, event.die_a)
-    return replace(state, turn=turn, dice=dice, opening_dice=True, phase=Phase.PLAY)
+        return
+    a_first = event.die_a > event.die_b
+    d.turn = "a" if a_first else "b"
+    d.dice = (event.die_a, event.die_b) if a_first else (event.die_b, event.die_a)
+    d.opening_dice, d.phase = True, Phase.PLAY
 
 
 @_on(DiceRolled)
-def _rolled(state: MatchState, event: DiceRolled) -> MatchState:
-    dice = (event.die1, event.die2)
-    return replace(state, turn=event.player, dice=dice, opening_dice=False, phase=Phase.PLAY)
+def _rolled(d: _Draft, event: DiceRolled) -> None:
+    d.turn, d.dice, d.opening_dice, d.phase = (
+        event.player,
+        (event.die1, event.die2),
+        False,
+        Phase.PLAY,
+    )
 
 
 @_on(RollVoided)
-def _voided(state: MatchState, event: RollVoided) -> MatchState:
-    if state.opening_dice:
-        return replace(state, turn=None, dice=None, opening_dice=False, phase=Phase.OPENING)
-    return replace(state, dice=None, phase=Phase.REROLL)
+def _voided(d: _Draft, event: RollVoided) -> None:
+    if d.opening_dice:
+        d.turn, d.opening_dice, d.phase = None, False, Phase.OPENING
+    else:
+        d.phase = Phase.REROLL
+    d.dice = None
+
+
+_parse = lru_cache(maxsize=16384)(Play.parse)
 
 
 @_on(CheckersPlayed)
-def _played(state: MatchState, event: CheckersPlayed) -> MatchState:
+def _played(d: _Draft, event: CheckersPlayed) -> None:
     mover = seat(event.player)
-    before = Position.trusted(state.board[mover], state.board[1 - mover])
-    flagged = state.flagged if event.legal else (*state.flagged, event.originator_version)
-    board, anomalies = state.board, state.anomalies
+    before = Position.trusted(d.board[mover], d.board[1 - mover])
+    if not event.legal:
+        d.flagged = (*d.flagged, event.originator_version)
     try:
-        _, after = make_play(before, Play.parse(event.play))
-        board = (after.opponent, after.mover) if mover == 0 else (after.mover, after.opponent)
+        _, after = make_play(before, _parse(event.play))
+        d.board = (after.opponent, after.mover) if mover == 0 else (after.mover, after.opponent)
     except RulesError as error:
         problem = f"event {event.originator_version}: {event.play!r} does not fit: {error}"
-        anomalies = (*anomalies, problem)
-    finished = not any(board[mover][1:])
-    return replace(
-        state,
-        board=board,
-        turn=event.player if finished else other(event.player),
-        dice=None,
-        opening_dice=False,
-        phase=Phase.ENDING if finished else Phase.ROLL,
-        flagged=flagged,
-        anomalies=anomalies,
-    )
+        d.anomalies = (*d.anomalies, problem)
+    finished = not any(d.board[mover][1:])
+    d.turn = event.player if finished else other(event.player)
+    d.dice, d.opening_dice = None, False
+    d.phase = Phase.ENDING if finished else Phase.ROLL
 
 
-def _flag(state: MatchState, event: CubeOffered | ResignationOffered) -> tuple[int, ...]:
-    return state.flagged if event.legal else (*state.flagged, event.originator_version)
+def _flag(d: _Draft, event: CubeOffered | ResignationOffered) -> None:
+    if not event.legal:
+        d.flagged = (*d.flagged, event.originator_version)
 
 
 @_on(CubeOffered)
-def _offered(state: MatchState, event: CubeOffered) -> MatchState:
-    flagged = _flag(state, event)
-    return replace(
-        state, turn=event.player, offer=event.value, phase=Phase.DOUBLED, flagged=flagged
-    )
+def _offered(d: _Draft, event: CubeOffered) -> None:
+    d.turn, d.offer, d.phase = event.player, event.value, Phase.DOUBLED
+    _flag(d, event)
 
 
 @_on(CubeTaken)
-def _taken(state: MatchState, event: CubeTaken) -> MatchState:
-    return replace(state, cube=event.value, cube_owner=event.player, offer=None, phase=Phase.ROLL)
+def _taken(d: _Draft, event: CubeTaken) -> None:
+    d.cube, d.cube_owner, d.offer, d.phase = event.value, event.player, None, Phase.ROLL
 
 
 @_on(CubeDropped)
-def _dropped(state: MatchState, event: CubeDropped) -> MatchState:
-    return replace(state, offer=None, phase=Phase.ENDING)
+def _dropped(d: _Draft, event: CubeDropped) -> None:
+    d.offer, d.phase = None, Phase.ENDING
 
 
 @_on(ResignationOffered)
-def _resign_offered(state: MatchState, event: ResignationOffered) -> MatchState:
-    offer = Resignation(event.player, event.level, state.phase)
-    return replace(state, resignation=offer, phase=Phase.RESIGNED, flagged=_flag(state, event))
+def _resign_offered(d: _Draft, event: ResignationOffered) -> None:
+    d.resignation = Resignation(event.player, event.level, d.phase)
+    d.phase = Phase.RESIGNED
+    _flag(d, event)
 
 
 @_on(ResignationAccepted)
-def _resign_accepted(state: MatchState, event: ResignationAccepted) -> MatchState:
-    return replace(state, phase=Phase.ENDING)
+def _resign_accepted(d: _Draft, event: ResignationAccepted) -> None:
+    d.phase = Phase.ENDING
 
 
 @_on(ResignationRejected)
-def _resign_rejected(state: MatchState, event: ResignationRejected) -> MatchState:
-    resume = state.resignation.resume if state.resignation else Phase.ROLL
-    return replace(state, resignation=None, phase=resume)
+def _resign_rejected(d: _Draft, event: ResignationRejected) -> None:
+    d.phase = d.resignation.resume if d.resignation else Phase.ROLL
+    d.resignation = None
 
 
-def crawford_after(state: MatchState, score: tuple[int, int]) -> Crawford:
-    """The Crawford status of the game after the current one ends at ``score`` (USBGF 4.4.6).
+def crawford_after(current: Crawford, rule: bool, length: int, score: tuple[int, int]) -> Crawford:
+    """The Crawford status of the next game when a game ends at ``score`` (USBGF 4.4.6).
 
     The Crawford game is the first game after either player is exactly one
-    point away from the match; the games after it are post-Crawford.
+    point away from the match (if the match plays the Crawford ``rule``);
+    the games after it are post-Crawford.
     """
-    if state.crawford is Crawford.CRAWFORD:
+    if current is Crawford.CRAWFORD:
         return Crawford.POST
-    reached = max(score) < state.length and state.length - 1 in score
-    if state.crawford is Crawford.PRE and state.crawford_rule and reached:
+    reached = max(score) < length and length - 1 in score
+    if current is Crawford.PRE and rule and reached:
         return Crawford.CRAWFORD
-    return state.crawford
+    return current
 
 
 @_on(GameWon)
-def _game_won(state: MatchState, event: GameWon) -> MatchState:
+def _game_won(d: _Draft, event: GameWon) -> None:
     gained = (event.points, 0) if event.winner == "a" else (0, event.points)
-    score = (state.score[0] + gained[0], state.score[1] + gained[1])
+    score = (d.score[0] + gained[0], d.score[1] + gained[1])
+    crawford = d.crawford is Crawford.CRAWFORD
     record = GameRecord(
-        number=event.number,
-        winner=event.winner,
-        result=event.result,
-        cube=event.cube,
-        points=event.points,
-        how=event.how,
-        crawford=state.crawford is Crawford.CRAWFORD,
-        score=score,
-    )
-    return replace(
-        state,
-        score=score,
-        games=(*state.games, record),
-        crawford=crawford_after(state, score),
-        phase=Phase.BETWEEN_GAMES,
-        turn=None,
-        dice=None,
-        opening_dice=False,
-        offer=None,
-        resignation=None,
-    )
+        event.number, event.winner, event.result, event.cube, event.points, event.how, crawford,
+        score,
+    )  # fmt: skip
+    d.score, d.games = score, (*d.games, record)
+    d.crawford = crawford_after(d.crawford, d.crawford_rule, d.length, score)
+    d.phase, d.turn, d.dice, d.opening_dice = Phase.BETWEEN_GAMES, None, None, False
+    d.offer, d.resignation = None, None
 
 
 @_on(MatchWon)
-def _match_won(state: MatchState, event: MatchWon) -> MatchState:
-    return replace(state, winner=event.winner, phase=Phase.OVER)
+def _match_won(d: _Draft, event: MatchWon) -> None:
+    d.winner, d.phase = event.winner, Phase.OVER
