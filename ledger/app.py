@@ -29,7 +29,7 @@ from uuid import UUID
 
 import sqlalchemy.exc
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import IntegrityError, Recording
 from eventsourcing.utils import get_topic
 
 from ledger.errors import ConcurrentWriteError, MatchExistsError, MatchNotFoundError
@@ -125,6 +125,18 @@ class Ledger(Application[UUID]):
                 raced,
             ) from None
         return result
+
+    def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:
+        # The library caches a saved aggregate only without fast-forwarding;
+        # with it (the default, so that another scorekeeper's events are
+        # read) the cache would keep the match as first loaded and fold its
+        # whole stream again on every command.
+        recordings = super()._record(processing_event)
+        cache = self.repository.cache
+        if cache is not None and self.repository.fastforward:
+            for stream, aggregate in processing_event.aggregates.items():
+                cache.put(stream, aggregate)
+        return recordings
 
     def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
         # A snapshot is an optimisation: losing a race to write one (another

@@ -92,6 +92,10 @@ class Match:
         """The rulebook this match is played under."""
         return get_profile(self.state.profile)
 
+    def advance(self, version: int, state: MatchState) -> None:
+        """Bring the match up to ``version`` (events others stored since it was loaded)."""
+        self._version, self.state = version, state
+
     def collect_events(self) -> list[MatchEvent]:
         """Hand the events recorded since the last call to the application (and forget them)."""
         pending, self._pending = self._pending, []
@@ -213,6 +217,10 @@ class Match:
     def void_roll(self, reason: str, *, by: str, at: str | None = None) -> None:
         """The last roll was invalid (``reason``: a code of the profile) and is rolled again.
 
+        A roll not yet played can be voided, and so can a roll that could
+        not be played (its dance was recorded with it): the same player rolls
+        again (USBGF 4.1.4).
+
         :raises InvalidVoidReasonError: for a reason the profile does not know.
         :raises OutOfTurnError: if no roll is waiting to be played.
         """
@@ -224,8 +232,11 @@ class Match:
                 f"{reason!r} is not a reason to void a roll under {self.profile.name} "
                 f"(USBGF 4.1.4): {codes}"
             )
-        _decide.require_phase(self.state, "void a roll", "USBGF 4.1.4", Phase.PLAY)
-        player = self.state.turn or "a"
+        state = self.state
+        danced = state.danced == state.events and state.turn is not None
+        if not danced:
+            _decide.require_phase(state, "void a roll", "USBGF 4.1.4", Phase.PLAY)
+        player = other(state.turn or "b") if danced else state.turn or "a"
         self._record(RollVoided, by, at, player=player, reason=reason, rule=known.cite.rule or "")
 
     # -- checkers -------------------------------------------------------------

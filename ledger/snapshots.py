@@ -16,7 +16,7 @@ from eventsourcing.domain import DomainEvent
 from ledger.events import MatchEvent
 from ledger.match import Match
 from projections.codec import state_from_dict, state_to_dict
-from projections.state import apply
+from projections.state import MatchState, fold
 
 __all__ = ["MatchSnapshot", "StaleSnapshotError", "project_match"]
 
@@ -45,20 +45,33 @@ class MatchSnapshot(DomainEvent):
 def project_match(match: Match | None, events: Iterable[DomainEvent]) -> Match | None:
     """The one projector: a snapshot and/or events folded onto ``match`` (None: from nothing).
 
+    A ``match`` given (a cached one being brought up to date) is advanced in
+    place, as the library's aggregate cache expects.
+
     :raises StaleSnapshotError: for a snapshot this version cannot read.
     """
     state = match.state if match is not None else None
     stream = match.id if match is not None else None
     version = match.version if match is not None else 0
+    pending: list[MatchEvent] = []
     for event in events:
         if isinstance(event, MatchSnapshot):
-            try:
-                state = state_from_dict(event.state)
-            except (ValueError, KeyError, TypeError, IndexError) as error:
-                raise StaleSnapshotError(str(error)) from error
+            pending.clear()
+            state = _thaw(event)
         elif isinstance(event, MatchEvent):
-            state = apply(state, event)
+            pending.append(event)
         stream, version = event.originator_id, event.originator_version
+    state = fold(pending, state)
     if state is None or stream is None:
         return None
+    if match is not None:
+        match.advance(version, state)
+        return match
     return Match(stream, version, state)
+
+
+def _thaw(snapshot: MatchSnapshot) -> MatchState:
+    try:
+        return state_from_dict(snapshot.state)
+    except (ValueError, KeyError, TypeError, IndexError) as error:
+        raise StaleSnapshotError(str(error)) from error

@@ -145,6 +145,7 @@ class MatchState:
     resignation: Resignation | None = None
     winner: str | None = None
     events: int = 0
+    danced: int = 0
     flagged: tuple[int, ...] = ()
     anomalies: tuple[str, ...] = ()
     started_at: str = ""
@@ -217,6 +218,7 @@ class _Draft:
     resignation: Resignation | None
     winner: str | None
     events: int
+    danced: int
     flagged: tuple[int, ...]
     anomalies: tuple[str, ...]
     last_at: str
@@ -327,7 +329,9 @@ def _rolled(d: _Draft, event: DiceRolled) -> None:
 
 @_on(RollVoided)
 def _voided(d: _Draft, event: RollVoided) -> None:
-    if d.opening_dice:
+    if d.danced and d.danced == d.events:  # the roll was a dance, recorded with it
+        d.turn, d.phase = event.player, Phase.REROLL
+    elif d.opening_dice:
         d.turn, d.opening_dice, d.phase = None, False, Phase.OPENING
     else:
         d.phase = Phase.REROLL
@@ -349,6 +353,7 @@ def _played(d: _Draft, event: CheckersPlayed) -> None:
     except RulesError as error:
         problem = f"event {event.originator_version}: {event.play!r} does not fit: {error}"
         d.anomalies = (*d.anomalies, problem)
+    d.danced = event.originator_version if event.legal and not event.play else 0
     finished = not any(d.board[mover][1:])
     d.turn = event.player if finished else other(event.player)
     d.dice, d.opening_dice = None, False

@@ -542,6 +542,32 @@ def test_a_roll_with_no_legal_play_records_the_dance_and_passes_the_turn() -> No
     assert match.state.board[0][25] == 1
 
 
+def test_a_danced_roll_can_still_be_voided_and_the_same_player_rolls_again() -> None:
+    # USBGF 4.1.4: an invalid roll is rolled again, even one that could not be played.
+    closed = {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3}
+    match = set_board(new_match(3, "usbgf-2016", *ANN_ON_ROLL), {25: 1, 6: 5, 8: 3, 13: 6}, closed)
+    assert match.roll(6, 5, by=BY) is True
+    match.void_roll("cocked", by=BY)
+    assert (match.state.turn, match.state.phase, match.state.dice) == ("a", Phase.REROLL, None)
+    voided = match.collect_events()[-1]
+    assert isinstance(voided, RollVoided) and voided.player == "a"
+    refused(match, OutOfTurnError, "USBGF 4.4.2", lambda: match.double(by=BY))
+    rolled_again = match.collect_events()
+    assert match.roll(1, 2, by=BY) is True  # Ann rolls again (and dances again: Bob is closed)
+    rerolled = match.collect_events()[0]
+    assert isinstance(rerolled, DiceRolled) and rerolled.player == "a"
+    assert rolled_again == [] and match.state.turn == "b"
+
+
+def test_only_the_latest_dance_can_be_voided() -> None:
+    closed = {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3}
+    match = set_board(new_match(3, "usbgf-2016", *ANN_ON_ROLL), {25: 1, 6: 5, 8: 3, 13: 6}, closed)
+    match.roll(6, 5, by=BY)
+    match.roll(6, 5, by=BY)  # Bob rolls: the dance is no longer the last thing recorded
+    match.move("13/7 13/8", by=BY)
+    refused(match, OutOfTurnError, "USBGF 4.1.4", lambda: match.void_roll("cocked", by=BY))
+
+
 def test_a_roll_with_a_legal_play_waits_for_the_play() -> None:
     match = new_match(3, "usbgf-2016", *BOB_ON_ROLL)
     assert match.roll(6, 5, by=BY) is False
