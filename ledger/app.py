@@ -65,7 +65,7 @@ class Ledger(Application[UUID]):
 
     def __init__(self, url: str = DEFAULT_URL, *, cache_size: int = 0) -> None:
         env = {
-            "PERSISTENCE_MODULE": "eventsourcing_sqlalchemy",
+            "PERSISTENCE_MODULE": "ledger.store:LedgerFactory",
             "SQLALCHEMY_URL": url,
             "IS_SNAPSHOTTING_ENABLED": "y",
             "AGGREGATE_CACHE_MAXSIZE": str(cache_size) if cache_size else "",

@@ -42,7 +42,7 @@ from ledger.events import (
     RollVoided,
 )
 from ledger.rules.errors import RulesError
-from ledger.rules.judge import make_play
+from ledger.rules.judge import play_result
 from ledger.rules.notation import Play
 from ledger.rules.position import Checkers, Position
 
@@ -348,7 +348,7 @@ def _played(d: _Draft, event: CheckersPlayed) -> None:
     if not event.legal:
         d.flagged = (*d.flagged, event.originator_version)
     try:
-        _, after = make_play(before, _parse(event.play))
+        after = play_result(before, _parse(event.play))
         d.board = (after.opponent, after.mover) if mover == 0 else (after.mover, after.opponent)
     except RulesError as error:
         problem = f"event {event.originator_version}: {event.play!r} does not fit: {error}"
