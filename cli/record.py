@@ -95,8 +95,10 @@ def record(ctx: click.Context, match_id: str, by: str, at: str | None, as_json: 
         raise click.BadParameter(str(error), param_hint="MATCH") from None
     session = _Session(ledger, match_id, by, at, state)
     stdin = click.get_text_stream("stdin")
-    for number, line in _lines(stdin, session, sys.stdin.isatty()):
-        session.take(number, line, quiet=as_json)
+    interactive = sys.stdin.isatty()
+    for number, line in _lines(stdin, session, interactive):
+        # On a terminal the prompt shows the new state; from stdin, a line after each action.
+        session.take(number, line, quiet=as_json or interactive)
     if as_json:
         document = {"recorded": session.recorded, "refused": session.refused}
         emit_json({**document, "state": state_json(session.state)})
