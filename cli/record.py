@@ -94,9 +94,8 @@ def record(ctx: click.Context, match_id: str, by: str, at: str | None, as_json: 
     except BgLedgerError as error:
         raise click.BadParameter(str(error), param_hint="MATCH") from None
     session = _Session(ledger, match_id, by, at, state)
-    stdin = click.get_text_stream("stdin")
     interactive = sys.stdin.isatty()
-    for number, line in _lines(stdin, session, interactive):
+    for number, line in _lines(sys.stdin, session, interactive):
         # On a terminal the prompt shows the new state; from stdin, a line after each action.
         session.take(number, line, quiet=as_json or interactive)
     if as_json:
