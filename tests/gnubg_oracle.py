@@ -337,7 +337,16 @@ def debian_hints(
         for index, chunk in enumerate(chunks):
             inp, out = folder / f"in{index}.json", folder / f"out{index}.json"
             inp.write_text(json.dumps(chunk))
-            env = dict(os.environ, BGLEDGER_ORACLE_IN=str(inp), BGLEDGER_ORACLE_OUT=str(out))
+            # Each process its own home: gnubg creates ~/.gnubg on its first run, and
+            # parallel first runs race to create it ("/root/.gnubg: File exists").
+            home = folder / f"home{index}"
+            home.mkdir()
+            env = dict(
+                os.environ,
+                HOME=str(home),
+                BGLEDGER_ORACLE_IN=str(inp),
+                BGLEDGER_ORACLE_OUT=str(out),
+            )
             proc = subprocess.Popen(
                 [program, "-t", "-q", "-r", "-p", str(script)],
                 stdin=subprocess.DEVNULL,
