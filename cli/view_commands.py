@@ -21,7 +21,14 @@ def _title(state: MatchState) -> str:
 
 @click.command()
 @click.argument("match_id", metavar="MATCH")
-@click.option("--at", "at", type=int, default=None, metavar="N", help="As recorded after event N.")
+@click.option(
+    "--at",
+    "at",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="As recorded after event N.",
+)
 @click.option(
     "--from",
     "viewer",
