@@ -6,6 +6,7 @@ import os
 
 import click
 
+from cli.interchange_commands import import_command
 from cli.ledger_commands import COMMANDS as LEDGER_COMMANDS
 from cli.record import record
 from cli.rules_commands import judge_command, legal
@@ -30,5 +31,14 @@ def main(ctx: click.Context, db: str) -> None:
     ctx.obj["db"] = db
 
 
-for command in (*LEDGER_COMMANDS, record, show, history, list_matches, legal, judge_command):
+for command in (
+    *LEDGER_COMMANDS,
+    record,
+    import_command,
+    show,
+    history,
+    list_matches,
+    legal,
+    judge_command,
+):
     main.add_command(command)

@@ -7,27 +7,22 @@ rule says so.  Nothing here records anything.
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 from typing import Any
 
 from ledger.errors import (
     ActionRefusedError,
-    InvalidMatchSetupError,
     InvalidTimeError,
     MatchOverError,
     OutOfTurnError,
 )
-from ledger.rules.profiles import Profile, get_profile
+from ledger.rules.profiles import Profile
 from ledger.rules.results import GameResult
 from projections.state import Crawford, MatchState, Phase, other
 
 BASICS = "USBGF Appendix B"
 """The standard rules of play, which USBGF 4.2.4 makes part of the rules."""
 
-MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
-CLOCKS = ("none", "simple-delay", "bronstein")
-MAX_LENGTH = 999
 
 _PENDING_RULE = {
     Phase.DOUBLED: "USBGF 4.4.4",
@@ -143,34 +138,6 @@ def parse_level(text: str) -> str:
     :raises InvalidResultError: for anything else.
     """
     return str(GameResult.parse(text))
-
-
-def check_setup(
-    match_id: str, names: tuple[str, str], length: int, profile: str, clock: str
-) -> Profile:
-    """The profile of a new match, once its setup is checked.
-
-    :raises InvalidMatchSetupError: for a bad id, name, length or clock.
-    :raises UnknownProfileError: for an unknown profile.
-    """
-    if not MATCH_ID.fullmatch(match_id):
-        raise InvalidMatchSetupError(
-            f"match id {match_id!r}: use 1-64 letters, digits, '.', '_' or '-', "
-            "starting with a letter or digit"
-        )
-    for label, name in zip(("--a", "--b"), names, strict=True):
-        if not name.strip() or "\n" in name:
-            raise InvalidMatchSetupError(f"player {label} {name!r}: a name is needed")
-    if names[0].strip().casefold() == names[1].strip().casefold():
-        raise InvalidMatchSetupError(f"both players are called {names[0]!r}")
-    if not 1 <= length <= MAX_LENGTH:
-        raise InvalidMatchSetupError(f"match length {length!r}: must be 1-{MAX_LENGTH} points")
-    rules = get_profile(profile)
-    if clock not in CLOCKS:
-        raise InvalidMatchSetupError(f"clock {clock!r}: one of {', '.join(CLOCKS)}")
-    if clock != "none" and rules.clock(clock) is None:
-        raise InvalidMatchSetupError(f"profile {profile} has no {clock} clock")
-    return rules
 
 
 def stamp(at: str | None, previous: str | None) -> str:

@@ -44,6 +44,7 @@ __all__ = [
     "ResignationOffered",
     "ResignationRejected",
     "RollVoided",
+    "UnplayablePlayRecorded",
 ]
 
 
@@ -65,7 +66,10 @@ class MatchStarted(MatchEvent):
 
     ``crawford`` is whether the Crawford rule applies (USBGF 4.4.6; a
     transcription may say otherwise); ``meta`` keeps the other header tags of
-    a transcription (``Site``, ``Transcriber`` ...).
+    a transcription (``Site``, ``Transcriber`` ...).  ``score_a``/``score_b``
+    are the score before the first game recorded (0-0 unless the record
+    begins mid-match) and ``crawford_status`` that game's Crawford status
+    (``pre``, ``crawford``, ``post``).
     """
 
     match_id: str
@@ -79,6 +83,9 @@ class MatchStarted(MatchEvent):
     round: str
     table: str
     meta: dict[str, str]
+    score_a: int
+    score_b: int
+    crawford_status: str
 
 
 @dataclass(frozen=True)
@@ -135,6 +142,22 @@ class CheckersPlayed(MatchEvent):
     legal: bool
     reason: str | None
     rule: str | None
+
+
+@dataclass(frozen=True)
+class UnplayablePlayRecorded(MatchEvent):
+    """A transcription gives ``player`` a ``play`` the board cannot show (``reason``).
+
+    Imported transcriptions sometimes lose or garble a play, so that a later
+    one names checkers that are not there.  The play is kept as written,
+    flagged, the board is left as it was and the turn passes, which is how
+    GNU Backgammon reads such a file too.  Live recording never records this:
+    a checker that is not on the board cannot have been moved.
+    """
+
+    player: str
+    play: str
+    reason: str
 
 
 @dataclass(frozen=True)

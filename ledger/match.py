@@ -38,19 +38,20 @@ from ledger.events import (
     GameStarted,
     GameWon,
     MatchEvent,
-    MatchStarted,
     MatchWon,
     OpeningRollMade,
     ResignationAccepted,
     ResignationOffered,
     ResignationRejected,
     RollVoided,
+    UnplayablePlayRecorded,
 )
 from ledger.rules.judge import Judgement, judge
 from ledger.rules.legal import check_dice, legal_plays
 from ledger.rules.notation import Play
-from ledger.rules.profiles import DEFAULT_PROFILE, Profile, get_profile
+from ledger.rules.profiles import Profile, get_profile
 from ledger.rules.results import GameResult, final_result
+from ledger.setup import match_started
 from projections.state import MatchState, Phase, apply, other, seat
 
 __all__ = ["Match", "match_uuid"]
@@ -129,45 +130,21 @@ class Match:
         players: tuple[str, str],
         length: int,
         *,
-        profile: str = DEFAULT_PROFILE,
-        clock: str = "none",
-        crawford: bool | None = None,
-        event: str = "",
-        round: str = "",
-        table: str = "",
-        meta: dict[str, str] | None = None,
         by: str,
         at: str | None = None,
+        **setup: Any,
     ) -> Match:
         """A new match, recorded as :class:`MatchStarted`.
 
-        ``crawford`` defaults to the profile's Crawford rule (USBGF 4.4.6).
+        ``setup`` is :func:`ledger.setup.match_started`'s keyword arguments
+        (profile, clock, crawford, event, round, table, meta, score,
+        crawford_status).
 
-        :raises InvalidMatchSetupError: for a bad id, name, length or clock.
+        :raises InvalidMatchSetupError: for a bad id, name, length, clock or score.
         :raises UnknownProfileError: for an unknown profile.
         :raises InvalidTimeError: for a malformed ``at``.
         """
-        names = (players[0].strip(), players[1].strip())
-        rules = _decide.check_setup(match_id, names, length, profile, clock)
-        when = _decide.stamp(at, None)
-        opened = MatchStarted(
-            originator_id=stream,
-            originator_version=1,
-            timestamp=DomainEvent.create_timestamp(),
-            at=when,
-            recorded_by=by,
-            match_id=match_id,
-            player_a=names[0],
-            player_b=names[1],
-            length=length,
-            profile=profile,
-            clock=clock,
-            crawford=rules.cube.crawford.value if crawford is None else crawford,
-            event=event,
-            round=round,
-            table=table,
-            meta=dict(meta or {}),
-        )
+        opened = match_started(stream, match_id, players, length, by=by, at=at, **setup)
         match = cls(stream, 1, apply(None, opened))
         match._pending.append(opened)
         return match
@@ -192,11 +169,15 @@ class Match:
             self._record(GameStarted, by, at, number=state.game + 1)
         self._record(OpeningRollMade, by, at, die_a=die_a, die_b=die_b)
 
-    def roll(self, die1: int, die2: int, *, by: str, at: str | None = None) -> bool:
+    def roll(
+        self, die1: int, die2: int, *, auto_dance: bool = True, by: str, at: str | None = None
+    ) -> bool:
         """The player on roll rolled ``die1``-``die2``.
 
         If no checker can move, the dance is recorded too (an empty
         :class:`CheckersPlayed`) and the turn passes; returns True then.
+        ``auto_dance=False`` leaves the play to :meth:`move` (a transcription
+        that writes a play for a roll that cannot be played).
 
         :raises InvalidDiceError: for a die outside 1-6.
         :raises OutOfTurnError: if it is not the time to roll.
@@ -206,6 +187,8 @@ class Match:
         _decide.require_phase(self.state, "roll", rule, Phase.ROLL, Phase.REROLL)
         player = self.state.turn or "a"
         self._record(DiceRolled, by, at, player=player, die1=die1, die2=die2)
+        if not auto_dance:
+            return False
         options = legal_plays(self.state.position, dice)
         if len(options) == 1 and not options[0].steps:
             self._record(
@@ -283,6 +266,18 @@ class Match:
         if not any(mover.mover[1:]):
             self._win(player, final_result(mover) or GameResult.SINGLE, "played", by, at)
         return verdict
+
+    def record_unplayable(self, play: str, reason: str, *, by: str, at: str | None = None) -> None:
+        """A transcription's play that the board cannot show: kept as written, flagged.
+
+        For imports only (:class:`UnplayablePlayRecorded`): the board stays as
+        it was and the turn passes.
+
+        :raises OutOfTurnError: if no roll is waiting to be played.
+        """
+        _decide.require_phase(self.state, "record a play", _decide.BASICS, Phase.PLAY)
+        player = self.state.turn or "a"
+        self._record(UnplayablePlayRecorded, by, at, player=player, play=play, reason=reason)
 
     # -- the cube -------------------------------------------------------------
 

@@ -39,6 +39,7 @@ from ledger.events import (
     ResignationOffered,
     ResignationRejected,
     RollVoided,
+    UnplayablePlayRecorded,
 )
 from ledger.rules.results import GameResult
 from projections.state import Crawford, MatchState, apply, other
@@ -223,6 +224,14 @@ def _played(event: CheckersPlayed, before: MatchState, after: MatchState) -> str
     made = f"played {event.play}" if event.play else "did not move"
     dice = f" with {before.dice[0]}-{before.dice[1]}" if before.dice else ""
     return _illegal(f"{name} {made}{dice}", event.reason, event.rule)
+
+
+@_on(UnplayablePlayRecorded)
+def _unplayable(event: UnplayablePlayRecorded, before: MatchState, after: MatchState) -> str:
+    name = after.name(event.player)
+    return (
+        f"UNPLAYABLE: {name}'s play {event.play!r} as transcribed: {event.reason}; board unchanged"
+    )
 
 
 @_on(CubeOffered)

@@ -40,6 +40,7 @@ from ledger.events import (
     ResignationOffered,
     ResignationRejected,
     RollVoided,
+    UnplayablePlayRecorded,
 )
 from ledger.rules.errors import RulesError
 from ledger.rules.judge import play_result
@@ -257,6 +258,8 @@ def started(event: MatchStarted) -> MatchState:
         round=event.round,
         table=event.table,
         meta=tuple(sorted(event.meta.items())),
+        score=(event.score_a, event.score_b),
+        crawford=Crawford(event.crawford_status),
         events=event.originator_version,
         started_at=event.at,
         last_at=event.at,
@@ -358,6 +361,13 @@ def _played(d: _Draft, event: CheckersPlayed) -> None:
     d.turn = event.player if finished else other(event.player)
     d.dice, d.opening_dice = None, False
     d.phase = Phase.ENDING if finished else Phase.ROLL
+
+
+@_on(UnplayablePlayRecorded)
+def _unplayable(d: _Draft, event: UnplayablePlayRecorded) -> None:
+    d.flagged = (*d.flagged, event.originator_version)
+    d.turn, d.dice, d.opening_dice, d.danced = other(event.player), None, False, 0
+    d.phase = Phase.ROLL
 
 
 def _flag(d: _Draft, event: CubeOffered | ResignationOffered) -> None:

@@ -41,8 +41,8 @@ __all__ = [
 ]
 
 ActionKind = Literal[
-    "roll", "illegal-play", "double", "beaver", "raccoon", "take", "drop", "win", "concede",
-    "unknown",
+    "roll", "illegal-play", "double", "beaver", "raccoon", "take", "drop", "win", "loss",
+    "concede", "unknown",
 ]  # fmt: skip
 """What a column of a move line says; see :class:`MatAction`."""
 
@@ -59,6 +59,7 @@ _ROLL = re.compile(r"([1-6])([1-6]):\s*(.*)", re.DOTALL)
 _ILLEGAL = re.compile(r"illegal\s+play\s*\((.*)\)", re.IGNORECASE | re.DOTALL)
 _CUBE = re.compile(rf"(double|beaver|raccoon)s?(?:\s*=>\s*({_NUM}))?", re.IGNORECASE)
 _WIN = re.compile(rf"wins?\s+({_NUM})\s+points?(\s+and\s+the\s+match)?", re.IGNORECASE)
+_LOSS = re.compile(rf"(?:loses|losses?)\s+({_NUM})\s+points?(\s+and\s+the\s+match)?", re.IGNORECASE)
 _UNKNOWN = re.compile(r"(?:00:\s*)?\?{3,4}")
 _WORDS: dict[str, ActionKind] = {"take": "take", "drop": "drop", "concede": "concede"}
 _ANIMALS: dict[str, ActionKind] = {"double": "double", "beaver": "beaver", "raccoon": "raccoon"}
@@ -99,6 +100,8 @@ class MatAction:
     - ``take``, ``drop``, ``concede``: no data.
     - ``win``: ``value`` is the points (``Wins 2 points``) and ``and_match``
       tells whether ``and the match`` follows.
+    - ``loss``: the same, written in the loser's column (``Losses 2 points``,
+      ``Loses 2 points``): the other player wins.
     - ``unknown``: a turn written as ``????`` or ``00: ????`` with no roll.
 
     ``raw`` is the column's text as written, stripped.
@@ -131,8 +134,8 @@ class MatGame:
 
     @property
     def result(self) -> MatAction | None:
-        """The last ``win`` action of the game, or ``None`` if none is written."""
-        wins = [action for action in self.actions if action.kind == "win"]
+        """The last ``win`` (or ``loss``) action of the game, or ``None`` if none is written."""
+        wins = [action for action in self.actions if action.kind in ("win", "loss")]
         return wins[-1] if wins else None
 
 
@@ -368,6 +371,10 @@ def _column(text: str, number: int, column: Literal[0, 1]) -> list[MatAction]:
         return [MatAction(number, column, _ANIMALS[cube[1].lower()], text, value=value)]
     if win := _WIN.fullmatch(text):
         return [MatAction(number, column, "win", text, value=int(win[1]), and_match=bool(win[2]))]
+    if loss := _LOSS.fullmatch(text):
+        return [
+            MatAction(number, column, "loss", text, value=int(loss[1]), and_match=bool(loss[2]))
+        ]
     if _UNKNOWN.fullmatch(text):
         return [MatAction(number, column, "unknown", text)]
     if kind := _WORDS.get(text.lower().removesuffix("s")):

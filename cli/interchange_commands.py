@@ -1,0 +1,175 @@
+"""``import``: transcriptions into the ledger, one match each, many files at a time."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import click
+import sqlalchemy.exc
+from eventsourcing.persistence import IntegrityError
+
+from cli.common import emit_json, json_option, library_errors, open_ledger
+from ledger.app import Ledger
+from ledger.errors import BgLedgerError
+from ledger.interchange.importer import ImportedMatch, matches_from_mat
+from ledger.interchange.mat import read_mat_file
+from ledger.rules.profiles import DEFAULT_PROFILE, PROFILES
+from projections.summary import state_json
+
+_CONFLICTS = (IntegrityError, sqlalchemy.exc.IntegrityError)
+
+
+class ImportRefusedError(BgLedgerError):
+    """A file that was not imported, and why."""
+
+
+@dataclass
+class _Tally:
+    """What a bulk import did, for the summary at the end."""
+
+    files: int = 0
+    matches: int = 0
+    events: int = 0
+    flagged: int = 0
+    abandoned: int = 0
+    refused: list[tuple[str, str]] = field(default_factory=list)
+
+    def add(self, imported: list[ImportedMatch]) -> None:
+        self.files += 1
+        self.matches += len(imported)
+        for one in imported:
+            self.events += one.match.state.events
+            self.flagged += one.illegal_plays
+            self.abandoned += one.abandoned
+
+    def summary(self) -> str:
+        text = (
+            f"{self.files + len(self.refused)} files: {self.files} imported "
+            f"({self.matches} matches, {self.events:,} events), {len(self.refused)} refused; "
+            f"{self.flagged} events flagged against the rules; {self.abandoned} matches abandoned"
+        )
+        return "\n".join([text, *(f"  refused {name}: {why}" for name, why in self.refused)])
+
+
+def import_file(
+    ledger: Ledger, path: Path, *, match_id: str | None, profile: str, by: str
+) -> list[ImportedMatch]:
+    """Replay every match of the file at ``path`` and store them in one transaction.
+
+    :raises ImportRefusedError: for a file that cannot be read, understood or
+        stored (the match id taken); nothing of it is stored.
+    """
+    try:
+        mat = read_mat_file(path)
+        imported = matches_from_mat(mat, str(path), match_id=match_id, profile=profile, by=by)
+    except OSError as error:
+        raise ImportRefusedError(f"cannot read it: {error.strerror or error}") from None
+    except BgLedgerError as error:
+        raise ImportRefusedError(str(error)) from None
+    try:
+        ledger.save(*(one.match for one in imported))
+    except _CONFLICTS:
+        ids = ", ".join(one.match_id for one in imported)
+        raise ImportRefusedError(
+            f"already in the ledger: match id {ids} exists (--id imports it under another id)"
+        ) from None
+    return imported
+
+
+def _report(imported: ImportedMatch, path: Path, as_json: bool) -> None:
+    state = imported.match.state
+    if as_json:
+        emit_json(_document(imported, path))
+        return
+    names = f"{state.players[0]} v {state.players[1]}"
+    score = f"{state.score[0]}-{state.score[1]} of {state.length}"
+    if state.winner:
+        outcome = f"won by {state.name(state.winner)}"
+    elif imported.abandoned:
+        outcome = f"abandoned in game {state.game}"
+    else:
+        outcome = "not finished"
+    click.echo(
+        f"{path}: {imported.match_id}: {names}, {imported.games} games, {score}, {outcome}, "
+        f"{imported.illegal_plays} flagged"
+    )
+    for note in imported.notes:
+        click.echo(f"  note: {note}")
+
+
+def _document(imported: ImportedMatch, path: Path) -> dict[str, Any]:
+    document = state_json(imported.match.state)
+    document.update(
+        file=str(path),
+        games=len(imported.match.state.games),
+        illegal_plays=imported.illegal_plays,
+        abandoned=imported.abandoned,
+        notes=imported.notes,
+    )
+    return document
+
+
+@contextmanager
+def _progress(paths: list[Path], as_json: bool) -> Iterator[Iterable[Path]]:
+    if len(paths) > 1 and sys.stderr.isatty() and not as_json:
+        with click.progressbar(paths, label="importing", file=sys.stderr) as bar:
+            yield bar
+    else:
+        yield paths
+
+
+@click.command("import")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path, dir_okay=False))
+@click.option(
+    "--profile",
+    type=click.Choice(list(PROFILES)),
+    default=DEFAULT_PROFILE,
+    show_default=True,
+    help="Rules to judge the transcription by ('online' for server logs).",
+)
+@click.option("--id", "match_id", default=None, metavar="MATCH", help="Match id (one file).")
+@click.option("--by", default="import", show_default=True, help="Who the events are recorded by.")
+@json_option
+@click.pass_context
+def import_command(
+    ctx: click.Context,
+    files: tuple[Path, ...],
+    profile: str,
+    match_id: str | None,
+    by: str,
+    as_json: bool,
+) -> None:
+    """Import .mat transcriptions: each match becomes a match in the ledger.
+
+    Illegal plays, forbidden doubles and concessions are recorded as played and
+    flagged; a file that cannot be understood is refused with its line and
+    reason and leaves nothing behind.  Exit 1 if any file was refused.
+    """
+    if match_id is not None and len(files) > 1:
+        raise click.UsageError("--id names one match: give one file with it")
+    ledger = open_ledger(ctx)
+    tally = _Tally()
+    with library_errors(), _progress(list(files), as_json) as paths:
+        for path in paths:
+            try:
+                imported = import_file(ledger, path, match_id=match_id, profile=profile, by=by)
+            except ImportRefusedError as error:
+                tally.refused.append((str(path), str(error)))
+                if as_json:
+                    emit_json({"file": str(path), "error": str(error)})
+                continue
+            tally.add(imported)
+            for one in imported:
+                _report(one, path, as_json)
+    for name, why in tally.refused:
+        if not as_json:
+            click.echo(f"refused {name}: {why}", err=True)
+    if len(files) > 1 and not as_json:
+        click.echo(tally.summary(), err=True)
+    if tally.refused:
+        ctx.exit(1)

@@ -1,0 +1,360 @@
+"""Import ``.mat`` transcriptions: each match of a file becomes one match in the ledger.
+
+The transcription is replayed through the :class:`~ledger.match.Match`
+aggregate, action by action, so its events are exactly what the file says
+happened, in order, judged by the same rules as live recording:
+
+- the first roll of a game is the opening roll (the mover's die is the
+  higher one); later rolls, plays, doubles, takes and drops are recorded as
+  written;
+- an illegal play, a forbidden double or a forbidden concession is recorded
+  as played and flagged (DESIGN principle 2), never dropped;
+- a play that names checkers the board does not have (a transcription that
+  lost an earlier play) is kept as written and flagged, the board unchanged,
+  as GNU Backgammon reads it (:class:`~ledger.events.UnplayablePlayRecorded`);
+- ``Wins N points`` where the game is not over on the board is a concession
+  by the other player, of ``N`` over the cube (single, gammon, backgammon);
+  a roll with no play before it (``????``, or nothing written) is a player
+  who rolled and then resigned;
+- a game with no result is the match abandoned there.
+
+Nothing is stored until a whole match has been replayed; a file that cannot
+be understood raises :class:`MatImportError` with its name, the line and the
+reason.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from ledger.errors import ActionRefusedError, BgLedgerError
+from ledger.interchange.mat import MatAction, MatFile, MatGame, MatMatch
+from ledger.match import Match, match_uuid
+from ledger.rules.errors import InvalidNotationError, InvalidPlayError, RulesError
+from ledger.rules.profiles import DEFAULT_PROFILE
+from projections.state import Phase, other
+
+__all__ = ["ImportedMatch", "MatImportError", "match_from_mat", "matches_from_mat"]
+
+_PLAYERS = ("a", "b")
+_LEVELS = {1: "single", 2: "gammon", 3: "backgammon"}
+_ID_CHARS = re.compile(r"[^A-Za-z0-9._-]+")
+_SNOWIE = "the transcription records an illegal play as a Snowie position, not as moves"
+
+
+class MatImportError(BgLedgerError, ValueError):
+    """A ``.mat`` file, or one line of it, that cannot be imported.
+
+    :ivar name: the file; :ivar line: the 1-based line (0: the whole file);
+    :ivar reason: what is wrong.
+    """
+
+    def __init__(self, name: str, line: int, reason: str) -> None:
+        self.name, self.line, self.reason = name, line, reason
+        where = f"{name}, line {line}" if line else name
+        super().__init__(f"{where}: {reason}")
+
+
+@dataclass
+class ImportedMatch:
+    """One match replayed from a transcription, not yet stored.
+
+    ``notes`` says what a director would want to know: games abandoned,
+    unplayable plays, results the board disagrees with, lines ignored.
+    """
+
+    match: Match
+    name: str
+    games: int
+    notes: list[str] = field(default_factory=list)
+    abandoned: bool = False
+
+    @property
+    def match_id(self) -> str:
+        """The id the match was given."""
+        return self.match.state.match_id
+
+    @property
+    def illegal_plays(self) -> int:
+        """Events recorded as played against the rules (plays, doubles, concessions)."""
+        return len(self.match.state.flagged)
+
+
+def match_id_for(name: str, index: int = 0) -> str:
+    """A match id from a file name: its stem, with the match's number if a file has several."""
+    stem = name.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    cleaned = _ID_CHARS.sub("-", stem).strip("-._") or "match"
+    suffix = f"-{index + 1}" if index else ""
+    return cleaned[: 64 - len(suffix)] + suffix
+
+
+def matches_from_mat(
+    mat: MatFile,
+    name: str,
+    *,
+    match_id: str | None = None,
+    profile: str = DEFAULT_PROFILE,
+    by: str = "import",
+) -> list[ImportedMatch]:
+    """Every match of ``mat`` replayed (a file usually holds one).
+
+    :raises MatImportError: for a file with no match, or one that cannot be replayed.
+    """
+    if not mat.matches:
+        raise MatImportError(name, 0, "no ' N point match' header: not a match transcription")
+    return [
+        match_from_mat(
+            mat, found, name, match_id=_nth_id(match_id, name, i), profile=profile, by=by
+        )
+        for i, found in enumerate(mat.matches)
+    ]
+
+
+def _nth_id(match_id: str | None, name: str, index: int) -> str:
+    if match_id is None:
+        return match_id_for(name, index)
+    return f"{match_id}-{index + 1}" if index else match_id
+
+
+def match_from_mat(
+    mat: MatFile,
+    found: MatMatch,
+    name: str,
+    *,
+    match_id: str,
+    profile: str = DEFAULT_PROFILE,
+    by: str = "import",
+) -> ImportedMatch:
+    """One match of a transcription replayed into a new :class:`Match` (not stored).
+
+    :raises MatImportError: if the match cannot be replayed.
+    """
+    tags = dict(mat.tags)
+    at = _when(tags)
+    match = _started(mat, found, name, match_id=match_id, profile=profile, by=by, at=at)
+    imported = ImportedMatch(match, name, len(found.games))
+    for game in found.games:
+        if match.state.phase is Phase.OVER:
+            imported.notes.append(f"game {game.number} (line {game.line}) after the match was won")
+        _check_score(imported, game)
+        _Game(imported, game, by, at).replay()
+    if match.state.in_game:
+        imported.abandoned = True
+        imported.notes.append(f"abandoned in game {match.state.game}: it has no result")
+    return imported
+
+
+def _started(
+    mat: MatFile,
+    found: MatMatch,
+    name: str,
+    *,
+    match_id: str,
+    profile: str,
+    by: str,
+    at: str | None,
+) -> Match:
+    tags = dict(mat.tags)
+    first = found.games[0] if found.games else None
+    # The names the games are written under, as gnubg reads them; the header's
+    # full names (``Player 1``/``Player 2``) stay in ``meta``.
+    players = (
+        (first.players[0] if first else "") or tags.get("Player 1", ""),
+        (first.players[1] if first else "") or tags.get("Player 2", ""),
+    )
+    crawford = {"on": True, "off": False}.get(tags.get("Crawford", "").strip().lower())
+    meta = {key: value for key, value in mat.tags if key not in ("Event", "Round")}
+    meta["File"] = name.rsplit("/", 1)[-1]
+    if first is not None:
+        for label, rating in zip(("Rating a", "Rating b"), first.ratings, strict=True):
+            if rating:
+                meta[label] = rating
+    score = first.score if first is not None else (0, 0)
+    try:
+        return Match.start(
+            match_uuid(match_id), match_id, players, found.length, profile=profile,
+            crawford=crawford, event=tags.get("Event", ""), round=tags.get("Round", ""),
+            meta=meta, score=score, crawford_status=_status(first, found.length), by=by, at=at,
+        )  # fmt: skip
+    except RulesError as error:
+        raise MatImportError(name, found.line, str(error)) from None
+
+
+def _status(first: MatGame | None, length: int) -> str | None:
+    """The Crawford status of a transcription that begins with a player one point away.
+
+    The score cannot tell whether that first game is the Crawford game; a
+    double in it says it is not (GNU Backgammon assumes it is, regardless).
+    """
+    if first is None or not any(0 < points == length - 1 for points in first.score):
+        return None
+    doubled = any(action.kind == "double" for action in first.actions)
+    return "post" if doubled else "crawford"
+
+
+def _when(tags: dict[str, str]) -> str | None:
+    """When the match was played, from ``EventDate`` (and ``EventTime``), if they say."""
+    date = tags.get("EventDate", "").strip().replace(".", "-")
+    clock = tags.get("EventTime", "").strip() or "00:00"
+    try:
+        return datetime.fromisoformat(f"{date}T{clock}").isoformat() if date else None
+    except ValueError:
+        return None
+
+
+def _check_score(imported: ImportedMatch, game: MatGame) -> None:
+    names = imported.match.state.players
+    if game.players != names:
+        imported.notes.append(
+            f"game {game.number} (line {game.line}) names the players {game.players[0]!r} and "
+            f"{game.players[1]!r}; the match keeps {names[0]!r} and {names[1]!r}"
+        )
+    ours = imported.match.state.score
+    if tuple(game.score) != ours:
+        imported.notes.append(
+            f"game {game.number} (line {game.line}): the score line says "
+            f"{game.score[0]}-{game.score[1]}, the games before it make {ours[0]}-{ours[1]}"
+        )
+
+
+class _Game:
+    """The actions of one game of a transcription, replayed into the match."""
+
+    def __init__(self, imported: ImportedMatch, game: MatGame, by: str, at: str | None) -> None:
+        self.imported, self.game, self.by, self.at = imported, game, by, at
+        self.match = imported.match
+        rolls = [a for a in game.actions if a.kind in ("roll", "illegal-play")]
+        self.last_roll = rolls[-1] if rolls else None
+
+    def fail(self, action: MatAction, reason: str) -> MatImportError:
+        return MatImportError(self.imported.name, action.line, f"game {self.game.number}: {reason}")
+
+    def replay(self) -> None:
+        for action in self.game.actions:
+            try:
+                self.act(action)
+            except MatImportError:
+                raise
+            except (RulesError, ActionRefusedError) as error:
+                raise self.fail(action, f"{action.raw!r}: {error}") from None
+
+    def act(self, action: MatAction) -> None:
+        state = self.match.state
+        if state.phase is Phase.OVER or (
+            state.phase is Phase.BETWEEN_GAMES and state.game == self.game.number
+        ):
+            self.after_the_end(action)
+        elif action.kind in ("roll", "illegal-play"):
+            self.roll(action)
+        elif action.kind == "double":
+            self.whose_turn(action, "double")
+            self.match.double(as_played=True, by=self.by, at=self.at)
+        elif action.kind in ("take", "drop"):
+            getattr(self.match, action.kind)(by=self.by, at=self.at)
+        elif action.kind in ("win", "loss"):
+            self.win(action)
+        elif action.kind in ("beaver", "raccoon"):
+            raise self.fail(action, f"a {action.kind} is not played in tournaments (USBGF 4.4.10)")
+        # 'concede' and 'unknown' ('????') only announce the result that follows.
+
+    def whose_turn(self, action: MatAction, what: str) -> None:
+        turn = self.match.state.turn
+        if turn is not None and _PLAYERS[action.column] != turn:
+            name = self.match.state.name(turn)
+            raise self.fail(
+                action, f"{action.raw!r}: a {what} in the wrong column: {name} is on roll"
+            )
+
+    def after_the_end(self, action: MatAction) -> None:
+        if action.kind in ("win", "loss"):
+            self.check_result(action)
+            return
+        self.imported.notes.append(
+            f"line {action.line}: {action.raw!r} after the end of game {self.game.number}: ignored"
+        )
+
+    def roll(self, action: MatAction) -> None:
+        dice, play = action.dice, action.play
+        assert dice is not None
+        state = self.match.state
+        if state.phase in (Phase.BETWEEN_GAMES, Phase.OPENING):
+            self.opening(action, dice)
+        else:
+            self.whose_turn(action, "roll")
+            written = bool(play and play.strip()) or action.kind == "illegal-play"
+            self.match.roll(*dice, auto_dance=not written, by=self.by, at=self.at)
+            if self.match.state.phase is not Phase.PLAY:
+                return  # a dance, recorded with the roll
+        self.play(action, play)
+
+    def opening(self, action: MatAction, dice: tuple[int, int]) -> None:
+        if dice[0] == dice[1]:
+            raise self.fail(action, f"{action.raw!r}: an opening roll cannot be a double")
+        high, low = max(dice), min(dice)
+        die_a, die_b = (high, low) if action.column == 0 else (low, high)
+        self.match.opening(die_a, die_b, by=self.by, at=self.at)
+
+    def play(self, action: MatAction, play: str | None) -> None:
+        if action.kind == "illegal-play":
+            self.match.record_unplayable(action.raw, _SNOWIE, by=self.by, at=self.at)
+            return
+        if play is None or (not play.strip() and action is self.last_roll):
+            return  # rolled, then resigned (the result follows) or the match stopped there
+        try:
+            self.match.move(play, as_played=True, by=self.by, at=self.at)
+        except InvalidNotationError as error:
+            raise self.fail(action, str(error)) from None
+        except InvalidPlayError as error:
+            self.match.record_unplayable(play, str(error), by=self.by, at=self.at)
+            self.imported.notes.append(f"line {action.line}: unplayable: {error}")
+
+    def win(self, action: MatAction) -> None:
+        state = self.match.state
+        winner = _winner(action)
+        points = action.value or 0
+        if state.phase is Phase.DOUBLED and state.turn == winner:
+            self.match.drop(by=self.by, at=self.at)  # the pass was not written
+        else:
+            self.concede(action, winner, points)
+        self.check_result(action)
+
+    def concede(self, action: MatAction, winner: str, points: int) -> None:
+        state = self.match.state
+        if state.phase is Phase.RESIGNED:
+            self.match.reject(by=self.by, at=self.at)
+        level = _LEVELS.get(points // state.cube) if points % state.cube == 0 else None
+        if level is None:
+            level = _closest_level(points, state.cube)
+            self.imported.notes.append(
+                f"line {action.line}: {action.raw!r} is not a single, gammon or backgammon at "
+                f"cube {state.cube}: recorded as a {level} concession"
+            )
+        loser = other(winner)
+        self.match.resign(level, player=loser, as_played=True, by=self.by, at=self.at)
+        self.match.accept(by=self.by, at=self.at)
+
+    def check_result(self, action: MatAction) -> None:
+        games = self.match.state.games
+        if not games or games[-1].number != self.game.number:
+            return
+        last = games[-1]
+        winner = _winner(action)
+        if (last.winner, last.points) != (winner, action.value):
+            self.imported.notes.append(
+                f"line {action.line}: the transcription says {action.raw!r}; the board and the "
+                f"cube give {self.match.state.name(last.winner)} {last.points}"
+            )
+
+
+def _winner(action: MatAction) -> str:
+    """Who a result line gives the game to: its column, or the other for ``Losses N``."""
+    column = _PLAYERS[action.column]
+    return other(column) if action.kind == "loss" else column
+
+
+def _closest_level(points: int, cube: int) -> str:
+    """GNU Backgammon's reading of ``Wins N``: up to the cube single, up to twice gammon."""
+    level = min(3, max(1, -(-points // cube)))
+    return _LEVELS[level]
