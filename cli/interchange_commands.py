@@ -1,7 +1,14 @@
-"""``import``: transcriptions into the ledger, one match each, many files at a time."""
+"""``import`` and ``export``: transcriptions and JSON streams in, .mat, JSON and score sheets out.
+
+``import`` reads ``.mat`` transcriptions (one ledger match per match in a
+file) and bgledger's own JSON export (``.json``: a lossless copy of a
+match's events).  ``export`` writes a match as gnubg's ``.mat``, as that JSON
+or as the USBGF 4.7 score sheet (text or a printable HTML page).
+"""
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -17,8 +24,11 @@ from cli.common import emit_json, json_option, library_errors, open_ledger
 from ledger.app import Ledger
 from ledger.errors import BgLedgerError
 from ledger.interchange.importer import ImportedMatch, matches_from_mat
+from ledger.interchange.json_stream import export_json, import_json, read_json
 from ledger.interchange.mat import read_mat_file
+from ledger.interchange.mat_writer import export_mat
 from ledger.rules.profiles import DEFAULT_PROFILE, PROFILES
+from projections.scoresheet import scoresheet_html, scoresheet_text
 from projections.summary import state_json
 
 _CONFLICTS = (IntegrityError, sqlalchemy.exc.IntegrityError)
@@ -61,14 +71,20 @@ def import_file(
 ) -> list[ImportedMatch]:
     """Replay every match of the file at ``path`` and store them in one transaction.
 
+    A ``.json`` file is bgledger's own export (:mod:`ledger.interchange.json_stream`).
+
     :raises ImportRefusedError: for a file that cannot be read, understood or
         stored (the match id taken); nothing of it is stored.
     """
     try:
+        if path.suffix.lower() == ".json":
+            return [_import_json(ledger, path, match_id=match_id, by=by)]
         mat = read_mat_file(path)
         imported = matches_from_mat(mat, str(path), match_id=match_id, profile=profile, by=by)
     except OSError as error:
         raise ImportRefusedError(f"cannot read it: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise ImportRefusedError(f"not UTF-8 text: {error.reason}") from None
     except BgLedgerError as error:
         raise ImportRefusedError(str(error)) from None
     try:
@@ -79,6 +95,13 @@ def import_file(
             f"already in the ledger: match id {ids} exists (--id imports it under another id)"
         ) from None
     return imported
+
+
+def _import_json(ledger: Ledger, path: Path, *, match_id: str | None, by: str) -> ImportedMatch:
+    document = read_json(path.read_text(encoding="utf-8"), name=str(path))
+    stored = import_json(ledger, document, match_id=match_id, by=by)
+    match = ledger.load(stored)
+    return ImportedMatch(match, str(path), len(match.state.games), abandoned=False)
 
 
 def _report(imported: ImportedMatch, path: Path, as_json: bool) -> None:
@@ -173,3 +196,43 @@ def import_command(
         click.echo(tally.summary(), err=True)
     if tally.refused:
         ctx.exit(1)
+
+
+_FORMATS = ("mat", "json", "scoresheet", "scoresheet-html")
+
+
+@click.command()
+@click.argument("match_id", metavar="MATCH")
+@click.option(
+    "--format",
+    "kind",
+    type=click.Choice(_FORMATS),
+    required=True,
+    help="mat: what gnubg reads; json: every event, lossless; scoresheet(-html): USBGF 4.7.",
+)
+@click.option(
+    "-o", "--output", type=click.Path(path_type=Path, dir_okay=False), help="Write to FILE."
+)
+@click.pass_context
+def export(ctx: click.Context, match_id: str, kind: str, output: Path | None) -> None:
+    """Export a match: as a .mat file, as JSON, or as its score sheet."""
+    ledger = open_ledger(ctx)
+    with library_errors():
+        events = ledger.history(match_id)
+        state = ledger.state(match_id)
+        if kind == "mat":
+            text = export_mat(events)
+        elif kind == "json":
+            text = json.dumps(export_json(events), ensure_ascii=False, indent=1) + "\n"
+        elif kind == "scoresheet":
+            text = scoresheet_text(state, events)
+        else:
+            text = scoresheet_html(state, events)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise click.FileError(str(output), hint=error.strerror or str(error)) from None
+    click.echo(f"{match_id}: {kind} written to {output}", err=True)

@@ -6,7 +6,7 @@ import os
 
 import click
 
-from cli.interchange_commands import import_command
+from cli.interchange_commands import export, import_command
 from cli.ledger_commands import COMMANDS as LEDGER_COMMANDS
 from cli.record import record
 from cli.rules_commands import judge_command, legal
@@ -35,6 +35,7 @@ for command in (
     *LEDGER_COMMANDS,
     record,
     import_command,
+    export,
     show,
     history,
     list_matches,

@@ -13,6 +13,7 @@ MODULES = [
     "ledger.match",
     "ledger.rules.profiles",
     "projections.audit",
+    "projections.scoresheet",
 ]
 
 

@@ -1,0 +1,463 @@
+"""The lossless JSON export of a match, and its import into another ledger.
+
+The scenario transcripts are recorded through the CLI (as in
+``test_scenarios``), exported, imported into a fresh SQLite ledger and
+compared with the original: the folded state and the audit trail must be the
+same.  Tampered files must be refused naming the event at fault, with nothing
+stored.  The expected event numbers are worked out by hand from the
+transcripts (three-point-match.txt: 1 MatchStarted, 2 GameStarted, 3 and 4 the
+opening rolls 1-1 and 1-3, 5 Bob's 13/9, 6 Ann's roll 6-6, 7 her play, 8 Bob's
+roll 3-5, 9 his 13/5, 10 Ann's double, 11 Bob's take).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import dataclasses
+import hashlib
+import json
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from ledger import events as vocabulary
+from ledger.app import Ledger
+from ledger.errors import BgLedgerError, MatchExistsError, MatchNotFoundError
+from ledger.events import MatchEvent
+from ledger.interchange.json_stream import (
+    COMMANDS,
+    CONSEQUENCES,
+    InconsistentMatchJsonError,
+    InvalidMatchJsonError,
+    MatchDocument,
+    NotAMatchError,
+    export_json,
+    import_json,
+    read_json,
+)
+from ledger.match import Match, match_uuid
+from projections.audit import history
+from projections.state import MatchState
+from tests.conftest import shared_matches
+from tests.test_scenarios import SCENARIOS, record_scenario
+from tests.test_store import PROFILES, random_match
+
+AT = "2026-11-21T10:00:00+00:00"
+SCENARIO_NAMES = sorted(path.name for path in SCENARIOS.glob("*.txt"))
+RANDOM = settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+
+
+def sha256_of(entry: dict[str, Any]) -> str:
+    """The hash the format specifies, computed here from the entry itself."""
+    content = {k: entry[k] for k in ("number", "type", "at", "recorded_by", "fields")}
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def rehash(document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` with every event's hash recomputed (a careful forger's last step)."""
+    for entry in document["events"]:
+        entry["hash"] = sha256_of(entry)
+    return document
+
+
+def trail(events: list[MatchEvent]) -> list[tuple[Any, ...]]:
+    """The audit trail as a tournament director reads it."""
+    return [
+        (e.number, e.at, e.recorded_by, e.kind, e.text, e.flagged, e.rule) for e in history(events)
+    ]
+
+
+Recorded = Callable[[str], tuple[Ledger, dict[str, Any]]]
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> Recorded:
+    """A scenario recorded through the CLI into its SQLite file (once), and a copy of its export."""
+    base = tmp_path_factory.mktemp("scenarios")
+    done: dict[str, tuple[Ledger, dict[str, Any]]] = {}
+
+    def get(name: str) -> tuple[Ledger, dict[str, Any]]:
+        if name not in done:
+            url = f"sqlite:///{base / name}.db"
+            result, _ = record_scenario(url, name)
+            assert result.exit_code in (0, 1), result.output  # refusals.txt refuses lines
+            ledger = Ledger(url)
+            done[name] = ledger, json.loads(json.dumps(export_json(ledger.history("m"))))
+        ledger, document = done[name]
+        return ledger, copy.deepcopy(document)
+
+    return get
+
+
+@pytest.fixture
+def fresh(tmp_path: Path) -> Ledger:
+    """An empty ledger in its own SQLite file."""
+    return Ledger(f"sqlite:///{tmp_path / 'imported.db'}")
+
+
+def read(document: dict[str, Any], name: str = "match.json") -> MatchDocument:
+    return read_json(json.dumps(document), name=name)
+
+
+# -- the document ------------------------------------------------------------------------------
+
+
+def test_export_lists_every_event_numbered_typed_and_hashed(recorded: Recorded) -> None:
+    _, document = recorded("three-point-match.txt")
+    assert (document["format"], document["version"], document["match_id"]) == (
+        "bgledger-match",
+        1,
+        "m",
+    )
+    events = document["events"]
+    assert [e["number"] for e in events] == list(range(1, len(events) + 1))
+    assert [e["type"] for e in events[:6]] == [
+        "MatchStarted",
+        "GameStarted",
+        "OpeningRollMade",
+        "OpeningRollMade",
+        "CheckersPlayed",
+        "DiceRolled",
+    ]
+    assert events[5]["fields"] == {"player": "a", "die1": 6, "die2": 6}
+    assert events[9]["fields"] == {
+        "player": "a",
+        "value": 2,
+        "legal": True,
+        "reason": None,
+        "rule": None,
+    }
+    started = events[0]["fields"]
+    assert (started["player_a"], started["player_b"], started["length"]) == ("Ann", "Bob", 3)
+    assert events[-1]["type"] == "MatchWon"
+    assert events[-1]["fields"] == {"winner": "a", "score_a": 3, "score_b": 2}
+    for entry in events:
+        assert set(entry) == {"number", "type", "at", "recorded_by", "stored_at", "hash", "fields"}
+        assert entry["recorded_by"] == "kim"
+        assert entry["hash"] == sha256_of(entry)
+
+
+def test_export_refuses_events_that_are_not_a_match() -> None:
+    with pytest.raises(NotAMatchError):
+        export_json([])
+
+
+# -- round trips --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", SCENARIO_NAMES)
+def test_import_rebuilds_the_same_match(recorded: Recorded, fresh: Ledger, name: str) -> None:
+    original, document = recorded(name)
+    assert import_json(fresh, read(document, name), by="lee") == "m"
+    assert fresh.state("m") == original.state("m")
+    assert trail(fresh.history("m")) == trail(original.history("m"))
+    stored = [e.timestamp for e in fresh.history("m")]
+    assert stored == [e.timestamp for e in original.history("m")]
+    assert export_json(fresh.history("m")) == document
+
+
+@pytest.mark.parametrize("name", SCENARIO_NAMES)
+def test_import_under_a_new_id(recorded: Recorded, fresh: Ledger, name: str) -> None:
+    original, document = recorded(name)
+    assert import_json(fresh, read(document, name), match_id="copy", by="lee") == "copy"
+    copied = fresh.state("copy")
+    assert copied.match_id == "copy"
+    assert dataclasses.replace(copied, match_id="m") == original.state("m")
+    assert trail(fresh.history("copy")) == trail(original.history("m"))
+    assert fresh.history("copy")[0].originator_id == match_uuid("copy")
+    with pytest.raises(MatchNotFoundError):
+        fresh.history("m")
+
+
+def test_imported_three_point_match_has_the_hand_computed_result(
+    recorded: Recorded, fresh: Ledger
+) -> None:
+    _, document = recorded("three-point-match.txt")
+    import_json(fresh, read(document), match_id="final", by="lee")
+    state = fresh.state("final")
+    assert state.score == (3, 2) and state.winner == "a"
+    assert [(g.number, g.winner, g.points, g.how, g.crawford) for g in state.games] == [
+        (1, "a", 2, "played", False),
+        (2, "b", 1, "played", True),
+        (3, "b", 1, "drop", False),
+        (4, "a", 1, "played", False),
+    ]
+
+
+def test_a_flagged_illegal_play_and_an_unplayable_one_survive_the_round_trip(
+    fresh: Ledger,
+) -> None:
+    match = Match.start(match_uuid("x"), "x", ("Ann", "Bob"), 3, by="kim", at=AT)
+    match.opening(3, 1, by="kim", at=AT)  # events 2 and 3: Ann plays 3-1
+    match.move("13/7", as_played=True, by="kim", at=AT)  # 4: a 6 played with 3-1
+    match.roll(6, 5, by="kim", at=AT)  # 5
+    match.record_unplayable("3/off", "no checker on 3", by="kim", at=AT)  # 6
+    events = match.collect_events()
+    imported = import_json(fresh, read(export_json(events)), by="lee")
+    state = fresh.state(imported)
+    assert state.flagged == (4, 6)
+    assert trail(fresh.history(imported)) == trail(events)
+    assert "ILLEGAL: Ann played 13/7 with 3-1" in trail(events)[3][4]
+
+
+@RANDOM
+@given(
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    length=st.integers(min_value=1, max_value=5),
+    profile=st.sampled_from(PROFILES),
+    limit=st.integers(min_value=1, max_value=400),
+)
+def test_random_matches_round_trip(seed: int, length: int, profile: str, limit: int) -> None:
+    with Ledger("sqlite:///:memory:") as original, Ledger("sqlite:///:memory:") as copy_:
+        original.save(*random_match(seed, length, profile, limit))
+        (match_id,) = original.match_ids()
+        document = json.loads(json.dumps(export_json(original.history(match_id))))
+        import_json(copy_, read(document), match_id="copy", by="lee")
+        expected: MatchState = original.state(match_id)
+        assert copy_.state("copy") == dataclasses.replace(expected, match_id="copy")
+        assert trail(copy_.history("copy")) == trail(original.history(match_id))
+
+
+# -- refusals --------------------------------------------------------------------------------
+
+Tamper = Callable[[list[dict[str, Any]]], object]
+
+
+def _set(index: int, key: str, value: Any) -> Tamper:
+    def change(events: list[dict[str, Any]]) -> None:
+        events[index]["fields"][key] = value
+
+    return change
+
+
+def _swap(events: list[dict[str, Any]]) -> None:
+    events[5], events[6] = events[6], events[5]
+
+
+def _retype(events: list[dict[str, Any]]) -> None:
+    events[4]["type"] = "CheckersTeleported"
+
+
+TAMPERED: list[tuple[str, Tamper, int, str]] = [
+    ("changed die", _set(5, "die2", 5), 6, "hash"),
+    ("deleted event", lambda events: events.pop(9), 10, "numbered 11"),
+    ("reordered", _swap, 6, "numbered 7"),
+    ("wrong hash", lambda events: events[3].update(hash="0" * 64), 4, "hash"),
+    ("unknown type", _retype, 5, "unknown event type 'CheckersTeleported'"),
+    ("extra field", _set(2, "die_c", 4), 3, "'die_c'"),
+    ("missing field", lambda events: events[5]["fields"].pop("player"), 6, "'player'"),
+    ("text for a die", _set(5, "die1", "6"), 6, "'6'"),
+    ("bool for a die", _set(5, "die1", True), 6, "True"),
+    ("time not ISO 8601", lambda events: events[7].update(at="yesterday"), 8, "at 'yesterday'"),
+    ("time without offset", lambda events: events[7].update(at="2026-11-21T10:00:00"), 8, "at"),
+]
+
+
+@pytest.mark.parametrize(
+    ("tamper", "number", "says"), [t[1:] for t in TAMPERED], ids=[t[0] for t in TAMPERED]
+)
+def test_a_tampered_file_is_refused_naming_the_event(
+    recorded: Recorded, tamper: Tamper, number: int, says: str
+) -> None:
+    _, document = recorded("three-point-match.txt")
+    tamper(document["events"])
+    with pytest.raises(InvalidMatchJsonError) as refused:
+        read(document, "final.json")
+    assert refused.value.number == number
+    assert str(refused.value).startswith(f"final.json: event {number}: ")
+    assert says in str(refused.value)
+
+
+def _drop_and_renumber(events: list[dict[str, Any]]) -> None:
+    del events[4]  # Bob's 13/9: then Ann's roll comes while Bob has still to move
+    for number, entry in enumerate(events, start=1):
+        entry["number"] = number
+
+
+def _win_bigger(events: list[dict[str, Any]]) -> None:
+    game_won = next(e for e in events if e["type"] == "GameWon")
+    game_won["fields"]["points"] = 4
+
+
+REHASHED: list[tuple[str, Tamper, int | None, str]] = [
+    ("die changed", _set(5, "die2", 5), 7, "the ledger"),  # 6-5 cannot play 24/18 13/7(2) 8/2
+    ("event dropped", _drop_and_renumber, 5, "refuses DiceRolled"),
+    ("double's flags", _set(9, "legal", False), 10, "legal"),
+    ("taker changed", _set(10, "player", "a"), 11, "player"),
+    ("points changed", _win_bigger, None, "points"),
+    ("player renamed", _set(0, "player_a", "Bob"), 1, "both players"),
+]
+
+
+@pytest.mark.parametrize(
+    ("tamper", "number", "says"), [t[1:] for t in REHASHED], ids=[t[0] for t in REHASHED]
+)
+def test_a_consistent_looking_forgery_is_refused_and_nothing_is_stored(
+    recorded: Recorded, fresh: Ledger, tamper: Tamper, number: int | None, says: str
+) -> None:
+    _, document = recorded("three-point-match.txt")
+    tamper(document["events"])
+    if number is None:  # the GameWon of game 1, wherever the random play put it
+        number = next(e["number"] for e in document["events"] if e["type"] == "GameWon")
+    parsed = read(rehash(document), "final.json")
+    with pytest.raises(InconsistentMatchJsonError) as refused:
+        import_json(fresh, parsed, by="lee")
+    assert refused.value.number == number
+    assert says in str(refused.value)
+    assert fresh.match_ids() == []
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        ({"version": 2}, "version 2"),
+        ({"version": True}, "version True"),
+        ({"format": "gnubg"}, "format"),
+        ({"events": []}, "events"),
+        ({"match_id": 7}, "match_id"),
+        ({"extra": 1}, "'extra'"),
+    ],
+)
+def test_a_wrong_header_is_refused(recorded: Recorded, change: dict[str, Any], says: str) -> None:
+    _, document = recorded("bar-dance.txt")
+    with pytest.raises(InvalidMatchJsonError) as refused:
+        read({**document, **change}, "dance.json")
+    assert refused.value.number is None
+    assert str(refused.value).startswith("dance.json: ") and says in str(refused.value)
+
+
+def test_not_json_is_refused_with_the_file_name() -> None:
+    with pytest.raises(InvalidMatchJsonError, match=r"^notes\.txt: not JSON"):
+        read_json("game 1: Ann won", name="notes.txt")
+
+
+def test_a_match_id_that_does_not_match_its_first_event_is_refused(recorded: Recorded) -> None:
+    _, document = recorded("bar-dance.txt")
+    document["match_id"] = "other"
+    with pytest.raises(InvalidMatchJsonError) as refused:
+        read(document)
+    assert refused.value.number == 1
+
+
+def test_times_out_of_order_are_kept_as_recorded(recorded: Recorded, fresh: Ledger) -> None:
+    # Two scorekeepers' machines whose clocks differ: the ledger stores what each said.
+    _, document = recorded("bar-dance.txt")
+    document["events"][7]["at"] = "2000-01-01T00:00:00+00:00"
+    import_json(fresh, read(rehash(document)), by="lee")
+    assert fresh.history("m")[7].at == "2000-01-01T00:00:00+00:00"
+
+
+def test_an_existing_match_is_not_overwritten(recorded: Recorded, fresh: Ledger) -> None:
+    _, document = recorded("bar-dance.txt")
+    fresh.start(("Cy", "Di"), 1, match_id="m", by="kim")
+    with pytest.raises(MatchExistsError):
+        import_json(fresh, read(document), by="lee")
+    assert [e.originator_version for e in fresh.history("m")] == [1]
+    assert fresh.state("m").players == ("Cy", "Di")
+
+
+def test_an_invalid_new_id_is_refused(recorded: Recorded, fresh: Ledger) -> None:
+    _, document = recorded("bar-dance.txt")
+    with pytest.raises(InvalidMatchJsonError, match="match id 'two words'"):
+        import_json(fresh, read(document), match_id="two words", by="lee")
+    assert fresh.match_ids() == []
+
+
+def test_every_event_type_can_be_imported() -> None:
+    kinds = {
+        cls
+        for cls in (getattr(vocabulary, name) for name in vocabulary.__all__)
+        if isinstance(cls, type) and issubclass(cls, MatchEvent) and cls is not MatchEvent
+    }
+    assert kinds == set(COMMANDS) | set(CONSEQUENCES)
+    assert not set(COMMANDS) & set(CONSEQUENCES)
+
+
+# -- robustness: only the project's own errors ---------------------------------------------------
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=6,
+)
+PLAUSIBLE = (
+    st.integers(min_value=-2, max_value=30)
+    | st.sampled_from(["a", "b", "c", "", "single", "gammon", "13/8", "bar/22", "cocked", "pre"])
+    | st.booleans()
+    | st.none()
+    | JSON_VALUES
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text() | st.from_regex(r'\{"format": "bgledger-match".*', fullmatch=True))
+def test_read_json_on_any_text_raises_only_its_own_error(text: str) -> None:
+    with contextlib.suppress(InvalidMatchJsonError):
+        read_json(text, name="x.json")
+
+
+_BASE_DOCUMENT: list[dict[str, Any]] = []
+
+
+def base_document() -> dict[str, Any]:
+    """A short match with a double, a drop and a concession, exported once per test run."""
+    if not _BASE_DOCUMENT:
+        events = random_match(7, 3, "online", 120)
+        _BASE_DOCUMENT.append(json.loads(json.dumps(export_json(events))))
+    return copy.deepcopy(_BASE_DOCUMENT[0])
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), rehashed=st.booleans())
+def test_mutated_documents_raise_only_the_projects_errors(
+    data: st.DataObject, rehashed: bool
+) -> None:
+    document = base_document()
+    events = document["events"]
+    entry = events[data.draw(st.integers(0, len(events) - 1), label="event")]
+    where = data.draw(st.sampled_from(["fields", "entry", "drop-key", "drop-event"]), label="where")
+    if where == "fields" and entry["fields"]:
+        key = data.draw(st.sampled_from(sorted(entry["fields"])), label="field")
+        entry["fields"][key] = data.draw(PLAUSIBLE, label="value")
+    elif where == "entry":
+        entry[data.draw(st.sampled_from(sorted(entry)), label="key")] = data.draw(PLAUSIBLE)
+    elif where == "drop-key":
+        del entry[data.draw(st.sampled_from(sorted(entry)), label="key")]
+    else:
+        events.remove(entry)
+    if rehashed:
+        assume(all(isinstance(e, dict) and "fields" in e for e in events))
+        try:
+            rehash(document)
+        except (KeyError, TypeError):
+            assume(False)
+    try:
+        parsed = read(document)
+        with Ledger("sqlite:///:memory:") as ledger:
+            import_json(ledger, parsed, by="lee")
+    except BgLedgerError as error:
+        assert isinstance(error, InvalidMatchJsonError), repr(error)
+
+
+# -- real transcriptions ------------------------------------------------------------------------
+
+
+def test_real_matches_round_trip_through_json() -> None:
+    importer = pytest.importorskip("ledger.interchange.importer")
+    mat = pytest.importorskip("ledger.interchange.mat")
+    files = sorted(shared_matches().rglob("*.mat"))
+    for path in random.Random(4).sample(files, min(12, len(files))):
+        for imported in importer.matches_from_mat(mat.read_mat_file(path), path.name):
+            events = imported.match.collect_events()
+            with Ledger("sqlite:///:memory:") as ledger:
+                import_json(ledger, read(export_json(events), path.name), by="lee")
+                assert trail(ledger.history(imported.match_id)) == trail(events), path.name

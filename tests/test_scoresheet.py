@@ -1,0 +1,284 @@
+"""The score sheet (USBGF 4.7), as text and as a printable HTML page.
+
+The rows expected for the scenario transcripts were worked out by hand from
+their stories (the header comments of ``fixtures/scenarios/*.txt``, as in
+``test_scenarios``), not read back from the ledger.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from html.parser import HTMLParser
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ledger.actions import Action
+from ledger.errors import BgLedgerError
+from ledger.events import MatchEvent
+from ledger.match import Match, match_uuid
+from projections.scoresheet import scoresheet_html, scoresheet_text
+from projections.state import MatchState, fold
+from tests.test_scenarios import SCENARIOS
+from tests.test_store import PROFILES, random_match
+
+T0 = "2026-11-21T10:00:00+01:00"
+TIME = re.compile(r"\d\d:\d\d")
+
+
+def scenario(name: str, **setup: str) -> tuple[MatchState, list[MatchEvent]]:
+    """The scenario recorded line by line, as ``record`` does (refused lines record nothing)."""
+    text = (SCENARIOS / name).read_text()
+    length = re.search(r"^# start: .*--length (\d+)", text, re.MULTILINE)
+    assert length, name
+    match = Match.start(
+        match_uuid("m"), "m", ("Ann", "Bob"), int(length.group(1)), by="kim", at=T0, **setup
+    )
+    for line in text.splitlines():
+        if line.split("#", 1)[0].strip():
+            with contextlib.suppress(BgLedgerError):  # a refused line records nothing
+                Action.parse(line).apply(match, "kim")
+    events = match.collect_events()
+    state = fold(events)
+    assert state is not None
+    return state, events
+
+
+def text_rows(sheet: str) -> list[list[str]]:
+    """The game rows of the text sheet, cells split on runs of spaces, without the time."""
+    lines = sheet.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Game "))
+    rows = []
+    for line in lines[start + 1 :]:
+        if not line.strip():
+            break
+        rows.append([c for c in re.split(r"\s{2,}", line.strip()) if not TIME.fullmatch(c)])
+    return rows
+
+
+class Page(HTMLParser):
+    """Reads a page: its text, the cells of the games table, and whether tags balance."""
+
+    VOID = frozenset({"meta", "br", "hr", "img", "link", "input"})
+
+    def __init__(self, page: str) -> None:
+        super().__init__()
+        self.open: list[str] = []
+        self.balanced = True
+        self.tables: list[list[list[str]]] = []
+        self.text: list[str] = []
+        self.feed(page)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in self.VOID:
+            self.open.append(tag)
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr":
+            self.tables[-1].append([])
+        elif tag in ("td", "th"):
+            self.tables[-1][-1].append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        self.balanced = self.balanced and bool(self.open) and self.open.pop() == tag
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+        if self.open and self.open[-1] in ("td", "th"):
+            self.tables[-1][-1][-1] += data
+
+
+THREE_POINT = [
+    ["1", "0-0", "Ann", "2", "single, cube 2", "2-0"],  # Bob took Ann's double
+    ["2", "2-0", "Bob", "1", "single, cube 1", "2-1", "Crawford"],
+    ["3", "2-1", "Bob", "1", "dropped at cube 1", "2-2"],  # Ann passed Bob's double
+    ["4", "2-2", "Ann", "1", "single, cube 1", "3-2"],
+]
+EXPECTED = {
+    "three-point-match.txt": (THREE_POINT, "Final: Ann wins the match 3-2"),
+    "drop-and-resignation.txt": (
+        [
+            ["1", "0-0", "Bob", "1", "dropped at cube 1", "0-1"],
+            ["2", "0-1", "Ann", "1", "resigned, single, cube 1", "1-1"],
+            ["3", "1-1", "Ann", "1", "dropped at cube 1", "2-1"],
+            ["4", "2-1", "Ann", "1", "resigned, single, cube 1", "3-1", "Crawford"],
+        ],
+        "Final: Ann wins the match 3-1",
+    ),
+    "gammon-backgammon.txt": (
+        [
+            ["1", "0-0", "Ann", "4", "gammon, cube 2", "4-0"],
+            ["2", "4-0", "Ann", "3", "backgammon, cube 1", "7-0", "Crawford"],
+        ],
+        "Final: Ann wins the match 7-0",
+    ),
+    "refusals.txt": (
+        [
+            ["1", "0-0", "Bob", "1", "dropped at cube 1", "0-1"],
+            ["2", "0-1", "Bob", "1", "dropped at cube 1", "0-2"],
+            ["3", "0-2", "Ann", "1", "single, cube 1", "1-2", "Crawford"],
+            ["4", "1-2", "Ann", "1", "dropped at cube 1", "2-2"],
+        ],
+        "In progress: game 5; Ann 2, Bob 2",
+    ),
+    "bar-dance.txt": ([], "In progress: game 1; Ann 0, Bob 0"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_text_sheet_rows_and_final_line(name: str) -> None:
+    rows, final = EXPECTED[name]
+    sheet = scoresheet_text(*scenario(name))
+    assert final in sheet.splitlines()
+    if rows:
+        assert text_rows(sheet) == rows
+        assert "Scores are Ann-Bob." in sheet.splitlines()
+    else:
+        assert "No game finished yet." in sheet.splitlines()
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_html_sheet_has_the_same_games(name: str) -> None:
+    rows, final = EXPECTED[name]
+    page = Page(scoresheet_html(*scenario(name)))
+    assert page.balanced and not page.open
+    games = page.tables[0][1:] if rows else []
+    assert [[c for c in row if c and not TIME.fullmatch(c)] for row in games] == rows
+    assert final in page.text
+
+
+def test_header_names_the_event_the_players_and_the_date() -> None:
+    state, events = scenario("three-point-match.txt", event="Club night", round="2", table="7")
+    lines = scoresheet_text(state, events).splitlines()
+    for line in [
+        "Score sheet (USBGF 4.7)",
+        "Event: Club night",
+        "Round: 2",
+        "Table: 7",
+        "Players: Ann v Bob",
+        "Match: 3 points, Crawford rule",
+        "Profile: usbgf-2016",
+        "Date: 2026-11-21",
+        "Started: 10:00 UTC+01:00",
+        "Match id: m",
+    ]:
+        assert line in lines
+
+
+def test_penalties_and_breaks_have_room_and_say_none_recorded() -> None:
+    state, events = scenario("three-point-match.txt")
+    lines = scoresheet_text(state, events).splitlines()
+    assert "Penalty points (USBGF 2.2.4): none recorded" in lines
+    assert "Breaks (USBGF 2.2.2): none recorded" in lines
+    page = Page(scoresheet_html(state, events))
+    sections = [table for table in page.tables if table[1:] == [["none recorded"]]]
+    assert [table[0] for table in sections] == [
+        ["Time", "Player", "Points", "Reason", "Director"],
+        ["Wall clock", "Game clocks", "Requested by", "Length"],
+    ]
+
+
+def at(minute: int) -> str:
+    return f"2026-11-21T14:{minute:02d}:00+01:00"
+
+
+def test_each_game_shows_when_it_ended_and_an_unbegun_crawford_game() -> None:
+    match = Match.start(match_uuid("t"), "t", ("Ann", "Bob"), 3, by="kim", at=at(0))
+    match.opening(5, 3, by="kim", at=at(1))  # Ann plays first
+    match.move("13/10 8/3", by="kim", at=at(2))
+    match.double(by="kim", at=at(3))  # Bob doubles
+    match.drop(by="kim", at=at(5))  # Ann passes: Bob 1
+    match.opening(3, 5, by="kim", at=at(6))  # Bob plays first
+    match.move("13/10 8/3", by="kim", at=at(7))
+    match.double(by="kim", at=at(9))  # Ann doubles
+    match.drop(by="kim", at=at(12))  # Bob passes: Ann 1, Bob 1
+    match.opening(6, 1, by="kim", at=at(20))
+    match.move("13/7 8/7", by="kim", at=at(21))
+    match.double(by="kim", at=at(22))  # Bob doubles to 2
+    match.take(by="kim", at=at(23))
+    match.resign("gammon", player="a", as_played=True, by="kim", at=at(30))
+    match.accept(by="kim", at=at(31))  # Ann concedes a gammon at 2: Bob 4 points
+    events = match.collect_events()
+    state = fold(events)
+    assert state is not None
+    page = Page(scoresheet_html(state, events))
+    assert page.tables[0][1:] == [
+        ["1", "0-0", "Bob", "1", "dropped at cube 1", "0-1", "14:05", ""],
+        ["2", "0-1", "Ann", "1", "dropped at cube 1", "1-1", "14:12", ""],
+        ["3", "1-1", "Bob", "4", "resigned, gammon, cube 2", "1-5", "14:31", ""],
+    ]
+    assert "Final: Bob wins the match 5-1" in page.text
+    two = fold(events[:13])  # up to game 2's GameWon: game 3 not yet begun
+    assert two is not None and two.score == (1, 1)
+    assert "In progress: game 3, not begun; Ann 1, Bob 1" in scoresheet_text(two, events[:13])
+
+
+def test_the_crawford_game_is_announced_before_it_begins() -> None:
+    _, events = scenario("three-point-match.txt")
+    first = next(i for i, e in enumerate(events) if type(e).__name__ == "GameWon")
+    before = fold(events[: first + 1])
+    assert before is not None
+    sheet = scoresheet_text(before, events[: first + 1])
+    assert "In progress: game 2, the Crawford game, not begun; Ann 2, Bob 0" in sheet
+
+
+def test_every_user_string_is_escaped_in_html() -> None:
+    match = Match.start(
+        match_uuid("x"),
+        "x",
+        ("<script>alert(1)</script>", 'Bob "the cube" & co'),
+        1,
+        event="R&D <b>open</b>",
+        round="<i>2</i>",
+        by="kim",
+        at=T0,
+    )
+    match.opening(3, 1, by="kim", at=T0)
+    match.resign("single", player="b", as_played=True, by="kim", at=T0)
+    match.accept(by="kim", at=T0)
+    events = match.collect_events()
+    state = fold(events)
+    assert state is not None
+    page = scoresheet_html(state, events)
+    assert "<script>" not in page and "<b>" not in page and "<i>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "Bob &quot;the cube&quot; &amp; co" in page
+    assert "R&amp;D &lt;b&gt;open&lt;/b&gt;" in page
+    parsed = Page(page)
+    assert parsed.balanced
+    assert parsed.tables[0][1][2] == "<script>alert(1)</script>"  # the winner, as text
+
+
+def test_the_page_is_standalone_and_printable() -> None:
+    page = scoresheet_html(*scenario("three-point-match.txt"))
+    assert page.startswith("<!DOCTYPE html>\n<html")
+    assert page.rstrip().endswith("</html>")
+    assert "<style>" in page and "@media print" in page
+    assert not re.search(r"<(link|script)\b|src=|href=", page)  # nothing loaded from elsewhere
+    assert "<title>Score sheet: Ann v Bob</title>" in page
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    length=st.integers(min_value=1, max_value=7),
+    profile=st.sampled_from(PROFILES),
+)
+def test_the_running_score_adds_up(seed: int, length: int, profile: str) -> None:
+    events = random_match(seed, length, profile, limit=600)
+    state = fold(events)
+    assert state is not None
+    rows = text_rows(scoresheet_text(state, events)) if state.games else []
+    assert len(rows) == len(state.games)
+    score = (0, 0)
+    for number, row in enumerate(rows, start=1):
+        game, before, winner, points, _how, after = row[:6]
+        assert (int(game), before) == (number, f"{score[0]}-{score[1]}")
+        won = int(points) if winner == "Ann" else 0, int(points) if winner == "Bob" else 0
+        score = (score[0] + won[0], score[1] + won[1])
+        assert after == f"{score[0]}-{score[1]}"
+    final = "Final: " if state.winner else "In progress: "
+    assert any(line.startswith(final) for line in scoresheet_text(state, events).splitlines())
