@@ -26,6 +26,15 @@ which is also its end-of-move marker, so ``8/3 2/off`` comes back as
 first bear-off and every step after it are lost.  No tuple it returns ever
 contains ``0``.  :attr:`GnubgMove.truncated` flags such tuples (odd length, or
 steps the dice cannot explain); Debian's ``hint`` prints the full move.
+
+GNU Backgammon as an oracle for ``.mat`` files (``tests/test_mat_writer.py``,
+and the corpus readings of ``expected-gnubg.jsonl``): :func:`gnubg_matches`
+imports files with Debian's ``gnubg`` (``import mat``) and returns
+``gnubg.match()`` for each, optionally with gnubg's own ``export match mat``
+of it; :func:`gnubg_read_mats` summarises that in the shape of
+``expected-gnubg.jsonl``'s lines (it reproduces all 313 of them);
+:func:`expected_gnubg_games` says what gnubg should read for an event stream
+and :func:`gnubg_game_terms` puts gnubg's reading in the same terms.
 """
 
 from __future__ import annotations
@@ -36,7 +45,7 @@ import random
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -44,8 +53,21 @@ from typing import Any
 
 import gnubg
 
+from ledger.events import (
+    CheckersPlayed,
+    CubeDropped,
+    CubeOffered,
+    CubeTaken,
+    GameStarted,
+    GameWon,
+    MatchEvent,
+    ResignationAccepted,
+    RollVoided,
+)
 from ledger.rules.legal import legal_plays
+from ledger.rules.notation import Move, Play
 from ledger.rules.position import Position
+from projections.state import MatchState, Phase, apply, seat
 
 BAR = 25
 OFF = 0
@@ -368,3 +390,256 @@ def debian_hints(
                     raise RuntimeError(f"gnubg set up {answer['board']} for {query[0]}")
                 answers[index + offset * processes] = list(answer["moves"])
         return answers
+
+
+# -- .mat files as Debian's gnubg imports them ------------------------------------------
+
+_IMPORT_SCRIPT = r"""
+import ctypes, json, os
+import gnubg
+libc = ctypes.CDLL(None)
+BOARD_ART = (" +", " |", "^|", "v|")
+for setting in ("set sound enable off", "set display off"):
+    gnubg.command(setting)
+def plain(value):
+    if isinstance(value, dict):
+        return {str(key): plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(item) for item in value]
+    return value
+with open(os.environ["BGLEDGER_ORACLE_IN"]) as source:
+    paths = json.load(source)
+readings = []
+log = os.environ["BGLEDGER_ORACLE_LOG"]
+saved = os.dup(1), os.dup(2)
+for path in paths:
+    libc.fflush(None)
+    sink = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    os.dup2(sink, 1)
+    os.dup2(sink, 2)
+    match = exported = None
+    if os.path.isfile(path):
+        gnubg.command("import mat %s" % path)
+        match = gnubg.match()
+        if match is not None and os.environ.get("BGLEDGER_ORACLE_EXPORT"):
+            target = os.path.join(os.environ["BGLEDGER_ORACLE_EXPORT"], "%d.mat" % len(readings))
+            gnubg.command("export match mat %s" % target)
+            if os.path.isfile(target):
+                with open(target, errors="replace") as written:
+                    exported = written.read()
+    libc.fflush(None)
+    os.dup2(saved[0], 1)
+    os.dup2(saved[1], 2)
+    os.close(sink)
+    with open(log, errors="replace") as said:
+        messages = [
+            line for line in said.read().splitlines()
+            if line.strip() and line[:2] not in BOARD_ART and "ition ID" not in line
+            and "Match ID" not in line
+        ]
+    readings.append({"match": plain(match), "messages": messages, "exported": exported})
+with open(os.environ["BGLEDGER_ORACLE_OUT"], "w") as out:
+    json.dump(readings, out)
+"""
+
+
+def gnubg_matches(
+    paths: Sequence[str | Path], timeout: float = 600, *, export: bool = False
+) -> list[dict[str, Any]]:
+    """What Debian's gnubg reads from each ``.mat`` file: ``import mat``, then ``gnubg.match()``.
+
+    One ``gnubg -t -q -r -p`` process imports every file in turn.  Each
+    reading is ``{"match": ..., "messages": [...], "exported": ...}``:
+    ``match`` is ``gnubg.match()`` with tuples made lists (``None`` if gnubg
+    could not read the file or it does not exist); ``exported`` is the text
+    of gnubg's own ``export match mat`` of what it read when ``export`` is
+    set (else ``None``); ``messages`` the lines gnubg printed
+    while importing it (its warnings: ``Unrecognised move ...``), the board it
+    draws left out.
+
+    ``match["match-info"]`` has ``X`` and ``O`` (``{"name": ...}``; ``X`` is
+    player 0, the left column), ``match-length``, ``event``, ``round``,
+    ``date`` ``[day, month, year]`` and ``rules``; each of ``match["games"]``
+    has ``info`` (``score-X``, ``score-O``, ``winner`` ``X``/``O``/None,
+    ``points-won``, ``resigned``, ``crawford`` from the Crawford game on) and
+    ``game``: actions with ``action`` (``move``, ``double``, ``take``,
+    ``drop``, ``resign``, ``set`` for dice rolled and not played),
+    ``player`` (``X``/``O``), and as they apply ``dice``, ``move`` (steps
+    ``[from, to]``, 25 the bar, 0 off), ``board`` (the Position ID before
+    the action, its player on roll) and ``points`` (a resignation's level).
+
+    :raises RuntimeError: if the program is missing or fails.
+    """
+    program = debian_gnubg()
+    if program is None:
+        raise RuntimeError("Debian's gnubg is not installed (apt-get install gnubg)")
+    if not paths:
+        return []
+    with tempfile.TemporaryDirectory(prefix="gnubg-mat-") as tmp:
+        folder = Path(tmp)
+        script, inp, out = folder / "read.py", folder / "in.json", folder / "out.json"
+        script.write_text(_IMPORT_SCRIPT)
+        inp.write_text(json.dumps([str(Path(p).resolve()) for p in paths]))
+        (folder / "home").mkdir()
+        env = dict(
+            os.environ,
+            HOME=str(folder / "home"),
+            BGLEDGER_ORACLE_IN=str(inp),
+            BGLEDGER_ORACLE_OUT=str(out),
+            BGLEDGER_ORACLE_LOG=str(folder / "said.txt"),
+            BGLEDGER_ORACLE_EXPORT=str(folder) if export else "",
+        )
+        done = subprocess.run(
+            [program, "-t", "-q", "-r", "-p", str(script)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=tmp,
+            timeout=timeout,
+            check=False,
+        )
+        if done.returncode != 0 or not out.exists():
+            tail = done.stderr.decode(errors="replace")[-2000:]
+            raise RuntimeError(f"{program} failed ({done.returncode}): {tail}")
+        readings: list[dict[str, Any]] = json.loads(out.read_text())
+        return readings
+
+
+def summarise_gnubg_match(match: dict[str, Any] | None, file: str) -> dict[str, Any]:
+    """A reading of :func:`gnubg_matches` in the shape of ``expected-gnubg.jsonl``'s lines.
+
+    ``{"file", "length", "X", "O", "games": [{"score", "winner", "points",
+    "crawford", "resigned", "actions", "moves", "doubles"}], "final"}``:
+    ``actions`` counts every action of the game, ``moves`` its rolls that were
+    played (dances included), ``doubles`` its doubles; ``final`` is the score
+    after the last game.  A file gnubg could not read gives ``games: None``.
+    """
+    if match is None:
+        return {"file": file, "length": None, "X": None, "O": None, "games": None, "final": None}
+    info = match["match-info"]
+    games: list[dict[str, Any]] = []
+    score = [0, 0]
+    for game in match["games"]:
+        about, actions = game["info"], game["game"]
+        score = [about["score-X"], about["score-O"]]
+        games.append(
+            {
+                "score": score,
+                "winner": about.get("winner"),
+                "points": about.get("points-won", 0),
+                "crawford": bool(about.get("crawford", False)),
+                "resigned": bool(about.get("resigned", False)),
+                "actions": len(actions),
+                "moves": sum(action["action"] == "move" for action in actions),
+                "doubles": sum(action["action"] == "double" for action in actions),
+            }
+        )
+    final = list(score)
+    if games and games[-1]["winner"] in ("X", "O"):
+        final[0 if games[-1]["winner"] == "X" else 1] += games[-1]["points"]
+    return {
+        "file": file,
+        "length": info["match-length"],
+        "X": info["X"]["name"],
+        "O": info["O"]["name"],
+        "games": games,
+        "final": final,
+    }
+
+
+def gnubg_read_mats(paths: Sequence[str | Path], timeout: float = 600) -> list[dict[str, Any]]:
+    """gnubg's reading of each ``.mat`` file, shaped as ``expected-gnubg.jsonl``'s lines.
+
+    ``file`` is the path as given.  One gnubg process reads them all (about
+    300 corpus files a second); see :func:`summarise_gnubg_match`.
+
+    :raises RuntimeError: if the program is missing or fails.
+    """
+    readings = gnubg_matches(paths, timeout)
+    return [
+        summarise_gnubg_match(reading["match"], str(path))
+        for path, reading in zip(paths, readings, strict=True)
+    ]
+
+
+# -- an event stream in the terms of gnubg's reading ------------------------------------
+
+
+def expected_gnubg_games(events: list[MatchEvent]) -> Iterator[tuple[dict[str, Any], list[Any]]]:
+    """Each game of an event stream as gnubg's ``match()`` should read it from its ``.mat``.
+
+    ``(info, actions)`` a game: ``info`` has ``score-X``, ``score-O``,
+    ``winner`` (``X`` is player ``a``; None for an unfinished game) and, for a
+    finished one, ``points`` and ``resigned``; the actions are ``("move",
+    player, dice, board before, Play)``, ``("double"|"take"|"drop", player)``,
+    ``("set", player, dice)`` (rolled, then conceded, or the record stops
+    there) and ``("resign", player,
+    level)``.  A voided roll, a refused concession and a tied opening roll are
+    not there; compare with :func:`gnubg_game_terms`.  An illegal play is
+    there, but gnubg refuses it (``Invalid move``), leaves the board and
+    passes the turn, as it does with an ``UnplayablePlayRecorded`` (left out
+    here): compare streams without either, or only up to them.
+    """
+    name = {"a": "X", "b": "O"}
+    info: dict[str, Any] = {}
+    actions: list[Any] = []
+    state: MatchState | None = None
+    for index, event in enumerate(events):
+        before, state = state, apply(state, event)
+        voided_next = index + 1 < len(events) and isinstance(events[index + 1], RollVoided)
+        if isinstance(event, GameStarted):
+            if info:
+                yield info, actions
+            info = {"score-X": state.score[0], "score-O": state.score[1], "winner": None}
+            actions = []
+        elif isinstance(event, CheckersPlayed) and not voided_next and before is not None:
+            mover = seat(event.player)
+            board = Position.trusted(before.board[mover], before.board[1 - mover]).position_id
+            dice = list(before.dice or ())
+            actions.append(("move", name[event.player], dice, board, Play.parse(event.play)))
+        elif isinstance(event, CubeOffered | CubeTaken | CubeDropped):
+            kind = {CubeOffered: "double", CubeTaken: "take", CubeDropped: "drop"}[type(event)]
+            actions.append((kind, name[event.player]))
+        elif isinstance(event, ResignationAccepted) and before and before.resignation:
+            offer = before.resignation
+            if offer.resume is Phase.PLAY and before.turn and before.dice:
+                actions.append(("set", name[before.turn], list(before.dice)))
+            level = {"single": 1, "gammon": 2, "backgammon": 3}[offer.level]
+            actions.append(("resign", name[offer.player], level))
+        elif isinstance(event, GameWon):
+            info.update(winner=name[event.winner], points=event.points)
+            info["resigned"] = event.how == "resign"
+    if state is not None and state.in_game and state.turn and state.dice:  # stopped: rolled
+        actions.append(("set", name[state.turn], list(state.dice)))
+    if info:
+        yield info, actions
+
+
+def gnubg_game_terms(game: dict[str, Any], plays: list[Play]) -> tuple[dict[str, Any], list[Any]]:
+    """A game as gnubg read it (from :func:`gnubg_matches`), as :func:`expected_gnubg_games` says.
+
+    gnubg gives a move's steps, not its hits: the recorded play's hits are
+    lent to it (the board before every move is compared, so a hit that did
+    not happen would show on the next one).
+    """
+    about = game["info"]
+    info = {key: about.get(key) for key in ("score-X", "score-O", "winner")}
+    if about.get("winner"):
+        info.update(points=about["points-won"], resigned=about["resigned"])
+    actions: list[Any] = []
+    hits = iter(plays)
+    for action in game["game"]:
+        kind, player = action["action"], action["player"]
+        if kind == "move":
+            recorded = next(hits, Play())
+            moves = tuple(Move(a, b) for a, b in action["move"])
+            play = Play(moves, recorded.hits)
+            actions.append(("move", player, action["dice"], action["board"], play))
+        elif kind == "set":
+            actions.append(("set", player, action["dice"]))
+        elif kind == "resign":
+            actions.append(("resign", player, action["points"]))
+        else:
+            actions.append((kind, player))
+    return info, actions

@@ -1,0 +1,357 @@
+"""Writing a match as the ``.mat`` text GNU Backgammon exports (``export match mat``).
+
+:func:`export_mat` folds a match's events (:func:`projections.state.apply`)
+to know the board, the turn and the score at each event, turns them into
+the records gnubg keeps for a game (a move, a double, a take, a drop, a
+resignation, dice rolled and not played) and lays those out as gnubg 1.07's
+``ExportGameJF`` (its ``export.c``) does, so that gnubg's importer and
+:func:`ledger.interchange.mat.read_mat` split the columns back alike:
+
+- the score line ``" %-31s%s : %d"``, player ``a`` (gnubg's player 0, ``X``)
+  on the left;
+- a left column ``"%3d) %-27s "``, a right column after it, ``"  1)"`` and
+  29 blanks when player ``b`` moves first;
+- a roll as ``52: 13/11 13/8 ``: the dice as rolled (the opening roll higher
+  die first), then one die's step at a time, sources from the highest, the
+  bar ``25``, off ``0``, ``*`` on the first step landing on a hit blot, a
+  blank after each of the first three steps (gnubg's ``FormatMovePlain``); a
+  roll that could not be played is ``65: `` with nothing after it;
+- `` Doubles => 2``, `` Takes``, `` Drops`` with its ``Wins`` line, and a
+  resignation as a ``Wins N point(s)`` line in the winner's column (after
+  the dice, ``51: ``, when the loser had rolled), each placed as gnubg does.
+
+Two layouts of gnubg 1.07 that its own importer misreads are mended: dice
+rolled and not played by player ``b`` as the game's first record (a
+concession on his opening roll) go in his column, not in ``a``'s; and a
+concession by the player not on roll after the other rolled gets a ``Wins``
+line of its own, where gnubg appends ``Wins`` to the roller's dice
+(``52:  Wins 1 point``, read back as a play).
+
+What gnubg 1.07 does not write and this writer does: ``and the match`` after
+the ``Wins`` line of the game that won the match, and the header tags
+``Player 1``, ``Player 2`` and ``Crawford`` (as XG writes them).  Not
+written: tied opening rolls, voided rolls (only the roll that was played),
+and concessions that were refused.  An unfinished game ends where it
+stopped, with dice rolled and not yet played as ``52: `` (gnubg reads them
+so; a roll that could not be played is recorded as played).  Illegal
+plays are written as they were made, and so are a transcription's plays
+that the board could not show (``UnplayablePlayRecorded``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal
+
+from ledger.events import (
+    CheckersPlayed,
+    CubeDropped,
+    CubeOffered,
+    CubeTaken,
+    DiceRolled,
+    GameStarted,
+    GameWon,
+    MatchEvent,
+    MatchStarted,
+    MatchWon,
+    OpeningRollMade,
+    ResignationAccepted,
+    RollVoided,
+    UnplayablePlayRecorded,
+)
+from ledger.rules.errors import BgLedgerError, RulesError
+from ledger.rules.judge import play_result
+from ledger.rules.legal import legal_plays
+from ledger.rules.notation import Play
+from ledger.rules.position import Position
+from projections.state import MatchState, Phase, apply, seat
+
+__all__ = ["NotAMatchError", "UnwritableNameError", "export_mat"]
+
+RecordKind = Literal["move", "double", "take", "drop", "resign", "dice"]
+_SCORE_WIDTH = 31
+_MOVE_WIDTH = 27
+_FIRST_MOVE_O = "  1)" + " " * 29
+_RIGHT_WINS = " " * 34
+_LEFT_WINS = "\n      "
+_DICE = re.compile(r"[1-6][1-6]:")
+
+
+class NotAMatchError(BgLedgerError, ValueError):
+    """The events given to :func:`export_mat` do not begin with ``MatchStarted``."""
+
+
+class UnwritableNameError(BgLedgerError, ValueError):
+    """A player's name that a ``.mat`` score line cannot hold (it contains ``:``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Record:
+    """One of gnubg's move records: ``text`` is a roll's ``52: 13/11 13/8 ``."""
+
+    kind: RecordKind
+    player: int
+    text: str = ""
+    value: int = 0
+
+
+@dataclass(slots=True)
+class _Game:
+    """A game's score line data, its records and how it ended."""
+
+    number: int
+    score: tuple[int, int]
+    records: list[_Record] = field(default_factory=list)
+    points: int | None = None
+    match_won: bool = False
+
+
+def export_mat(events: Sequence[MatchEvent], *, tags: Mapping[str, str] | None = None) -> str:
+    """The ``.mat`` text of a match, as gnubg's ``export match mat`` writes it.
+
+    Header tags come from :class:`~ledger.events.MatchStarted`: ``Site``
+    (from ``meta``), ``Event``, ``Round``, ``Player 1`` and ``Player 2``
+    (``meta``'s, a transcription's full names, else players ``a`` and ``b``),
+    ``EventDate`` (``meta``'s, else the date the match started),
+    ``Crawford`` (``On``/``Off``), ``Table``, then the other ``meta`` tags in
+    their order.  A tag without a value is left out; a line break in a value
+    becomes a blank.  The score lines name players ``a`` and ``b``.
+
+    :param events: a match's events in order, from its ``MatchStarted``.
+    :param tags: header tags to add; one the match gives is replaced, or left out if ``''``.
+    :returns: the whole file, ending with a line break.
+    :raises NotAMatchError: if ``events`` does not begin with ``MatchStarted``.
+    :raises UnwritableNameError: if a player's name contains a colon.
+    """
+    if not events or not isinstance(events[0], MatchStarted):
+        raise NotAMatchError("a .mat export needs the match's events from its MatchStarted on")
+    started = events[0]
+    for name in (started.player_a, started.player_b):
+        if ":" in name:
+            raise UnwritableNameError(
+                f"player name {name!r} contains ':', which a .mat score line cannot hold"
+            )
+    transcriber = _Transcriber()
+    for event in events:
+        transcriber.feed(event)
+    if transcriber.pending is not None and transcriber.games:
+        transcriber.games[-1].records.append(_dice_record(*transcriber.pending))
+    lines = [f'; [{name} "{value}"]\n' for name, value in _header(started, tags or {})]
+    lines.append(f"\n {started.length} point match\n\n")
+    names = (started.player_a, started.player_b)
+    lines.extend(_render_game(game, names) for game in transcriber.games)
+    text = "".join(lines)
+    return text if text.endswith("\n") else text + "\n"
+
+
+def _header(started: MatchStarted, extra: Mapping[str, str]) -> list[tuple[str, str]]:
+    """The header tags in gnubg's order, then the rest of ``meta``, then ``extra``."""
+    meta = dict(started.meta)
+    chosen: dict[str, str] = {}
+    if meta.get("Site"):
+        chosen["Site"] = meta["Site"]
+    chosen["Event"] = started.event or meta.get("Event", "")
+    chosen["Round"] = started.round or meta.get("Round", "")
+    chosen["Player 1"] = meta.get("Player 1") or started.player_a
+    chosen["Player 2"] = meta.get("Player 2") or started.player_b
+    chosen["EventDate"] = meta.get("EventDate") or _date(started.at)
+    chosen["Crawford"] = "On" if started.crawford else "Off"
+    chosen["Table"] = started.table
+    for name, value in meta.items():
+        chosen.setdefault(name, value)
+    chosen.update(extra)
+    return [(n, " ".join(v.splitlines())) for n, v in chosen.items() if v]
+
+
+def _date(at: str) -> str:
+    """``YYYY.MM.DD`` of an ISO 8601 time (its own date, not converted), or ``''``."""
+    try:
+        return datetime.fromisoformat(at).strftime("%Y.%m.%d")
+    except ValueError:
+        return ""
+
+
+class _Transcriber:
+    """Folds the events and keeps gnubg's records of each game."""
+
+    def __init__(self) -> None:
+        self.state: MatchState | None = None
+        self.games: list[_Game] = []
+        self.pending: tuple[int, tuple[int, int]] | None = None  # rolled, not yet played
+
+    def feed(self, event: MatchEvent) -> None:
+        """Take one event: record what gnubg would, then fold it."""
+        before = self.state
+        self.state = after = apply(before, event)
+        game = self.games[-1] if self.games else None
+        if isinstance(event, GameStarted):
+            self.games.append(_Game(event.number, after.score))
+            self.pending = None
+        elif before is None or game is None:
+            return
+        elif isinstance(event, OpeningRollMade | DiceRolled | RollVoided):
+            self.dice(before, after, event, game)
+        elif isinstance(event, CheckersPlayed | UnplayablePlayRecorded):
+            game.records.append(self.move(before, event))
+        elif isinstance(event, CubeOffered):
+            game.records.append(_Record("double", seat(event.player), value=event.value))
+        elif isinstance(event, CubeTaken | CubeDropped):
+            kind: RecordKind = "take" if isinstance(event, CubeTaken) else "drop"
+            game.records.append(_Record(kind, seat(event.player)))
+        elif isinstance(event, ResignationAccepted) and before.resignation is not None:
+            if self.pending is not None:
+                game.records.append(_dice_record(*self.pending))
+            game.records.append(_Record("resign", seat(before.resignation.player)))
+        elif isinstance(event, GameWon):
+            game.points, self.pending = event.points, None
+        elif isinstance(event, MatchWon):
+            game.match_won = True
+
+    def dice(
+        self,
+        before: MatchState,
+        after: MatchState,
+        event: OpeningRollMade | DiceRolled | RollVoided,
+        game: _Game,
+    ) -> None:
+        """Keep rolled dice until they are played; forget voided ones."""
+        if isinstance(event, DiceRolled):
+            self.pending = (seat(event.player), (event.die1, event.die2))
+        elif isinstance(event, OpeningRollMade):
+            if after.phase is Phase.PLAY and after.turn is not None and after.dice is not None:
+                self.pending = (seat(after.turn), after.dice)
+        elif self.pending is not None:
+            self.pending = None
+        elif before.danced and before.danced == before.events and game.records:
+            game.records.pop()  # a dance recorded with its roll, voided together
+
+    def move(self, before: MatchState, event: CheckersPlayed | UnplayablePlayRecorded) -> _Record:
+        """The record of a play, on the board the fold had before it."""
+        player = seat(event.player)
+        dice = self.pending[1] if self.pending is not None else before.dice or (0, 0)
+        self.pending = None
+        board = before.board
+        position = Position.trusted(board[player], board[1 - player])
+        return _Record("move", player, _roll_text(position, dice, event))
+
+
+def _dice_record(player: int, dice: tuple[int, int]) -> _Record:
+    """Dice rolled and not played: a concession followed, or the record stops there."""
+    return _Record("dice", player, f"{dice[0]}{dice[1]}: ")
+
+
+def _roll_text(
+    position: Position, dice: tuple[int, int], event: CheckersPlayed | UnplayablePlayRecorded
+) -> str:
+    """``52: `` and the play as gnubg's ``FormatMovePlain`` writes it (see the module docstring).
+
+    A legal play is written one die at a time, as the legal play with the
+    same result moves; an illegal or unplayable one (a transcription's play
+    the board cannot show) as recorded, each move as its text writes it.  Text that is
+    not play notation is written as it is, after the dice unless it begins
+    with them (a transcription's column kept whole: ``21: Illegal play (...)``).
+    """
+    roll = f"{dice[0]}{dice[1]}: "
+    try:
+        play = Play.parse(event.play)
+    except RulesError:
+        return event.play if _DICE.match(event.play) else roll + event.play
+    steps = [(m.source, m.destination) for m in play.written]
+    hits = play.hits
+    legal = isinstance(event, CheckersPlayed) and event.legal
+    if legal and play.moves and 0 not in dice:
+        found = _legal_steps(position, dice, play)
+        if found is not None:
+            steps, hits = found
+    words: list[str] = []
+    starred: set[int] = set()
+    for source, destination in sorted(steps, reverse=True):
+        star = destination in hits and destination not in starred
+        starred.add(destination)
+        words.append(f"{source}/{destination}{'*' if star else ''}")
+    return roll + " ".join(words) + (" " if 0 < len(words) < 4 else "")
+
+
+def _legal_steps(
+    position: Position, dice: tuple[int, int], play: Play
+) -> tuple[list[tuple[int, int]], frozenset[int]] | None:
+    """The one-die steps and hits of the legal play that leaves the board as ``play`` does."""
+    try:
+        result = play_result(position, play)
+    except RulesError:
+        return None
+    for option in legal_plays(position, dice):
+        if option.result == result:
+            return list(option.steps), option.hits
+    return None
+
+
+def _points(points: int, match_won: bool) -> str:
+    """``Wins 2 points``, ``Wins 1 point``, with ``and the match`` if it won the match."""
+    return f"Wins {points} point{'' if points == 1 else 's'}" + (
+        " and the match" if match_won else ""
+    )
+
+
+def _render_game(game: _Game, names: tuple[str, str]) -> str:
+    """One game as gnubg's ``ExportGameJF`` lays it out."""
+    left = f"{names[0]} : {game.score[0]}"
+    out = [f" Game {game.number}\n", f" {left:<{_SCORE_WIDTH}}{names[1]} : {game.score[1]}\n"]
+    column, rolled = 0, False
+    last = len(game.records) - 1
+    for index, record in enumerate(game.records):
+        if column == 0 and record.kind in ("move", "dice") and record.player == 1:
+            out.append(_FIRST_MOVE_O)
+            column = 1
+        rolled = record.kind == "dice" or (rolled and record.kind != "move")
+        text = _record_text(record, game, column, rolled)
+        out.append(_placed(record, text, column))
+        if record.kind == "drop":
+            out.append("\n" if column & 1 else "\n\n")
+        if record.kind == "move" and index == last and game.points is not None:
+            lead = _RIGHT_WINS if column & 1 else _LEFT_WINS
+            out.append(f"{lead}{_points(game.points, game.match_won)}\n\n")
+        column += 1
+    text = "".join(out)
+    return text if text.endswith("\n") else text + "\n"
+
+
+def _record_text(record: _Record, game: _Game, column: int, rolled: bool) -> str:
+    """What gnubg writes for a record (its ``sz``), given the column count and the dice."""
+    points = _points(game.points or 0, game.match_won)
+    if record.kind in ("move", "dice"):
+        return record.text
+    if record.kind == "double":
+        return f" Doubles => {record.value}"
+    if record.kind == "take":
+        return " Takes"
+    if record.kind == "drop":
+        return " Drops" + ("\n      " if column & 1 else " " * 23) + points
+    return _concession(1 - record.player, bool(column & 1), rolled) + points + "\n"
+
+
+def _concession(winner: int, after_left: bool, rolled: bool) -> str:
+    """What goes before a concession's ``Wins`` to put it in the winner's column.
+
+    The line so far holds nothing, a left column padded to 33 characters,
+    dice alone in the left column (``  5) 52: ``) or dice in the right column.
+    As gnubg 1.07, but a new line is begun after dice rolled by the winner.
+    """
+    if winner == 0:
+        return ("\n" if after_left or rolled else "") + "      "
+    if not rolled:
+        return " " if after_left else " " * 34
+    return " " * 24 if after_left else "\n" + " " * 34
+
+
+def _placed(record: _Record, text: str, column: int) -> str:
+    """The record's text in its column: the right one ends the line, the left one is padded."""
+    if column & 1 or record.kind == "resign":
+        return text + ("" if record.kind == "dice" else "\n")
+    number = (column >> 1) + 1
+    if record.kind == "dice":
+        return f"{number:3d}) {text:<3}"
+    return f"{number:3d}) {text:<{_MOVE_WIDTH}} "
