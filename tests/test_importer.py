@@ -174,3 +174,21 @@ def test_mutated_real_files_raise_only_our_own_errors(seed: int) -> None:
 def test_arbitrary_text_raises_only_our_own_errors(text: str) -> None:
     with contextlib.suppress(BgLedgerError):
         matches_from_mat(read_mat(text, name="fuzz.mat"), "fuzz.mat")
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1), st.sampled_from([1, 3, 5, 7]))
+def test_random_matches_exported_and_imported_back_are_the_same(seed: int, length: int) -> None:
+    from ledger.interchange.mat_writer import export_mat
+    from ledger.match import Match, match_uuid
+    from tests.match_driver import play_lines
+
+    match = Match.start(match_uuid("r"), "r", ("Ann", "Bob"), length, by="kim")
+    play_lines(match, random.Random(seed), 400)
+    events = match.collect_events()
+    (back,) = matches_from_mat(read_mat(export_mat(events), name="r.mat"), "r.mat")
+    ours, theirs = match.state, back.match.state
+    assert theirs.games == ours.games and theirs.score == ours.score
+    assert theirs.board == ours.board and theirs.winner == ours.winner
+    assert (theirs.cube, theirs.cube_owner, theirs.turn) == (ours.cube, ours.cube_owner, ours.turn)
+    assert theirs.flagged == () == ours.flagged
