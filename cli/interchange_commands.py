@@ -88,7 +88,7 @@ def import_file(
     except BgLedgerError as error:
         raise ImportRefusedError(str(error)) from None
     try:
-        ledger.save(*(one.match for one in imported))
+        ledger.store_new(*(one.match for one in imported))
     except _CONFLICTS:
         ids = ", ".join(one.match_id for one in imported)
         raise ImportRefusedError(

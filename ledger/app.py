@@ -72,6 +72,7 @@ class Ledger(Application[UUID]):
         }
         super().__init__(env)
         self.url = url
+        self._storing_whole_matches = False
 
     # -- commands -------------------------------------------------------------
 
@@ -141,8 +142,28 @@ class Ledger(Application[UUID]):
     def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
         # A snapshot is an optimisation: losing a race to write one (another
         # process took it first) must not turn a stored action into an error.
+        if self._storing_whole_matches:
+            return
         with contextlib.suppress(*_CONFLICTS):
             super()._take_snapshots(processing_event)
+
+    def store_new(self, *matches: Match) -> None:
+        """Store whole new matches (an import) in one transaction, then one snapshot each.
+
+        Live recording snapshots every :data:`SNAPSHOT_INTERVAL` events by
+        reading the match back; an import has each match in memory already,
+        so it writes one snapshot of its final state instead.
+
+        :raises IntegrityError: if one of the matches exists (nothing is stored).
+        """
+        self._storing_whole_matches = True
+        try:
+            self.save(*matches)
+        finally:
+            self._storing_whole_matches = False
+        if self.snapshots is not None:
+            with contextlib.suppress(*_CONFLICTS):
+                self.snapshots.put([MatchSnapshot.take(match) for match in matches])
 
     # -- queries --------------------------------------------------------------
 

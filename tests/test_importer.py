@@ -192,3 +192,21 @@ def test_random_matches_exported_and_imported_back_are_the_same(seed: int, lengt
     assert theirs.board == ours.board and theirs.winner == ours.winner
     assert (theirs.cube, theirs.cube_owner, theirs.turn) == (ours.cube, ours.cube_owner, ours.turn)
     assert theirs.flagged == () == ours.flagged
+
+
+def test_an_imported_match_is_stored_with_one_snapshot_of_its_end(tmp_path: Path) -> None:
+    from cli.interchange_commands import import_file
+    from ledger.app import Ledger
+    from ledger.match import match_uuid
+    from projections.state import fold
+
+    ledger = Ledger(f"sqlite:///{tmp_path / 'snap.db'}")
+    (one,) = import_file(
+        ledger, MATS / "abandoned.mat", match_id="m", profile="usbgf-2016", by="import"
+    )
+    assert ledger.snapshots is not None
+    snapshots = list(ledger.snapshots.get(match_uuid("m")))
+    assert [s.originator_version for s in snapshots] == [one.match.version]
+    events = ledger.history("m")
+    assert ledger.state("m") == fold(events)
+    assert ledger.state("m", at=10) == fold(events[:10])

@@ -1,0 +1,152 @@
+"""The state of a match as the fold gives it: :class:`MatchState` and its parts.
+
+Players are ``'a'`` and ``'b'``; each side's checkers are 26 counts in its own
+numbering (0 borne off, 1-24 the points, 25 the bar), as in
+:class:`ledger.rules.position.Position`.  :mod:`projections.state` folds
+events into these values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from ledger.rules.position import Checkers, Position
+
+PLAYERS = ("a", "b")
+
+
+def other(player: str) -> str:
+    """The opponent of ``player`` (``'a'`` or ``'b'``)."""
+    return "b" if player == "a" else "a"
+
+
+def seat(player: str) -> int:
+    """0 for ``'a'``, 1 for ``'b'``: the player's index in pairs and gnubg's player number."""
+    return 0 if player == "a" else 1
+
+
+class Phase(StrEnum):
+    """Where the match stands: what the next action can be."""
+
+    BETWEEN_GAMES = "between-games"
+    """No game in progress: the next action is an opening roll (or the match is new)."""
+    OPENING = "opening"
+    """A game has begun and its opening rolls have tied so far."""
+    ROLL = "roll"
+    """The player on roll may double or roll."""
+    REROLL = "reroll"
+    """The player's roll was voided: he must roll again and may not double (USBGF 4.4.2)."""
+    PLAY = "play"
+    """The dice are rolled: the player on roll moves."""
+    DOUBLED = "doubled"
+    """The player on roll has doubled: his opponent takes or drops."""
+    RESIGNED = "resigned"
+    """A concession is offered: the other player accepts or rejects it."""
+    ENDING = "ending"
+    """The game has just ended (last checker off, a pass, a concession): its result follows."""
+    OVER = "over"
+    """The match is won."""
+
+
+class Crawford(StrEnum):
+    """Crawford status (USBGF 4.4.6) of the game in progress, or of the next game."""
+
+    PRE = "pre"
+    CRAWFORD = "crawford"
+    POST = "post"
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One finished game, as a score sheet row shows it (USBGF 4.7)."""
+
+    number: int
+    winner: str
+    result: str
+    cube: int
+    points: int
+    how: str
+    crawford: bool
+    score: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Resignation:
+    """A concession on the table: by ``player``, at ``level``; ``resume`` if rejected."""
+
+    player: str
+    level: str
+    resume: Phase
+
+
+START_SIDE = Position.start().mover
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """The state of a match after some number of events (all fields read-only)."""
+
+    match_id: str
+    players: tuple[str, str]
+    length: int
+    profile: str
+    clock: str
+    crawford_rule: bool
+    event: str = ""
+    round: str = ""
+    table: str = ""
+    meta: tuple[tuple[str, str], ...] = ()
+    score: tuple[int, int] = (0, 0)
+    games: tuple[GameRecord, ...] = ()
+    game: int = 0
+    crawford: Crawford = Crawford.PRE
+    phase: Phase = Phase.BETWEEN_GAMES
+    turn: str | None = None
+    dice: tuple[int, int] | None = None
+    opening_dice: bool = False
+    cube: int = 1
+    cube_owner: str | None = None
+    offer: int | None = None
+    board: tuple[Checkers, Checkers] = (START_SIDE, START_SIDE)
+    resignation: Resignation | None = None
+    winner: str | None = None
+    events: int = 0
+    danced: int = 0
+    flagged: tuple[int, ...] = ()
+    anomalies: tuple[str, ...] = ()
+    started_at: str = ""
+    last_at: str = ""
+
+    # -- derived views -------------------------------------------------------
+
+    @property
+    def in_game(self) -> bool:
+        """True while a game is being played (from its first opening roll to its end)."""
+        return self.phase not in (Phase.BETWEEN_GAMES, Phase.OVER)
+
+    @property
+    def position(self) -> Position:
+        """The board with the player on roll as mover (player ``a`` when nobody is)."""
+        mover = seat(self.turn or "a")
+        return Position.trusted(self.board[mover], self.board[1 - mover])
+
+    @property
+    def actor(self) -> str | None:
+        """Who must act next; ``None`` when either may (an opening roll) or the match is over."""
+        if self.phase is Phase.DOUBLED and self.turn is not None:
+            return other(self.turn)
+        if self.phase is Phase.RESIGNED and self.resignation is not None:
+            return other(self.resignation.player)
+        if self.phase in (Phase.ROLL, Phase.REROLL, Phase.PLAY):
+            return self.turn
+        return None
+
+    def name(self, player: str) -> str:
+        """The name of player ``'a'`` or ``'b'``."""
+        return self.players[seat(player)]
+
+    def pips(self) -> tuple[int, int]:
+        """Pip counts of ``a`` and ``b``."""
+        a, b = Position.trusted(self.board[0], self.board[1]).pip_counts()
+        return a, b
