@@ -30,6 +30,7 @@ __all__ = [
     "MatchExistsError",
     "MatchNotFoundError",
     "MatchOverError",
+    "NotAMatchError",
     "OutOfTurnError",
     "ResignationRefusedError",
     "RulesError",
@@ -89,6 +90,10 @@ class InvalidMatchSetupError(RulesError):
 
 class InvalidTimeError(RulesError):
     """An ``--at`` time that is not ISO 8601, or earlier than the match's last event."""
+
+
+class NotAMatchError(BgLedgerError, ValueError):
+    """Events to export that do not begin with :class:`~ledger.events.MatchStarted`."""
 
 
 class InvalidVoidReasonError(RulesError):

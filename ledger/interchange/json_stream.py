@@ -37,7 +37,7 @@ from eventsourcing.persistence import IntegrityError
 
 from ledger import events as ev
 from ledger.app import Ledger
-from ledger.errors import BgLedgerError, MatchExistsError, RulesError
+from ledger.errors import BgLedgerError, MatchExistsError, NotAMatchError, RulesError
 from ledger.events import MatchEvent, MatchStarted
 from ledger.match import Match, match_uuid
 
@@ -74,10 +74,6 @@ class InvalidMatchJsonError(RulesError):
 
 class InconsistentMatchJsonError(InvalidMatchJsonError):
     """A well-formed export whose events this ledger would not have recorded as they are."""
-
-
-class NotAMatchError(BgLedgerError, ValueError):
-    """Events to export that do not begin with :class:`~ledger.events.MatchStarted`."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
+from ledger.errors import NotAMatchError
 from ledger.events import (
     CheckersPlayed,
     CubeDropped,
@@ -78,10 +79,6 @@ _FIRST_MOVE_O = "  1)" + " " * 29
 _RIGHT_WINS = " " * 34
 _LEFT_WINS = "\n      "
 _DICE = re.compile(r"[1-6][1-6]:")
-
-
-class NotAMatchError(BgLedgerError, ValueError):
-    """The events given to :func:`export_mat` do not begin with ``MatchStarted``."""
 
 
 class UnwritableNameError(BgLedgerError, ValueError):
