@@ -60,6 +60,7 @@ from cli.interchange_commands import ImportRefusedError, import_file  # noqa: E4
 from ledger.app import SNAPSHOT_INTERVAL, Ledger  # noqa: E402
 from ledger.interchange.importer import ImportedMatch, matches_from_mat  # noqa: E402
 from ledger.interchange.mat import read_mat_file  # noqa: E402
+from tests.gnubg_oracle import start_gnubg  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "fixtures" / "matches"
 GNUBG = "/usr/games/gnubg"
@@ -253,18 +254,10 @@ def run_gnubg(program: str, files: Sequence[Path], folder: Path) -> GnubgRun:
     script, inp, out = home / "import.py", home / "in.json", home / "out.json"
     script.write_text(_GNUBG_SCRIPT)
     inp.write_text(json.dumps([str(path.resolve()) for path in files]))
-    env = dict(os.environ, HOME=str(home), BENCH_IN=str(inp), BENCH_OUT=str(out))
     launched, started = time.time(), time.perf_counter()
-    done = subprocess.run(
-        [program, "-t", "-q", "-r", "-p", str(script)],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env=env,
-        cwd=home,
-        timeout=600,
-        check=False,
-    )
+    proc = start_gnubg(program, script, home, {"BENCH_IN": str(inp), "BENCH_OUT": str(out)})
+    _, err = proc.communicate(timeout=600)
+    done = subprocess.CompletedProcess(proc.args, proc.returncode, None, err)
     wall = time.perf_counter() - started
     if done.returncode != 0 or not out.exists():
         tail = done.stderr.decode(errors="replace")[-2000:]

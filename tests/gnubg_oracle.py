@@ -45,7 +45,7 @@ import random
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -333,6 +333,25 @@ def debian_gnubg() -> str | None:
     )
 
 
+def start_gnubg(
+    program: str, script: Path, home: Path, env: Mapping[str, str]
+) -> subprocess.Popen[bytes]:
+    """Start ``gnubg -t -q -r -p SCRIPT`` with its own ``home`` and ``env`` added.
+
+    Each process gets its own home: gnubg creates ``~/.gnubg`` on its first run,
+    and parallel first runs race to create it ("/root/.gnubg: File exists").
+    """
+    home.mkdir(parents=True, exist_ok=True)
+    return subprocess.Popen(
+        [program, "-t", "-q", "-r", "-p", str(script)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=dict(os.environ, HOME=str(home), **env),
+        cwd=home,
+    )
+
+
 def debian_hints(
     queries: Sequence[tuple[str, int, int]], processes: int = 4, timeout: float = 600
 ) -> list[list[str]]:
@@ -359,23 +378,11 @@ def debian_hints(
         for index, chunk in enumerate(chunks):
             inp, out = folder / f"in{index}.json", folder / f"out{index}.json"
             inp.write_text(json.dumps(chunk))
-            # Each process its own home: gnubg creates ~/.gnubg on its first run, and
-            # parallel first runs race to create it ("/root/.gnubg: File exists").
-            home = folder / f"home{index}"
-            home.mkdir()
-            env = dict(
-                os.environ,
-                HOME=str(home),
-                BGLEDGER_ORACLE_IN=str(inp),
-                BGLEDGER_ORACLE_OUT=str(out),
-            )
-            proc = subprocess.Popen(
-                [program, "-t", "-q", "-r", "-p", str(script)],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE,
-                env=env,
-                cwd=tmp,
+            proc = start_gnubg(
+                program,
+                script,
+                folder / f"home{index}",
+                {"BGLEDGER_ORACLE_IN": str(inp), "BGLEDGER_ORACLE_OUT": str(out)},
             )
             running.append((proc, out, chunk))
         answers: list[list[str]] = [[] for _ in queries]
@@ -480,25 +487,15 @@ def gnubg_matches(
         script, inp, out = folder / "read.py", folder / "in.json", folder / "out.json"
         script.write_text(_IMPORT_SCRIPT)
         inp.write_text(json.dumps([str(Path(p).resolve()) for p in paths]))
-        (folder / "home").mkdir()
-        env = dict(
-            os.environ,
-            HOME=str(folder / "home"),
-            BGLEDGER_ORACLE_IN=str(inp),
-            BGLEDGER_ORACLE_OUT=str(out),
-            BGLEDGER_ORACLE_LOG=str(folder / "said.txt"),
-            BGLEDGER_ORACLE_EXPORT=str(folder) if export else "",
-        )
-        done = subprocess.run(
-            [program, "-t", "-q", "-r", "-p", str(script)],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            env=env,
-            cwd=tmp,
-            timeout=timeout,
-            check=False,
-        )
+        env = {
+            "BGLEDGER_ORACLE_IN": str(inp),
+            "BGLEDGER_ORACLE_OUT": str(out),
+            "BGLEDGER_ORACLE_LOG": str(folder / "said.txt"),
+            "BGLEDGER_ORACLE_EXPORT": str(folder) if export else "",
+        }
+        proc = start_gnubg(program, script, folder / "home", env)
+        _, err = proc.communicate(timeout=timeout)
+        done = subprocess.CompletedProcess(proc.args, proc.returncode, None, err)
         if done.returncode != 0 or not out.exists():
             tail = done.stderr.decode(errors="replace")[-2000:]
             raise RuntimeError(f"{program} failed ({done.returncode}): {tail}")
