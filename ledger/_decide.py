@@ -97,13 +97,32 @@ def require_phase(state: MatchState, action: str, rule: str, *phases: Phase) -> 
     raise OutOfTurnError(f"cannot {action}: {situation(state)}", rule)
 
 
-def cube_problem(state: MatchState, profile: Profile, player: str) -> Problem | None:
-    """Why ``player`` may not double now, with the rule; ``None`` if he may.
+def match_winner(state: MatchState) -> str | None:
+    """Who has won the match at ``state``'s score, if anyone (ABT 4.9, USBGF 4.8.5(b)-(d)).
 
-    The Crawford game (USBGF 4.4.6), the opponent's cube (USBGF 4.4.2) and a
-    dead cube (USBGF 4.4.9), as the match's profile has them.
+    One player at or past the length wins; both past it, the higher score
+    wins, and a tie there is decided by the next game.
+    """
+    a, b = state.score
+    if max(a, b) < state.length or a == b:
+        return None
+    return "a" if a > b else "b"
+
+
+def cube_problem(
+    state: MatchState, profile: Profile, player: str, value: int | None = None
+) -> Problem | None:
+    """Why ``player`` may not double (to ``value``) now, with the rule; ``None`` if he may.
+
+    The Crawford game (USBGF 4.4.6), the opponent's cube (USBGF 4.4.2), a
+    dead cube (USBGF 4.4.9), the cube out of play after a shortened match
+    (USBGF 4.8.5(d)) and a wrong level (USBGF 4.4.8), as the profile has them.
     """
     rules = profile.cube
+    if min(state.score) >= state.length:
+        return "the cube is out of play: the next game decides the match", "USBGF 4.8.5(d)"
+    if value is not None and value != state.cube * 2:
+        return f"the cube goes from {state.cube} to {state.cube * 2}, not {value}", "USBGF 4.4.8"
     if state.crawford is Crawford.CRAWFORD and state.crawford_rule:
         return "the cube is out of play in the Crawford game", rules.crawford.rule or BASICS
     if state.cube_owner == other(player):

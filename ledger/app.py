@@ -127,6 +127,17 @@ class Ledger(Application[UUID]):
             ) from None
         return result
 
+    def rule(self, match_id: str, command: Callable[[Match, list[MatchEvent]], T]) -> T:
+        """:meth:`act` for a ruling: ``command`` also gets the match's whole history.
+
+        :raises MatchNotFoundError, ConcurrentWriteError: as :meth:`act`.
+        """
+
+        def decide(match: Match) -> T:
+            return command(match, self.history(match_id)[: match.version])
+
+        return self.act(match_id, decide)
+
     def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:
         # The library caches a saved aggregate only without fast-forwarding;
         # with it (the default, so that another scorekeeper's events are

@@ -6,8 +6,8 @@ from 1), ``timestamp`` (when the ledger stored it)) plus :class:`MatchEvent`'s
 ``at`` (when it happened at the board, ISO 8601: ``--at`` for a transcription,
 else now) and ``recorded_by`` (who keyed it in).
 
-Fields hold JSON-stable values only (``str``, ``int``, ``bool``, ``None`` and
-``dict[str, str]``): a tuple would come back from the store as a list and the
+Fields hold JSON-stable values only (``str``, ``int``, ``bool``, ``None``,
+``list[int]`` and dicts of these): a tuple would come back from the store as a list and the
 replayed state would differ from the live one.  Players are ``'a'`` and
 ``'b'``; dice are two ``int`` fields; a play is its canonical text
 (``'13/11 13/8'``, ``''`` for a dance).
@@ -18,32 +18,44 @@ concession in a contact position) says so in ``legal`` and ``reason`` and
 cites the rule in ``rule``.  Applying an event never validates; the
 :class:`ledger.match.Match` commands decide before an event exists.
 
-Clock, break and correction events come with the issues that add them; a
-changed event gets ``class_version`` and an ``upcast_v1_v2``.
+Rulings are compensating events (:class:`RulingMade` and its kinds): they
+name the events they void and never change one.  Clock and break events come
+with the issue that adds them; a changed event gets ``class_version`` and an
+``upcast_v1_v2``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from eventsourcing.domain import DomainEvent
 
 __all__ = [
     "CheckersPlayed",
+    "CrawfordPassNullified",
+    "CubeActionVoided",
     "CubeDropped",
+    "CubeLevelCorrected",
     "CubeOffered",
     "CubeTaken",
     "DiceRolled",
     "GameStarted",
     "GameWon",
     "MatchEvent",
+    "MatchLengthCorrected",
     "MatchStarted",
     "MatchWon",
     "OpeningRollMade",
+    "PlaysReverted",
     "ResignationAccepted",
     "ResignationOffered",
     "ResignationRejected",
     "RollVoided",
+    "RulingMade",
+    "RulingNoted",
+    "RulingOverturned",
+    "ScoreCorrected",
     "UnplayablePlayRecorded",
 ]
 
@@ -236,3 +248,97 @@ class MatchWon(MatchEvent):
     winner: str
     score_a: int
     score_b: int
+
+
+# -- rulings: compensating events (USBGF 4.2.3, 4.4.6-4.4.10, 4.7, 4.8, 5.2) ----------------
+
+
+@dataclass(frozen=True)
+class RulingMade(MatchEvent):
+    """Base of every ruling: a compensating event that changes nothing recorded before it.
+
+    :ivar rule: the rule applied (``USBGF 4.2.3(a)``).
+    :ivar ruled_by: ``director``, ``committee`` or ``players``.
+    :ivar reason: why, in the ruler's words.
+    :ivar agreed: the players agreed to the correction (USBGF 4.2.3(f)).
+    :ivar voids: the events this ruling takes out of force (never deletes).
+    :ivar restores: the events it puts back in force (an appeal overturning a ruling).
+    :ivar state: the corrected state right after the ruling, in
+        :mod:`projections.codec` form, so that folding the stream forward
+        needs no look back; :mod:`projections.effective` recomputes it from
+        the events in force.
+    """
+
+    rule: str
+    ruled_by: str
+    reason: str
+    agreed: bool
+    voids: list[int]
+    restores: list[int]
+    state: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PlaysReverted(RulingMade):
+    """An illegal play (``event``) and everything after it are undone (USBGF 4.2.3(c)-(f))."""
+
+    event: int
+
+
+@dataclass(frozen=True)
+class CubeActionVoided(RulingMade):
+    """A double that should not have been offered (``event``) is void with its answer.
+
+    The game scores as if the cube had not turned (USBGF 4.4.6.1, 4.4.9, 4.4.10).
+    """
+
+    event: int
+
+
+@dataclass(frozen=True)
+class CrawfordPassNullified(RulingMade):
+    """A passed double that should not have been offered (``event``) is nullified.
+
+    The game resumes from the position at the double (USBGF 4.4.6.2, 4.4.9, 4.4.10).
+    """
+
+    event: int
+
+
+@dataclass(frozen=True)
+class CubeLevelCorrected(RulingMade):
+    """The cube action ``event`` stands at the right level, ``value`` (USBGF 4.4.8)."""
+
+    event: int
+    value: int
+
+
+@dataclass(frozen=True)
+class MatchLengthCorrected(RulingMade):
+    """The match is ``length`` points, from the next game (USBGF 4.8.4, 4.8.5)."""
+
+    length: int
+
+
+@dataclass(frozen=True)
+class ScoreCorrected(RulingMade):
+    """The score is ``score_a``-``score_b`` (USBGF 4.7)."""
+
+    score_a: int
+    score_b: int
+
+
+@dataclass(frozen=True)
+class RulingNoted(RulingMade):
+    """A ruling or observation for the record that changes nothing in the match."""
+
+
+@dataclass(frozen=True)
+class RulingOverturned(RulingMade):
+    """An appeal committee reversed the ruling ``ruling`` (USBGF 5.2).
+
+    Everything the ruling voided is back in force; the ruling and what was
+    recorded under it are void.
+    """
+
+    ruling: int

@@ -52,7 +52,7 @@ from ledger.rules.notation import Play
 from ledger.rules.profiles import Profile, get_profile
 from ledger.rules.results import GameResult, final_result
 from ledger.setup import match_started
-from projections.state import MatchState, Phase, apply, other, seat
+from projections.state import MatchState, Phase, apply, other
 
 __all__ = ["Match", "match_uuid"]
 
@@ -281,12 +281,20 @@ class Match:
 
     # -- the cube -------------------------------------------------------------
 
-    def double(self, *, as_played: bool = False, by: str, at: str | None = None) -> None:
-        """The player on roll doubled, before rolling (USBGF 4.4.2).
+    def double(
+        self,
+        *,
+        to: int | None = None,
+        as_played: bool = False,
+        by: str,
+        at: str | None = None,
+    ) -> None:
+        """The player on roll doubled, before rolling (USBGF 4.4.2), to ``to`` (default: twice).
 
         A double the rules forbid (the Crawford game, USBGF 4.4.6; the
-        opponent's cube, USBGF 4.4.2; a dead cube, USBGF 4.4.9) is refused
-        unless ``as_played``: then it is recorded and flagged.
+        opponent's cube, USBGF 4.4.2; a dead cube, USBGF 4.4.9; the cube out
+        of play, USBGF 4.8.5(d); a wrong level, USBGF 4.4.8) is refused unless
+        ``as_played``: then it is recorded and flagged.
 
         :raises OutOfTurnError: if the player has rolled or something is pending.
         :raises CubeActionRefusedError: for a forbidden double without ``as_played``.
@@ -294,11 +302,12 @@ class Match:
         state = self.state
         _decide.require_phase(state, "double", "USBGF 4.4.2", Phase.ROLL)
         player = state.turn or "a"
-        problem = _decide.cube_problem(state, self.profile, player)
+        value = state.cube * 2 if to is None else to
+        problem = _decide.cube_problem(state, self.profile, player, value)
         refusal = f"{state.name(player)} may not double"
         _decide.refuse_unless(as_played, problem, CubeActionRefusedError, refusal)
         flags = _decide.flags(problem)
-        self._record(CubeOffered, by, at, player=player, value=state.cube * 2, **flags)
+        self._record(CubeOffered, by, at, player=player, value=value, **flags)
 
     def take(self, *, by: str, at: str | None = None) -> None:
         """The doubled player accepted: he owns the cube at the doubled value.
@@ -391,6 +400,15 @@ class Match:
             points=points,
             how=how,
         )
-        score = self.state.score
-        if score[seat(winner)] >= state.length:
-            self._record(MatchWon, by, at, winner=winner, score_a=score[0], score_b=score[1])
+        after = self.state
+        champion = _decide.match_winner(after)
+        if champion is not None:
+            score = after.score
+            self._record(MatchWon, by, at, winner=champion, score_a=score[0], score_b=score[1])
+
+    def append(self, event_type: type[E], *, by: str, at: str | None = None, **fields: Any) -> E:
+        """Record an event decided elsewhere: a ruling checked by :mod:`ledger.rulings`.
+
+        :raises InvalidTimeError: for a malformed or earlier ``at``.
+        """
+        return self._record(event_type, by, at, **fields)

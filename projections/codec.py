@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from projections.state import Crawford, GameRecord, MatchState, Phase, Resignation
+from projections.model import Crawford, GameRecord, MatchState, Phase, Resignation
 
 VERSION = 1
 
@@ -49,6 +49,7 @@ def state_to_dict(state: MatchState) -> dict[str, Any]:
         "winner": state.winner,
         "events": state.events,
         "danced": state.danced,
+        "next_length": state.next_length,
         "flagged": list(state.flagged),
         "anomalies": list(state.anomalies),
         "started_at": state.started_at,
@@ -114,6 +115,7 @@ def state_from_dict(data: dict[str, Any]) -> MatchState:
         winner=data["winner"],
         events=data["events"],
         danced=data["danced"],
+        next_length=data["next_length"],
         flagged=tuple(data["flagged"]),
         anomalies=tuple(data["anomalies"]),
         started_at=data["started_at"],

@@ -113,6 +113,7 @@ class MatchState:
     winner: str | None = None
     events: int = 0
     danced: int = 0
+    next_length: int | None = None
     flagged: tuple[int, ...] = ()
     anomalies: tuple[str, ...] = ()
     started_at: str = ""

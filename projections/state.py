@@ -25,26 +25,37 @@ from typing import Any, TypeVar
 
 from ledger.events import (
     CheckersPlayed,
+    CrawfordPassNullified,
+    CubeActionVoided,
     CubeDropped,
+    CubeLevelCorrected,
     CubeOffered,
     CubeTaken,
     DiceRolled,
     GameStarted,
     GameWon,
     MatchEvent,
+    MatchLengthCorrected,
     MatchStarted,
     MatchWon,
     OpeningRollMade,
+    PlaysReverted,
     ResignationAccepted,
     ResignationOffered,
     ResignationRejected,
     RollVoided,
+    RulingMade,
+    RulingNoted,
+    RulingOverturned,
+    ScoreCorrected,
     UnplayablePlayRecorded,
 )
 from ledger.rules.errors import RulesError
 from ledger.rules.judge import play_result
 from ledger.rules.notation import Play
 from ledger.rules.position import Checkers, Position
+from ledger.rules.results import GameResult
+from projections.codec import state_from_dict
 from projections.model import (
     PLAYERS,
     START_SIDE,
@@ -106,6 +117,7 @@ class _Draft:
     winner: str | None
     events: int
     danced: int
+    next_length: int | None
     flagged: tuple[int, ...]
     anomalies: tuple[str, ...]
     last_at: str
@@ -312,17 +324,49 @@ def crawford_after(current: Crawford, rule: bool, length: int, score: tuple[int,
 
 @_on(GameWon)
 def _game_won(d: _Draft, event: GameWon) -> None:
-    gained = (event.points, 0) if event.winner == "a" else (0, event.points)
+    # Points follow the cube in force (a voided double rescores the game, USBGF 4.4.6.1);
+    # in the history as recorded they are the event's own.
+    points = d.cube if event.how == "drop" else GameResult.parse(event.result).points(d.cube)
+    gained = (points, 0) if event.winner == "a" else (0, points)
     score = (d.score[0] + gained[0], d.score[1] + gained[1])
     crawford = d.crawford is Crawford.CRAWFORD
     record = GameRecord(
-        event.number, event.winner, event.result, event.cube, event.points, event.how, crawford,
-        score,
-    )  # fmt: skip
+        event.number, event.winner, event.result, d.cube, points, event.how, crawford, score
+    )
     d.score, d.games = score, (*d.games, record)
     d.crawford = crawford_after(d.crawford, d.crawford_rule, d.length, score)
     d.phase, d.turn, d.dice, d.opening_dice = Phase.BETWEEN_GAMES, None, None, False
     d.offer, d.resignation = None, None
+    if d.next_length is not None:
+        _new_length(d, d.next_length)
+
+
+def _new_length(d: _Draft, length: int) -> None:
+    """The corrected match length takes effect (USBGF 4.8.4, 4.8.5(a))."""
+    d.length, d.next_length = length, None
+    one_away = length - 1 in d.score and max(d.score) < length
+    d.crawford = Crawford.CRAWFORD if d.crawford_rule and one_away else Crawford.PRE
+
+
+def _ruled(d: _Draft, event: RulingMade) -> None:
+    if event.state:  # the corrected state the ruling recorded
+        loaded = state_from_dict(event.state)
+        for name in _FIELDS:
+            setattr(d, name, getattr(loaded, name))
+    elif isinstance(event, ScoreCorrected):
+        d.score = (event.score_a, event.score_b)
+    elif isinstance(event, MatchLengthCorrected):
+        if d.phase in (Phase.BETWEEN_GAMES, Phase.OVER):
+            _new_length(d, event.length)
+        else:
+            d.next_length = event.length
+
+
+for _kind in (
+    PlaysReverted, CubeActionVoided, CrawfordPassNullified, CubeLevelCorrected,
+    MatchLengthCorrected, ScoreCorrected, RulingNoted, RulingOverturned,
+):  # fmt: skip
+    _HANDLERS[_kind] = _ruled
 
 
 @_on(MatchWon)
