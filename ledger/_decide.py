@@ -13,6 +13,7 @@ from typing import Any
 from ledger.errors import (
     ActionRefusedError,
     InvalidTimeError,
+    InvalidVoidReasonError,
     MatchOverError,
     OutOfTurnError,
 )
@@ -80,6 +81,20 @@ def refuse_unless(
             f"{what}: {problem[0]}; record it with --as-played if it happened at the board",
             problem[1],
         )
+
+
+def void_reason_rule(profile: Profile, reason: str) -> str:
+    """The rule that makes a roll invalid for ``reason`` (a code of the profile).
+
+    :raises InvalidVoidReasonError: for a reason the profile does not know.
+    """
+    known = profile.rolls.void_reason(reason)
+    if known is None:
+        codes = ", ".join(r.code for r in profile.rolls.void_reasons) or "none: the server rolls"
+        raise InvalidVoidReasonError(
+            f"{reason!r} is not a reason to void a roll under {profile.name} (USBGF 4.1.4): {codes}"
+        )
+    return known.cite.rule or ""
 
 
 def require_phase(state: MatchState, action: str, rule: str, *phases: Phase) -> None:

@@ -280,7 +280,10 @@ class RulingMade(MatchEvent):
 
 @dataclass(frozen=True)
 class PlaysReverted(RulingMade):
-    """An illegal play (``event``) and everything after it are undone (USBGF 4.2.3(c)-(f))."""
+    """An illegal play (``event``) and the game actions after it are undone (USBGF 4.2.3(c)-(f)).
+
+    Rulings made since stay in force: they are not game actions.
+    """
 
     event: int
 

@@ -26,7 +26,6 @@ from ledger.errors import (
     CubeActionRefusedError,
     IllegalPlayRefusedError,
     InvalidMatchSetupError,
-    InvalidVoidReasonError,
     ResignationRefusedError,
 )
 from ledger.events import (
@@ -207,20 +206,13 @@ class Match:
         :raises InvalidVoidReasonError: for a reason the profile does not know.
         :raises OutOfTurnError: if no roll is waiting to be played.
         """
-        rolls = self.profile.rolls
-        known = rolls.void_reason(reason)
-        if known is None:
-            codes = ", ".join(r.code for r in rolls.void_reasons) or "none: the server rolls"
-            raise InvalidVoidReasonError(
-                f"{reason!r} is not a reason to void a roll under {self.profile.name} "
-                f"(USBGF 4.1.4): {codes}"
-            )
+        rule = _decide.void_reason_rule(self.profile, reason)
         state = self.state
         danced = state.danced == state.events and state.turn is not None
         if not danced:
             _decide.require_phase(state, "void a roll", "USBGF 4.1.4", Phase.PLAY)
         player = other(state.turn or "b") if danced else state.turn or "a"
-        self._record(RollVoided, by, at, player=player, reason=reason, rule=known.cite.rule or "")
+        self._record(RollVoided, by, at, player=player, reason=reason, rule=rule)
 
     # -- checkers -------------------------------------------------------------
 
@@ -388,18 +380,8 @@ class Match:
 
     def _win(self, winner: str, result: GameResult, how: str, by: str, at: str | None) -> None:
         state = self.state
-        points = result.points(state.cube)
-        self._record(
-            GameWon,
-            by,
-            at,
-            number=state.game,
-            winner=winner,
-            result=str(result),
-            cube=state.cube,
-            points=points,
-            how=how,
-        )
+        ended = {"number": state.game, "winner": winner, "result": str(result), "how": how}
+        self._record(GameWon, by, at, cube=state.cube, points=result.points(state.cube), **ended)
         after = self.state
         champion = _decide.match_winner(after)
         if champion is not None:

@@ -30,15 +30,24 @@ __all__ = ["corrected", "in_force", "rulings_in_force", "voided_by"]
 
 
 def voided_by(events: Iterable[MatchEvent]) -> dict[int, int]:
-    """Each event out of force, mapped to the number of the ruling that voided it."""
-    voided: dict[int, int] = {}
-    for event in events:
-        if isinstance(event, RulingMade):
-            for number in event.voids:
-                voided[number] = event.originator_version
-            for number in event.restores:
-                voided.pop(number, None)
-    return voided
+    """Each event out of force, mapped to the number of the ruling that voided it.
+
+    Only a ruling in force counts: one that a later ruling voided (an appeal)
+    voids and restores nothing, and one an appeal restored counts again.  A
+    ruling names only earlier events, so reading the rulings from the last
+    one back decides each ruling before the events it names: an event is
+    out of force if the last ruling in force that names it voids it.
+    """
+    rulings = [e for e in events if isinstance(e, RulingMade)]
+    named: dict[int, int | None] = {}  # event -> the ruling voiding it; None: restored
+    for ruling in reversed(rulings):
+        if named.get(ruling.originator_version) is not None:
+            continue  # voided by a later ruling in force
+        for number in ruling.voids:
+            named.setdefault(number, ruling.originator_version)
+        for number in ruling.restores:
+            named.setdefault(number, None)
+    return {number: by for number, by in sorted(named.items()) if by is not None}
 
 
 def rulings_in_force(events: Sequence[MatchEvent]) -> list[RulingMade]:

@@ -338,7 +338,10 @@ def _game_won(d: _Draft, event: GameWon) -> None:
     d.phase, d.turn, d.dice, d.opening_dice = Phase.BETWEEN_GAMES, None, None, False
     d.offer, d.resignation = None, None
     if d.next_length is not None:
-        _new_length(d, d.next_length)
+        if max(score) >= d.length:
+            d.next_length = None  # the game in progress ended the match: it stands (4.8.3)
+        else:
+            _new_length(d, d.next_length)
 
 
 def _new_length(d: _Draft, length: int) -> None:
@@ -355,6 +358,9 @@ def _ruled(d: _Draft, event: RulingMade) -> None:
             setattr(d, name, getattr(loaded, name))
     elif isinstance(event, ScoreCorrected):
         d.score = (event.score_a, event.score_b)
+        if d.phase is Phase.BETWEEN_GAMES and d.crawford is not Crawford.POST:
+            one_away = d.length - 1 in d.score and max(d.score) < d.length
+            d.crawford = Crawford.CRAWFORD if d.crawford_rule and one_away else Crawford.PRE
     elif isinstance(event, MatchLengthCorrected):
         if d.phase in (Phase.BETWEEN_GAMES, Phase.OVER):
             _new_length(d, event.length)

@@ -100,6 +100,7 @@ def state_json(state: MatchState) -> dict[str, Any]:
             }
             for g in state.games
         ],
+        "next_length": state.next_length,
         "flagged": list(state.flagged),
         "anomalies": list(state.anomalies),
     }
