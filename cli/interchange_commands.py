@@ -3,7 +3,10 @@
 ``import`` reads ``.mat`` transcriptions (one ledger match per match in a
 file) and bgledger's own JSON export (``.json``: a lossless copy of a
 match's events).  ``export`` writes a match as gnubg's ``.mat``, as that JSON
-or as the USBGF 4.7 score sheet (text or a printable HTML page).
+or as the USBGF 4.7 score sheet (text or a printable HTML page).  JSON
+is the history as recorded, rulings included; the ``.mat`` file and the score
+sheet are the match as corrected by the rulings in force
+(:mod:`projections.effective`).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from ledger.interchange.json_stream import export_json, import_json, read_json
 from ledger.interchange.mat import read_mat_file
 from ledger.interchange.mat_writer import export_mat
 from ledger.rules.profiles import DEFAULT_PROFILE, PROFILES
+from projections.effective import corrected
 from projections.scoresheet import scoresheet_html, scoresheet_text
 from projections.summary import state_json
 
@@ -208,26 +212,32 @@ _FORMATS = ("mat", "json", "scoresheet", "scoresheet-html")
     "kind",
     type=click.Choice(_FORMATS),
     required=True,
-    help="mat: what gnubg reads; json: every event, lossless; scoresheet(-html): USBGF 4.7.",
+    help="mat: what gnubg reads; json: every event, rulings included, lossless; "
+    "scoresheet(-html): USBGF 4.7.  mat and the score sheets are the match as corrected.",
 )
 @click.option(
     "-o", "--output", type=click.Path(path_type=Path, dir_okay=False), help="Write to FILE."
 )
 @click.pass_context
 def export(ctx: click.Context, match_id: str, kind: str, output: Path | None) -> None:
-    """Export a match: as a .mat file, as JSON, or as its score sheet."""
+    """Export a match: as a .mat file, as JSON, or as its score sheet.
+
+    JSON holds every event as recorded, rulings included (bgledger import reads it
+    back, corrections and all); the .mat file and the score sheet show the
+    match as corrected by the rulings in force, the score sheet listing them.
+    """
     ledger = open_ledger(ctx)
     with library_errors():
         events = ledger.history(match_id)
-        state = ledger.state(match_id)
         if kind == "mat":
             text = export_mat(events)
         elif kind == "json":
             text = json.dumps(export_json(events), ensure_ascii=False, indent=1) + "\n"
-        elif kind == "scoresheet":
-            text = scoresheet_text(state, events)
         else:
-            text = scoresheet_html(state, events)
+            state = corrected(events)
+            assert state is not None  # the history of a match begins with MatchStarted
+            render = scoresheet_text if kind == "scoresheet" else scoresheet_html
+            text = render(state, events)
     if output is None:
         click.echo(text, nl=False)
         return

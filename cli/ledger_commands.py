@@ -215,9 +215,32 @@ def _cube_or_answer(name: str, summary: str, as_played: bool) -> click.Command:
     return click.command(name)(decorated)
 
 
-double = _cube_or_answer(
-    "double", "The player on roll doubles, before rolling (USBGF 4.4.2).", as_played=True
+@click.command()
+@click.argument("match_id", metavar="MATCH")
+@click.option(
+    "--to",
+    type=click.IntRange(min=2),
+    default=None,
+    metavar="N",
+    help="The level offered, when not twice the cube (a wrong level, USBGF 4.4.8).",
 )
+@_AS_PLAYED
+@stamp_options
+@json_option
+@click.pass_context
+def double(
+    ctx: click.Context,
+    match_id: str,
+    to: int | None,
+    as_played: bool,
+    by: str,
+    at: str | None,
+    as_json: bool,
+) -> None:
+    """The player on roll doubles, before rolling (USBGF 4.4.2)."""
+    perform(ctx, match_id, lambda m: m.double(to=to, as_played=as_played, by=by, at=at), as_json)
+
+
 take = _cube_or_answer("take", "The doubled player takes: he owns the cube.", as_played=False)
 drop = _cube_or_answer("drop", "The doubled player passes: the game is lost.", as_played=False)
 accept = _cube_or_answer("accept", "The concession offered is accepted.", as_played=False)

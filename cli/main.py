@@ -9,7 +9,9 @@ import click
 from cli.interchange_commands import export, import_command
 from cli.ledger_commands import COMMANDS as LEDGER_COMMANDS
 from cli.record import record
+from cli.replay import replay
 from cli.rules_commands import judge_command, legal
+from cli.ruling_commands import COMMANDS as RULING_COMMANDS
 from cli.view_commands import history, list_matches, show
 
 DEFAULT_DB = "sqlite:///bgledger.db"
@@ -33,11 +35,13 @@ def main(ctx: click.Context, db: str) -> None:
 
 for command in (
     *LEDGER_COMMANDS,
+    *RULING_COMMANDS,
     record,
     import_command,
     export,
     show,
     history,
+    replay,
     list_matches,
     legal,
     judge_command,

@@ -1,13 +1,24 @@
-"""Reading the ledger: ``show``, ``history`` and ``list``."""
+"""Reading the ledger: ``show``, ``history`` and ``list``.
+
+``show`` draws the match in either view of the past (DESIGN principle 4):
+as recorded after event N, or as corrected by the rulings in force;
+``history`` is the audit trail, every voided event marked with the ruling
+that voided it.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
-from cli.common import emit_json, json_option, library_errors, open_ledger
+from cli.common import BadInputError, emit_json, json_option, library_errors, open_ledger
 from cli.render import board_diagram, games_table
+from cli.replay import Moment, moment, rulings_text
+from ledger.app import Ledger
+from projections.audit import HistoryEntry, history_json, history_line
 from projections.audit import history as audit_history
-from projections.audit import history_json
+from projections.effective import rulings_in_force
 from projections.state import MatchState
 from projections.summary import state_json
 
@@ -30,6 +41,12 @@ def _title(state: MatchState) -> str:
     help="As recorded after event N.",
 )
 @click.option(
+    "--corrected",
+    "as_corrected",
+    is_flag=True,
+    help="As corrected by every ruling in force (with --at N: that moment, corrected).",
+)
+@click.option(
     "--from",
     "viewer",
     type=click.Choice(["a", "b"]),
@@ -39,47 +56,127 @@ def _title(state: MatchState) -> str:
 @json_option
 @click.pass_context
 def show(
-    ctx: click.Context, match_id: str, at: int | None, viewer: str | None, as_json: bool
+    ctx: click.Context,
+    match_id: str,
+    at: int | None,
+    as_corrected: bool,
+    viewer: str | None,
+    as_json: bool,
 ) -> None:
-    """The board, score, cube, turn and Crawford status (as recorded after event N)."""
-    ledger = open_ledger(ctx)
-    with library_errors():
-        state = ledger.state(match_id, at=at)
+    """The board, score, cube, turn and Crawford status (as recorded after event N).
+
+    Without --at: the match today, every ruling in force applied.  --at N
+    --corrected: the moment after event N seen through every ruling since.
+    """
+    shown = _moment(open_ledger(ctx), match_id, at, as_corrected)
+    state = shown.state
     if as_json:
-        emit_json(state_json(state))
+        emit_json(_show_json(shown, at is not None))
         return
     click.echo(_title(state))
-    if at is not None:
-        click.echo(f"as recorded after event {at}")
+    if at is not None or as_corrected:
+        click.echo(shown.title())
     click.echo(board_diagram(state, viewer))
+    if state.next_length is not None:
+        click.echo(f"\nthe match is {state.next_length} points from the next game")
     if state.games:
         click.echo()
         click.echo(games_table(state))
     if state.flagged:
         numbers = ", ".join(str(n) for n in state.flagged)
         click.echo(f"\nflagged (recorded as played, against the rules): events {numbers}")
+    if shown.rulings:
+        click.echo("\n" + rulings_text(shown.rulings))
     for problem in state.anomalies:
         click.echo(f"anomaly: {problem}", err=True)
 
 
+def _moment(ledger: Ledger, match_id: str, at: int | None, as_corrected: bool) -> Moment:
+    """The match ``show`` draws: recorded (``Ledger.state``) or corrected, now or after ``at``.
+
+    :raises BadInputError: for an unknown match or an event it does not have.
+    """
+    with library_errors():
+        events = ledger.history(match_id)
+        if not as_corrected:
+            state = ledger.state(match_id, at=at)
+            made = rulings_in_force(events[: state.events])
+            return Moment(state, state.events, "recorded", tuple(made))
+    try:
+        return moment(events, at or len(events), as_corrected=True)
+    except ValueError as error:
+        raise BadInputError(f"match {match_id!r}: --at {at}: {error}") from None
+
+
+def _show_json(shown: Moment, at_given: bool) -> dict[str, Any]:
+    """``show --json``: the state, the view, and the rulings in force."""
+    document = state_with_rulings(shown.state)
+    document["view"] = shown.view if at_given or shown.view == "corrected" else "present"
+    document["rulings"] = [
+        {
+            "number": r.originator_version,
+            "rule": r.rule or None,
+            "ruled_by": r.ruled_by,
+            "reason": r.reason,
+            "agreed": r.agreed,
+        }
+        for r in shown.rulings
+    ]
+    return document
+
+
+def state_with_rulings(state: MatchState) -> dict[str, Any]:
+    """:func:`~projections.summary.state_json` plus ``next_length`` (USBGF 4.8.4, 4.8.5).
+
+    ``next_length`` is the corrected match length a ruling set for the next
+    game, or null.
+    """
+    return {**state_json(state), "next_length": state.next_length}
+
+
 @click.command()
 @click.argument("match_id", metavar="MATCH")
+@click.option(
+    "--rulings",
+    "only_rulings",
+    is_flag=True,
+    help="Only the rulings: what each voided or restored, and whether it is in force.",
+)
 @json_option
 @click.pass_context
-def history(ctx: click.Context, match_id: str, as_json: bool) -> None:
-    """Every event of the match: number, time, recorder and what happened; '!' marks illegal."""
+def history(ctx: click.Context, match_id: str, only_rulings: bool, as_json: bool) -> None:
+    """Every event of the match: number, time, recorder and what happened.
+
+    Marks: '!' illegal (recorded as played), 'x' voided by a ruling (the
+    ruling is named), 'R' a ruling, with its rule, who ruled and why.
+    """
     ledger = open_ledger(ctx)
     with library_errors():
         events = ledger.history(match_id)
     entries = audit_history(events)
+    if only_rulings:
+        entries = [entry for entry in entries if entry.ruling is not None]
     if as_json:
-        emit_json({"match_id": match_id, "events": history_json(entries)})
+        key = "rulings" if only_rulings else "events"
+        emit_json({"match_id": match_id, key: history_json(entries)})
+        return
+    if only_rulings:
+        _print_rulings(match_id, entries)
         return
     width = max(len(entry.recorded_by) for entry in entries)
     for entry in entries:
-        mark = "!" if entry.flagged else " "
+        click.echo(history_line(entry, width))
+
+
+def _print_rulings(match_id: str, entries: list[HistoryEntry]) -> None:
+    """``history --rulings``: each ruling, in force or overturned, with what it did."""
+    if not entries:
+        click.echo(f"no rulings in match {match_id!r}")
+        return
+    for entry in entries:
+        status = f"overturned by ruling {entry.voided_by}" if entry.voided_by else "in force"
         when = entry.at[:19].replace("T", " ")
-        click.echo(f"{entry.number:>5} {mark} {when}  {entry.recorded_by:<{width}}  {entry.text}")
+        click.echo(f"{entry.number:>5}  {when}  {entry.recorded_by}  [{status}]  {entry.text}")
 
 
 def _status(state: MatchState) -> str:

@@ -8,6 +8,12 @@ moment.  An event that records something the rules forbid (an illegal play, a
 forbidden double or concession made at the board, DESIGN principle 2) is
 flagged, with its rule.
 
+A ruling (a compensating event) is described with the rule, who ruled, what
+it voids or puts back in force and why (:mod:`projections.audit_rulings`);
+every event a ruling in force took out of force carries that ruling's number
+in ``voided_by`` (:func:`projections.effective.voided_by`): nothing is ever
+deleted, so the trail shows what was recorded and what stands.
+
 Example::
 
     >>> from ledger.match import Match, match_uuid
@@ -19,7 +25,7 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, TypeVar
 
@@ -39,20 +45,43 @@ from ledger.events import (
     ResignationOffered,
     ResignationRejected,
     RollVoided,
+    RulingMade,
     UnplayablePlayRecorded,
 )
 from ledger.rules.results import GameResult
+from projections.audit_rulings import describe_ruling
+from projections.effective import voided_by
 from projections.state import Crawford, MatchState, apply, other
 
 __all__ = [
     "HistoryEntry",
+    "RulingDetails",
     "describe",
     "history",
     "history_json",
+    "history_line",
     "points_text",
     "result_text",
     "score_text",
 ]
+
+
+@dataclass(frozen=True, slots=True)
+class RulingDetails:
+    """What a ruling's history entry adds: who ruled, why, and what it voided or restored.
+
+    :ivar ruled_by: ``director``, ``committee`` or ``players``.
+    :ivar reason: the ruler's words.
+    :ivar agreed: the players agreed to the correction (USBGF 4.2.3(f)).
+    :ivar voids: the events the ruling took out of force.
+    :ivar restores: the events it put back in force (an appeal).
+    """
+
+    ruled_by: str
+    reason: str
+    agreed: bool
+    voids: tuple[int, ...]
+    restores: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +96,9 @@ class HistoryEntry:
     :ivar flagged: True if the event records something the rules forbid.
     :ivar rule: the rule the event cites, if any.
     :ivar game: the number of the game at that event (0 before the first).
+    :ivar voided_by: the ruling in force that took this event out of force, if any
+        (for a ruling: the appeal that overturned it).
+    :ivar ruling: for a ruling, who ruled, why and what it voided or restored.
     """
 
     number: int
@@ -77,46 +109,100 @@ class HistoryEntry:
     flagged: bool
     rule: str | None
     game: int
+    voided_by: int | None = None
+    ruling: RulingDetails | None = None
 
 
 def history(events: Iterable[MatchEvent]) -> list[HistoryEntry]:
     """The audit trail of ``events``, folding them as it goes; one entry per event.
 
+    Each event voided by a ruling in force is marked with that ruling's number.
     Never raises for well-typed events: an event of a kind this version does
     not know is listed under its class name.
     """
+    events = list(events)
+    voided = voided_by(events)
+    numbered = {event.originator_version: event for event in events}
     entries: list[HistoryEntry] = []
     state: MatchState | None = None
     for event in events:
         after = apply(state, event)
+        number = event.originator_version
         entries.append(
             HistoryEntry(
-                number=event.originator_version,
+                number=number,
                 at=event.at,
                 recorded_by=event.recorded_by,
                 kind=type(event).__name__,
-                text=describe(event, state, after),
-                flagged=after.flagged[-1:] == (event.originator_version,),
+                text=describe(event, state, after, numbered),
+                flagged=after.flagged[-1:] == (number,),
                 rule=_rule(event),
                 game=after.game,
+                voided_by=voided.get(number),
+                ruling=_details(event),
             )
         )
         state = after
     return entries
 
 
+def _details(event: MatchEvent) -> RulingDetails | None:
+    if not isinstance(event, RulingMade):
+        return None
+    return RulingDetails(
+        event.ruled_by, event.reason, event.agreed, tuple(event.voids), tuple(event.restores)
+    )
+
+
 def history_json(entries: Iterable[HistoryEntry]) -> list[dict[str, Any]]:
-    """``history --json``: one object per entry, with the fields of :class:`HistoryEntry`."""
-    return [asdict(entry) for entry in entries]
+    """``history --json``: one object per entry, with the fields of :class:`HistoryEntry`.
+
+    ``voided_by`` is the number of the ruling that voided the event, or null.
+    A ruling's object also has ``ruled_by``, ``reason``, ``agreed``, ``voids``,
+    ``restores`` (lists of event numbers) and ``in_force`` (false once overturned).
+    """
+    documents = []
+    for entry in entries:
+        document = asdict(entry)
+        details = document.pop("ruling")
+        if details is not None:
+            document.update(details, in_force=entry.voided_by is None)
+            document["voids"] = list(details["voids"])
+            document["restores"] = list(details["restores"])
+        documents.append(document)
+    return documents
 
 
-def describe(event: MatchEvent, before: MatchState | None, after: MatchState) -> str:
+def history_line(entry: HistoryEntry, width: int = 0) -> str:
+    """``entry`` as ``bgledger history`` prints it: number, mark, time, recorder, text.
+
+    The mark is ``x`` for an event a ruling voided (the line then ends with
+    ``[voided by ruling N]``), ``!`` for one flagged against the rules, ``R``
+    for a ruling; ``width`` pads the recorder's name.
+    """
+    mark = "x" if entry.voided_by else "!" if entry.flagged else "R" if entry.ruling else " "
+    when = entry.at[:19].replace("T", " ")
+    text = entry.text
+    if entry.voided_by:
+        text += f"  [voided by ruling {entry.voided_by}]"
+    return f"{entry.number:>5} {mark} {when}  {entry.recorded_by:<{width}}  {text}"
+
+
+def describe(
+    event: MatchEvent,
+    before: MatchState | None,
+    after: MatchState,
+    events: Mapping[int, MatchEvent] | None = None,
+) -> str:
     """``event`` in one line, for a tournament director, using the players' names.
 
     ``before`` is the state the event was applied to (``None`` for the first
-    event), ``after`` the state it made.  An event of an unknown kind is
-    described by its class name.
+    event), ``after`` the state it made; ``events`` maps event numbers to the
+    match's earlier events, which a ruling's description names.  An event of
+    an unknown kind is described by its class name.
     """
+    if isinstance(event, RulingMade):
+        return describe_ruling(event, before or after, after, events or {})
     describer = _DESCRIBERS.get(type(event))
     if describer is None:
         return type(event).__name__

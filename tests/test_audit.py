@@ -232,6 +232,7 @@ def test_history_json_has_the_contract_keys_and_survives_json() -> None:
         "flagged",
         "rule",
         "game",
+        "voided_by",
     }
     assert document[2]["text"] == "opening roll: Ann 3, Bob 1: Ann plays first"
     assert document[2]["number"] == 3

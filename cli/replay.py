@@ -1,0 +1,236 @@
+"""``replay``: the appeal committee's tool (USBGF 5.3), one event at a time.
+
+The match is stepped through event by event in either of the two views of
+the past (DESIGN principle 4): *recorded*, the match as the log stood after
+event N (:func:`projections.state.fold` of the first N events, what
+``Ledger.state(id, at=N)`` gives), and *corrected*, the same moment seen
+through every ruling in force today (:func:`projections.effective.corrected`).
+Each step prints the event's history line, the board with the score and the
+cube, and the rulings in force.
+
+:class:`ReplaySession` is pure: ``step(command)`` returns the text to print,
+so the command below is a thin loop over standard input.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import click
+
+from cli.common import BadInputError, library_errors, open_ledger
+from cli.render import board_diagram
+from ledger.events import MatchEvent, RulingMade
+from projections.audit import HistoryEntry, history, history_line
+from projections.effective import corrected, rulings_in_force
+from projections.state import MatchState, fold
+
+__all__ = ["HELP", "Moment", "ReplaySession", "moment", "replay", "rulings_text"]
+
+HELP = "n/next (Enter), b/back, j/jump N, t/toggle (recorded/corrected), q/quit"
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """The match after event ``at`` in one view, with the rulings that bear on it.
+
+    :ivar view: ``recorded`` or ``corrected``.
+    """
+
+    state: MatchState
+    at: int
+    view: str
+    rulings: tuple[RulingMade, ...]
+
+    def title(self) -> str:
+        """``'as recorded after event 4'`` or ``'as corrected, after event 4'``."""
+        if self.view == "recorded":
+            return f"as recorded after event {self.at}"
+        return f"as corrected, after event {self.at}"
+
+
+def moment(events: Sequence[MatchEvent], at: int, as_corrected: bool) -> Moment:
+    """The match after event ``at`` (1 to ``len(events)``), recorded or corrected.
+
+    Recorded: the first ``at`` events folded, rulings made by then included.
+    Corrected: the events in force numbered up to ``at``, through every
+    ruling in force today; the rulings listed are those made by ``at`` or
+    voiding or restoring an event by ``at``.
+
+    :raises ValueError: if ``at`` is not one of the events' numbers.
+    """
+    if not 1 <= at <= len(events):
+        raise ValueError(f"the match has events 1-{len(events)}: {at} is not one of them")
+    if not as_corrected:
+        state = fold(events[:at])
+        assert state is not None
+        return Moment(state, at, "recorded", tuple(rulings_in_force(events[:at])))
+    fixed = corrected(events, at=at)
+    assert fixed is not None
+    bearing = tuple(r for r in rulings_in_force(events) if _bears_on(r, at))
+    return Moment(fixed, at, "corrected", bearing)
+
+
+def _bears_on(ruling: RulingMade, at: int) -> bool:
+    named = [*ruling.voids, *ruling.restores]
+    return ruling.originator_version <= at or (bool(named) and min(named) <= at)
+
+
+def rulings_text(rulings: Sequence[RulingMade]) -> str:
+    """The rulings in force, one a line: number, rule, who ruled, reason; '' if none."""
+    if not rulings:
+        return ""
+    lines = ["rulings in force:"]
+    for ruling in rulings:
+        who = ruling.ruled_by + (", players agreed" if ruling.agreed else "")
+        rule = f"{ruling.rule}, " if ruling.rule else ""
+        lines.append(f"  {ruling.originator_version:>5}  {rule}{who}: {ruling.reason}")
+    return "\n".join(lines)
+
+
+class ReplaySession:
+    """Stepping through a match: where we are, in which view; ``step`` answers a command.
+
+    :param events: every event of the match, in order (numbered from 1).
+    :param at: the event to start at (clamped to the match).
+    :param as_corrected: start in the corrected view.
+    :param viewer: draw the board from this player's side (default: on roll).
+    :raises ValueError: if there are no events.
+    """
+
+    def __init__(
+        self,
+        events: Sequence[MatchEvent],
+        at: int = 1,
+        as_corrected: bool = False,
+        viewer: str | None = None,
+    ) -> None:
+        if not events:
+            raise ValueError("a replay needs at least one event")
+        self.events = list(events)
+        self.entries: list[HistoryEntry] = history(self.events)
+        self.at = min(max(at, 1), len(self.events))
+        self.corrected = as_corrected
+        self.viewer = viewer
+        self.done = False
+        self._width = max(len(entry.recorded_by) for entry in self.entries)
+
+    @property
+    def last(self) -> int:
+        """The number of the match's last event."""
+        return len(self.events)
+
+    def view(self) -> Moment:
+        """The match at the current event in the current view."""
+        return moment(self.events, self.at, self.corrected)
+
+    def screen(self) -> str:
+        """What a step shows: where we are, the event, the board, the rulings in force."""
+        shown = self.view()
+        head = f"== event {self.at} of {self.last} · {shown.view} view ({shown.title()}) =="
+        lines = [head, history_line(self.entries[self.at - 1], self._width)]
+        lines.append(board_diagram(shown.state, self.viewer))
+        lines.append(rulings_text(shown.rulings) or "no ruling in force")
+        return "\n".join(lines)
+
+    def step(self, command: str) -> str:
+        """Carry out one command (``n``, ``b``, ``j N``, ``t``, ``q``; blank = next).
+
+        Returns the text to print: the new screen, or why nothing moved.
+        """
+        verb, *args = command.split() or ["next"]
+        action = _ACTIONS.get(verb.lower())
+        if action is None:
+            return f"unknown command {command.strip()!r}: {HELP}"
+        return action(self, args)
+
+    def go(self, number: int) -> str:
+        """Move to event ``number``: the new screen, or why not."""
+        if not 1 <= number <= self.last:
+            return f"no event {number}: the match has events 1-{self.last}"
+        self.at = number
+        return self.screen()
+
+    def _next(self, args: list[str]) -> str:
+        if self.at == self.last:
+            return f"at the last event ({self.last}): b/back, j/jump N or q/quit"
+        return self.go(self.at + 1)
+
+    def _back(self, args: list[str]) -> str:
+        if self.at == 1:
+            return "at the first event: n/next, j/jump N or q/quit"
+        return self.go(self.at - 1)
+
+    def _jump(self, args: list[str]) -> str:
+        if len(args) != 1 or not args[0].isdigit():
+            return f"jump needs an event number, 1-{self.last}: j N"
+        return self.go(int(args[0]))
+
+    def _toggle(self, args: list[str]) -> str:
+        self.corrected = not self.corrected
+        return self.screen()
+
+    def _quit(self, args: list[str]) -> str:
+        self.done = True
+        return "end of replay"
+
+    def _help(self, args: list[str]) -> str:
+        return HELP
+
+
+_Action = Callable[[ReplaySession, list[str]], str]
+_ACTIONS: dict[str, _Action] = {}
+for _names, _action in (
+    (("n", "next"), ReplaySession._next),
+    (("b", "back"), ReplaySession._back),
+    (("j", "jump"), ReplaySession._jump),
+    (("t", "toggle"), ReplaySession._toggle),
+    (("q", "quit"), ReplaySession._quit),
+    (("h", "help", "?"), ReplaySession._help),
+):
+    for _name in _names:
+        _ACTIONS[_name] = _action
+
+
+@click.command()
+@click.argument("match_id", metavar="MATCH")
+@click.option("--at", type=click.IntRange(min=1), default=1, metavar="N", help="Start at event N.")
+@click.option(
+    "--corrected",
+    "as_corrected",
+    is_flag=True,
+    help="Start in the corrected view (else as recorded).",
+)
+@click.option(
+    "--from",
+    "viewer",
+    type=click.Choice(["a", "b"]),
+    default=None,
+    help="Draw the board from this player's side (default: the player on roll).",
+)
+@click.pass_context
+def replay(
+    ctx: click.Context, match_id: str, at: int, as_corrected: bool, viewer: str | None
+) -> None:
+    """Step through a match event by event, as recorded or as corrected (USBGF 5.3).
+
+    Commands, one a line: n/next (or Enter), b/back, j/jump N, t/toggle
+    between the recorded and the corrected view, q/quit.
+    """
+    ledger = open_ledger(ctx)
+    with library_errors():
+        events = ledger.history(match_id)
+    if at > len(events):
+        raise BadInputError(f"--at {at}: match {match_id!r} has events 1-{len(events)}")
+    session = ReplaySession(events, at, as_corrected, viewer)
+    interactive = sys.stdin.isatty()
+    click.echo(session.screen())
+    while not session.done:
+        if interactive:
+            click.echo(f"[{HELP}] > ", nl=False)
+        line = sys.stdin.readline()
+        if not line:
+            return
+        click.echo(session.step(line))

@@ -1,0 +1,221 @@
+"""Rulings from the command line: a director's or a committee's corrections.
+
+Each command records one compensating event through :mod:`ledger.rulings`
+(DESIGN principle 3): it names the events it voids or restores, the rule,
+who ruled and why, and changes nothing recorded.  All share ``--rule``,
+``--ruled-by``, ``--reason``, ``--agreed``, ``--by``/``--at`` and ``--json``.
+A ruling outside its window is refused with the rule cited (exit 1); one
+that names nothing it could apply to exits 2.  Either way nothing is recorded.
+
+After a ruling the command prints it as the history has it (what it voided,
+the rule, who ruled, why), then the new state in one line; ``--json`` prints
+the state (``show --json``'s fields) with ``ruling`` (its event number),
+``voided``, ``restored`` and ``recorded`` (every event the command added).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from cli.common import (
+    BadInputError,
+    emit_json,
+    json_option,
+    library_errors,
+    open_ledger,
+    stamp_options,
+)
+from cli.render import brief
+from cli.view_commands import state_with_rulings
+from ledger import rulings
+from ledger.events import MatchEvent, RulingMade
+from ledger.match import Match
+from ledger.rulings import RULERS, Ruling
+from projections.audit import history as audit_history
+
+__all__ = ["COMMANDS"]
+
+Decision = Callable[[Match, list[MatchEvent], Ruling], None]
+F = Callable[..., Any]
+
+
+def ruling_options(reason: bool = True) -> Callable[[F], F]:
+    """The options every ruling takes (``--reason`` only where the ruling needs one)."""
+
+    def decorate(func: F) -> F:
+        func = json_option(stamp_options(func))
+        func = click.option(
+            "--agreed",
+            is_flag=True,
+            help="Both players agreed to the correction (USBGF 4.2.3(f)).",
+        )(func)
+        if reason:
+            func = click.option(
+                "--reason", required=True, metavar="TEXT", help="Why, in the ruler's words."
+            )(func)
+        func = click.option(
+            "--ruled-by",
+            "ruled_by",
+            type=click.Choice(RULERS),
+            required=True,
+            help="Who ruled: the director, an appeal committee, or the players.",
+        )(func)
+        return click.option(
+            "--rule",
+            metavar="RULE",
+            default=None,
+            help="The rule applied ('USBGF 4.2.3(f)'); default: the first whose window is open.",
+        )(func)
+
+    return decorate
+
+
+def decide(ctx: click.Context, match_id: str, decision: Decision, options: dict[str, Any]) -> None:
+    """Record ``decision`` with the ruling the options describe; print what it did.
+
+    :raises BadInputError: (exit 2) for a ruling that names nothing it applies to.
+    :raises RefusedError: (exit 1) for a ruling the rules refuse, with the rule.
+    """
+    ledger = open_ledger(ctx)
+    with library_errors():
+        given = Ruling(
+            ruled_by=options["ruled_by"],
+            reason=options["reason"],
+            rule=options["rule"],
+            agreed=options["agreed"],
+            by=options["by"],
+            at=options["at"],
+        )
+
+        def run(match: Match, history: list[MatchEvent]) -> tuple[int, Match]:
+            before = match.version
+            decision(match, history, given)
+            return before, match
+
+        before, match = ledger.rule(match_id, run)
+        events = ledger.history(match_id)[: match.version]
+    _report(events, before, match, options["as_json"])
+
+
+def _report(events: list[MatchEvent], before: int, match: Match, as_json: bool) -> None:
+    added = events[before:]
+    ruling = next(e for e in added if isinstance(e, RulingMade))
+    if as_json:
+        emit_json(
+            {
+                **state_with_rulings(match.state),
+                "ruling": ruling.originator_version,
+                "voided": list(ruling.voids),
+                "restored": list(ruling.restores),
+                "recorded": [e.originator_version for e in added],
+            }
+        )
+        return
+    for entry in audit_history(events)[before:]:
+        click.echo(f"event {entry.number}: {entry.text}")
+    click.echo(brief(match.state))
+
+
+def _event_command(
+    name: str, summary: str, function: Callable[..., None], metavar: str = "EVENT"
+) -> click.Command:
+    """A ruling on one recorded event: ``NAME MATCH EVENT`` and the ruling options."""
+
+    @click.pass_context
+    def command(ctx: click.Context, /, match_id: str, event: int, **options: Any) -> None:
+        decide(ctx, match_id, lambda m, h, r: function(m, h, event, r), options)
+
+    command.__doc__ = summary
+    decorated = ruling_options()(command)
+    decorated = click.argument("event", type=int, metavar=metavar)(decorated)
+    decorated = click.argument("match_id", metavar="MATCH")(decorated)
+    return click.command(name)(decorated)
+
+
+revert = _event_command(
+    "revert",
+    "Undo the illegal play EVENT and everything after it (USBGF 4.2.3(c)-(f)).",
+    rulings.revert,
+)
+void_cube = _event_command(
+    "void-cube",
+    "Void the invalid double EVENT that was taken: the game counts as if it never was "
+    "(USBGF 4.4.6.1, 4.4.9, 4.4.10).",
+    rulings.void_cube,
+)
+nullify_pass = _event_command(
+    "nullify-pass",
+    "Nullify the pass of the invalid double EVENT: the game resumes at the double (USBGF 4.4.6.2).",
+    rulings.nullify_pass,
+)
+correct_cube = _event_command(
+    "correct-cube",
+    "The double EVENT to a wrong level stands at the right level (USBGF 4.4.8).",
+    rulings.correct_cube,
+)
+overturn = _event_command(
+    "overturn",
+    "An appeal committee reverses the ruling at event RULING: what it voided is back "
+    "in force (USBGF 5.2; --ruled-by committee).",
+    rulings.overturn,
+    metavar="RULING",
+)
+
+
+@click.command("correct-length")
+@click.argument("match_id", metavar="MATCH")
+@click.argument("length", type=click.IntRange(min=1), metavar="LENGTH")
+@ruling_options()
+@click.pass_context
+def correct_length(ctx: click.Context, /, match_id: str, length: int, **options: Any) -> None:
+    """The match is LENGTH points, from the next game (USBGF 4.8.4, 4.8.5)."""
+    decide(ctx, match_id, lambda m, h, r: rulings.correct_length(m, h, length, r), options)
+
+
+def parse_score(words: tuple[str, ...]) -> tuple[int, int]:
+    """``('2', '1')`` or ``('2-1',)`` as ``(2, 1)``.
+
+    :raises BadInputError: for anything else.
+    """
+    parts = words[0].split("-") if len(words) == 1 else list(words)
+    if len(parts) != 2 or not all(part.strip().isdigit() for part in parts):
+        raise BadInputError(f"score {' '.join(words)!r}: give a's and b's points, 'A B' or 'A-B'")
+    return int(parts[0]), int(parts[1])
+
+
+@click.command("correct-score")
+@click.argument("match_id", metavar="MATCH")
+@click.argument("score", nargs=-1, required=True, metavar="A B|A-B")
+@ruling_options()
+@click.pass_context
+def correct_score(
+    ctx: click.Context, /, match_id: str, score: tuple[str, ...], **options: Any
+) -> None:
+    """The score is A (player a) to B (player b): the director settles a dispute (USBGF 4.7)."""
+    points = parse_score(score)
+    decide(ctx, match_id, lambda m, h, r: rulings.correct_score(m, h, points, r), options)
+
+
+@click.command("note")
+@click.argument("match_id", metavar="MATCH")
+@click.argument("text", metavar="TEXT")
+@ruling_options(reason=False)
+@click.pass_context
+def note(ctx: click.Context, /, match_id: str, text: str, **options: Any) -> None:
+    """Note a ruling or an observation for the record (TEXT); the match is unchanged."""
+    decide(ctx, match_id, rulings.note, {**options, "reason": text})
+
+
+COMMANDS = (
+    revert,
+    void_cube,
+    nullify_pass,
+    correct_cube,
+    correct_length,
+    correct_score,
+    note,
+    overturn,
+)
