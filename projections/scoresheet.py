@@ -7,7 +7,15 @@ games, the score, the Crawford status) and the match's events (when each game
 ended): a header (event, round, table, players, length, profile, date), one
 row per finished game (the score before it, the winner, the points and how
 they were won, the running score after it, the Crawford game marked) and the
-final line.  Penalty points (USBGF 2.2.4) and breaks (USBGF 2.2.2, where the
+final line.
+
+The sheet shows the match as corrected (:mod:`projections.effective`): the
+state given is the corrected one, and only the events in force count, so a
+game result a ruling voided is not there and a game whose double was voided
+scores at the cube in force.  The rulings have a section of their own: each
+one's event number, what it did, the rule, who ruled and why, a ruling
+overturned on appeal (USBGF 5.2) or voided by a later one marked so.
+Penalty points (USBGF 2.2.4) and breaks (USBGF 2.2.2, where the
 sheet must show the wall clock time and who asked) have their own sections,
 which say "none recorded" until the ledger records them (a later issue).
 
@@ -34,12 +42,16 @@ from datetime import datetime
 
 from ledger.events import GameWon, MatchEvent
 from projections.audit import points_text, score_text
+from projections.effective import in_force
+from projections.scoresheet_rulings import RULING_COLUMNS, RulingRow, ruling_rows
 from projections.state import Crawford, GameRecord, MatchState
 
 __all__ = [
+    "RulingRow",
     "ScoreSheet",
     "SheetRow",
     "final_line",
+    "ruling_rows",
     "score_sheet",
     "scoresheet_html",
     "scoresheet_text",
@@ -48,6 +60,7 @@ __all__ = [
 NONE_RECORDED = "none recorded"
 PENALTIES = "Penalty points (USBGF 2.2.4)"
 BREAKS = "Breaks (USBGF 2.2.2)"
+RULINGS = "Rulings"
 COLUMNS = ("Game", "Before", "Winner", "Points", "How", "After", "Ended", "")
 
 
@@ -86,12 +99,13 @@ class SheetRow:
 
 @dataclass(frozen=True, slots=True)
 class ScoreSheet:
-    """A match's score sheet: ``header`` (label, value) pairs, the rows and the final line."""
+    """A match's score sheet: ``header`` (label, value) pairs, the rows, the final line, rulings."""
 
     players: tuple[str, str]
     header: tuple[tuple[str, str], ...]
     rows: tuple[SheetRow, ...]
     final: str
+    rulings: tuple[RulingRow, ...] = ()
 
 
 def _pair(score: tuple[int, int]) -> str:
@@ -155,10 +169,16 @@ def final_line(state: MatchState) -> str:
 
 
 def score_sheet(state: MatchState, events: Iterable[MatchEvent] = ()) -> ScoreSheet:
-    """The sheet of ``state``; ``events`` (the match's, any prefix) give when each game ended."""
-    ended = {e.number: e.at for e in events if isinstance(e, GameWon)}
+    """The sheet of ``state``, the match as corrected; ``events`` are the match's (any prefix).
+
+    The events in force (:func:`projections.effective.in_force`) give when each
+    game ended; every ruling among ``events`` is listed (:func:`ruling_rows`).
+    """
+    recorded = list(events)
+    ended = {e.number: e.at for e in in_force(recorded) if isinstance(e, GameWon)}
     rows = tuple(_row(state, game, ended) for game in state.games)
-    return ScoreSheet(state.players, _header(state), rows, final_line(state))
+    header, final = _header(state), final_line(state)
+    return ScoreSheet(state.players, header, rows, final, ruling_rows(recorded))
 
 
 # -- text ---------------------------------------------------------------------------------------
@@ -186,8 +206,16 @@ def scoresheet_text(state: MatchState, events: Iterable[MatchEvent] = ()) -> str
         lines += _table([COLUMNS, *(row.cells() for row in sheet.rows)], frozenset({0, 3}))
     else:
         lines.append("No game finished yet.")
-    lines += ["", sheet.final, "", f"{PENALTIES}: {NONE_RECORDED}", f"{BREAKS}: {NONE_RECORDED}"]
+    lines += ["", sheet.final, "", *_rulings_text(sheet), ""]
+    lines += [f"{PENALTIES}: {NONE_RECORDED}", f"{BREAKS}: {NONE_RECORDED}"]
     return "\n".join(lines) + "\n"
+
+
+def _rulings_text(sheet: ScoreSheet) -> list[str]:
+    if not sheet.rulings:
+        return [f"{RULINGS}: {NONE_RECORDED}"]
+    rows = [RULING_COLUMNS, *(row.cells() for row in sheet.rulings)]
+    return [f"{RULINGS}:", *_table(rows, frozenset({0}))]
 
 
 # -- HTML ---------------------------------------------------------------------------------------
@@ -204,7 +232,8 @@ table { border-collapse: collapse; margin: .5rem 0; }
 th, td { border: 1px solid #777; padding: .3rem .6rem; text-align: left; }
 td.number { text-align: right; font-variant-numeric: tabular-nums; }
 tr.crawford td { font-weight: bold; background: #eee; }
-td.none { font-style: italic; color: #555; }
+td.none, p.none { font-style: italic; color: #555; }
+tr.void td { color: #666; }
 p.final { font-size: 1.15rem; font-weight: bold; }
 p.signatures { margin-top: 2.5rem; }
 @media print {
@@ -242,6 +271,18 @@ def _games_html(sheet: ScoreSheet) -> list[str]:
     return [*lines, "</tbody></table>"]
 
 
+def _rulings_html(sheet: ScoreSheet) -> list[str]:
+    lines = [f"<h2>{RULINGS}</h2>"]
+    if not sheet.rulings:
+        return [*lines, f'<p class="none">{NONE_RECORDED}</p>']
+    lines.append(f'<table class="rulings"><thead><tr>{_cells(RULING_COLUMNS, "th")}</tr></thead>')
+    lines.append("<tbody>")
+    for row in sheet.rulings:
+        marked = ' class="void"' if row.status else ""
+        lines.append(f"<tr{marked}>{_cells(row.cells(), 'td', frozenset({0}))}</tr>")
+    return [*lines, "</tbody></table>"]
+
+
 def _blank_sections() -> list[str]:
     lines = []
     for title, columns in _BLANK_SECTIONS:
@@ -267,6 +308,7 @@ def scoresheet_html(state: MatchState, events: Iterable[MatchEvent] = ()) -> str
         f"<dl>{header}</dl>",
         *_games_html(sheet),
         f'<p class="final">{html.escape(sheet.final)}</p>',
+        *_rulings_html(sheet),
         *_blank_sections(),
         f'<p class="signatures">{a}: ____________________ &nbsp; {b}: ____________________</p>',
     ]

@@ -33,6 +33,7 @@ from ledger.events import MatchEvent
 from ledger.interchange.json_stream import (
     COMMANDS,
     CONSEQUENCES,
+    RULINGS,
     InconsistentMatchJsonError,
     InvalidMatchJsonError,
     MatchDocument,
@@ -43,8 +44,10 @@ from ledger.interchange.json_stream import (
 )
 from ledger.match import Match, match_uuid
 from projections.audit import history
+from projections.effective import corrected
 from projections.state import MatchState
 from tests.conftest import shared_matches
+from tests.ruled_match import RULINGS_AT, record_crawford_void, record_ruled_match
 from tests.test_scenarios import SCENARIOS, record_scenario
 from tests.test_store import PROFILES, random_match
 
@@ -74,6 +77,26 @@ def trail(events: list[MatchEvent]) -> list[tuple[Any, ...]]:
     return [
         (e.number, e.at, e.recorded_by, e.kind, e.text, e.flagged, e.rule) for e in history(events)
     ]
+
+
+# -- a match with one ruling of each kind ---------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def ruled_once() -> tuple[Ledger, dict[str, Any]]:
+    """The ruled match in a ledger of its own, and its export (through JSON text)."""
+    ledger = Ledger("sqlite:///:memory:")
+    events = record_ruled_match(ledger)
+    assert {n: type(events[n - 1]).__name__ for n in RULINGS_AT} == RULINGS_AT
+    assert len(events) == 51 and isinstance(events[-1], vocabulary.MatchWon)
+    return ledger, json.loads(json.dumps(export_json(events)))
+
+
+@pytest.fixture
+def ruled(ruled_once: tuple[Ledger, dict[str, Any]]) -> tuple[Ledger, dict[str, Any]]:
+    """The ruled match's ledger and a copy of its export, for a test to change."""
+    ledger, document = ruled_once
+    return ledger, copy.deepcopy(document)
 
 
 Recorded = Callable[[str], tuple[Ledger, dict[str, Any]]]
@@ -225,6 +248,171 @@ def test_random_matches_round_trip(seed: int, length: int, profile: str, limit: 
         expected: MatchState = original.state(match_id)
         assert copy_.state("copy") == dataclasses.replace(expected, match_id="copy")
         assert trail(copy_.history("copy")) == trail(original.history(match_id))
+
+
+# -- rulings -----------------------------------------------------------------------------------
+
+
+def test_rulings_are_exported_with_what_they_void_restore_and_the_state_they_keep(
+    ruled: tuple[Ledger, dict[str, Any]],
+) -> None:
+    _, document = ruled
+    entries = document["events"]
+    revert = entries[6]
+    assert (revert["type"], revert["recorded_by"], revert["at"]) == (
+        "PlaysReverted",
+        "tom",
+        "2026-11-21T10:05:00+00:00",
+    )
+    fields = revert["fields"]
+    assert {k: v for k, v in fields.items() if k != "state"} == {
+        "rule": "USBGF 4.2.3(a)",
+        "ruled_by": "director",
+        "reason": "Bob played a 5 with 6-4",
+        "agreed": False,
+        "voids": [6],
+        "restores": [],
+        "event": 6,
+    }
+    # the state right after the ruling: Bob to play his 6-4 again, as before event 6
+    state = fields["state"]
+    assert (state["match_id"], state["turn"], state["dice"], state["phase"]) == (
+        "m",
+        "b",
+        [6, 4],
+        "play",
+    )
+    assert (state["events"], state["last_at"]) == (7, "2026-11-21T10:05:00+00:00")  # its own time
+    assert entries[27]["fields"]["voids"] == [23, 24]
+    assert entries[27]["fields"]["state"]["score"] == [2, 1]
+    assert entries[30]["fields"]["voids"] == [30] and entries[30]["fields"]["ruling"] == 30
+    assert entries[43]["fields"]["voids"] == [41, 42, 43]
+    assert entries[50]["type"] == "MatchWon" and entries[50]["recorded_by"] == "tom"
+    assert all(entry["hash"] == sha256_of(entry) for entry in entries)
+
+
+def test_a_match_with_every_kind_of_ruling_round_trips_under_a_new_id(
+    ruled: tuple[Ledger, dict[str, Any]], fresh: Ledger
+) -> None:
+    original, document = ruled
+    assert {e["type"] for e in document["events"]} >= {k.__name__ for k in RULINGS}
+    assert import_json(fresh, read(document), match_id="copy", by="lee") == "copy"
+    copied, recorded = fresh.history("copy"), original.history("m")
+    assert dataclasses.replace(fresh.state("copy"), match_id="m") == original.state("m")
+    mine, theirs = corrected(copied), corrected(recorded)
+    assert mine is not None and dataclasses.replace(mine, match_id="m") == theirs
+    assert trail(copied) == trail(recorded)
+    assert [e.timestamp for e in copied] == [e.timestamp for e in recorded]
+    revert = copied[6]
+    assert isinstance(revert, vocabulary.PlaysReverted) and revert.state["match_id"] == "copy"
+    assert fresh.state("copy").winner == "b" and fresh.state("copy").score == (2, 3)
+
+
+def test_a_void_double_that_had_won_the_match_round_trips(fresh: Ledger) -> None:
+    with Ledger("sqlite:///:memory:") as original:
+        events = record_crawford_void(original)
+        assert [type(e).__name__ for e in events[16:]] == [
+            "GameWon",
+            "MatchWon",
+            "CubeActionVoided",
+            "MatchWon",
+        ]
+        document = json.loads(json.dumps(export_json(events)))
+        import_json(fresh, read(document), by="lee")
+        assert fresh.state("cv") == original.state("cv")
+    state = fresh.state("cv")
+    assert (state.score, state.winner, [g.points for g in state.games]) == ((0, 2), "b", [1, 1])
+    assert export_json(fresh.history("cv")) == document
+
+
+def test_a_match_with_rulings_exports_again_as_the_same_document(
+    ruled: tuple[Ledger, dict[str, Any]], fresh: Ledger
+) -> None:
+    _, document = ruled
+    import_json(fresh, read(document), by="lee")
+    assert export_json(fresh.history("m")) == document
+
+
+def _forge(number: int, key: str, value: Any) -> Tamper:
+    def change(events: list[dict[str, Any]]) -> None:
+        events[number - 1]["fields"][key] = value
+
+    return change
+
+
+def _score_in_state(events: list[dict[str, Any]]) -> None:
+    events[27]["fields"]["state"]["score"] = [2, 0]  # the voided double scored nothing at all
+
+
+def _retype_ruling(events: list[dict[str, Any]]) -> None:
+    events[11]["type"] = "RulingMade"  # the base of the rulings, with RulingNoted's fields
+
+
+FORGED_RULINGS: list[tuple[str, Tamper, int, str]] = [
+    ("revert voids more", _forge(7, "voids", [5, 6]), 7, "voids is [5, 6] in the file"),
+    ("revert voids nothing", _forge(7, "voids", []), 7, "voids"),
+    ("void-cube voids the game", _forge(28, "voids", [23, 24, 27]), 28, "voids"),
+    ("appeal restores", _forge(31, "restores", [6]), 31, "restores"),
+    ("corrected state", _score_in_state, 28, "state['score'] is [2, 0] in the file"),
+    ("rule changed", _forge(7, "rule", "USBGF 4.2.3(f)"), 7, "4.2.3(f)"),
+    ("reverts a legal play", _forge(7, "event", 4), 7, "legal play"),
+    ("director overturns", _forge(31, "ruled_by", "director"), 31, "committee"),
+    ("length", _forge(29, "length", 7), 29, "state['length'] is 5 in the file"),
+    ("base class", _retype_ruling, 12, "one of its kinds"),
+]
+
+
+@pytest.mark.parametrize(
+    ("tamper", "number", "says"),
+    [t[1:] for t in FORGED_RULINGS],
+    ids=[t[0] for t in FORGED_RULINGS],
+)
+def test_a_forged_ruling_is_refused_naming_it_and_nothing_is_stored(
+    ruled: tuple[Ledger, dict[str, Any]], fresh: Ledger, tamper: Tamper, number: int, says: str
+) -> None:
+    _, document = ruled
+    tamper(document["events"])
+    parsed = read(rehash(document), "ruled.json")
+    with pytest.raises(InconsistentMatchJsonError) as refused:
+        import_json(fresh, parsed, match_id="copy", by="lee")
+    assert refused.value.number == number
+    assert str(refused.value).startswith(f"ruled.json: event {number}: ")
+    assert says in str(refused.value)
+    assert fresh.match_ids() == []
+
+
+def test_a_ruling_dropped_from_the_file_is_refused(
+    ruled: tuple[Ledger, dict[str, Any]], fresh: Ledger
+) -> None:
+    # without the void of Bob's double, his take at 2 stands and the game scores 2: 2-2
+    _, document = ruled
+    del document["events"][27]
+    for number, entry in enumerate(document["events"], start=1):
+        entry["number"] = number
+    with pytest.raises(InconsistentMatchJsonError) as refused:
+        import_json(fresh, read(rehash(document)), by="lee")
+    assert refused.value.number == 28
+    assert fresh.match_ids() == []
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "says"),
+    [
+        ("voids", [True], "field 'voids' is [True], not list[int]"),
+        ("voids", "6", "not list[int]"),
+        ("restores", None, "not list[int]"),
+        ("state", [], "field 'state' is [], not dict[str, Any]"),
+        ("agreed", 0, "not bool"),
+    ],
+)
+def test_ruling_fields_of_the_wrong_type_are_refused_on_reading(
+    ruled: tuple[Ledger, dict[str, Any]], key: str, value: Any, says: str
+) -> None:
+    _, document = ruled
+    document["events"][6]["fields"][key] = value
+    with pytest.raises(InvalidMatchJsonError) as refused:
+        read(rehash(document), "ruled.json")
+    assert refused.value.number == 7 and says in str(refused.value)
 
 
 # -- refusals --------------------------------------------------------------------------------
@@ -405,23 +593,28 @@ def test_read_json_on_any_text_raises_only_its_own_error(text: str) -> None:
         read_json(text, name="x.json")
 
 
-_BASE_DOCUMENT: list[dict[str, Any]] = []
+_BASE_DOCUMENTS: dict[bool, dict[str, Any]] = {}
 
 
-def base_document() -> dict[str, Any]:
-    """A short match with a double, a drop and a concession, exported once per test run."""
-    if not _BASE_DOCUMENT:
-        events = random_match(7, 3, "online", 120)
-        _BASE_DOCUMENT.append(json.loads(json.dumps(export_json(events))))
-    return copy.deepcopy(_BASE_DOCUMENT[0])
+def base_document(ruled: bool = False) -> dict[str, Any]:
+    """A short match with a double, a drop and a concession, or the match with every kind of
+    ruling (:func:`record_ruled_match`), exported once per test run."""
+    if ruled not in _BASE_DOCUMENTS:
+        if ruled:
+            with Ledger("sqlite:///:memory:") as ledger:
+                events = record_ruled_match(ledger)
+        else:
+            events = random_match(7, 3, "online", 120)
+        _BASE_DOCUMENTS[ruled] = json.loads(json.dumps(export_json(events)))
+    return copy.deepcopy(_BASE_DOCUMENTS[ruled])
 
 
-@settings(max_examples=300, deadline=None)
-@given(data=st.data(), rehashed=st.booleans())
+@settings(max_examples=400, deadline=None)
+@given(data=st.data(), rehashed=st.booleans(), ruled=st.booleans())
 def test_mutated_documents_raise_only_the_projects_errors(
-    data: st.DataObject, rehashed: bool
+    data: st.DataObject, rehashed: bool, ruled: bool
 ) -> None:
-    document = base_document()
+    document = base_document(ruled)
     events = document["events"]
     entry = events[data.draw(st.integers(0, len(events) - 1), label="event")]
     where = data.draw(st.sampled_from(["fields", "entry", "drop-key", "drop-event"]), label="where")

@@ -50,6 +50,7 @@ from ledger.events import (
     MatchWon,
     ResignationAccepted,
     RollVoided,
+    RulingMade,
     UnplayablePlayRecorded,
 )
 from ledger.interchange.mat import MatGame, read_mat
@@ -57,6 +58,7 @@ from ledger.interchange.mat_writer import NotAMatchError, UnwritableNameError, e
 from ledger.match import Match, match_uuid
 from ledger.rules.errors import BgLedgerError
 from ledger.rules.notation import Play
+from projections.effective import in_force
 from projections.state import MatchState, Phase, apply, seat
 from tests.conftest import REPO, shared_matches
 from tests.gnubg_oracle import (
@@ -67,6 +69,7 @@ from tests.gnubg_oracle import (
     gnubg_read_mats,
 )
 from tests.match_driver import play_lines
+from tests.ruled_match import record_crawford_void, record_ruled_match
 
 SCENARIOS = sorted((REPO / "fixtures" / "scenarios").glob("*.txt"))
 AT = "2026-11-21T10:00:00+01:00"
@@ -182,6 +185,9 @@ def matches(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[MatchEve
     )  # fmt: skip
     for seed in RANDOM_SEEDS:
         recorded[f"random-{seed}"] = random_match(seed)
+    with Ledger("sqlite:///:memory:") as ledger:
+        recorded["ruled"] = record_ruled_match(ledger)
+        recorded["crawford-void"] = record_crawford_void(ledger)
     return recorded
 
 
@@ -386,6 +392,98 @@ def test_random_legal_matches_read_back(seed: int, actions: int) -> None:
     assert_reads_back(random_match(seed, actions))
 
 
+# -- the match as corrected by rulings ---------------------------------------------------------
+
+
+def _plays(*texts: str) -> list[Play]:
+    return [Play.parse(text) for text in texts]
+
+
+def _rolls(*rolls: tuple[int, tuple[int, int], str]) -> list[tuple[Any, ...]]:
+    return [("roll", column, dice, Play.parse(play)) for column, dice, play in rolls]
+
+
+# The games of ``record_ruled_match`` as corrected, by hand from its story: Bob's illegal
+# 24/18 13/8 gives way to 24/18 13/9; Ann's double to 4 stands at 2; Bob's Crawford double
+# and Ann's take are void, so Ann's concession costs 1 point, not 2; Bob's double of Ann's
+# cube and Ann's pass are nullified, the game goes on; the match is 3 points at the end.
+RULED_GAMES = [
+    Expected(
+        1,
+        (0, 0),
+        [
+            *_rolls((0, (3, 1), "8/5 6/5"), (1, (6, 4), "24/18 13/9")),
+            ("double", 0, 2),
+            ("take", 1),
+            *_rolls((0, (5, 2), "13/11 13/8")),
+        ],
+        (0, 2, False),  # Bob concedes a single game at 2
+    ),
+    Expected(2, (2, 0), _rolls((1, (3, 1), "8/5 6/5"), (0, (5, 2), "13/11 13/8")), (1, 1, False)),
+    Expected(
+        3,
+        (2, 1),
+        [
+            *_rolls((0, (3, 1), "8/5 6/5")),
+            ("double", 1, 2),
+            ("take", 0),
+            *_rolls((1, (6, 4), "24/18 13/9"), (0, (5, 2), "13/11 13/8"), (1, (6, 5), "24/13")),
+        ],
+        (1, 2, True),  # Ann concedes at 2: Bob 3 of the match's 3 points
+    ),
+]
+
+# ``record_crawford_void``: Bob's drop win, then the Crawford game without his double.
+CRAWFORD_VOID_GAMES = [
+    Expected(1, (0, 0), [*_rolls((0, (5, 3), "13/10 8/3")), ("double", 1, 2), ("drop", 0)]),
+    Expected(
+        2,
+        (0, 1),
+        _rolls((1, (3, 1), "24/23 13/10"), (0, (3, 1), "8/5 6/5")),
+        (1, 1, True),  # Ann concedes at 1, not 2: Bob wins 2-0
+    ),
+]
+CRAWFORD_VOID_GAMES[0].result = (1, 1, False)
+
+
+@pytest.mark.parametrize(
+    ("name", "length", "games"),
+    [("ruled", 3, RULED_GAMES), ("crawford-void", 2, CRAWFORD_VOID_GAMES)],
+)
+def test_a_match_with_rulings_is_written_as_corrected(
+    matches: dict[str, list[MatchEvent]], name: str, length: int, games: list[Expected]
+) -> None:
+    events = matches[name]
+    parsed = read_mat(export_mat(events))
+    assert [m.length for m in parsed.matches] == [length]
+    assert [read_games(game) for game in parsed.matches[0].games] == games
+
+
+def test_the_events_in_force_alone_are_written_alike(matches: dict[str, list[MatchEvent]]) -> None:
+    # in force, the numbers have gaps: 6 (the illegal play), 23-24, 30, 41-43 are void
+    events = matches["ruled"]
+    kept = in_force(events)
+    numbers = {e.originator_version for e in kept}
+    assert not numbers & {6, 23, 24, 30, 41, 42, 43} and len(numbers) == len(events) - 7
+    assert export_mat(kept) == export_mat(events)
+    assert export_mat([e for e in kept if not isinstance(e, RulingMade)]) == export_mat(events)
+
+
+def test_the_reverted_play_and_the_void_double_are_not_written(
+    matches: dict[str, list[MatchEvent]],
+) -> None:
+    games = games_of(export_mat(matches["ruled"]))
+    assert "24/18 13/8" not in "\n".join(games[1]) and "64: 24/18 13/9 " in games[1][2]
+    assert games[2] == [  # the Crawford game: Bob's double and Ann's take are gone
+        " Game 2",
+        " Ann : 2" + " " * 24 + "Bob : 0",
+        "  1)" + " " * 29 + "31: 8/5 6/5 ",
+        "  2) 52: 13/11 13/8" + " " * 14 + " Wins 1 point",
+        "",
+    ]
+    assert "Doubles => 4" not in "\n".join(games[3])  # the nullified double of Ann's cube
+
+
 # -- through GNU Backgammon ----------------------------------------------------------------
 
 needs_gnubg = pytest.mark.skipif(
@@ -500,3 +598,42 @@ def test_the_oracle_reads_the_corpus_as_the_recorded_gnubg_readings() -> None:
     assert len(found) == len(expected)
     for reading, line in zip(found, expected, strict=True):
         assert dict(reading, file=line["file"]) == line
+
+
+@needs_gnubg
+@pytest.mark.parametrize(
+    ("name", "length", "games"),
+    [
+        # (score X, score O, winner, points, resigned, the actions gnubg read)
+        (
+            "ruled",
+            3,
+            [
+                (0, 0, "X", 2, True, ["move", "move", "double", "take", "move", "resign"]),
+                (2, 0, "O", 1, True, ["move", "move", "resign"]),
+                (2, 1, "O", 2, True, ["move", "double", "take", "move", "move", "move", "resign"]),
+            ],
+        ),
+        (
+            "crawford-void",
+            2,
+            [
+                (0, 0, "O", 1, False, ["move", "double", "drop"]),
+                (0, 1, "O", 1, True, ["move", "move", "resign"]),
+            ],
+        ),
+    ],
+)
+def test_gnubg_reads_a_match_with_rulings_as_corrected(
+    gnubg_readings: dict[str, dict[str, Any]], name: str, length: int, games: list[Any]
+) -> None:
+    reading = gnubg_readings[name]
+    assert reading["messages"] == []
+    assert reading["match"]["match-info"]["match-length"] == length
+    found = []
+    for game in reading["match"]["games"]:
+        info = game["info"]
+        kinds = [action["action"] for action in game["game"]]
+        terms = ("score-X", "score-O", "winner", "points-won", "resigned")
+        found.append((*(info.get(term) for term in terms), kinds))
+    assert found == games

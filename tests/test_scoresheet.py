@@ -9,18 +9,24 @@ from __future__ import annotations
 
 import contextlib
 import re
+from functools import partial
 from html.parser import HTMLParser
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ledger import rulings
 from ledger.actions import Action
+from ledger.app import Ledger
 from ledger.errors import BgLedgerError
 from ledger.events import MatchEvent
 from ledger.match import Match, match_uuid
+from ledger.rulings import Ruling
+from projections.effective import corrected
 from projections.scoresheet import scoresheet_html, scoresheet_text
 from projections.state import MatchState, fold
+from tests.ruled_match import record_ruled_match
 from tests.test_scenarios import SCENARIOS
 from tests.test_store import PROFILES, random_match
 
@@ -282,3 +288,113 @@ def test_the_running_score_adds_up(seed: int, length: int, profile: str) -> None
         assert after == f"{score[0]}-{score[1]}"
     final = "Final: " if state.winner else "In progress: "
     assert any(line.startswith(final) for line in scoresheet_text(state, events).splitlines())
+
+
+# -- the match as corrected by rulings ---------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def ruled() -> list[MatchEvent]:
+    """The match of ``record_ruled_match``: one ruling of each kind, every action a minute on."""
+    with Ledger("sqlite:///:memory:") as ledger:
+        return record_ruled_match(ledger)
+
+
+def corrected_sheet(events: list[MatchEvent]) -> str:
+    state = corrected(events)
+    assert state is not None
+    return scoresheet_text(state, events)
+
+
+def section(sheet: str, title: str) -> list[list[str]]:
+    """The rows of a section of the text sheet (after its title and column line)."""
+    lines = sheet.splitlines()
+    start = lines.index(title)
+    rows = []
+    for line in lines[start + 2 :]:
+        if not line.strip():
+            break
+        rows.append(re.split(r"\s{2,}", line.strip()))
+    return rows
+
+
+# Worked out by hand from the story in record_ruled_match's docstring (game 1 ends at 10:13,
+# game 2 at 10:20, game 3, its first result nullified, at 10:36).
+RULED_ROWS = [
+    ["1", "0-0", "Ann", "2", "resigned, single, cube 2", "2-0", "10:13"],  # the cube at 2, not 4
+    ["2", "2-0", "Bob", "1", "resigned, single, cube 1", "2-1", "10:20", "Crawford"],  # void double
+    ["3", "2-1", "Bob", "2", "resigned, single, cube 2", "2-3", "10:36"],
+]
+RULING_ROWS = [
+    ["7", "play reverted (event 6)", "USBGF 4.2.3(a)", "director", "Bob played a 5 with 6-4"],
+    ["11", "double stands at 2 (event 9)", "USBGF 4.4.8", "director", "the cube goes to 2"],
+    ["12", "noted", "director", "players reminded to announce doubles"],  # no rule cited
+    ["28", "double voided (event 23)", "USBGF 4.4.6.1", "director", "a Crawford game double"],
+    ["29", "match length 5", "USBGF 4.8.4", "director", "the draw sheet says 5"],
+    ["30", "score 2-2", "USBGF 4.7", "director", "Bob says 2-2", "overturned (event 31)"],
+    ["31", "ruling 30 overturned", "USBGF 5.2", "committee", "the score was 2-1"],
+    ["44", "pass nullified (event 41)", "USBGF 4.4.2", "director", "Ann owned the cube"],
+    ["50", "match length 3", "USBGF 4.8.5", "director", "it was 3 after all"],
+]
+
+
+def test_the_sheet_of_a_ruled_match_shows_it_as_corrected(ruled: list[MatchEvent]) -> None:
+    sheet = corrected_sheet(ruled)
+    assert section(sheet, "Scores are Ann-Bob.") == RULED_ROWS
+    assert "Final: Bob wins the match 3-2" in sheet.splitlines()
+    assert "Match: 3 points, Crawford rule" in sheet.splitlines()
+    assert section(sheet, "Rulings:") == RULING_ROWS
+    assert sheet.splitlines()[-2:] == [
+        "Penalty points (USBGF 2.2.4): none recorded",
+        "Breaks (USBGF 2.2.2): none recorded",
+    ]
+
+
+def test_a_game_result_a_ruling_voided_is_not_on_the_sheet(ruled: list[MatchEvent]) -> None:
+    recorded = ruled[:43]  # game 3 won by Bob's pass of his own double of Ann's cube
+    before = corrected_sheet(recorded)
+    assert section(before, "Scores are Ann-Bob.")[2] == [
+        "3", "2-1", "Bob", "2", "dropped at cube 2", "2-3", "10:32",
+    ]  # fmt: skip
+    assert "Final: Bob wins the match 3-2" not in before  # the match was 5 points then
+    nullified = corrected_sheet(ruled[:44])
+    assert section(nullified, "Scores are Ann-Bob.") == RULED_ROWS[:2]
+    assert "In progress: game 3; Ann 2, Bob 1" in nullified.splitlines()
+    assert section(nullified, "Rulings:")[-1] == RULING_ROWS[-2]
+
+
+def test_a_revert_leaves_a_ruling_made_since_in_force() -> None:
+    with Ledger("sqlite:///:memory:") as ledger:
+        ledger.start(("Ann", "Bob"), 3, match_id="v", by="kim", at=T0)
+        for line in ("opening 3 1", "move 8/5 6/5", "roll 6 4", "move 24/18 13/8 --as-played"):
+            ledger.act("v", partial(Action.parse(line).apply, by="kim"))
+        noted = Ruling("director", "Ann says Bob moved a 5", by="tom")
+        ledger.rule("v", lambda match, history: rulings.note(match, history, noted))
+        taken_back = Ruling("director", "Bob played a 5 with 6-4", by="tom")
+        ledger.rule("v", lambda match, history: rulings.revert(match, history, 6, taken_back))
+        events = ledger.history("v")
+    assert section(corrected_sheet(events), "Rulings:") == [
+        # A revert undoes game actions, not rulings (USBGF 4.2.3(c)): the note stays.
+        ["7", "noted", "director", "Ann says Bob moved a 5"],
+        ["8", "play reverted (event 6)", "USBGF 4.2.3(a)", "director", "Bob played a 5 with 6-4"],
+    ]
+
+
+def test_the_html_sheet_lists_the_rulings(ruled: list[MatchEvent]) -> None:
+    state = corrected(ruled)
+    assert state is not None
+    page = Page(scoresheet_html(state, ruled))
+    assert page.balanced and not page.open
+    games, listed = page.tables[0], page.tables[1]
+    assert [[c for c in row if c] for row in games[1:]] == RULED_ROWS
+    assert listed[0] == ["Event", "Ruling", "Rule", "Ruled by", "Reason", ""]
+    assert [[c for c in row if c] for row in listed[1:]] == RULING_ROWS
+    assert listed[3][2] == "" and listed[6][5] == "overturned (event 31)"
+    assert '<tr class="void"><td class="number">30</td>' in scoresheet_html(state, ruled)
+
+
+def test_a_match_without_rulings_says_none_recorded() -> None:
+    state, events = scenario("three-point-match.txt")
+    assert "Rulings: none recorded" in scoresheet_text(state, events).splitlines()
+    page = Page(scoresheet_html(state, events))
+    assert "Rulings" in page.text and len(page.tables) == 3  # the games, penalties and breaks

@@ -1,6 +1,14 @@
 """Writing a match as the ``.mat`` text GNU Backgammon exports (``export match mat``).
 
-:func:`export_mat` folds a match's events (:func:`projections.state.apply`)
+A ``.mat`` file is the match as corrected: :func:`export_mat` writes the
+events in force after every ruling (:func:`projections.effective.in_force`),
+so a reverted illegal play is not written and the legal play that replaced it
+is, a voided double and its take are not written and the game scores at the
+cube in force, a nullified pass is not written and the game goes on, and a
+corrected cube level is written as corrected.  Rulings themselves have no
+``.mat`` form; the length written is the match's length as corrected.
+
+It folds those events (:func:`projections.state.apply`)
 to know the board, the turn and the score at each event, turns them into
 the records gnubg keeps for a game (a move, a double, a take, a drop, a
 resignation, dice rolled and not played) and lays those out as gnubg 1.07's
@@ -68,6 +76,7 @@ from ledger.rules.judge import play_result
 from ledger.rules.legal import legal_plays
 from ledger.rules.notation import Play
 from ledger.rules.position import Position
+from projections.effective import in_force
 from projections.state import MatchState, Phase, apply, seat
 
 __all__ = ["NotAMatchError", "UnwritableNameError", "export_mat"]
@@ -117,7 +126,8 @@ def export_mat(events: Sequence[MatchEvent], *, tags: Mapping[str, str] | None =
     their order.  A tag without a value is left out; a line break in a value
     becomes a blank.  The score lines name players ``a`` and ``b``.
 
-    :param events: a match's events in order, from its ``MatchStarted``.
+    :param events: a match's events in order, from its ``MatchStarted``: its whole
+        history (the events in force are written) or only the events in force.
     :param tags: header tags to add; one the match gives is replaced, or left out if ``''``.
     :returns: the whole file, ending with a line break.
     :raises NotAMatchError: if ``events`` does not begin with ``MatchStarted``.
@@ -132,12 +142,13 @@ def export_mat(events: Sequence[MatchEvent], *, tags: Mapping[str, str] | None =
                 f"player name {name!r} contains ':', which a .mat score line cannot hold"
             )
     transcriber = _Transcriber()
-    for event in events:
+    for event in in_force(events):
         transcriber.feed(event)
     if transcriber.pending is not None and transcriber.games:
         transcriber.games[-1].records.append(_dice_record(*transcriber.pending))
     lines = [f'; [{name} "{value}"]\n' for name, value in _header(started, tags or {})]
-    lines.append(f"\n {started.length} point match\n\n")
+    length = started.length if transcriber.state is None else transcriber.state.length
+    lines.append(f"\n {length} point match\n\n")
     names = (started.player_a, started.player_b)
     lines.extend(_render_game(game, names) for game in transcriber.games)
     text = "".join(lines)
@@ -172,7 +183,11 @@ def _date(at: str) -> str:
 
 
 class _Transcriber:
-    """Folds the events and keeps gnubg's records of each game."""
+    """Folds the events in force and keeps gnubg's records of each game.
+
+    Event numbers may have gaps (the events rulings voided); a ruling is
+    folded (a corrected score or length counts from there) and writes nothing.
+    """
 
     def __init__(self) -> None:
         self.state: MatchState | None = None
@@ -202,8 +217,9 @@ class _Transcriber:
             if self.pending is not None:
                 game.records.append(_dice_record(*self.pending))
             game.records.append(_Record("resign", seat(before.resignation.player)))
-        elif isinstance(event, GameWon):
-            game.points, self.pending = event.points, None
+        elif isinstance(event, GameWon) and after.games:
+            # the fold's points follow the cube in force (a voided double, USBGF 4.4.6.1)
+            game.points, self.pending = after.games[-1].points, None
         elif isinstance(event, MatchWon):
             game.match_won = True
 

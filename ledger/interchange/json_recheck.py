@@ -1,0 +1,170 @@
+"""Re-deciding an imported match: every event recorded again through the ledger's own commands.
+
+A game action is recorded again by its :class:`~ledger.match.Match` command
+(:data:`COMMANDS`), a ruling by its decision in :mod:`ledger.rulings`
+(:data:`RULINGS`) on the history before it; what the command records must be
+the file's events, field by field (the times aside), including the events a
+ruling voids and restores and the corrected state it keeps.  Events a command
+records along with another (:data:`CONSEQUENCES`: a game won with its last
+play, a match won again after a ruling) are compared as they come.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Sequence
+from copy import deepcopy
+from dataclasses import fields, replace
+from typing import Any
+
+from ledger import events as ev
+from ledger import rulings
+from ledger.errors import BgLedgerError
+from ledger.events import MatchEvent, MatchStarted, RulingMade
+from ledger.interchange.json_schema import InconsistentMatchJsonError, own_fields, short
+from ledger.match import Match
+from ledger.rulings import InvalidRulingError, Ruling
+from projections.state import fold
+
+__all__ = ["COMMANDS", "CONSEQUENCES", "RULINGS", "recheck"]
+
+Decision = Callable[[Match, Sequence[MatchEvent], Any, Ruling], None]
+
+RULINGS: dict[type[RulingMade], Decision] = {
+    ev.PlaysReverted: lambda m, h, e, r: rulings.revert(m, h, e.event, r),
+    ev.CubeActionVoided: lambda m, h, e, r: rulings.void_cube(m, h, e.event, r),
+    ev.CrawfordPassNullified: lambda m, h, e, r: rulings.nullify_pass(m, h, e.event, r),
+    ev.CubeLevelCorrected: lambda m, h, e, r: rulings.correct_cube(m, h, e.event, r),
+    ev.MatchLengthCorrected: lambda m, h, e, r: rulings.correct_length(m, h, e.length, r),
+    ev.ScoreCorrected: lambda m, h, e, r: rulings.correct_score(m, h, (e.score_a, e.score_b), r),
+    ev.RulingNoted: lambda m, h, e, r: rulings.note(m, h, r),
+    ev.RulingOverturned: lambda m, h, e, r: rulings.overturn(m, h, e.ruling, r),
+}
+"""The decision recording each kind of ruling: ``(match, history before it, event, ruling)``."""
+
+
+def _rule(
+    match: Match, event: RulingMade, *, by: str, at: str | None, history: Sequence[MatchEvent]
+) -> None:
+    """Decide the ruling ``event`` again: who ruled, why, under which rule, as the file says.
+
+    The ruling keeps the corrected state, times included, so the match is
+    brought to the file's times first (the commands before it recorded theirs
+    as now).  The rule is the file's where the decision takes one; a ruling
+    whose recorded rule names no window of the profile (a double's rule, or a
+    remedy's) is decided as it was, by the first rule whose window is open.
+    """
+    decide = RULINGS.get(type(event))
+    if decide is None:
+        kinds = ", ".join(kind.__name__ for kind in RULINGS)
+        raise InvalidRulingError(f"a ruling is recorded as one of its kinds ({kinds})")
+    as_recorded = fold(history)
+    assert as_recorded is not None
+    match.advance(match.version, as_recorded)
+    given = Ruling(event.ruled_by, event.reason, event.rule, event.agreed, by=by, at=at)
+    try:
+        decide(deepcopy(match), history, event, given)
+    except BgLedgerError:
+        given = replace(given, rule=None)
+    decide(match, history, event, given)
+
+
+_RULING_KINDS: tuple[type[MatchEvent], ...] = (RulingMade, *RULINGS)
+
+COMMANDS: dict[type[MatchEvent], Callable[[Match, Any, dict[str, Any]], object]] = {
+    ev.OpeningRollMade: lambda m, e, k: m.opening(e.die_a, e.die_b, **k),
+    ev.DiceRolled: lambda m, e, k: m.roll(e.die1, e.die2, auto_dance=False, **k),
+    ev.RollVoided: lambda m, e, k: m.void_roll(e.reason, **k),
+    ev.CheckersPlayed: lambda m, e, k: m.move(e.play, as_played=True, **k),
+    ev.UnplayablePlayRecorded: lambda m, e, k: m.record_unplayable(e.play, e.reason, **k),
+    ev.CubeOffered: lambda m, e, k: m.double(to=e.value, as_played=True, **k),
+    ev.CubeTaken: lambda m, e, k: m.take(**k),
+    ev.CubeDropped: lambda m, e, k: m.drop(**k),
+    ev.ResignationOffered: lambda m, e, k: m.resign(e.level, player=e.player, as_played=True, **k),
+    ev.ResignationAccepted: lambda m, e, k: m.accept(**k),
+    ev.ResignationRejected: lambda m, e, k: m.reject(**k),
+    **{kind: lambda m, e, k: _rule(m, e, **k) for kind in _RULING_KINDS},
+}
+"""The command recording each kind of event: ``(match, event, {"by": ..., "at": None})``, and
+for a ruling ``"history"``, the events before it.  A dance is re-decided by its empty play
+(:meth:`Match.move` records it as :meth:`Match.roll` does).  :class:`RulingMade` itself is
+refused: a ruling is recorded as one of its kinds."""
+
+CONSEQUENCES = (MatchStarted, ev.GameStarted, ev.GameWon, ev.MatchWon)
+"""Events a command records along with another (:meth:`Match.start` records MatchStarted; a
+ruling that leaves a match won records MatchWon)."""
+
+
+def _restart(event: MatchStarted, name: str) -> Match:
+    setup = own_fields(event)
+    match_id, a, b, length = (setup.pop(k) for k in ("match_id", "player_a", "player_b", "length"))
+    if "score_a" in setup:
+        setup["score"] = (setup.pop("score_a"), setup.pop("score_b"))
+    by = event.recorded_by
+    try:
+        return Match.start(event.originator_id, match_id, (a, b), length, by=by, **setup)
+    except BgLedgerError as error:
+        raise InconsistentMatchJsonError(name, f"refused by the ledger: {error}", 1) from None
+
+
+def _redecide(match: Match, events: Sequence[MatchEvent], index: int, name: str) -> list[Any]:
+    """Run the command that records ``events[index]`` (or the action it goes with)."""
+    event = events[index]
+    at = next((i for i in range(index, len(events)) if type(events[i]) in COMMANDS), None)
+    if at is None:
+        problem = f"{type(event).__name__} here goes with no action of this ledger"
+        raise InconsistentMatchJsonError(name, problem, event.originator_version)
+    later = events[at]
+    given: dict[str, Any] = {"by": event.recorded_by, "at": None}
+    if isinstance(later, RulingMade):
+        # A ruling keeps the corrected state at its own time: decide it at that time.
+        given["history"], given["at"] = events[:at], later.at
+    try:
+        COMMANDS[type(later)](match, later, given)
+    except BgLedgerError as error:
+        problem = f"the ledger refuses {type(later).__name__} here: {error}"
+        raise InconsistentMatchJsonError(name, problem, later.originator_version) from None
+    return match.collect_events()
+
+
+def _compare(recorded: MatchEvent, event: MatchEvent, name: str) -> None:
+    kind, number = type(event).__name__, event.originator_version
+    if type(recorded) is not type(event):
+        problem = f"the file has {kind}; the ledger records {type(recorded).__name__} here"
+        raise InconsistentMatchJsonError(name, problem, number)
+    for f in fields(event):
+        theirs, mine = getattr(event, f.name), getattr(recorded, f.name)
+        if f.name not in ("timestamp", "at") and theirs != mine:
+            what = f.name
+            if isinstance(theirs, dict) and isinstance(mine, dict):  # a ruling's state
+                key = min(k for k in theirs.keys() | mine.keys() if theirs.get(k) != mine.get(k))
+                what, theirs, mine = f"{f.name}[{key!r}]", theirs.get(key), mine.get(key)
+            problem = f"{kind}'s {what} is {short(theirs)} in the file; the ledger records "
+            raise InconsistentMatchJsonError(name, problem + short(mine), number)
+
+
+def recheck(events: Sequence[MatchEvent], *, name: str) -> None:
+    """Re-decide ``events`` through the :class:`Match` commands: they must record the same.
+
+    Every field but the times must be equal, flags included, and a ruling's
+    ``voids``, ``restores`` and ``state``.  The file's ``at`` is kept, not
+    re-decided (:func:`~ledger.interchange.json_stream.read_json` checks its
+    form): events recorded without ``--at`` on machines whose clocks differ
+    may be out of order.
+
+    :raises InconsistentMatchJsonError: naming the first event that differs.
+    """
+    first = events[0]
+    if not isinstance(first, MatchStarted):
+        raise InconsistentMatchJsonError(name, "a match begins with MatchStarted", 1)
+    match = _restart(first, name)
+    pending: deque[MatchEvent] = deque(match.collect_events())
+    for index, event in enumerate(events):
+        if not pending:
+            pending.extend(_redecide(match, events, index, name))
+        _compare(pending.popleft(), event, name)
+    if pending:
+        problem = f"the file ends here; the ledger records {type(pending[0]).__name__} next"
+        raise InconsistentMatchJsonError(name, problem, events[-1].originator_version)
+    if match.state.anomalies:
+        raise InconsistentMatchJsonError(name, "; ".join(match.state.anomalies))

@@ -1,0 +1,196 @@
+"""The form of bgledger's JSON export, and the checks :func:`~.json_stream.read_json` makes.
+
+A document is ``{"format", "version", "match_id", "events"}``; each event entry is
+``{"number", "type", "at", "recorded_by", "stored_at", "hash", "fields"}`` (see
+:mod:`ledger.interchange.json_stream`).  The fields of an event must be exactly
+its class's own fields (:mod:`ledger.events`), each of its declared type:
+``str``, ``int``, ``bool``, ``None``, unions of these, ``list[int]`` (the events
+a ruling voids or restores), ``dict[str, str]`` (a match's header tags) and
+``dict[str, Any]`` (the corrected state a ruling records, any JSON value).  A
+``bool`` is not an ``int``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import reprlib
+from dataclasses import fields
+from datetime import datetime
+from functools import cache
+from types import NoneType, UnionType
+from typing import Any, Union, get_args, get_origin, get_type_hints
+
+from ledger import events as ev
+from ledger.errors import RulesError
+from ledger.events import MatchEvent
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "InconsistentMatchJsonError",
+    "InvalidMatchJsonError",
+    "content_hash",
+    "entry_problem",
+    "header",
+    "own_fields",
+    "parse",
+    "schemas",
+    "short",
+]
+
+FORMAT = "bgledger-match"
+VERSION = 1
+_TOP_KEYS = frozenset({"format", "version", "match_id", "events"})
+_ENTRY_KEYS = frozenset({"number", "type", "at", "recorded_by", "stored_at", "hash", "fields"})
+_BASE = frozenset(f.name for f in fields(MatchEvent))
+_repr = reprlib.Repr()
+_repr.maxstring = _repr.maxother = 60
+short = _repr.repr
+"""A value as an error message quotes it: ``repr``, cut short."""
+
+
+class InvalidMatchJsonError(RulesError):
+    """Not a match export this version reads: the file ``name``, event ``number``, ``problem``."""
+
+    def __init__(self, name: str, problem: str, number: int | None = None) -> None:
+        self.name, self.problem, self.number = name, problem, number
+        where = "" if number is None else f"event {number}: "
+        super().__init__(f"{name}: {where}{problem}")
+
+
+class InconsistentMatchJsonError(InvalidMatchJsonError):
+    """A well-formed export whose events this ledger would not have recorded as they are."""
+
+
+def own_fields(event: MatchEvent) -> dict[str, Any]:
+    """The fields ``event``'s class declares, beyond every event's number, time and recorder."""
+    return {f.name: getattr(event, f.name) for f in fields(event) if f.name not in _BASE}
+
+
+def content_hash(number: int, kind: str, at: str, recorded_by: str, data: dict[str, Any]) -> str:
+    """SHA-256 (hex) of an event's canonical content: sorted-key JSON, no spaces, UTF-8."""
+    content = {"number": number, "type": kind, "at": at, "recorded_by": recorded_by, "fields": data}
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@cache
+def schemas() -> dict[str, tuple[type[MatchEvent], dict[str, Any]]]:
+    """Each event class of :mod:`ledger.events` by name, with its own fields' declared types."""
+    found = {}
+    for cls in (getattr(ev, name) for name in ev.__all__):
+        if issubclass(cls, MatchEvent) and cls is not MatchEvent:
+            hints = get_type_hints(cls)
+            own = {f.name: hints[f.name] for f in fields(cls) if f.name not in _BASE}
+            found[cls.__name__] = (cls, own)
+    return found
+
+
+def _conforms(value: object, hint: Any) -> bool:
+    """Whether the JSON ``value`` has the declared type ``hint`` (``bool`` is not ``int``).
+
+    ``Any`` is any JSON value: ``value`` was read by :func:`json.loads`.
+    """
+    if hint is Any:
+        return True
+    if hint is NoneType:
+        return value is None
+    if hint in (str, int, bool):
+        return type(value) is hint
+    origin = get_origin(hint)
+    if origin in (UnionType, Union):
+        return any(_conforms(value, arg) for arg in get_args(hint))
+    if origin is list:
+        (item,) = get_args(hint)
+        return isinstance(value, list) and all(_conforms(v, item) for v in value)
+    if origin is dict:
+        key, item = get_args(hint)
+        pairs = value.items() if isinstance(value, dict) else ()
+        return isinstance(value, dict) and all(
+            _conforms(k, key) and _conforms(v, item) for k, v in pairs
+        )
+    raise TypeError(f"an event field of type {hint!r} is not JSON-stable")
+
+
+def _type_name(hint: Any) -> str:
+    return hint.__name__ if isinstance(hint, type) else str(hint).replace("typing.", "")
+
+
+def parse(text: str, name: str) -> Any:
+    """The JSON value of ``text``.
+
+    :raises InvalidMatchJsonError: if it is not JSON.
+    """
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as error:  # JSONDecodeError is a ValueError
+        raise InvalidMatchJsonError(name, f"not JSON: {error}") from None
+
+
+def _keys(found: dict[str, Any], wanted: frozenset[str], what: str) -> str | None:
+    for label, names in (("lacks", wanted - found.keys()), ("has unknown", found.keys() - wanted)):
+        if names:
+            return f"{what} {label} {', '.join(map(repr, sorted(names)))}"
+    return None
+
+
+def header(document: Any, name: str) -> tuple[str, list[Any]]:
+    """The match id and the event entries of a document, its format and version checked.
+
+    :raises InvalidMatchJsonError: for anything but a match export of this version.
+    """
+    if not isinstance(document, dict):
+        raise InvalidMatchJsonError(name, "not a match export: the document is not an object")
+    problem = _keys(document, _TOP_KEYS, "the document")
+    version = document.get("version")
+    if problem is None and document["format"] != FORMAT:
+        problem = f"format is {short(document['format'])}, not {FORMAT!r}"
+    elif problem is None and (type(version) is not int or version != VERSION):
+        problem = f"version {short(version)}: this bgledger reads version {VERSION}"
+    elif problem is None and not isinstance(document["match_id"], str):
+        problem = "match_id is not a string"
+    elif problem is None and not (isinstance(document["events"], list) and document["events"]):
+        problem = "events is not a non-empty list"
+    if problem is not None:
+        raise InvalidMatchJsonError(name, problem)
+    return document["match_id"], document["events"]
+
+
+def _time_problem(value: object, label: str) -> str | None:
+    try:
+        when = datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        when = None
+    if when is None or when.tzinfo is None or when.isoformat() != value:
+        return f"{label} {short(value)} is not an ISO 8601 time with offset as bgledger writes"
+    return None
+
+
+def entry_problem(entry: Any, number: int) -> str | None:
+    """What is wrong with the form of event entry ``number``, or None (its hash is not checked)."""
+    if not isinstance(entry, dict):
+        return "not an object"
+    problem = _keys(entry, _ENTRY_KEYS, "the event")
+    if problem is not None:
+        return problem
+    if entry["number"] != number or type(entry["number"]) is not int:
+        return f"numbered {short(entry['number'])} where event {number} belongs (1, 2, 3 ...)"
+    if not isinstance(entry["type"], str) or entry["type"] not in schemas():
+        return f"unknown event type {short(entry['type'])}"
+    if not isinstance(entry["recorded_by"], str):
+        return "recorded_by is not a string"
+    problem = _time_problem(entry["at"], "at") or _time_problem(entry["stored_at"], "stored_at")
+    return problem or _fields_problem(entry["fields"], *schemas()[entry["type"]])
+
+
+def _fields_problem(data: Any, cls: type[MatchEvent], schema: dict[str, Any]) -> str | None:
+    if not isinstance(data, dict):
+        return "fields is not an object"
+    problem = _keys(data, frozenset(schema), f"{cls.__name__}'s fields")
+    if problem is not None:
+        return problem
+    for key, hint in schema.items():
+        if not _conforms(data[key], hint):
+            return f"field {key!r} is {short(data[key])}, not {_type_name(hint)}"
+    return None
