@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import shlex
@@ -12,7 +13,10 @@ import pytest
 from click.testing import CliRunner, Result
 
 from cli.main import main
+from ledger.app import Ledger
+from projections.effective import corrected
 from tests.conftest import REPO
+from tests.ruled_match import record_ruled_match
 
 SCENARIOS = REPO / "fixtures" / "scenarios"
 
@@ -71,3 +75,51 @@ def test_score_sheets(db: str) -> None:
 def test_export_of_an_unknown_match_is_a_usage_error(db: str) -> None:
     result = run(db, "export", "nosuch", "--format", "mat")
     assert result.exit_code == 2 and "nosuch" in result.stderr
+
+
+# -- a match with rulings ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def ruled_db(tmp_path: Path) -> str:
+    """A ledger holding ``record_ruled_match`` (one ruling of each kind) as ``m``."""
+    url = f"sqlite:///{tmp_path / 'ruled.db'}"
+    with Ledger(url) as ledger:
+        record_ruled_match(ledger)
+    return url
+
+
+def test_json_export_holds_the_rulings_and_imports_corrections_included(
+    ruled_db: str, tmp_path: Path
+) -> None:
+    out = tmp_path / "m.json"
+    assert run(ruled_db, "export", "m", "--format", "json", "-o", str(out)).exit_code == 0
+    document = json.loads(out.read_text())
+    assert len(document["events"]) == 51
+    kinds = [entry["type"] for entry in document["events"]]
+    assert kinds.count("MatchLengthCorrected") == 2 and "RulingOverturned" in kinds
+    imported = run(ruled_db, "import", str(out), "--id", "again")
+    assert imported.exit_code == 0, imported.output
+    assert {**shown(ruled_db, "m"), "match_id": "again"} == shown(ruled_db, "again")
+    old = json.loads(run(ruled_db, "history", "m", "--json").stdout)["events"]
+    new = json.loads(run(ruled_db, "history", "again", "--json").stdout)["events"]
+    assert old == new
+    with Ledger(ruled_db) as ledger:
+        mine, theirs = corrected(ledger.history("again")), corrected(ledger.history("m"))
+    assert mine is not None and dataclasses.replace(mine, match_id="m") == theirs
+
+
+def test_mat_and_score_sheet_exports_are_the_match_as_corrected(ruled_db: str) -> None:
+    mat = run(ruled_db, "export", "m", "--format", "mat")
+    assert mat.exit_code == 0
+    assert "24/18 13/8" not in mat.stdout and "64: 24/18 13/9" in mat.stdout  # reverted
+    assert mat.stdout.count("Doubles") == 2  # Ann's (at 2, as corrected) and Bob's in game 3
+    assert " 3 point match" in mat.stdout and "Wins 2 points and the match" in mat.stdout
+    sheet = run(ruled_db, "export", "m", "--format", "scoresheet")
+    assert sheet.exit_code == 0
+    lines = sheet.stdout.splitlines()
+    assert "Final: Bob wins the match 3-2" in lines and "Rulings:" in lines
+    assert any(re.match(r"\s+2\s+2-0\s+Bob\s+1\s+resigned, single, cube 1\s", x) for x in lines)
+    page = run(ruled_db, "export", "m", "--format", "scoresheet-html")
+    assert page.exit_code == 0 and "<h2>Rulings</h2>" in page.stdout
+    assert "overturned (event 31)" in page.stdout
