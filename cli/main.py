@@ -12,6 +12,7 @@ from cli.record import record
 from cli.replay import replay
 from cli.rules_commands import judge_command, legal
 from cli.ruling_commands import COMMANDS as RULING_COMMANDS
+from cli.setup_commands import setup
 from cli.view_commands import history, list_matches, show
 
 DEFAULT_DB = "sqlite:///bgledger.db"
@@ -37,6 +38,7 @@ for command in (
     *LEDGER_COMMANDS,
     *RULING_COMMANDS,
     record,
+    setup,
     import_command,
     export,
     show,

@@ -30,7 +30,7 @@ from cli.common import (
 )
 from cli.render import brief
 from cli.view_commands import state_with_rulings
-from ledger import rulings
+from ledger import rulings, setup_errors
 from ledger.events import MatchEvent, RulingMade
 from ledger.match import Match
 from ledger.rulings import RULERS, Ruling
@@ -137,7 +137,7 @@ def _event_command(
 
 revert = _event_command(
     "revert",
-    "Undo the illegal play EVENT and everything after it (USBGF 4.2.3(c)-(f)).",
+    "Undo the illegal play EVENT and the game actions after it (USBGF 4.2.3(c)-(f)).",
     rulings.revert,
 )
 void_cube = _event_command(
@@ -155,6 +155,12 @@ correct_cube = _event_command(
     "correct-cube",
     "The double EVENT to a wrong level stands at the right level (USBGF 4.4.8).",
     rulings.correct_cube,
+)
+correct_setup = _event_command(
+    "correct-setup",
+    "Correct the wrong setup EVENT (USBGF 4.2.4): the plays stand on the right position if "
+    "none was affected, else the game starts again; too late, the position stands.",
+    setup_errors.correct_setup,
 )
 overturn = _event_command(
     "overturn",
@@ -214,6 +220,7 @@ COMMANDS = (
     void_cube,
     nullify_pass,
     correct_cube,
+    correct_setup,
     correct_length,
     correct_score,
     note,

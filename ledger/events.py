@@ -48,6 +48,10 @@ __all__ = [
     "MatchWon",
     "OpeningRollMade",
     "PlaysReverted",
+    "PrematureDoubleMade",
+    "PrematureRollAccepted",
+    "PrematureRollMade",
+    "PrematureRollRefused",
     "ResignationAccepted",
     "ResignationOffered",
     "ResignationRejected",
@@ -56,6 +60,8 @@ __all__ = [
     "RulingNoted",
     "RulingOverturned",
     "ScoreCorrected",
+    "StartingPositionCorrected",
+    "StartingPositionRecorded",
     "UnplayablePlayRecorded",
 ]
 
@@ -250,6 +256,60 @@ class MatchWon(MatchEvent):
     score_b: int
 
 
+
+# -- premature actions (USBGF 4.1.7.1, 4.4.7, ABT 4.6) ---------------------------------------
+
+
+@dataclass(frozen=True)
+class PrematureRollMade(MatchEvent):
+    """``player`` rolled ``die1``-``die2`` while his opponent was still to move (USBGF 4.1.7.1).
+
+    The opponent (the mover) decides: :class:`PrematureRollAccepted` or
+    :class:`PrematureRollRefused`; where premature rolls stand (ABT 4.6) the
+    acceptance is recorded with the roll.
+    """
+
+    player: str
+    die1: int
+    die2: int
+
+
+@dataclass(frozen=True)
+class PrematureRollAccepted(MatchEvent):
+    """The mover ``player`` let the premature roll stand and finishes his turn knowing it.
+
+    Once he has moved, the early roller plays those dice (USBGF 4.1.7.1, ABT 4.6).
+    """
+
+    player: str
+
+
+@dataclass(frozen=True)
+class PrematureRollRefused(MatchEvent):
+    """The mover ``player`` refused the premature roll: the Fast Roll Rule (USBGF 4.1.7.1).
+
+    Once he has moved, the early roller rolls again; the premature dice are gone.
+    """
+
+    player: str
+
+
+@dataclass(frozen=True)
+class PrematureDoubleMade(MatchEvent):
+    """``player`` doubled to ``value`` before his opponent finished his turn (USBGF 4.4.7).
+
+    The double stands if it is otherwise valid: the mover finishes his turn
+    knowing it, then takes or drops.  A double the rules forbid is flagged
+    with the ``reason`` and the ``rule``, as :class:`CubeOffered` is.
+    """
+
+    player: str
+    value: int
+    legal: bool
+    reason: str | None
+    rule: str | None
+
+
 # -- rulings: compensating events (USBGF 4.2.3, 4.4.6-4.4.10, 4.7, 4.8, 5.2) ----------------
 
 
@@ -345,3 +405,34 @@ class RulingOverturned(RulingMade):
     """
 
     ruling: int
+
+
+# -- errors in the starting position (USBGF 4.2.4, ABT 4.7) ----------------------------
+
+
+@dataclass(frozen=True)
+class StartingPositionRecorded(MatchEvent):
+    """The checkers were set up as ``board_a``/``board_b`` (26 counts each, own numbering).
+
+    Recorded when a game began from a position other than the standard one
+    (USBGF 4.2.4, Appendix B); ``legal`` is False then, with the reason.
+    """
+
+    board_a: list[int]
+    board_b: list[int]
+    legal: bool
+    reason: str | None
+    rule: str | None
+
+
+@dataclass(frozen=True)
+class StartingPositionCorrected(RulingMade):
+    """The wrong setup ``event`` is corrected (USBGF 4.2.4).
+
+    ``replayed`` is False when the plays made so far stand on the correct
+    position (no move was affected), True when the game starts again from
+    the standard position with new rolls.
+    """
+
+    event: int
+    replayed: bool

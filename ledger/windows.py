@@ -22,10 +22,10 @@ from ledger.events import (
 from ledger.rules.profiles import Window
 from projections.state import other
 
-__all__ = ["closed_by", "describe_closing"]
+__all__ = ["closed_by", "describe_closing", "valid_roll"]
 
 
-def _valid_roll(events: Sequence[MatchEvent], index: int) -> bool:
+def valid_roll(events: Sequence[MatchEvent], index: int) -> bool:
     """A roll counts unless the next event voids it (USBGF 4.1.4)."""
     following = events[index + 1] if index + 1 < len(events) else None
     return not isinstance(following, RollVoided)
@@ -44,7 +44,7 @@ def closed_by(window: Window, after: Sequence[MatchEvent], offender: str) -> Mat
     for index, event in enumerate(after):
         if window in _PLAY_WINDOWS and isinstance(event, GameStarted):
             return event
-        if isinstance(event, DiceRolled) and _valid_roll(after, index):
+        if isinstance(event, DiceRolled) and valid_roll(after, index):
             if window is Window.BEFORE_OPPONENT_ROLLS and event.player == opponent:
                 return event
             if window is Window.BEFORE_OFFENDER_ROLLS_AGAIN and event.player == offender:

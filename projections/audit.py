@@ -46,6 +46,7 @@ from ledger.events import (
     ResignationRejected,
     RollVoided,
     RulingMade,
+    StartingPositionRecorded,
     UnplayablePlayRecorded,
 )
 from ledger.rules.results import GameResult
@@ -310,6 +311,11 @@ def _played(event: CheckersPlayed, before: MatchState, after: MatchState) -> str
     made = f"played {event.play}" if event.play else "did not move"
     dice = f" with {before.dice[0]}-{before.dice[1]}" if before.dice else ""
     return _illegal(f"{name} {made}{dice}", event.reason, event.rule)
+
+
+@_on(StartingPositionRecorded)
+def _set_up(event: StartingPositionRecorded, before: MatchState, after: MatchState) -> str:
+    return _illegal(f"game {after.game} set up wrongly", event.reason, event.rule)
 
 
 @_on(UnplayablePlayRecorded)

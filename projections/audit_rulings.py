@@ -30,6 +30,7 @@ from ledger.events import (
     RulingNoted,
     RulingOverturned,
     ScoreCorrected,
+    StartingPositionCorrected,
     UnplayablePlayRecorded,
 )
 from projections.model import MatchState
@@ -127,7 +128,14 @@ def _overturned(event: RulingOverturned, after: MatchState, events: Events) -> s
     return f"ruling {event.ruling} overturned on appeal"
 
 
+def _setup(event: StartingPositionCorrected, after: MatchState, events: Events) -> str:
+    if event.replayed:
+        return f"setup of event {event.event} corrected: the game starts again with new rolls"
+    return f"setup of event {event.event} corrected: the plays so far stand on the right position"
+
+
 _EXPLAINERS: dict[type[RulingMade], Callable[[Any, MatchState, Events], str]] = {
+    StartingPositionCorrected: _setup,
     PlaysReverted: _reverted,
     CubeActionVoided: _cube_voided,
     CrawfordPassNullified: _pass_nullified,

@@ -48,6 +48,8 @@ from ledger.events import (
     RulingNoted,
     RulingOverturned,
     ScoreCorrected,
+    StartingPositionCorrected,
+    StartingPositionRecorded,
     UnplayablePlayRecorded,
 )
 from ledger.rules.errors import RulesError
@@ -368,7 +370,15 @@ def _ruled(d: _Draft, event: RulingMade) -> None:
             d.next_length = event.length
 
 
+@_on(StartingPositionRecorded)
+def _set_up(d: _Draft, event: StartingPositionRecorded) -> None:
+    d.board = (tuple(event.board_a), tuple(event.board_b))
+    if not event.legal:
+        d.flagged = (*d.flagged, event.originator_version)
+
+
 for _kind in (
+    StartingPositionCorrected,
     PlaysReverted, CubeActionVoided, CrawfordPassNullified, CubeLevelCorrected,
     MatchLengthCorrected, ScoreCorrected, RulingNoted, RulingOverturned,
 ):  # fmt: skip

@@ -295,7 +295,10 @@ def test_a_match_with_every_kind_of_ruling_round_trips_under_a_new_id(
     ruled: tuple[Ledger, dict[str, Any]], fresh: Ledger
 ) -> None:
     original, document = ruled
-    assert {e["type"] for e in document["events"]} >= {k.__name__ for k in RULINGS}
+    # The setup correction needs a game begun from a wrong position: tests/test_setup_errors.py
+    # round-trips it.
+    kinds = {k.__name__ for k in RULINGS} - {"StartingPositionCorrected"}
+    assert {e["type"] for e in document["events"]} >= kinds
     assert import_json(fresh, read(document), match_id="copy", by="lee") == "copy"
     copied, recorded = fresh.history("copy"), original.history("m")
     assert dataclasses.replace(fresh.state("copy"), match_id="m") == original.state("m")

@@ -18,11 +18,12 @@ from dataclasses import fields, replace
 from typing import Any
 
 from ledger import events as ev
-from ledger import rulings
+from ledger import rulings, setup_errors
 from ledger.errors import BgLedgerError
 from ledger.events import MatchEvent, MatchStarted, RulingMade
 from ledger.interchange.json_schema import InconsistentMatchJsonError, own_fields, short
 from ledger.match import Match
+from ledger.rules.position import Position
 from ledger.rulings import InvalidRulingError, Ruling
 from projections.state import fold
 
@@ -39,6 +40,7 @@ RULINGS: dict[type[RulingMade], Decision] = {
     ev.ScoreCorrected: lambda m, h, e, r: rulings.correct_score(m, h, (e.score_a, e.score_b), r),
     ev.RulingNoted: lambda m, h, e, r: rulings.note(m, h, r),
     ev.RulingOverturned: lambda m, h, e, r: rulings.overturn(m, h, e.ruling, r),
+    ev.StartingPositionCorrected: lambda m, h, e, r: setup_errors.correct_setup(m, h, e.event, r),
 }
 """The decision recording each kind of ruling: ``(match, history before it, event, ruling)``."""
 
@@ -83,6 +85,9 @@ COMMANDS: dict[type[MatchEvent], Callable[[Match, Any, dict[str, Any]], object]]
     ev.ResignationOffered: lambda m, e, k: m.resign(e.level, player=e.player, as_played=True, **k),
     ev.ResignationAccepted: lambda m, e, k: m.accept(**k),
     ev.ResignationRejected: lambda m, e, k: m.reject(**k),
+    ev.StartingPositionRecorded: lambda m, e, k: setup_errors.record_setup(
+        m, Position(tuple(e.board_a), tuple(e.board_b)).position_id, **k
+    ),
     **{kind: lambda m, e, k: _rule(m, e, **k) for kind in _RULING_KINDS},
 }
 """The command recording each kind of event: ``(match, event, {"by": ..., "at": None})``, and
