@@ -34,6 +34,17 @@ def json_option(func: F) -> F:
     )(func)
 
 
+def viewer_option(func: F) -> F:
+    """``--from a|b``: draw the board from this player's side (default: the player on roll)."""
+    return click.option(
+        "--from",
+        "viewer",
+        type=click.Choice(["a", "b"]),
+        default=None,
+        help="Draw the board from this player's side (default: the player on roll).",
+    )(func)
+
+
 def emit_json(document: object) -> None:
     """Print ``document`` as one line of JSON."""
     click.echo(json.dumps(document, ensure_ascii=False))

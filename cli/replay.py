@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import click
 
-from cli.common import BadInputError, library_errors, open_ledger
+from cli.common import BadInputError, library_errors, open_ledger, viewer_option
 from cli.render import board_diagram
 from ledger.events import MatchEvent, RulingMade
 from projections.audit import HistoryEntry, history, history_line
@@ -203,13 +203,7 @@ for _names, _action in (
     is_flag=True,
     help="Start in the corrected view (else as recorded).",
 )
-@click.option(
-    "--from",
-    "viewer",
-    type=click.Choice(["a", "b"]),
-    default=None,
-    help="Draw the board from this player's side (default: the player on roll).",
-)
+@viewer_option
 @click.pass_context
 def replay(
     ctx: click.Context, match_id: str, at: int, as_corrected: bool, viewer: str | None

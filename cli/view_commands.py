@@ -12,7 +12,14 @@ from typing import Any
 
 import click
 
-from cli.common import BadInputError, emit_json, json_option, library_errors, open_ledger
+from cli.common import (
+    BadInputError,
+    emit_json,
+    json_option,
+    library_errors,
+    open_ledger,
+    viewer_option,
+)
 from cli.render import board_diagram, games_table
 from cli.replay import Moment, moment, rulings_text
 from ledger.app import Ledger
@@ -46,13 +53,7 @@ def _title(state: MatchState) -> str:
     is_flag=True,
     help="As corrected by every ruling in force (with --at N: that moment, corrected).",
 )
-@click.option(
-    "--from",
-    "viewer",
-    type=click.Choice(["a", "b"]),
-    default=None,
-    help="Draw the board from this player's side (default: the player on roll).",
-)
+@viewer_option
 @json_option
 @click.pass_context
 def show(
