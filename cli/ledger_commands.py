@@ -15,6 +15,7 @@ import click
 
 from cli.common import emit_json, json_option, library_errors, open_ledger, stamp_options
 from cli.render import brief
+from ledger import premature
 from ledger.match import Match
 from ledger.rules.profiles import DEFAULT_PROFILE, PROFILES
 from projections.summary import state_json
@@ -23,6 +24,12 @@ _AS_PLAYED = click.option(
     "--as-played",
     is_flag=True,
     help="It was done at the board: record it even though the rules forbid it, flagged.",
+)
+_PREMATURE = click.option(
+    "--premature",
+    "early",
+    is_flag=True,
+    help="Done by the player not on roll before the mover moved (USBGF 4.1.7.1, 4.4.7).",
 )
 
 
@@ -127,14 +134,30 @@ def opening(
 @click.argument("match_id", metavar="MATCH")
 @click.argument("die1", type=int)
 @click.argument("die2", type=int)
+@_PREMATURE
 @stamp_options
 @json_option
 @click.pass_context
 def roll(
-    ctx: click.Context, match_id: str, die1: int, die2: int, by: str, at: str | None, as_json: bool
+    ctx: click.Context,
+    match_id: str,
+    die1: int,
+    die2: int,
+    early: bool,
+    by: str,
+    at: str | None,
+    as_json: bool,
 ) -> None:
-    """The player on roll rolled D D (a roll that cannot be played is recorded as a dance)."""
-    perform(ctx, match_id, lambda m: m.roll(die1, die2, by=by, at=at), as_json)
+    """The player on roll rolled D D (a roll that cannot be played is recorded as a dance).
+
+    With --premature, his opponent rolled D D before he moved: the mover then
+    accepts or refuses the roll (accept-roll, refuse-roll; it stands at once
+    where premature rolls stand, ABT 4.6).
+    """
+    if early:
+        perform(ctx, match_id, lambda m: premature.roll(m, die1, die2, by=by, at=at), as_json)
+    else:
+        perform(ctx, match_id, lambda m: m.roll(die1, die2, by=by, at=at), as_json)
 
 
 @click.command()
@@ -224,6 +247,7 @@ def _cube_or_answer(name: str, summary: str, as_played: bool) -> click.Command:
     metavar="N",
     help="The level offered, when not twice the cube (a wrong level, USBGF 4.4.8).",
 )
+@_PREMATURE
 @_AS_PLAYED
 @stamp_options
 @json_option
@@ -232,13 +256,53 @@ def double(
     ctx: click.Context,
     match_id: str,
     to: int | None,
+    early: bool,
     as_played: bool,
     by: str,
     at: str | None,
     as_json: bool,
 ) -> None:
-    """The player on roll doubles, before rolling (USBGF 4.4.2)."""
-    perform(ctx, match_id, lambda m: m.double(to=to, as_played=as_played, by=by, at=at), as_json)
+    """The player on roll doubles, before rolling (USBGF 4.4.2).
+
+    With --premature, the player not on roll doubled before the mover moved:
+    the double stands if otherwise valid (USBGF 4.4.7); the mover takes or
+    drops once he has moved.
+    """
+
+    def action(m: Match) -> None:
+        if early:
+            premature.double(m, to=to, as_played=as_played, by=by, at=at)
+        else:
+            m.double(to=to, as_played=as_played, by=by, at=at)
+
+    perform(ctx, match_id, action, as_json)
+
+
+def _decision(name: str, command: Callable[..., None], summary: str) -> click.Command:
+    """``accept-roll`` and ``refuse-roll``: the mover's answer to a premature roll."""
+
+    @click.pass_context
+    def decide(
+        ctx: click.Context, /, match_id: str, by: str, at: str | None, as_json: bool
+    ) -> None:
+        perform(ctx, match_id, lambda m: command(m, by=by, at=at), as_json)
+
+    decide.__doc__ = summary
+    decorated = click.argument("match_id", metavar="MATCH")(json_option(stamp_options(decide)))
+    return click.command(name)(decorated)
+
+
+accept_roll = _decision(
+    "accept-roll",
+    premature.accept_roll,
+    "The mover lets his opponent's premature roll stand and moves knowing it (USBGF 4.1.7.1).",
+)
+refuse_roll = _decision(
+    "refuse-roll",
+    premature.refuse_roll,
+    "The mover refuses his opponent's premature roll: he rolls again once the mover has "
+    "moved (the Fast Roll Rule, USBGF 4.1.7.1; not where rolls stand, ABT 4.6).",
+)
 
 
 take = _cube_or_answer("take", "The doubled player takes: he owns the cube.", as_played=False)
@@ -248,4 +312,18 @@ reject = _cube_or_answer(
     "reject", "The concession offered is refused; play goes on.", as_played=False
 )
 
-COMMANDS = (start, opening, roll, move, void_roll, double, take, drop, resign, accept, reject)
+COMMANDS = (
+    start,
+    opening,
+    roll,
+    move,
+    void_roll,
+    double,
+    take,
+    drop,
+    resign,
+    accept,
+    reject,
+    accept_roll,
+    refuse_roll,
+)

@@ -85,6 +85,8 @@ def record(ctx: click.Context, match_id: str, by: str, at: str | None, as_json: 
       opening 3 1         roll 5 2          move 13/8 13/11
       52: 13/8 13/11      double | take | drop
       resign gammon [a|b] accept | reject   void-roll cocked
+      roll 6 5 --premature | double --premature   (the player not on roll, early)
+      accept-roll | refuse-roll             (the mover's answer to an early roll)
       @2026-11-21T14:05:00+01:00 roll 6 6   (when it happened)
       move 13/7 --as-played                 (an illegal play made at the board)
     """

@@ -37,6 +37,7 @@ _ACTING = {
     Phase.REROLL: "to roll again",
     Phase.DOUBLED: "to take or drop",
     Phase.RESIGNED: "to accept or reject",
+    Phase.PREMATURE_ROLL: "to accept or refuse the early roll",
 }
 
 

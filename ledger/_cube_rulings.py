@@ -33,6 +33,7 @@ from ledger.events import (
     GameStarted,
     MatchEvent,
     MatchWon,
+    PrematureDoubleMade,
     RulingMade,
 )
 from ledger.match import Match
@@ -47,9 +48,9 @@ __all__ = ["correct_cube", "nullify_pass", "void_cube"]
 
 def _invalid_double(
     match: Match, history: Sequence[MatchEvent], number: int
-) -> tuple[CubeOffered, MatchEvent]:
+) -> tuple[CubeOffered | PrematureDoubleMade, MatchEvent]:
     event = find(history, number)
-    if not isinstance(event, CubeOffered):
+    if not isinstance(event, CubeOffered | PrematureDoubleMade):
         raise InvalidRulingError(f"event {number} is a {type(event).__name__}, not a double")
     if event.legal:
         raise RulingRefusedError(
@@ -75,7 +76,7 @@ def _invalid_double(
 
 
 def _valid_but_for_its_level(
-    match: Match, history: Sequence[MatchEvent], double: CubeOffered
+    match: Match, history: Sequence[MatchEvent], double: CubeOffered | PrematureDoubleMade
 ) -> bool:
     """True if ``double`` broke no rule but USBGF 4.4.8's (it is flagged for its first fault)."""
     before = corrected(history, at=double.originator_version - 1)
@@ -99,7 +100,7 @@ def _won_by_the_game(after: Sequence[MatchEvent]) -> MatchWon | None:
     return None
 
 
-def _cube_rule(offered: CubeOffered, chosen: CorrectionRule) -> str:
+def _cube_rule(offered: CubeOffered | PrematureDoubleMade, chosen: CorrectionRule) -> str:
     """The rule an invalid double is corrected under.
 
     A Crawford-game double (``USBGF 4.4.6``) is corrected under its own
@@ -173,7 +174,7 @@ def correct_cube(match: Match, history: Sequence[MatchEvent], number: int, rulin
         profile does not adjust wrong levels.
     """
     event = find(history, number)
-    if not isinstance(event, CubeOffered):
+    if not isinstance(event, CubeOffered | PrematureDoubleMade):
         raise InvalidRulingError(f"event {number} is a {type(event).__name__}, not a double")
     check_in_force(history, number)
     before = corrected(history, at=number - 1)

@@ -28,6 +28,7 @@ BASICS = "USBGF Appendix B"
 _PENDING_RULE = {
     Phase.DOUBLED: "USBGF 4.4.4",
     Phase.RESIGNED: "USBGF 4.5",
+    Phase.PREMATURE_ROLL: "USBGF 4.1.7.1",
     Phase.BETWEEN_GAMES: BASICS,
     Phase.OPENING: BASICS,
 }
@@ -45,8 +46,9 @@ def situation(state: MatchState) -> str:
         return f"{name(turn)} is on roll, to double or to roll"
     if phase is Phase.REROLL:
         return f"{name(turn)}'s roll was voided: {name(turn)} must roll again"
-    if phase is Phase.PLAY and state.dice:
-        return f"{name(turn)} has rolled {state.dice[0]}-{state.dice[1]} and must move"
+    if phase in (Phase.PLAY, Phase.PREMATURE_ROLL) and state.dice:
+        rolled = f"{name(turn)} has rolled {state.dice[0]}-{state.dice[1]}"
+        return rolled + premature_situation(state, " and must move")
     if phase is Phase.DOUBLED:
         return f"{name(turn)} has doubled to {state.offer}: {name(other(turn))} takes or drops"
     if phase is Phase.RESIGNED and state.resignation:
@@ -59,6 +61,22 @@ def situation(state: MatchState) -> str:
         return f"game {state.game} is over: its result follows"
     winner = state.winner or "a"
     return f"the match is over: {name(winner)} won {state.score[0]}-{state.score[1]}"
+
+
+def premature_situation(state: MatchState, moving: str) -> str:
+    """What follows the mover's roll in :func:`situation` while a premature action waits."""
+    early, name = state.premature, state.name
+    if early is None:
+        return moving
+    mover, roller = name(state.turn or "a"), name(early.player)
+    if early.kind == "double":
+        return f"{moving}; {roller} has doubled to {early.a} early: {mover} takes or drops then"
+    dice = f"{early.a}-{early.b}"
+    if early.kind == "roll":
+        return f"; {roller} rolled {dice} early: {mover} accepts or refuses the roll"
+    if early.kind == "accepted":
+        return f"{moving}; then {roller} plays his early {dice}"
+    return f"{moving}; {roller}'s early {dice} was refused: then {roller} rolls again"
 
 
 Problem = tuple[str, str]

@@ -9,6 +9,8 @@ preceded by ``@TIME`` (when it happened, ISO 8601) and followed by
     52: 13/8 13/11         .mat shorthand: roll and play ('52:' alone: roll only)
     double | take | drop   resign gammon [a|b]    accept | reject
     void-roll cocked       @2026-11-21T14:05:00+01:00 roll 6 6
+    roll 6 5 --premature   double --premature       (by the player not on roll, early)
+    accept-roll | refuse-roll                       (the mover's answer to an early roll)
     # a comment (also after an action), and blank lines, are skipped
 
 Example::
@@ -17,6 +19,8 @@ Example::
     Action.parse('@2026-11-21T10:00:00+00:00 52: 13/8 13/11')
     >>> Action.parse("move 13/7 --as-played").as_played
     True
+    >>> Action.parse("roll 6 5 --premature").premature
+    True
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ledger import premature
 from ledger.errors import RulesError
 from ledger.match import Match
 
@@ -40,9 +45,14 @@ VERBS = (
     "accept",
     "reject",
     "void-roll",
+    "accept-roll",
+    "refuse-roll",
 )
 _SHORTHAND = re.compile(r"([1-6])([1-6]):(.*)")
 _ARITY = {"opening": 2, "roll": 2, "double": 0, "take": 0, "drop": 0, "accept": 0, "reject": 0}
+_ARITY.update({"accept-roll": 0, "refuse-roll": 0})
+_EARLY = ("roll", "double")
+"""The verbs ``--premature`` goes with (USBGF 4.1.7.1, 4.4.7)."""
 
 
 class InvalidActionError(RulesError):
@@ -54,7 +64,8 @@ class Action:
     """One parsed line: ``verb``, its ``args``, when it happened and whether ``--as-played``.
 
     The shorthand ``52: 13/8`` is the verb ``roll-move`` with args
-    ``('5', '2', '13/8')``.
+    ``('5', '2', '13/8')``.  ``premature`` is a roll or double by the player
+    not on roll before the mover moved (``--premature``).
     """
 
     verb: str
@@ -62,6 +73,7 @@ class Action:
     at: str | None = None
     as_played: bool = False
     text: str = ""
+    premature: bool = False
 
     @classmethod
     def parse(cls, line: str) -> Action:
@@ -69,23 +81,26 @@ class Action:
 
         Anything after ``#`` is a comment.
 
-        :raises InvalidActionError: for an empty line, an unknown verb or the
-            wrong number of arguments.
+        :raises InvalidActionError: for an empty line, an unknown verb, the
+            wrong number of arguments or ``--premature`` on another verb.
         """
         text = line.split("#", 1)[0].strip()
         words = text.split()
         at = None
         if words and words[0].startswith("@"):
             at, words = words[0][1:], words[1:]
-        as_played = "--as-played" in words
-        words = [w for w in words if w != "--as-played"]
+        as_played, early = "--as-played" in words, "--premature" in words
+        words = [w for w in words if w not in ("--as-played", "--premature")]
         if not words:
             raise InvalidActionError(f"{line!r} names no action: one of {', '.join(VERBS)}")
         shorthand = _SHORTHAND.fullmatch(" ".join(words))
         if shorthand:
             die1, die2, play = shorthand.groups()
             rolled: tuple[str, ...] = (die1, die2, play.strip()) if play.strip() else (die1, die2)
-            return cls("roll-move" if play.strip() else "roll", rolled, at, as_played, text)
+            if early and play.strip():
+                raise InvalidActionError(f"{line!r}: a premature roll is not played yet")
+            verb = "roll-move" if play.strip() else "roll"
+            return cls(verb, rolled, at, as_played, text, early)
         verb, args = words[0].lower(), tuple(words[1:])
         if verb not in VERBS:
             raise InvalidActionError(
@@ -93,9 +108,11 @@ class Action:
                 "or the shorthand '52: 13/8 13/11'"
             )
         _check_arity(line, verb, args)
+        if early and verb not in _EARLY:
+            raise InvalidActionError(f"{line!r}: --premature goes with roll or double only")
         if verb == "move":
             args = (" ".join(args),)
-        return cls(verb, args, at, as_played, text)
+        return cls(verb, args, at, as_played, text, early)
 
     def __repr__(self) -> str:
         return f"Action.parse({self.text!r})"
@@ -107,7 +124,9 @@ class Action:
         :raises ActionRefusedError: when the match refuses the action (the rule is cited).
         """
         at, verb, args = self.at, self.verb, self.args
-        if verb == "opening":
+        if self.premature:
+            self._early(match, by)
+        elif verb == "opening":
             match.opening(_die(args[0]), _die(args[1]), by=by, at=at)
         elif verb in ("roll", "roll-move"):
             danced = match.roll(_die(args[0]), _die(args[1]), by=by, at=at)
@@ -122,8 +141,18 @@ class Action:
             match.void_roll(args[0], by=by, at=at)
         elif verb == "double":
             match.double(as_played=self.as_played, by=by, at=at)
+        elif verb in ("accept-roll", "refuse-roll"):
+            decide = premature.accept_roll if verb == "accept-roll" else premature.refuse_roll
+            decide(match, by=by, at=at)
         else:
             getattr(match, verb)(by=by, at=at)
+
+    def _early(self, match: Match, by: str) -> None:
+        """``roll D D --premature`` or ``double --premature``."""
+        if self.verb == "roll":
+            premature.roll(match, _die(self.args[0]), _die(self.args[1]), by=by, at=self.at)
+        else:
+            premature.double(match, as_played=self.as_played, by=by, at=self.at)
 
 
 def _check_arity(line: str, verb: str, args: tuple[str, ...]) -> None:

@@ -32,6 +32,7 @@ __all__ = [
     "MatchOverError",
     "NotAMatchError",
     "OutOfTurnError",
+    "PrematureRollStandsError",
     "ResignationRefusedError",
     "RulesError",
 ]
@@ -59,6 +60,10 @@ class IllegalPlayRefusedError(ActionRefusedError):
 
 class CubeActionRefusedError(ActionRefusedError):
     """A double the rules forbid (Crawford game, dead cube, the opponent's cube)."""
+
+
+class PrematureRollStandsError(ActionRefusedError):
+    """A premature roll refused where premature rolls stand (ABT 4.6): no Fast Roll Rule."""
 
 
 class ResignationRefusedError(ActionRefusedError):

@@ -256,7 +256,6 @@ class MatchWon(MatchEvent):
     score_b: int
 
 
-
 # -- premature actions (USBGF 4.1.7.1, 4.4.7, ABT 4.6) ---------------------------------------
 
 

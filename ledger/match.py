@@ -21,7 +21,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import DomainEvent
 
-from ledger import _decide
+from ledger import _decide, premature
 from ledger.errors import (
     CubeActionRefusedError,
     IllegalPlayRefusedError,
@@ -257,6 +257,8 @@ class Match:
         mover = verdict.result.swapped()
         if not any(mover.mover[1:]):
             self._win(player, final_result(mover) or GameResult.SINGLE, "played", by, at)
+        else:  # an accepted premature roll that cannot be played is a dance (USBGF 4.1.7.1)
+            premature.dance_if_blocked(self, by=by, at=at)
         return verdict
 
     def record_unplayable(self, play: str, reason: str, *, by: str, at: str | None = None) -> None:

@@ -50,6 +50,7 @@ from ledger.events import (
     UnplayablePlayRecorded,
 )
 from ledger.rules.results import GameResult
+from projections.audit_premature import DESCRIBERS as PREMATURE_DESCRIBERS
 from projections.audit_rulings import describe_ruling
 from projections.effective import voided_by
 from projections.state import Crawford, MatchState, apply, other
@@ -383,3 +384,6 @@ def _match_won(event: MatchWon, before: MatchState, after: MatchState) -> str:
     a, b = event.score_a, event.score_b
     won, lost = (a, b) if event.winner == "a" else (b, a)
     return f"match won by {after.name(event.winner)}, {won}-{lost}"
+
+
+_DESCRIBERS.update(PREMATURE_DESCRIBERS)

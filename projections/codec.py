@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from projections.model import Crawford, GameRecord, MatchState, Phase, Resignation
+from projections.model import Crawford, GameRecord, MatchState, Phase, Premature, Resignation
 
 VERSION = 1
 
@@ -46,6 +46,7 @@ def state_to_dict(state: MatchState) -> dict[str, Any]:
         "resignation": None
         if resignation is None
         else [resignation.player, resignation.level, resignation.resume.value],
+        "premature": _premature_to_list(state.premature),
         "winner": state.winner,
         "events": state.events,
         "danced": state.danced,
@@ -112,6 +113,7 @@ def state_from_dict(data: dict[str, Any]) -> MatchState:
         resignation=None
         if resignation is None
         else Resignation(resignation[0], resignation[1], Phase(resignation[2])),
+        premature=_premature_from_list(data.get("premature")),
         winner=data["winner"],
         events=data["events"],
         danced=data["danced"],
@@ -125,3 +127,17 @@ def state_from_dict(data: dict[str, Any]) -> MatchState:
 
 def _names(value: list[str]) -> tuple[str, str]:
     return str(value[0]), str(value[1])
+
+
+def _premature_to_list(premature: Premature | None) -> list[Any] | None:
+    if premature is None:
+        return None
+    return [premature.kind, premature.player, premature.a, premature.b]
+
+
+def _premature_from_list(value: list[Any] | None) -> Premature | None:
+    """A pending premature action; ``None`` too for a snapshot written before they existed."""
+    if value is None:
+        return None
+    kind, player, a, b = value
+    return Premature(str(kind), str(player), int(a), int(b))

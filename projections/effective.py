@@ -23,7 +23,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from ledger.events import CubeLevelCorrected, CubeOffered, CubeTaken, MatchEvent, RulingMade
+from ledger.events import (
+    CubeLevelCorrected,
+    CubeOffered,
+    CubeTaken,
+    MatchEvent,
+    PrematureDoubleMade,
+    RulingMade,
+)
 from projections.state import MatchState, fold
 
 __all__ = ["corrected", "in_force", "rulings_in_force", "voided_by"]
@@ -70,7 +77,7 @@ def in_force(events: Sequence[MatchEvent]) -> list[MatchEvent]:
     for event in kept:
         if isinstance(event, RulingMade):
             event = replace(event, state={})
-        elif isinstance(event, CubeOffered):
+        elif isinstance(event, CubeOffered | PrematureDoubleMade):
             offered = event.originator_version
             if offered in levels:
                 event = replace(event, value=levels[offered])

@@ -39,6 +39,8 @@ class Phase(StrEnum):
     """The player's roll was voided: he must roll again and may not double (USBGF 4.4.2)."""
     PLAY = "play"
     """The dice are rolled: the player on roll moves."""
+    PREMATURE_ROLL = "premature-roll"
+    """His opponent rolled before he moved: he accepts or refuses the roll (USBGF 4.1.7.1)."""
     DOUBLED = "doubled"
     """The player on roll has doubled: his opponent takes or drops."""
     RESIGNED = "resigned"
@@ -80,6 +82,22 @@ class Resignation:
     resume: Phase
 
 
+@dataclass(frozen=True, slots=True)
+class Premature:
+    """An action taken before the mover finished his turn (USBGF 4.1.7.1, 4.4.7, ABT 4.6).
+
+    ``kind`` is ``roll`` (awaiting the mover's decision), ``accepted``,
+    ``refused`` or ``double``; ``player`` acted early; ``a`` and ``b`` are
+    the dice of a roll, or the value offered and 0 for a double.  It takes
+    effect when the mover has played.
+    """
+
+    kind: str
+    player: str
+    a: int
+    b: int
+
+
 START_SIDE = Position.start().mover
 
 
@@ -110,6 +128,7 @@ class MatchState:
     offer: int | None = None
     board: tuple[Checkers, Checkers] = (START_SIDE, START_SIDE)
     resignation: Resignation | None = None
+    premature: Premature | None = None
     winner: str | None = None
     events: int = 0
     danced: int = 0
@@ -139,7 +158,7 @@ class MatchState:
             return other(self.turn)
         if self.phase is Phase.RESIGNED and self.resignation is not None:
             return other(self.resignation.player)
-        if self.phase in (Phase.ROLL, Phase.REROLL, Phase.PLAY):
+        if self.phase in (Phase.ROLL, Phase.REROLL, Phase.PLAY, Phase.PREMATURE_ROLL):
             return self.turn
         return None
 

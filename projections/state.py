@@ -65,10 +65,13 @@ from projections.model import (
     GameRecord,
     MatchState,
     Phase,
+    Premature,
     Resignation,
     other,
     seat,
 )
+from projections.premature import HANDLERS as PREMATURE_HANDLERS
+from projections.premature import takes_effect
 
 __all__ = [
     "PLAYERS",
@@ -116,6 +119,7 @@ class _Draft:
     offer: int | None
     board: tuple[Checkers, Checkers]
     resignation: Resignation | None
+    premature: Premature | None
     winner: str | None
     events: int
     danced: int
@@ -207,7 +211,7 @@ def fold(events: Iterable[MatchEvent], state: MatchState | None = None) -> Match
 def _game_started(d: _Draft, event: GameStarted) -> None:
     d.game, d.phase, d.turn, d.dice, d.opening_dice = event.number, Phase.OPENING, None, None, False
     d.cube, d.cube_owner, d.offer, d.resignation = 1, None, None, None
-    d.board = (START_SIDE, START_SIDE)
+    d.board, d.premature = (START_SIDE, START_SIDE), None
 
 
 @_on(OpeningRollMade)
@@ -261,6 +265,7 @@ def _played(d: _Draft, event: CheckersPlayed) -> None:
     d.turn = event.player if finished else other(event.player)
     d.dice, d.opening_dice = None, False
     d.phase = Phase.ENDING if finished else Phase.ROLL
+    takes_effect(d)  # a premature roll or double (USBGF 4.1.7.1, 4.4.7)
 
 
 @_on(UnplayablePlayRecorded)
@@ -268,6 +273,7 @@ def _unplayable(d: _Draft, event: UnplayablePlayRecorded) -> None:
     d.flagged = (*d.flagged, event.originator_version)
     d.turn, d.dice, d.opening_dice, d.danced = other(event.player), None, False, 0
     d.phase = Phase.ROLL
+    takes_effect(d)
 
 
 def _flag(d: _Draft, event: CubeOffered | ResignationOffered) -> None:
@@ -338,7 +344,7 @@ def _game_won(d: _Draft, event: GameWon) -> None:
     d.score, d.games = score, (*d.games, record)
     d.crawford = crawford_after(d.crawford, d.crawford_rule, d.length, score)
     d.phase, d.turn, d.dice, d.opening_dice = Phase.BETWEEN_GAMES, None, None, False
-    d.offer, d.resignation = None, None
+    d.offer, d.resignation, d.premature = None, None, None
     if d.next_length is not None:
         if max(score) >= d.length:
             d.next_length = None  # the game in progress ended the match: it stands (4.8.3)
@@ -383,6 +389,9 @@ for _kind in (
     MatchLengthCorrected, ScoreCorrected, RulingNoted, RulingOverturned,
 ):  # fmt: skip
     _HANDLERS[_kind] = _ruled
+
+
+_HANDLERS.update(PREMATURE_HANDLERS)
 
 
 @_on(MatchWon)

@@ -54,6 +54,16 @@ def gnubg_match_id(state: MatchState) -> str:
     ).encode()
 
 
+def _premature_json(state: MatchState) -> dict[str, Any] | None:
+    """The premature action pending: ``kind``, ``player`` and ``dice`` or ``value``."""
+    early = state.premature
+    if early is None:
+        return None
+    if early.kind == "double":
+        return {"kind": early.kind, "player": early.player, "value": early.a}
+    return {"kind": early.kind, "player": early.player, "dice": [early.a, early.b]}
+
+
 def state_json(state: MatchState) -> dict[str, Any]:
     """The fields ``show --json`` prints (DESIGN, command-line contract), and more."""
     pips = state.pips()
@@ -80,6 +90,7 @@ def state_json(state: MatchState) -> dict[str, Any]:
         "resignation": None
         if state.resignation is None
         else {"player": state.resignation.player, "level": state.resignation.level},
+        "premature": _premature_json(state),
         "pips": {"a": pips[0], "b": pips[1]},
         "profile": state.profile,
         "clock": state.clock,

@@ -595,6 +595,8 @@ def expected_gnubg_games(events: list[MatchEvent]) -> Iterator[tuple[dict[str, A
             board = Position.trusted(before.board[mover], before.board[1 - mover]).position_id
             dice = list(before.dice or ())
             actions.append(("move", name[event.player], dice, board, Play.parse(event.play)))
+            if before.premature and state.phase is Phase.DOUBLED and state.turn:  # USBGF 4.4.7
+                actions.append(("double", name[state.turn]))  # the early double, now in force
         elif isinstance(event, CubeOffered | CubeTaken | CubeDropped):
             kind = {CubeOffered: "double", CubeTaken: "take", CubeDropped: "drop"}[type(event)]
             actions.append((kind, name[event.player]))

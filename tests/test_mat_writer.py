@@ -221,6 +221,8 @@ def expected_games(events: list[MatchEvent]) -> list[Expected]:
             assert before is not None and before.dice is not None
             play = ("roll", seat(event.player), before.dice, Play.parse(event.play))
             games[-1].actions.append(play)
+            if before.premature and state.phase is Phase.DOUBLED and state.turn:  # USBGF 4.4.7
+                games[-1].actions.append(("double", seat(state.turn), state.offer))
         elif isinstance(event, CubeOffered):
             games[-1].actions.append(("double", seat(event.player), event.value))
         elif isinstance(event, CubeTaken | CubeDropped):

@@ -18,7 +18,7 @@ from dataclasses import fields, replace
 from typing import Any
 
 from ledger import events as ev
-from ledger import rulings, setup_errors
+from ledger import premature, rulings, setup_errors
 from ledger.errors import BgLedgerError
 from ledger.events import MatchEvent, MatchStarted, RulingMade
 from ledger.interchange.json_schema import InconsistentMatchJsonError, own_fields, short
@@ -85,6 +85,10 @@ COMMANDS: dict[type[MatchEvent], Callable[[Match, Any, dict[str, Any]], object]]
     ev.ResignationOffered: lambda m, e, k: m.resign(e.level, player=e.player, as_played=True, **k),
     ev.ResignationAccepted: lambda m, e, k: m.accept(**k),
     ev.ResignationRejected: lambda m, e, k: m.reject(**k),
+    ev.PrematureRollMade: lambda m, e, k: premature.roll(m, e.die1, e.die2, **k),
+    ev.PrematureRollAccepted: lambda m, e, k: premature.accept_roll(m, **k),
+    ev.PrematureRollRefused: lambda m, e, k: premature.refuse_roll(m, **k),
+    ev.PrematureDoubleMade: lambda m, e, k: premature.double(m, to=e.value, as_played=True, **k),
     ev.StartingPositionRecorded: lambda m, e, k: setup_errors.record_setup(
         m, Position(tuple(e.board_a), tuple(e.board_b)).position_id, **k
     ),
@@ -92,8 +96,9 @@ COMMANDS: dict[type[MatchEvent], Callable[[Match, Any, dict[str, Any]], object]]
 }
 """The command recording each kind of event: ``(match, event, {"by": ..., "at": None})``, and
 for a ruling ``"history"``, the events before it.  A dance is re-decided by its empty play
-(:meth:`Match.move` records it as :meth:`Match.roll` does).  :class:`RulingMade` itself is
-refused: a ruling is recorded as one of its kinds."""
+(:meth:`Match.move` records it as :meth:`Match.roll` does; the dance of an accepted premature
+roll comes with the mover's play).  Where premature rolls stand (ABT 4.6) the acceptance comes
+with the roll.  :class:`RulingMade` itself is refused: a ruling is recorded as one of its kinds."""
 
 CONSEQUENCES = (MatchStarted, ev.GameStarted, ev.GameWon, ev.MatchWon)
 """Events a command records along with another (:meth:`Match.start` records MatchStarted; a

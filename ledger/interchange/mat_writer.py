@@ -39,9 +39,13 @@ What gnubg 1.07 does not write and this writer does: ``and the match`` after
 the ``Wins`` line of the game that won the match, and the header tags
 ``Player 1``, ``Player 2`` and ``Crawford`` (as XG writes them).  Not
 written: tied opening rolls, voided rolls (only the roll that was played),
-and concessions that were refused.  An unfinished game ends where it
-stopped, with dice rolled and not yet played as ``52: `` (gnubg reads them
-so; a roll that could not be played is recorded as played).  Illegal
+and concessions that were refused.  A premature roll the mover accepted is
+written as the early roller's roll of his next turn, one he refused is not
+written, and a premature double is written as the doubler's double at the
+start of his next turn (USBGF 4.1.7.1, 4.4.7): gnubg reads the game as it was
+played.  An unfinished game ends where it stopped, with dice rolled and not
+yet played as ``52: `` (gnubg reads them so; a roll that could not be played
+is recorded as played).  Illegal
 plays are written as they were made, and so are a transcription's plays
 that the board could not show (``UnplayablePlayRecorded``).
 """
@@ -208,6 +212,7 @@ class _Transcriber:
             self.dice(before, after, event, game)
         elif isinstance(event, CheckersPlayed | UnplayablePlayRecorded):
             game.records.append(self.move(before, event))
+            self.premature(before, after, game)
         elif isinstance(event, CubeOffered):
             game.records.append(_Record("double", seat(event.player), value=event.value))
         elif isinstance(event, CubeTaken | CubeDropped):
@@ -249,6 +254,19 @@ class _Transcriber:
         board = before.board
         position = Position.trusted(board[player], board[1 - player])
         return _Record("move", player, _roll_text(position, dice, event))
+
+    def premature(self, before: MatchState, after: MatchState, game: _Game) -> None:
+        """A premature roll or double that took effect with the play just written.
+
+        An accepted roll becomes the early roller's dice, a double his double
+        at the start of his turn; a refused roll was never a roll of the game.
+        """
+        if before.premature is None or after.turn is None:
+            return
+        if after.phase is Phase.PLAY and after.dice is not None:
+            self.pending = (seat(after.turn), after.dice)
+        elif after.phase is Phase.DOUBLED and after.offer is not None:
+            game.records.append(_Record("double", seat(after.turn), value=after.offer))
 
 
 def _dice_record(player: int, dice: tuple[int, int]) -> _Record:
