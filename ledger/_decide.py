@@ -7,6 +7,7 @@ rule says so.  Nothing here records anything.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,6 +18,8 @@ from ledger.errors import (
     MatchOverError,
     OutOfTurnError,
 )
+from ledger.rules.judge import Judgement
+from ledger.rules.legal import legal_plays
 from ledger.rules.profiles import Profile
 from ledger.rules.results import GameResult
 from projections.state import Crawford, MatchState, Phase, other
@@ -113,6 +116,26 @@ def void_reason_rule(profile: Profile, reason: str) -> str:
             f"{reason!r} is not a reason to void a roll under {profile.name} (USBGF 4.1.4): {codes}"
         )
     return known.cite.rule or ""
+
+
+def same_checker(state: MatchState, verdict: Judgement) -> Judgement:
+    """``verdict``, made illegal if it ignores CLASSIC 10 after a reverted play.
+
+    "If a man wrongly moved can be moved correctly, the player in error is
+    obliged to move that man": when some legal play moves a man from a point
+    the wrongly moved men left (``state.obliged``), the play must too.
+    """
+    if not verdict.legal or not state.obliged or state.dice is None:
+        return verdict
+    obliged = set(state.obliged)
+    options = legal_plays(state.position, state.dice)
+    possible = [lp for lp in options if obliged & {step[0] for step in lp.steps}]
+    moved = {move.source for move in verdict.play.moves}
+    if not possible or obliged & moved:
+        return verdict
+    points = ", ".join(str(p) for p in sorted(obliged))
+    reason = f"the man wrongly moved (from {points}) can be moved correctly and must be"
+    return replace(verdict, legal=False, reason=reason, rule="CLASSIC 10")
 
 
 def require_phase(state: MatchState, action: str, rule: str, *phases: Phase) -> None:

@@ -342,9 +342,12 @@ class PlaysReverted(RulingMade):
     """An illegal play (``event``) and the game actions after it are undone (USBGF 4.2.3(c)-(f)).
 
     Rulings made since stay in force: they are not game actions.
+    ``same_checker`` lists the points the wrongly moved men left, when the
+    profile obliges the player to move one of them again (CLASSIC 10).
     """
 
     event: int
+    same_checker: list[int]
 
 
 @dataclass(frozen=True)

@@ -235,7 +235,7 @@ class Match:
         state = self.state
         _decide.require_phase(state, "move", _decide.BASICS, Phase.PLAY)
         assert state.turn is not None and state.dice is not None
-        verdict = judge(state.position, state.dice, parsed)
+        verdict = _decide.same_checker(state, judge(state.position, state.dice, parsed))
         if not verdict.legal and not as_played:
             raise IllegalPlayRefusedError(
                 f"illegal play {str(verdict.play) or 'no move'!r} of "
@@ -244,16 +244,8 @@ class Match:
                 verdict.rule,
             )
         player = state.turn
-        self._record(
-            CheckersPlayed,
-            by,
-            at,
-            player=player,
-            play=str(verdict.play),
-            legal=verdict.legal,
-            reason=verdict.reason,
-            rule=verdict.rule,
-        )
+        judged = {"legal": verdict.legal, "reason": verdict.reason, "rule": verdict.rule}
+        self._record(CheckersPlayed, by, at, player=player, play=str(verdict.play), **judged)
         mover = verdict.result.swapped()
         if not any(mover.mover[1:]):
             self._win(player, final_result(mover) or GameResult.SINGLE, "played", by, at)

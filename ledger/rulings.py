@@ -53,7 +53,9 @@ from ledger.events import (
     UnplayablePlayRecorded,
 )
 from ledger.match import Match
-from ledger.rules.profiles import Subject
+from ledger.rules.errors import RulesError
+from ledger.rules.notation import Play
+from ledger.rules.profiles import Remedy, Subject
 from projections.effective import corrected
 
 __all__ = [
@@ -102,7 +104,19 @@ def revert(match: Match, history: Sequence[MatchEvent], number: int, ruling: Rul
         subjects.append(Subject.IMPOSSIBLE_POSITION)
     chosen = choose(match, history, subjects, number, event.player, ruling)
     voids = [number, *actions_after(history, number)]
-    record(match, history, PlaysReverted, ruling, rule_name(chosen), voids, event=number)
+    same = _wrongly_moved(event) if chosen.remedy.value is Remedy.SAME_CHECKER else []
+    record(
+        match, history, PlaysReverted, ruling, rule_name(chosen), voids,
+        event=number, same_checker=same,
+    )  # fmt: skip
+
+
+def _wrongly_moved(event: CheckersPlayed | UnplayablePlayRecorded) -> list[int]:
+    """The points the men of an illegal play left (CLASSIC 10 obliges moving one of them)."""
+    try:
+        return sorted({move.source for move in Play.parse(event.play).moves})
+    except RulesError:
+        return []
 
 
 def _impossible(history: Sequence[MatchEvent], number: int) -> bool:

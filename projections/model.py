@@ -133,6 +133,7 @@ class MatchState:
     events: int = 0
     danced: int = 0
     next_length: int | None = None
+    obliged: tuple[int, ...] = ()
     flagged: tuple[int, ...] = ()
     anomalies: tuple[str, ...] = ()
     started_at: str = ""
@@ -170,3 +171,18 @@ class MatchState:
         """Pip counts of ``a`` and ``b``."""
         a, b = Position.trusted(self.board[0], self.board[1]).pip_counts()
         return a, b
+
+
+def crawford_after(current: Crawford, rule: bool, length: int, score: tuple[int, int]) -> Crawford:
+    """The Crawford status of the next game when a game ends at ``score`` (USBGF 4.4.6).
+
+    The Crawford game is the first game after either player is exactly one
+    point away from the match (if the match plays the Crawford ``rule``);
+    the games after it are post-Crawford.
+    """
+    if current is Crawford.CRAWFORD:
+        return Crawford.POST
+    reached = max(score) < length and length - 1 in score
+    if current is Crawford.PRE and rule and reached:
+        return Crawford.CRAWFORD
+    return current

@@ -67,6 +67,7 @@ from projections.model import (
     Phase,
     Premature,
     Resignation,
+    crawford_after,
     other,
     seat,
 )
@@ -124,6 +125,7 @@ class _Draft:
     events: int
     danced: int
     next_length: int | None
+    obliged: tuple[int, ...]
     flagged: tuple[int, ...]
     anomalies: tuple[str, ...]
     last_at: str
@@ -263,7 +265,7 @@ def _played(d: _Draft, event: CheckersPlayed) -> None:
     d.danced = event.originator_version if event.legal and not event.play else 0
     finished = not any(d.board[mover][1:])
     d.turn = event.player if finished else other(event.player)
-    d.dice, d.opening_dice = None, False
+    d.dice, d.opening_dice, d.obliged = None, False, ()
     d.phase = Phase.ENDING if finished else Phase.ROLL
     takes_effect(d)  # a premature roll or double (USBGF 4.1.7.1, 4.4.7)
 
@@ -315,21 +317,6 @@ def _resign_rejected(d: _Draft, event: ResignationRejected) -> None:
     d.resignation = None
 
 
-def crawford_after(current: Crawford, rule: bool, length: int, score: tuple[int, int]) -> Crawford:
-    """The Crawford status of the next game when a game ends at ``score`` (USBGF 4.4.6).
-
-    The Crawford game is the first game after either player is exactly one
-    point away from the match (if the match plays the Crawford ``rule``);
-    the games after it are post-Crawford.
-    """
-    if current is Crawford.CRAWFORD:
-        return Crawford.POST
-    reached = max(score) < length and length - 1 in score
-    if current is Crawford.PRE and rule and reached:
-        return Crawford.CRAWFORD
-    return current
-
-
 @_on(GameWon)
 def _game_won(d: _Draft, event: GameWon) -> None:
     # Points follow the cube in force (a voided double rescores the game, USBGF 4.4.6.1);
@@ -369,6 +356,8 @@ def _ruled(d: _Draft, event: RulingMade) -> None:
         if d.phase is Phase.BETWEEN_GAMES and d.crawford is not Crawford.POST:
             one_away = d.length - 1 in d.score and max(d.score) < d.length
             d.crawford = Crawford.CRAWFORD if d.crawford_rule and one_away else Crawford.PRE
+    elif isinstance(event, PlaysReverted):
+        d.obliged = tuple(event.same_checker)  # CLASSIC 10: the man wrongly moved
     elif isinstance(event, MatchLengthCorrected):
         if d.phase in (Phase.BETWEEN_GAMES, Phase.OVER):
             _new_length(d, event.length)

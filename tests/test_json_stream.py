@@ -273,6 +273,7 @@ def test_rulings_are_exported_with_what_they_void_restore_and_the_state_they_kee
         "voids": [6],
         "restores": [],
         "event": 6,
+        "same_checker": [],  # usbgf-2016 does not oblige the same man (CLASSIC 10 does)
     }
     # the state right after the ruling: Bob to play his 6-4 again, as before event 6
     state = fields["state"]

@@ -44,7 +44,7 @@ import pytest
 from ledger import rulings
 from ledger.actions import Action
 from ledger.app import Ledger
-from ledger.errors import ActionRefusedError, RulesError
+from ledger.errors import ActionRefusedError, IllegalPlayRefusedError, RulesError
 from ledger.events import (
     CheckersPlayed,
     CrawfordPassNullified,
@@ -796,3 +796,19 @@ def test_a_revert_undoes_game_actions_not_the_rulings_made_since(url: str) -> No
     record(ledger, match_id, "move 24/13", "double", "drop")  # Ann wins 1: 1-0, 5 points now
     state = ledger.state(match_id)
     assert (state.score, state.length, state.winner) == ((1, 0), 5, None)
+
+
+def test_classic_laws_oblige_moving_the_man_wrongly_moved() -> None:
+    """CLASSIC 10: if a man wrongly moved can be moved correctly, that man must be moved."""
+    ledger = Ledger("sqlite:///:memory:")
+    match_id = ledger.start(("Ann", "Bob"), 3, match_id="classic", profile="classic", by=BY)
+    record(ledger, match_id, "opening 5 2", "move 13/7 --as-played")  # 7 pips for a 5-2 is 13/6
+    rule(ledger, match_id, rulings.revert, 4, Ruling("players", "Bob demanded it (CLASSIC 9)"))
+    ruling = ledger.history(match_id)[-1]
+    assert isinstance(ruling, PlaysReverted) and ruling.same_checker == [13]
+    assert ruling.rule == "CLASSIC 9"
+    with pytest.raises(IllegalPlayRefusedError) as refused:
+        record(ledger, match_id, "move 8/3 6/4")  # legal for 5-2, but not the man from 13
+    assert refused.value.rule == "CLASSIC 10" and "from 13" in str(refused.value)
+    record(ledger, match_id, "move 13/11 13/8")
+    assert ledger.state(match_id).turn == "b" and ledger.state(match_id).obliged == ()
