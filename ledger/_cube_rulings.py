@@ -179,7 +179,7 @@ def correct_cube(match: Match, history: Sequence[MatchEvent], number: int, rulin
     check_in_force(history, number)
     before = corrected(history, at=number - 1)
     assert before is not None
-    right = before.cube * 2
+    right = before.next_cube
     rules = match.profile.cube.wrong_level_adjusted
     if not rules.value:
         raise RulingRefusedError(f"{match.profile.name} does not adjust cube levels", "USBGF 4.4.8")

@@ -177,8 +177,8 @@ def cube_problem(
     rules = profile.cube
     if min(state.score) >= state.length:
         return "the cube is out of play: the next game decides the match", "USBGF 4.8.5(d)"
-    if value is not None and value != state.cube * 2:
-        return f"the cube goes from {state.cube} to {state.cube * 2}, not {value}", "USBGF 4.4.8"
+    if value is not None and value != state.next_cube:
+        return f"the cube goes from {state.cube} to {state.next_cube}, not {value}", "USBGF 4.4.8"
     if state.crawford is Crawford.CRAWFORD and state.crawford_rule:
         return "the cube is out of play in the Crawford game", rules.crawford.rule or BASICS
     if state.cube_owner == other(player):

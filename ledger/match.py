@@ -51,6 +51,7 @@ from ledger.rules.notation import Play
 from ledger.rules.profiles import Profile, get_profile
 from ledger.rules.results import GameResult, final_result
 from ledger.setup import match_started
+from projections.model import game_points
 from projections.state import MatchState, Phase, apply, other
 
 __all__ = ["Match", "match_uuid"]
@@ -288,7 +289,7 @@ class Match:
         state = self.state
         _decide.require_phase(state, "double", "USBGF 4.4.2", Phase.ROLL)
         player = state.turn or "a"
-        value = state.cube * 2 if to is None else to
+        value = state.next_cube if to is None else to
         problem = _decide.cube_problem(state, self.profile, player, value)
         refusal = f"{state.name(player)} may not double"
         _decide.refuse_unless(as_played, problem, CubeActionRefusedError, refusal)
@@ -375,7 +376,8 @@ class Match:
     def _win(self, winner: str, result: GameResult, how: str, by: str, at: str | None) -> None:
         state = self.state
         ended = {"number": state.game, "winner": winner, "result": str(result), "how": how}
-        self._record(GameWon, by, at, cube=state.cube, points=result.points(state.cube), **ended)
+        points = game_points(str(result), how, state.cube)
+        self._record(GameWon, by, at, cube=state.cube, points=points, **ended)
         after = self.state
         champion = _decide.match_winner(after)
         if champion is not None:

@@ -144,7 +144,7 @@ def double(
     """
     state, profile = match.state, match.profile
     early = _early_player(state, "double early", DOUBLE_RULE)
-    value = state.cube * 2 if to is None else to
+    value = state.next_cube if to is None else to
     problem = _decide.cube_problem(state, profile, early, value)
     stands = profile.cube.premature_double_stands
     if problem is None and not stands.value:

@@ -53,6 +53,7 @@ from ledger.rules.results import GameResult
 from projections.audit_premature import DESCRIBERS as PREMATURE_DESCRIBERS
 from projections.audit_rulings import describe_ruling
 from projections.effective import voided_by
+from projections.model import game_points
 from projections.state import Crawford, MatchState, apply, other
 
 __all__ = [
@@ -342,7 +343,7 @@ def _taken(event: CubeTaken, before: MatchState, after: MatchState) -> str:
 @_on(CubeDropped)
 def _dropped(event: CubeDropped, before: MatchState, after: MatchState) -> str:
     doubler = after.name(other(event.player))
-    won = points_text(GameResult.SINGLE.points(after.cube))
+    won = points_text(game_points("single", "drop", after.cube))
     return f"{after.name(event.player)} passed at {event.value}: {doubler} wins {won}"
 
 

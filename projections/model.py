@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from ledger.rules.position import Checkers, Position
+from ledger.rules.results import GameResult
 
 PLAYERS = ("a", "b")
 
@@ -167,6 +168,11 @@ class MatchState:
         """The name of player ``'a'`` or ``'b'``."""
         return self.players[seat(player)]
 
+    @property
+    def next_cube(self) -> int:
+        """The value a double turns the cube to (USBGF 4.4.3: twice the previous level)."""
+        return self.cube * 2
+
     def pips(self) -> tuple[int, int]:
         """Pip counts of ``a`` and ``b``."""
         a, b = Position.trusted(self.board[0], self.board[1]).pip_counts()
@@ -186,3 +192,10 @@ def crawford_after(current: Crawford, rule: bool, length: int, score: tuple[int,
     if current is Crawford.PRE and rule and reached:
         return Crawford.CRAWFORD
     return current
+
+
+def game_points(result: str, how: str, cube: int) -> int:
+    """What a game scores: the cube for a pass, else single/gammon/backgammon times the cube."""
+    if how == "drop":
+        return cube
+    return GameResult.parse(result).points(cube)

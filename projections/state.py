@@ -56,7 +56,6 @@ from ledger.rules.errors import RulesError
 from ledger.rules.judge import play_result
 from ledger.rules.notation import Play
 from ledger.rules.position import Checkers, Position
-from ledger.rules.results import GameResult
 from projections.codec import state_from_dict
 from projections.model import (
     PLAYERS,
@@ -68,6 +67,7 @@ from projections.model import (
     Premature,
     Resignation,
     crawford_after,
+    game_points,
     other,
     seat,
 )
@@ -321,7 +321,7 @@ def _resign_rejected(d: _Draft, event: ResignationRejected) -> None:
 def _game_won(d: _Draft, event: GameWon) -> None:
     # Points follow the cube in force (a voided double rescores the game, USBGF 4.4.6.1);
     # in the history as recorded they are the event's own.
-    points = d.cube if event.how == "drop" else GameResult.parse(event.result).points(d.cube)
+    points = game_points(event.result, event.how, d.cube)
     gained = (points, 0) if event.winner == "a" else (0, points)
     score = (d.score[0] + gained[0], d.score[1] + gained[1])
     crawford = d.crawford is Crawford.CRAWFORD
