@@ -19,9 +19,9 @@ cites the rule in ``rule``.  Applying an event never validates; the
 :class:`ledger.match.Match` commands decide before an event exists.
 
 Rulings are compensating events (:class:`RulingMade` and its kinds): they
-name the events they void and never change one.  Clock and break events come
-with the issue that adds them; a changed event gets ``class_version`` and an
-``upcast_v1_v2``.
+name the events they void and never change one.  The clock, break and
+penalty-point events are declared in :mod:`ledger.events_time` and exported
+from here too.  A changed event gets ``class_version`` and an ``upcast_v1_v2``.
 """
 
 from __future__ import annotations
@@ -438,3 +438,10 @@ class StartingPositionCorrected(RulingMade):
 
     event: int
     replayed: bool
+
+
+# The clock, break and penalty-point events (declared beside, to keep this module short).
+from ledger.events_time import *  # noqa: E402, F403
+from ledger.events_time import __all__ as _time_events  # noqa: E402
+
+__all__ += [name for name in _time_events if name != "TIME_EVENTS"]

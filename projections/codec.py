@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from projections.breaks import Breaks, OpenBreak
+from projections.clock import ClockState
 from projections.model import Crawford, GameRecord, MatchState, Phase, Premature, Resignation
 
 VERSION = 1
@@ -56,6 +58,9 @@ def state_to_dict(state: MatchState) -> dict[str, Any]:
         "anomalies": list(state.anomalies),
         "started_at": state.started_at,
         "last_at": state.last_at,
+        "timer": _timer_to_dict(state.timer),
+        "breaks": _breaks_to_dict(state.breaks),
+        "penalties": list(state.penalties),
     }
 
 
@@ -124,6 +129,9 @@ def state_from_dict(data: dict[str, Any]) -> MatchState:
         anomalies=tuple(data["anomalies"]),
         started_at=data["started_at"],
         last_at=data["last_at"],
+        timer=_timer_from_dict(data.get("timer")),
+        breaks=_breaks_from_dict(data.get("breaks")),
+        penalties=_pair(data.get("penalties", [0, 0])),
     )
 
 
@@ -143,3 +151,73 @@ def _premature_from_list(value: list[Any] | None) -> Premature | None:
         return None
     kind, player, a, b = value
     return Premature(str(kind), str(player), int(a), int(b))
+
+
+# -- the clock and the breaks (keys absent in snapshots written before them) ----------
+
+
+def _timer_to_dict(timer: ClockState | None) -> dict[str, Any] | None:
+    if timer is None:
+        return None
+    return {
+        "mode": timer.mode,
+        "delay_ms": timer.delay_ms,
+        "reserve_ms": list(timer.reserve_ms),
+        "turn": timer.turn,
+        "running": timer.running,
+        "stopped": timer.stopped,
+        "since_ms": timer.since_ms,
+        "used_ms": timer.used_ms,
+        "turn_delay_ms": timer.turn_delay_ms,
+        "no_delay": list(timer.no_delay),
+        "pickups": list(timer.pickups),
+        "at_one_second": list(timer.at_one_second),
+        "drift_ms": None if timer.drift_ms is None else list(timer.drift_ms),
+    }
+
+
+def _flags(value: list[bool]) -> tuple[bool, bool]:
+    return bool(value[0]), bool(value[1])
+
+
+def _timer_from_dict(data: dict[str, Any] | None) -> ClockState | None:
+    if data is None:
+        return None
+    drift = data["drift_ms"]
+    return ClockState(
+        mode=data["mode"],
+        delay_ms=data["delay_ms"],
+        reserve_ms=_pair(data["reserve_ms"]),
+        turn=data["turn"],
+        running=data["running"],
+        stopped=data["stopped"],
+        since_ms=data["since_ms"],
+        used_ms=data["used_ms"],
+        turn_delay_ms=data["turn_delay_ms"],
+        no_delay=_flags(data["no_delay"]),
+        pickups=_pair(data["pickups"]),
+        at_one_second=_flags(data["at_one_second"]),
+        drift_ms=None if drift is None else _pair(drift),
+    )
+
+
+def _breaks_to_dict(breaks: Breaks) -> dict[str, Any]:
+    opened = breaks.open
+    return {
+        "used": list(breaks.used),
+        "open": None if opened is None else [opened.start_ms, opened.minutes, list(opened.players)],
+        "late_points": list(breaks.late_points),
+    }
+
+
+def _breaks_from_dict(data: dict[str, Any] | None) -> Breaks:
+    if data is None:
+        return Breaks()
+    opened = data["open"]
+    return Breaks(
+        used=_pair(data["used"]),
+        open=None
+        if opened is None
+        else OpenBreak(int(opened[0]), int(opened[1]), tuple(str(p) for p in opened[2])),
+        late_points=_pair(data["late_points"]),
+    )

@@ -8,11 +8,13 @@ events into these values.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from ledger.rules.position import Checkers, Position
 from ledger.rules.results import GameResult
+from projections.breaks import Breaks
+from projections.clock import ClockState
 
 PLAYERS = ("a", "b")
 
@@ -104,7 +106,13 @@ START_SIDE = Position.start().mover
 
 @dataclass(frozen=True, slots=True)
 class MatchState:
-    """The state of a match after some number of events (all fields read-only)."""
+    """The state of a match after some number of events (all fields read-only).
+
+    ``timer`` is the game clock (None until one is started), ``breaks`` the
+    breaks taken and lateness points, and ``penalties`` the penalty points
+    assessed against ``a`` and ``b`` (each scored by the opponent, and
+    included in ``score``).
+    """
 
     match_id: str
     players: tuple[str, str]
@@ -139,6 +147,9 @@ class MatchState:
     anomalies: tuple[str, ...] = ()
     started_at: str = ""
     last_at: str = ""
+    timer: ClockState | None = None
+    breaks: Breaks = field(default_factory=Breaks)
+    penalties: tuple[int, int] = (0, 0)
 
     # -- derived views -------------------------------------------------------
 

@@ -56,6 +56,8 @@ from ledger.rules.errors import RulesError
 from ledger.rules.judge import play_result
 from ledger.rules.notation import Play
 from ledger.rules.position import Checkers, Position
+from projections.breaks import Breaks
+from projections.clock import ClockState
 from projections.codec import state_from_dict
 from projections.model import (
     PLAYERS,
@@ -73,6 +75,9 @@ from projections.model import (
 )
 from projections.premature import HANDLERS as PREMATURE_HANDLERS
 from projections.premature import takes_effect
+from projections.timekeeping import AFTER as TIME_AFTER
+from projections.timekeeping import HANDLERS as TIME_HANDLERS
+from projections.timekeeping import KEEP_DANCE
 
 __all__ = [
     "PLAYERS",
@@ -129,6 +134,10 @@ class _Draft:
     flagged: tuple[int, ...]
     anomalies: tuple[str, ...]
     last_at: str
+    clock: str
+    timer: ClockState | None
+    breaks: Breaks
+    penalties: tuple[int, int]
 
     def __init__(self, state: MatchState) -> None:
         for name in _FIELDS:
@@ -186,6 +195,12 @@ def _step(draft: _Draft | None, event: MatchEvent) -> _Draft:
     handler = _HANDLERS.get(type(event))
     if handler is not None:
         handler(draft, event)
+    if type(event) in KEEP_DANCE and draft.danced == draft.events:
+        draft.danced = event.originator_version  # a dance stays voidable until the hit
+    if draft.timer is not None:
+        after = TIME_AFTER.get(type(event))
+        if after is not None:
+            after(draft, event)  # a game's end stops the clock (USBGF 4.3.2(a))
     draft.events = event.originator_version
     draft.last_at = event.at
     return draft
@@ -346,10 +361,15 @@ def _new_length(d: _Draft, length: int) -> None:
     d.crawford = Crawford.CRAWFORD if d.crawford_rule and one_away else Crawford.PRE
 
 
+_KEPT = ("timer", "breaks", "penalties", "clock")
+"""What a ruling's corrected state never replaces: time ran as it ran (events_time)."""
+_LOADED = tuple(name for name in _FIELDS if name not in _KEPT)
+
+
 def _ruled(d: _Draft, event: RulingMade) -> None:
     if event.state:  # the corrected state the ruling recorded
         loaded = state_from_dict(event.state)
-        for name in _FIELDS:
+        for name in _LOADED:
             setattr(d, name, getattr(loaded, name))
     elif isinstance(event, ScoreCorrected):
         d.score = (event.score_a, event.score_b)
@@ -381,6 +401,7 @@ for _kind in (
 
 
 _HANDLERS.update(PREMATURE_HANDLERS)
+_HANDLERS.update(TIME_HANDLERS)
 
 
 @_on(MatchWon)
