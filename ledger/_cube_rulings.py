@@ -20,6 +20,7 @@ from ledger._ruling_base import (
     find,
     finish_if_won,
     in_force_after,
+    is_game_action,
     record,
     rule_name,
 )
@@ -34,7 +35,6 @@ from ledger.events import (
     MatchEvent,
     MatchWon,
     PrematureDoubleMade,
-    RulingMade,
 )
 from ledger.match import Match
 from ledger.rules.profiles import CorrectionRule, Subject
@@ -133,7 +133,7 @@ def void_cube(match: Match, history: Sequence[MatchEvent], number: int, ruling: 
     subject = Subject.INVALID_DOUBLE_TAKEN_MATCH_ENDED if won else Subject.INVALID_DOUBLE_TAKEN
     chosen = choose(match, history, [subject], number, offered.player, ruling)
     voids = [number, answer.originator_version]
-    played = [e for e in after if not isinstance(e, RulingMade)]  # a note may come first
+    played = [e for e in after if is_game_action(e)]  # a note or a hit may come first
     if won is not None and won.originator_version != played[-1].originator_version:
         raise RulingRefusedError("the match went on after it was won", "USBGF 4.4.6.1")
     if won is not None:

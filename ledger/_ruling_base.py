@@ -22,6 +22,7 @@ from ledger.events import (
     RulingMade,
     RulingOverturned,
 )
+from ledger.events_time import TIME_EVENTS
 from ledger.match import Match
 from ledger.rules.profiles import CorrectionRule, Subject, Window
 from ledger.windows import closed_by, describe_closing
@@ -39,6 +40,7 @@ __all__ = [
     "find",
     "finish_if_won",
     "in_force_after",
+    "is_game_action",
     "record",
     "rule_name",
 ]
@@ -128,13 +130,19 @@ def actions_after(history: Sequence[MatchEvent], number: int) -> list[int]:
 
     Rulings are not game actions (USBGF 4.2.3(c) undoes "the illegal move and
     all subsequent game actions"): a later ruling stays in force until an
-    appeal names it.
+    appeal names it.  Neither are the clock, break and penalty-point events:
+    the time that ran on the clock ran (:mod:`ledger.events_time`).
     """
     return [
         e.originator_version
         for e in in_force_after(history, number)
-        if not isinstance(e, RulingMade)
+        if is_game_action(e)
     ]
+
+
+def is_game_action(event: MatchEvent) -> bool:
+    """False for rulings and for the clock, break and penalty-point events."""
+    return not isinstance(event, RulingMade) and type(event) not in TIME_EVENTS
 
 
 def check_in_force(history: Sequence[MatchEvent], number: int) -> None:

@@ -13,6 +13,9 @@ preceded by ``@TIME`` (when it happened, ISO 8601) and followed by
     accept-roll | refuse-roll                       (the mover's answer to an early roll)
     # a comment (also after an action), and blank lines, are skipped
 
+and the clock, break and penalty lines of :mod:`ledger.actions_time`
+(``hit``, ``clock stop dispute``, ``break start a``, ``late b`` ...).
+
 Example::
 
     >>> Action.parse("@2026-11-21T10:00:00+00:00 52: 13/8 13/11")
@@ -26,9 +29,11 @@ Example::
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import dataclass
 
 from ledger import premature
+from ledger.actions_time import TIME_VERBS, apply_time
 from ledger.errors import RulesError
 from ledger.match import Match
 
@@ -102,9 +107,11 @@ class Action:
             verb = "roll-move" if play.strip() else "roll"
             return cls(verb, rolled, at, as_played, text, early)
         verb, args = words[0].lower(), tuple(words[1:])
+        if verb in TIME_VERBS:
+            return cls(verb, _quoted(line, words), at, as_played, text, early)
         if verb not in VERBS:
             raise InvalidActionError(
-                f"{line!r}: unknown action {words[0]!r}; one of {', '.join(VERBS)} "
+                f"{line!r}: unknown action {words[0]!r}; one of {', '.join(VERBS + TIME_VERBS)} "
                 "or the shorthand '52: 13/8 13/11'"
             )
         _check_arity(line, verb, args)
@@ -126,6 +133,8 @@ class Action:
         at, verb, args = self.at, self.verb, self.args
         if self.premature:
             self._early(match, by)
+        elif verb in TIME_VERBS:
+            apply_time(match, verb, list(args), by, at)
         elif verb == "opening":
             match.opening(_die(args[0]), _die(args[1]), by=by, at=at)
         elif verb in ("roll", "roll-move"):
@@ -166,6 +175,14 @@ def _check_arity(line: str, verb: str, args: tuple[str, ...]) -> None:
         raise InvalidActionError(f"{line!r}: 'resign single|gammon|backgammon [a|b]'")
     if verb == "void-roll" and len(args) != 1:
         raise InvalidActionError(f"{line!r}: 'void-roll REASON', e.g. 'void-roll cocked'")
+
+
+def _quoted(line: str, words: list[str]) -> tuple[str, ...]:
+    """The arguments of a clock, break or penalty line, quotes respected (``"USBGF 1.2.3"``)."""
+    try:
+        return tuple(shlex.split(" ".join(words[1:])))
+    except ValueError as error:
+        raise InvalidActionError(f"{line!r}: {error}") from None
 
 
 def _die(word: str) -> int:

@@ -21,9 +21,12 @@ from ledger.rules.errors import BgLedgerError, RulesError
 __all__ = [
     "ActionRefusedError",
     "BgLedgerError",
+    "BreakRefusedError",
+    "ClockRefusedError",
     "ConcurrentWriteError",
     "CubeActionRefusedError",
     "IllegalPlayRefusedError",
+    "InvalidClockError",
     "InvalidMatchSetupError",
     "InvalidTimeError",
     "InvalidVoidReasonError",
@@ -32,9 +35,11 @@ __all__ = [
     "MatchOverError",
     "NotAMatchError",
     "OutOfTurnError",
+    "PenaltyRefusedError",
     "PrematureRollStandsError",
     "ResignationRefusedError",
     "RulesError",
+    "TimeNotExpiredError",
 ]
 
 
@@ -103,3 +108,23 @@ class NotAMatchError(BgLedgerError, ValueError):
 
 class InvalidVoidReasonError(RulesError):
     """A reason for voiding a roll that the match's profile does not know."""
+
+
+class ClockRefusedError(ActionRefusedError):
+    """A clock action the clock's state or the rules forbid: a hit out of turn, no clock."""
+
+
+class TimeNotExpiredError(ClockRefusedError):
+    """A flag (USBGF 4.3.3) the ledger's figures do not confirm: time remains."""
+
+
+class BreakRefusedError(ActionRefusedError):
+    """A break beyond the allowance, during a game without cause, or none to end (USBGF 2.2.2)."""
+
+
+class PenaltyRefusedError(ActionRefusedError):
+    """Penalty points for lateness not yet due, or with nothing to be late for (USBGF 2.2.4)."""
+
+
+class InvalidClockError(RulesError):
+    """A clock figure that is not ``M:SS``, a stop reason USBGF 4.3.2 does not list, a bad delay."""

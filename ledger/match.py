@@ -21,7 +21,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import DomainEvent
 
-from ledger import _decide, premature
+from ledger import _decide, clock, premature
 from ledger.errors import (
     CubeActionRefusedError,
     IllegalPlayRefusedError,
@@ -138,15 +138,19 @@ class Match:
 
         ``setup`` is :func:`ledger.setup.match_started`'s keyword arguments
         (profile, clock, crawford, event, round, table, meta, score,
-        crawford_status).
+        crawford_status) and, with a clock, :func:`ledger.clock.start`'s
+        ``reserve_ms``, ``delay_ms`` and ``doubles``.
 
         :raises InvalidMatchSetupError: for a bad id, name, length, clock or score.
         :raises UnknownProfileError: for an unknown profile.
         :raises InvalidTimeError: for a malformed ``at``.
         """
+        timing = {k: setup.pop(k) for k in ("reserve_ms", "delay_ms", "doubles") if k in setup}
         opened = match_started(stream, match_id, players, length, by=by, at=at, **setup)
         match = cls(stream, 1, apply(None, opened))
         match._pending.append(opened)
+        if opened.clock != "none":  # the clock is set now; the first hit starts it
+            clock.start(match, opened.clock, by=by, at=opened.at, **timing)
         return match
 
     # -- dice -----------------------------------------------------------------

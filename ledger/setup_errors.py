@@ -19,6 +19,7 @@ from ledger._ruling_base import (
     RulingRefusedError,
     check_in_force,
     find,
+    is_game_action,
     record,
 )
 from ledger.errors import ActionRefusedError
@@ -28,7 +29,6 @@ from ledger.events import (
     GameStarted,
     MatchEvent,
     OpeningRollMade,
-    RulingMade,
     StartingPositionCorrected,
     StartingPositionRecorded,
     UnplayablePlayRecorded,
@@ -101,7 +101,7 @@ def correct_setup(match: Match, history: Sequence[MatchEvent], number: int, ruli
     affected = _affected(history, number)
     voids = [number]
     if affected:
-        voids += [e.originator_version for e in game if not isinstance(e, RulingMade)]
+        voids += [e.originator_version for e in game if is_game_action(e)]
         voids = [n for n in voids if n != number] + [number]
     rule = window.rule or RULE
     record(

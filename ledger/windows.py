@@ -19,6 +19,7 @@ from ledger.events import (
     MatchWon,
     RollVoided,
 )
+from ledger.events_time import TIME_EVENTS
 from ledger.rules.profiles import Window
 from projections.state import other
 
@@ -26,8 +27,11 @@ __all__ = ["closed_by", "describe_closing", "valid_roll"]
 
 
 def valid_roll(events: Sequence[MatchEvent], index: int) -> bool:
-    """A roll counts unless the next event voids it (USBGF 4.1.4)."""
-    following = events[index + 1] if index + 1 < len(events) else None
+    """A roll counts unless the next game action voids it (USBGF 4.1.4).
+
+    Clock, break and penalty events in between (a stop for a fallen die) do not count.
+    """
+    following = next((e for e in events[index + 1 :] if type(e) not in TIME_EVENTS), None)
     return not isinstance(following, RollVoided)
 
 

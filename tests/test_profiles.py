@@ -344,11 +344,12 @@ def test_breaks_per_match_length(length: int, breaks: int) -> None:
     assert rules.breaks_for(length) == breaks
 
 
-def test_lengths_2_2_2_does_not_cover_are_left_to_the_director() -> None:
+def test_lengths_2_2_2_does_not_name_get_the_band_below() -> None:
     rules = get_profile("usbgf-2016").breaks
     assert rules is not None
-    assert rules.breaks_for(10) is None
-    assert rules.breaks_for(14) is None
+    # USBGF 2.2.2 names no band for 10 or 14 points: they keep the band below's allotment.
+    assert rules.breaks_for(10) == 1
+    assert rules.breaks_for(14) == 2
     assert rules.uncovered_lengths.rule == "USBGF 2.2.3"
     assert get_profile("classic").breaks is None
 

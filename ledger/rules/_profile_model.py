@@ -241,15 +241,18 @@ class BreakRules:
     consecutive_allowed: Cited[bool]
     uncovered_lengths: Citation
 
-    def breaks_for(self, length: int) -> int | None:
+    def breaks_for(self, length: int) -> int:
         """Breaks each player may take in a match of ``length`` points.
 
-        ``None`` when no band covers the length (see :attr:`uncovered_lengths`).
+        A length no band names (10 and 14 under USBGF 2.2.2) gets the band
+        below it: a match earns the next allotment only from that band's
+        shortest length (see :attr:`uncovered_lengths`).
         """
-        for band in self.bands:
-            if band.shortest <= length and (band.longest is None or length <= band.longest):
-                return band.breaks
-        return None
+        allotted = 0
+        for band in sorted(self.bands, key=lambda band: band.shortest):
+            if band.shortest <= length:
+                allotted = band.breaks
+        return allotted
 
 
 @dataclass(frozen=True, slots=True)

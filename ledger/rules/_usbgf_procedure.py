@@ -53,8 +53,9 @@ BREAKS = BreakRules(
     uncovered_lengths=Citation(
         rule="USBGF 2.2.3",
         quote="The Tournament Director shall have discretion to make an exception",
-        note="USBGF 2.2.2 gives no allotment for 10- or 14-point matches: breaks_for() "
-        "returns None there and the director decides.",
+        note="USBGF 2.2.2 gives no allotment for 10- or 14-point matches: they get the band "
+        "below (one and two breaks), since neither reaches the next band's shortest length; "
+        "the director may grant more as an exception.",
     ),
 )
 

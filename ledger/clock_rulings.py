@@ -1,0 +1,173 @@
+"""The director's clock sanctions and corrections.
+
+- :func:`early_pickup`: the dice picked up before the opponent hit the clock.
+  Under simple delay (USBGF 4.1.7.2) a warning first, then thirty seconds
+  off the reserve for each violation, down to one second, and the next
+  violation forfeits the match on time; under the 2007 clock rules
+  (CLOCK 4.1) the offender forfeits the delay of his next turn.
+- :func:`missed_hit`: a player never hit the clock after his turn (USBGF
+  4.1.8.1): every purported roll and play since is nullified (the revert of
+  :mod:`ledger.rulings`) and the reserve the clock took from him since his
+  turn really ended is given back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ledger import clock
+from ledger._ruling_base import Ruling, RulingRefusedError, actions_after, choose, record
+from ledger.errors import ClockRefusedError, InvalidClockError
+from ledger.events import (
+    CheckersPlayed,
+    CubeOffered,
+    CubeTaken,
+    DiceRolled,
+    MatchEvent,
+    PlaysReverted,
+    PrematureRollMade,
+    UnplayablePlayRecorded,
+)
+from ledger.events_time import ClockHit, ReserveTimePenalized, ReserveTimeRestored, TimeExpired
+from ledger.rules.profiles import EarlyPickup, Subject
+from projections.clock import at_ms, figure
+from projections.effective import in_force
+from projections.state import fold, other
+
+if TYPE_CHECKING:
+    from ledger.match import Match
+
+__all__ = ["early_pickup", "missed_hit"]
+
+_ENDS_TURN = (CheckersPlayed, UnplayablePlayRecorded, CubeOffered, CubeTaken)
+"""The actions after which a player ends his turn by hitting the clock (USBGF 4.1.8.1)."""
+_OPPONENT_ACTIONS = (
+    DiceRolled,
+    PrematureRollMade,
+    CheckersPlayed,
+    UnplayablePlayRecorded,
+    CubeOffered,
+)
+"""The opponent's "purported rolls and moves" (and doubles) that 4.1.8.1 nullifies."""
+
+
+def early_pickup(match: Match, player: str, ruling: Ruling) -> ReserveTimePenalized | None:
+    """``player`` picked up the dice before his opponent ended his turn; returns the sanction.
+
+    Returns None when the violation forfeits the match (USBGF 4.1.7.2: a
+    violation after being reduced to one second); :class:`TimeExpired` and
+    ``MatchWon`` are recorded then.
+
+    :raises InvalidClockError: for a player other than ``a`` or ``b``.
+    :raises ClockRefusedError: without a clock, or if it is ``player``'s own time running.
+    """
+    state = match.state
+    timer = clock.timer_of(state)
+    if player not in ("a", "b"):
+        raise InvalidClockError(f"player {player!r}: 'a' or 'b'")
+    rules = clock.clock_rules(match, timer.mode)
+    sanction, rule = rules.early_pickup.value, rules.early_pickup.rule or "USBGF 4.1.7.2"
+    if timer.turn == player:
+        raise ClockRefusedError(
+            f"it is {state.name(player)}'s own turn on the clock: he may pick up the dice", rule
+        )
+    when, now = clock.moment(match, ruling.at)
+    common = {"rule": rule, "ruled_by": ruling.ruled_by, "reason": ruling.reason.strip()}
+    index = 0 if player == "a" else 1
+    if sanction is EarlyPickup.DELAY_FORFEITED:
+        kind, penalty = "delay-forfeited", 0
+    elif timer.pickups[index] == 0:
+        kind, penalty = "warning", 0
+    elif timer.at_one_second[index]:
+        left = clock.figures(timer, now)
+        match.append(
+            TimeExpired, by=ruling.by, at=when, player=player, outcome="forfeit", rule=rule,
+            reserve_a_ms=left[0], reserve_b_ms=left[1],
+        )  # fmt: skip
+        clock.forfeit(match, other(player), by=ruling.by, at=when)
+        return None
+    else:
+        penalty = (rules.early_pickup_penalty_seconds.value or 30) * 1000
+        kind = "reserve" if figure(timer, player, now) >= penalty else "to-one-second"
+    return match.append(
+        ReserveTimePenalized, by=ruling.by, at=when, player=player, kind=kind,
+        penalty_ms=penalty, **common,
+    )  # fmt: skip
+
+
+def missed_hit(
+    match: Match, history: Sequence[MatchEvent], ruling: Ruling
+) -> tuple[PlaysReverted, ReserveTimeRestored | None]:
+    """The player whose time runs never ended his turn (USBGF 4.1.8.1).
+
+    His opponent's rolls and plays since are nullified (a
+    :class:`PlaysReverted` citing 4.1.8.1), and the reserve the clock took
+    from him since his last play, double or take is restored (nothing is
+    recorded for it if his clock took nothing: it was stopped, or the delay
+    covered it).
+
+    :raises ClockRefusedError: without a clock or with nobody's time running.
+    :raises RulingRefusedError: if the opponent has done nothing yet to nullify.
+    """
+    state = match.state
+    timer = clock.timer_of(state)
+    late = timer.turn
+    if late is None:
+        raise ClockRefusedError("nobody's time is running", "USBGF 4.1.8.1")
+    ended, nullified = _turn_end(history, late)
+    if ended is None or not nullified:
+        raise RulingRefusedError(
+            f"{state.name(other(late))} has not rolled or moved on {state.name(late)}'s time: "
+            f"{state.name(late)} just hits the clock",
+            "USBGF 4.1.8.1",
+        )
+    chosen = choose(match, history, [Subject.CLOCK_NOT_ACTIVATED], nullified[0], late, ruling)
+    rule = chosen.window.rule or "USBGF 4.1.8.1"
+    voids = [nullified[0], *actions_after(history, nullified[0])]
+    reverted = record(match, history, PlaysReverted, ruling, rule, voids,
+                      event=nullified[0], same_checker=[])  # fmt: skip
+    assert isinstance(reverted, PlaysReverted)
+    lost = _lost_since(history, ended, late, reverted.at, match)
+    if lost == 0:
+        return reverted, None
+    restored = match.append(
+        ReserveTimeRestored, by=ruling.by, at=reverted.at, player=late, restored_ms=lost,
+        rule=rule, ruled_by=ruling.ruled_by, reason=ruling.reason.strip(),
+    )  # fmt: skip
+    return reverted, restored
+
+
+def _turn_end(history: Sequence[MatchEvent], late: str) -> tuple[MatchEvent | None, list[int]]:
+    """``late``'s last turn-ending action since his time started, and the opponent's actions after.
+
+    Only game actions in force count (a voided roll or play was never made).
+    """
+    events = in_force(history)
+    started = max(
+        (e.originator_version for e in events if isinstance(e, ClockHit) and e.player != late),
+        default=0,
+    )
+    ended: MatchEvent | None = None
+    nullified: list[int] = []
+    for event in events:
+        if event.originator_version <= started:
+            continue
+        actor = getattr(event, "player", None)
+        if ended is None and isinstance(event, _ENDS_TURN) and actor == late:
+            ended = event
+        elif ended is not None and actor == other(late) and type(event) in _OPPONENT_ACTIONS:
+            nullified.append(event.originator_version)
+    return ended, nullified
+
+
+def _lost_since(
+    history: Sequence[MatchEvent], ended: MatchEvent, late: str, now: str, match: Match
+) -> int:
+    """The reserve ``late``'s clock took from his turn's end (``ended``) until ``now``."""
+    before = fold(history[: ended.originator_version])
+    assert before is not None and before.timer is not None
+    then = figure(before.timer, late, at_ms(ended.at))
+    timer = match.state.timer
+    assert timer is not None
+    return max(0, then - figure(timer, late, at_ms(now)))
