@@ -10,6 +10,8 @@ import pytest
 MODULES = [
     "ledger.actions",
     "ledger.app",
+    "ledger.breaks",
+    "ledger.clock",
     "ledger.match",
     "ledger.rules.profiles",
     "projections.audit",
