@@ -359,7 +359,10 @@ def debian_hints(
 
     Runs Debian's ``gnubg -t -q -r -p SCRIPT`` in ``processes`` parallel
     batches (each ``hint`` waits about 10 ms in a sleep, not on the CPU).  An
-    empty list is gnubg's answer for a roll that cannot be played.
+    empty list is gnubg's answer for a roll that cannot be played.  Each list
+    is in gnubg's ranking, best first by its 0-ply equity: moves that tie or
+    nearly tie come in an order that varies between machines and settings, so
+    compare the moves, never their order.
 
     :raises RuntimeError: if the program is missing, fails, or answers for
         another position than asked.
