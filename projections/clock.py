@@ -148,19 +148,27 @@ def settle(clock: ClockState, now_ms: int, reason: str | None) -> ClockState:
 
 def hit(clock: ClockState, player: str, now_ms: int) -> ClockState:
     """``player`` hits: his turn is charged and his opponent's time starts."""
-    settled = settle(clock, now_ms, None) if clock.turn == player else clock
+    reserves = clock.reserve_ms
+    if clock.turn == player:
+        left = _charged(clock, reserves[_seat(player)], clock.used(now_ms))
+        reserves = pair_with(reserves, player, left)
     opponent = "b" if player == "a" else "a"
-    forfeited = settled.no_delay[_seat(opponent)]
-    no_delay = (False, settled.no_delay[1]) if opponent == "a" else (settled.no_delay[0], False)
-    return replace(
-        settled,
+    forfeited = clock.no_delay[_seat(opponent)]
+    # Built whole, not by dataclasses.replace: a hit follows most turns of a clocked match.
+    return ClockState(
+        clock.mode,
+        clock.delay_ms,
+        reserves,
         turn=opponent,
         running=True,
         stopped=None,
         since_ms=now_ms,
         used_ms=0,
-        turn_delay_ms=0 if forfeited else settled.delay_ms,
-        no_delay=no_delay,
+        turn_delay_ms=0 if forfeited else clock.delay_ms,
+        no_delay=pair_with(clock.no_delay, opponent, False),
+        pickups=clock.pickups,
+        at_one_second=clock.at_one_second,
+        drift_ms=clock.drift_ms,
     )
 
 
