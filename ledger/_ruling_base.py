@@ -133,11 +133,7 @@ def actions_after(history: Sequence[MatchEvent], number: int) -> list[int]:
     appeal names it.  Neither are the clock, break and penalty-point events:
     the time that ran on the clock ran (:mod:`ledger.events_time`).
     """
-    return [
-        e.originator_version
-        for e in in_force_after(history, number)
-        if is_game_action(e)
-    ]
+    return [e.originator_version for e in in_force_after(history, number) if is_game_action(e)]
 
 
 def is_game_action(event: MatchEvent) -> bool:

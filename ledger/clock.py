@@ -235,13 +235,13 @@ def _check_hitter(state: MatchState, timer: ClockState, hitter: str) -> None:
     if timer.turn is not None and timer.turn != hitter:
         raise ClockRefusedError(
             f"{name(hitter)}'s time is not running, {name(timer.turn)}'s is; if "
-            f"{name(timer.turn)} never ended his turn, later rolls and plays are void: "
+            f"{name(timer.turn)} never hit after the turn, later rolls and plays are void: "
             f"'bgledger missed-hit {state.match_id}'",
             "USBGF 4.1.8.1",
         )
     if state.actor == hitter:
         raise ClockRefusedError(
-            f"{name(hitter)} has not finished his turn ({_decide.situation(state)}): a turn "
+            f"{name(hitter)} has not finished the turn ({_decide.situation(state)}): a turn "
             "ends with a hit after a play, a double, a take or a roll that cannot be played",
             "USBGF 4.1.8.1",
         )

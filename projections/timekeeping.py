@@ -116,9 +116,9 @@ def _penalized(d: Any, event: ReserveTimePenalized) -> None:
         c = replace(c, pickups=clk.pair_with(c.pickups, player, c.pickups[seat(player)] + 1))
         if event.kind == "delay-forfeited":  # CLOCK 4.1: no deductible next turn
             return replace(c, no_delay=clk.pair_with(c.no_delay, player, True))
-        if event.kind == "to-one-second":  # USBGF 4.1.7.2: less than the penalty was left
+        if event.kind == "to-one-second":  # USBGF 4.1.7.2: reduced to one second (never raised)
             c = replace(c, at_one_second=clk.pair_with(c.at_one_second, player, True))
-            return clk.set_figure(c, player, 1000, now)
+            return clk.set_figure(c, player, min(1000, clk.figure(c, player, now)), now)
         return clk.set_figure(c, player, clk.figure(c, player, now) - event.penalty_ms, now)
 
     _timed(d, event, penalize)
@@ -130,7 +130,12 @@ def _expired(d: Any, event: TimeExpired) -> None:
 
 
 def _game_over(d: Any, event: MatchEvent) -> None:
-    _timed(d, event, lambda c, now: clk.settle(c, now, "game-over"))
+    def end(c: clk.ClockState, now: int) -> clk.ClockState:
+        if c.stopped == "time-expired":  # a forfeit on time: the reason stays
+            return c
+        return clk.settle(c, now, "game-over")
+
+    _timed(d, event, end)
 
 
 AFTER[GameWon] = _game_over
