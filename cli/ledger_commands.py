@@ -13,9 +13,18 @@ from typing import Any
 
 import click
 
-from cli.common import emit_json, json_option, library_errors, open_ledger, stamp_options
+from cli.clock_commands import CLOCK_FIGURE
+from cli.common import (
+    BadInputError,
+    emit_json,
+    json_option,
+    library_errors,
+    open_ledger,
+    stamp_options,
+)
 from cli.render import brief
 from ledger import premature
+from ledger.breaks import BEST_OF_THREE
 from ledger.match import Match
 from ledger.rules.profiles import DEFAULT_PROFILE, PROFILES
 from projections.summary import state_json
@@ -72,7 +81,30 @@ def perform(
     type=click.Choice(["none", "simple-delay", "bronstein"]),
     default="none",
     show_default=True,
-    help="The game clock.",
+    help="The game clock (simple delay: USBGF 3.5.5; Bronstein: CLOCK 2.1).",
+)
+@click.option(
+    "--reserve",
+    type=CLOCK_FIGURE,
+    default=None,
+    help="With --clock: each player's reserve, M:SS; default: the profile's for the length.",
+)
+@click.option(
+    "--delay",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="SECONDS",
+    help="With --clock: the delay per turn; default: the profile's (USBGF 3.5.5).",
+)
+@click.option(
+    "--doubles", is_flag=True, help="With --clock: a team match's time and delay (CLOCK 2.2)."
+)
+@click.option(
+    "--best-of-three",
+    "best_of_three",
+    is_flag=True,
+    help="One match of a best-of-three series (to 7 or less: breaks only between matches, "
+    "USBGF 2.2.2).",
 )
 @click.option("--event", default="", help="The tournament or event.")
 @click.option("--round", "round_", default="", help="The round.")
@@ -88,6 +120,10 @@ def start(
     length: int,
     profile: str,
     clock: str,
+    reserve: int | None,
+    delay: int | None,
+    doubles: bool,
+    best_of_three: bool,
     event: str,
     round_: str,
     table: str,
@@ -96,9 +132,16 @@ def start(
     at: str | None,
     as_json: bool,
 ) -> None:
-    """Start a match between players a and b; prints its id."""
+    """Start a match between players a and b; prints its id.
+
+    With --clock the game clock is set up too (the first hit starts it);
+    --reserve, --delay and --doubles need --clock.
+    """
     ledger = open_ledger(ctx)
-    options = {"profile": profile, "clock": clock, "event": event, "round": round_}
+    options: dict[str, Any] = {"profile": profile, "clock": clock, "event": event}
+    options.update(round=round_, **_clock_setup(clock, reserve, delay, doubles))
+    if best_of_three:
+        options["meta"] = {BEST_OF_THREE: "yes"}
     with library_errors():
         chosen = ledger.start(
             (player_a, player_b), length, match_id=match_id, by=by, at=at, table=table, **options
@@ -108,6 +151,27 @@ def start(
         emit_json(state_json(state))
     else:
         click.echo(chosen)
+
+
+def _clock_setup(
+    clock: str, reserve: int | None, delay: int | None, doubles: bool
+) -> dict[str, Any]:
+    """``start``'s clock settings for :meth:`Ledger.start`.
+
+    :raises BadInputError: for clock settings without a clock.
+    """
+    if clock == "none":
+        if reserve is not None or delay is not None or doubles:
+            raise BadInputError(
+                "--reserve, --delay and --doubles set up a game clock: give --clock "
+                "simple-delay or --clock bronstein (USBGF 3.5.5)"
+            )
+        return {}
+    return {
+        "reserve_ms": reserve,
+        "delay_ms": None if delay is None else delay * 1000,
+        "doubles": doubles,
+    }
 
 
 @click.command()

@@ -6,6 +6,9 @@ import os
 
 import click
 
+from cli.break_commands import COMMANDS as BREAK_COMMANDS
+from cli.clock_commands import COMMANDS as CLOCK_COMMANDS
+from cli.clock_ruling_commands import COMMANDS as CLOCK_RULING_COMMANDS
 from cli.interchange_commands import export, import_command
 from cli.ledger_commands import COMMANDS as LEDGER_COMMANDS
 from cli.record import record
@@ -37,6 +40,9 @@ def main(ctx: click.Context, db: str) -> None:
 for command in (
     *LEDGER_COMMANDS,
     *RULING_COMMANDS,
+    *CLOCK_COMMANDS,
+    *CLOCK_RULING_COMMANDS,
+    *BREAK_COMMANDS,
     record,
     setup,
     import_command,

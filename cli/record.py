@@ -89,6 +89,13 @@ def record(ctx: click.Context, match_id: str, by: str, at: str | None, as_json: 
       accept-roll | refuse-roll             (the mover's answer to an early roll)
       @2026-11-21T14:05:00+01:00 roll 6 6   (when it happened)
       move 13/7 --as-played                 (an illegal play made at the board)
+      hit [a|b]           clock stop dispute    clock resume
+      clock start simple-delay [reserve 10:00] [delay 12]
+      clock read a=9:31 b=9:58              clock set a=9:00 b=8:30 REASON...
+      flag a | early-pickup b               (USBGF 4.3.3, 4.1.7.2)
+      break start a|b|both [combine N] [exceptional REASON...]
+      break end [late a|b|none]             late b    (USBGF 2.2.2, 2.2.4)
+      penalty b 1 "USBGF 1.4" REASON...     (the director's penalty points)
     """
     ledger = open_ledger(ctx, cache_size=16)
     try:

@@ -16,14 +16,29 @@ so every one of a side's fifteen checkers can be found in the diagram.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 from ledger._decide import situation
 from ledger.rules.position import BAR, OFF
 from projections.audit import score_text
+from projections.breaks import allowance
+from projections.clock import REASONS, ClockState, at_ms, clock_text, figures
 from projections.state import Crawford, GameRecord, MatchState, Phase, other, seat
-from projections.summary import gnubg_match_id
+from projections.summary import gnubg_match_id, iso_from_ms
 
-__all__ = ["board_diagram", "brief", "games_table", "resolve_viewer"]
+__all__ = [
+    "board_diagram",
+    "break_lines",
+    "brief",
+    "clock_line",
+    "drift_text",
+    "figures_text",
+    "games_table",
+    "resolve_viewer",
+    "stop_reason",
+    "time_lines",
+    "time_of_day",
+]
 
 _STACK = 5
 """Checkers drawn on a point before the stack shows its count instead."""
@@ -221,3 +236,115 @@ def _game_row(state: MatchState, game: GameRecord) -> list[str]:
         str(game.score[1]),
         "Crawford" if game.crawford else "",
     ]
+
+
+# -- the clock, breaks and penalty points ------------------------------------------------
+
+_MODES = {"simple-delay": "simple delay", "bronstein": "Bronstein"}
+
+
+def stop_reason(code: str) -> str:
+    """Why the clock stopped, with USBGF 4.3.2's letter: ``USBGF 4.3.2(d): a dispute ...``."""
+    letter, words = REASONS.get(code, ("", code))
+    return f"USBGF 4.3.2({letter}): {words}" if letter else words
+
+
+def drift_text(ms: int) -> str:
+    """A clock's drift from the ledger's figure: ``-0:01``, ``+0:02.5``, ``0:00``."""
+    if ms == 0:
+        return "0:00"
+    tenths = abs(ms) % 1000 // 100
+    return ("-" if ms < 0 else "+") + clock_text(abs(ms)) + (f".{tenths}" if tenths else "")
+
+
+def figures_text(state: MatchState, ms: tuple[int, int]) -> str:
+    """Both clock figures with the players' names: ``Ann 9:32 · Bob 10:00``."""
+    return f"{state.players[0]} {clock_text(ms[0])} · {state.players[1]} {clock_text(ms[1])}"
+
+
+def time_of_day(ms: int, like: str) -> str:
+    """``ms`` as ``HH:MM:SS`` in the UTC offset of the time ``like``."""
+    return datetime.fromisoformat(iso_from_ms(ms, like)).strftime("%H:%M:%S")
+
+
+def _clock_status(state: MatchState, timer: ClockState) -> str:
+    name = state.name
+    if timer.running and timer.turn is not None:
+        return f"{name(timer.turn)}'s time runs"
+    if timer.stopped is not None and timer.turn is not None:
+        return f"stopped in {name(timer.turn)}'s turn, {stop_reason(timer.stopped)}"
+    if timer.stopped is not None:
+        after = "" if state.winner else ": the next hit starts it"
+        return f"stopped, {stop_reason(timer.stopped)}{after}"
+    return "not started: the next hit starts it"
+
+
+def clock_line(state: MatchState, now_ms: int | None = None) -> str | None:
+    """The game clock in one line at ``now_ms`` (default: the last event), None without one.
+
+    E.g. ``clock: simple delay, 12 s · Ann 9:32 · Bob 10:00 · Bob's time runs (at 10:00:46)``.
+    """
+    timer = state.timer
+    if timer is None:
+        return None
+    now = at_ms(state.last_at) if now_ms is None else now_ms
+    a, b = figures(timer, now)
+    parts = [
+        f"clock: {_MODES.get(timer.mode, timer.mode)}, {timer.delay_ms / 1000:g} s",
+        f"{state.players[0]} {clock_text(a)}",
+        f"{state.players[1]} {clock_text(b)}",
+        _clock_status(state, timer),
+    ]
+    for player, forfeited in zip(("a", "b"), timer.no_delay, strict=True):
+        if forfeited:
+            parts.append(f"no delay for {state.name(player)}'s next turn (CLOCK 4.1)")
+    line = " · ".join(parts)
+    return f"{line} (at {time_of_day(now, state.last_at)})" if timer.running else line
+
+
+def _drift_line(state: MatchState) -> str | None:
+    timer = state.timer
+    if timer is None or timer.drift_ms is None:
+        return None
+    a, b = timer.drift_ms
+    return (
+        f"last clock reading, clock minus ledger: {state.players[0]} {drift_text(a)} · "
+        f"{state.players[1]} {drift_text(b)}"
+    )
+
+
+def break_lines(state: MatchState) -> list[str]:
+    """Breaks used and left (USBGF 2.2.2) and the break in progress, if any."""
+    allowed = allowance(state.profile, state.length)
+    used = state.breaks.used
+    lines = []
+    if allowed is not None or any(used):
+        sides = [
+            f"{state.players[i]} {used[i]}"
+            + (
+                " used"
+                if allowed is None
+                else f" of {allowed} used, {max(0, allowed - used[i])} left"
+            )
+            for i in (0, 1)
+        ]
+        lines.append("breaks (USBGF 2.2.2): " + " · ".join(sides))
+    opened = state.breaks.open
+    if opened is not None:
+        who = " and ".join(state.name(p) for p in opened.players)
+        since, ends = (time_of_day(ms, state.last_at) for ms in (opened.start_ms, opened.ends_ms))
+        lines.append(
+            f"on a break for {who} since {since}: {opened.minutes} minutes, "
+            f"its allowance ends at {ends}"
+        )
+    return lines
+
+
+def time_lines(state: MatchState, now_ms: int | None = None) -> list[str]:
+    """What ``show`` prints under the board about time: clock, breaks, penalty points."""
+    lines = [line for line in (clock_line(state, now_ms), _drift_line(state)) if line]
+    lines.extend(break_lines(state))
+    if any(state.penalties):
+        against = " · ".join(f"against {state.players[i]} {state.penalties[i]}" for i in (0, 1))
+        lines.append(f"penalty points (the opponent scores them): {against}")
+    return lines

@@ -8,6 +8,7 @@ that voided it.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import click
@@ -20,11 +21,14 @@ from cli.common import (
     open_ledger,
     viewer_option,
 )
-from cli.render import board_diagram, games_table
+from cli.render import board_diagram, games_table, time_lines
 from cli.replay import Moment, moment, rulings_text
+from ledger._decide import stamp
 from ledger.app import Ledger
+from ledger.errors import InvalidTimeError
 from projections.audit import HistoryEntry, history_json, history_line
 from projections.audit import history as audit_history
+from projections.clock import at_ms
 from projections.effective import rulings_in_force
 from projections.state import MatchState
 from projections.summary import state_json
@@ -53,6 +57,14 @@ def _title(state: MatchState) -> str:
     is_flag=True,
     help="As corrected by every ruling in force (with --at N: that moment, corrected).",
 )
+@click.option(
+    "--now",
+    "now",
+    default=None,
+    metavar="TIME|now",
+    help="The moment a running game clock is read at, ISO 8601, or 'now' (the wall "
+    "clock); default: the time of the last event shown, as the record says.",
+)
 @viewer_option
 @json_option
 @click.pass_context
@@ -61,6 +73,7 @@ def show(
     match_id: str,
     at: int | None,
     as_corrected: bool,
+    now: str | None,
     viewer: str | None,
     as_json: bool,
 ) -> None:
@@ -68,14 +81,23 @@ def show(
 
     Without --at: the match today, every ruling in force applied.  --at N
     --corrected: the moment after event N seen through every ruling since.
+    Below the board: the game clock (USBGF 3.5.5, 4.3.2), the breaks
+    (USBGF 2.2.2) and the penalty points (USBGF 2.2.4).
     """
     shown = _moment(open_ledger(ctx), match_id, at, as_corrected)
     state = shown.state
+    now_ms = clock_moment(state, now)
     if as_json:
-        emit_json(_show_json(shown, at is not None))
+        emit_json(_show_json(shown, at is not None, now_ms))
         return
+    _print_show(shown, at is not None or as_corrected, viewer, now_ms)
+
+
+def _print_show(shown: Moment, titled: bool, viewer: str | None, now_ms: int) -> None:
+    """``show``'s text: title, board, games, clock and breaks, flags, rulings, anomalies."""
+    state = shown.state
     click.echo(_title(state))
-    if at is not None or as_corrected:
+    if titled:
         click.echo(shown.title())
     click.echo(board_diagram(state, viewer))
     if state.next_length is not None:
@@ -83,6 +105,9 @@ def show(
     if state.games:
         click.echo()
         click.echo(games_table(state))
+    timing = time_lines(state, now_ms)
+    if timing:
+        click.echo("\n" + "\n".join(timing))
     if state.flagged:
         numbers = ", ".join(str(n) for n in state.flagged)
         click.echo(f"\nflagged (recorded as played, against the rules): events {numbers}")
@@ -109,9 +134,33 @@ def _moment(ledger: Ledger, match_id: str, at: int | None, as_corrected: bool) -
         raise BadInputError(f"match {match_id!r}: --at {at}: {error}") from None
 
 
-def _show_json(shown: Moment, at_given: bool) -> dict[str, Any]:
+def clock_moment(state: MatchState, now: str | None) -> int:
+    """``show --now``: when a running clock is read, in ms (default: the last event's time).
+
+    :raises BadInputError: for a time that is not ISO 8601 or is before the last event shown.
+    """
+    last = at_ms(state.last_at)
+    if now is None:
+        return last
+    if now.strip().lower() == "now":
+        return max(last, round(time.time() * 1000))
+    try:
+        when = at_ms(stamp(now, None))
+    except InvalidTimeError:
+        raise BadInputError(
+            f"--now {now!r}: an ISO 8601 time (e.g. 2026-11-21T14:05:00+01:00) or 'now'"
+        ) from None
+    if when < last:
+        raise BadInputError(
+            f"--now {now!r} is before the last event shown ({state.last_at}): "
+            "the clock is read after it"
+        )
+    return when
+
+
+def _show_json(shown: Moment, at_given: bool, now_ms: int | None = None) -> dict[str, Any]:
     """``show --json``: the state, the view, and the rulings in force."""
-    document = state_with_rulings(shown.state)
+    document = state_with_rulings(shown.state, now_ms)
     document["view"] = shown.view if at_given or shown.view == "corrected" else "present"
     document["rulings"] = [
         {
@@ -126,13 +175,13 @@ def _show_json(shown: Moment, at_given: bool) -> dict[str, Any]:
     return document
 
 
-def state_with_rulings(state: MatchState) -> dict[str, Any]:
+def state_with_rulings(state: MatchState, now_ms: int | None = None) -> dict[str, Any]:
     """:func:`~projections.summary.state_json` plus ``next_length`` (USBGF 4.8.4, 4.8.5).
 
     ``next_length`` is the corrected match length a ruling set for the next
-    game, or null.
+    game, or null; ``now_ms`` the moment the clock is read at (see ``show --now``).
     """
-    return {**state_json(state), "next_length": state.next_length}
+    return {**state_json(state, now_ms), "next_length": state.next_length}
 
 
 @click.command()

@@ -1,10 +1,14 @@
 """The contract's JSON view of a :class:`~projections.state.MatchState` and its gnubg ids.
 
 ``show --json`` prints :func:`state_json`; ``import --json`` adds to it.
+The game clock's figures depend on the moment they are read at
+(:func:`clock_json`): by default the time of the last event, so that the
+same record always shows the same figures.
 """
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from ledger.rules.ids import (
@@ -16,7 +20,27 @@ from ledger.rules.ids import (
     MatchId,
 )
 from ledger.rules.results import GameResult
+from projections.breaks import allowance
+from projections.clock import at_ms, figures
 from projections.state import Crawford, MatchState, Phase, seat
+
+__all__ = [
+    "breaks_json",
+    "clock_json",
+    "gnubg_match_id",
+    "iso_from_ms",
+    "state_json",
+    "time_json",
+]
+
+NO_CLOCK: dict[str, Any] = {
+    "mode": "none",
+    "delay_ms": None,
+    "reserve_ms": None,
+    "running": None,
+    "stopped": None,
+}
+"""``clock`` for a match played without a game clock."""
 
 _ENDED = {"played": GAME_OVER, "resign": GAME_RESIGNED, "drop": GAME_DROPPED}
 
@@ -64,9 +88,116 @@ def _premature_json(state: MatchState) -> dict[str, Any] | None:
     return {"kind": early.kind, "player": early.player, "dice": [early.a, early.b]}
 
 
-def state_json(state: MatchState) -> dict[str, Any]:
-    """The fields ``show --json`` prints (DESIGN, command-line contract), and more."""
-    pips = state.pips()
+def iso_from_ms(ms: int, like: str) -> str:
+    """``ms`` since the epoch as ISO 8601, in the UTC offset of the time ``like``."""
+    zone = datetime.fromisoformat(like).tzinfo if like else None
+    return datetime.fromtimestamp(ms / 1000, tz=zone or UTC).isoformat()
+
+
+def _pair(values: tuple[Any, Any]) -> dict[str, Any]:
+    return {"a": values[0], "b": values[1]}
+
+
+def clock_json(state: MatchState, now_ms: int | None = None) -> dict[str, Any]:
+    """The game clock at ``now_ms`` (default: the time of the last event).
+
+    ``reserve_ms`` are both figures then; ``running`` the player whose time
+    runs; ``stopped`` why the clock is stopped (a key of
+    :data:`projections.clock.REASONS`), null while running or before the
+    first hit; ``turn`` whose turn the clock is timing, even while stopped;
+    ``drift_ms`` the last reading minus the ledger's figures (null if none
+    since the last setting); ``as_of`` the moment of the figures.
+    """
+    timer = state.timer
+    if timer is None:
+        return dict(NO_CLOCK)
+    now = at_ms(state.last_at) if now_ms is None else now_ms
+    return {
+        "mode": timer.mode,
+        "delay_ms": timer.delay_ms,
+        "reserve_ms": _pair(figures(timer, now)),
+        "running": timer.turn if timer.running else None,
+        "stopped": timer.stopped,
+        "as_of": iso_from_ms(now, state.last_at),
+        "turn": timer.turn,
+        "drift_ms": None if timer.drift_ms is None else _pair(timer.drift_ms),
+        "delay_forfeited": _pair(timer.no_delay),
+        "early_pickups": _pair(timer.pickups),
+    }
+
+
+def breaks_json(state: MatchState) -> dict[str, Any]:
+    """Breaks used and left per player (USBGF 2.2.2) and the break in progress, if any.
+
+    ``left`` is null where the profile allots no breaks (never below 0: a
+    director's exception may go beyond the allowance).
+    """
+    allowed = allowance(state.profile, state.length)
+    document: dict[str, Any] = {"allowance": allowed}
+    for index, player in enumerate(("a", "b")):
+        used = state.breaks.used[index]
+        document[player] = {
+            "used": used,
+            "left": None if allowed is None else max(0, allowed - used),
+        }
+    opened = state.breaks.open
+    document["on_break"] = (
+        None
+        if opened is None
+        else {
+            "players": list(opened.players),
+            "minutes": opened.minutes,
+            "started": iso_from_ms(opened.start_ms, state.last_at),
+            "ends": iso_from_ms(opened.ends_ms, state.last_at),
+        }
+    )
+    return document
+
+
+def time_json(state: MatchState, now_ms: int | None = None) -> dict[str, Any]:
+    """``clock`` (:func:`clock_json`), ``breaks`` (:func:`breaks_json`) and ``penalty_points``.
+
+    ``penalty_points`` are those assessed against ``a`` and ``b`` (USBGF
+    2.2.4): each player's opponent scored them.
+    """
+    return {
+        "clock": clock_json(state, now_ms),
+        "breaks": breaks_json(state),
+        "penalty_points": _pair(state.penalties),
+    }
+
+
+def _games_json(state: MatchState) -> list[dict[str, Any]]:
+    return [
+        {
+            "game": g.number,
+            "winner": g.winner,
+            "result": g.result,
+            "cube": g.cube,
+            "points": g.points,
+            "how": g.how,
+            "crawford": g.crawford,
+            "score": {"a": g.score[0], "b": g.score[1]},
+        }
+        for g in state.games
+    ]
+
+
+def _cube_json(state: MatchState) -> dict[str, Any]:
+    return {"value": state.cube, "owner": state.cube_owner, "offered": state.phase is Phase.DOUBLED}
+
+
+def _resignation_json(state: MatchState) -> dict[str, str] | None:
+    offer = state.resignation
+    return None if offer is None else {"player": offer.player, "level": offer.level}
+
+
+def state_json(state: MatchState, now_ms: int | None = None) -> dict[str, Any]:
+    """The fields ``show --json`` prints (DESIGN, command-line contract), and more.
+
+    ``now_ms`` is the moment a running clock's figures are computed for
+    (default: the time of the last event).
+    """
     return {
         "match_id": state.match_id,
         "players": {"a": state.players[0], "b": state.players[1]},
@@ -74,11 +205,7 @@ def state_json(state: MatchState) -> dict[str, Any]:
         "score": {"a": state.score[0], "b": state.score[1]},
         "crawford": state.crawford.value,
         "game": state.game,
-        "cube": {
-            "value": state.cube,
-            "owner": state.cube_owner,
-            "offered": state.phase is Phase.DOUBLED,
-        },
+        "cube": _cube_json(state),
         "turn": state.turn,
         "dice": list(state.dice) if state.dice else None,
         "board": state.position.position_id,
@@ -87,30 +214,16 @@ def state_json(state: MatchState) -> dict[str, Any]:
         "events": state.events,
         "phase": state.phase.value,
         "to_act": state.actor,
-        "resignation": None
-        if state.resignation is None
-        else {"player": state.resignation.player, "level": state.resignation.level},
+        "resignation": _resignation_json(state),
         "premature": _premature_json(state),
-        "pips": {"a": pips[0], "b": pips[1]},
+        "pips": _pair(state.pips()),
         "profile": state.profile,
-        "clock": state.clock,
+        **time_json(state, now_ms),
         "crawford_rule": state.crawford_rule,
         "event": state.event,
         "round": state.round,
         "table": state.table,
-        "games": [
-            {
-                "game": g.number,
-                "winner": g.winner,
-                "result": g.result,
-                "cube": g.cube,
-                "points": g.points,
-                "how": g.how,
-                "crawford": g.crawford,
-                "score": {"a": g.score[0], "b": g.score[1]},
-            }
-            for g in state.games
-        ],
+        "games": _games_json(state),
         "next_length": state.next_length,
         "flagged": list(state.flagged),
         "anomalies": list(state.anomalies),
