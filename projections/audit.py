@@ -51,12 +51,15 @@ from ledger.events import (
 )
 from ledger.rules.results import GameResult
 from projections.audit_premature import DESCRIBERS as PREMATURE_DESCRIBERS
-from projections.audit_rulings import describe_ruling
+from projections.audit_rulings import RulingDetails, describe_ruling, ruling_details
+from projections.audit_time import DESCRIBERS as TIME_DESCRIBERS
+from projections.audit_time import ClockReading, clock_reading, match_won_text
 from projections.effective import voided_by
 from projections.model import game_points
 from projections.state import Crawford, MatchState, apply, other
 
 __all__ = [
+    "ClockReading",
     "HistoryEntry",
     "RulingDetails",
     "describe",
@@ -67,24 +70,6 @@ __all__ = [
     "result_text",
     "score_text",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class RulingDetails:
-    """What a ruling's history entry adds: who ruled, why, and what it voided or restored.
-
-    :ivar ruled_by: ``director``, ``committee`` or ``players``.
-    :ivar reason: the ruler's words.
-    :ivar agreed: the players agreed to the correction (USBGF 4.2.3(f)).
-    :ivar voids: the events the ruling took out of force.
-    :ivar restores: the events it put back in force (an appeal).
-    """
-
-    ruled_by: str
-    reason: str
-    agreed: bool
-    voids: tuple[int, ...]
-    restores: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +87,7 @@ class HistoryEntry:
     :ivar voided_by: the ruling in force that took this event out of force, if any
         (for a ruling: the appeal that overturned it).
     :ivar ruling: for a ruling, who ruled, why and what it voided or restored.
+    :ivar clock: the game clocks just after the event, in a match with a clock.
     """
 
     number: int
@@ -114,6 +100,7 @@ class HistoryEntry:
     game: int
     voided_by: int | None = None
     ruling: RulingDetails | None = None
+    clock: ClockReading | None = None
 
 
 def history(events: Iterable[MatchEvent]) -> list[HistoryEntry]:
@@ -142,19 +129,12 @@ def history(events: Iterable[MatchEvent]) -> list[HistoryEntry]:
                 rule=_rule(event),
                 game=after.game,
                 voided_by=voided.get(number),
-                ruling=_details(event),
+                ruling=ruling_details(event),
+                clock=clock_reading(event, after),
             )
         )
         state = after
     return entries
-
-
-def _details(event: MatchEvent) -> RulingDetails | None:
-    if not isinstance(event, RulingMade):
-        return None
-    return RulingDetails(
-        event.ruled_by, event.reason, event.agreed, tuple(event.voids), tuple(event.restores)
-    )
 
 
 def history_json(entries: Iterable[HistoryEntry]) -> list[dict[str, Any]]:
@@ -162,11 +142,15 @@ def history_json(entries: Iterable[HistoryEntry]) -> list[dict[str, Any]]:
 
     ``voided_by`` is the number of the ruling that voided the event, or null.
     A ruling's object also has ``ruled_by``, ``reason``, ``agreed``, ``voids``,
-    ``restores`` (lists of event numbers) and ``in_force`` (false once overturned).
+    ``restores`` (lists of event numbers) and ``in_force`` (false once overturned).  In a
+    match with a game clock, each object has ``clock``: ``reserve_a_ms``, ``reserve_b_ms``,
+    ``running`` and ``stopped`` just after the event (:class:`ClockReading`).
     """
     documents = []
     for entry in entries:
         document = asdict(entry)
+        if document["clock"] is None:
+            del document["clock"]
         details = document.pop("ruling")
         if details is not None:
             document.update(details, in_force=entry.voided_by is None)
@@ -206,6 +190,8 @@ def describe(
     """
     if isinstance(event, RulingMade):
         return describe_ruling(event, before or after, after, events or {})
+    if isinstance(event, MatchWon):  # on time or by penalty points: the event before says
+        return match_won_text(event, after, (events or {}).get(event.originator_version - 1))
     describer = _DESCRIBERS.get(type(event))
     if describer is None:
         return type(event).__name__
@@ -380,11 +366,5 @@ def _game_won(event: GameWon, before: MatchState, after: MatchState) -> str:
     )
 
 
-@_on(MatchWon)
-def _match_won(event: MatchWon, before: MatchState, after: MatchState) -> str:
-    a, b = event.score_a, event.score_b
-    won, lost = (a, b) if event.winner == "a" else (b, a)
-    return f"match won by {after.name(event.winner)}, {won}-{lost}"
-
-
 _DESCRIBERS.update(PREMATURE_DESCRIBERS)
+_DESCRIBERS.update(TIME_DESCRIBERS)

@@ -15,6 +15,7 @@ the match, and the ruler's reason.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ledger.events import (
@@ -23,9 +24,11 @@ from ledger.events import (
     CubeActionVoided,
     CubeLevelCorrected,
     CubeOffered,
+    DiceRolled,
     MatchEvent,
     MatchLengthCorrected,
     PlaysReverted,
+    PrematureRollMade,
     RulingMade,
     RulingNoted,
     RulingOverturned,
@@ -35,9 +38,36 @@ from ledger.events import (
 )
 from projections.model import MatchState
 
-__all__ = ["describe_ruling", "numbers_text"]
+__all__ = ["RulingDetails", "describe_ruling", "numbers_text", "ruling_details"]
 
 Events = Mapping[int, MatchEvent]
+
+
+@dataclass(frozen=True, slots=True)
+class RulingDetails:
+    """What a ruling's history entry adds: who ruled, why, and what it voided or restored.
+
+    :ivar ruled_by: ``director``, ``committee`` or ``players``.
+    :ivar reason: the ruler's words.
+    :ivar agreed: the players agreed to the correction (USBGF 4.2.3(f)).
+    :ivar voids: the events the ruling took out of force.
+    :ivar restores: the events it put back in force (an appeal).
+    """
+
+    ruled_by: str
+    reason: str
+    agreed: bool
+    voids: tuple[int, ...]
+    restores: tuple[int, ...]
+
+
+def ruling_details(event: MatchEvent) -> RulingDetails | None:
+    """What a ruling's history entry adds; None for any other event."""
+    if not isinstance(event, RulingMade):
+        return None
+    return RulingDetails(
+        event.ruled_by, event.reason, event.agreed, tuple(event.voids), tuple(event.restores)
+    )
 
 
 def numbers_text(numbers: Iterable[int]) -> str:
@@ -85,6 +115,11 @@ def _reverted(event: PlaysReverted, after: MatchState, events: Events) -> str:
     if isinstance(play, CheckersPlayed | UnplayablePlayRecorded):
         shown = play.play or "(no move)"
         what = f"{after.name(play.player)}'s illegal play {shown} taken back"
+    elif isinstance(play, DiceRolled | PrematureRollMade):  # a missed hit (USBGF 4.1.8.1)
+        roll = f"{play.die1}-{play.die2}"
+        what = f"{after.name(play.player)}'s roll {roll} and what followed nullified"
+        if after.timer is not None and after.timer.turn is not None:
+            what += f": {after.name(after.timer.turn)}'s turn goes on until the clock is hit"
     else:
         what = f"the play at event {event.event} taken back"
     if after.turn is not None and after.dice is not None:

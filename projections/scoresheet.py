@@ -15,9 +15,12 @@ game result a ruling voided is not there and a game whose double was voided
 scores at the cube in force.  The rulings have a section of their own: each
 one's event number, what it did, the rule, who ruled and why, a ruling
 overturned on appeal (USBGF 5.2) or voided by a later one marked so.
-Penalty points (USBGF 2.2.4) and breaks (USBGF 2.2.2, where the
-sheet must show the wall clock time and who asked) have their own sections,
-which say "none recorded" until the ledger records them (a later issue).
+Penalty points (USBGF 2.2.4) and breaks (USBGF 2.2.2: the wall clock time,
+the game clock times and who asked) have their own sections
+(:mod:`projections.scoresheet_time`), which say "none recorded" when there are
+none; the header gives the game clock's setting, and the final line says when
+a match was won on time (USBGF 4.3.3) or by penalty points, and how many
+penalty points its score includes.
 
 Example::
 
@@ -44,9 +47,21 @@ from ledger.events import GameWon, MatchEvent
 from projections.audit import points_text, score_text
 from projections.effective import in_force
 from projections.scoresheet_rulings import RULING_COLUMNS, RulingRow, ruling_rows
+from projections.scoresheet_time import (
+    BREAK_COLUMNS,
+    PENALTY_COLUMNS,
+    BreakRow,
+    PenaltyRow,
+    break_rows,
+    clock_setting,
+    match_ending,
+    penalty_rows,
+)
 from projections.state import Crawford, GameRecord, MatchState
 
 __all__ = [
+    "BreakRow",
+    "PenaltyRow",
     "RulingRow",
     "ScoreSheet",
     "SheetRow",
@@ -99,13 +114,16 @@ class SheetRow:
 
 @dataclass(frozen=True, slots=True)
 class ScoreSheet:
-    """A match's score sheet: ``header`` (label, value) pairs, the rows, the final line, rulings."""
+    """A match's score sheet: ``header`` (label, value) pairs, the rows, the final line, rulings,
+    penalty points and breaks."""
 
     players: tuple[str, str]
     header: tuple[tuple[str, str], ...]
     rows: tuple[SheetRow, ...]
     final: str
     rulings: tuple[RulingRow, ...] = ()
+    penalties: tuple[PenaltyRow, ...] = ()
+    breaks: tuple[BreakRow, ...] = ()
 
 
 def _pair(score: tuple[int, int]) -> str:
@@ -137,7 +155,7 @@ def _row(state: MatchState, game: GameRecord, ended: dict[int, str]) -> SheetRow
     )
 
 
-def _header(state: MatchState) -> tuple[tuple[str, str], ...]:
+def _header(state: MatchState, clock_set: str) -> tuple[tuple[str, str], ...]:
     started = _parsed(state.started_at)
     rule = "Crawford rule" if state.crawford_rule else "no Crawford rule"
     clock = "" if state.clock == "none" else f", {state.clock} clock"
@@ -147,6 +165,7 @@ def _header(state: MatchState) -> tuple[tuple[str, str], ...]:
         ("Table", state.table),
         ("Players", f"{state.players[0]} v {state.players[1]}"),
         ("Match", f"{points_text(state.length)}, {rule}{clock}"),
+        ("Clock", clock_set),
         ("Profile", state.profile),
         ("Date", started.date().isoformat() if started else ""),
         ("Started", f"{started:%H:%M} {started.tzname() or ''}".strip() if started else ""),
@@ -154,12 +173,16 @@ def _header(state: MatchState) -> tuple[tuple[str, str], ...]:
     )
 
 
-def final_line(state: MatchState) -> str:
-    """``'Final: Ann wins the match 3-2'``, or where an unfinished match stands."""
+def final_line(state: MatchState, how: str = "") -> str:
+    """``'Final: Ann wins the match 3-2'``, or where an unfinished match stands.
+
+    ``how`` follows the score of a match won: how it was won if not by its
+    games (:func:`~projections.scoresheet_time.match_ending`).
+    """
     if state.winner is not None:
         won = state.score[0 if state.winner == "a" else 1]
         lost = state.score[1 if state.winner == "a" else 0]
-        return f"Final: {state.name(state.winner)} wins the match {won}-{lost}"
+        return f"Final: {state.name(state.winner)} wins the match {won}-{lost}{how}"
     parts = [f"game {state.game if state.in_game else state.game + 1}"]
     if state.crawford_rule and state.crawford is Crawford.CRAWFORD:
         parts.append("the Crawford game")
@@ -172,13 +195,19 @@ def score_sheet(state: MatchState, events: Iterable[MatchEvent] = ()) -> ScoreSh
     """The sheet of ``state``, the match as corrected; ``events`` are the match's (any prefix).
 
     The events in force (:func:`projections.effective.in_force`) give when each
-    game ended; every ruling among ``events`` is listed (:func:`ruling_rows`).
+    game ended, the clock's setting, the breaks, the penalty points and how the
+    match was won; every ruling among ``events`` is listed (:func:`ruling_rows`).
     """
     recorded = list(events)
-    ended = {e.number: e.at for e in in_force(recorded) if isinstance(e, GameWon)}
+    kept = in_force(recorded)
+    ended = {e.number: e.at for e in kept if isinstance(e, GameWon)}
     rows = tuple(_row(state, game, ended) for game in state.games)
-    header, final = _header(state), final_line(state)
-    return ScoreSheet(state.players, header, rows, final, ruling_rows(recorded))
+    header = _header(state, clock_setting(kept, state))
+    final = final_line(state, match_ending(kept, state))
+    return ScoreSheet(
+        state.players, header, rows, final, ruling_rows(recorded),
+        penalty_rows(kept, state), break_rows(kept, state),
+    )  # fmt: skip
 
 
 # -- text ---------------------------------------------------------------------------------------
@@ -206,16 +235,30 @@ def scoresheet_text(state: MatchState, events: Iterable[MatchEvent] = ()) -> str
         lines += _table([COLUMNS, *(row.cells() for row in sheet.rows)], frozenset({0, 3}))
     else:
         lines.append("No game finished yet.")
-    lines += ["", sheet.final, "", *_rulings_text(sheet), ""]
-    lines += [f"{PENALTIES}: {NONE_RECORDED}", f"{BREAKS}: {NONE_RECORDED}"]
-    return "\n".join(lines) + "\n"
+    lines += ["", sheet.final, ""]
+    for title, columns, rows, numeric in _sections(sheet):
+        lines += _section_text(title, columns, rows, numeric)
+    return "\n".join(lines[:-1]) + "\n"
 
 
-def _rulings_text(sheet: ScoreSheet) -> list[str]:
-    if not sheet.rulings:
-        return [f"{RULINGS}: {NONE_RECORDED}"]
-    rows = [RULING_COLUMNS, *(row.cells() for row in sheet.rulings)]
-    return [f"{RULINGS}:", *_table(rows, frozenset({0}))]
+_Section = tuple[str, tuple[str, ...], list[tuple[str, ...]], frozenset[int]]
+
+
+def _sections(sheet: ScoreSheet) -> list[_Section]:
+    """The rulings, penalty points and breaks: title, columns, rows, numeric columns."""
+    return [
+        (RULINGS, RULING_COLUMNS, [row.cells() for row in sheet.rulings], frozenset({0})),
+        (PENALTIES, PENALTY_COLUMNS, [row.cells() for row in sheet.penalties], frozenset({2})),
+        (BREAKS, BREAK_COLUMNS, [row.cells() for row in sheet.breaks], frozenset()),
+    ]
+
+
+def _section_text(
+    title: str, columns: tuple[str, ...], rows: list[tuple[str, ...]], numeric: frozenset[int]
+) -> list[str]:
+    if not rows:
+        return [f"{title}: {NONE_RECORDED}", ""]
+    return [f"{title}:", *_table([columns, *rows], numeric), ""]
 
 
 # -- HTML ---------------------------------------------------------------------------------------
@@ -243,11 +286,6 @@ p.signatures { margin-top: 2.5rem; }
   table, dl { page-break-inside: avoid; }
 }
 """
-
-_BLANK_SECTIONS = (
-    (PENALTIES, ("Time", "Player", "Points", "Reason", "Director")),
-    (BREAKS, ("Wall clock", "Game clocks", "Requested by", "Length")),
-)
 
 
 def _cells(values: Iterable[str], tag: str, numeric: frozenset[int] = frozenset()) -> str:
@@ -283,13 +321,16 @@ def _rulings_html(sheet: ScoreSheet) -> list[str]:
     return [*lines, "</tbody></table>"]
 
 
-def _blank_sections() -> list[str]:
+def _time_html(sheet: ScoreSheet) -> list[str]:
+    """The penalty points and the breaks: a table each, "none recorded" in it if empty."""
     lines = []
-    for title, columns in _BLANK_SECTIONS:
+    for title, columns, rows, numeric in _sections(sheet)[1:]:
         lines.append(f"<h2>{html.escape(title)}</h2>")
         lines.append(f"<table><thead><tr>{_cells(columns, 'th')}</tr></thead><tbody>")
-        none = f'<tr><td class="none" colspan="{len(columns)}">{NONE_RECORDED}</td></tr>'
-        lines.append(f"{none}</tbody></table>")
+        lines += [f"<tr>{_cells(row, 'td', numeric)}</tr>" for row in rows]
+        if not rows:
+            lines.append(f'<tr><td class="none" colspan="{len(columns)}">{NONE_RECORDED}</td></tr>')
+        lines.append("</tbody></table>")
     return lines
 
 
@@ -309,7 +350,7 @@ def scoresheet_html(state: MatchState, events: Iterable[MatchEvent] = ()) -> str
         *_games_html(sheet),
         f'<p class="final">{html.escape(sheet.final)}</p>',
         *_rulings_html(sheet),
-        *_blank_sections(),
+        *_time_html(sheet),
         f'<p class="signatures">{a}: ____________________ &nbsp; {b}: ____________________</p>',
     ]
     return "\n".join(

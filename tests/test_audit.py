@@ -195,8 +195,8 @@ def _event(kind: type[MatchEvent], number: int, **fields: object) -> MatchEvent:
 
 
 @dataclass(frozen=True)
-class ClockHit(MatchEvent):
-    """An event of a kind a newer bgledger might record."""
+class TimeoutCalled(MatchEvent):
+    """An event of a kind a newer bgledger might record (ClockHit is one of ours now)."""
 
     player: str
 
@@ -205,17 +205,17 @@ def test_a_dance_and_an_unknown_kind_of_event_are_described_without_error() -> N
     rec = Recorder()
     rec.match.opening(3, 1, by="kim")
     events = [*rec.match.collect_events()]
-    events.append(_event(ClockHit, 4, player="a"))
+    events.append(_event(TimeoutCalled, 4, player="a"))
     events.append(
         _event(CheckersPlayed, 5, player="a", play="", legal=True, reason=None, rule=None)
     )
     entries = history(events)
     assert [(e.kind, e.text) for e in entries[-2:]] == [
-        ("ClockHit", "ClockHit"),
+        ("TimeoutCalled", "TimeoutCalled"),
         ("CheckersPlayed", "Ann could not move"),
     ]
     state = fold(events[:3])
-    assert describe(events[3], state, apply(state, events[3])) == "ClockHit"
+    assert describe(events[3], state, apply(state, events[3])) == "TimeoutCalled"
 
 
 def test_history_json_has_the_contract_keys_and_survives_json() -> None:

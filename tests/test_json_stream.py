@@ -26,6 +26,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from ledger import clock
 from ledger import events as vocabulary
 from ledger.app import Ledger
 from ledger.errors import BgLedgerError, MatchExistsError, MatchNotFoundError
@@ -45,10 +46,18 @@ from ledger.interchange.json_stream import (
 from ledger.match import Match, match_uuid
 from projections.audit import history
 from projections.effective import corrected
-from projections.state import MatchState
+from projections.state import MatchState, fold
+from tests.clocked_match import (
+    both_expired_match,
+    clocked_random_match,
+    missed_hit_match,
+    penalty_after_game,
+    record_clocked_match,
+)
 from tests.conftest import shared_matches
 from tests.ruled_match import RULINGS_AT, record_crawford_void, record_ruled_match
 from tests.test_scenarios import SCENARIOS, record_scenario
+from tests.test_scenarios import run as cli
 from tests.test_store import PROFILES, random_match
 
 AT = "2026-11-21T10:00:00+00:00"
@@ -564,6 +573,132 @@ def test_an_invalid_new_id_is_refused(recorded: Recorded, fresh: Ledger) -> None
     assert fresh.match_ids() == []
 
 
+# -- the clock, breaks and penalty points -------------------------------------------------------
+
+
+def test_a_clocked_match_round_trips_through_the_cli(tmp_path: Path) -> None:
+    """Hits, a stop, a reading, a setting, an early pick-up, a break with a late return,
+    penalty points and a flag forfeit (tests/clocked_match.py): out to JSON and back in."""
+    url = f"sqlite:///{tmp_path / 'clocked.db'}"
+    with Ledger(url) as ledger:
+        ledger.save(*record_clocked_match("m"))
+    out = tmp_path / "m.json"
+    assert cli(url, "export", "m", "--format", "json", "-o", str(out)).exit_code == 0
+    imported = cli(url, "import", str(out), "--id", "again")
+    assert imported.exit_code == 0, imported.output
+    before = json.loads(cli(url, "show", "m", "--json").stdout)
+    after = json.loads(cli(url, "show", "again", "--json").stdout)
+    assert {**before, "match_id": "again"} == after
+    assert (after["score"], after["winner"]) == ({"a": 3, "b": 0}, "b")
+    old = json.loads(cli(url, "history", "m", "--json").stdout)["events"]
+    new = json.loads(cli(url, "history", "again", "--json").stdout)["events"]
+    assert old == new and old[6]["clock"]["reserve_a_ms"] == 572_000
+    with Ledger(url) as ledger:
+        assert dataclasses.replace(ledger.state("again"), match_id="m") == ledger.state("m")
+        assert ledger.state("m").timer == ledger.state("again").timer
+
+
+@pytest.mark.parametrize(
+    "make",
+    [missed_hit_match, both_expired_match, penalty_after_game, lambda: clocked_random_match(5)],
+    ids=["missed-hit", "both-expired", "penalty-after-game", "random-clocked"],
+)
+def test_the_rarer_time_events_round_trip(make: Callable[[], list[MatchEvent]]) -> None:
+    events = make()
+    with Ledger("sqlite:///:memory:") as ledger:
+        match_id = import_json(ledger, read(export_json(events)), by="lee")
+        assert ledger.state(match_id) == fold(events)
+        assert trail(ledger.history(match_id)) == trail(events)
+        assert export_json(ledger.history(match_id)) == export_json(events)
+
+
+@pytest.mark.parametrize(
+    ("mode", "timing"),
+    [
+        ("bronstein", {}),
+        ("simple-delay", {"reserve_ms": 300_000}),
+        ("simple-delay", {"doubles": True, "delay_ms": 8_000, "reserve_ms": 900_000}),
+        ("bronstein", {"doubles": True, "delay_ms": 8_000, "reserve_ms": 900_000}),
+    ],
+)
+def test_a_clock_set_up_with_figures_of_its_own_round_trips(
+    mode: str, timing: dict[str, Any]
+) -> None:
+    """The clock's options are not in its event: the import finds those that give its figures."""
+    match = Match.start(
+        match_uuid("c"), "c", ("Ann", "Bob"), 5, by="k", at=AT, clock=mode, **timing
+    )
+    match.opening(3, 1, by="k", at="2026-11-21T10:01:00+00:00")
+    clock.hit(match, by="k", at="2026-11-21T10:01:01+00:00")
+    later = Match.start(match_uuid("d"), "d", ("Ann", "Bob"), 5, by="k", at=AT)  # no clock yet
+    clock.start(later, mode, reserve_ms=420_000, by="k", at="2026-11-21T10:01:00+00:00")
+    for events in (match.collect_events(), later.collect_events()):
+        with Ledger("sqlite:///:memory:") as ledger:
+            match_id = import_json(ledger, read(export_json(events)), by="lee")
+            state = fold(events)
+            assert state is not None and ledger.state(match_id).timer == state.timer
+
+
+def forge_clocked(number: int, **changes: Any) -> dict[str, Any]:
+    """The clocked match's export with event ``number`` changed and every hash recomputed."""
+    document = base_document("clocked")
+    entry = document["events"][number - 1]
+    for key, value in changes.items():
+        if key == "at":
+            entry["at"] = value
+        else:
+            entry["fields"][key] = value
+    return rehash(document)
+
+
+# (what the forger did, event, changes, what the refusal says); numbers of tests/clocked_match.py
+FORGED_TIME: list[tuple[str, int, dict[str, Any], str]] = [
+    ("hit by the wrong player", 7, {"player": "b"},
+     r"event 7: the ledger refuses ClockHit here: Bob's time is not running, Ann's is"),
+    ("lateness points raised", 21, {"points": 2},
+     r"event 21: PenaltyPointsAssessed's points is 2 in the file; the ledger records 1"),
+    ("lateness minutes cut", 20, {"minutes_over": 9},
+     r"event 20: BreakEnded's minutes_over is 9 in the file; the ledger records 17"),
+    ("break clock reading changed", 19, {"reserve_b_ms": 600_000},
+     r"event 19: BreakStarted's reserve_b_ms is 600000 in the file; the ledger records 569000"),
+    ("flag while time remained", 29, {"at": "2026-11-21T10:33:50+00:00"},
+     r"event 29: the ledger refuses TimeExpired here: Ann has 0:07 left"),
+    ("flag figures changed", 29, {"reserve_b_ms": 1},
+     r"event 29: TimeExpired's reserve_b_ms is 1 in the file; the ledger records 569000"),
+    ("a warning made a deduction", 14, {"kind": "reserve", "penalty_ms": 30_000},
+     r"event 14: ReserveTimePenalized's kind is 'reserve' in the file; the ledger records "
+     r"'warning'"),
+    ("the clock's reserves changed", 2, {"reserve_a_ms": 500_000},
+     r"event 2: ClockStarted's reserve_a_ms is 500000 in the file; the ledger records 600000"),
+    ("a hit moved before the play", 7, {"at": "2026-11-21T10:01:40+00:00"},
+     r"event 7: the ledger refuses ClockHit here: .*is before the match's last event"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("number", "changes", "said"), [t[1:] for t in FORGED_TIME], ids=[t[0] for t in FORGED_TIME]
+)
+def test_forged_clock_break_and_penalty_events_are_refused_naming_them(
+    fresh: Ledger, number: int, changes: dict[str, Any], said: str
+) -> None:
+    with pytest.raises(InconsistentMatchJsonError, match=said):
+        import_json(fresh, read(forge_clocked(number, **changes), "forged.json"), by="lee")
+    assert fresh.match_ids() == []
+
+
+def test_a_forged_restore_of_reserve_is_refused() -> None:
+    document = json.loads(json.dumps(export_json(missed_hit_match())))
+    document["events"][9]["fields"]["restored_ms"] = 60_000
+    with (
+        Ledger("sqlite:///:memory:") as ledger,
+        pytest.raises(
+            InconsistentMatchJsonError,
+            match=r"event 10: ReserveTimeRestored's restored_ms is 60000",
+        ),
+    ):
+        import_json(ledger, read(rehash(document)), by="lee")
+
+
 def test_every_event_type_can_be_imported() -> None:
     kinds = {
         cls
@@ -597,28 +732,35 @@ def test_read_json_on_any_text_raises_only_its_own_error(text: str) -> None:
         read_json(text, name="x.json")
 
 
-_BASE_DOCUMENTS: dict[bool, dict[str, Any]] = {}
+_BASE_DOCUMENTS: dict[str, dict[str, Any]] = {}
 
 
-def base_document(ruled: bool = False) -> dict[str, Any]:
-    """A short match with a double, a drop and a concession, or the match with every kind of
-    ruling (:func:`record_ruled_match`), exported once per test run."""
-    if ruled not in _BASE_DOCUMENTS:
-        if ruled:
+def base_document(kind: str = "plain") -> dict[str, Any]:
+    """A short match with a double, a drop and a concession (``plain``), the match with every
+    kind of ruling (``ruled``: :func:`record_ruled_match`) or the match with a clock, a break
+    and penalty points (``clocked``: :func:`record_clocked_match`), exported once per run."""
+    if kind not in _BASE_DOCUMENTS:
+        if kind == "ruled":
             with Ledger("sqlite:///:memory:") as ledger:
                 events = record_ruled_match(ledger)
+        elif kind == "clocked":
+            events = record_clocked_match()
         else:
             events = random_match(7, 3, "online", 120)
-        _BASE_DOCUMENTS[ruled] = json.loads(json.dumps(export_json(events)))
-    return copy.deepcopy(_BASE_DOCUMENTS[ruled])
+        _BASE_DOCUMENTS[kind] = json.loads(json.dumps(export_json(events)))
+    return copy.deepcopy(_BASE_DOCUMENTS[kind])
 
 
 @settings(max_examples=400, deadline=None)
-@given(data=st.data(), rehashed=st.booleans(), ruled=st.booleans())
+@given(
+    data=st.data(),
+    rehashed=st.booleans(),
+    kind=st.sampled_from(["plain", "ruled", "clocked"]),
+)
 def test_mutated_documents_raise_only_the_projects_errors(
-    data: st.DataObject, rehashed: bool, ruled: bool
+    data: st.DataObject, rehashed: bool, kind: str
 ) -> None:
-    document = base_document(ruled)
+    document = base_document(kind)
     events = document["events"]
     entry = events[data.draw(st.integers(0, len(events) - 1), label="event")]
     where = data.draw(st.sampled_from(["fields", "entry", "drop-key", "drop-event"]), label="where")

@@ -53,13 +53,21 @@ from ledger.events import (
     RulingMade,
     UnplayablePlayRecorded,
 )
+from ledger.events_time import TIME_EVENTS
 from ledger.interchange.mat import MatGame, read_mat
 from ledger.interchange.mat_writer import NotAMatchError, UnwritableNameError, export_mat
 from ledger.match import Match, match_uuid
 from ledger.rules.errors import BgLedgerError
 from ledger.rules.notation import Play
 from projections.effective import in_force
-from projections.state import MatchState, Phase, apply, seat
+from projections.state import MatchState, Phase, apply, fold, seat
+from tests.clocked_match import (
+    both_expired_match,
+    clocked_random_match,
+    missed_hit_match,
+    penalty_after_game,
+    record_clocked_match,
+)
 from tests.conftest import REPO, shared_matches
 from tests.gnubg_oracle import (
     debian_gnubg,
@@ -102,7 +110,11 @@ def record_scenario(path: Path, url: str) -> list[MatchEvent]:
     options = dict(zip(words[::2], words[1::2], strict=True))
     ledger = Ledger(url)
     players = (options["--a"], options["--b"])
-    match_id = ledger.start(players, int(options["--length"]), match_id="m", by="kim", at=AT)
+    clock = {"clock": options["--clock"]} if "--clock" in options else {}
+    at = options.get("--at", AT)
+    match_id = ledger.start(
+        players, int(options["--length"]), match_id="m", by="kim", at=at, **clock
+    )
     for line in text.splitlines():
         if not line.split("#", 1)[0].strip():
             continue
@@ -185,6 +197,10 @@ def matches(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[MatchEve
     )  # fmt: skip
     for seed in RANDOM_SEEDS:
         recorded[f"random-{seed}"] = random_match(seed)
+    recorded["clocked"] = record_clocked_match()
+    recorded["penalty-after-game"] = penalty_after_game()
+    recorded["both-expired"] = both_expired_match()
+    recorded["clocked-random"] = clocked_random_match(11, length=3, actions=2000)
     with Ledger("sqlite:///:memory:") as ledger:
         recorded["ruled"] = record_ruled_match(ledger)
         recorded["crawford-void"] = record_crawford_void(ledger)
@@ -193,6 +209,7 @@ def matches(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[MatchEve
 
 LEGAL_NAMES = [p.stem for p in SCENARIOS] + ["concessions", "voids", "crawford-double"]
 LEGAL_NAMES += [f"random-{seed}" for seed in RANDOM_SEEDS]
+LEGAL_NAMES += ["clocked", "penalty-after-game", "both-expired", "clocked-random"]
 
 
 # -- what the events say a .mat must hold ----------------------------------------------------
@@ -212,6 +229,7 @@ def expected_games(events: list[MatchEvent]) -> list[Expected]:
     """Each game's rolls ``('roll', column, dice, Play)``, cube actions and result."""
     games: list[Expected] = []
     state: MatchState | None = None
+    forfeit = False
     for index, event in enumerate(events):
         before, state = state, apply(state, event)
         voided_next = index + 1 < len(events) and isinstance(events[index + 1], RollVoided)
@@ -235,10 +253,13 @@ def expected_games(events: list[MatchEvent]) -> list[Expected]:
                 games[-1].actions.append(("roll", seat(before.turn), before.dice, Play()))
         elif isinstance(event, GameWon):
             games[-1].result = (seat(event.winner), event.points, False)
+        elif isinstance(event, MatchWon) and isinstance(events[index - 1], TIME_EVENTS):
+            forfeit = True  # on time or by penalty points: no game won it (USBGF 4.3.3, 2.2.4)
         elif isinstance(event, MatchWon):
             winner, points, _ = games[-1].result or (0, 0, False)
             games[-1].result = (winner, points, True)
-    if state is not None and state.in_game and state.turn and state.dice:  # stopped: rolled
+    stopped = state is not None and (state.in_game or forfeit) and state.turn and state.dice
+    if state is not None and stopped and state.turn and state.dice:  # stopped: rolled
         games[-1].actions.append(("roll", seat(state.turn), state.dice, Play()))
     return games
 
@@ -327,6 +348,53 @@ def test_voided_rolls_are_left_out_and_entries_hits_and_dances_are_written_plain
         "  2) 66:" + " " * 25 + "31: 8/5 6/5 ",  # Ann's voided dance is gone, her second kept
         "  3) 31: 25/22 6/5" + " " * 15,  # the bar is 25; the game stops there
     ]
+
+
+# -- the clock, breaks and penalty points: no .mat form ------------------------------------------
+
+# VOIDS with a clock: hits, a hit after a dance, and stops between a roll and its void (the
+# dance stays voidable until the hit, USBGF 4.1.4) and between a play and its hit.
+CLOCKED_VOIDS = """
+opening 2 2; opening 4 2; void-roll cocked; opening 5 2; hit; move 13/11 13/8; hit
+roll 5 5; clock stop die-fell; clock resume; void-roll cocked; roll 6 4; move 24/14*
+clock stop dispute; clock read a=9:00 b=9:00; clock resume; hit
+roll 6 6; clock stop c; void-roll cocked; clock resume; roll 6 6; hit; 31: 8/5 6/5; hit
+31: bar/22 6/5; early-pickup b
+"""
+
+
+def test_clock_events_leave_the_records_around_them_as_they_were() -> None:
+    clocked = record(CLOCKED_VOIDS, profile="usbgf-2016", clock="simple-delay")
+    assert {type(e).__name__ for e in clocked} >= {"ClockHit", "ClockStopped", "ClockRead"}
+    assert export_mat(clocked) == export_mat(record(VOIDS, profile="usbgf-2016"))
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32), st.integers(min_value=1, max_value=1200))
+def test_a_clocked_match_is_written_as_the_same_match_without_its_clock(
+    seed: int, actions: int
+) -> None:
+    events = clocked_random_match(seed, length=3, actions=actions)
+    untimed = [e for e in events if not isinstance(e, TIME_EVENTS)]
+    assert export_mat(events) == export_mat(untimed)
+    assert_reads_back(events)
+
+
+def test_penalty_points_are_in_the_score_lines_and_a_forfeit_wins_no_game(
+    matches: dict[str, list[MatchEvent]],
+) -> None:
+    clocked = export_mat(matches["clocked"]).splitlines()
+    # game 2 was played at 2-0: Ann's game and Bob's late return (USBGF 2.2.4)
+    assert " Ann : 2" + " " * 24 + "Bob : 0" in clocked
+    assert not any("Wins" in line for line in clocked[clocked.index(" Game 2") :])  # on time
+    after_game = export_mat(matches["penalty-after-game"]).splitlines()
+    assert after_game[-2:] == ["  2)  Drops" + " " * 23 + "Wins 1 point ", ""]  # Ann passed
+    assert not any("and the match" in line for line in after_game)  # a penalty point won it
+
+
+def test_a_missed_hit_is_written_as_corrected() -> None:
+    events = missed_hit_match()  # 7-8 nullified by ruling 9, 10 the reserve restored
+    assert export_mat(events) == export_mat(events[:6])
 
 
 def test_export_refuses_what_is_not_a_match() -> None:
@@ -513,19 +581,34 @@ def gnubg_readings(
     }
 
 
+def gnubg_expected(events: list[MatchEvent]) -> list[tuple[dict[str, Any], list[Any]]]:
+    """:func:`expected_gnubg_games`, and the dice of a match forfeited after a roll (USBGF
+    4.3.3, 4.1.7.2), which the game stops with, as an unfinished game does."""
+    expected = list(expected_gnubg_games(events))
+    state = fold(events)
+    assert state is not None
+    forfeited = state.winner is not None and isinstance(events[-2], TIME_EVENTS)
+    if forfeited and state.turn and state.dice:
+        expected[-1][1].append(("set", "XO"[seat(state.turn)], list(state.dice)))
+    return expected
+
+
 @needs_gnubg
 @pytest.mark.parametrize("name", LEGAL_NAMES)
 def test_gnubg_reads_the_games_plays_and_cube_actions_that_were_recorded(
     name: str, matches: dict[str, list[MatchEvent]], gnubg_readings: dict[str, dict[str, Any]]
 ) -> None:
     reading = gnubg_readings[name]
+    expected = gnubg_expected(matches[name])
+    if not expected:  # breaks and lateness only: a header and no game, which gnubg refuses
+        assert (reading["match"], reading["messages"]) == (None, ["No game in progress."])
+        return
     assert reading["messages"] == []  # no warning, no unrecognised line
     started = matches[name][0]
     assert isinstance(started, MatchStarted)
     info = reading["match"]["match-info"]
     assert (info["X"]["name"], info["O"]["name"]) == (started.player_a, started.player_b)
     assert info["match-length"] == started.length
-    expected = list(expected_gnubg_games(matches[name]))
     assert len(reading["match"]["games"]) == len(expected)
     found = []
     for game, (_, wanted) in zip(reading["match"]["games"], expected, strict=False):
@@ -558,6 +641,9 @@ def test_gnubg_exports_what_it_read_as_the_very_text_we_wrote(
     name: str, gnubg_readings: dict[str, dict[str, Any]]
 ) -> None:
     reading = gnubg_readings[name]
+    if reading["exported"] is None:  # a match without a game: gnubg read none
+        assert "Game 1" not in reading["ours"]
+        return
     # gnubg 1.07 writes neither "and the match" nor the tags Player 1/2, Crawford, Table
     ours = re.sub(r" and the match(?= ?$)", "", reading["ours"], flags=re.MULTILINE)
     theirs = games_of(reading["exported"])

@@ -182,8 +182,8 @@ def test_penalties_and_breaks_have_room_and_say_none_recorded() -> None:
     page = Page(scoresheet_html(state, events))
     sections = [table for table in page.tables if table[1:] == [["none recorded"]]]
     assert [table[0] for table in sections] == [
-        ["Time", "Player", "Points", "Reason", "Director"],
-        ["Wall clock", "Game clocks", "Requested by", "Length"],
+        ["Time", "Player", "Points", "Rule", "Reason", "Ruled by"],
+        ["Wall clock", "Game clocks", "Requested by", "Length", "Ended", "Over", "Late", "Note"],
     ]
 
 
@@ -344,8 +344,9 @@ def test_the_sheet_of_a_ruled_match_shows_it_as_corrected(ruled: list[MatchEvent
     assert "Final: Bob wins the match 3-2" in sheet.splitlines()
     assert "Match: 3 points, Crawford rule" in sheet.splitlines()
     assert section(sheet, "Rulings:") == RULING_ROWS
-    assert sheet.splitlines()[-2:] == [
+    assert sheet.splitlines()[-3:] == [
         "Penalty points (USBGF 2.2.4): none recorded",
+        "",
         "Breaks (USBGF 2.2.2): none recorded",
     ]
 

@@ -7,6 +7,12 @@ the file's events, field by field (the times aside), including the events a
 ruling voids and restores and the corrected state it keeps.  Events a command
 records along with another (:data:`CONSEQUENCES`: a game won with its last
 play, a match won again after a ruling) are compared as they come.
+
+The clock, break and penalty-point events are decided at the file's times
+(:mod:`~ledger.interchange.json_recheck_time`: a clock's figures are worked
+out from them), as a ruling is: on the match as the file recorded it up to
+them, so the times of the game actions before them (recorded again now) do
+not count.  A clocked match whose events are out of order in time is refused.
 """
 
 from __future__ import annotations
@@ -21,18 +27,25 @@ from ledger import events as ev
 from ledger import premature, rulings, setup_errors
 from ledger.errors import BgLedgerError
 from ledger.events import MatchEvent, MatchStarted, RulingMade
+from ledger.events_time import ClockStarted
+from ledger.interchange.json_recheck_time import (
+    TIME_COMMANDS,
+    TIME_CONSEQUENCES,
+    clock_timing,
+    revert_plays,
+)
 from ledger.interchange.json_schema import InconsistentMatchJsonError, own_fields, short
 from ledger.match import Match
 from ledger.rules.position import Position
 from ledger.rulings import InvalidRulingError, Ruling
-from projections.state import fold
+from projections.state import MatchState, apply, fold
 
 __all__ = ["COMMANDS", "CONSEQUENCES", "RULINGS", "recheck"]
 
 Decision = Callable[[Match, Sequence[MatchEvent], Any, Ruling], None]
 
 RULINGS: dict[type[RulingMade], Decision] = {
-    ev.PlaysReverted: lambda m, h, e, r: rulings.revert(m, h, e.event, r),
+    ev.PlaysReverted: revert_plays,  # an illegal play, or a missed hit (USBGF 4.1.8.1)
     ev.CubeActionVoided: lambda m, h, e, r: rulings.void_cube(m, h, e.event, r),
     ev.CrawfordPassNullified: lambda m, h, e, r: rulings.nullify_pass(m, h, e.event, r),
     ev.CubeLevelCorrected: lambda m, h, e, r: rulings.correct_cube(m, h, e.event, r),
@@ -50,19 +63,17 @@ def _rule(
 ) -> None:
     """Decide the ruling ``event`` again: who ruled, why, under which rule, as the file says.
 
-    The ruling keeps the corrected state, times included, so the match is
-    brought to the file's times first (the commands before it recorded theirs
-    as now).  The rule is the file's where the decision takes one; a ruling
-    whose recorded rule names no window of the profile (a double's rule, or a
-    remedy's) is decided as it was, by the first rule whose window is open.
+    The ruling keeps the corrected state, times included, so the match has
+    been brought to the file's times (:func:`_redecide`: the commands before
+    it recorded theirs as now).  The rule is the file's where the decision
+    takes one; a ruling whose recorded rule names no window of the profile (a
+    double's rule, or a remedy's) is decided as it was, by the first rule
+    whose window is open.
     """
     decide = RULINGS.get(type(event))
     if decide is None:
         kinds = ", ".join(kind.__name__ for kind in RULINGS)
         raise InvalidRulingError(f"a ruling is recorded as one of its kinds ({kinds})")
-    as_recorded = fold(history)
-    assert as_recorded is not None
-    match.advance(match.version, as_recorded)
     given = Ruling(event.ruled_by, event.reason, event.rule, event.agreed, by=by, at=at)
     try:
         decide(deepcopy(match), history, event, given)
@@ -93,32 +104,61 @@ COMMANDS: dict[type[MatchEvent], Callable[[Match, Any, dict[str, Any]], object]]
         m, Position(tuple(e.board_a), tuple(e.board_b)).position_id, **k
     ),
     **{kind: lambda m, e, k: _rule(m, e, **k) for kind in _RULING_KINDS},
+    **TIME_COMMANDS,
 }
 """The command recording each kind of event: ``(match, event, {"by": ..., "at": None})``, and
 for a ruling ``"history"``, the events before it.  A dance is re-decided by its empty play
 (:meth:`Match.move` records it as :meth:`Match.roll` does; the dance of an accepted premature
 roll comes with the mover's play).  Where premature rolls stand (ABT 4.6) the acceptance comes
-with the roll.  :class:`RulingMade` itself is refused: a ruling is recorded as one of its kinds."""
+with the roll.  :class:`RulingMade` itself is refused: a ruling is recorded as one of its kinds.
+The clock, break and penalty-point events are :data:`.json_recheck_time.TIME_COMMANDS`."""
 
-CONSEQUENCES = (MatchStarted, ev.GameStarted, ev.GameWon, ev.MatchWon)
+CONSEQUENCES = (MatchStarted, ev.GameStarted, ev.GameWon, ev.MatchWon, *TIME_CONSEQUENCES)
 """Events a command records along with another (:meth:`Match.start` records MatchStarted; a
-ruling that leaves a match won records MatchWon)."""
+ruling that leaves a match won records MatchWon; a missed hit's ruling, ReserveTimeRestored)."""
+
+_AT_FILE_TIMES: frozenset[type[MatchEvent]] = frozenset({*_RULING_KINDS, *TIME_COMMANDS})
+"""The events decided at their own time on the match as the file recorded it (see above)."""
 
 
-def _restart(event: MatchStarted, name: str) -> Match:
+def _restart(events: Sequence[MatchEvent], name: str) -> Match:
+    """:meth:`Match.start` as the file's first event, with its clock as the second sets it.
+
+    :raises InconsistentMatchJsonError: if the ledger refuses the setup (event 1).
+    """
+    event = events[0]
+    assert isinstance(event, MatchStarted)
     setup = own_fields(event)
     match_id, a, b, length = (setup.pop(k) for k in ("match_id", "player_a", "player_b", "length"))
     if "score_a" in setup:
         setup["score"] = (setup.pop("score_a"), setup.pop("score_b"))
     by = event.recorded_by
+
+    def start(timing: dict[str, Any]) -> Match:
+        return Match.start(event.originator_id, match_id, (a, b), length, by=by, **setup, **timing)
+
+    def clock_of(timing: dict[str, Any]) -> MatchEvent | None:
+        return next(iter(start(timing).collect_events()[1:]), None)
+
+    second = events[1] if len(events) > 1 else None
+    timing: dict[str, Any] = {}
+    if isinstance(second, ClockStarted) and event.clock != "none":
+        timing = clock_timing(second, clock_of)  # the reserve and delay it was started with
     try:
-        return Match.start(event.originator_id, match_id, (a, b), length, by=by, **setup)
+        return start(timing)
     except BgLedgerError as error:
         raise InconsistentMatchJsonError(name, f"refused by the ledger: {error}", 1) from None
 
 
-def _redecide(match: Match, events: Sequence[MatchEvent], index: int, name: str) -> list[Any]:
-    """Run the command that records ``events[index]`` (or the action it goes with)."""
+def _redecide(
+    match: Match, events: Sequence[MatchEvent], index: int, name: str, recorded: MatchState
+) -> list[Any]:
+    """Run the command that records ``events[index]`` (or the action it goes with).
+
+    ``recorded`` is the match as the file recorded it before ``events[index]``.
+
+    :raises InconsistentMatchJsonError: if no command records it, or the command refuses.
+    """
     event = events[index]
     at = next((i for i in range(index, len(events)) if type(events[i]) in COMMANDS), None)
     if at is None:
@@ -126,9 +166,15 @@ def _redecide(match: Match, events: Sequence[MatchEvent], index: int, name: str)
         raise InconsistentMatchJsonError(name, problem, event.originator_version)
     later = events[at]
     given: dict[str, Any] = {"by": event.recorded_by, "at": None}
+    if type(later) in _AT_FILE_TIMES:
+        # A ruling keeps the corrected state at its own time, a clock counts the events' times:
+        # decide it at that time, on the match as the file recorded it.
+        match.advance(match.version, fold(events[index:at], recorded) or recorded)
+        given["at"] = later.at
     if isinstance(later, RulingMade):
-        # A ruling keeps the corrected state at its own time: decide it at that time.
-        given["history"], given["at"] = events[:at], later.at
+        given["history"] = events[:at]
+    elif type(later) in TIME_COMMANDS:
+        given["following"] = events[at + 1] if at + 1 < len(events) else None
     try:
         COMMANDS[type(later)](match, later, given)
     except BgLedgerError as error:
@@ -160,19 +206,24 @@ def recheck(events: Sequence[MatchEvent], *, name: str) -> None:
     ``voids``, ``restores`` and ``state``.  The file's ``at`` is kept, not
     re-decided (:func:`~ledger.interchange.json_stream.read_json` checks its
     form): events recorded without ``--at`` on machines whose clocks differ
-    may be out of order.
+    may be out of order.  Rulings and the clock, break and penalty-point
+    events are decided at their ``at`` (a clock's figures come from the
+    times), which must not be before the event recorded ahead of them.
 
     :raises InconsistentMatchJsonError: naming the first event that differs.
     """
     first = events[0]
     if not isinstance(first, MatchStarted):
         raise InconsistentMatchJsonError(name, "a match begins with MatchStarted", 1)
-    match = _restart(first, name)
+    match = _restart(events, name)
     pending: deque[MatchEvent] = deque(match.collect_events())
+    recorded: MatchState | None = None  # the file's events so far, folded
     for index, event in enumerate(events):
         if not pending:
-            pending.extend(_redecide(match, events, index, name))
+            assert recorded is not None
+            pending.extend(_redecide(match, events, index, name, recorded))
         _compare(pending.popleft(), event, name)
+        recorded = apply(recorded, event)
     if pending:
         problem = f"the file ends here; the ledger records {type(pending[0]).__name__} next"
         raise InconsistentMatchJsonError(name, problem, events[-1].originator_version)

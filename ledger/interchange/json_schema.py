@@ -3,11 +3,14 @@
 A document is ``{"format", "version", "match_id", "events"}``; each event entry is
 ``{"number", "type", "at", "recorded_by", "stored_at", "hash", "fields"}`` (see
 :mod:`ledger.interchange.json_stream`).  The fields of an event must be exactly
-its class's own fields (:mod:`ledger.events`), each of its declared type:
-``str``, ``int``, ``bool``, ``None``, unions of these, ``list[int]`` (the events
-a ruling voids or restores), ``dict[str, str]`` (a match's header tags) and
-``dict[str, Any]`` (the corrected state a ruling records, any JSON value).  A
-``bool`` is not an ``int``.
+its class's own fields (:mod:`ledger.events`, with the clock, break and
+penalty-point events of :mod:`ledger.events_time`), each of its declared type:
+``str``, ``int``, ``bool``, ``None``, unions of these (a clock reading is
+``int | None`` at a break without a clock), ``list[int]`` (the events a ruling
+voids or restores), ``list[str]`` (the players who asked for a break),
+``dict[str, str]`` (a match's header tags) and ``dict[str, Any]`` (the
+corrected state a ruling records, any JSON value).  A ``bool`` is not an
+``int``; clock figures are whole milliseconds.
 """
 
 from __future__ import annotations

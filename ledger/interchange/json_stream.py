@@ -24,6 +24,11 @@ commands, each ruling through its decision in :mod:`ledger.rulings`, and must
 give the file's events, field by field, so a file this ledger would not have
 recorded (a die changed, or a ruling made to void other events, and its hash
 recomputed) is refused, naming the first event that differs, and nothing is stored.
+The clock, break and penalty-point events are re-decided at the file's times
+by :mod:`ledger.clock`, :mod:`ledger.clock_rulings` and :mod:`ledger.breaks`
+(:mod:`ledger.interchange.json_recheck_time`): a hit by the player whose time
+is not running, a break's clock readings or lateness points that the times do
+not give, a flag while time remained, are refused like a changed die.
 """
 
 from __future__ import annotations

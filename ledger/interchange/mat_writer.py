@@ -8,6 +8,14 @@ cube in force, a nullified pass is not written and the game goes on, and a
 corrected cube level is written as corrected.  Rulings themselves have no
 ``.mat`` form; the length written is the match's length as corrected.
 
+Nor have the clock, break and penalty-point events (:mod:`ledger.events_time`):
+they are skipped, the records around them written as if they were not there.
+Penalty points (USBGF 2.2.4) are in the score lines of the games after them
+(the score a game was played at, which gnubg reads): after game 1 those do not
+add up from the results, and ``bgledger import`` refuses them.  A match won on time
+(USBGF 4.3.3) or by penalty points ends with its last game as it stopped, no
+``and the match`` written.  Only the JSON export (:mod:`.json_stream`) keeps them.
+
 It folds those events (:func:`projections.state.apply`)
 to know the board, the turn and the score at each event, turns them into
 the records gnubg keeps for a game (a move, a double, a take, a drop, a
@@ -75,6 +83,7 @@ from ledger.events import (
     RollVoided,
     UnplayablePlayRecorded,
 )
+from ledger.events_time import TIME_EVENTS
 from ledger.rules.errors import BgLedgerError, RulesError
 from ledger.rules.judge import play_result
 from ledger.rules.legal import legal_plays
@@ -197,9 +206,11 @@ class _Transcriber:
         self.state: MatchState | None = None
         self.games: list[_Game] = []
         self.pending: tuple[int, tuple[int, int]] | None = None  # rolled, not yet played
+        self.last: MatchEvent | None = None
 
     def feed(self, event: MatchEvent) -> None:
         """Take one event: record what gnubg would, then fold it."""
+        previous, self.last = self.last, event
         before = self.state
         self.state = after = apply(before, event)
         game = self.games[-1] if self.games else None
@@ -225,8 +236,8 @@ class _Transcriber:
         elif isinstance(event, GameWon) and after.games:
             # the fold's points follow the cube in force (a voided double, USBGF 4.4.6.1)
             game.points, self.pending = after.games[-1].points, None
-        elif isinstance(event, MatchWon):
-            game.match_won = True
+        elif isinstance(event, MatchWon):  # not by the game: on time or by penalty points
+            game.match_won = not isinstance(previous, TIME_EVENTS)
 
     def dice(
         self,

@@ -1,0 +1,194 @@
+"""Re-deciding an imported match's clock, break and penalty-point events (:mod:`.json_recheck`).
+
+Each event of :mod:`ledger.events_time` is recorded again by the command
+that decides it (:mod:`ledger.clock`, :mod:`ledger.clock_rulings`,
+:mod:`ledger.breaks`) with the event's own fields and time: a clock's
+figures are worked out from the times of the events, so these are decided
+at the file's times, on the match as the file recorded it up to them
+(:func:`~.json_recheck.recheck` brings the match there first).  What the
+command records must be the file's events, field by field.
+
+Three things the events do not record are recovered from the file:
+
+- the reserve, delay and doubles setting a clock was started with
+  (:func:`clock_timing`): the command's options that give the file's
+  :class:`ClockStarted`, defaults first;
+- the nominal reserve the director set when both reserves had expired
+  (USBGF 4.3.3): the :class:`ClockSet` recorded with the :class:`TimeExpired`;
+- the scheduled starting time a player was late for (USBGF 2.2.4): the
+  assessment's ``minutes_late`` before its time.  So an assessment for a late
+  start is checked against the penalty points due for its minutes, not
+  against the starting time.
+
+A :class:`TimeExpired` for a player with time left is the forfeit of an
+early pick-up after being reduced to one second (USBGF 4.1.7.2), decided by
+:func:`~ledger.clock_rulings.early_pickup`; any other by the flag
+(:func:`~ledger.clock.flag`).  A restored reserve (:class:`ReserveTimeRestored`)
+comes with the ruling that nullified the plays made on the late player's time
+(:func:`~ledger.clock_rulings.missed_hit`): :func:`revert_plays` decides a
+:class:`~ledger.events.PlaysReverted` citing a rule for a clock not hit that
+way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import suppress
+from copy import deepcopy
+from datetime import datetime, timedelta
+from itertools import product
+from typing import Any
+
+from ledger import breaks, clock, clock_rulings, rulings
+from ledger.errors import BgLedgerError
+from ledger.events import MatchEvent, PlaysReverted
+from ledger.events_time import (
+    BreakEnded,
+    BreakStarted,
+    ClockHit,
+    ClockRead,
+    ClockResumed,
+    ClockSet,
+    ClockStarted,
+    ClockStopped,
+    PenaltyPointsAssessed,
+    ReserveTimePenalized,
+    ReserveTimeRestored,
+    TimeExpired,
+)
+from ledger.interchange.json_schema import own_fields
+from ledger.match import Match
+from ledger.rules.profiles import Subject
+from ledger.rulings import Ruling
+from projections.clock import at_ms, figure
+from projections.model import seat
+
+__all__ = ["TIME_COMMANDS", "TIME_CONSEQUENCES", "clock_timing", "revert_plays"]
+
+Command = Callable[[Match, Any, dict[str, Any]], object]
+
+
+def _when(given: dict[str, Any]) -> dict[str, Any]:
+    return {"by": given["by"], "at": given["at"]}
+
+
+def _timings(event: ClockStarted) -> Iterator[dict[str, Any]]:
+    """The options :func:`ledger.clock.start` may have had: defaults first, then the figures."""
+    reserve = {None, event.reserve_a_ms}
+    for doubles, reserve_ms, delay_ms in product((False, True), reserve, (None, event.delay_ms)):
+        yield {"reserve_ms": reserve_ms, "delay_ms": delay_ms, "doubles": doubles}
+
+
+def clock_timing(
+    event: ClockStarted, attempt: Callable[[dict[str, Any]], MatchEvent | None]
+) -> dict[str, Any]:
+    """The options of :func:`ledger.clock.start` that record ``event``'s fields ({} if none).
+
+    ``attempt`` records a clock with the options given, on a copy, and
+    returns the :class:`ClockStarted` recorded; the first whose fields are
+    the file's is chosen.
+    """
+    wanted = own_fields(event)
+    for timing in _timings(event):
+        try:
+            started = attempt(timing)
+        except BgLedgerError:
+            continue
+        if started is not None and own_fields(started) == wanted:
+            return timing
+    return {}
+
+
+def _clock_started(match: Match, event: ClockStarted, given: dict[str, Any]) -> object:
+    def attempt(timing: dict[str, Any]) -> MatchEvent:
+        return clock.start(deepcopy(match), event.mode, **timing, **_when(given))
+
+    timing = clock_timing(event, attempt)
+    return clock.start(match, event.mode, **timing, **_when(given))
+
+
+def _early_pickup(match: Match, event: ReserveTimePenalized, given: dict[str, Any]) -> object:
+    ruling = Ruling(event.ruled_by, event.reason, by=given["by"], at=given["at"])
+    return clock_rulings.early_pickup(match, event.player, ruling)
+
+
+def _expired(match: Match, event: TimeExpired, given: dict[str, Any]) -> object:
+    timer = match.state.timer
+    if timer is not None and event.player in ("a", "b"):
+        left = figure(timer, event.player, at_ms(event.at))
+        if timer.at_one_second[seat(event.player)] and left > 0:
+            # USBGF 4.1.7.2: the next early pick-up after one second forfeits the match
+            why = "picked up the dice early at one second"
+            return clock_rulings.early_pickup(
+                match, event.player, Ruling("director", why, **_when(given))
+            )
+    following = given.get("following")
+    nominal = clock.NOMINAL_MS
+    if event.outcome == "both-expired" and isinstance(following, ClockSet):
+        nominal = following.reserve_a_ms
+    return clock.flag(match, event.player, nominal_ms=nominal, **_when(given))
+
+
+def _set(match: Match, event: ClockSet, given: dict[str, Any]) -> object:
+    reserves = (event.reserve_a_ms, event.reserve_b_ms)
+    return clock.set_clock(
+        match, reserves, rule=event.rule, ruled_by=event.ruled_by, reason=event.reason,
+        **_when(given),
+    )  # fmt: skip
+
+
+def _break(match: Match, event: BreakStarted, given: dict[str, Any]) -> object:
+    return breaks.start_break(
+        match, tuple(event.players), combine=event.breaks, exceptional=event.exceptional,
+        exception=event.exception, **_when(given),
+    )  # fmt: skip
+
+
+def _penalty(match: Match, event: PenaltyPointsAssessed, given: dict[str, Any]) -> object:
+    if event.kind == "director":
+        return breaks.penalty(
+            match, event.player, event.points, rule=event.rule, reason=event.reason,
+            ruled_by=event.ruled_by, **_when(given),
+        )  # fmt: skip
+    scheduled = None
+    if event.kind == "late-start" and event.minutes_late is not None:
+        with suppress(OverflowError):  # minutes no calendar holds: the starting time stands
+            late = datetime.fromisoformat(event.at) - timedelta(minutes=event.minutes_late)
+            scheduled = late.isoformat()
+    return breaks.late(match, event.player, scheduled=scheduled, **_when(given))
+
+
+TIME_COMMANDS: dict[type[MatchEvent], Command] = {
+    ClockStarted: _clock_started,
+    ClockHit: lambda m, e, k: clock.hit(m, e.player, **_when(k)),
+    ClockStopped: lambda m, e, k: clock.stop(m, e.reason, **_when(k)),
+    ClockResumed: lambda m, e, k: clock.resume(m, **_when(k)),
+    ClockRead: lambda m, e, k: clock.read(m, (e.reserve_a_ms, e.reserve_b_ms), **_when(k)),
+    ClockSet: _set,
+    ReserveTimePenalized: _early_pickup,
+    TimeExpired: _expired,
+    BreakStarted: _break,
+    BreakEnded: lambda m, e, k: breaks.end_break(m, late=e.late or "none", **_when(k)),
+    PenaltyPointsAssessed: _penalty,
+}
+"""The command recording each clock, break and penalty-point event: ``(match, event,
+{"by": ..., "at": the event's time, "following": the event after it or None})``."""
+
+TIME_CONSEQUENCES = (ReserveTimeRestored,)
+"""Recorded only along with another event: a restore with the ruling of a missed hit."""
+
+
+def revert_plays(
+    match: Match, history: Sequence[MatchEvent], event: PlaysReverted, ruling: Ruling
+) -> None:
+    """Decide ``event`` again: a missed hit (USBGF 4.1.8.1) if its rule is one for a clock
+    not hit (:data:`~ledger.rules.profiles.Subject.CLOCK_NOT_ACTIVATED`), else an illegal
+    play taken back (:func:`ledger.rulings.revert`).
+
+    :raises BgLedgerError: as the decision refuses it.
+    """
+    missed = match.profile.corrections_for(Subject.CLOCK_NOT_ACTIVATED)
+    if event.rule in {rule.window.rule for rule in missed}:
+        clock_rulings.missed_hit(match, history, ruling)
+    else:
+        rulings.revert(match, history, event.event, ruling)
