@@ -163,7 +163,9 @@ def _said_missed(outcome: Outcome[Nullified]) -> tuple[list[str], dict[str, Any]
     voided = ", ".join(str(n) for n in reverted.voids)
     plural = "s" if len(reverted.voids) > 1 else ""
     lines = [f"event{plural} {voided} nullified ({reverted.rule}): made on the time of a "
-             "player who never ended his turn"]  # fmt: skip
+             "player who never hit the clock"]  # fmt: skip
+    if not reverted.voids:
+        lines = [f"nothing nullified ({reverted.rule}): no roll or move was made on his time"]
     if restored is None:
         lines.append("no reserve to restore: his clock took nothing since his turn ended")
     else:

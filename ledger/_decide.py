@@ -142,9 +142,15 @@ def require_phase(state: MatchState, action: str, rule: str, *phases: Phase) -> 
     """Refuse ``action`` unless the match is in one of ``phases``.
 
     :raises MatchOverError: if the match is over (ABT 4.9).
-    :raises OutOfTurnError: otherwise, citing ``rule``, or the rule of what is
-        pending (USBGF 4.4.4 for a double, USBGF 4.5 for a concession).
+    :raises OutOfTurnError: during a break (USBGF 2.2.2), otherwise citing
+        ``rule``, or the rule of what is pending (USBGF 4.4.4 for a double,
+        USBGF 4.5 for a concession).
     """
+    if state.breaks.open is not None and state.phase is not Phase.OVER:
+        raise OutOfTurnError(
+            f"cannot {action}: the players are on a break; record its end first (break end)",
+            "USBGF 2.2.2",
+        )
     if state.phase in phases:
         return
     if state.phase is Phase.OVER:

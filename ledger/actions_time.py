@@ -7,7 +7,7 @@
     clock stop REASON                  a USBGF 4.3.2 reason: die-fell, dispute, ... or its letter
     clock resume
     clock read a=M:SS b=M:SS           the physical clock's display
-    clock set a=M:SS b=M:SS REASON...  the director sets the clocks (USBGF 4.3.4)
+    clock set a=M:SS b=M:SS [rule "USBGF 3.7.2"] REASON...   the director sets the clocks
     flag a|b                           a's reserve is announced expired (USBGF 4.3.3)
     early-pickup a|b                   dice picked up early (USBGF 4.1.7.2, CLOCK 4.1)
     break start a|b|both [combine N] [exceptional REASON...]
@@ -79,7 +79,9 @@ def _clock(match: Match, args: list[str], by: str, at: str | None) -> None:
     elif sub == "read" and len(rest) == 2:
         clock.read(match, _figures(rest), by=by, at=at)
     elif sub == "set" and len(rest) > 2:
-        clock.set_clock(match, _figures(rest[:2]), reason=" ".join(rest[2:]), by=by, at=at)
+        rule, reason = (rest[3], rest[4:]) if rest[2].lower() == "rule" else (None, rest[2:])
+        cited = {"rule": rule} if rule else {}
+        clock.set_clock(match, _figures(rest[:2]), reason=" ".join(reason), by=by, at=at, **cited)
     else:
         raise InvalidTimeActionError(f"clock {' '.join(args)!r}: see 'bgledger clock --help'")
 

@@ -167,11 +167,14 @@ def late(
     before the first game, or from the end of the break's allowance during
     a break.  Only points not yet assessed for this lateness are added.
 
-    :raises PenaltyRefusedError: with nothing to be late for, or no point due yet.
+    :raises PenaltyRefusedError: after the match, with nothing to be late for, or no
+        point due yet.
     """
     state = match.state
     if player not in ("a", "b"):
         raise InvalidClockError(f"player {player!r}: 'a' or 'b'")
+    if state.winner is not None:
+        raise PenaltyRefusedError("the match is over", LATE_RULE)
     when, now = clock.moment(match, at)
     if state.breaks.open is not None:
         reference, kind = state.breaks.open.ends_ms, "late-return"

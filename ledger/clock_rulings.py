@@ -70,7 +70,7 @@ def early_pickup(match: Match, player: str, ruling: Ruling) -> ReserveTimePenali
     sanction, rule = rules.early_pickup.value, rules.early_pickup.rule or "USBGF 4.1.7.2"
     if timer.turn == player:
         raise ClockRefusedError(
-            f"it is {state.name(player)}'s own turn on the clock: he may pick up the dice", rule
+            f"it is {state.name(player)}'s own turn on the clock: the dice are his to pick up", rule
         )
     when, now = clock.moment(match, ruling.at)
     common = {"rule": rule, "ruled_by": ruling.ruled_by, "reason": ruling.reason.strip()}
@@ -102,13 +102,15 @@ def missed_hit(
     """The player whose time runs never ended his turn (USBGF 4.1.8.1).
 
     His opponent's rolls and plays since are nullified (a
-    :class:`PlaysReverted` citing 4.1.8.1), and the reserve the clock took
-    from him since his last play, double or take is restored (nothing is
-    recorded for it if his clock took nothing: it was stopped, or the delay
-    covered it).
+    :class:`PlaysReverted` citing 4.1.8.1) and the reserve the clock took
+    from him since his last play, double or take is restored; nothing is
+    recorded for the reserve if his clock took nothing (it was stopped, or
+    the delay covered it).  If the opponent only took a double on his time,
+    nothing is nullified (a take is neither a roll nor a move): the ruling
+    voids nothing, and the time since the double is restored.
 
     :raises ClockRefusedError: without a clock or with nobody's time running.
-    :raises RulingRefusedError: if the opponent has done nothing yet to nullify.
+    :raises RulingRefusedError: if there is nothing to nullify and nothing to restore.
     """
     state = match.state
     timer = clock.timer_of(state)
@@ -116,19 +118,20 @@ def missed_hit(
     if late is None:
         raise ClockRefusedError("nobody's time is running", "USBGF 4.1.8.1")
     ended, nullified = _turn_end(history, late)
-    if ended is None or not nullified:
+    if ended is None or (not nullified and _lost(history, ended, late, match) == 0):
         raise RulingRefusedError(
-            f"{state.name(other(late))} has not rolled or moved on {state.name(late)}'s time: "
-            f"{state.name(late)} just hits the clock",
+            f"{state.name(other(late))} has not rolled or moved on {state.name(late)}'s "
+            f"time: {state.name(late)} just hits the clock",
             "USBGF 4.1.8.1",
         )
-    chosen = choose(match, history, [Subject.CLOCK_NOT_ACTIVATED], nullified[0], late, ruling)
+    first = nullified[0] if nullified else ended.originator_version
+    chosen = choose(match, history, [Subject.CLOCK_NOT_ACTIVATED], first, late, ruling)
     rule = chosen.window.rule or "USBGF 4.1.8.1"
-    voids = [nullified[0], *actions_after(history, nullified[0])]
+    voids = [first, *actions_after(history, first)] if nullified else []
     reverted = record(match, history, PlaysReverted, ruling, rule, voids,
-                      event=nullified[0], same_checker=[])  # fmt: skip
+                      event=first, same_checker=[])  # fmt: skip
     assert isinstance(reverted, PlaysReverted)
-    lost = _lost_since(history, ended, late, reverted.at, match)
+    lost = _lost(history, ended, late, match)
     if lost == 0:
         return reverted, None
     restored = match.append(
@@ -139,7 +142,8 @@ def missed_hit(
 
 
 def _turn_end(history: Sequence[MatchEvent], late: str) -> tuple[MatchEvent | None, list[int]]:
-    """``late``'s last turn-ending action since his time started, and the opponent's actions after.
+    """``late``'s turn-ending action since his time started, and the opponent's rolls and
+    moves after it.
 
     Only game actions in force count (a voided roll or play was never made).
     """
@@ -150,9 +154,7 @@ def _turn_end(history: Sequence[MatchEvent], late: str) -> tuple[MatchEvent | No
     )
     ended: MatchEvent | None = None
     nullified: list[int] = []
-    for event in events:
-        if event.originator_version <= started:
-            continue
+    for event in (e for e in events if e.originator_version > started):
         actor = getattr(event, "player", None)
         if ended is None and isinstance(event, _ENDS_TURN) and actor == late:
             ended = event
@@ -161,13 +163,16 @@ def _turn_end(history: Sequence[MatchEvent], late: str) -> tuple[MatchEvent | No
     return ended, nullified
 
 
-def _lost_since(
-    history: Sequence[MatchEvent], ended: MatchEvent, late: str, now: str, match: Match
-) -> int:
-    """The reserve ``late``'s clock took from his turn's end (``ended``) until ``now``."""
-    before = fold(history[: ended.originator_version])
-    assert before is not None and before.timer is not None
-    then = figure(before.timer, late, at_ms(ended.at))
+def _figure_at(history: Sequence[MatchEvent], event: MatchEvent, player: str) -> int:
+    """``player``'s reserve right after ``event``, at its time."""
+    state = fold(history[: event.originator_version])
+    assert state is not None and state.timer is not None
+    return figure(state.timer, player, at_ms(event.at))
+
+
+def _lost(history: Sequence[MatchEvent], ended: MatchEvent, late: str, match: Match) -> int:
+    """The reserve ``late``'s clock took from his turn's end (``ended``) until now."""
+    then = _figure_at(history, ended, late)
     timer = match.state.timer
     assert timer is not None
-    return max(0, then - figure(timer, late, at_ms(now)))
+    return max(0, then - figure(timer, late, at_ms(match.state.last_at)))

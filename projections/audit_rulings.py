@@ -112,6 +112,8 @@ def _doubler(number: int, after: MatchState, events: Events) -> str:
 
 def _reverted(event: PlaysReverted, after: MatchState, events: Events) -> str:
     play = events.get(event.event)
+    if not event.voids:  # a missed hit with only a take on the doubler's time (USBGF 4.1.8.1)
+        return f"nothing nullified: no roll or move was made on the time of event {event.event}"
     if isinstance(play, CheckersPlayed | UnplayablePlayRecorded):
         shown = play.play or "(no move)"
         what = f"{after.name(play.player)}'s illegal play {shown} taken back"
