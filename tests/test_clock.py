@@ -1,0 +1,488 @@
+"""The game clock commands' refusals and settings, on matches in memory.
+
+Each refusal is checked for its exception, the rule its message cites, and
+that nothing was recorded (the match's version and state unchanged).  The
+clock transcripts (tests/test_clock_scenarios.py) cover the refusals met in
+play; these are the rest.  Figures are milliseconds, worked out by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+import pytest
+
+from ledger import clock
+from ledger._ruling_base import Ruling, RulingRefusedError
+from ledger.actions import Action
+from ledger.clock_rulings import early_pickup, missed_hit
+from ledger.errors import (
+    BgLedgerError,
+    ClockRefusedError,
+    InvalidClockError,
+    InvalidMatchSetupError,
+    TimeNotExpiredError,
+)
+from ledger.events import MatchEvent
+from ledger.events_time import ClockSet, ClockStarted, TimeExpired
+from ledger.match import Match, match_uuid
+from projections.clock import at_ms, figures
+
+BY = "kim"
+DAY = "2026-11-21T"
+
+
+def at(hms: str, offset: str = "+00:00") -> str:
+    return f"{DAY}{hms}{offset}"
+
+
+def new(length: int = 5, clock_mode: str = "simple-delay", **setup: Any) -> Match:
+    """A match in memory, started at 10:00:00."""
+    return Match.start(
+        match_uuid("c"), "c", ("Ann", "Bob"), length, by=BY, clock=clock_mode,
+        at=at("10:00:00"), **setup,
+    )  # fmt: skip
+
+
+def play(match: Match, *lines: str) -> None:
+    """``record`` lines, each ``HH:MM:SS action``."""
+    for line in lines:
+        hms, action = line.split(" ", 1)
+        Action.parse(f"@{at(hms)} {action}").apply(match, BY)
+
+
+def refused(
+    match: Match, error: type[BgLedgerError], rule: str | None, command: Callable[[], object]
+) -> str:
+    """``command`` raises ``error`` citing ``rule`` and records nothing; its message."""
+    version, state = match.version, match.state
+    with pytest.raises(error) as raised:
+        command()
+    assert match.version == version
+    assert match.state is state
+    if rule is not None:
+        assert getattr(raised.value, "rule", None) == rule, raised.value
+        assert f"({rule})" in str(raised.value)
+    return str(raised.value)
+
+
+# The opening 3-1: Ann moves first, Bob hits to start her clock.
+OPENED = ("10:01:00 opening 3 1", "10:01:05 hit b")
+
+
+# -- a match without a clock, a profile without clocks ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        lambda m: clock.hit(m, by=BY, at=at("10:02:00")),
+        lambda m: clock.stop(m, "dispute", by=BY, at=at("10:02:00")),
+        lambda m: clock.resume(m, by=BY, at=at("10:02:00")),
+        lambda m: clock.read(m, (60_000, 60_000), by=BY, at=at("10:02:00")),
+        lambda m: clock.set_clock(m, (60_000, 60_000), reason="x", by=BY, at=at("10:02:00")),
+        lambda m: clock.flag(m, "a", by=BY, at=at("10:02:00")),
+        lambda m: early_pickup(m, "b", Ruling("director", "early", at=at("10:02:00"))),
+    ],
+    ids=["hit", "stop", "resume", "read", "set", "flag", "early-pickup"],
+)
+def test_no_clock_no_clock_commands(command: Callable[[Match], object]) -> None:
+    match = new(clock_mode="none")
+    play(match, "10:01:00 opening 3 1")
+    message = refused(match, ClockRefusedError, "USBGF 3.5.5", lambda: command(match))
+    assert "has no game clock" in message
+
+
+def test_a_profile_without_clocks_refuses_one() -> None:
+    match = Match.start(
+        match_uuid("k"), "k", ("Ann", "Bob"), 5, by=BY, profile="classic", at=at("10:00:00")
+    )
+    message = refused(
+        match, InvalidClockError, None, lambda: clock.start(match, "simple-delay", by=BY)
+    )
+    assert "profile classic has no 'simple-delay' clock" in message
+    with pytest.raises(InvalidMatchSetupError):
+        Match.start(
+            match_uuid("k2"), "k2", ("Ann", "Bob"), 5, by=BY, profile="classic",
+            clock="simple-delay", at=at("10:00:00"),
+        )  # fmt: skip
+
+
+# -- setting the clock (USBGF 3.5.5, 3.5.6; CLOCK 2.1) -------------------------------------------
+
+
+def test_default_settings_two_minutes_a_point_twelve_seconds() -> None:
+    # USBGF 3.5.5: 2 minutes a point: 9 points, 18:00; CLOCK 2.1: the same at 0-0.
+    for mode, rule in (("simple-delay", "USBGF 3.5.5"), ("bronstein", "CLOCK 2.1")):
+        match = new(9, mode)
+        timer = match.state.timer
+        assert timer is not None
+        assert (timer.mode, timer.reserve_ms, timer.delay_ms) == (
+            mode,
+            (1_080_000, 1_080_000),
+            12_000,
+        )
+        assert timer.turn is None and not timer.running  # the first hit starts it
+        assert match.state.clock == mode
+        started = [e for e in match.collect_events() if isinstance(e, ClockStarted)]
+        assert [e.rule for e in started] == [rule]
+
+
+@pytest.mark.parametrize(
+    ("mode", "rule"),
+    [("simple-delay", "USBGF 3.5.6"), ("bronstein", "CLOCK 2.1")],
+)
+def test_a_clock_brought_in_between_games_at_3_5(mode: str, rule: str) -> None:
+    # USBGF 3.5.6: RA + RB = 6 + 4 = 10 minutes; CLOCK 2.1: 2 x 9 - 1 x (3 + 5) = 10 minutes.
+    match = new(9, "none", score=(3, 5))
+    started = clock.start(match, mode, by=BY, at=at("10:01:00"))
+    assert (started.reserve_a_ms, started.reserve_b_ms, started.delay_ms) == (
+        600_000,
+        600_000,
+        12_000,
+    )
+    assert started.rule == rule
+
+
+def test_reserve_and_delay_given() -> None:
+    match = new(5, "none")
+    started = clock.start(
+        match, "simple-delay", reserve_ms=90_000, delay_ms=15_000, by=BY, at=at("10:00:10")
+    )
+    assert (started.reserve_a_ms, started.delay_ms, started.rule) == (90_000, 15_000, "USBGF 3.5.5")
+    assert clock.parse_clock("1:30") == 90_000
+
+
+@pytest.mark.parametrize(
+    ("mode", "delay_ms", "allowed"),
+    [
+        ("simple-delay", 11_000, "USBGF 3.5.5 allows 12-15 s"),
+        ("simple-delay", 16_000, "USBGF 3.5.5 allows 12-15 s"),
+        ("bronstein", 15_000, "CLOCK 2.1 allows 12-12 s"),
+    ],
+)
+def test_a_delay_outside_the_rules_range_is_refused(mode: str, delay_ms: int, allowed: str) -> None:
+    match = new(5, "none")
+    message = refused(
+        match,
+        InvalidClockError,
+        None,
+        lambda: clock.start(match, mode, delay_ms=delay_ms, by=BY, at=at("10:00:10")),
+    )
+    assert allowed in message
+
+
+def test_refused_settings() -> None:
+    match = new(5, "none")
+    no_reserve = refused(
+        match,
+        InvalidClockError,
+        None,
+        lambda: clock.start(match, "simple-delay", reserve_ms=0, by=BY, at=at("10:00:10")),
+    )
+    assert "must be more than 0:00" in no_reserve
+    doubles = refused(
+        match,
+        InvalidClockError,
+        None,
+        lambda: clock.start(match, "simple-delay", doubles=True, by=BY, at=at("10:00:10")),
+    )
+    assert "USBGF 3.5.5" in doubles and "--delay" in doubles
+    unknown = refused(
+        match, InvalidClockError, None, lambda: clock.start(match, "sandglass", by=BY)
+    )
+    assert "no 'sandglass' clock" in unknown
+    for text in ("9.32", "9:60", "", "1:2"):
+        with pytest.raises(InvalidClockError):
+            clock.parse_clock(text)
+
+
+def test_doubles_bronstein_clock_per_clock_2_2() -> None:
+    # CLOCK 2.2: 2.5 minutes a point (5 points: 12:30), an 18-second deductible.
+    match = new(5, "none")
+    started = clock.start(match, "bronstein", doubles=True, by=BY, at=at("10:00:10"))
+    assert (started.reserve_a_ms, started.delay_ms) == (750_000, 18_000)
+
+
+def test_a_clock_after_the_match_is_refused() -> None:
+    match = new(1, "none")
+    play(match, '10:01:00 penalty b 1 "USBGF 2.2.4" left the board')  # Ann reaches 1
+    assert match.state.winner == "a"
+    refused(
+        match, ClockRefusedError, "USBGF 3.5.6", lambda: clock.start(match, "simple-delay", by=BY)
+    )
+
+
+# -- hits (USBGF 4.1.8.1; CLOCK 3.3, 3.4) ------------------------------------------------------
+
+
+def test_nobody_hits_between_games_or_during_the_opening_roll() -> None:
+    match = new()
+    between = refused(
+        match, ClockRefusedError, "CLOCK 3.3", lambda: clock.hit(match, by=BY, at=at("10:00:30"))
+    )
+    assert "nobody hits now" in between
+    play(match, "10:01:00 opening 4 4")  # a tie: roll again
+    refused(
+        match, ClockRefusedError, "CLOCK 3.3", lambda: clock.hit(match, by=BY, at=at("10:01:05"))
+    )
+
+
+def test_the_higher_die_does_not_start_the_clock() -> None:
+    match = new()
+    play(match, "10:01:00 opening 3 1")  # Ann moves first: Bob starts her clock
+    message = refused(
+        match,
+        ClockRefusedError,
+        "USBGF 4.1.8.1",
+        lambda: clock.hit(match, "a", by=BY, at=at("10:01:05")),
+    )
+    assert "Ann has not finished the turn" in message
+    assert clock.hit(match, by=BY, at=at("10:01:05")).player == "b"
+
+
+def test_a_hit_by_a_player_c_is_invalid() -> None:
+    match = new()
+    play(match, *OPENED)
+    refused(match, InvalidClockError, None, lambda: clock.hit(match, "c", by=BY))
+
+
+def test_times_before_the_last_event_are_refused() -> None:
+    match = new()
+    play(match, *OPENED)
+    refused(match, BgLedgerError, None, lambda: clock.hit(match, by=BY, at=at("10:01:00")))
+
+
+def test_time_offsets_do_not_change_the_figures() -> None:
+    # Ann's 20 s turn written in UTC and in UTC+1: 8 s past the delay either way: 9:52.
+    utc, paris = new(), new()
+    play(utc, *OPENED, "10:01:25 move 8/5 6/5", "10:01:25 hit a")
+    play(paris, *OPENED)
+    Action.parse(f"@{at('11:01:25', '+01:00')} move 8/5 6/5").apply(paris, BY)
+    Action.parse(f"@{at('11:01:25', '+01:00')} hit a").apply(paris, BY)
+    assert utc.state.timer is not None and paris.state.timer is not None
+    assert utc.state.timer.reserve_ms == paris.state.timer.reserve_ms == (592_000, 600_000)
+
+
+# -- stops, resumes, readings and settings (USBGF 4.3.2, 4.3.4, 3.7.2) --------------------------
+
+
+def test_nothing_to_stop_before_the_first_hit_nor_to_resume_between_games() -> None:
+    match = new()
+    play(match, "10:01:00 opening 3 1")
+    message = refused(
+        match,
+        ClockRefusedError,
+        "USBGF 4.3.2",
+        lambda: clock.stop(match, "dispute", by=BY, at=at("10:01:02")),
+    )
+    assert "nobody's time has started" in message
+    play(match, "10:01:05 hit b", "10:01:15 move 8/5 6/5", "10:01:15 hit a")
+    play(match, "10:01:20 double", "10:01:20 hit b", "10:01:30 drop")  # game over: 4.3.2(a)
+    message = refused(match, ClockRefusedError, "USBGF 4.3.2", lambda: clock.resume(match, by=BY))
+    assert "the next hit starts it" in message
+
+
+def test_stop_reasons_are_usbgf_4_3_2s_by_name_or_letter() -> None:
+    match = new()
+    play(match, *OPENED)
+    for reason in ("time-expired", "z", "game over", ""):
+        refused(
+            match,
+            InvalidClockError,
+            None,
+            partial(clock.stop, match, reason, by=BY, at=at("10:01:06")),
+        )
+    stopped = clock.stop(match, "USBGF 4.3.2(g)", by=BY, at=at("10:01:06"))
+    assert (stopped.reason, stopped.rule) == ("illegal-move", "USBGF 4.3.2(g)")
+
+
+def test_refused_settings_of_the_clock() -> None:
+    match = new()
+    play(match, *OPENED)
+
+    def setting(rule: str, reserves: tuple[int, int], reason: str) -> Callable[[], object]:
+        return lambda: clock.set_clock(
+            match, reserves, rule=rule, reason=reason, by=BY, at=at("10:01:10")
+        )
+
+    wrong_rule = refused(match, InvalidClockError, None, setting("USBGF 4.4.1", (1, 1), "x"))
+    assert "USBGF 4.3.4, USBGF 3.7.2, USBGF 4.3.2(b), USBGF 4.3.3" in wrong_rule
+    refused(match, InvalidClockError, None, setting("USBGF 3.7.2", (-1_000, 60_000), "x"))
+    refused(match, InvalidClockError, None, setting("USBGF 3.7.2", (60_000, 60_000), "  "))
+    done = clock.set_clock(
+        match, (60_000, 0), rule="USBGF 3.7.2", reason="new clock", by=BY, at=at("10:01:10")
+    )
+    assert isinstance(done, ClockSet)
+    assert match.state.timer is not None
+    # Ann's clock runs, 5 s into her turn (inside the delay): it shows the 1:00 set.
+    assert figures(match.state.timer, at_ms(at("10:01:10"))) == (60_000, 0)
+    assert figures(match.state.timer, at_ms(at("10:01:22"))) == (55_000, 0)  # 17 s: 5 s off
+
+
+def test_a_reading_reports_the_drift() -> None:
+    match = new()
+    play(match, *OPENED, "10:01:15 move 8/5 6/5", "10:01:15 hit a")
+    # Bob 20 s into his turn: 10:00 - 8 s = 9:52; the clock shows 9:50 and Ann's 10:00.
+    assert clock.read(match, (600_000, 590_000), by=BY, at=at("10:01:35")) == (0, -2_000)
+    assert match.state.timer is not None and match.state.timer.drift_ms == (0, -2_000)
+
+
+# -- time expired (USBGF 4.3.3; CLOCK 5.3) ----------------------------------------------------
+
+
+def test_flag_of_player_c_is_invalid() -> None:
+    match = new()
+    play(match, *OPENED)
+    refused(match, InvalidClockError, None, lambda: clock.flag(match, "c", by=BY))
+
+
+def test_bronstein_flag_falls_before_the_deductible_returns() -> None:
+    # A 0:10 reserve: 10 s into Ann's turn a Bronstein clock shows 0:00 (it counts down at
+    # once); simple delay still shows 0:10 (the 12-second delay has 2 s to run).
+    for mode, expired in (("bronstein", True), ("simple-delay", False)):
+        match = new(3, mode, reserve_ms=10_000)
+        play(match, *OPENED)
+        if expired:
+            flagged = clock.flag(match, "a", by=BY, at=at("10:01:15"))
+            assert (flagged.outcome, flagged.rule) == ("forfeit", "CLOCK 5.3")
+            assert match.state.winner == "b"
+        else:
+            message = refused(
+                match,
+                TimeNotExpiredError,
+                "USBGF 4.3.3",
+                partial(clock.flag, match, "a", by=BY, at=at("10:01:15")),
+            )
+            assert "Ann has 0:10 left" in message
+            # 22 s in: 0:10 - (22 - 12) s = 0:00.
+            assert clock.flag(match, "a", by=BY, at=at("10:01:27")).outcome == "forfeit"
+
+
+def test_both_expired_get_the_nominal_reserve() -> None:
+    # 0:10 each.  Ann's turn 30 s: 18 s past the delay: 0:00 (never below).  Bob's clock then
+    # runs 25 s: 13 s past: 0:00.  Nobody can say whose ran out first: a minute each.
+    match = new(3, "simple-delay", reserve_ms=10_000)
+    play(match, *OPENED, "10:01:35 move 8/5 6/5", "10:01:35 hit a", "10:02:00 roll 6 4")
+    expired = clock.flag(match, "b", by=BY, at=at("10:02:00"))
+    assert (expired.outcome, expired.reserve_a_ms, expired.reserve_b_ms) == ("both-expired", 0, 0)
+    events = match.collect_events()
+    setting = events[-1]
+    assert isinstance(setting, ClockSet) and isinstance(events[-2], TimeExpired)
+    assert (setting.reserve_a_ms, setting.reserve_b_ms, setting.rule) == (
+        60_000,
+        60_000,
+        "USBGF 4.3.3",
+    )
+    assert match.state.winner is None
+    timer = match.state.timer
+    assert timer is not None and timer.reserve_ms == (60_000, 60_000)
+    assert timer.turn is None and timer.stopped == "time-expired"
+
+
+# -- early pick-ups (USBGF 4.1.7.2; CLOCK 4.1) ---------------------------------------------
+
+
+def test_early_pickup_by_player_c_is_invalid() -> None:
+    match = new()
+    play(match, *OPENED)
+    ruling = Ruling("director", "early", at=at("10:01:06"))
+    refused(match, InvalidClockError, None, lambda: early_pickup(match, "c", ruling))
+
+
+def test_exactly_thirty_seconds_left_takes_the_penalty_in_full() -> None:
+    # USBGF 4.1.7.2 reduces to one second only with less than 30 s left.
+    match = new(1, "simple-delay", reserve_ms=60_000)
+    play(match, *OPENED)
+    ruling = Ruling("director", "early", at=at("10:01:06"))
+    assert early_pickup(match, "b", ruling) is not None  # the warning
+    second = early_pickup(match, "b", Ruling("director", "again", at=at("10:01:07")))
+    assert second is not None and second.kind == "reserve"
+    third = early_pickup(match, "b", Ruling("director", "again", at=at("10:01:08")))
+    assert third is not None and third.kind == "reserve"  # 0:30 left: 0:30 - 0:30 = 0:00
+    assert match.state.timer is not None and match.state.timer.reserve_ms == (60_000, 0)
+
+
+def test_the_one_second_reduction_never_raises_a_reserve() -> None:
+    # Bob's 2:20 turn uses his 2:00 (140 - 12 = 128 s past the delay): 0:00, unflagged.
+    match = new(1)
+    play(match, *OPENED, "10:01:06 early-pickup b")  # the warning
+    play(match, "10:01:15 move 8/5 6/5", "10:01:15 hit a", "10:01:20 roll 6 4")
+    play(match, "10:03:35 move 24/14", "10:03:35 hit b")
+    assert match.state.timer is not None and match.state.timer.reserve_ms == (120_000, 0)
+    play(match, "10:03:40 early-pickup b")  # less than 30 s left: "reduced" to one second
+    assert match.state.timer.reserve_ms[1] == 0  # not raised to 0:01
+    assert match.state.timer.at_one_second == (False, True)
+
+
+# -- USBGF 4.1.8.1's missed hit: refusals ---------------------------------------------------
+
+
+def test_missed_hit_needs_a_running_clock_and_something_to_nullify() -> None:
+    match = new()
+    history: list[MatchEvent] = match.collect_events()
+    play(match, "10:01:00 opening 3 1")
+    history += match.collect_events()
+    ruling = Ruling("director", "no hit", at=at("10:01:10"))
+    message = refused(
+        match, ClockRefusedError, "USBGF 4.1.8.1", lambda: missed_hit(match, history, ruling)
+    )
+    assert "nobody's time is running" in message
+    play(match, "10:01:05 hit b", "10:01:15 move 8/5 6/5")  # Ann has not hit: nothing since
+    history += match.collect_events()
+    ruling = Ruling("director", "no hit", at=at("10:01:20"))
+    message = refused(
+        match, RulingRefusedError, "USBGF 4.1.8.1", lambda: missed_hit(match, history, ruling)
+    )
+    assert "Ann just hits the clock" in message
+
+
+def test_a_take_on_the_doublers_time_gives_his_reserve_back() -> None:
+    # Bob's clock starts at 10:01:15; he doubles at 10:01:20 (5 s, inside the delay: 10:00)
+    # and does not hit.  Ann takes at 10:02:20 on his time.  At 10:02:21 his clock has run
+    # 66 s: 54 s past the delay: 9:06.  USBGF 4.1.8.1: the lost 54 s are restored.
+    match = new()
+    history: list[MatchEvent] = match.collect_events()
+    play(match, *OPENED, "10:01:15 move 8/5 6/5", "10:01:15 hit a", "10:01:20 double")
+    play(match, "10:02:20 take")
+    history += match.collect_events()
+    assert match.state.timer is not None
+    assert figures(match.state.timer, at_ms(at("10:02:21"))) == (600_000, 546_000)
+    with pytest.raises(ClockRefusedError):
+        clock.hit(match, "b", by=BY, at=at("10:02:21"))  # Bob is on roll now
+    missed_hit(match, history, Ruling("director", "Bob never hit", at=at("10:02:21")))
+    assert figures(match.state.timer, at_ms(at("10:02:21"))) == (600_000, 600_000)
+
+
+def test_a_record_line_sets_the_clocks_under_the_rule_it_names() -> None:
+    # A faulty clock replaced (USBGF 3.7.2): the director sets 9:00 and 8:30.
+    match = new()
+    play(match, *OPENED, '10:02:00 clock set a=9:00 b=8:30 rule "USBGF 3.7.2" clock replaced')
+    event = match.collect_events()[-1]
+    assert isinstance(event, ClockSet)
+    assert (event.rule, event.reason) == ("USBGF 3.7.2", "clock replaced")
+    assert (event.reserve_a_ms, event.reserve_b_ms) == (540_000, 510_000)
+
+
+def test_a_missed_hit_after_only_a_take_voids_nothing_and_restores_the_time() -> None:
+    # Bob's time from 10:01:15; he doubles at 10:01:20 (inside the delay: 10:00), never hits,
+    # and Ann takes at 10:02:20 on his clock.  The ruling nullifies nothing (a take is no
+    # roll or move, USBGF 4.1.8.1) and restores what his clock took since the double.
+    match = new()
+    play(match, *OPENED, "10:01:15 move 8/5 6/5", "10:01:15 hit a", "10:01:20 double")
+    play(match, "10:02:20 take")
+    history = match.collect_events()
+    reverted, restored = missed_hit(match, history, Ruling("director", "no hit", at=at("10:02:21")))
+    assert reverted.voids == []
+    assert restored is not None and restored.restored_ms == 54_000  # 66 s run, 12 s delay
+    assert match.state.phase.value == "roll" and match.state.cube == 2
+
+
+def test_lateness_after_the_match_is_refused_as_over() -> None:
+    # A no-show in a 1-point match: one point at 15 minutes is more than half: forfeit.
+    match = Match.start(match_uuid("n"), "n", ("Ann", "Bob"), 1, by=BY, at=at("10:00:00"))
+    play(match, "10:15:00 late b")
+    assert match.state.winner == "a"
+    refused(match, BgLedgerError, "USBGF 2.2.4", lambda: play(match, "10:20:00 late b"))
