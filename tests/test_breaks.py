@@ -8,16 +8,14 @@ the rest.  Points and minutes are worked out by hand.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
+from timeline import at, play_lines, refused
 
 from ledger import breaks
-from ledger.actions import Action
 from ledger.errors import (
     ActionRefusedError,
-    BgLedgerError,
     BreakRefusedError,
     InvalidClockError,
     PenaltyRefusedError,
@@ -28,11 +26,6 @@ from projections.breaks import allowance, minutes_between
 from projections.state import Crawford
 
 BY = "td"
-DAY = "2026-11-21T"
-
-
-def at(hms: str) -> str:
-    return f"{DAY}{hms}+00:00"
 
 
 def new(length: int = 5, **setup: Any) -> Match:
@@ -44,24 +37,7 @@ def new(length: int = 5, **setup: Any) -> Match:
 
 def play(match: Match, *lines: str) -> None:
     """``record`` lines, each ``HH:MM:SS action``."""
-    for line in lines:
-        hms, action = line.split(" ", 1)
-        Action.parse(f"@{at(hms)} {action}").apply(match, BY)
-
-
-def refused(
-    match: Match, error: type[BgLedgerError], rule: str | None, command: Callable[[], object]
-) -> str:
-    """``command`` raises ``error`` citing ``rule`` and records nothing; its message."""
-    version, state = match.version, match.state
-    with pytest.raises(error) as raised:
-        command()
-    assert match.version == version
-    assert match.state is state
-    if rule is not None:
-        assert getattr(raised.value, "rule", None) == rule, raised.value
-        assert f"({rule})" in str(raised.value)
-    return str(raised.value)
+    play_lines(match, BY, *lines)
 
 
 # -- the allowance (USBGF 2.2.2) ----------------------------------------------------------------

@@ -13,6 +13,7 @@ from functools import partial
 from typing import Any
 
 import pytest
+from timeline import at, play_lines, refused
 
 from ledger import clock
 from ledger._ruling_base import Ruling, RulingRefusedError
@@ -31,11 +32,6 @@ from ledger.match import Match, match_uuid
 from projections.clock import at_ms, figures
 
 BY = "kim"
-DAY = "2026-11-21T"
-
-
-def at(hms: str, offset: str = "+00:00") -> str:
-    return f"{DAY}{hms}{offset}"
 
 
 def new(length: int = 5, clock_mode: str = "simple-delay", **setup: Any) -> Match:
@@ -48,24 +44,7 @@ def new(length: int = 5, clock_mode: str = "simple-delay", **setup: Any) -> Matc
 
 def play(match: Match, *lines: str) -> None:
     """``record`` lines, each ``HH:MM:SS action``."""
-    for line in lines:
-        hms, action = line.split(" ", 1)
-        Action.parse(f"@{at(hms)} {action}").apply(match, BY)
-
-
-def refused(
-    match: Match, error: type[BgLedgerError], rule: str | None, command: Callable[[], object]
-) -> str:
-    """``command`` raises ``error`` citing ``rule`` and records nothing; its message."""
-    version, state = match.version, match.state
-    with pytest.raises(error) as raised:
-        command()
-    assert match.version == version
-    assert match.state is state
-    if rule is not None:
-        assert getattr(raised.value, "rule", None) == rule, raised.value
-        assert f"({rule})" in str(raised.value)
-    return str(raised.value)
+    play_lines(match, BY, *lines)
 
 
 # The opening 3-1: Ann moves first, Bob hits to start her clock.
@@ -464,20 +443,6 @@ def test_a_record_line_sets_the_clocks_under_the_rule_it_names() -> None:
     assert isinstance(event, ClockSet)
     assert (event.rule, event.reason) == ("USBGF 3.7.2", "clock replaced")
     assert (event.reserve_a_ms, event.reserve_b_ms) == (540_000, 510_000)
-
-
-def test_a_missed_hit_after_only_a_take_voids_nothing_and_restores_the_time() -> None:
-    # Bob's time from 10:01:15; he doubles at 10:01:20 (inside the delay: 10:00), never hits,
-    # and Ann takes at 10:02:20 on his clock.  The ruling nullifies nothing (a take is no
-    # roll or move, USBGF 4.1.8.1) and restores what his clock took since the double.
-    match = new()
-    play(match, *OPENED, "10:01:15 move 8/5 6/5", "10:01:15 hit a", "10:01:20 double")
-    play(match, "10:02:20 take")
-    history = match.collect_events()
-    reverted, restored = missed_hit(match, history, Ruling("director", "no hit", at=at("10:02:21")))
-    assert reverted.voids == []
-    assert restored is not None and restored.restored_ms == 54_000  # 66 s run, 12 s delay
-    assert match.state.phase.value == "roll" and match.state.cube == 2
 
 
 def test_lateness_after_the_match_is_refused_as_over() -> None:
