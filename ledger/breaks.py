@@ -191,10 +191,12 @@ def late(
     assessed = _assess_lateness(match, player, minutes, kind, by=by, at=when)
     if assessed is None:
         rules = _lateness(match)
+        given = state.breaks.late_points[0 if player == "a" else 1]
+        due_at = rules.grace_minutes.value + given * rules.step_minutes.value
         raise PenaltyRefusedError(
-            f"{state.name(player)} is {minutes} minutes late: the first point falls at "
-            f"{rules.grace_minutes.value} minutes and one more every "
-            f"{rules.step_minutes.value} after",
+            f"{state.name(player)} is {minutes} minutes late and has been assessed {given} "
+            f"point(s): the next falls at {due_at} minutes (one at "
+            f"{rules.grace_minutes.value}, one more every {rules.step_minutes.value})",
             LATE_RULE,
         )
     return assessed
