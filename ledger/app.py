@@ -158,6 +158,19 @@ class Ledger(Application[UUID]):
         with contextlib.suppress(*_CONFLICTS):
             super()._take_snapshots(processing_event)
 
+    def take_snapshot(
+        self, aggregate_id: UUID, version: int | None = None, projector_func: Any = project_match
+    ) -> None:
+        """Snapshot the match at ``version``, replaying its events past a stale snapshot.
+
+        :raises AggregateNotFoundError: if there is no such stream.
+        """
+        try:
+            super().take_snapshot(aggregate_id, version, projector_func)
+        except StaleSnapshotError:  # written by an older bgledger: this one replaces it
+            assert self.snapshots is not None
+            self.snapshots.put([MatchSnapshot.take(self._replay(aggregate_id, version))])
+
     def store_new(self, *matches: Match) -> None:
         """Store whole new matches (an import) in one transaction, then one snapshot each.
 

@@ -26,8 +26,8 @@ from here too.  A changed event gets ``class_version`` and an ``upcast_v1_v2``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from eventsourcing.domain import DomainEvent
 
@@ -72,10 +72,20 @@ class MatchEvent(DomainEvent):
 
     :ivar at: when it happened at the board (ISO 8601 with a UTC offset).
     :ivar recorded_by: who recorded it (a scorekeeper, ``import``, a director).
+    :ivar chain: the stream's hash chain up to this event (:mod:`ledger.chain`);
+        ``""`` for an event stored before there were chains (class version 1).
     """
+
+    class_version: ClassVar[int] = 2
 
     at: str
     recorded_by: str
+    chain: str = field(default="", kw_only=True)
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """An event stored before the hash chain (version 1) is unchained: ``chain`` is ``""``."""
+        state["chain"] = ""
 
 
 @dataclass(frozen=True)

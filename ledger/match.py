@@ -16,12 +16,15 @@ Example::
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import DomainEvent
 
 from ledger import _decide, clock, premature
+from ledger.chain import chained
 from ledger.errors import (
     CubeActionRefusedError,
     IllegalPlayRefusedError,
@@ -70,6 +73,7 @@ class Match:
 
     Commands take ``by`` (who records) and ``at`` (when it happened, ISO
     8601; ``None`` for now) and raise, recording nothing, when they refuse.
+    Each event recorded carries its link in the hash chain (:mod:`ledger.chain`).
     """
 
     def __init__(self, stream: UUID, version: int, state: MatchState) -> None:
@@ -102,6 +106,17 @@ class Match:
         pending, self._pending = self._pending, []
         return pending
 
+    @contextmanager
+    def atomic(self) -> Iterator[None]:
+        """All that is recorded inside is kept, or none of it: a refusal undoes the steps before."""
+        version, state, pending = self._version, self.state, len(self._pending)
+        try:
+            yield
+        except BaseException:
+            self._version, self.state = version, state
+            del self._pending[pending:]
+            raise
+
     def __deepcopy__(self, memo: dict[int, Any]) -> Match:
         # The state is immutable: a copy needs only its own pending list.
         return Match(self._id, self._version, self.state)
@@ -115,6 +130,7 @@ class Match:
             recorded_by=by,
             **fields,
         )
+        event = chained(event, self.state.head)
         self.state = apply(self.state, event)
         self._version += 1
         self._pending.append(event)

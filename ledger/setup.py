@@ -16,6 +16,7 @@ from uuid import UUID
 from eventsourcing.domain import DomainEvent
 
 from ledger import _decide
+from ledger.chain import chained
 from ledger.errors import InvalidMatchSetupError
 from ledger.events import MatchStarted
 from ledger.rules.profiles import DEFAULT_PROFILE, Profile, get_profile
@@ -60,7 +61,7 @@ def match_started(
     rules = check_setup(match_id, names, length, profile, clock)
     rule = rules.cube.crawford.value if crawford is None else crawford
     status = check_score(score, length, crawford_status, rule)
-    return MatchStarted(
+    opened = MatchStarted(
         originator_id=stream,
         originator_version=1,
         timestamp=DomainEvent.create_timestamp(),
@@ -81,6 +82,7 @@ def match_started(
         score_b=score[1],
         crawford_status=status,
     )
+    return chained(opened, "")
 
 
 def check_setup(

@@ -3,12 +3,18 @@
 Loading a match reads its latest :class:`MatchSnapshot` (the folded state in
 :mod:`projections.codec` form) and folds only the events after it with
 :func:`project_match`, the same fold the aggregate uses live.
+
+A snapshot also keeps the stream's hash chain at its event (``"head"`` beside
+the codec's keys; :mod:`ledger.chain`), which the next event recorded links
+to.  A snapshot without it (written before the chain) is stale: the match is
+replayed from its events.  The codec itself stays as it was, since every
+ruling stores its corrected state in that form.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from eventsourcing.domain import DomainEvent
@@ -38,7 +44,7 @@ class MatchSnapshot(DomainEvent):
             originator_id=aggregate.id,
             originator_version=aggregate.version,
             timestamp=cls.create_timestamp(),
-            state=state_to_dict(aggregate.state),
+            state={**state_to_dict(aggregate.state), "head": aggregate.state.head},
         )
 
 
@@ -71,7 +77,14 @@ def project_match(match: Match | None, events: Iterable[DomainEvent]) -> Match |
 
 
 def _thaw(snapshot: MatchSnapshot) -> MatchState:
+    """The state a snapshot keeps, with the chain's head.
+
+    :raises StaleSnapshotError: for a snapshot this version cannot read.
+    """
+    head = snapshot.state.get("head")
+    if not isinstance(head, str):
+        raise StaleSnapshotError("a snapshot written before the hash chain")
     try:
-        return state_from_dict(snapshot.state)
+        return replace(state_from_dict(snapshot.state), head=head)
     except (ValueError, KeyError, TypeError, IndexError) as error:
         raise StaleSnapshotError(str(error)) from error

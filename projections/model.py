@@ -111,7 +111,9 @@ class MatchState:
     ``timer`` is the game clock (None until one is started), ``breaks`` the
     breaks taken and lateness points, and ``penalties`` the penalty points
     assessed against ``a`` and ``b`` (each scored by the opponent, and
-    included in ``score``).
+    included in ``score``).  ``head`` is the chain of the last event folded
+    (:mod:`ledger.chain`), what the next event links to: bookkeeping, not part
+    of the match, so two states that differ only there are equal.
     """
 
     match_id: str
@@ -150,6 +152,7 @@ class MatchState:
     timer: ClockState | None = None
     breaks: Breaks = field(default_factory=Breaks)
     penalties: tuple[int, int] = (0, 0)
+    head: str = field(default="", compare=False)
 
     # -- derived views -------------------------------------------------------
 

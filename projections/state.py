@@ -138,6 +138,7 @@ class _Draft:
     timer: ClockState | None
     breaks: Breaks
     penalties: tuple[int, int]
+    head: str
 
     def __init__(self, state: MatchState) -> None:
         for name in _FIELDS:
@@ -178,6 +179,7 @@ def started(event: MatchStarted) -> MatchState:
         events=event.originator_version,
         started_at=event.at,
         last_at=event.at,
+        head=event.chain,
     )
 
 
@@ -203,6 +205,7 @@ def _step(draft: _Draft | None, event: MatchEvent) -> _Draft:
             after(draft, event)  # a game's end stops the clock (USBGF 4.3.2(a))
     draft.events = event.originator_version
     draft.last_at = event.at
+    draft.head = event.chain
     return draft
 
 
@@ -361,8 +364,9 @@ def _new_length(d: _Draft, length: int) -> None:
     d.crawford = Crawford.CRAWFORD if d.crawford_rule and one_away else Crawford.PRE
 
 
-_KEPT = ("timer", "breaks", "penalties", "clock")
-"""What a ruling's corrected state never replaces: time ran as it ran (events_time)."""
+_KEPT = ("timer", "breaks", "penalties", "clock", "head")
+"""What a ruling's corrected state never replaces: time ran as it ran (events_time), and
+the stream's hash chain is the stream's."""
 _LOADED = tuple(name for name in _FIELDS if name not in _KEPT)
 
 

@@ -134,9 +134,9 @@ def check_refusals(recorded: Recorded, name: str, expected: list[tuple[str, ...]
 
 
 def said(event: MatchEvent) -> dict[str, Any]:
-    """What an event says, without the store's timestamp."""
+    """What an event says, without the store's timestamp (and the chain, which covers it)."""
     fields = {f.name: getattr(event, f.name) for f in dataclasses.fields(event)}
-    del fields["timestamp"]
+    del fields["timestamp"], fields["chain"]
     return {"type": type(event).__name__, **fields}
 
 

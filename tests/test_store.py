@@ -98,9 +98,9 @@ def states(events: list[MatchEvent]) -> list[MatchState]:
 
 
 def fields(event: MatchEvent) -> dict[str, Any]:
-    """What an event says, without the store's own timestamp."""
+    """What an event says, without the store's own timestamp (and the chain, which covers it)."""
     said = {f.name: getattr(event, f.name) for f in dataclasses.fields(event)}
-    del said["timestamp"]
+    del said["timestamp"], said["chain"]
     return {"type": type(event).__name__, **said}
 
 

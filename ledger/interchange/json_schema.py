@@ -15,7 +15,6 @@ corrected state a ruling records, any JSON value).  A ``bool`` is not an
 
 from __future__ import annotations
 
-import hashlib
 import json
 import reprlib
 from dataclasses import fields
@@ -25,6 +24,7 @@ from types import NoneType, UnionType
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from ledger import events as ev
+from ledger.chain import canonical_json, sha256_hex
 from ledger.errors import RulesError
 from ledger.events import MatchEvent
 
@@ -72,10 +72,12 @@ def own_fields(event: MatchEvent) -> dict[str, Any]:
 
 
 def content_hash(number: int, kind: str, at: str, recorded_by: str, data: dict[str, Any]) -> str:
-    """SHA-256 (hex) of an event's canonical content: sorted-key JSON, no spaces, UTF-8."""
+    """SHA-256 (hex) of an event's canonical content: sorted-key JSON, no spaces, UTF-8.
+
+    The JSON is :func:`ledger.chain.canonical_json`, the form the hash chain hashes.
+    """
     content = {"number": number, "type": kind, "at": at, "recorded_by": recorded_by, "fields": data}
-    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return sha256_hex(canonical_json(content))
 
 
 @cache

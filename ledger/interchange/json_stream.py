@@ -9,8 +9,10 @@
 ``number`` is the event's number, ``type`` its class, ``stored_at`` when a
 ledger stored it, ``fields`` the class's own fields.  ``hash`` is the SHA-256
 of the entry without ``stored_at`` and ``hash`` (:func:`content_hash`): a
-per-event content hash.  A hash chain linking each event to the one before
-(DESIGN principle 6, ``verify``) comes with a later issue.
+per-event content hash, checked on reading.  The stream's hash chain
+(:mod:`ledger.chain`, DESIGN principle 6) is not exported: it covers the
+time each event was stored in one ledger, and an import stores the events
+anew, linked afresh in the ledger that imports them.
 
 The export is the history as recorded, rulings included (each with the
 events it voids and restores and the corrected state it keeps); the match as
@@ -42,6 +44,7 @@ import sqlalchemy.exc
 from eventsourcing.persistence import IntegrityError
 
 from ledger.app import Ledger
+from ledger.chain import rechain
 from ledger.errors import MatchExistsError, NotAMatchError
 from ledger.events import MatchEvent, MatchStarted, RulingMade
 from ledger.interchange.json_recheck import COMMANDS, CONSEQUENCES, RULINGS, recheck
@@ -180,7 +183,8 @@ def import_json(
     MatchStarted's ``match_id`` and the match id in each ruling's corrected
     state.  They are re-decided (:func:`recheck`: the game actions through the
     :class:`~ledger.match.Match` commands, the rulings through
-    :mod:`ledger.rulings`), then stored in one transaction.  ``by`` (who
+    :mod:`ledger.rulings`), then linked in a fresh hash chain and stored in one
+    transaction.  ``by`` (who
     imports) is not stored yet: the vocabulary has no import record, and the
     events keep their recorders.
 
@@ -197,7 +201,7 @@ def import_json(
         events = [_renamed(event, chosen) for event in events]
     recheck(events, name=document.name)
     try:
-        ledger.save(*events)
+        ledger.save(*rechain(events))
     except (IntegrityError, sqlalchemy.exc.IntegrityError):
         raise exists from None
     return chosen
