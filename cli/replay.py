@@ -164,7 +164,7 @@ class ReplaySession:
         return self.go(self.at - 1)
 
     def _jump(self, args: list[str]) -> str:
-        if len(args) != 1 or not args[0].isdigit():
+        if len(args) != 1 or not (args[0].isascii() and args[0].isdigit()):
             return f"jump needs an event number, 1-{self.last}: j N"
         return self.go(int(args[0]))
 

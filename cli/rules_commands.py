@@ -59,7 +59,7 @@ def _legal_stream() -> None:
         if not words:
             continue
         try:
-            if len(words) != 3 or not all(w.isdigit() for w in words[1:]):
+            if len(words) != 3 or not all(w.isascii() and w.isdigit() for w in words[1:]):
                 raise click.BadParameter(f"expected 'POSID D D', got {line.strip()!r}")
             position = Position.from_id(words[0])
             dice = check_dice((int(words[1]), int(words[2])))

@@ -187,7 +187,7 @@ def parse_score(words: tuple[str, ...]) -> tuple[int, int]:
     :raises BadInputError: for anything else.
     """
     parts = words[0].split("-") if len(words) == 1 else list(words)
-    if len(parts) != 2 or not all(part.strip().isdigit() for part in parts):
+    if len(parts) != 2 or not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
         raise BadInputError(f"score {' '.join(words)!r}: give a's and b's points, 'A B' or 'A-B'")
     return int(parts[0]), int(parts[1])
 

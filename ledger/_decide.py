@@ -235,12 +235,12 @@ def stamp(at: str | None, previous: str | None) -> str:
     else:
         try:
             when = datetime.fromisoformat(at.strip())
-        except ValueError:
+            if when.tzinfo is None:
+                when = when.astimezone()
+        except (ValueError, OverflowError, OSError):
             raise InvalidTimeError(
                 f"--at {at!r} is not an ISO 8601 time (e.g. 2026-11-21T14:05:00+01:00)"
             ) from None
-        if when.tzinfo is None:
-            when = when.astimezone()
     if at is not None and previous and when < datetime.fromisoformat(previous):
         raise InvalidTimeError(
             f"--at {at!r} is before the match's last event, at {previous}: "

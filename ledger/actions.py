@@ -129,6 +129,7 @@ class Action:
 
         :raises RulesError: for dice, plays, levels or times that are not valid input.
         :raises ActionRefusedError: when the match refuses the action (the rule is cited).
+            Either way nothing of the line is recorded.
         """
         at, verb, args = self.at, self.verb, self.args
         if self.premature:
@@ -138,9 +139,10 @@ class Action:
         elif verb == "opening":
             match.opening(_die(args[0]), _die(args[1]), by=by, at=at)
         elif verb in ("roll", "roll-move"):
-            danced = match.roll(_die(args[0]), _die(args[1]), by=by, at=at)
-            if verb == "roll-move" and not (danced and _is_dance(args[2])):
-                match.move(args[2], as_played=self.as_played, by=by, at=at)
+            with match.atomic():  # '52: 13/x' refused records no roll either
+                danced = match.roll(_die(args[0]), _die(args[1]), by=by, at=at)
+                if verb == "roll-move" and not (danced and _is_dance(args[2])):
+                    match.move(args[2], as_played=self.as_played, by=by, at=at)
         elif verb == "move":
             match.move(args[0], as_played=self.as_played, by=by, at=at)
         elif verb == "resign":
@@ -186,7 +188,7 @@ def _quoted(line: str, words: list[str]) -> tuple[str, ...]:
 
 
 def _die(word: str) -> int:
-    if not word.isdigit():
+    if not (word.isascii() and word.isdigit()):
         raise InvalidActionError(f"die {word!r} is not a number 1-6")
     return int(word)
 

@@ -87,7 +87,7 @@ def _clock(match: Match, args: list[str], by: str, at: str | None) -> None:
 
 
 def _seconds(word: str) -> int:
-    if not word.isdigit():
+    if not (word.isascii() and word.isdigit()):
         raise InvalidTimeActionError(f"delay {word!r}: whole seconds")
     return int(word) * 1000
 
@@ -97,7 +97,7 @@ def _break(match: Match, args: list[str], by: str, at: str | None) -> None:
         who = ("a", "b") if args[1].lower() == "both" else (_player(args[1]),)
         opts = _options(args[2:], ("combine", "exceptional"))
         combine = opts.get("combine", "1")
-        if not combine.isdigit():
+        if not (combine.isascii() and combine.isdigit()):
             raise InvalidTimeActionError(f"combine {combine!r}: a number of breaks")
         exceptional = opts.get("exceptional", "")
         breaks.start_break(match, who, combine=int(combine), exceptional=exceptional, by=by, at=at)
@@ -109,7 +109,7 @@ def _break(match: Match, args: list[str], by: str, at: str | None) -> None:
 
 
 def _penalty(match: Match, args: list[str], by: str, at: str | None) -> None:
-    if len(args) < 4 or not args[1].isdigit():
+    if len(args) < 4 or not (args[1].isascii() and args[1].isdigit()):
         raise InvalidTimeActionError('penalty a|b POINTS "RULE" REASON...')
     reason = " ".join(args[3:])
     breaks.penalty(match, _player(args[0]), int(args[1]), rule=args[2], reason=reason, by=by, at=at)
