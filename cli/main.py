@@ -9,14 +9,16 @@ import click
 from cli.break_commands import COMMANDS as BREAK_COMMANDS
 from cli.clock_commands import COMMANDS as CLOCK_COMMANDS
 from cli.clock_ruling_commands import COMMANDS as CLOCK_RULING_COMMANDS
+from cli.integrity_commands import COMMANDS as INTEGRITY_COMMANDS
 from cli.interchange_commands import export, import_command
 from cli.ledger_commands import COMMANDS as LEDGER_COMMANDS
+from cli.readmodel_commands import COMMANDS as READMODEL_COMMANDS
 from cli.record import record
 from cli.replay import replay
 from cli.rules_commands import judge_command, legal
 from cli.ruling_commands import COMMANDS as RULING_COMMANDS
 from cli.setup_commands import setup
-from cli.view_commands import history, list_matches, show
+from cli.view_commands import history, show
 
 DEFAULT_DB = "sqlite:///bgledger.db"
 
@@ -43,6 +45,7 @@ for command in (
     *CLOCK_COMMANDS,
     *CLOCK_RULING_COMMANDS,
     *BREAK_COMMANDS,
+    *INTEGRITY_COMMANDS,
     record,
     setup,
     import_command,
@@ -50,7 +53,7 @@ for command in (
     show,
     history,
     replay,
-    list_matches,
+    *READMODEL_COMMANDS,
     legal,
     judge_command,
 ):

@@ -1,4 +1,4 @@
-"""Reading the ledger: ``show``, ``history`` and ``list``.
+"""Reading the ledger: ``show`` and ``history`` (``list`` reads the read models).
 
 ``show`` draws the match in either view of the past (DESIGN principle 4):
 as recorded after event N, or as corrected by the rulings in force;
@@ -227,34 +227,3 @@ def _print_rulings(match_id: str, entries: list[HistoryEntry]) -> None:
         status = f"overturned by ruling {entry.voided_by}" if entry.voided_by else "in force"
         when = entry.at[:19].replace("T", " ")
         click.echo(f"{entry.number:>5}  {when}  {entry.recorded_by}  [{status}]  {entry.text}")
-
-
-def _status(state: MatchState) -> str:
-    if state.winner:
-        return f"won by {state.name(state.winner)}"
-    if state.game == 0:
-        return "not begun"
-    return f"game {state.game}" + (" (Crawford)" if state.crawford.value == "crawford" else "")
-
-
-@click.command("list")
-@json_option
-@click.pass_context
-def list_matches(ctx: click.Context, as_json: bool) -> None:
-    """Every match in the ledger, in the order they were started."""
-    ledger = open_ledger(ctx)
-    with library_errors():
-        states = [ledger.state(match_id) for match_id in ledger.match_ids()]
-    if as_json:
-        emit_json({"matches": [state_json(state) for state in states]})
-        return
-    if not states:
-        click.echo("no matches yet: 'bgledger start' or 'bgledger import'")
-        return
-    for state in states:
-        score = f"{state.score[0]}-{state.score[1]}/{state.length}"
-        players = f"{state.players[0]} v {state.players[1]}"
-        click.echo(
-            f"{state.match_id:<16} {players:<32} {score:>9}  {_status(state):<20} "
-            f"{state.events:>5} events  {state.last_at[:19].replace('T', ' ')}"
-        )

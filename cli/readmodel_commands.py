@@ -1,0 +1,178 @@
+"""The tournament-wide views: ``list``, ``rulings``, ``standings`` and ``rebuild``.
+
+They read the read models (:mod:`projections.readmodels`), brought up to
+date first with the events recorded since the last read; ``rebuild``
+recomputes them from every event.  ``list --json`` prints the same document
+per match as it did when it folded every match (``show --json``'s fields).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from cli.common import emit_json, json_option, library_errors, open_ledger
+from projections.readmodel_rows import status_text
+from projections.readmodels import ReadModels
+
+__all__ = ["COMMANDS", "list_matches", "rebuild", "rulings", "standings"]
+
+
+def _event_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--event",
+        "event",
+        metavar="NAME",
+        default=None,
+        help="Only the matches of this event (as named at 'start --event' or in the file).",
+    )(func)
+
+
+def current_models(ctx: click.Context) -> ReadModels:
+    """The read models of the group's ledger, caught up with every event recorded.
+
+    :raises click.ClickException: for a database that cannot be read (see
+        :func:`cli.common.library_errors`).
+    """
+    ledger = open_ledger(ctx)
+    with library_errors():
+        models = ReadModels(ledger)
+        models.catch_up()
+    return models
+
+
+@click.command("list")
+@_event_option
+@json_option
+@click.pass_context
+def list_matches(ctx: click.Context, event: str | None, as_json: bool) -> None:
+    """Every match in the ledger (of one event with --event), in the order they were started."""
+    models = current_models(ctx)
+    with library_errors():
+        rows = models.matches(event)
+    if as_json:
+        emit_json({"matches": [json.loads(row["summary"]) for row in rows]})
+        return
+    if not rows:
+        where = f" in event {event!r}" if event is not None else ""
+        click.echo(f"no matches{where} yet: 'bgledger start' or 'bgledger import'")
+        return
+    for row in rows:
+        score = f"{row['score_a']}-{row['score_b']}/{row['length']}"
+        players = f"{row['player_a']} v {row['player_b']}"
+        click.echo(
+            f"{row['match_id']:<16} {players:<32} {score:>9}  {status_text(row):<20} "
+            f"{row['events']:>5} events  {row['last_at'][:19].replace('T', ' ')}"
+        )
+
+
+def ruling_json(row: dict[str, Any]) -> dict[str, Any]:
+    """``rulings --json``: one ruling, with ``in_force`` and its own fields in ``details``."""
+    return {
+        "match_id": row["match_id"],
+        "event": row["event"],
+        "number": row["number"],
+        "kind": row["kind"],
+        "rule": row["rule"] or None,
+        "ruled_by": row["ruled_by"],
+        "reason": row["reason"],
+        "at": row["at"],
+        "recorded_by": row["recorded_by"],
+        "agreed": row["agreed"],
+        "overturns": row["overturns"],
+        "in_force": row["voided_by"] is None,
+        "voided_by": row["voided_by"],
+        "details": json.loads(row["details"]),
+    }
+
+
+@click.command("rulings")
+@_event_option
+@json_option
+@click.pass_context
+def rulings(ctx: click.Context, event: str | None, as_json: bool) -> None:
+    """Every ruling in every match (of one event with --event): the director's report.
+
+    Each line: when, match and event number, the rule, who ruled, whether it
+    is in force or was overturned (and by which ruling), and why (USBGF 5.5).
+    """
+    models = current_models(ctx)
+    with library_errors():
+        rows = models.rulings(event)
+    if as_json:
+        emit_json({"event": event, "rulings": [ruling_json(row) for row in rows]})
+        return
+    if not rows:
+        click.echo("no rulings" + (f" in event {event!r}" if event is not None else ""))
+        return
+    for row in rows:
+        status = f"overturned by {row['voided_by']}" if row["voided_by"] else "in force"
+        when = row["at"][:19].replace("T", " ")
+        where = f"{row['match_id']}#{row['number']}"
+        click.echo(
+            f"{when}  {where:<20} {row['event'] or '-':<16} {row['rule'] or '-':<16} "
+            f"{row['ruled_by']:<9} [{status}]  {row['kind']}: {row['reason']}"
+        )
+
+
+@click.command("standings")
+@_event_option
+@json_option
+@click.pass_context
+def standings(ctx: click.Context, event: str | None, as_json: bool) -> None:
+    """Per event and player: matches played, won, lost, in progress, points for and against.
+
+    Played, won, lost and the points count finished matches only (the final
+    match score); a match without a winner counts as in progress.
+    """
+    models = current_models(ctx)
+    with library_errors():
+        rows = models.standings(event)
+    if as_json:
+        emit_json({"event": event, "standings": rows})
+        return
+    if not rows:
+        click.echo("no standings" + (f" in event {event!r}" if event is not None else ""))
+        return
+    for row in rows:
+        click.echo(
+            f"{row['event'] or '-':<16} {row['player']:<24} played {row['played']:>3}  "
+            f"won {row['won']:>3}  lost {row['lost']:>3}  in progress {row['in_progress']:>3}  "
+            f"points {row['points_for']:>4}-{row['points_against']:<4}"
+        )
+
+
+@click.command("rebuild")
+@json_option
+@click.pass_context
+def rebuild(ctx: click.Context, as_json: bool) -> None:
+    """Recompute every read model (match index, rulings, standings) from all the events.
+
+    Runs in one transaction: readers see the old models until it commits.
+    """
+    ledger = open_ledger(ctx)
+    with library_errors():
+        report = ReadModels(ledger).rebuild()
+    document = {
+        "events": report.events,
+        "matches": report.matches,
+        "rulings": report.rulings,
+        "standings": report.standings,
+        "seconds": round(report.seconds, 3),
+        "events_per_second": round(report.events_per_second),
+    }
+    if as_json:
+        emit_json(document)
+        return
+    click.echo(
+        f"rebuilt from {report.events} events in {report.seconds:.2f} s "
+        f"({document['events_per_second']} events/s): {report.matches} matches, "
+        f"{report.rulings} rulings, {report.standings} standings rows"
+    )
+
+
+COMMANDS = (list_matches, rulings, standings, rebuild)
+"""The commands to register on the ``bgledger`` group (``list`` replaces the old one)."""

@@ -1,0 +1,229 @@
+"""The tournament-wide read models (:mod:`projections.readmodels`) on SQLite and PostgreSQL.
+
+A ledger is filled the ways a tournament fills one (``.mat`` files through
+``import``, a match recorded line by line through ``record``, rulings through
+:mod:`ledger.rulings`), and the read models kept current batch by batch must
+equal what ``rebuild`` computes from the events; a crash before the commit
+must leave them as they were, and the next catch-up must do the work once.
+
+On PostgreSQL each test gets a database of its own (the shared test database
+holds every other test's matches, and the read models span a whole database).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import click
+import pytest
+import sqlalchemy
+from click.testing import CliRunner, Result
+from sqlalchemy.engine import make_url
+
+from cli.main import main
+from cli.readmodel_commands import COMMANDS
+from ledger import rulings
+from ledger.app import Ledger
+from ledger.rulings import Ruling
+from projections.readmodel_tables import dump_tables
+from projections.readmodels import ReadModels
+from projections.summary import state_json
+from tests.conftest import POSTGRES_ENV, REPO
+
+MATS = REPO / "fixtures" / "mat"
+SCENARIO = REPO / "fixtures" / "scenarios" / "gammon-backgammon.txt"
+GOOD_MATS = ("two-matches.mat", "abandoned.mat", "mid-match.mat", "resigned-after-rolling.mat")
+
+cli = click.Group(
+    name="bgledger",
+    params=main.params,
+    callback=main.callback,
+    commands={**main.commands, **{command.name or "": command for command in COMMANDS}},
+)
+
+
+def run(url: str, *args: str, stdin: str | None = None) -> Result:
+    return CliRunner().invoke(cli, ["--db", url, *args], input=stdin)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh SQLite file, then a fresh PostgreSQL database (skipped when not configured)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'rm.db'}"
+        return
+    import os
+
+    base = os.environ.get(POSTGRES_ENV, "").strip()
+    if not base:
+        pytest.skip(f"PostgreSQL tests need {POSTGRES_ENV}")
+    name = f"bgledger_rm_{uuid.uuid4().hex[:12]}"
+    admin = sqlalchemy.create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(sqlalchemy.text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(base).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.execute(sqlalchemy.text(f'DROP DATABASE "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture
+def ledger(url: str) -> Iterator[Ledger]:
+    opened = Ledger(url)
+    yield opened
+    opened.close()
+
+
+def import_mats(url: str) -> None:
+    result = run(url, "import", *(str(MATS / name) for name in GOOD_MATS))
+    assert result.exit_code == 0, result.output
+
+
+def record_scenario(url: str, match_id: str = "live", event: str = "Open") -> None:
+    started = run(url, "start", "--a", "Ann", "--b", "Bob", "--length", "5", "--id", match_id)
+    assert started.exit_code == 0, started.output
+    lines = [line for line in SCENARIO.read_text().splitlines() if line and line[0] != "#"]
+    recorded = run(url, "record", match_id, stdin="\n".join(lines[:20]) + "\n")
+    assert recorded.exit_code == 0, recorded.output
+
+
+def start(url: str, match_id: str, event: str) -> None:
+    result = run(url, "start", "--a", "Cy", "--b", "Di", "--length", "3", "--id", match_id,
+                 "--event", event)  # fmt: skip
+    assert result.exit_code == 0, result.output
+
+
+def rule(ledger: Ledger, match_id: str) -> None:
+    """A noted ruling, then an appeal overturning it."""
+    ruling = Ruling("director", "late arrival noted", rule="USBGF 5.5")
+    ledger.rule(match_id, lambda m, h: rulings.note(m, h, ruling))
+    noted = ledger.state(match_id).events
+    appeal = Ruling("committee", "the note was wrong")
+    ledger.rule(match_id, lambda m, h: rulings.overturn(m, h, noted, appeal))
+
+
+def rebuilt(url: str) -> dict[str, list[dict[str, Any]]]:
+    """The tables as ``rebuild`` computes them, from another ledger on the same database."""
+    other = Ledger(url)
+    try:
+        models = ReadModels(other)
+        models.rebuild()
+        return dump_tables(models.engine)
+    finally:
+        other.close()
+
+
+def test_incremental_equals_rebuild_and_catch_up_is_idempotent(url: str, ledger: Ledger) -> None:
+    models = ReadModels(ledger, batch=7)  # small batches: matches split across transactions
+    import_mats(url)
+    assert models.catch_up() > 0
+    record_scenario(url)
+    start(url, "club-1", "Club night")
+    rule(ledger, "club-1")
+    models.catch_up()
+    incremental = dump_tables(models.engine)
+    assert models.catch_up() == 0
+    assert dump_tables(models.engine) == incremental
+    assert rebuilt(url) == incremental
+    assert dump_tables(models.engine) == incremental
+    assert {m["match_id"] for m in models.matches()} >= {"live", "club-1", "two-matches"}
+
+
+def test_a_crash_before_the_commit_changes_nothing_and_is_done_once_later(
+    url: str, ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    models = ReadModels(ledger)
+    start(url, "first", "Open")
+    models.catch_up()
+    before = dump_tables(models.engine)
+    import_mats(url)
+    start(url, "ruled", "Open")
+    rule(ledger, "ruled")
+    advance = ReadModels._advance
+
+    def crash(self: ReadModels, connection: Any, position: int) -> None:
+        advance(self, connection, position)
+        raise RuntimeError("power cut")
+
+    monkeypatch.setattr(ReadModels, "_advance", crash)
+    with pytest.raises(RuntimeError):
+        models.catch_up()
+    assert dump_tables(models.engine) == before
+    monkeypatch.undo()
+    models.catch_up()
+    after = dump_tables(models.engine)
+    assert after != before and after == rebuilt(url)
+    numbers = [(r["match_id"], r["number"]) for r in after["bgledger_rm_rulings"]]
+    assert len(numbers) == len(set(numbers)) == 2
+
+
+def test_rulings_log_marks_the_overturned_ruling(url: str, ledger: Ledger) -> None:
+    start(url, "r1", "Open")
+    rule(ledger, "r1")
+    models = ReadModels(ledger)
+    models.catch_up()
+    noted, overturn = models.rulings()
+    assert noted["kind"] == "RulingNoted" and noted["rule"] == "USBGF 5.5"
+    assert noted["voided_by"] == overturn["number"] and overturn["overturns"] == noted["number"]
+    assert overturn["voided_by"] is None and overturn["ruled_by"] == "committee"
+
+
+def test_list_and_rulings_filter_by_event_and_print_json(url: str, ledger: Ledger) -> None:
+    assert "no matches" in run(url, "list").stdout
+    start(url, "club-1", "Club night")
+    start(url, "open-1", "Open")
+    rule(ledger, "open-1")
+    listed = json.loads(run(url, "list", "--json", "--event", "Club night").stdout)
+    assert [m["match_id"] for m in listed["matches"]] == ["club-1"]
+    assert listed["matches"][0]["players"] == {"a": "Cy", "b": "Di"}
+    assert listed["matches"][0]["event"] == "Club night"
+    text = run(url, "list", "--event", "Open").stdout
+    assert "open-1" in text and "club-1" not in text and "Cy v Di" in text
+    assert "no rulings" in run(url, "rulings", "--event", "Club night").stdout
+    document = json.loads(run(url, "rulings", "--event", "Open", "--json").stdout)
+    first, second = document["rulings"]
+    assert document["event"] == "Open" and first["match_id"] == "open-1"
+    assert set(first) >= {"number", "kind", "rule", "ruled_by", "reason", "at", "recorded_by"}
+    assert first["in_force"] is False and second["in_force"] is True
+    assert "overturned by" in run(url, "rulings").stdout
+
+
+def test_list_keeps_the_old_output_and_order(url: str) -> None:
+    start(url, "m", "E")
+    run(url, "start", "--a", "Ann", "--b", "Bob", "--length", "5", "--id", "second")
+    ids = [m["match_id"] for m in json.loads(run(url, "list", "--json").stdout)["matches"]]
+    assert ids == ["m", "second"]
+    text = run(url, "list").stdout
+    assert "Cy v Di" in text and "Ann v Bob" in text and "not begun" in text
+    folded = Ledger(url)  # what the old ``list`` printed: every match folded, in start order
+    try:
+        expected = [state_json(folded.state(match_id)) for match_id in folded.match_ids()]
+    finally:
+        folded.close()
+    listed = json.loads(run(url, "list", "--json").stdout)["matches"]
+    assert listed == json.loads(json.dumps(expected))
+
+
+def test_standings_count_finished_matches(url: str) -> None:
+    import_mats(url)
+    document = json.loads(run(url, "standings", "--json", "--event", "Club night").stdout)
+    rows = document["standings"]
+    assert rows and all(r["event"] == "Club night" for r in rows)
+    assert sum(r["won"] for r in rows) == sum(r["lost"] for r in rows)
+    assert all(r["played"] == r["won"] + r["lost"] for r in rows)
+
+
+def test_rebuild_prints_counts(url: str) -> None:
+    import_mats(url)
+    document = json.loads(run(url, "rebuild", "--json").stdout)
+    assert document["events"] > 0 and document["matches"] >= 4
+    assert set(document) == {
+        "events", "matches", "rulings", "standings", "seconds", "events_per_second"
+    }  # fmt: skip
+    assert "rebuilt from" in run(url, "rebuild").stdout
