@@ -77,7 +77,7 @@ def _verdicts(ledger: Ledger, match_id: str | None, seal_: Seal | None) -> list[
 
 
 @click.command()
-@click.argument("match_id", metavar="MATCH", required=False)
+@click.argument("match_id", metavar="[MATCH]", required=False)
 @click.option("--seal", "seal_path", type=_PATH, help="Check the match against this seal too.")
 @click.option("--pub", type=_PATH, help="The director's public key the seal must be signed with.")
 @json_option

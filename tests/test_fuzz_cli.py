@@ -187,7 +187,7 @@ def _names_the_input(message: str, argv: list[str], path: tuple[str, ...]) -> bo
         if repr(word) in message or re.search(rf"(?<!\w){re.escape(word)}(?!\w)", message):
             return True
     names = {
-        p.human_readable_name.strip("-").lower().removesuffix("_path")
+        p.human_readable_name.strip("-[]").lower().removesuffix("_path")
         for c in _command(path)
         for p in c.params
     }
