@@ -58,3 +58,7 @@ for command in (
     judge_command,
 ):
     main.add_command(command)
+
+
+if __name__ == "__main__":
+    main()
