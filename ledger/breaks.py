@@ -145,9 +145,10 @@ def end_break(
     culprit = None if late in (None, "none") else late
     if culprit is not None and culprit not in ("a", "b"):
         raise InvalidClockError(f"--late {late!r}: a, b or none")
-    ended = match.append(BreakEnded, by=by, at=when, late=culprit, minutes_over=over)
-    if culprit is not None:
-        _assess_lateness(match, culprit, over, "late-return", by=by, at=when)
+    with match.atomic():  # the end, its penalty points and any forfeit, or nothing
+        ended = match.append(BreakEnded, by=by, at=when, late=culprit, minutes_over=over)
+        if culprit is not None:
+            _assess_lateness(match, culprit, over, "late-return", by=by, at=when)
     return ended
 
 
@@ -176,17 +177,7 @@ def late(
     if state.winner is not None:
         raise PenaltyRefusedError("the match is over", LATE_RULE)
     when, now = clock.moment(match, at)
-    if state.breaks.open is not None:
-        reference, kind = state.breaks.open.ends_ms, "late-return"
-    elif state.game == 0 and state.phase is Phase.BETWEEN_GAMES and state.winner is None:
-        start = _decide.stamp(scheduled, None) if scheduled else state.started_at
-        reference, kind = at_ms(start), "late-start"
-    else:
-        raise PenaltyRefusedError(
-            "lateness counts from the starting time or the end of a break: the match is "
-            "under way and no break is on",
-            LATE_RULE,
-        )
+    reference, kind = _late_since(state, scheduled)
     minutes = minutes_between(reference, now)
     assessed = _assess_lateness(match, player, minutes, kind, by=by, at=when)
     if assessed is None:
@@ -202,6 +193,23 @@ def late(
     return assessed
 
 
+def _late_since(state: MatchState, scheduled: str | None) -> tuple[int, str]:
+    """When lateness counts from (ms) and its kind: the end of the break, or the start.
+
+    :raises PenaltyRefusedError: once the match is under way with no break on.
+    """
+    if state.breaks.open is not None:
+        return state.breaks.open.ends_ms, "late-return"
+    if state.game == 0 and state.phase is Phase.BETWEEN_GAMES and state.winner is None:
+        start = _decide.stamp(scheduled, None) if scheduled else state.started_at
+        return at_ms(start), "late-start"
+    raise PenaltyRefusedError(
+        "lateness counts from the starting time or the end of a break: the match is "
+        "under way and no break is on",
+        LATE_RULE,
+    )
+
+
 def _assess_lateness(
     match: Match, player: str, minutes: int, kind: str, *, by: str, at: str
 ) -> PenaltyPointsAssessed | None:
@@ -215,11 +223,12 @@ def _assess_lateness(
         return None
     where = "the starting time" if kind == "late-start" else "the end of the break"
     reason = f"{state.name(player)} was {minutes} minutes late after {where}"
-    assessed = match.append(
-        PenaltyPointsAssessed, by=by, at=at, player=player, points=due, kind=kind,
-        rule=LATE_RULE, ruled_by="director", reason=reason, minutes_late=minutes,
-    )  # fmt: skip
-    _forfeit_if_due(match, player, kind, by=by, at=at)
+    with match.atomic():  # the points and any forfeit they bring, or nothing
+        assessed = match.append(
+            PenaltyPointsAssessed, by=by, at=at, player=player, points=due, kind=kind,
+            rule=LATE_RULE, ruled_by="director", reason=reason, minutes_late=minutes,
+        )  # fmt: skip
+        _forfeit_if_due(match, player, kind, by=by, at=at)
     return assessed
 
 
@@ -255,9 +264,11 @@ def penalty(
     if match.state.winner is not None:
         raise PenaltyRefusedError("the match is over", rule.strip())
     when, _ = clock.moment(match, at)
-    assessed = match.append(
-        PenaltyPointsAssessed, by=by, at=when, player=player, points=points, kind="director",
-        rule=rule.strip(), ruled_by=ruled_by, reason=reason.strip(), minutes_late=None,
-    )  # fmt: skip
-    _forfeit_if_due(match, player, "director", by=by, at=when)
+    with match.atomic():
+        assessed = match.append(
+            PenaltyPointsAssessed, by=by, at=when, player=player, points=points,
+            kind="director", rule=rule.strip(), ruled_by=ruled_by, reason=reason.strip(),
+            minutes_late=None,
+        )  # fmt: skip
+        _forfeit_if_due(match, player, "director", by=by, at=when)
     return assessed

@@ -378,16 +378,16 @@ def flag(
     both = figure(timer, other(player), now) == 0
     figures_now = {"reserve_a_ms": left[0], "reserve_b_ms": left[1]}
     outcome = "both-expired" if both else "forfeit"
-    expired = match.append(
-        TimeExpired, by=by, at=when, player=player, outcome=outcome, rule=rule, **figures_now
-    )
-    if both:
-        reason = "both reserves had expired and neither can be shown to have run out first"
-        set_clock(
-            match, (nominal_ms, nominal_ms), rule="USBGF 4.3.3", reason=reason, by=by, at=when
+    with match.atomic():  # the expiry and what follows it, or nothing
+        expired = match.append(
+            TimeExpired, by=by, at=when, player=player, outcome=outcome, rule=rule, **figures_now
         )
-    else:
-        forfeit(match, other(player), by=by, at=when)
+        if both:
+            reason = "both reserves had expired and neither can be shown to have run out first"
+            nominal = (nominal_ms, nominal_ms)
+            set_clock(match, nominal, rule="USBGF 4.3.3", reason=reason, by=by, at=when)
+        else:
+            forfeit(match, other(player), by=by, at=when)
     return expired
 
 

@@ -80,12 +80,7 @@ def early_pickup(match: Match, player: str, ruling: Ruling) -> ReserveTimePenali
     elif timer.pickups[index] == 0:
         kind, penalty = "warning", 0
     elif timer.at_one_second[index]:
-        left = clock.figures(timer, now)
-        match.append(
-            TimeExpired, by=ruling.by, at=when, player=player, outcome="forfeit", rule=rule,
-            reserve_a_ms=left[0], reserve_b_ms=left[1],
-        )  # fmt: skip
-        clock.forfeit(match, other(player), by=ruling.by, at=when)
+        _forfeit_on_time(match, player, rule, ruling.by, when)
         return None
     else:
         penalty = (rules.early_pickup_penalty_seconds.value or 30) * 1000
@@ -94,6 +89,18 @@ def early_pickup(match: Match, player: str, ruling: Ruling) -> ReserveTimePenali
         ReserveTimePenalized, by=ruling.by, at=when, player=player, kind=kind,
         penalty_ms=penalty, **common,
     )  # fmt: skip
+
+
+def _forfeit_on_time(match: Match, player: str, rule: str, by: str, when: str) -> None:
+    """USBGF 4.1.7.2: a violation after the reduction to one second forfeits the match."""
+    assert match.state.timer is not None
+    left = clock.figures(match.state.timer, at_ms(when))
+    with match.atomic():
+        match.append(
+            TimeExpired, by=by, at=when, player=player, outcome="forfeit", rule=rule,
+            reserve_a_ms=left[0], reserve_b_ms=left[1],
+        )  # fmt: skip
+        clock.forfeit(match, other(player), by=by, at=when)
 
 
 def missed_hit(
@@ -128,17 +135,25 @@ def missed_hit(
     chosen = choose(match, history, [Subject.CLOCK_NOT_ACTIVATED], first, late, ruling)
     rule = chosen.window.rule or "USBGF 4.1.8.1"
     voids = [first, *actions_after(history, first)] if nullified else []
-    reverted = record(match, history, PlaysReverted, ruling, rule, voids,
-                      event=first, same_checker=[])  # fmt: skip
-    assert isinstance(reverted, PlaysReverted)
+    with match.atomic():  # the nullification and the restore, or nothing
+        reverted = record(match, history, PlaysReverted, ruling, rule, voids,
+                          event=first, same_checker=[])  # fmt: skip
+        assert isinstance(reverted, PlaysReverted)
+        return reverted, _restore(match, history, ended, late, rule, ruling)
+
+
+def _restore(
+    match: Match, history: Sequence[MatchEvent], ended: MatchEvent, late: str, rule: str,
+    ruling: Ruling,
+) -> ReserveTimeRestored | None:  # fmt: skip
+    """Give ``late`` back what his clock took since ``ended`` (None if it took nothing)."""
     lost = _lost(history, ended, late, match)
     if lost == 0:
-        return reverted, None
-    restored = match.append(
-        ReserveTimeRestored, by=ruling.by, at=reverted.at, player=late, restored_ms=lost,
-        rule=rule, ruled_by=ruling.ruled_by, reason=ruling.reason.strip(),
+        return None
+    return match.append(
+        ReserveTimeRestored, by=ruling.by, at=match.state.last_at, player=late,
+        restored_ms=lost, rule=rule, ruled_by=ruling.ruled_by, reason=ruling.reason.strip(),
     )  # fmt: skip
-    return reverted, restored
 
 
 def _turn_end(history: Sequence[MatchEvent], late: str) -> tuple[MatchEvent | None, list[int]]:

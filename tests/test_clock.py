@@ -451,3 +451,15 @@ def test_lateness_after_the_match_is_refused_as_over() -> None:
     play(match, "10:15:00 late b")
     assert match.state.winner == "a"
     refused(match, BgLedgerError, "USBGF 2.2.4", lambda: play(match, "10:20:00 late b"))
+
+
+def test_a_command_refused_halfway_leaves_a_bare_match_as_it_was() -> None:
+    # Match.atomic: a hit recorded, then a refusal inside the same block: neither is kept.
+    match = new()
+    play(match, "10:01:00 opening 3 1")
+    match.collect_events()
+    version, state = match.version, match.state
+    with pytest.raises(ClockRefusedError), match.atomic():
+        clock.hit(match, by=BY, at=at("10:01:05"))
+        clock.hit(match, by=BY, at=at("10:01:06"))  # Ann has not moved: refused (4.1.8.1)
+    assert (match.version, match.state, match.collect_events()) == (version, state, [])
