@@ -81,6 +81,19 @@ def _pair(value: list[int]) -> tuple[int, int]:
     return int(value[0]), int(value[1])
 
 
+def _board(value: list[list[int]]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Both sides' 26 checker counts.
+
+    :raises ValueError: if either side is not 26 whole numbers.
+    """
+    sides = tuple(tuple(side) for side in value)
+    if len(sides) != 2 or any(len(side) != 26 for side in sides):
+        raise ValueError(f"a board is two sides of 26 counts, not {value!r}")
+    if not all(type(count) is int for side in sides for count in side):
+        raise ValueError(f"a board holds whole numbers of checkers, not {value!r}")
+    return sides[0], sides[1]
+
+
 def state_from_dict(data: dict[str, Any]) -> MatchState:
     """The :class:`MatchState` that :func:`state_to_dict` wrote.
 
@@ -115,7 +128,7 @@ def state_from_dict(data: dict[str, Any]) -> MatchState:
         cube=data["cube"],
         cube_owner=data["cube_owner"],
         offer=data["offer"],
-        board=(tuple(data["board"][0]), tuple(data["board"][1])),
+        board=_board(data["board"]),
         resignation=None
         if resignation is None
         else Resignation(resignation[0], resignation[1], Phase(resignation[2])),

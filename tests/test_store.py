@@ -15,6 +15,7 @@ import random
 from datetime import datetime, timedelta
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -216,6 +217,18 @@ def test_codec_round_trips_every_state(seed: int, length: int, profile: str) -> 
         data = state_to_dict(state)
         assert state_from_dict(data) == state
         assert state_from_dict(json.loads(json.dumps(data))) == state
+
+
+@pytest.mark.parametrize(
+    "board",
+    ["not a board", [[0] * 26], [[0] * 26, [0] * 25], [[0] * 26, [0] * 25 + ["2"]]],
+)
+def test_codec_refuses_a_board_that_is_not_two_sides_of_26_counts(board: object) -> None:
+    state = fold(random_match(1, 3, "usbgf-2016", limit=5))
+    assert state is not None
+    data = {**state_to_dict(state), "board": board}
+    with pytest.raises(ValueError, match="board"):
+        state_from_dict(data)
 
 
 # -- (e) the list of matches -------------------------------------------------------------------
