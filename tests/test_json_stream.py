@@ -195,6 +195,9 @@ def test_import_rebuilds_the_same_match(recorded: Recorded, fresh: Ledger, name:
     stored = [e.timestamp for e in fresh.history("m")]
     assert stored == [e.timestamp for e in original.history("m")]
     assert export_json(fresh.history("m")) == document
+    assert fresh.snapshots is not None  # ends on a snapshot, as a .mat import does
+    (snapshot,) = fresh.snapshots.get(match_uuid("m"), desc=True, limit=1)
+    assert snapshot.originator_version == len(fresh.history("m"))
 
 
 @pytest.mark.parametrize("name", SCENARIO_NAMES)

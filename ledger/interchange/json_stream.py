@@ -35,6 +35,7 @@ not give, a flag while time remained, are refused like a changed die.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -204,4 +205,6 @@ def import_json(
         ledger.save(*rechain(events))
     except (IntegrityError, sqlalchemy.exc.IntegrityError):
         raise exists from None
+    with contextlib.suppress(IntegrityError, sqlalchemy.exc.IntegrityError):
+        ledger.take_snapshot(match_uuid(chosen))  # as an import of .mat ends: on a snapshot
     return chosen
