@@ -146,18 +146,28 @@ def standings(ctx: click.Context, event: str | None, as_json: bool) -> None:
 
 
 @click.command("rebuild")
+@click.option(
+    "--full",
+    is_flag=True,
+    help="Decode and fold every event of every match; read no snapshot.",
+)
 @json_option
 @click.pass_context
-def rebuild(ctx: click.Context, as_json: bool) -> None:
-    """Recompute every read model (match index, rulings, standings) from all the events.
+def rebuild(ctx: click.Context, full: bool, as_json: bool) -> None:
+    """Recompute every read model (match index, rulings, standings) from the events.
 
-    Runs in one transaction: readers see the old models until it commits.
+    Each match starts from its latest snapshot that still belongs to its hash
+    chain and folds the events after it; --full folds every event instead
+    (after an upgrade that changes how events are folded).  Runs in one
+    transaction: readers see the old models until it commits.
     """
     ledger = open_ledger(ctx)
     with library_errors():
-        report = ReadModels(ledger).rebuild()
+        report = ReadModels(ledger).rebuild(full=full)
     document = {
         "events": report.events,
+        "folded": report.folded,
+        "from_snapshots": report.snapshots,
         "matches": report.matches,
         "rulings": report.rulings,
         "standings": report.standings,
@@ -169,7 +179,8 @@ def rebuild(ctx: click.Context, as_json: bool) -> None:
         return
     click.echo(
         f"rebuilt from {report.events} events in {report.seconds:.2f} s "
-        f"({document['events_per_second']} events/s): {report.matches} matches, "
+        f"({document['events_per_second']} events/s; {report.folded} folded, "
+        f"{report.snapshots} matches from a snapshot): {report.matches} matches, "
         f"{report.rulings} rulings, {report.standings} standings rows"
     )
 

@@ -24,7 +24,7 @@ from ledger.match import Match
 from projections.codec import state_from_dict, state_to_dict
 from projections.state import MatchState, fold
 
-__all__ = ["MatchSnapshot", "StaleSnapshotError", "project_match"]
+__all__ = ["MatchSnapshot", "StaleSnapshotError", "project_match", "thaw"]
 
 
 class StaleSnapshotError(Exception):
@@ -63,7 +63,7 @@ def project_match(match: Match | None, events: Iterable[DomainEvent]) -> Match |
     for event in events:
         if isinstance(event, MatchSnapshot):
             pending.clear()
-            state = _thaw(event)
+            state = thaw(event)
         elif isinstance(event, MatchEvent):
             pending.append(event)
         stream, version = event.originator_id, event.originator_version
@@ -76,7 +76,7 @@ def project_match(match: Match | None, events: Iterable[DomainEvent]) -> Match |
     return Match(stream, version, state)
 
 
-def _thaw(snapshot: MatchSnapshot) -> MatchState:
+def thaw(snapshot: MatchSnapshot) -> MatchState:
     """The state a snapshot keeps, with the chain's head.
 
     :raises StaleSnapshotError: for a snapshot this version cannot read.

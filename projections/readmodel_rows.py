@@ -27,7 +27,8 @@ Example::
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import fields
 from typing import Any
 
 from ledger.events import MatchEvent, RulingMade, RulingOverturned
@@ -38,6 +39,7 @@ from projections.summary import state_json
 __all__ = [
     "is_ruling",
     "match_row",
+    "ruling_kinds",
     "ruling_row",
     "standings_rows",
     "status_of",
@@ -106,6 +108,21 @@ def is_ruling(event: MatchEvent) -> bool:
     if isinstance(event, RulingMade):
         return True
     return isinstance(getattr(event, "ruled_by", None), str) and hasattr(event, "rule")
+
+
+def ruling_kinds() -> list[type[MatchEvent]]:
+    """Every event class whose events are rulings (:func:`is_ruling`), :class:`RulingMade` first."""
+    return [
+        kind
+        for kind in _subclasses(MatchEvent)
+        if issubclass(kind, RulingMade) or {"rule", "ruled_by"} <= {f.name for f in fields(kind)}
+    ]
+
+
+def _subclasses(cls: type[MatchEvent]) -> Iterator[type[MatchEvent]]:
+    yield cls
+    for sub in cls.__subclasses__():
+        yield from _subclasses(sub)
 
 
 def ruling_row(

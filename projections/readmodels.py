@@ -42,23 +42,22 @@ Example::
 
 from __future__ import annotations
 
-import json
 import time
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, cast
-from uuid import UUID
 
 import sqlalchemy.exc
-from eventsourcing.persistence import StoredEvent
 from eventsourcing.utils import get_topic
 from sqlalchemy import Connection, Engine, Table, delete, func, insert, select, update
 
 from ledger.app import Ledger
-from ledger.events import MatchEvent, RulingMade
-from projections.codec import state_from_dict
-from projections.effective import voided_by
-from projections.readmodel_rows import is_ruling, match_row, ruling_row, standings_rows
+from ledger.events import RulingMade
+from projections.readmodel_fold import NotificationFolder
+from projections.readmodel_rebuild import rebuild_rows
+from projections.readmodel_rows import (
+    ruling_kinds,
+    standings_rows,
+)
 from projections.readmodel_tables import (
     MODEL_TABLES,
     matches_table,
@@ -67,7 +66,6 @@ from projections.readmodel_tables import (
     standings_table,
     tracking_table,
 )
-from projections.state import MatchState, fold
 
 __all__ = ["BATCH", "TRACKING_NAME", "ReadModels", "RebuildReport"]
 
@@ -78,9 +76,15 @@ TRACKING_NAME = "bgledger_readmodels"
 
 @dataclass(frozen=True, slots=True)
 class RebuildReport:
-    """What :meth:`ReadModels.rebuild` did: events folded, rows written, seconds taken."""
+    """What :meth:`ReadModels.rebuild` did, and how long it took.
+
+    ``events`` counts the events the models cover, ``folded`` those decoded
+    and folded, ``snapshots`` the matches that started from a snapshot.
+    """
 
     events: int
+    folded: int
+    snapshots: int
     matches: int
     rulings: int
     standings: int
@@ -88,16 +92,8 @@ class RebuildReport:
 
     @property
     def events_per_second(self) -> float:
-        """Events folded per second (0 for an empty ledger)."""
+        """Events covered per second (0 for an empty ledger)."""
         return self.events / self.seconds if self.seconds > 0 else 0.0
-
-
-@dataclass
-class _Stream:
-    """One match's notifications in a batch: (notification id, event), in order."""
-
-    stream: str
-    items: list[tuple[int, MatchEvent]] = field(default_factory=list)
 
 
 class ReadModels:
@@ -114,7 +110,15 @@ class ReadModels:
         engine = getattr(ledger.recorder, "datastore").engine  # noqa: B009
         self.engine = cast(Engine, engine)
         self.events_table: Table = getattr(ledger.recorder, "events_record_cls").__table__  # noqa: B009
-        self._ruling_topics = [get_topic(cls) for cls in _subclasses(RulingMade)]
+        self._ruling_topics = [
+            get_topic(kind) for kind in ruling_kinds() if issubclass(kind, RulingMade)
+        ]
+        self._log_topics = [get_topic(kind) for kind in ruling_kinds()]
+        self._folder = NotificationFolder(
+            ledger.mapper, self.events_table, self._ruling_topics, batch
+        )
+        snapshots = getattr(ledger.snapshots, "recorder", None)
+        self._snapshots_table: Table = getattr(snapshots, "events_record_cls").__table__  # noqa: B009
         self._create()
 
     # -- maintaining ----------------------------------------------------------
@@ -133,163 +137,69 @@ class ReadModels:
         while True:
             with self.engine.begin() as connection:
                 position = self._lock(connection)
-                done, reached = self._process(connection, position)
+                if position == 0:  # nothing caught up yet: the one-pass rebuild's way
+                    for table in MODEL_TABLES:
+                        connection.execute(delete(table))
+                    total += self._from_snapshots(connection)[0]
+                    continue
+                done, reached = self._folder.process(connection, position)
                 if done:
                     self._advance(connection, reached)
             total += done
             if done < self.batch:
                 return total
 
-    def rebuild(self) -> RebuildReport:
-        """Clear every read model and fold the whole notification log again, in one transaction.
+    def rebuild(self, full: bool = False) -> RebuildReport:
+        """Clear every read model and work it out again from the events, in one transaction.
+
+        Each match starts from its latest snapshot that still belongs to its
+        hash chain, and the events after it are folded
+        (:mod:`projections.readmodel_rebuild`); with ``full``, every event of
+        every match is decoded and folded and no snapshot is read.
 
         :raises sqlalchemy.exc.SQLAlchemyError: on a database error (nothing changes).
         """
         began = time.perf_counter()
-        total = 0
         with self.engine.begin() as connection:
             self._lock(connection)
             for table in MODEL_TABLES:
                 connection.execute(delete(table))
-            position = 0
-            while True:
-                done, position = self._process(connection, position)
-                total += done
-                if done < self.batch:
-                    break
-            self._advance(connection, position)
+            if full:
+                events = folded = 0
+                position = 0
+                while True:
+                    done, position = self._folder.process(connection, position)
+                    events, folded = events + done, folded + done
+                    if done < self.batch:
+                        break
+                self._advance(connection, position)
+                snapshots = 0
+            else:
+                events, folded, snapshots = self._from_snapshots(connection)
         seconds = time.perf_counter() - began
         counts = self.counts()
         return RebuildReport(
-            total, counts["matches"], counts["rulings"], counts["standings"], seconds
-        )
+            events, folded, snapshots, counts["matches"], counts["rulings"], counts["standings"],
+            seconds,
+        )  # fmt: skip
 
-    def _process(self, connection: Connection, position: int) -> tuple[int, int]:
-        """Fold the notifications after ``position`` (one batch) into the tables.
+    def _from_snapshots(self, connection: Connection) -> tuple[int, int, int]:
+        """Write every model afresh as of the last notification (the tables are empty).
 
-        :return: how many were folded and the id of the last one (``position`` if none).
+        :return: the events covered, the events folded, the matches started from a snapshot.
         """
-        table = self.events_table
-        rows = connection.execute(
-            select(table.c.id, table.c.originator_id, table.c.originator_version)
-            .add_columns(table.c.topic, table.c.state)
-            .where(table.c.id > position)
-            .order_by(table.c.id)
-            .limit(self.batch)
-        ).all()
-        streams: dict[str, _Stream] = {}
-        for row in rows:
-            event = self._event(row.originator_id, row.originator_version, row.topic, row.state)
-            key = str(row.originator_id)
-            streams.setdefault(key, _Stream(key)).items.append((row.id, event))
-        events_touched: set[str] = set()
-        for stream in streams.values():
-            events_touched.update(self._fold_stream(connection, stream))
-        self._write_standings(connection, events_touched)
-        return len(rows), rows[-1].id if rows else position
-
-    def _fold_stream(self, connection: Connection, stream: _Stream) -> set[str]:
-        """Fold one match's new events onto its stored state; write its rows.
-
-        :return: the event names whose standings change (none if the stream is no match).
-        """
-        first = stream.items[0][1].originator_version
-        prior = self._prior_state(connection, stream.stream, first)
-        state = fold((event for _, event in stream.items), prior)
-        if state is None:
-            return set()
-        version = stream.items[-1][1].originator_version
-        row = match_row(state, stream.stream, version)
-        started = self._started_id(connection, stream, prior)
-        connection.execute(delete(matches_table).where(matches_table.c.stream == stream.stream))
-        connection.execute(insert(matches_table), [{**row, "started_id": started}])
-        rulings = [
-            ruling_row(event, state.match_id, state.event, number)
-            for number, event in stream.items
-            if is_ruling(event)
-        ]
-        if rulings:
-            connection.execute(insert(rulings_table), rulings)
-        if any(isinstance(event, RulingMade) for _, event in stream.items):
-            self._mark_overturned(connection, stream.stream, state.match_id, version)
-        return {state.event}
-
-    def _prior_state(self, connection: Connection, stream: str, first: int) -> MatchState | None:
-        """The match's state before event ``first``: stored, else folded from its events."""
-        if first <= 1:
-            return None
-        found = connection.execute(
-            select(matches_table.c.version, matches_table.c.state).where(
-                matches_table.c.stream == stream
-            )
-        ).first()
-        if found is not None and found.version == first - 1:
-            try:
-                return state_from_dict(json.loads(found.state))
-            except (ValueError, KeyError, TypeError, IndexError):
-                pass  # a state stored in an older form: fold the events instead
-        return fold(self._stream_events(connection, stream, first - 1))
-
-    def _started_id(self, connection: Connection, stream: _Stream, prior: MatchState | None) -> int:
-        """The notification id of the match's start (the match index's order)."""
-        if prior is None:
-            return stream.items[0][0]
-        found = connection.execute(
-            select(matches_table.c.started_id).where(matches_table.c.stream == stream.stream)
-        ).scalar()
-        return int(found) if found is not None else stream.items[0][0]
-
-    def _mark_overturned(
-        self, connection: Connection, stream: str, match_id: str, version: int
-    ) -> None:
-        """Set ``voided_by`` on the match's rulings from the rulings in force (one rule)."""
-        rulings = self._stream_events(connection, stream, version, self._ruling_topics)
-        voided = voided_by(rulings)
-        column = rulings_table.c
-        connection.execute(
-            update(rulings_table).where(column.match_id == match_id).values(voided_by=None)
-        )
-        for number, ruling in voided.items():
-            connection.execute(
-                update(rulings_table)
-                .where(column.match_id == match_id, column.number == number)
-                .values(voided_by=ruling)
-            )
-
-    def _write_standings(self, connection: Connection, events: set[str]) -> None:
-        """Recompute the standings of ``events`` from the match index rows."""
-        if not events:
-            return
-        column = matches_table.c
-        matches = connection.execute(
-            select(column.event, column.player_a, column.player_b)
-            .add_columns(column.score_a, column.score_b, column.winner)
-            .where(column.event.in_(sorted(events)))
-        ).mappings()
-        rows = standings_rows(dict(match) for match in matches)
-        connection.execute(delete(standings_table).where(standings_table.c.event.in_(events)))
+        position = int(connection.execute(select(func.max(self.events_table.c.id))).scalar() or 0)
+        tables = (self.events_table, self._snapshots_table)
+        rebuilt = rebuild_rows(connection, self.ledger.mapper, tables, self._log_topics, position)
+        if rebuilt.matches:
+            connection.execute(insert(matches_table), rebuilt.matches)
+        if rebuilt.rulings:
+            connection.execute(insert(rulings_table), rebuilt.rulings)
+        rows = standings_rows(rebuilt.matches)
         if rows:
             connection.execute(insert(standings_table), rows)
-
-    def _stream_events(
-        self, connection: Connection, stream: str, lte: int, topics: Sequence[str] = ()
-    ) -> list[MatchEvent]:
-        """The stream's events up to ``lte`` (only those with ``topics`` if given), in order."""
-        table = self.events_table
-        query = (
-            select(table.c.originator_id, table.c.originator_version)
-            .add_columns(table.c.topic, table.c.state)
-            .where(table.c.originator_id == UUID(stream), table.c.originator_version <= lte)
-            .order_by(table.c.originator_version)
-        )
-        if topics:
-            query = query.where(table.c.topic.in_(topics))
-        rows = connection.execute(query).all()
-        return [self._event(*row) for row in rows]
-
-    def _event(self, stream: Any, version: int, topic: str, state: Any) -> MatchEvent:
-        stored = StoredEvent(stream, version, topic, bytes(state))
-        return cast(MatchEvent, self.ledger.mapper.to_domain_event(stored))
+        self._advance(connection, position)
+        return rebuilt.events, rebuilt.folded, rebuilt.snapshots
 
     # -- tracking ---------------------------------------------------------------
 
@@ -384,10 +294,3 @@ class ReadModels:
     def _rows(self, query: Any) -> list[dict[str, Any]]:
         with self.engine.connect() as connection:
             return [dict(row) for row in connection.execute(query).mappings()]
-
-
-def _subclasses(cls: type) -> Iterator[type]:
-    yield cls
-    sub: type
-    for sub in cls.__subclasses__():
-        yield from _subclasses(sub)

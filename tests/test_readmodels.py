@@ -28,7 +28,9 @@ from cli.main import main
 from cli.readmodel_commands import COMMANDS
 from ledger import rulings
 from ledger.app import Ledger
+from ledger.match import match_uuid
 from ledger.rulings import Ruling
+from ledger.snapshots import MatchSnapshot
 from projections.readmodel_tables import dump_tables
 from projections.readmodels import ReadModels
 from projections.summary import state_json
@@ -108,12 +110,12 @@ def rule(ledger: Ledger, match_id: str) -> None:
     ledger.rule(match_id, lambda m, h: rulings.overturn(m, h, noted, appeal))
 
 
-def rebuilt(url: str) -> dict[str, list[dict[str, Any]]]:
+def rebuilt(url: str, full: bool = False) -> dict[str, list[dict[str, Any]]]:
     """The tables as ``rebuild`` computes them, from another ledger on the same database."""
     other = Ledger(url)
     try:
         models = ReadModels(other)
-        models.rebuild()
+        models.rebuild(full=full)
         return dump_tables(models.engine)
     finally:
         other.close()
@@ -121,8 +123,10 @@ def rebuilt(url: str) -> dict[str, list[dict[str, Any]]]:
 
 def test_incremental_equals_rebuild_and_catch_up_is_idempotent(url: str, ledger: Ledger) -> None:
     models = ReadModels(ledger, batch=7)  # small batches: matches split across transactions
+    start(url, "first", "Open")
+    assert models.catch_up() == 1  # from here on, every catch-up folds notification by notification
     import_mats(url)
-    assert models.catch_up() > 0
+    assert models.catch_up() > 7
     record_scenario(url)
     start(url, "club-1", "Club night")
     rule(ledger, "club-1")
@@ -131,8 +135,100 @@ def test_incremental_equals_rebuild_and_catch_up_is_idempotent(url: str, ledger:
     assert models.catch_up() == 0
     assert dump_tables(models.engine) == incremental
     assert rebuilt(url) == incremental
+    assert rebuilt(url, full=True) == incremental
     assert dump_tables(models.engine) == incremental
     assert {m["match_id"] for m in models.matches()} >= {"live", "club-1", "two-matches"}
+
+
+def test_rebuild_starts_each_match_from_its_snapshot_and_folds_only_the_tail(
+    url: str, ledger: Ledger
+) -> None:
+    import_mats(url)  # an import ends each match on a snapshot
+    record_scenario(url)  # 20 actions recorded live: a tail after the last snapshot
+    start(url, "ruled", "Open")
+    rule(ledger, "ruled")
+    models = ReadModels(ledger)
+    fast = models.rebuild()
+    tables = dump_tables(models.engine)
+    full = models.rebuild(full=True)
+    assert dump_tables(models.engine) == tables
+    assert full.events == fast.events == models.position() and full.folded == full.events
+    live, ruled = ledger.state("live").events, ledger.state("ruled").events
+    assert live < 50 and ruled < 50  # recorded live, too short for a snapshot yet
+    assert full.snapshots == 0 and fast.snapshots == fast.matches - 2
+    assert fast.folded == live + ruled  # every imported match ends on its snapshot
+    rows = {row["match_id"]: row for row in models.matches()}
+    assert rows["live"]["events"] == live and rows["live"]["summary"] == json.dumps(
+        state_json(ledger.state("live")), separators=(",", ":"), ensure_ascii=False
+    )
+
+
+def _last_snapshot(ledger: Ledger, match_id: str) -> MatchSnapshot:
+    stream = match_uuid(match_id)
+    snapshots = list(ledger.snapshots.get(stream, desc=True, limit=1)) if ledger.snapshots else []
+    assert snapshots and isinstance(snapshots[0], MatchSnapshot)
+    return snapshots[0]
+
+
+def _replace_snapshot(ledger: Ledger, snapshot: MatchSnapshot, state: dict[str, Any]) -> None:
+    """Overwrite the stored snapshot as someone with write access to the database could."""
+    table = getattr(ledger.snapshots, "recorder").events_record_cls.__table__  # noqa: B009
+    engine = getattr(ledger.recorder, "datastore").engine  # noqa: B009
+    column = table.c
+    with engine.begin() as connection:
+        connection.execute(
+            sqlalchemy.delete(table).where(
+                column.originator_id == snapshot.originator_id,
+                column.originator_version == snapshot.originator_version,
+            )
+        )
+    forged = MatchSnapshot(
+        originator_id=snapshot.originator_id,
+        originator_version=snapshot.originator_version,
+        timestamp=snapshot.timestamp,
+        state=state,
+    )
+    assert ledger.snapshots is not None
+    ledger.snapshots.put([forged])
+
+
+@pytest.mark.parametrize("damage", ["other history", "no head", "unreadable"])
+def test_a_snapshot_not_of_the_streams_history_is_not_used(
+    url: str, ledger: Ledger, damage: str
+) -> None:
+    import_mats(url)
+    models = ReadModels(ledger)
+    honest = models.rebuild(full=True)
+    expected = dump_tables(models.engine)
+    match_id = "two-matches"
+    snapshot = _last_snapshot(ledger, match_id)
+    state = {**snapshot.state, "score": [9, 9], "winner": None}
+    if damage == "other history":
+        state["head"] = "0" * 64  # a snapshot of a stream whose events were since changed
+    elif damage == "no head":
+        del state["head"]  # written before the hash chain
+    else:
+        state["board"] = "not a board"
+    _replace_snapshot(ledger, snapshot, state)
+    report = models.rebuild()
+    assert dump_tables(models.engine) == expected
+    assert report.snapshots == honest.matches - 1
+    assert report.folded == snapshot.originator_version  # that match, folded from event 1
+    row = next(row for row in models.matches() if row["match_id"] == match_id)
+    assert (row["score_a"], row["score_b"]) != (9, 9)
+
+
+def test_the_first_catch_up_of_a_large_ledger_starts_from_the_snapshots(
+    url: str, ledger: Ledger
+) -> None:
+    import_mats(url)
+    record_scenario(url)
+    models = ReadModels(ledger)
+    covered = models.catch_up()
+    assert covered == models.position() > 0
+    assert dump_tables(models.engine) == rebuilt(url, full=True)
+    start(url, "later", "Open")
+    assert models.catch_up() == 1 and models.matches()[-1]["match_id"] == "later"
 
 
 def test_a_crash_before_the_commit_changes_nothing_and_is_done_once_later(
@@ -224,6 +320,14 @@ def test_rebuild_prints_counts(url: str) -> None:
     document = json.loads(run(url, "rebuild", "--json").stdout)
     assert document["events"] > 0 and document["matches"] >= 4
     assert set(document) == {
-        "events", "matches", "rulings", "standings", "seconds", "events_per_second"
+        "events", "folded", "from_snapshots", "matches", "rulings", "standings", "seconds",
+        "events_per_second",
     }  # fmt: skip
+    assert document["folded"] < document["events"]  # every imported match ends on a snapshot
+    assert document["from_snapshots"] == document["matches"]
+    full = json.loads(run(url, "rebuild", "--full", "--json").stdout)
+    assert full["folded"] == full["events"] == document["events"] and full["from_snapshots"] == 0
+    assert {key: full[key] for key in ("matches", "rulings", "standings")} == {
+        key: document[key] for key in ("matches", "rulings", "standings")
+    }
     assert "rebuilt from" in run(url, "rebuild").stdout
