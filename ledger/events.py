@@ -1,27 +1,22 @@
-"""The event vocabulary of a match: immutable facts, past participles.
+"""The event vocabulary of a match: immutable facts, past participles (DESIGN).
 
 Every event is a frozen dataclass on :class:`eventsourcing.domain.DomainEvent`
-(``originator_id``, ``originator_version`` (the event's number in the match,
-from 1), ``timestamp`` (when the ledger stored it)) plus :class:`MatchEvent`'s
-``at`` (when it happened at the board, ISO 8601: ``--at`` for a transcription,
-else now) and ``recorded_by`` (who keyed it in).
+(``originator_id``; ``originator_version``, its number in the match from 1; ``timestamp``,
+when the ledger stored it) plus :class:`MatchEvent`'s fields.  Fields hold JSON-stable
+values only (``str``, ``int``, ``bool``, ``None``, ``list[int]`` and dicts of these): a
+tuple would come back from the store as a list and the replayed state would differ from
+the live one.  Players are ``'a'`` and ``'b'``; dice are two ``int`` fields; a play is its
+canonical text (``'13/11 13/8'``, ``''`` for a dance).
 
-Fields hold JSON-stable values only (``str``, ``int``, ``bool``, ``None``,
-``list[int]`` and dicts of these): a tuple would come back from the store as a list and the
-replayed state would differ from the live one.  Players are ``'a'`` and
-``'b'``; dice are two ``int`` fields; a play is its canonical text
-(``'13/11 13/8'``, ``''`` for a dance).
+An event that records something the rules forbid but that happened at the board (DESIGN
+principle 2) says so in ``legal`` and ``reason`` and cites the ``rule``.  Applying an
+event never validates: the :class:`ledger.match.Match` commands decide before an event
+exists.  Rulings (:class:`RulingMade` and its kinds) are compensating events: they name
+the events they void and never change one.  The clock, break and penalty-point events are
+declared in :mod:`ledger.events_time` and exported from here too.
 
-An event that records something the rules forbid but that happened at the
-board (DESIGN principle 2: an illegal play, a double in the Crawford game, a
-concession in a contact position) says so in ``legal`` and ``reason`` and
-cites the rule in ``rule``.  Applying an event never validates; the
-:class:`ledger.match.Match` commands decide before an event exists.
-
-Rulings are compensating events (:class:`RulingMade` and its kinds): they
-name the events they void and never change one.  The clock, break and
-penalty-point events are declared in :mod:`ledger.events_time` and exported
-from here too.  A changed event gets ``class_version`` and an ``upcast_v1_v2``.
+An event class never moves to another module: its stored topic names this one.  A changed
+event gets ``class_version`` and an ``upcast_v1_v2``.
 """
 
 from __future__ import annotations
@@ -32,45 +27,22 @@ from typing import Any, ClassVar
 from eventsourcing.domain import DomainEvent
 
 __all__ = [
-    "CheckersPlayed",
-    "CrawfordPassNullified",
-    "CubeActionVoided",
-    "CubeDropped",
-    "CubeLevelCorrected",
-    "CubeOffered",
-    "CubeTaken",
-    "DiceRolled",
-    "GameStarted",
-    "GameWon",
-    "MatchEvent",
-    "MatchLengthCorrected",
-    "MatchStarted",
-    "MatchWon",
-    "OpeningRollMade",
-    "PlaysReverted",
-    "PrematureDoubleMade",
-    "PrematureRollAccepted",
-    "PrematureRollMade",
-    "PrematureRollRefused",
-    "ResignationAccepted",
-    "ResignationOffered",
-    "ResignationRejected",
-    "RollVoided",
-    "RulingMade",
-    "RulingNoted",
-    "RulingOverturned",
-    "ScoreCorrected",
-    "StartingPositionCorrected",
-    "StartingPositionRecorded",
-    "UnplayablePlayRecorded",
-]
+    "CheckersPlayed", "CrawfordPassNullified", "CubeActionVoided", "CubeDropped",
+    "CubeLevelCorrected", "CubeOffered", "CubeTaken", "DiceRolled", "GameStarted", "GameWon",
+    "MatchEvent", "MatchLengthCorrected", "MatchStarted", "MatchWon", "OpeningRollMade",
+    "PlaysReverted", "PrematureDoubleMade", "PrematureRollAccepted", "PrematureRollMade",
+    "PrematureRollRefused", "ResignationAccepted", "ResignationOffered", "ResignationRejected",
+    "RollVoided", "RulingMade", "RulingNoted", "RulingOverturned", "ScoreCorrected",
+    "StartingPositionCorrected", "StartingPositionRecorded", "UnplayablePlayRecorded",
+]  # fmt: skip
 
 
 @dataclass(frozen=True)
 class MatchEvent(DomainEvent):
     """Base of every match event.
 
-    :ivar at: when it happened at the board (ISO 8601 with a UTC offset).
+    :ivar at: when it happened at the board (ISO 8601 with a UTC offset; ``--at`` for a
+        transcription, else now).
     :ivar recorded_by: who recorded it (a scorekeeper, ``import``, a director).
     :ivar chain: the stream's hash chain up to this event (:mod:`ledger.chain`);
         ``""`` for an event stored before there were chains (class version 1).
@@ -92,12 +64,10 @@ class MatchEvent(DomainEvent):
 class MatchStarted(MatchEvent):
     """A match was set up: the players, the length and the rules it is played under.
 
-    ``crawford`` is whether the Crawford rule applies (USBGF 4.4.6; a
-    transcription may say otherwise); ``meta`` keeps the other header tags of
-    a transcription (``Site``, ``Transcriber`` ...).  ``score_a``/``score_b``
-    are the score before the first game recorded (0-0 unless the record
-    begins mid-match) and ``crawford_status`` that game's Crawford status
-    (``pre``, ``crawford``, ``post``).
+    ``crawford``: whether the Crawford rule applies (USBGF 4.4.6; a transcription may say
+    otherwise); ``meta``: a transcription's other header tags (``Site``, ``Transcriber`` ...).
+    ``score_a``/``score_b``: the score before the first game recorded (0-0 unless the record
+    begins mid-match); ``crawford_status``: that game's (``pre``, ``crawford``, ``post``).
     """
 
     match_id: str
@@ -127,8 +97,7 @@ class GameStarted(MatchEvent):
 class OpeningRollMade(MatchEvent):
     """Each player rolled one die; a tie is recorded and rolled again.
 
-    The higher die moves first, playing both dice (the standard rules of
-    USBGF Appendix B, to which USBGF 4.2.4 refers).
+    The higher die moves first, playing both dice (USBGF Appendix B, as USBGF 4.2.4 refers).
     """
 
     die_a: int
@@ -146,10 +115,9 @@ class DiceRolled(MatchEvent):
 
 @dataclass(frozen=True)
 class RollVoided(MatchEvent):
-    """The last roll was not a valid roll and must be rolled again (USBGF 4.1.4, ABT 4.2).
+    """The last roll was not valid and must be rolled again (USBGF 4.1.4, ABT 4.2).
 
-    ``reason`` is the profile's code (``cocked``, ``wrong-side``, ``die-on-die``);
-    ``rule`` cites the rule that makes it invalid.
+    ``reason``: the profile's code (``cocked``, ``wrong-side``, ``die-on-die``); ``rule``.
     """
 
     player: str
@@ -161,8 +129,7 @@ class RollVoided(MatchEvent):
 class CheckersPlayed(MatchEvent):
     """``player`` moved his checkers: ``play`` in canonical form, ``''`` if he could not move.
 
-    ``legal`` is False for a play made at the board that the rules forbid,
-    with the ``reason`` and the ``rule`` (USBGF 4.2.3).
+    ``legal`` is False for a play made at the board that the rules forbid (USBGF 4.2.3).
     """
 
     player: str
@@ -176,11 +143,8 @@ class CheckersPlayed(MatchEvent):
 class UnplayablePlayRecorded(MatchEvent):
     """A transcription gives ``player`` a ``play`` the board cannot show (``reason``).
 
-    Imported transcriptions sometimes lose or garble a play, so that a later
-    one names checkers that are not there.  The play is kept as written,
-    flagged, the board is left as it was and the turn passes, which is how
-    GNU Backgammon reads such a file too.  Live recording never records this:
-    a checker that is not on the board cannot have been moved.
+    Kept as written and flagged; the board stays and the turn passes, as GNU Backgammon
+    reads such a file (:mod:`ledger.interchange.importer`).  Never recorded live.
     """
 
     player: str
@@ -244,9 +208,8 @@ class ResignationRejected(MatchEvent):
 class GameWon(MatchEvent):
     """Game ``number`` ended: ``winner`` scores ``points``.
 
-    ``result`` is single, gammon or backgammon; ``cube`` the cube value it
-    was played for; ``how`` is ``played`` (last checker borne off), ``drop``
-    or ``resign``.
+    ``result``: single, gammon or backgammon; ``cube``: the cube value it was played for;
+    ``how``: ``played`` (last checker borne off), ``drop`` or ``resign``.
     """
 
     number: int
@@ -267,15 +230,12 @@ class MatchWon(MatchEvent):
 
 
 # -- premature actions (USBGF 4.1.7.1, 4.4.7, ABT 4.6) ---------------------------------------
-
-
 @dataclass(frozen=True)
 class PrematureRollMade(MatchEvent):
     """``player`` rolled ``die1``-``die2`` while his opponent was still to move (USBGF 4.1.7.1).
 
-    The opponent (the mover) decides: :class:`PrematureRollAccepted` or
-    :class:`PrematureRollRefused`; where premature rolls stand (ABT 4.6) the
-    acceptance is recorded with the roll.
+    The mover accepts or refuses it (:mod:`ledger.premature`); where premature rolls stand
+    (ABT 4.6) the acceptance is recorded with the roll.
     """
 
     player: str
@@ -285,20 +245,14 @@ class PrematureRollMade(MatchEvent):
 
 @dataclass(frozen=True)
 class PrematureRollAccepted(MatchEvent):
-    """The mover ``player`` let the premature roll stand and finishes his turn knowing it.
-
-    Once he has moved, the early roller plays those dice (USBGF 4.1.7.1, ABT 4.6).
-    """
+    """The mover ``player`` let the premature roll stand (USBGF 4.1.7.1, ABT 4.6)."""
 
     player: str
 
 
 @dataclass(frozen=True)
 class PrematureRollRefused(MatchEvent):
-    """The mover ``player`` refused the premature roll: the Fast Roll Rule (USBGF 4.1.7.1).
-
-    Once he has moved, the early roller rolls again; the premature dice are gone.
-    """
+    """The mover ``player`` refused the premature roll: the Fast Roll Rule (USBGF 4.1.7.1)."""
 
     player: str
 
@@ -307,9 +261,8 @@ class PrematureRollRefused(MatchEvent):
 class PrematureDoubleMade(MatchEvent):
     """``player`` doubled to ``value`` before his opponent finished his turn (USBGF 4.4.7).
 
-    The double stands if it is otherwise valid: the mover finishes his turn
-    knowing it, then takes or drops.  A double the rules forbid is flagged
-    with the ``reason`` and the ``rule``, as :class:`CubeOffered` is.
+    It stands if otherwise valid (:mod:`ledger.premature`); a forbidden one is flagged as
+    :class:`CubeOffered` is.
     """
 
     player: str
@@ -320,8 +273,6 @@ class PrematureDoubleMade(MatchEvent):
 
 
 # -- rulings: compensating events (USBGF 4.2.3, 4.4.6-4.4.10, 4.7, 4.8, 5.2) ----------------
-
-
 @dataclass(frozen=True)
 class RulingMade(MatchEvent):
     """Base of every ruling: a compensating event that changes nothing recorded before it.
@@ -332,10 +283,8 @@ class RulingMade(MatchEvent):
     :ivar agreed: the players agreed to the correction (USBGF 4.2.3(f)).
     :ivar voids: the events this ruling takes out of force (never deletes).
     :ivar restores: the events it puts back in force (an appeal overturning a ruling).
-    :ivar state: the corrected state right after the ruling, in
-        :mod:`projections.codec` form, so that folding the stream forward
-        needs no look back; :mod:`projections.effective` recomputes it from
-        the events in force.
+    :ivar state: the corrected state right after it (:mod:`projections.codec` form), so that
+        folding needs no look back; :mod:`projections.effective` recomputes it.
     """
 
     rule: str
@@ -351,9 +300,9 @@ class RulingMade(MatchEvent):
 class PlaysReverted(RulingMade):
     """An illegal play (``event``) and the game actions after it are undone (USBGF 4.2.3(c)-(f)).
 
-    Rulings made since stay in force: they are not game actions.
-    ``same_checker`` lists the points the wrongly moved men left, when the
-    profile obliges the player to move one of them again (CLASSIC 10).
+    Rulings made since stay in force: they are not game actions.  ``same_checker``: the
+    points the wrongly moved men left, when the profile obliges the player to move one of
+    them again (CLASSIC 10).
     """
 
     event: int
@@ -362,20 +311,14 @@ class PlaysReverted(RulingMade):
 
 @dataclass(frozen=True)
 class CubeActionVoided(RulingMade):
-    """A double that should not have been offered (``event``) is void with its answer.
-
-    The game scores as if the cube had not turned (USBGF 4.4.6.1, 4.4.9, 4.4.10).
-    """
+    """An invalid double (``event``) is void with its answer (USBGF 4.4.6.1, 4.4.9, 4.4.10)."""
 
     event: int
 
 
 @dataclass(frozen=True)
 class CrawfordPassNullified(RulingMade):
-    """A passed double that should not have been offered (``event``) is nullified.
-
-    The game resumes from the position at the double (USBGF 4.4.6.2, 4.4.9, 4.4.10).
-    """
+    """An invalid double that was passed (``event``) is nullified (USBGF 4.4.6.2, 4.4.9, 4.4.10)."""
 
     event: int
 
@@ -412,22 +355,19 @@ class RulingNoted(RulingMade):
 class RulingOverturned(RulingMade):
     """An appeal committee reversed the ruling ``ruling`` (USBGF 5.2).
 
-    Everything the ruling voided is back in force; the ruling and what was
-    recorded under it are void.
+    What it voided is back in force; the ruling and what was recorded under it are void.
     """
 
     ruling: int
 
 
 # -- errors in the starting position (USBGF 4.2.4, ABT 4.7) ----------------------------
-
-
 @dataclass(frozen=True)
 class StartingPositionRecorded(MatchEvent):
     """The checkers were set up as ``board_a``/``board_b`` (26 counts each, own numbering).
 
-    Recorded when a game began from a position other than the standard one
-    (USBGF 4.2.4, Appendix B); ``legal`` is False then, with the reason.
+    Recorded when a game began from a position other than the standard one (USBGF 4.2.4,
+    Appendix B); ``legal`` is False then.
     """
 
     board_a: list[int]
@@ -441,9 +381,8 @@ class StartingPositionRecorded(MatchEvent):
 class StartingPositionCorrected(RulingMade):
     """The wrong setup ``event`` is corrected (USBGF 4.2.4).
 
-    ``replayed`` is False when the plays made so far stand on the correct
-    position (no move was affected), True when the game starts again from
-    the standard position with new rolls.
+    ``replayed``: False if the plays so far stand on the correct position (no move was
+    affected), True if the game starts again from the standard position with new rolls.
     """
 
     event: int

@@ -16,15 +16,11 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
-from eventsourcing.domain import DomainEvent
-
 from ledger import _decide, clock, premature
-from ledger.chain import chained
+from ledger._stream import MatchStream
 from ledger.errors import (
     CubeActionRefusedError,
     IllegalPlayRefusedError,
@@ -39,7 +35,6 @@ from ledger.events import (
     DiceRolled,
     GameStarted,
     GameWon,
-    MatchEvent,
     MatchWon,
     OpeningRollMade,
     ResignationAccepted,
@@ -55,12 +50,11 @@ from ledger.rules.profiles import Profile, get_profile
 from ledger.rules.results import GameResult, final_result
 from ledger.setup import match_started
 from projections.model import game_points
-from projections.state import MatchState, Phase, apply, other
+from projections.state import Phase, apply, other
 
 __all__ = ["Match", "match_uuid"]
 
 _NAMESPACE = uuid5(NAMESPACE_URL, "https://bgledger.invalid/match")
-E = TypeVar("E", bound=MatchEvent)
 
 
 def match_uuid(match_id: str) -> UUID:
@@ -68,73 +62,20 @@ def match_uuid(match_id: str) -> UUID:
     return uuid5(_NAMESPACE, match_id)
 
 
-class Match:
+class Match(MatchStream):
     """One match: its id, its version (events so far) and its folded state.
 
     Commands take ``by`` (who records) and ``at`` (when it happened, ISO
     8601; ``None`` for now) and raise, recording nothing, when they refuse.
     Each event recorded carries its link in the hash chain (:mod:`ledger.chain`).
+    The stream's bookkeeping (``id``, ``version``, ``advance``, ``collect_events``,
+    ``atomic``, ``append``) is :class:`ledger._stream.MatchStream`'s.
     """
-
-    def __init__(self, stream: UUID, version: int, state: MatchState) -> None:
-        self._id = stream
-        self._version = version
-        self.state = state
-        self._pending: list[MatchEvent] = []
-
-    @property
-    def id(self) -> UUID:
-        """The stream id (see :func:`match_uuid`)."""
-        return self._id
-
-    @property
-    def version(self) -> int:
-        """The number of events recorded so far (pending ones included)."""
-        return self._version
 
     @property
     def profile(self) -> Profile:
         """The rulebook this match is played under."""
         return get_profile(self.state.profile)
-
-    def advance(self, version: int, state: MatchState) -> None:
-        """Bring the match up to ``version`` (events others stored since it was loaded)."""
-        self._version, self.state = version, state
-
-    def collect_events(self) -> list[MatchEvent]:
-        """Hand the events recorded since the last call to the application (and forget them)."""
-        pending, self._pending = self._pending, []
-        return pending
-
-    @contextmanager
-    def atomic(self) -> Iterator[None]:
-        """All that is recorded inside is kept, or none of it: a refusal undoes the steps before."""
-        version, state, pending = self._version, self.state, len(self._pending)
-        try:
-            yield
-        except BaseException:
-            self._version, self.state = version, state
-            del self._pending[pending:]
-            raise
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Match:
-        # The state is immutable: a copy needs only its own pending list.
-        return Match(self._id, self._version, self.state)
-
-    def _record(self, event_type: type[E], by: str, at: str | None, **fields: Any) -> E:
-        event = event_type(
-            originator_id=self._id,
-            originator_version=self._version + 1,
-            timestamp=DomainEvent.create_timestamp(),
-            at=_decide.stamp(at, self.state.last_at),
-            recorded_by=by,
-            **fields,
-        )
-        event = chained(event, self.state.head)
-        self.state = apply(self.state, event)
-        self._version += 1
-        self._pending.append(event)
-        return event
 
     # -- setting up -----------------------------------------------------------
 
@@ -403,10 +344,3 @@ class Match:
         if champion is not None:
             score = after.score
             self._record(MatchWon, by, at, winner=champion, score_a=score[0], score_b=score[1])
-
-    def append(self, event_type: type[E], *, by: str, at: str | None = None, **fields: Any) -> E:
-        """Record an event decided elsewhere: a ruling checked by :mod:`ledger.rulings`.
-
-        :raises InvalidTimeError: for a malformed or earlier ``at``.
-        """
-        return self._record(event_type, by, at, **fields)

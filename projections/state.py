@@ -11,6 +11,10 @@ event is a fact already decided.  Should a stored play no longer fit the board
 (a store edited by hand, a rules engine changed under it), the board is left
 as it was and the state lists the problem in ``anomalies``.
 
+The handlers of premature actions, rulings and the clock's events are in
+:mod:`projections.premature`, :mod:`projections.rulings` and
+:mod:`projections.timekeeping`; they are registered here, in the one table.
+
 Players are ``'a'`` and ``'b'``; each side's checkers are 26 counts in its own
 numbering (0 borne off, 1-24 the points, 25 the bar), as in
 :class:`ledger.rules.position.Position`.
@@ -25,30 +29,20 @@ from typing import Any, TypeVar
 
 from ledger.events import (
     CheckersPlayed,
-    CrawfordPassNullified,
-    CubeActionVoided,
     CubeDropped,
-    CubeLevelCorrected,
     CubeOffered,
     CubeTaken,
     DiceRolled,
     GameStarted,
     GameWon,
     MatchEvent,
-    MatchLengthCorrected,
     MatchStarted,
     MatchWon,
     OpeningRollMade,
-    PlaysReverted,
     ResignationAccepted,
     ResignationOffered,
     ResignationRejected,
     RollVoided,
-    RulingMade,
-    RulingNoted,
-    RulingOverturned,
-    ScoreCorrected,
-    StartingPositionCorrected,
     StartingPositionRecorded,
     UnplayablePlayRecorded,
 )
@@ -58,7 +52,6 @@ from ledger.rules.notation import Play
 from ledger.rules.position import Checkers, Position
 from projections.breaks import Breaks
 from projections.clock import ClockState
-from projections.codec import state_from_dict
 from projections.model import (
     PLAYERS,
     START_SIDE,
@@ -75,6 +68,8 @@ from projections.model import (
 )
 from projections.premature import HANDLERS as PREMATURE_HANDLERS
 from projections.premature import takes_effect
+from projections.rulings import HANDLERS as RULING_HANDLERS
+from projections.rulings import new_length
 from projections.timekeeping import AFTER as TIME_AFTER
 from projections.timekeeping import HANDLERS as TIME_HANDLERS
 from projections.timekeeping import KEEP_DANCE
@@ -354,39 +349,7 @@ def _game_won(d: _Draft, event: GameWon) -> None:
         if max(score) >= d.length:
             d.next_length = None  # the game in progress ended the match: it stands (4.8.3)
         else:
-            _new_length(d, d.next_length)
-
-
-def _new_length(d: _Draft, length: int) -> None:
-    """The corrected match length takes effect (USBGF 4.8.4, 4.8.5(a))."""
-    d.length, d.next_length = length, None
-    one_away = length - 1 in d.score and max(d.score) < length
-    d.crawford = Crawford.CRAWFORD if d.crawford_rule and one_away else Crawford.PRE
-
-
-_KEPT = ("timer", "breaks", "penalties", "clock", "head")
-"""What a ruling's corrected state never replaces: time ran as it ran (events_time), and
-the stream's hash chain is the stream's."""
-_LOADED = tuple(name for name in _FIELDS if name not in _KEPT)
-
-
-def _ruled(d: _Draft, event: RulingMade) -> None:
-    if event.state:  # the corrected state the ruling recorded
-        loaded = state_from_dict(event.state)
-        for name in _LOADED:
-            setattr(d, name, getattr(loaded, name))
-    elif isinstance(event, ScoreCorrected):
-        d.score = (event.score_a, event.score_b)
-        if d.phase is Phase.BETWEEN_GAMES and d.crawford is not Crawford.POST:
-            one_away = d.length - 1 in d.score and max(d.score) < d.length
-            d.crawford = Crawford.CRAWFORD if d.crawford_rule and one_away else Crawford.PRE
-    elif isinstance(event, PlaysReverted):
-        d.obliged = tuple(event.same_checker)  # CLASSIC 10: the man wrongly moved
-    elif isinstance(event, MatchLengthCorrected):
-        if d.phase in (Phase.BETWEEN_GAMES, Phase.OVER):
-            _new_length(d, event.length)
-        else:
-            d.next_length = event.length
+            new_length(d, d.next_length)
 
 
 @_on(StartingPositionRecorded)
@@ -396,14 +359,7 @@ def _set_up(d: _Draft, event: StartingPositionRecorded) -> None:
         d.flagged = (*d.flagged, event.originator_version)
 
 
-for _kind in (
-    StartingPositionCorrected,
-    PlaysReverted, CubeActionVoided, CrawfordPassNullified, CubeLevelCorrected,
-    MatchLengthCorrected, ScoreCorrected, RulingNoted, RulingOverturned,
-):  # fmt: skip
-    _HANDLERS[_kind] = _ruled
-
-
+_HANDLERS.update(RULING_HANDLERS)
 _HANDLERS.update(PREMATURE_HANDLERS)
 _HANDLERS.update(TIME_HANDLERS)
 

@@ -4,19 +4,10 @@ The reader turns text into :class:`MatFile` values and interprets nothing: plays
 stay raw text for :mod:`ledger.rules.notation`, dice are not checked against the
 board, and scores are not checked against results.  What it does settle is the
 layout: header tags, ``N point match`` headers, ``Game N`` headers, score lines
-and the two columns of each move line.
-
-Column 0 is the left column: gnubg's player 0, whom the reference data
-``expected-gnubg.jsonl`` calls ``X``; column 1 is the right one (``O``).  Move
-lines are split the way gnubg 1.07 splits them (``ImportGame`` in its
-``import.c``): if the line holds a second colon after its fourth character, the
-right column starts two characters before that colon, at the dice, and the left
-column ends one character earlier; otherwise, if the line is longer than 15
-characters, the right column starts after the first two blanks found from index
-15 on; otherwise the whole line is the left column.  The left column then starts
-after the move number ``N)``.  A line without a move number (``      Wins 2
-point``) is split by the same rule, so a ``Wins`` line indented past column 15
-belongs to the right player.
+and the two columns of each move line.  The move lines (how gnubg splits them
+into columns, and the :class:`MatAction` values each column says) are read by
+:mod:`ledger.interchange.mat_moves`; :class:`MatAction`, :data:`ActionKind` and
+:func:`split_columns` are exported from here too.
 """
 
 from __future__ import annotations
@@ -24,8 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
 
+from ledger.interchange.mat_moves import NUMBER, ActionKind, MatAction, move_actions, split_columns
 from ledger.rules.errors import BgLedgerError
 
 __all__ = [
@@ -40,29 +31,13 @@ __all__ = [
     "split_columns",
 ]
 
-ActionKind = Literal[
-    "roll", "illegal-play", "double", "beaver", "raccoon", "take", "drop", "win", "loss",
-    "concede", "unknown",
-]  # fmt: skip
-"""What a column of a move line says; see :class:`MatAction`."""
-
 _Player = tuple[tuple[str, str | None], int]  # ((name, rating), score)
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_NUM = r"[0-9]{1,9}"
-_MATCH = re.compile(rf"({_NUM})\s*[Pp]oint\s+[Mm]atch")
-_GAME = re.compile(rf"Game\s+({_NUM})")
-_SCORE = re.compile(rf"\s*({_NUM})\s+(\S.*)", re.DOTALL)
+_MATCH = re.compile(rf"({NUMBER})\s*[Pp]oint\s+[Mm]atch")
+_GAME = re.compile(rf"Game\s+({NUMBER})")
+_SCORE = re.compile(rf"\s*({NUMBER})\s+(\S.*)", re.DOTALL)
 _RATING = re.compile(r"0*[1-9][0-9]*(?:\.[0-9]+)?")
 _TAG = re.compile(r'[;#]\s*\[\s*([^"\]\s][^"\]]*?)\s*"(.*)"\s*\]')
-_MOVE_NUMBER = re.compile(r"\s*[0-9]+\)")
-_ROLL = re.compile(r"([1-6])([1-6]):\s*(.*)", re.DOTALL)
-_ILLEGAL = re.compile(r"illegal\s+play\s*\((.*)\)", re.IGNORECASE | re.DOTALL)
-_CUBE = re.compile(rf"(double|beaver|raccoon)s?(?:\s*=>\s*({_NUM}))?", re.IGNORECASE)
-_WIN = re.compile(rf"wins?\s+({_NUM})\s+points?(\s+and\s+the\s+match)?", re.IGNORECASE)
-_LOSS = re.compile(rf"(?:loses|losses?)\s+({_NUM})\s+points?(\s+and\s+the\s+match)?", re.IGNORECASE)
-_UNKNOWN = re.compile(r"(?:00:\s*)?\?{3,4}")
-_WORDS: dict[str, ActionKind] = {"take": "take", "drop": "drop", "concede": "concede"}
-_ANIMALS: dict[str, ActionKind] = {"double": "double", "beaver": "beaver", "raccoon": "raccoon"}
 
 
 class MatSyntaxError(BgLedgerError, ValueError):
@@ -80,41 +55,6 @@ class MatSyntaxError(BgLedgerError, ValueError):
 
     def __reduce__(self) -> tuple[type[MatSyntaxError], tuple[str, int, str, str]]:
         return (type(self), (self.name, self.line, self.reason, self.text))
-
-
-@dataclass(frozen=True)
-class MatAction:
-    """One thing a column of a move line says, in the order written.
-
-    ``kind`` is one of:
-
-    - ``roll``: ``dice`` and ``play``.  ``play`` is the play text as written,
-      stripped (``'13/8 13/11'``); ``''`` when no checker moved (nothing written,
-      or ``Cannot Move``); ``None`` when the play was not recorded: XG's ``????``
-      (written when the player resigned after rolling) or a roll followed by
-      ``Concedes``, which then follows as its own ``concede`` action.
-    - ``illegal-play``: Snowie's ``53: Illegal play (...)``: ``dice``, and in
-      ``play`` the Snowie position record between the parentheses.
-    - ``double``, ``beaver``, ``raccoon``: ``value`` is the cube value offered
-      (``Doubles => 2``), ``None`` if not written.
-    - ``take``, ``drop``, ``concede``: no data.
-    - ``win``: ``value`` is the points (``Wins 2 points``) and ``and_match``
-      tells whether ``and the match`` follows.
-    - ``loss``: the same, written in the loser's column (``Losses 2 points``,
-      ``Loses 2 points``): the other player wins.
-    - ``unknown``: a turn written as ``????`` or ``00: ????`` with no roll.
-
-    ``raw`` is the column's text as written, stripped.
-    """
-
-    line: int
-    column: Literal[0, 1]
-    kind: ActionKind
-    raw: str
-    dice: tuple[int, int] | None = None
-    play: str | None = None
-    value: int | None = None
-    and_match: bool = False
 
 
 @dataclass(frozen=True)
@@ -236,7 +176,10 @@ class _Reader:
         return MatSyntaxError(self.name, number, reason, line)
 
     def feed(self, number: int, line: str) -> None:
-        """Read one line (without its line break)."""
+        """Read one line (without its line break).
+
+        :raises MatSyntaxError: if the line cannot be placed.
+        """
         stripped = line.strip()
         if not stripped:
             return
@@ -256,7 +199,10 @@ class _Reader:
         elif self.game is None:
             raise self.error(number, "expected 'N point match' or 'Game N'", line)
         else:
-            self.game.actions.extend(_move_line(self, number, line))
+            try:
+                self.game.actions.extend(move_actions(number, line))
+            except ValueError as exc:
+                raise self.error(number, str(exc), line) from None
 
     def comment(self, stripped: str) -> None:
         """Keep a ``;`` or ``#`` line as a tag or a comment."""
@@ -308,7 +254,7 @@ def _score_fields(line: str) -> tuple[_Player, _Player] | None:
     first, last = line.find(":"), line.rfind(":")
     middle = _SCORE.fullmatch(line[first + 1 : last]) if 0 <= first < last else None
     right_score = line[last + 1 :].strip()
-    if middle is None or not re.fullmatch(_NUM, right_score) or not line[:first].strip():
+    if middle is None or not re.fullmatch(NUMBER, right_score) or not line[:first].strip():
         return None
     left = (_name(line[:first]), int(middle[1]))
     return left, (_name(middle[2]), int(right_score))
@@ -320,83 +266,3 @@ def _name(text: str) -> tuple[str, str | None]:
     if comma and name.strip() and _RATING.fullmatch(rating.strip()):
         return name.strip(), rating.strip()
     return text.strip(), None
-
-
-def split_columns(line: str) -> tuple[str, str]:
-    """Split a move line into its left and right column, as gnubg does.
-
-    See the module docstring for the rule.  The move number ``N)`` stays in the
-    left column; the texts are not stripped.
-
-    :param line: a move line, without its line break.
-    :returns: the left and the right column (``''`` when there is none).
-    """
-    first = line.find(":")
-    second = line.find(":", first + 1) if first >= 0 else -1
-    if second > 3:
-        return line[: second - 3], line[second - 2 :]
-    gap = line.find("  ", 15) if len(line) > 15 else -1
-    if gap >= 0:
-        return line[:gap], line[gap + 1 :]
-    return line, ""
-
-
-def _move_line(reader: _Reader, number: int, line: str) -> list[MatAction]:
-    """Read the actions of a move line, left column first."""
-    left, right = split_columns(line)
-    if move_number := _MOVE_NUMBER.match(left):
-        left = left[move_number.end() :]
-    actions: list[MatAction] = []
-    columns: tuple[tuple[Literal[0, 1], str], ...] = ((0, left), (1, right))
-    for column, text in columns:
-        try:
-            actions.extend(_column(text.strip(), number, column))
-        except ValueError as exc:
-            side = "right" if column else "left"
-            raise reader.error(number, f"{exc} in the {side} column", line) from None
-    return actions
-
-
-def _column(text: str, number: int, column: Literal[0, 1]) -> list[MatAction]:
-    """Read the actions of one column's stripped text.
-
-    :raises ValueError: with the reason, if the text is not understood.
-    """
-    if not text:
-        return []
-    if roll := _ROLL.fullmatch(text):
-        return _roll(roll, number, column)
-    if cube := _CUBE.fullmatch(text):
-        value = int(cube[2]) if cube[2] else None
-        return [MatAction(number, column, _ANIMALS[cube[1].lower()], text, value=value)]
-    if win := _WIN.fullmatch(text):
-        return [MatAction(number, column, "win", text, value=int(win[1]), and_match=bool(win[2]))]
-    if loss := _LOSS.fullmatch(text):
-        return [
-            MatAction(number, column, "loss", text, value=int(loss[1]), and_match=bool(loss[2]))
-        ]
-    if _UNKNOWN.fullmatch(text):
-        return [MatAction(number, column, "unknown", text)]
-    if kind := _WORDS.get(text.lower().removesuffix("s")):
-        return [MatAction(number, column, kind, text)]
-    raise ValueError(f"unrecognised action {text!r}")
-
-
-def _roll(roll: re.Match[str], number: int, column: Literal[0, 1]) -> list[MatAction]:
-    """Read ``53: play`` (and its variants: ``Cannot Move``, ``????``, ``Concedes``)."""
-    text, rest = roll[0], roll[3].strip()
-    dice = (int(roll[1]), int(roll[2]))
-    if illegal := _ILLEGAL.fullmatch(rest):
-        return [MatAction(number, column, "illegal-play", text, dice, illegal[1].strip())]
-    if rest.lower().startswith("illegal play"):
-        raise ValueError(f"no '(position)' after 'Illegal play' in {text!r}")
-    if rest.lower() == "concedes":
-        return [
-            MatAction(number, column, "roll", text, dice, None),
-            MatAction(number, column, "concede", text),
-        ]
-    if re.fullmatch(r"\?{3,4}", rest):
-        return [MatAction(number, column, "roll", text, dice, None)]
-    if re.fullmatch(r"(?i)cannot\s+move", rest):
-        return [MatAction(number, column, "roll", text, dice, "")]
-    return [MatAction(number, column, "roll", text, dice, rest)]
