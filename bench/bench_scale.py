@@ -1,28 +1,35 @@
 """Benchmark: a store of many long matches on SQLite and PostgreSQL: append, rebuild, show.
 
     python bench/bench_scale.py [--matches N] [--events E] [--pool K] [--batch B]
-                                [--postgres URL | --no-postgres] [--dir DIR]
-                                [--shows N] [--profile] [--check]
+                                [--catch-up M] [--postgres URL | --no-postgres]
+                                [--dir DIR] [--shows N] [--profile] [--check]
 
 Plays ``--pool`` (20) distinct seeded random legal 75-point matches of
-``--events`` (1,500) events (``tests/match_driver.py``) once, and keeps
-their action lines.  Then, for one fresh SQLite file (in a temporary folder
-under ``--dir``) and one throwaway PostgreSQL database
-(``bgledger_scale_<pid>`` on the server of ``--postgres``, dropped at the
-end):
+``--events`` (1,500) events (``tests/match_driver.py``; every action decided
+by the ``Match`` commands, with a director's note, a ``RulingNoted`` carrying
+its corrected state, every 500 events) once, and keeps their events.  Then,
+for one fresh SQLite file (in a temporary folder under ``--dir``) and one
+throwaway PostgreSQL database (``bgledger_scale_<pid>`` on the server of
+``--postgres``, dropped at the end):
 
 1. **Appends.**  ``--matches`` (1,000) matches, match ``i`` a copy of pool
    match ``i mod K`` under its own id (its own stream UUID,
-   ``match_uuid(id)``), its own players and one of ten event names: the
-   action lines are replayed into a fresh ``Match.start`` per id, so every
-   event is decided and chained afresh for its stream.  Stored with
-   ``Ledger.store_new`` in batches of ``--batch`` (10) matches; only the
-   ``store_new`` calls are timed (events/s), the replay is timed apart.
+   ``match_uuid(id)``), its own players and one of ten event names; every
+   event of the copy is linked afresh into the stream's hash chain
+   (``ledger.chain.rechain``) and the copy folded.  Stored as
+   ``Ledger.store_new`` stores an import: ``--batch`` (10) matches a
+   transaction, then one snapshot of each match's end.  Only the storing is
+   timed (events/s); the copying is timed apart, for information.
 2. **Rebuild.**  ``ReadModels.rebuild()`` (``projections/readmodels.py``:
-   every read model from the whole notification log, one transaction),
-   against raw ``SELECT state FROM bgledger_events ORDER BY id`` + ``json.loads``
-   of every row through the database driver, in the same run.  **Target:
-   rebuild >= 100,000 events/s.**
+   every read model as of the last notification, one transaction; each match
+   from its latest snapshot whose hash-chain head matches its stream, plus
+   the events after it) and ``ReadModels.rebuild(full=True)`` (every event
+   decoded and folded, no snapshot read; its tables must equal the first's),
+   against raw ``SELECT state FROM bgledger_events ORDER BY id`` +
+   ``json.loads`` of every row through the database driver, in the same run.
+   **Target: rebuild >= 100,000 events/s.**  Then ``--catch-up`` (20) more
+   matches are stored and one ``catch_up()`` folds their events, for
+   information: what keeping the models current costs.
 3. **Show.**  ``--shows`` (50) random matches, each loaded by a ledger
    without cache (``Ledger.state(id)``: latest snapshot + tail) and turned
    into the ``show --json`` document (``projections.summary.state_json``);
@@ -48,9 +55,10 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
+from typing import cast
 
 import psycopg
 from sqlalchemy import make_url
@@ -61,13 +69,20 @@ sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO / "bench"))
 
 import match_driver  # noqa: E402
-from bench_ledger import BY, LENGTH, SEED, Script, new_match, profiled, verdict  # noqa: E402
+from bench_ledger import BY, SEED, new_match, profiled, verdict  # noqa: E402
 
+from ledger import rulings  # noqa: E402
 from ledger.actions import Action  # noqa: E402
 from ledger.app import Ledger  # noqa: E402
+from ledger.chain import rechain  # noqa: E402
+from ledger.events import MatchEvent, MatchStarted, RulingMade  # noqa: E402
 from ledger.integrity import verify_stream  # noqa: E402
 from ledger.match import Match, match_uuid  # noqa: E402
+from ledger.rulings import Ruling  # noqa: E402
+from ledger.snapshots import MatchSnapshot  # noqa: E402
+from projections.readmodel_tables import dump_tables  # noqa: E402
 from projections.readmodels import ReadModels  # noqa: E402
+from projections.state import fold  # noqa: E402
 from projections.summary import state_json  # noqa: E402
 
 DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/"
@@ -78,49 +93,77 @@ SHOW_TARGET = 50.0
 EVENTS_TABLE = "bgledger_events"
 NAMES = tuple(f"Player {n:02d}" for n in range(40))
 EVENT_NAMES = tuple(f"Scale Open {n}" for n in range(10))
+NOTE_EVERY = 500
+"""A director's note (``RulingNoted``, with its corrected state) every this many events."""
+NOTE = Ruling("director", "noted for the scale benchmark", rule="USBGF 5.5")
 
 
 # -- the matches ----------------------------------------------------------------------------
 
 
-def build_pool(size: int, events: int, seed: int) -> list[Script]:
+@dataclass(frozen=True, slots=True)
+class Template:
+    """One generated match: its seed and the events it recorded (``MatchStarted`` first)."""
+
+    seed: int
+    events: tuple[MatchEvent, ...]
+
+
+def build_pool(size: int, events: int, seed: int) -> list[Template]:
     """``size`` distinct seeded random matches, each played only until it has ``events`` events.
 
+    Every action is decided by the ``Match`` commands, as live recording does.
     Seeds whose match ends sooner are skipped (``bench_ledger.build_script``
     plays each match to its end: many times slower for the same lines).
     """
-    pool: list[Script] = []
+    pool: list[Template] = []
     attempt = seed
     while len(pool) < size:
         rng, match = random.Random(attempt), new_match()
-        actions, groups = [], []
+        recorded = match.collect_events()
         while match.version < events:
-            line = match_driver.next_line(match.state, rng)
-            if line is None:
-                break
-            action, before = Action.parse(line), match.version
-            action.apply(match, BY)
-            actions.append(action)
-            groups.append(match.version - before)
+            if match.version // NOTE_EVERY > (match.version - 1) // NOTE_EVERY:
+                rulings.note(match, recorded, NOTE)  # a director's note now and then
+            else:
+                line = match_driver.next_line(match.state, rng)
+                if line is None:
+                    break
+                Action.parse(line).apply(match, BY)
+            recorded.extend(match.collect_events())
         if match.version >= events:
-            pool.append(Script(attempt, tuple(actions), tuple(groups), ()))
+            pool.append(Template(attempt, tuple(recorded)))
         attempt += 1
     return pool
 
 
-def copy_match(script: Script, number: int) -> Match:
-    """Match ``number``: the script's actions replayed under its own id, players and event."""
+def copy_match(template: Template, number: int) -> tuple[list[MatchEvent], Match]:
+    """Match ``number``: the template's events in a stream of their own, chained afresh.
+
+    Its own id (so its own stream UUID), players and event name; every event
+    is re-linked (``ledger.chain.rechain``) and the copy folded, so the
+    stream, its chain and its snapshot are what recording it would give.
+    """
     match_id = f"scale-{number:06d}"
     players = (NAMES[number % len(NAMES)], NAMES[(number * 7 + 1) % len(NAMES)])
     if players[0] == players[1]:
         players = (players[0], NAMES[(number + 1) % len(NAMES)])
-    match = Match.start(
-        match_uuid(match_id), match_id, players, LENGTH, by=BY,
-        event=EVENT_NAMES[number % len(EVENT_NAMES)],
+    stream = match_uuid(match_id)
+    first = cast(MatchStarted, template.events[0])
+    opened = replace(
+        first, originator_id=stream, match_id=match_id, player_a=players[0],
+        player_b=players[1], event=EVENT_NAMES[number % len(EVENT_NAMES)],
     )  # fmt: skip
-    for action in script.actions:
-        action.apply(match, BY)
-    return match
+    names = {"match_id": match_id, "players": list(players), "event": opened.event}
+    rest = [
+        replace(event, originator_id=stream, state={**event.state, **names})
+        if isinstance(event, RulingMade)
+        else replace(event, originator_id=stream)
+        for event in template.events[1:]
+    ]
+    events = rechain([opened, *rest])
+    state = fold(events)
+    assert state is not None
+    return events, Match(stream, len(events), state)
 
 
 # -- the stores -----------------------------------------------------------------------------
@@ -150,12 +193,16 @@ class Results:
     label: str
     matches: int = 0
     events: int = 0
-    replay_s: float = 0.0
+    copy_s: float = 0.0
     append_s: float = 0.0
     rows: int = 0
     raw_s: float = 0.0
     rebuild_s: float = 0.0
     rebuilt_events: int = 0
+    rebuilt_folded: int = 0
+    full_s: float = 0.0
+    catch_up_s: float = 0.0
+    caught_up: int = 0
     model_rows: tuple[int, int, int] = (0, 0, 0)
     load_ms: list[float] = field(default_factory=list)
     show_ms: list[float] = field(default_factory=list)
@@ -163,18 +210,24 @@ class Results:
     verify_events: int = 0
 
 
-def append(ledger: Ledger, pool: Sequence[Script], results: Results, batch: int) -> None:
-    """Replay and store ``results.matches`` copies of the pool's matches, ``batch`` a call."""
+def append(ledger: Ledger, pool: Sequence[Template], results: Results, batch: int) -> None:
+    """Store ``results.matches`` copies of the pool's matches, ``batch`` a transaction.
+
+    Each batch is saved as ``Ledger.store_new`` does (one transaction, then
+    one snapshot of each match's end); only that is timed.
+    """
     clock = time.perf_counter
     for first in range(0, results.matches, batch):
         started = clock()
         numbers = range(first, min(first + batch, results.matches))
-        matches = [copy_match(pool[n % len(pool)], n) for n in numbers]
+        copies = [copy_match(pool[n % len(pool)], n) for n in numbers]
         stored = clock()
-        ledger.store_new(*matches)
+        ledger.save(*(event for events, _ in copies for event in events))
+        assert ledger.snapshots is not None
+        ledger.snapshots.put([MatchSnapshot.take(match) for _, match in copies])
         results.append_s += clock() - stored
-        results.replay_s += stored - started
-        results.events += sum(match.version for match in matches)
+        results.copy_s += stored - started
+        results.events += sum(match.version for _, match in copies)
 
 
 def raw_select(ledger: Ledger) -> tuple[int, float]:
@@ -224,9 +277,9 @@ def shows(url: str, results: Results, count: int, rng: random.Random) -> None:
 
 
 def measure(
-    label: str, url: str, pool: Sequence[Script], args: argparse.Namespace
+    label: str, url: str, pool: Sequence[Template], args: argparse.Namespace
 ) -> tuple[Results, str]:
-    """Fill one store and time it; also a cProfile of a second rebuild if asked."""
+    """Fill one store and time it; also a cProfile of a third rebuild if asked."""
     results = Results(label, matches=args.matches)
     ledger = Ledger(url)
     profile = ""
@@ -236,13 +289,33 @@ def measure(
         models = ReadModels(ledger)
         report = models.rebuild()
         results.rebuild_s, results.rebuilt_events = report.seconds, report.events
+        results.rebuilt_folded = report.folded
         results.model_rows = (report.matches, report.rulings, report.standings)
+        tables = dump_tables(models.engine)
+        results.full_s = models.rebuild(full=True).seconds
+        assert dump_tables(models.engine) == tables, "rebuild --full differs from rebuild"
+        catch_up(ledger, models, pool, results, args.catch_up)
         if args.profile:
             profile = profiled(models.rebuild, 20, "tottime")
     finally:
         ledger.close()
     shows(url, results, args.shows, random.Random(args.seed))
     return results, profile
+
+
+def catch_up(
+    ledger: Ledger, models: ReadModels, pool: Sequence[Template], results: Results, extra: int
+) -> None:
+    """``extra`` more matches stored after the rebuild, then one timed ``catch_up()``."""
+    more = Results(results.label, matches=extra)
+    for number in range(results.matches, results.matches + extra):
+        events, match = copy_match(pool[number % len(pool)], number)
+        ledger.save(*events)
+        more.events += match.version
+    started = time.perf_counter()
+    results.caught_up = models.catch_up()
+    results.catch_up_s = time.perf_counter() - started
+    assert results.caught_up == more.events
 
 
 # -- the report -----------------------------------------------------------------------------
@@ -252,22 +325,34 @@ def print_results(results: Results) -> tuple[bool, bool]:
     """The table of one store; returns (rebuild target met, show target met)."""
     r = results
     rebuild_rate = r.rebuilt_events / r.rebuild_s
-    raw_rate = r.rows / r.raw_s
     load, show = statistics.median(r.load_ms), statistics.median(r.show_ms)
     print(f"\n{r.label}: {r.matches:,} matches, {r.events:,} events ({r.rows:,} rows)")
     print(f"{'':<46} {'seconds':>9} {'events/s':>10} {'vs raw':>8}")
     lines = (
-        ("replay of the action lines (generation, info)", r.replay_s, r.events, None),
-        ("appends: Ledger.store_new", r.append_s, r.events, None),
+        ("copies: rechained and folded (info)", r.copy_s, r.events, None),
+        ("appends: Ledger.save + one snapshot a match", r.append_s, r.events, None),
         ("raw SELECT state ORDER BY id + json.loads", r.raw_s, r.rows, 1.0),
-        ("ReadModels.rebuild()", r.rebuild_s, r.rebuilt_events, r.rebuild_s / r.raw_s),
+        (
+            "ReadModels.rebuild(): snapshots + tails",
+            r.rebuild_s,
+            r.rebuilt_events,
+            r.rebuild_s / r.raw_s,
+        ),
+        (
+            "ReadModels.rebuild(full=True): every event",
+            r.full_s,
+            r.rebuilt_events,
+            r.full_s / r.raw_s,
+        ),
+        (f"catch_up() of {r.caught_up:,} new events", r.catch_up_s, r.caught_up, None),
     )
     for text, seconds, count, ratio in lines:
         cell = f"{ratio:>7.2f}x" if ratio is not None else f"{'-':>8}"
         print(f"{text:<46} {seconds:>9.2f} {count / seconds:>10,.0f} {cell}")
     print(
         f"rebuilt rows: {r.model_rows[0]:,} matches, {r.model_rows[1]:,} rulings, "
-        f"{r.model_rows[2]:,} standings; raw read {raw_rate / rebuild_rate:.1f}x the rebuild rate"
+        f"{r.model_rows[2]:,} standings; rebuild folded {r.rebuilt_folded:,} events; "
+        f"rebuild --full equals rebuild"
     )
     print(f"{'ms, over ' + str(len(r.show_ms)) + ' random matches':<46} {'median':>9} {'max':>10}")
     for text, times in (
@@ -286,7 +371,7 @@ def print_results(results: Results) -> tuple[bool, bool]:
     return rebuild_ok, show_ok
 
 
-def machine(pool: Sequence[Script], pool_s: float) -> str:
+def machine(pool: Sequence[Template], pool_s: float) -> str:
     """The facts the numbers depend on."""
     versions = ", ".join(
         f"{name} {metadata.version(name)}"
@@ -296,7 +381,7 @@ def machine(pool: Sequence[Script], pool_s: float) -> str:
         f"python {platform.python_version()}, {versions}\n"
         f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs\n"
         f"pool: {len(pool)} matches (seeds {pool[0].seed}..{pool[-1].seed}), "
-        f"{statistics.mean(s.events + 1 for s in pool):,.0f} events each, played in {pool_s:.1f} s"
+        f"{statistics.mean(len(t.events) for t in pool):,.0f} events each, played in {pool_s:.1f} s"
     )
 
 
@@ -307,6 +392,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--events", type=int, default=1_500, help="events of each match")
     parser.add_argument("--pool", type=int, default=20, help="distinct matches generated")
     parser.add_argument("--batch", type=int, default=10, help="matches per store_new call")
+    parser.add_argument(
+        "--catch-up", type=int, default=20, help="matches added after the rebuild, then caught up"
+    )
     parser.add_argument("--shows", type=int, default=50, help="random matches loaded and shown")
     parser.add_argument("--seed", type=int, default=SEED, help="first seed of the pool")
     parser.add_argument("--postgres", default=DEFAULT_POSTGRES, help="PostgreSQL server URL")
