@@ -70,13 +70,21 @@ def ignoring_counters(state: MatchState) -> MatchState:
 
 
 def injection(state: MatchState) -> str | None:
-    """An illegal play for ``state`` (a roll to play): one step of a play that needs more."""
+    """An illegal play for ``state`` (a roll to play): one step of a play that needs more.
+
+    Not a step that bears off: ``4/off`` of a 41 may be the checker going all
+    the way (``4/3/off``), which is legal.
+    """
     if state.phase is not Phase.PLAY or state.dice is None:
         return None
     options = legal_plays(state.position, state.dice)
     if options[0].dice_used < 2:
         return None
-    return f"move {Move(*options[0].steps[0])} --as-played"
+    for option in options:
+        step = Move(*option.steps[0])
+        if step.destination != 0:
+            return f"move {step} --as-played"
+    return None
 
 
 @dataclass
