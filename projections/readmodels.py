@@ -25,7 +25,10 @@ The models are brought up to date when they are read (``list``, ``rulings``,
 ``standings``), not when a scorekeeper records: recording stays one short
 transaction that never waits on the read models, and a reader pays only for
 the events recorded since the last read.  :meth:`ReadModels.rebuild`
-recomputes everything from the events in one transaction.
+recomputes everything in one transaction, each match from its latest
+snapshot that belongs to its hash chain plus the events after it
+(:mod:`projections.readmodel_rebuild`), or with ``full`` from every event;
+the first catch-up of a ledger takes the snapshot path too.
 
 Example::
 
@@ -127,6 +130,8 @@ class ReadModels:
         """Fold every notification recorded since the last catch-up; return how many.
 
         Each batch is one transaction: rows and tracking id move together.
+        From position 0 (nothing caught up yet) the first transaction writes
+        every model as :meth:`rebuild` does, from the snapshots.
 
         :raises sqlalchemy.exc.SQLAlchemyError: on a database error (the
             batch being folded is rolled back, tables and tracking unchanged).
