@@ -49,12 +49,10 @@ class NotificationFolder:
     def __init__(
         self, mapper: Mapper[UUID], table: Table, ruling_topics: Sequence[str], batch: int
     ) -> None:
-        self.mapper, self.table, self.ruling_topics, self.batch = (
-            mapper,
-            table,
-            ruling_topics,
-            batch,
-        )
+        self.mapper = mapper
+        self.table = table
+        self.ruling_topics = ruling_topics
+        self.batch = batch
 
     def process(self, connection: Connection, position: int) -> tuple[int, int]:
         """Fold the notifications after ``position`` (one batch) into the tables.
