@@ -54,6 +54,7 @@ class Draft(Protocol):
     phase: Phase
     next_length: int | None
     obliged: tuple[int, ...]
+    anomalies: tuple[str, ...]
 
 
 _KEPT = ("timer", "breaks", "penalties", "clock", "head")
@@ -71,7 +72,12 @@ def new_length(d: Draft, length: int) -> None:
 
 def _ruled(d: Draft, event: RulingMade) -> None:
     if event.state:  # the corrected state the ruling recorded
-        loaded = state_from_dict(event.state)
+        try:
+            loaded = state_from_dict(event.state)
+        except (ValueError, KeyError, TypeError, IndexError) as error:  # never raise: note it
+            problem = f"event {event.originator_version}: corrected state unreadable: {error}"
+            d.anomalies = (*d.anomalies, problem)
+            return
         for name in _LOADED:
             setattr(d, name, getattr(loaded, name))
     elif isinstance(event, ScoreCorrected):

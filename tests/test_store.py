@@ -19,12 +19,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ledger import rulings
 from ledger.actions import Action
 from ledger.app import SNAPSHOT_INTERVAL, Ledger
-from ledger.events import GameWon, MatchEvent, MatchWon
+from ledger.events import GameWon, MatchEvent, MatchWon, RulingMade
 from ledger.match import Match, match_uuid
 from ledger.rules.legal import legal_plays
 from ledger.rules.profiles import get_profile
+from ledger.rulings import Ruling
 from projections.codec import state_from_dict, state_to_dict
 from projections.state import MatchState, Phase, apply, fold
 from tests.conftest import unique_id
@@ -232,6 +234,19 @@ def test_codec_refuses_a_board_that_is_not_two_sides_of_26_counts(board: object)
 
 
 # -- (e) the list of matches -------------------------------------------------------------------
+
+
+def test_a_ruling_whose_corrected_state_is_unreadable_is_folded_as_an_anomaly() -> None:
+    match = Match.start(match_uuid("r"), "r", ("Ann", "Bob"), 3, by="kim")
+    history = match.collect_events()
+    rulings.note(match, history, Ruling("director", "noted", rule="USBGF 5.5"))
+    (noted,) = match.collect_events()
+    assert isinstance(noted, RulingMade) and noted.state
+    damaged = dataclasses.replace(noted, state={**noted.state, "board": "not a board"})
+    state = fold([*history, damaged])  # applying an event never raises
+    assert state is not None and state.events == noted.originator_version
+    assert state.anomalies and "unreadable" in state.anomalies[0]
+    assert state.score == (0, 0) and state.players == ("Ann", "Bob")
 
 
 @STORE
