@@ -37,13 +37,13 @@ sys.path.insert(0, str(REPO / "bench"))
 import match_driver  # noqa: E402
 from bench_ledger import median_ms, raw_read, verdict  # noqa: E402
 
-from ledger import clock  # noqa: E402
-from ledger.actions import Action  # noqa: E402
-from ledger.app import Ledger  # noqa: E402
-from ledger.errors import ClockRefusedError  # noqa: E402
-from ledger.events_time import TIME_EVENTS  # noqa: E402
-from ledger.match import Match, match_uuid  # noqa: E402
-from projections.state import fold  # noqa: E402
+from bgledger.commands import clock  # noqa: E402
+from bgledger.commands.language import Action  # noqa: E402
+from bgledger.commands.match import Match, match_uuid  # noqa: E402
+from bgledger.errors import ClockRefusedError  # noqa: E402
+from bgledger.events import TIME_EVENTS  # noqa: E402
+from bgledger.projections.state.fold import fold  # noqa: E402
+from bgledger.store.application import Ledger  # noqa: E402
 
 MATCH_ID = "clocked"
 EVENTS = 1_500

@@ -6,7 +6,7 @@
 Imports every file of the real corpus (``../shared/fixtures/matches/*/*.mat``,
 313 files) into a fresh SQLite ledger in a temporary folder (under ``--dir``,
 else the system's temporary folder) the way ``bgledger import`` does: one
-``cli.interchange_commands.import_file`` call per file (read the ``.mat``,
+``bgledger.cli.interchange_commands.import_file`` call per file (read the ``.mat``,
 replay each match through the aggregate, which judges every play, and store
 it with ``Ledger.save`` in one transaction).  Files under ``online-2009/`` are
 judged by the ``online`` profile, the others by ``usbgf-2016``, as
@@ -55,11 +55,11 @@ from unittest import mock
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-import cli.interchange_commands as commands  # noqa: E402
-from cli.interchange_commands import ImportRefusedError, import_file  # noqa: E402
-from ledger.app import SNAPSHOT_INTERVAL, Ledger  # noqa: E402
-from ledger.interchange.importer import ImportedMatch, matches_from_mat  # noqa: E402
-from ledger.interchange.mat import read_mat_file  # noqa: E402
+import bgledger.cli.interchange_commands as commands  # noqa: E402
+from bgledger.cli.interchange_commands import ImportRefusedError, import_file  # noqa: E402
+from bgledger.interchange.importer import ImportedMatch, matches_from_mat  # noqa: E402
+from bgledger.interchange.mat import read_mat_file  # noqa: E402
+from bgledger.store.application import SNAPSHOT_INTERVAL, Ledger  # noqa: E402
 from tests.gnubg_oracle import start_gnubg  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "fixtures" / "matches"

@@ -59,10 +59,10 @@ sys.path.insert(0, str(REPO / "tests"))
 
 import match_driver  # noqa: E402
 
-from ledger.actions import Action  # noqa: E402
-from ledger.app import SNAPSHOT_INTERVAL, Ledger  # noqa: E402
-from ledger.match import Match, match_uuid  # noqa: E402
-from projections.state import fold  # noqa: E402
+from bgledger.commands.language import Action  # noqa: E402
+from bgledger.commands.match import Match, match_uuid  # noqa: E402
+from bgledger.projections.state.fold import fold  # noqa: E402
+from bgledger.store.application import SNAPSHOT_INTERVAL, Ledger  # noqa: E402
 
 MATCH_ID = "bench"
 PLAYERS = ("Ann", "Bob")

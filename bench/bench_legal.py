@@ -5,7 +5,7 @@
 Builds a list of ``(position, dice)`` pairs, either every roll of every game
 of the real match corpus (``../shared/fixtures/matches/*/*.mat``, the board
 before the play) or the positions of the seeded random games of
-``tests/test_legal_gnubg.py``.  Then it times ``ledger.rules.legal.legal_plays``
+``tests/test_legal_gnubg.py``.  Then it times ``bgledger.rules.legal.legal_plays``
 and gnubg's Python binding (``find_best_moves`` at 0 plies, which generates
 every legal move and scores each with gnubg's neural net) over the identical
 list, ``--repeat`` rounds, and prints positions/second for both (best round),
@@ -37,8 +37,8 @@ sys.path.insert(0, str(REPO))
 
 import gnubg  # noqa: E402
 
-from ledger.rules.legal import legal_plays  # noqa: E402
-from ledger.rules.position import Position  # noqa: E402
+from bgledger.rules.legal import legal_plays  # noqa: E402
+from bgledger.rules.position import Position  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "fixtures" / "matches"
 TARGET_RATIO = 5.0
@@ -72,13 +72,13 @@ def _case(position: Position, dice: tuple[int, int]) -> Case:
 def corpus_cases(folder: Path) -> tuple[list[Case], str]:
     """Every roll of every game in ``folder/*/*.mat``: the board before the play and the dice.
 
-    Games are replayed through ``ledger.interchange.replay`` when it exists,
+    Games are replayed through ``bgledger.interchange.replay`` when it exists,
     else through the judge directly.  Rolls without a recorded play and
     impossible boards (after an illegal play) are left out.
 
-    :raises ImportError: if ``ledger.interchange.mat`` is not there yet.
+    :raises ImportError: if ``bgledger.interchange.mat`` is not there yet.
     """
-    from ledger.interchange.mat import read_mat_file
+    from bgledger.interchange.mat import read_mat_file
 
     files = sorted(folder.glob("*/*.mat"))
     replay = _replayer()
@@ -99,7 +99,7 @@ def corpus_cases(folder: Path) -> tuple[list[Case], str]:
 def _replayer() -> Callable[[Any], Iterator[tuple[Position, tuple[int, int]]]]:
     """``game -> (position before the play, dice)`` for each played roll of a ``MatGame``."""
     try:
-        from ledger.interchange.replay import replay_game
+        from bgledger.interchange.replay import replay_game
     except ImportError:
         return _replay_with_judge
 
@@ -113,9 +113,9 @@ def _replayer() -> Callable[[Any], Iterator[tuple[Position, tuple[int, int]]]]:
 
 def _replay_with_judge(game: Any) -> Iterator[tuple[Position, tuple[int, int]]]:
     """Fallback replay: judge each written play and move the board on; stop at the first error."""
-    from ledger.rules.errors import BgLedgerError
-    from ledger.rules.judge import judge
-    from ledger.rules.notation import Play
+    from bgledger.rules.errors import BgLedgerError
+    from bgledger.rules.judge import judge
+    from bgledger.rules.notation import Play
 
     start = Position.start()
     sides = [start.mover, start.opponent]

@@ -10,12 +10,12 @@ used) and drops it at the end, so it never touches another database.
 
 Every scorekeeper is a process (forked after the stack is imported, so 50
 of them start in a second): a ``record``-like loop on its own
-:class:`~ledger.app.Ledger` (aggregate cache on), recording random legal
+:class:`~bgledger.store.application.Ledger` (aggregate cache on), recording random legal
 actions (``tests/match_driver.py``) with ``Ledger.act`` as fast as it can
 for ``--seconds``: load (the cache, plus the events other scorekeepers
 added), decide, save.  ``--per-match`` scorekeepers share each match (2:
 25 matches for 50 writers), so some actions lose a race; a lost race
-(:class:`~ledger.errors.ConcurrentWriteError`) is counted and retried,
+(:class:`~bgledger.errors.ConcurrentWriteError`) is counted and retried,
 deciding afresh.  Processes, not threads: deciding an action is Python
 work (legal-play generation, JSON transcoding, about 1 ms), and threads
 would queue on the GIL instead of on the database.
@@ -69,11 +69,11 @@ import match_driver  # noqa: E402
 import psycopg  # noqa: E402
 import sqlalchemy  # noqa: E402
 
-from ledger.actions import Action  # noqa: E402
-from ledger.app import SNAPSHOT_INTERVAL, Ledger  # noqa: E402
-from ledger.errors import ConcurrentWriteError, MatchExistsError  # noqa: E402
-from ledger.match import Match  # noqa: E402
-from projections.state import fold  # noqa: E402
+from bgledger.commands.language import Action  # noqa: E402
+from bgledger.commands.match import Match  # noqa: E402
+from bgledger.errors import ConcurrentWriteError, MatchExistsError  # noqa: E402
+from bgledger.projections.state.fold import fold  # noqa: E402
+from bgledger.store.application import SNAPSHOT_INTERVAL, Ledger  # noqa: E402
 
 DEFAULT_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 LENGTH = 75

@@ -16,11 +16,11 @@ throwaway PostgreSQL database (``bgledger_scale_<pid>`` on the server of
    match ``i mod K`` under its own id (its own stream UUID,
    ``match_uuid(id)``), its own players and one of ten event names; every
    event of the copy is linked afresh into the stream's hash chain
-   (``ledger.chain.rechain``) and the copy folded.  Stored as
+   (``bgledger.events.chain.rechain``) and the copy folded.  Stored as
    ``Ledger.store_new`` stores an import: ``--batch`` (10) matches a
    transaction, then one snapshot of each match's end.  Only the storing is
    timed (events/s); the copying is timed apart, for information.
-2. **Rebuild.**  ``ReadModels.rebuild()`` (``projections/readmodels.py``:
+2. **Rebuild.**  ``ReadModels.rebuild()`` (``projections/readmodels/tracking.py``:
    every read model as of the last notification, one transaction; each match
    from its latest snapshot whose hash-chain head matches its stream, plus
    the events after it) and ``ReadModels.rebuild(full=True)`` (every event
@@ -32,9 +32,9 @@ throwaway PostgreSQL database (``bgledger_scale_<pid>`` on the server of
    information: what keeping the models current costs.
 3. **Show.**  ``--shows`` (50) random matches, each loaded by a ledger
    without cache (``Ledger.state(id)``: latest snapshot + tail) and turned
-   into the ``show --json`` document (``projections.summary.state_json``);
+   into the ``show --json`` document (``bgledger.projections.views.summary.state_json``);
    median and worst.  **Target: median < 50 ms.**  For information, ``verify``
-   of one match (``ledger.integrity.verify_stream``: every link recomputed),
+   of one match (``bgledger.store.integrity.verify_stream``: every link recomputed),
    median of five matches.
 
 Prints a table per store, ratios, PASS/FAIL per target; exit status 0 either
@@ -71,19 +71,19 @@ sys.path.insert(0, str(REPO / "bench"))
 import match_driver  # noqa: E402
 from bench_ledger import BY, SEED, new_match, profiled, verdict  # noqa: E402
 
-from ledger import rulings  # noqa: E402
-from ledger.actions import Action  # noqa: E402
-from ledger.app import Ledger  # noqa: E402
-from ledger.chain import rechain  # noqa: E402
-from ledger.events import MatchEvent, MatchStarted, RulingMade  # noqa: E402
-from ledger.integrity import verify_stream  # noqa: E402
-from ledger.match import Match, match_uuid  # noqa: E402
-from ledger.rulings import Ruling  # noqa: E402
-from ledger.snapshots import MatchSnapshot  # noqa: E402
-from projections.readmodel_tables import dump_tables  # noqa: E402
-from projections.readmodels import ReadModels  # noqa: E402
-from projections.state import fold  # noqa: E402
-from projections.summary import state_json  # noqa: E402
+from bgledger.commands import rulings  # noqa: E402
+from bgledger.commands.language import Action  # noqa: E402
+from bgledger.commands.match import Match, match_uuid  # noqa: E402
+from bgledger.commands.rulings import Ruling  # noqa: E402
+from bgledger.events import MatchEvent, MatchStarted, RulingMade  # noqa: E402
+from bgledger.events.chain import rechain  # noqa: E402
+from bgledger.projections.readmodels.tables import dump_tables  # noqa: E402
+from bgledger.projections.readmodels.tracking import ReadModels  # noqa: E402
+from bgledger.projections.state.fold import fold  # noqa: E402
+from bgledger.projections.views.summary import state_json  # noqa: E402
+from bgledger.store.application import Ledger  # noqa: E402
+from bgledger.store.integrity import verify_stream  # noqa: E402
+from bgledger.store.snapshots import MatchSnapshot  # noqa: E402
 
 DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/"
 REBUILD_TARGET = 100_000
@@ -140,7 +140,7 @@ def copy_match(template: Template, number: int) -> tuple[list[MatchEvent], Match
     """Match ``number``: the template's events in a stream of their own, chained afresh.
 
     Its own id (so its own stream UUID), players and event name; every event
-    is re-linked (``ledger.chain.rechain``) and the copy folded, so the
+    is re-linked (``bgledger.events.chain.rechain``) and the copy folded, so the
     stream, its chain and its snapshot are what recording it would give.
     """
     match_id = f"scale-{number:06d}"

@@ -1,10 +1,10 @@
 """Breaks and penalty points from the command line: ``break``, ``late`` and ``penalty``.
 
-Decided by :mod:`ledger.breaks`: breaks by match length, between games,
+Decided by :mod:`bgledger.commands.breaks`: breaks by match length, between games,
 combined on request (USBGF 2.2.2, 2.2.3); lateness penalty points from the
 starting time or the end of a break (USBGF 2.2.4); the director's other
 penalty points.  Penalty points are scored by the opponent and may end the
-match.  Output as in :mod:`cli.clock_commands`.
+match.  Output as in :mod:`bgledger.cli.clock_commands`.
 """
 
 from __future__ import annotations
@@ -13,16 +13,15 @@ from typing import Any
 
 import click
 
-from cli.clock_commands import PLAYER, RULED_BY, Outcome, timed
-from cli.common import json_option, stamp_options
-from cli.render import break_lines, figures_text, time_of_day
-from ledger import breaks
-from ledger.events import MatchEvent
-from ledger.events_time import BreakEnded, BreakStarted, PenaltyPointsAssessed
-from ledger.match import Match
-from projections.audit import score_text
-from projections.clock import at_ms
-from projections.state import other
+from bgledger.cli.clock_commands import PLAYER, RULED_BY, Outcome, timed
+from bgledger.cli.common import json_option, stamp_options
+from bgledger.cli.render import break_lines, figures_text, time_of_day
+from bgledger.commands import breaks
+from bgledger.commands.match import Match
+from bgledger.events import BreakEnded, BreakStarted, MatchEvent, PenaltyPointsAssessed
+from bgledger.projections.state.clock import at_ms
+from bgledger.projections.state.fold import other
+from bgledger.projections.views.audit import score_text
 
 __all__ = ["COMMANDS"]
 

@@ -1,6 +1,6 @@
 """The game clock from the command line: ``hit`` and ``clock``, and what clock commands share.
 
-Each command lets :mod:`ledger.clock` or :mod:`ledger.clock_rulings` decide
+Each command lets :mod:`bgledger.commands.clock` or :mod:`bgledger.commands.clock_rulings` decide
 (USBGF 3.5.5, 3.5.6, 4.1.7.2, 4.1.8.1, 4.3; CLOCK 1.1-5.3), stores what it
 recorded and prints what happened with the clock's figures, then the
 match in one line; ``--json`` prints the state (``show --json``'s fields,
@@ -21,7 +21,7 @@ from typing import Any, Generic, TypeVar
 
 import click
 
-from cli.common import (
+from bgledger.cli.common import (
     BadInputError,
     emit_json,
     json_option,
@@ -29,22 +29,22 @@ from cli.common import (
     open_ledger,
     stamp_options,
 )
-from cli.render import brief, drift_text, figures_text, stop_reason
-from ledger import clock
-from ledger.errors import InvalidClockError
-from ledger.events import MatchEvent
-from ledger.events_time import (
+from bgledger.cli.render import brief, drift_text, figures_text, stop_reason
+from bgledger.commands import clock
+from bgledger.commands.match import Match
+from bgledger.commands.rulings import RULERS
+from bgledger.errors import InvalidClockError
+from bgledger.events import (
     ClockHit,
     ClockResumed,
     ClockSet,
     ClockStarted,
     ClockStopped,
+    MatchEvent,
 )
-from ledger.match import Match
-from ledger.rulings import RULERS
-from projections.clock import REASONS, at_ms, clock_text, figure, figures
-from projections.state import MatchState, other
-from projections.summary import state_json
+from bgledger.projections.state.clock import REASONS, at_ms, clock_text, figure, figures
+from bgledger.projections.state.fold import MatchState, other
+from bgledger.projections.views.summary import state_json
 
 __all__ = [
     "CLOCK_FIGURE",

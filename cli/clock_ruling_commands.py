@@ -5,7 +5,7 @@ confirm it (USBGF 4.3.3, CLOCK 5.3); ``early-pickup`` the sanction for
 dice picked up before the opponent hit the clock (USBGF 4.1.7.2, CLOCK
 4.1); ``missed-hit`` nullifies what was done on the time of a player who
 never ended his turn and restores his reserve (USBGF 4.1.8.1).  Output as
-in :mod:`cli.clock_commands`.
+in :mod:`bgledger.cli.clock_commands`.
 """
 
 from __future__ import annotations
@@ -14,16 +14,21 @@ from typing import Any
 
 import click
 
-from cli.clock_commands import CLOCK_FIGURE, PLAYER, RULED_BY, Outcome, Say, timed
-from cli.common import json_option, stamp_options
-from cli.render import clock_line, figures_text
-from ledger import clock, clock_rulings
-from ledger.events import MatchEvent, PlaysReverted
-from ledger.events_time import ReserveTimePenalized, ReserveTimeRestored, TimeExpired
-from ledger.match import Match
-from ledger.rulings import Ruling
-from projections.clock import at_ms, clock_text, figure
-from projections.state import other
+from bgledger.cli.clock_commands import CLOCK_FIGURE, PLAYER, RULED_BY, Outcome, Say, timed
+from bgledger.cli.common import json_option, stamp_options
+from bgledger.cli.render import clock_line, figures_text
+from bgledger.commands import clock, clock_rulings
+from bgledger.commands.match import Match
+from bgledger.commands.rulings import Ruling
+from bgledger.events import (
+    MatchEvent,
+    PlaysReverted,
+    ReserveTimePenalized,
+    ReserveTimeRestored,
+    TimeExpired,
+)
+from bgledger.projections.state.clock import at_ms, clock_text, figure
+from bgledger.projections.state.fold import other
 
 __all__ = ["COMMANDS"]
 

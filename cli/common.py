@@ -1,9 +1,9 @@
 """What every command shares: ``--json``, ``--by``/``--at``, opening the ledger, errors.
 
 Library errors become click exceptions here, at the edge: input that
-describes nothing (:class:`~ledger.rules.errors.RulesError`, an unknown
+describes nothing (:class:`~bgledger.rules.errors.RulesError`, an unknown
 match) exits 2; an action the rules refuse
-(:class:`~ledger.errors.ActionRefusedError`) exits 1 with the rule cited.
+(:class:`~bgledger.errors.ActionRefusedError`) exits 1 with the rule cited.
 Either way nothing was recorded.
 """
 
@@ -20,9 +20,9 @@ import click
 import sqlalchemy.exc
 from eventsourcing.persistence import PersistenceError
 
-from ledger.app import Ledger
-from ledger.errors import ActionRefusedError, MatchNotFoundError
-from ledger.rules.errors import RulesError
+from bgledger.errors import ActionRefusedError, MatchNotFoundError
+from bgledger.rules.errors import RulesError
+from bgledger.store.application import Ledger
 
 F = TypeVar("F", bound=Callable[..., Any])
 

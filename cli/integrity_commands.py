@@ -1,9 +1,9 @@
 """Tamper evidence from the command line: ``verify``, ``seal`` and ``keygen``.
 
 ``verify`` recomputes every link of each match's hash chain
-(:mod:`ledger.integrity`) and exits 1 naming the match and the first event
+(:mod:`bgledger.store.integrity`) and exits 1 naming the match and the first event
 that does not match; ``seal`` writes a director's signed digest of a match
-(:mod:`ledger.seal`) that ``verify --seal`` later checks the stream against.
+(:mod:`bgledger.store.seal`) that ``verify --seal`` later checks the stream against.
 Unreadable seals and keys and unknown matches exit 2.
 """
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from cli.common import (
+from bgledger.cli.common import (
     BadInputError,
     RefusedError,
     emit_json,
@@ -22,10 +22,10 @@ from cli.common import (
     library_errors,
     open_ledger,
 )
-from ledger.app import Ledger
-from ledger.integrity import Verdict, Witness, streams, verify_stream
-from ledger.match import match_uuid
-from ledger.seal import InvalidSealError, Seal, keygen, load_private_key, load_public_key
+from bgledger.commands.match import match_uuid
+from bgledger.store.application import Ledger
+from bgledger.store.integrity import Verdict, Witness, streams, verify_stream
+from bgledger.store.seal import InvalidSealError, Seal, keygen, load_private_key, load_public_key
 
 __all__ = ["COMMANDS", "keygen_command", "seal", "verify"]
 

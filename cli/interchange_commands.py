@@ -6,7 +6,7 @@ match's events).  ``export`` writes a match as gnubg's ``.mat``, as that JSON
 or as the USBGF 4.7 score sheet (text or a printable HTML page).  JSON
 is the history as recorded, rulings included; the ``.mat`` file and the score
 sheet are the match as corrected by the rulings in force
-(:mod:`projections.effective`).
+(:mod:`bgledger.projections.state.corrected`).
 """
 
 from __future__ import annotations
@@ -23,17 +23,17 @@ import click
 import sqlalchemy.exc
 from eventsourcing.persistence import IntegrityError
 
-from cli.common import emit_json, json_option, library_errors, open_ledger
-from ledger.app import Ledger
-from ledger.errors import BgLedgerError
-from ledger.interchange.importer import ImportedMatch, matches_from_mat
-from ledger.interchange.json_stream import export_json, import_json, read_json
-from ledger.interchange.mat import read_mat_file
-from ledger.interchange.mat_writer import export_mat
-from ledger.rules.profiles import DEFAULT_PROFILE, PROFILES
-from projections.effective import corrected
-from projections.scoresheet import scoresheet_html, scoresheet_text
-from projections.summary import state_json
+from bgledger.cli.common import emit_json, json_option, library_errors, open_ledger
+from bgledger.errors import BgLedgerError
+from bgledger.interchange.importer import ImportedMatch, matches_from_mat
+from bgledger.interchange.json_stream import export_json, import_json, read_json
+from bgledger.interchange.mat import read_mat_file
+from bgledger.interchange.mat_writer import export_mat
+from bgledger.projections.state.corrected import corrected
+from bgledger.projections.views.scoresheet import scoresheet_html, scoresheet_text
+from bgledger.projections.views.summary import state_json
+from bgledger.rules.profiles import DEFAULT_PROFILE, PROFILES
+from bgledger.store.application import Ledger
 
 _CONFLICTS = (IntegrityError, sqlalchemy.exc.IntegrityError)
 
@@ -75,7 +75,7 @@ def import_file(
 ) -> list[ImportedMatch]:
     """Replay every match of the file at ``path`` and store them in one transaction.
 
-    A ``.json`` file is bgledger's own export (:mod:`ledger.interchange.json_stream`).
+    A ``.json`` file is bgledger's own export (:mod:`bgledger.interchange.json_stream`).
 
     :raises ImportRefusedError: for a file that cannot be read, understood or
         stored (the match id taken); nothing of it is stored.

@@ -1,6 +1,6 @@
 """Live recording: ``start`` and one command per action at the board.
 
-Each command loads the match, lets the :class:`~ledger.match.Match` aggregate
+Each command loads the match, lets the :class:`~bgledger.commands.match.Match` aggregate
 decide, stores what it recorded and prints the new state in one line (or the
 whole state with ``--json``).  A refusal prints why, citing the rule, exits 1
 and records nothing.
@@ -13,8 +13,8 @@ from typing import Any
 
 import click
 
-from cli.clock_commands import CLOCK_FIGURE
-from cli.common import (
+from bgledger.cli.clock_commands import CLOCK_FIGURE
+from bgledger.cli.common import (
     BadInputError,
     emit_json,
     json_option,
@@ -22,12 +22,12 @@ from cli.common import (
     open_ledger,
     stamp_options,
 )
-from cli.render import brief
-from ledger import premature
-from ledger.breaks import BEST_OF_THREE
-from ledger.match import Match
-from ledger.rules.profiles import DEFAULT_PROFILE, PROFILES
-from projections.summary import state_json
+from bgledger.cli.render import brief
+from bgledger.commands import premature
+from bgledger.commands.breaks import BEST_OF_THREE
+from bgledger.commands.match import Match
+from bgledger.projections.views.summary import state_json
+from bgledger.rules.profiles import DEFAULT_PROFILE, PROFILES
 
 _AS_PLAYED = click.option(
     "--as-played",

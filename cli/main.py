@@ -6,19 +6,19 @@ import os
 
 import click
 
-from cli.break_commands import COMMANDS as BREAK_COMMANDS
-from cli.clock_commands import COMMANDS as CLOCK_COMMANDS
-from cli.clock_ruling_commands import COMMANDS as CLOCK_RULING_COMMANDS
-from cli.integrity_commands import COMMANDS as INTEGRITY_COMMANDS
-from cli.interchange_commands import export, import_command
-from cli.ledger_commands import COMMANDS as LEDGER_COMMANDS
-from cli.readmodel_commands import COMMANDS as READMODEL_COMMANDS
-from cli.record import record
-from cli.replay import replay
-from cli.rules_commands import judge_command, legal
-from cli.ruling_commands import COMMANDS as RULING_COMMANDS
-from cli.setup_commands import setup
-from cli.view_commands import history, show
+from bgledger.cli.break_commands import COMMANDS as BREAK_COMMANDS
+from bgledger.cli.clock_commands import COMMANDS as CLOCK_COMMANDS
+from bgledger.cli.clock_ruling_commands import COMMANDS as CLOCK_RULING_COMMANDS
+from bgledger.cli.integrity_commands import COMMANDS as INTEGRITY_COMMANDS
+from bgledger.cli.interchange_commands import export, import_command
+from bgledger.cli.ledger_commands import COMMANDS as LEDGER_COMMANDS
+from bgledger.cli.readmodel_commands import COMMANDS as READMODEL_COMMANDS
+from bgledger.cli.record import record
+from bgledger.cli.replay import replay
+from bgledger.cli.rules_commands import judge_command, legal
+from bgledger.cli.ruling_commands import COMMANDS as RULING_COMMANDS
+from bgledger.cli.setup_commands import setup
+from bgledger.cli.view_commands import history, show
 
 DEFAULT_DB = "sqlite:///bgledger.db"
 

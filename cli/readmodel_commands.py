@@ -1,6 +1,6 @@
 """The tournament-wide views: ``list``, ``rulings``, ``standings`` and ``rebuild``.
 
-They read the read models (:mod:`projections.readmodels`), brought up to
+They read the read models (:mod:`bgledger.projections.readmodels.tracking`), brought up to
 date first with the events recorded since the last read; ``rebuild``
 recomputes them from every event.  ``list --json`` prints the same document
 per match as it did when it folded every match (``show --json``'s fields).
@@ -14,9 +14,9 @@ from typing import Any
 
 import click
 
-from cli.common import emit_json, json_option, library_errors, open_ledger
-from projections.readmodel_rows import status_text
-from projections.readmodels import ReadModels
+from bgledger.cli.common import emit_json, json_option, library_errors, open_ledger
+from bgledger.projections.readmodels.rows import status_text
+from bgledger.projections.readmodels.tracking import ReadModels
 
 __all__ = ["COMMANDS", "list_matches", "rebuild", "rulings", "standings"]
 
@@ -35,7 +35,7 @@ def current_models(ctx: click.Context) -> ReadModels:
     """The read models of the group's ledger, caught up with every event recorded.
 
     :raises click.ClickException: for a database that cannot be read (see
-        :func:`cli.common.library_errors`).
+        :func:`bgledger.cli.common.library_errors`).
     """
     ledger = open_ledger(ctx)
     with library_errors():

@@ -1,6 +1,6 @@
 """``record``: one action a line, from a terminal or from stdin.
 
-Each line is an action of :mod:`ledger.actions` (``roll 5 2``, ``move 13/8
+Each line is an action of :mod:`bgledger.commands.language` (``roll 5 2``, ``move 13/8
 13/11``, ``52: 13/8 13/11``, ``double``, ``@TIME roll 6 6`` ...).  After each
 recorded line the new state is printed in one line; a refused line is
 printed with the reason and the rule, is not recorded, and recording goes on.
@@ -15,14 +15,14 @@ from typing import Any, TextIO
 
 import click
 
-from cli.common import emit_json, json_option, open_ledger, refusal_text, stamp_options
-from cli.render import brief
-from ledger.actions import Action
-from ledger.app import Ledger
-from ledger.errors import BgLedgerError
-from ledger.match import Match
-from projections.state import MatchState
-from projections.summary import state_json
+from bgledger.cli.common import emit_json, json_option, open_ledger, refusal_text, stamp_options
+from bgledger.cli.render import brief
+from bgledger.commands.language import Action
+from bgledger.commands.match import Match
+from bgledger.errors import BgLedgerError
+from bgledger.projections.state.fold import MatchState
+from bgledger.projections.views.summary import state_json
+from bgledger.store.application import Ledger
 
 
 @dataclass

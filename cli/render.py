@@ -1,6 +1,6 @@
 """Terminal views of a match: the board diagram, a one-line summary, the games table.
 
-Pure functions from a :class:`~projections.state.MatchState` to text; the
+Pure functions from a :class:`~bgledger.projections.state.fold.MatchState` to text; the
 commands print them.  The board is drawn as GNU Backgammon draws its ASCII
 board, from one player's side: his checkers are ``X`` and he moves from his
 24 point (top right) round to his 1 point (bottom right); the opponent's are
@@ -18,13 +18,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from ledger._decide import situation
-from ledger.rules.position import BAR, OFF
-from projections.audit import score_text
-from projections.breaks import allowance
-from projections.clock import REASONS, ClockState, at_ms, clock_text, figures
-from projections.state import Crawford, GameRecord, MatchState, Phase, other, seat
-from projections.summary import gnubg_match_id, iso_from_ms
+from bgledger.commands.decide import situation
+from bgledger.projections.state.breaks import allowance
+from bgledger.projections.state.clock import REASONS, ClockState, at_ms, clock_text, figures
+from bgledger.projections.state.fold import Crawford, GameRecord, MatchState, Phase, other, seat
+from bgledger.projections.views.audit import score_text
+from bgledger.projections.views.summary import gnubg_match_id, iso_from_ms
+from bgledger.rules.position import BAR, OFF
 
 __all__ = [
     "board_diagram",

@@ -2,9 +2,9 @@
 
 The match is stepped through event by event in either of the two views of
 the past (DESIGN principle 4): *recorded*, the match as the log stood after
-event N (:func:`projections.state.fold` of the first N events, what
+event N (:func:`bgledger.projections.state.fold.fold` of the first N events, what
 ``Ledger.state(id, at=N)`` gives), and *corrected*, the same moment seen
-through every ruling in force today (:func:`projections.effective.corrected`).
+through every ruling in force today (:func:`bgledger.projections.state.corrected.corrected`).
 Each step prints the event's history line, the board with the score and the
 cube, and the rulings in force.
 
@@ -20,12 +20,12 @@ from dataclasses import dataclass
 
 import click
 
-from cli.common import BadInputError, library_errors, open_ledger, viewer_option
-from cli.render import board_diagram
-from ledger.events import MatchEvent, RulingMade
-from projections.audit import HistoryEntry, history, history_line
-from projections.effective import corrected, rulings_in_force
-from projections.state import MatchState, fold
+from bgledger.cli.common import BadInputError, library_errors, open_ledger, viewer_option
+from bgledger.cli.render import board_diagram
+from bgledger.events import MatchEvent, RulingMade
+from bgledger.projections.state.corrected import corrected, rulings_in_force
+from bgledger.projections.state.fold import MatchState, fold
+from bgledger.projections.views.audit import HistoryEntry, history, history_line
 
 __all__ = ["HELP", "Moment", "ReplaySession", "moment", "replay", "rulings_text"]
 

@@ -6,12 +6,12 @@ import sys
 
 import click
 
-from cli.common import emit_json, json_option
-from ledger.rules.errors import RulesError
-from ledger.rules.judge import Judgement, judge
-from ledger.rules.legal import check_dice, legal_plays
-from ledger.rules.notation import Play
-from ledger.rules.position import Position
+from bgledger.cli.common import emit_json, json_option
+from bgledger.rules.errors import RulesError
+from bgledger.rules.judge import Judgement, judge
+from bgledger.rules.legal import check_dice, legal_plays
+from bgledger.rules.notation import Play
+from bgledger.rules.position import Position
 
 
 def _position(text: str) -> Position:

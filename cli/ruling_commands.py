@@ -1,6 +1,6 @@
 """Rulings from the command line: a director's or a committee's corrections.
 
-Each command records one compensating event through :mod:`ledger.rulings`
+Each command records one compensating event through :mod:`bgledger.commands.rulings`
 (DESIGN principle 3): it names the events it voids or restores, the rule,
 who ruled and why, and changes nothing recorded.  All share ``--rule``,
 ``--ruled-by``, ``--reason``, ``--agreed``, ``--by``/``--at`` and ``--json``.
@@ -20,7 +20,7 @@ from typing import Any
 
 import click
 
-from cli.common import (
+from bgledger.cli.common import (
     BadInputError,
     emit_json,
     json_option,
@@ -28,13 +28,13 @@ from cli.common import (
     open_ledger,
     stamp_options,
 )
-from cli.render import brief
-from cli.view_commands import state_with_rulings
-from ledger import rulings, setup_errors
-from ledger.events import MatchEvent, RulingMade
-from ledger.match import Match
-from ledger.rulings import RULERS, Ruling
-from projections.audit import history as audit_history
+from bgledger.cli.render import brief
+from bgledger.cli.view_commands import state_with_rulings
+from bgledger.commands import rulings, setup_errors
+from bgledger.commands.match import Match
+from bgledger.commands.rulings import RULERS, Ruling
+from bgledger.events import MatchEvent, RulingMade
+from bgledger.projections.views.audit import history as audit_history
 
 __all__ = ["COMMANDS"]
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from cli.common import json_option, stamp_options
-from cli.ledger_commands import perform
-from ledger.setup_errors import record_setup
+from bgledger.cli.common import json_option, stamp_options
+from bgledger.cli.ledger_commands import perform
+from bgledger.commands.setup_errors import record_setup
 
 
 @click.command()

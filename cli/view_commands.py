@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from cli.common import (
+from bgledger.cli.common import (
     BadInputError,
     emit_json,
     json_option,
@@ -21,17 +21,17 @@ from cli.common import (
     open_ledger,
     viewer_option,
 )
-from cli.render import board_diagram, games_table, time_lines
-from cli.replay import Moment, moment, rulings_text
-from ledger._decide import stamp
-from ledger.app import Ledger
-from ledger.errors import InvalidTimeError
-from projections.audit import HistoryEntry, history_json, history_line
-from projections.audit import history as audit_history
-from projections.clock import at_ms
-from projections.effective import rulings_in_force
-from projections.state import MatchState
-from projections.summary import state_json
+from bgledger.cli.render import board_diagram, games_table, time_lines
+from bgledger.cli.replay import Moment, moment, rulings_text
+from bgledger.commands.decide import stamp
+from bgledger.errors import InvalidTimeError
+from bgledger.projections.state.clock import at_ms
+from bgledger.projections.state.corrected import rulings_in_force
+from bgledger.projections.state.fold import MatchState
+from bgledger.projections.views.audit import HistoryEntry, history_json, history_line
+from bgledger.projections.views.audit import history as audit_history
+from bgledger.projections.views.summary import state_json
+from bgledger.store.application import Ledger
 
 
 def _title(state: MatchState) -> str:
@@ -176,7 +176,8 @@ def _show_json(shown: Moment, at_given: bool, now_ms: int | None = None) -> dict
 
 
 def state_with_rulings(state: MatchState, now_ms: int | None = None) -> dict[str, Any]:
-    """:func:`~projections.summary.state_json` plus ``next_length`` (USBGF 4.8.4, 4.8.5).
+    """:func:`~bgledger.projections.views.summary.state_json` plus ``next_length`` (USBGF
+    4.8.4, 4.8.5).
 
     ``next_length`` is the corrected match length a ruling set for the next
     game, or null; ``now_ms`` the moment the clock is read at (see ``show --now``).

@@ -2,7 +2,7 @@
 
 Two families, as the command line reports them:
 
-* :class:`~ledger.rules.errors.RulesError` (a ``ValueError``): input that
+* :class:`~bgledger.rules.errors.RulesError` (a ``ValueError``): input that
   describes nothing on a board or in a match: bad notation, dice outside 1-6,
   a checker the mover does not have, an unknown profile, a malformed time.
   The CLI exits 2.
@@ -16,7 +16,7 @@ Nothing is appended to the ledger when either is raised.
 
 from __future__ import annotations
 
-from ledger.rules.errors import BgLedgerError, RulesError
+from bgledger.rules.errors import BgLedgerError, RulesError
 
 __all__ = [
     "ActionRefusedError",
@@ -103,7 +103,7 @@ class InvalidTimeError(RulesError):
 
 
 class NotAMatchError(BgLedgerError, ValueError):
-    """Events to export that do not begin with :class:`~ledger.events.MatchStarted`."""
+    """Events to export that do not begin with :class:`~bgledger.events.MatchStarted`."""
 
 
 class InvalidVoidReasonError(RulesError):

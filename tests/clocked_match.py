@@ -13,12 +13,12 @@ import contextlib
 import random
 from datetime import datetime, timedelta
 
-from ledger import clock, clock_rulings
-from ledger.actions import Action
-from ledger.errors import ClockRefusedError
-from ledger.events import MatchEvent
-from ledger.match import Match, match_uuid
-from ledger.rulings import Ruling
+from bgledger.commands import clock, clock_rulings
+from bgledger.commands.language import Action
+from bgledger.commands.match import Match, match_uuid
+from bgledger.commands.rulings import Ruling
+from bgledger.errors import ClockRefusedError
+from bgledger.events import MatchEvent
 from tests.match_driver import next_line
 
 __all__ = [

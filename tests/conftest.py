@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger.rules.position import Position
+from bgledger.rules.position import Position
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"

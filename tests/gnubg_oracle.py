@@ -11,7 +11,7 @@ Three things live here, shared by ``tests/test_legal_gnubg.py`` and
 * The PyPI binding (``import gnubg``): :func:`gnubg_moves` calls
   ``find_best_moves`` at 0 plies and decodes its move tuples, applying them
   with :func:`apply_steps`, a deliberately separate, minimal applier that
-  shares no code with ``ledger.rules``.
+  shares no code with ``bgledger.rules``.
 * Debian's ``gnubg`` program (``apt-get install gnubg``, 1.07.001), when
   installed: :func:`debian_hints` runs its ``hint`` command at 0 plies in
   batch (``gnubg -t -q -r -p SCRIPT``; ``set board``, ``set dice``,
@@ -53,7 +53,7 @@ from typing import Any
 
 import gnubg
 
-from ledger.events import (
+from bgledger.events import (
     CheckersPlayed,
     CubeDropped,
     CubeOffered,
@@ -64,10 +64,10 @@ from ledger.events import (
     ResignationAccepted,
     RollVoided,
 )
-from ledger.rules.legal import legal_plays
-from ledger.rules.notation import Move, Play
-from ledger.rules.position import Position
-from projections.state import MatchState, Phase, apply, seat
+from bgledger.projections.state.fold import MatchState, Phase, apply, seat
+from bgledger.rules.legal import legal_plays
+from bgledger.rules.notation import Move, Play
+from bgledger.rules.position import Position
 
 BAR = 25
 OFF = 0

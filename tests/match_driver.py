@@ -1,7 +1,7 @@
 """Random legal matches, one ``record`` line at a time (tests and benchmarks).
 
 :func:`next_line` looks at a :class:`MatchState` and picks a valid next action
-in the language of :mod:`ledger.actions`: opening rolls, rolls, one of the
+in the language of :mod:`bgledger.commands.language`: opening rolls, rolls, one of the
 legal plays, doubles the rules allow, takes and drops, concessions where the
 profile allows them.  Feeding its lines to a match plays a random legal match.
 """
@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import random
 
-from ledger._decide import cube_problem, resignation_problem
-from ledger.actions import Action
-from ledger.match import Match
-from ledger.rules.legal import legal_plays
-from ledger.rules.profiles import get_profile
-from projections.state import MatchState, Phase
+from bgledger.commands.decide import cube_problem, resignation_problem
+from bgledger.commands.language import Action
+from bgledger.commands.match import Match
+from bgledger.projections.state.fold import MatchState, Phase
+from bgledger.rules.legal import legal_plays
+from bgledger.rules.profiles import get_profile
 
 
 def _dice(rng: random.Random) -> tuple[int, int]:

@@ -12,11 +12,11 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from ledger import rulings
-from ledger.actions import Action
-from ledger.app import Ledger
-from ledger.events import MatchEvent
-from ledger.rulings import Ruling
+from bgledger.commands import rulings
+from bgledger.commands.language import Action
+from bgledger.commands.rulings import Ruling
+from bgledger.events import MatchEvent
+from bgledger.store.application import Ledger
 
 __all__ = ["RULED_START", "RULINGS_AT", "record_crawford_void", "record_ruled_match"]
 

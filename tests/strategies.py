@@ -6,9 +6,9 @@ import random
 
 from hypothesis import strategies as st
 
-from ledger.rules.legal import legal_plays
-from ledger.rules.position import Position
-from ledger.rules.results import winner_of
+from bgledger.rules.legal import legal_plays
+from bgledger.rules.position import Position
+from bgledger.rules.results import winner_of
 
 
 def random_game_position(seed: int, turns: int) -> tuple[Position, tuple[int, int]]:

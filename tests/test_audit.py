@@ -10,10 +10,10 @@ from uuid import uuid4
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger.events import CheckersPlayed, MatchEvent
-from ledger.match import Match, match_uuid
-from projections.audit import HistoryEntry, describe, history, history_json
-from projections.state import apply, fold
+from bgledger.commands.match import Match, match_uuid
+from bgledger.events import CheckersPlayed, MatchEvent
+from bgledger.projections.state.fold import apply, fold
+from bgledger.projections.views.audit import HistoryEntry, describe, history, history_json
 from tests.match_driver import play_lines
 
 AT = "2026-11-21T10:00:00+00:00"

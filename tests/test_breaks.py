@@ -13,17 +13,17 @@ from typing import Any
 import pytest
 from timeline import at, play_lines, refused
 
-from ledger import breaks
-from ledger.errors import (
+from bgledger.commands import breaks
+from bgledger.commands.match import Match, match_uuid
+from bgledger.errors import (
     ActionRefusedError,
     BreakRefusedError,
     InvalidClockError,
     PenaltyRefusedError,
 )
-from ledger.events import MatchWon
-from ledger.match import Match, match_uuid
-from projections.breaks import allowance, minutes_between
-from projections.state import Crawford
+from bgledger.events import MatchWon
+from bgledger.projections.state.breaks import allowance, minutes_between
+from bgledger.projections.state.fold import Crawford
 
 BY = "td"
 

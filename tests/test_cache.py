@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from ledger.actions import Action
-from ledger.app import Ledger
-from ledger.errors import OutOfTurnError
-from ledger.match import Match, match_uuid
+from bgledger.commands.language import Action
+from bgledger.commands.match import Match, match_uuid
+from bgledger.errors import OutOfTurnError
+from bgledger.store.application import Ledger
 from tests.conftest import unique_id
 from tests.match_driver import next_line
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from cli.main import main
+from bgledger.cli.main import main
 from tests.conftest import unique_id
 
 START = datetime(2026, 11, 21, 10, 0, 0, tzinfo=UTC)

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from cli.main import main
-from ledger.app import Ledger
-from projections.effective import corrected
+from bgledger.cli.main import main
+from bgledger.projections.state.corrected import corrected
+from bgledger.store.application import Ledger
 from tests.conftest import REPO
 from tests.ruled_match import record_ruled_match
 

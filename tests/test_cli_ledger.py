@@ -10,7 +10,7 @@ import click
 import pytest
 from click.testing import CliRunner, Result
 
-from cli.main import main
+from bgledger.cli.main import main
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
+from bgledger.cli.main import main
 
 START = "4HPwATDgc/ABMA"
 

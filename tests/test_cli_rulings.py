@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from cli.main import main
+from bgledger.cli.main import main
 
 START = "4HPwATDgc/ABMA"
 REASON = "Ann moved a 5 and a 3 with 5-2"

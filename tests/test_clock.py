@@ -15,21 +15,20 @@ from typing import Any
 import pytest
 from timeline import at, play_lines, refused
 
-from ledger import clock
-from ledger._ruling_base import Ruling, RulingRefusedError
-from ledger.actions import Action
-from ledger.clock_rulings import early_pickup, missed_hit
-from ledger.errors import (
+from bgledger.commands import clock
+from bgledger.commands.clock_rulings import early_pickup, missed_hit
+from bgledger.commands.language import Action
+from bgledger.commands.match import Match, match_uuid
+from bgledger.commands.ruling_base import Ruling, RulingRefusedError
+from bgledger.errors import (
     BgLedgerError,
     ClockRefusedError,
     InvalidClockError,
     InvalidMatchSetupError,
     TimeNotExpiredError,
 )
-from ledger.events import MatchEvent
-from ledger.events_time import ClockSet, ClockStarted, TimeExpired
-from ledger.match import Match, match_uuid
-from projections.clock import at_ms, figures
+from bgledger.events import ClockSet, ClockStarted, MatchEvent, TimeExpired
+from bgledger.projections.state.clock import at_ms, figures
 
 BY = "kim"
 

@@ -1,6 +1,6 @@
 """Properties of the game clock over random matches with random time gaps (hypothesis).
 
-A run drives a :class:`~ledger.match.Match` with ``record`` lines: the game
+A run drives a :class:`~bgledger.commands.match.Match` with ``record`` lines: the game
 actions of :mod:`tests.match_driver`, hits (usually right after a turn ends,
 now and then forgotten), stops, resumes, readings and, in some runs,
 settings, early pick-ups, flags, penalty points and USBGF 4.1.8.1's
@@ -31,17 +31,23 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ledger._ruling_base import Ruling
-from ledger.actions import Action
-from ledger.app import SNAPSHOT_INTERVAL, Ledger
-from ledger.clock_rulings import missed_hit
-from ledger.errors import BgLedgerError
-from ledger.events import MatchEvent, PlaysReverted
-from ledger.events_time import ClockHit, ClockSet, ClockStarted, ReserveTimeRestored
-from ledger.match import Match, match_uuid
-from projections.clock import REASONS, clock_text, figure, figures
-from projections.codec import state_from_dict, state_to_dict
-from projections.state import MatchState, apply, fold
+from bgledger.commands.clock_rulings import missed_hit
+from bgledger.commands.language import Action
+from bgledger.commands.match import Match, match_uuid
+from bgledger.commands.ruling_base import Ruling
+from bgledger.errors import BgLedgerError
+from bgledger.events import (
+    ClockHit,
+    ClockSet,
+    ClockStarted,
+    MatchEvent,
+    PlaysReverted,
+    ReserveTimeRestored,
+)
+from bgledger.projections.state.clock import REASONS, clock_text, figure, figures
+from bgledger.projections.state.codec import state_from_dict, state_to_dict
+from bgledger.projections.state.fold import MatchState, apply, fold
+from bgledger.store.application import SNAPSHOT_INTERVAL, Ledger
 from tests.conftest import unique_id
 from tests.match_driver import next_line
 

@@ -24,14 +24,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from cli.main import main
-from ledger._ruling_base import Ruling
-from ledger.actions import Action
-from ledger.app import Ledger
-from ledger.clock_rulings import missed_hit
-from ledger.errors import ClockRefusedError
-from ledger.events import GameWon, MatchEvent, MatchWon, PlaysReverted
-from ledger.events_time import (
+from bgledger.cli.main import main
+from bgledger.commands.clock_rulings import missed_hit
+from bgledger.commands.language import Action
+from bgledger.commands.match import Match, match_uuid
+from bgledger.commands.ruling_base import Ruling
+from bgledger.errors import ClockRefusedError
+from bgledger.events import (
     BreakEnded,
     BreakStarted,
     ClockHit,
@@ -39,14 +38,18 @@ from ledger.events_time import (
     ClockSet,
     ClockStarted,
     ClockStopped,
+    GameWon,
+    MatchEvent,
+    MatchWon,
     PenaltyPointsAssessed,
+    PlaysReverted,
     ReserveTimePenalized,
     ReserveTimeRestored,
     TimeExpired,
 )
-from ledger.match import Match, match_uuid
-from projections.clock import at_ms, figures
-from projections.state import MatchState, Phase
+from bgledger.projections.state.clock import at_ms, figures
+from bgledger.projections.state.fold import MatchState, Phase
+from bgledger.store.application import Ledger
 from tests.conftest import REPO
 
 SCENARIOS = REPO / "fixtures" / "scenarios"

@@ -1,7 +1,7 @@
 """Two scorekeepers at once: real processes on one database (SQLite file, PostgreSQL).
 
 Each worker is a fresh interpreter (multiprocessing ``spawn``) with its own
-:class:`~ledger.app.Ledger`.  In the race, both workers load the match at
+:class:`~bgledger.store.application.Ledger`.  In the race, both workers load the match at
 the same version and decide (their command records its event in the
 aggregate), then wait on a barrier, so both have decided before either saves.
 Who saves first is up to the operating system; what is checked holds either
@@ -20,13 +20,13 @@ from typing import Any
 
 import pytest
 
-from ledger.actions import Action
-from ledger.app import Ledger
-from ledger.errors import ConcurrentWriteError
-from ledger.events import CheckersPlayed, CubeOffered, CubeTaken, DiceRolled
-from ledger.match import Match
-from projections.codec import state_from_dict, state_to_dict
-from projections.state import Phase, fold
+from bgledger.commands.language import Action
+from bgledger.commands.match import Match
+from bgledger.errors import ConcurrentWriteError
+from bgledger.events import CheckersPlayed, CubeOffered, CubeTaken, DiceRolled
+from bgledger.projections.state.codec import state_from_dict, state_to_dict
+from bgledger.projections.state.fold import Phase, fold
+from bgledger.store.application import Ledger
 from tests.conftest import unique_id
 from tests.match_driver import next_line
 

@@ -1,13 +1,13 @@
 """Many scorekeepers at once: six processes, one shared match and one match each, on each store.
 
 Each worker is a fresh interpreter (multiprocessing ``spawn``) with its own
-:class:`~ledger.app.Ledger` (half of them with the aggregate cache, as a
+:class:`~bgledger.store.application.Ledger` (half of them with the aggregate cache, as a
 ``record`` process, half without, as one CLI command per action).  It
 alternates between the match all six share and a match of its own, each
 time loading the match, choosing a random legal next action for the state
 it finds (:func:`tests.match_driver.next_line`), thinking a few
 milliseconds (so that races on the shared match are certain, not lucky) and
-storing it.  On :class:`~ledger.errors.ConcurrentWriteError` it notes what
+storing it.  On :class:`~bgledger.errors.ConcurrentWriteError` it notes what
 it was told and tries again, deciding afresh.
 
 Every action is recorded ``by`` a tag naming the worker and the attempt
@@ -32,11 +32,11 @@ from collections import Counter
 from multiprocessing.synchronize import Barrier
 from typing import Any
 
-from ledger.actions import Action
-from ledger.app import Ledger
-from ledger.errors import ConcurrentWriteError
-from ledger.match import Match
-from projections.state import fold
+from bgledger.commands.language import Action
+from bgledger.commands.match import Match
+from bgledger.errors import ConcurrentWriteError
+from bgledger.projections.state.fold import fold
+from bgledger.store.application import Ledger
 from tests.conftest import unique_id
 from tests.match_driver import next_line
 from tests.test_concurrency import TIMEOUT, _collect

@@ -18,10 +18,10 @@ from functools import cache
 
 import pytest
 
-from ledger.interchange.mat import MatGame, read_mat_file
-from ledger.interchange.replay import ReplayedRoll, replay_game
-from ledger.rules.legal import legal_plays
-from ledger.rules.position import Position
+from bgledger.interchange.mat import MatGame, read_mat_file
+from bgledger.interchange.replay import ReplayedRoll, replay_game
+from bgledger.rules.legal import legal_plays
+from bgledger.rules.position import Position
 from tests.conftest import shared_matches
 from tests.gnubg_oracle import gnubg_moves, result_id, swapped_id
 

@@ -10,7 +10,7 @@ PostgreSQL database (created and dropped here, so "every match in the store"
 means only what the test wrote).
 
 After every kill the store is checked from scratch by a new process's
-:class:`~ledger.app.Ledger`: every match in it is complete and exactly what
+:class:`~bgledger.store.application.Ledger`: every match in it is complete and exactly what
 its source says (its stream numbered 1..N, its fold and its snapshot-loaded
 state equal to the state the source produces in memory), the raw event
 table holds no row of a match that is not listed (no half-imported match
@@ -36,13 +36,13 @@ from pathlib import Path
 import pytest
 import sqlalchemy
 
-from ledger.actions import Action
-from ledger.app import Ledger
-from ledger.interchange.importer import match_id_for, matches_from_mat
-from ledger.interchange.mat import read_mat_file
-from ledger.interchange.mat_writer import export_mat
-from ledger.match import Match, match_uuid
-from projections.state import MatchState, fold
+from bgledger.commands.language import Action
+from bgledger.commands.match import Match, match_uuid
+from bgledger.interchange.importer import match_id_for, matches_from_mat
+from bgledger.interchange.mat import read_mat_file
+from bgledger.interchange.mat_writer import export_mat
+from bgledger.projections.state.fold import MatchState, fold
+from bgledger.store.application import Ledger
 from tests.conftest import MATCHES, POSTGRES_ENV, REPO
 from tests.match_driver import play_lines
 
@@ -132,7 +132,7 @@ def _kill_after(
 
 def _verify(url: str) -> None:
     """``bgledger verify`` on the whole store, when the command exists: it must pass."""
-    from cli.main import main
+    from bgledger.cli.main import main
 
     if "verify" not in main.commands:
         return

@@ -1,6 +1,6 @@
 """kill -9 while the read models catch up and while they are rebuilt: never half a batch.
 
-The tournament read models (:mod:`projections.readmodels`) promise that each
+The tournament read models (:mod:`bgledger.projections.readmodels.tracking`) promise that each
 transaction of a catch-up moves rows and tracking position together, and that
 a rebuild is one transaction.  Here the real ``bgledger`` command runs in a
 child process (this interpreter, as in :mod:`tests.test_crash`) and is killed
@@ -13,7 +13,7 @@ yet caught up.
 1. ``bgledger list`` (which catches up first) is killed twice at seeded random
    moments inside its work, then let finish (a run that finished the work
    before its kill leaves the next one a fresh copy of the store).  After each kill, read by a new
-   :class:`~ledger.app.Ledger`: the tracking position has not gone back, is
+   :class:`~bgledger.store.application.Ledger`: the tracking position has not gone back, is
    the id of a notification the log holds (or is unchanged), and every match
    row's version is the stream's last event at or below it, no more, no less;
    the tables, tracking row included, are exactly what ``rebuild`` computes
@@ -82,11 +82,16 @@ from psycopg import sql
 from sqlalchemy import delete, func, select
 from sqlalchemy.engine import make_url
 
-from ledger.app import Ledger
-from ledger.interchange.importer import matches_from_mat
-from ledger.interchange.mat import read_mat_file
-from projections.readmodel_tables import MODEL_TABLES, dump_tables, matches_table, tracking_table
-from projections.readmodels import ReadModels
+from bgledger.interchange.importer import matches_from_mat
+from bgledger.interchange.mat import read_mat_file
+from bgledger.projections.readmodels.tables import (
+    MODEL_TABLES,
+    dump_tables,
+    matches_table,
+    tracking_table,
+)
+from bgledger.projections.readmodels.tracking import ReadModels
+from bgledger.store.application import Ledger
 from tests.conftest import POSTGRES_ENV, shared_matches
 from tests.test_crash import WAIT, _command, _environment, _raw_streams, _run
 

@@ -8,14 +8,14 @@ import importlib
 import pytest
 
 MODULES = [
-    "ledger.actions",
-    "ledger.app",
-    "ledger.breaks",
-    "ledger.clock",
-    "ledger.match",
-    "ledger.rules.profiles",
-    "projections.audit",
-    "projections.scoresheet",
+    "bgledger.commands.language",
+    "bgledger.store.application",
+    "bgledger.commands.breaks",
+    "bgledger.commands.clock",
+    "bgledger.commands.match",
+    "bgledger.rules.profiles",
+    "bgledger.projections.views.audit",
+    "bgledger.projections.views.scoresheet",
 ]
 
 

@@ -2,7 +2,7 @@
 
 Each parser gets arbitrary text and *near misses*: valid inputs with a few
 characters inserted, deleted or replaced and words dropped, doubled or swapped.
-Anything but a :class:`~ledger.errors.BgLedgerError` escaping fails the test
+Anything but a :class:`~bgledger.errors.BgLedgerError` escaping fails the test
 (no ``IndexError``, ``KeyError``, ``TypeError``, ``UnicodeError`` or a bare
 ``ValueError``).  The record language is also *applied* to live matches: a
 refused line leaves the match's version and state as they were.  Parsers that
@@ -28,19 +28,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cli.clock_commands import parse_figures
-from cli.ruling_commands import parse_score
-from ledger._decide import parse_level, stamp
-from ledger.actions import Action
-from ledger.clock import parse_clock
-from ledger.errors import BgLedgerError
-from ledger.match import Match, match_uuid
-from ledger.rules.ids import MatchId
-from ledger.rules.notation import Play
-from ledger.rules.position import Position
-from ledger.rules.profiles import PROFILES, get_profile
-from ledger.rules.results import GameResult
-from ledger.rules.xgid import decode_xgid
+from bgledger.cli.clock_commands import parse_figures
+from bgledger.cli.ruling_commands import parse_score
+from bgledger.commands.clock import parse_clock
+from bgledger.commands.decide import parse_level, stamp
+from bgledger.commands.language import Action
+from bgledger.commands.match import Match, match_uuid
+from bgledger.errors import BgLedgerError
+from bgledger.rules.ids import MatchId
+from bgledger.rules.notation import Play
+from bgledger.rules.position import Position
+from bgledger.rules.profiles import PROFILES, get_profile
+from bgledger.rules.results import GameResult
+from bgledger.rules.xgid import decode_xgid
 from tests.clocked_match import CLOCKED_LINES, T0
 from tests.match_driver import next_line, play_lines
 

@@ -26,10 +26,10 @@ from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cli.main import main
-from ledger.actions import Action
-from ledger.app import Ledger
-from ledger.match import Match
+from bgledger.cli.main import main
+from bgledger.commands.language import Action
+from bgledger.commands.match import Match
+from bgledger.store.application import Ledger
 from tests.clocked_match import CLOCKED_LINES, T0
 from tests.match_driver import play_lines
 

@@ -3,7 +3,7 @@
 Thirty real ``.mat`` transcriptions from ``../shared/fixtures/matches``,
 chosen with a seeded RNG, are each mutated a few ways at the byte and line
 level (a line deleted, doubled or two swapped, a token replaced, the file cut
-short, a byte changed) and imported through :mod:`ledger.interchange.importer`
+short, a byte changed) and imported through :mod:`bgledger.interchange.importer`
 into one SQLite ledger: the file either imports or is refused with the
 project's own error, and a refusal leaves the store with exactly the rows it
 had.  (``test_importer`` fuzzes the reading and replay in memory; this is the
@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from ledger.app import Ledger
-from ledger.errors import BgLedgerError
-from ledger.interchange.importer import matches_from_mat
-from ledger.interchange.mat import read_mat_file
+from bgledger.errors import BgLedgerError
+from bgledger.interchange.importer import matches_from_mat
+from bgledger.interchange.mat import read_mat_file
+from bgledger.store.application import Ledger
 from tests.conftest import MATCHES
 
 SAMPLE = 30

@@ -14,10 +14,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from ledger.rules.errors import InvalidMatchIdError, InvalidPositionError
-from ledger.rules.ids import MatchId, decode_position_id, encode_position_id
-from ledger.rules.position import Position
-from ledger.rules.xgid import Xgid, decode_xgid, xgid
+from bgledger.rules.errors import InvalidMatchIdError, InvalidPositionError
+from bgledger.rules.ids import MatchId, decode_position_id, encode_position_id
+from bgledger.rules.position import Position
+from bgledger.rules.xgid import Xgid, decode_xgid, xgid
 
 Side = tuple[int, ...]
 Board = tuple[Side, Side]

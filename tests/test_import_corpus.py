@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 
-from ledger.events import MatchEvent
-from ledger.interchange.importer import ImportedMatch, matches_from_mat
-from ledger.interchange.mat import read_mat_file
-from ledger.interchange.mat_writer import export_mat
-from projections.audit import history
+from bgledger.events import MatchEvent
+from bgledger.interchange.importer import ImportedMatch, matches_from_mat
+from bgledger.interchange.mat import read_mat_file
+from bgledger.interchange.mat_writer import export_mat
+from bgledger.projections.views.audit import history
 from tests.conftest import shared_matches
 from tests.gnubg_oracle import debian_gnubg, gnubg_read_mats
 

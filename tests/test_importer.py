@@ -15,11 +15,11 @@ from click.testing import CliRunner, Result
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cli.main import main
-from ledger.errors import BgLedgerError
-from ledger.events import ResignationOffered, UnplayablePlayRecorded
-from ledger.interchange.importer import ImportedMatch, MatImportError, matches_from_mat
-from ledger.interchange.mat import read_mat, read_mat_file
+from bgledger.cli.main import main
+from bgledger.errors import BgLedgerError
+from bgledger.events import ResignationOffered, UnplayablePlayRecorded
+from bgledger.interchange.importer import ImportedMatch, MatImportError, matches_from_mat
+from bgledger.interchange.mat import read_mat, read_mat_file
 from tests.conftest import REPO, shared_matches
 
 MATS = REPO / "fixtures" / "mat"
@@ -179,8 +179,8 @@ def test_arbitrary_text_raises_only_our_own_errors(text: str) -> None:
 @settings(max_examples=25, deadline=None)
 @given(st.integers(min_value=0, max_value=2**32 - 1), st.sampled_from([1, 3, 5, 7]))
 def test_random_matches_exported_and_imported_back_are_the_same(seed: int, length: int) -> None:
-    from ledger.interchange.mat_writer import export_mat
-    from ledger.match import Match, match_uuid
+    from bgledger.commands.match import Match, match_uuid
+    from bgledger.interchange.mat_writer import export_mat
     from tests.match_driver import play_lines
 
     match = Match.start(match_uuid("r"), "r", ("Ann", "Bob"), length, by="kim")
@@ -195,10 +195,10 @@ def test_random_matches_exported_and_imported_back_are_the_same(seed: int, lengt
 
 
 def test_an_imported_match_is_stored_with_one_snapshot_of_its_end(tmp_path: Path) -> None:
-    from cli.interchange_commands import import_file
-    from ledger.app import Ledger
-    from ledger.match import match_uuid
-    from projections.state import fold
+    from bgledger.cli.interchange_commands import import_file
+    from bgledger.commands.match import match_uuid
+    from bgledger.projections.state.fold import fold
+    from bgledger.store.application import Ledger
 
     ledger = Ledger(f"sqlite:///{tmp_path / 'snap.db'}")
     (one,) = import_file(

@@ -25,14 +25,14 @@ from click.testing import CliRunner, Result
 from sqlalchemy import Table, delete, insert, select, update
 from sqlalchemy.orm import Session
 
-from cli.main import main
-from ledger.actions import Action
-from ledger.app import SNAPSHOT_INTERVAL, Ledger
-from ledger.integrity import verify_stream
-from ledger.interchange.json_stream import export_json, import_json, read_json
-from ledger.match import Match, match_uuid
-from ledger.rulings import Ruling, note
-from projections.state import fold
+from bgledger.cli.main import main
+from bgledger.commands.language import Action
+from bgledger.commands.match import Match, match_uuid
+from bgledger.commands.rulings import Ruling, note
+from bgledger.interchange.json_stream import export_json, import_json, read_json
+from bgledger.projections.state.fold import fold
+from bgledger.store.application import SNAPSHOT_INTERVAL, Ledger
+from bgledger.store.integrity import verify_stream
 from tests.conftest import unique_id
 from tests.match_driver import next_line
 

@@ -26,12 +26,12 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from ledger import clock
-from ledger import events as vocabulary
-from ledger.app import Ledger
-from ledger.errors import BgLedgerError, MatchExistsError, MatchNotFoundError
-from ledger.events import MatchEvent
-from ledger.interchange.json_stream import (
+from bgledger import events as vocabulary
+from bgledger.commands import clock
+from bgledger.commands.match import Match, match_uuid
+from bgledger.errors import BgLedgerError, MatchExistsError, MatchNotFoundError
+from bgledger.events import MatchEvent
+from bgledger.interchange.json_stream import (
     COMMANDS,
     CONSEQUENCES,
     RULINGS,
@@ -43,10 +43,10 @@ from ledger.interchange.json_stream import (
     import_json,
     read_json,
 )
-from ledger.match import Match, match_uuid
-from projections.audit import history
-from projections.effective import corrected
-from projections.state import MatchState, fold
+from bgledger.projections.state.corrected import corrected
+from bgledger.projections.state.fold import MatchState, fold
+from bgledger.projections.views.audit import history
+from bgledger.store.application import Ledger
 from tests.clocked_match import (
     both_expired_match,
     clocked_random_match,
@@ -794,8 +794,8 @@ def test_mutated_documents_raise_only_the_projects_errors(
 
 
 def test_real_matches_round_trip_through_json() -> None:
-    importer = pytest.importorskip("ledger.interchange.importer")
-    mat = pytest.importorskip("ledger.interchange.mat")
+    importer = pytest.importorskip("bgledger.interchange.importer")
+    mat = pytest.importorskip("bgledger.interchange.mat")
     files = sorted(shared_matches().rglob("*.mat"))
     for path in random.Random(4).sample(files, min(12, len(files))):
         for imported in importer.matches_from_mat(mat.read_mat_file(path), path.name):

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from ledger.rules.errors import InvalidDiceError, InvalidPlayError
-from ledger.rules.judge import judge
-from ledger.rules.legal import legal_plays
-from ledger.rules.notation import Play
-from ledger.rules.position import Position
+from bgledger.rules.errors import InvalidDiceError, InvalidPlayError
+from bgledger.rules.judge import judge
+from bgledger.rules.legal import legal_plays
+from bgledger.rules.notation import Play
+from bgledger.rules.position import Position
 from tests.conftest import board
 
 START = Position.start()

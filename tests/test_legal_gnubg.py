@@ -41,7 +41,7 @@ from pathlib import Path
 import gnubg
 import pytest
 
-from ledger.rules.legal import LegalPlay, legal_plays
+from bgledger.rules.legal import LegalPlay, legal_plays
 from tests.gnubg_oracle import (
     Board,
     GnubgMove,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 
-from ledger.rules.judge import judge
-from ledger.rules.legal import legal_plays
-from ledger.rules.notation import Play
-from ledger.rules.position import Position
+from bgledger.rules.judge import judge
+from bgledger.rules.legal import legal_plays
+from bgledger.rules.notation import Play
+from bgledger.rules.position import Position
 from tests.strategies import game_positions
 
 

@@ -1,4 +1,4 @@
-"""Tests of the syntactic ``.mat`` reader, :mod:`ledger.interchange.mat`.
+"""Tests of the syntactic ``.mat`` reader, :mod:`bgledger.interchange.mat`.
 
 The real-data tests read the 313 match files under ``<repo>/../shared/fixtures/matches``
 and compare them with what GNU Backgammon 1.07 reads from them
@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger.interchange.mat import (
+from bgledger.interchange.mat import (
     MatAction,
     MatFile,
     MatGame,
@@ -27,7 +27,7 @@ from ledger.interchange.mat import (
     read_mat_file,
     split_columns,
 )
-from ledger.rules.errors import BgLedgerError
+from bgledger.rules.errors import BgLedgerError
 
 FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "matches"
 MISSING = f"real match fixtures not found at {FIXTURES} (shared/fixtures/matches next to the repo)"

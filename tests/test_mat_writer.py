@@ -5,7 +5,7 @@ Three ways of checking it:
 * the exact text of a short match, written out by hand from gnubg 1.07's
   layout (``ExportGameJF``: ``"%3d) %-27s "`` for the left column, the score
   line ``" %-31s%s : %d"``, one die's step at a time, ``25`` for the bar);
-* read back with our reader (:func:`ledger.interchange.mat.read_mat`): the
+* read back with our reader (:func:`bgledger.interchange.mat.read_mat`): the
   games, scores, rolls, plays (as :class:`Play` values), cube actions and
   results must be the ones the *event stream* says, for the scenario
   transcripts, hand-made matches with voided rolls, refused and accepted
@@ -17,7 +17,7 @@ Three ways of checking it:
   gnubg 1.07 does not write.  Skipped when ``/usr/games/gnubg`` is absent.
 
 The expectations come from the events through the fold
-(:func:`projections.state.apply`): the dice a play was made with are the
+(:func:`bgledger.projections.state.fold.apply`): the dice a play was made with are the
 fold's dice before the play, never anything the writer worked out.
 """
 
@@ -36,9 +36,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger.actions import Action
-from ledger.app import Ledger
-from ledger.events import (
+from bgledger.commands.language import Action
+from bgledger.commands.match import Match, match_uuid
+from bgledger.events import (
+    TIME_EVENTS,
     CheckersPlayed,
     CubeDropped,
     CubeOffered,
@@ -53,14 +54,13 @@ from ledger.events import (
     RulingMade,
     UnplayablePlayRecorded,
 )
-from ledger.events_time import TIME_EVENTS
-from ledger.interchange.mat import MatGame, read_mat
-from ledger.interchange.mat_writer import NotAMatchError, UnwritableNameError, export_mat
-from ledger.match import Match, match_uuid
-from ledger.rules.errors import BgLedgerError
-from ledger.rules.notation import Play
-from projections.effective import in_force
-from projections.state import MatchState, Phase, apply, fold, seat
+from bgledger.interchange.mat import MatGame, read_mat
+from bgledger.interchange.mat_writer import NotAMatchError, UnwritableNameError, export_mat
+from bgledger.projections.state.corrected import in_force
+from bgledger.projections.state.fold import MatchState, Phase, apply, fold, seat
+from bgledger.rules.errors import BgLedgerError
+from bgledger.rules.notation import Play
+from bgledger.store.application import Ledger
 from tests.clocked_match import (
     both_expired_match,
     clocked_random_match,

@@ -19,9 +19,9 @@ from dataclasses import replace
 
 import pytest
 
-from ledger.actions import Action
-from ledger.app import Ledger
-from ledger.errors import (
+from bgledger.commands.language import Action
+from bgledger.commands.match import Match, match_uuid
+from bgledger.errors import (
     ActionRefusedError,
     CubeActionRefusedError,
     IllegalPlayRefusedError,
@@ -35,7 +35,7 @@ from ledger.errors import (
     ResignationRefusedError,
     RulesError,
 )
-from ledger.events import (
+from bgledger.events import (
     CheckersPlayed,
     CubeDropped,
     CubeOffered,
@@ -51,11 +51,11 @@ from ledger.events import (
     ResignationOffered,
     RollVoided,
 )
-from ledger.match import Match, match_uuid
-from ledger.rules.errors import InvalidDiceError, InvalidNotationError, InvalidPlayError
-from ledger.rules.profiles import UnknownProfileError
-from ledger.rules.results import InvalidResultError
-from projections.state import Crawford, Phase
+from bgledger.projections.state.fold import Crawford, Phase
+from bgledger.rules.errors import InvalidDiceError, InvalidNotationError, InvalidPlayError
+from bgledger.rules.profiles import UnknownProfileError
+from bgledger.rules.results import InvalidResultError
+from bgledger.store.application import Ledger
 from tests.conftest import board, unique_id
 
 BY = "kim"

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ledger.rules.errors import BgLedgerError, InvalidNotationError, InvalidPlayError
-from ledger.rules.notation import Move, Play
+from bgledger.rules.errors import BgLedgerError, InvalidNotationError, InvalidPlayError
+from bgledger.rules.notation import Move, Play
 
 
 def moves(play: Play) -> list[tuple[int, int]]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from ledger.rules.errors import InvalidPositionError
-from ledger.rules.position import Position
-from ledger.rules.results import GameResult, InvalidResultError, final_result, winner_of
+from bgledger.rules.errors import InvalidPositionError
+from bgledger.rules.position import Position
+from bgledger.rules.results import GameResult, InvalidResultError, final_result, winner_of
 from tests.conftest import board
 
 

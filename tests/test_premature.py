@@ -16,30 +16,30 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from cli.main import main
-from ledger import events as ev
-from ledger import premature
-from ledger.actions import Action, InvalidActionError
-from ledger.app import Ledger
-from ledger.errors import (
+from bgledger import events as ev
+from bgledger.cli.main import main
+from bgledger.commands import premature
+from bgledger.commands.language import Action, InvalidActionError
+from bgledger.commands.match import Match, match_uuid
+from bgledger.errors import (
     CubeActionRefusedError,
     IllegalPlayRefusedError,
     OutOfTurnError,
     PrematureRollStandsError,
 )
-from ledger.interchange.json_schema import content_hash
-from ledger.interchange.json_stream import (
+from bgledger.interchange.json_schema import content_hash
+from bgledger.interchange.json_stream import (
     InconsistentMatchJsonError,
     export_json,
     import_json,
     read_json,
 )
-from ledger.interchange.mat_writer import export_mat
-from ledger.match import Match, match_uuid
-from projections.audit import history
-from projections.codec import state_from_dict, state_to_dict
-from projections.model import Premature
-from projections.state import Phase
+from bgledger.interchange.mat_writer import export_mat
+from bgledger.projections.state.codec import state_from_dict, state_to_dict
+from bgledger.projections.state.fold import Phase
+from bgledger.projections.state.model import Premature
+from bgledger.projections.views.audit import history
+from bgledger.store.application import Ledger
 from tests.gnubg_oracle import (
     debian_gnubg,
     expected_gnubg_games,
@@ -492,8 +492,8 @@ def test_gnubg_reads_the_exported_match_as_it_went(tmp_path: Path) -> None:
 
 def test_a_premature_double_in_the_crawford_game_can_be_voided() -> None:
     """USBGF 4.4.6.1 applies to a Crawford double made early (4.4.7) as to any other."""
-    from ledger import rulings
-    from ledger.rulings import Ruling
+    from bgledger.commands import rulings
+    from bgledger.commands.rulings import Ruling
 
     ledger = Ledger("sqlite:///:memory:")
     ledger.start(("Ann", "Bob"), 3, match_id="p", by="kim")

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from ledger.rules.errors import RulesError
-from ledger.rules.profiles import (
+from bgledger.rules.errors import RulesError
+from bgledger.rules.profiles import (
     DEFAULT_PROFILE,
     PROFILES,
     Citation,

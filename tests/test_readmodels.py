@@ -1,8 +1,9 @@
-"""The tournament-wide read models (:mod:`projections.readmodels`) on SQLite and PostgreSQL.
+"""The tournament-wide read models (:mod:`bgledger.projections.readmodels.tracking`) on SQLite
+and PostgreSQL.
 
 A ledger is filled the ways a tournament fills one (``.mat`` files through
 ``import``, a match recorded line by line through ``record``, rulings through
-:mod:`ledger.rulings`), and the read models kept current batch by batch must
+:mod:`bgledger.commands.rulings`), and the read models kept current batch by batch must
 equal what ``rebuild`` computes from the events; a crash before the commit
 must leave them as they were, and the next catch-up must do the work once.
 
@@ -24,16 +25,16 @@ import sqlalchemy
 from click.testing import CliRunner, Result
 from sqlalchemy.engine import make_url
 
-from cli.main import main
-from cli.readmodel_commands import COMMANDS
-from ledger import rulings
-from ledger.app import Ledger
-from ledger.match import match_uuid
-from ledger.rulings import Ruling
-from ledger.snapshots import MatchSnapshot
-from projections.readmodel_tables import dump_tables
-from projections.readmodels import ReadModels
-from projections.summary import state_json
+from bgledger.cli.main import main
+from bgledger.cli.readmodel_commands import COMMANDS
+from bgledger.commands import rulings
+from bgledger.commands.match import match_uuid
+from bgledger.commands.rulings import Ruling
+from bgledger.projections.readmodels.tables import dump_tables
+from bgledger.projections.readmodels.tracking import ReadModels
+from bgledger.projections.views.summary import state_json
+from bgledger.store.application import Ledger
+from bgledger.store.snapshots import MatchSnapshot
 from tests.conftest import POSTGRES_ENV, REPO
 
 MATS = REPO / "fixtures" / "mat"

@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
-from cli.replay import ReplaySession, moment
-from ledger import rulings
-from ledger.app import Ledger
-from ledger.events import MatchEvent
-from ledger.rulings import Ruling
+from bgledger.cli.main import main
+from bgledger.cli.replay import ReplaySession, moment
+from bgledger.commands import rulings
+from bgledger.commands.rulings import Ruling
+from bgledger.events import MatchEvent
+from bgledger.store.application import Ledger
 
 REASON = "a 5 and a 3 played with 5-2"
 

@@ -1,10 +1,10 @@
-"""Rulings (:mod:`ledger.rulings`) on scenario transcripts under ``fixtures/rulings``.
+"""Rulings (:mod:`bgledger.commands.rulings`) on scenario transcripts under ``fixtures/rulings``.
 
 Each transcript is one match.  Its header names the ``start`` options
 (``# start: --a Ann --b Bob --length 3 --profile usbgf-2016``) and tells the
 story; the scores, boards and event numbers asserted here were worked out by
 hand from that story, not read back from the ledger.  The play is recorded
-one action a line (:mod:`ledger.actions`, through :meth:`Ledger.act`), the
+one action a line (:mod:`bgledger.commands.language`, through :meth:`Ledger.act`), the
 rulings through the library (:meth:`Ledger.rule`), never through the CLI.
 
 The lines a transcript may hold besides actions (see :func:`run_scenario`)::
@@ -41,11 +41,12 @@ from typing import Any
 
 import pytest
 
-from ledger import rulings
-from ledger.actions import Action
-from ledger.app import Ledger
-from ledger.errors import ActionRefusedError, IllegalPlayRefusedError, RulesError
-from ledger.events import (
+from bgledger.commands import rulings
+from bgledger.commands.language import Action
+from bgledger.commands.match import Match
+from bgledger.commands.rulings import InvalidRulingError, Ruling, RulingRefusedError
+from bgledger.errors import ActionRefusedError, IllegalPlayRefusedError, RulesError
+from bgledger.events import (
     CheckersPlayed,
     CrawfordPassNullified,
     CubeActionVoided,
@@ -59,11 +60,10 @@ from ledger.events import (
     RulingOverturned,
     ScoreCorrected,
 )
-from ledger.match import Match
-from ledger.rulings import InvalidRulingError, Ruling, RulingRefusedError
-from projections import audit
-from projections.effective import corrected, in_force, voided_by
-from projections.state import Crawford, GameRecord, MatchState, Phase
+from bgledger.projections.state.corrected import corrected, in_force, voided_by
+from bgledger.projections.state.fold import Crawford, GameRecord, MatchState, Phase
+from bgledger.projections.views import audit
+from bgledger.store.application import Ledger
 from tests.conftest import REPO, board, unique_id
 
 FIXTURES = REPO / "fixtures" / "rulings"

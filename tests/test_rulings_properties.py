@@ -15,7 +15,7 @@ that double too.  Then:
 - the corrected match never depends on when it is rebuilt: the live
   aggregate after each action, a fresh :class:`Ledger`'s ``state(id, at=N)``
   (snapshots in play: a long match has one every 50 events) and
-  :func:`projections.effective.corrected` over the first N events agree at
+  :func:`bgledger.projections.state.corrected.corrected` over the first N events agree at
   every event number N.
 
 What "the same match" means (:func:`comparable`): every field of
@@ -38,18 +38,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ledger import rulings
-from ledger._decide import cube_problem
-from ledger.actions import Action
-from ledger.app import Ledger
-from ledger.events import CheckersPlayed, MatchEvent, PlaysReverted, RulingOverturned
-from ledger.match import Match, match_uuid
-from ledger.rules.legal import legal_plays
-from ledger.rules.notation import Move
-from ledger.rulings import Ruling
-from projections import audit
-from projections.effective import corrected, voided_by
-from projections.state import MatchState, Phase
+from bgledger.commands import rulings
+from bgledger.commands.decide import cube_problem
+from bgledger.commands.language import Action
+from bgledger.commands.match import Match, match_uuid
+from bgledger.commands.rulings import Ruling
+from bgledger.events import CheckersPlayed, MatchEvent, PlaysReverted, RulingOverturned
+from bgledger.projections.state.corrected import corrected, voided_by
+from bgledger.projections.state.fold import MatchState, Phase
+from bgledger.projections.views import audit
+from bgledger.rules.legal import legal_plays
+from bgledger.rules.notation import Move
+from bgledger.store.application import Ledger
 from tests.conftest import unique_id
 from tests.match_driver import next_line
 

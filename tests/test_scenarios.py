@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from cli.main import main
+from bgledger.cli.main import main
 from tests.conftest import REPO
 
 SCENARIOS = REPO / "fixtures" / "scenarios"

@@ -16,16 +16,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger import rulings
-from ledger.actions import Action
-from ledger.app import Ledger
-from ledger.errors import BgLedgerError
-from ledger.events import MatchEvent
-from ledger.match import Match, match_uuid
-from ledger.rulings import Ruling
-from projections.effective import corrected
-from projections.scoresheet import scoresheet_html, scoresheet_text
-from projections.state import MatchState, fold
+from bgledger.commands import rulings
+from bgledger.commands.language import Action
+from bgledger.commands.match import Match, match_uuid
+from bgledger.commands.rulings import Ruling
+from bgledger.errors import BgLedgerError
+from bgledger.events import MatchEvent
+from bgledger.projections.state.corrected import corrected
+from bgledger.projections.state.fold import MatchState, fold
+from bgledger.projections.views.scoresheet import scoresheet_html, scoresheet_text
+from bgledger.store.application import Ledger
 from tests.ruled_match import record_ruled_match
 from tests.test_scenarios import SCENARIOS
 from tests.test_store import PROFILES, random_match

@@ -10,15 +10,15 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from cli.main import main
-from ledger.actions import Action
-from ledger.app import Ledger
-from ledger.errors import ActionRefusedError
-from ledger.interchange.json_stream import export_json, import_json, read_json
-from ledger.rules.position import Position
-from ledger.rulings import Ruling, RulingRefusedError
-from ledger.setup_errors import correct_setup, record_setup
-from projections.effective import corrected
+from bgledger.cli.main import main
+from bgledger.commands.language import Action
+from bgledger.commands.rulings import Ruling, RulingRefusedError
+from bgledger.commands.setup_errors import correct_setup, record_setup
+from bgledger.errors import ActionRefusedError
+from bgledger.interchange.json_stream import export_json, import_json, read_json
+from bgledger.projections.state.corrected import corrected
+from bgledger.rules.position import Position
+from bgledger.store.application import Ledger
 from tests.conftest import REPO
 
 FIXTURE = REPO / "fixtures" / "rulings" / "starting-position-4.2.4.txt"

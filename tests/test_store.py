@@ -19,16 +19,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ledger import rulings
-from ledger.actions import Action
-from ledger.app import SNAPSHOT_INTERVAL, Ledger
-from ledger.events import GameWon, MatchEvent, MatchWon, RulingMade
-from ledger.match import Match, match_uuid
-from ledger.rules.legal import legal_plays
-from ledger.rules.profiles import get_profile
-from ledger.rulings import Ruling
-from projections.codec import state_from_dict, state_to_dict
-from projections.state import MatchState, Phase, apply, fold
+from bgledger.commands import rulings
+from bgledger.commands.language import Action
+from bgledger.commands.match import Match, match_uuid
+from bgledger.commands.rulings import Ruling
+from bgledger.events import GameWon, MatchEvent, MatchWon, RulingMade
+from bgledger.projections.state.codec import state_from_dict, state_to_dict
+from bgledger.projections.state.fold import MatchState, Phase, apply, fold
+from bgledger.rules.legal import legal_plays
+from bgledger.rules.profiles import get_profile
+from bgledger.store.application import SNAPSHOT_INTERVAL, Ledger
 from tests.conftest import unique_id
 from tests.match_driver import next_line
 

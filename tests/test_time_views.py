@@ -16,18 +16,17 @@ from html.parser import HTMLParser
 
 import pytest
 
-from cli.replay import ReplaySession
-from ledger import events as vocabulary
-from ledger.actions import Action
-from ledger.errors import BgLedgerError
-from ledger.events import MatchEvent, MatchWon, RulingMade
-from ledger.events_time import TIME_EVENTS
-from ledger.match import Match, match_uuid
-from projections import audit
-from projections.audit import HistoryEntry, history, history_json
-from projections.effective import corrected
-from projections.scoresheet import score_sheet, scoresheet_html, scoresheet_text
-from projections.state import MatchState, fold
+from bgledger import events as vocabulary
+from bgledger.cli.replay import ReplaySession
+from bgledger.commands.language import Action
+from bgledger.commands.match import Match, match_uuid
+from bgledger.errors import BgLedgerError
+from bgledger.events import TIME_EVENTS, MatchEvent, MatchWon, RulingMade
+from bgledger.projections.state.corrected import corrected
+from bgledger.projections.state.fold import MatchState, fold
+from bgledger.projections.views import audit
+from bgledger.projections.views.audit import HistoryEntry, history, history_json
+from bgledger.projections.views.scoresheet import score_sheet, scoresheet_html, scoresheet_text
 from tests.clocked_match import (
     T0,
     both_expired_match,

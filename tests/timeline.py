@@ -6,9 +6,9 @@ from collections.abc import Callable
 
 import pytest
 
-from ledger.actions import Action
-from ledger.errors import BgLedgerError
-from ledger.match import Match
+from bgledger.commands.language import Action
+from bgledger.commands.match import Match
+from bgledger.errors import BgLedgerError
 
 DAY = "2026-11-21T"
 

@@ -1,6 +1,6 @@
 """Import ``.mat`` transcriptions: each match of a file becomes one match in the ledger.
 
-The transcription is replayed through the :class:`~ledger.match.Match`
+The transcription is replayed through the :class:`~bgledger.commands.match.Match`
 aggregate, action by action, so its events are exactly what the file says
 happened, in order, judged by the same rules as live recording:
 
@@ -11,7 +11,7 @@ happened, in order, judged by the same rules as live recording:
   as played and flagged (DESIGN principle 2), never dropped;
 - a play that names checkers the board does not have (a transcription that
   lost an earlier play) is kept as written and flagged, the board unchanged,
-  as GNU Backgammon reads it (:class:`~ledger.events.UnplayablePlayRecorded`);
+  as GNU Backgammon reads it (:class:`~bgledger.events.UnplayablePlayRecorded`);
 - ``Wins N points`` where the game is not over on the board is a concession
   by the other player, of ``N`` over the cube (single, gammon, backgammon);
   a roll with no play before it (``????``, or nothing written) is a player
@@ -29,12 +29,12 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ledger.errors import ActionRefusedError, BgLedgerError
-from ledger.interchange.mat import MatAction, MatFile, MatGame, MatMatch
-from ledger.match import Match, match_uuid
-from ledger.rules.errors import InvalidNotationError, InvalidPlayError, RulesError
-from ledger.rules.profiles import DEFAULT_PROFILE
-from projections.state import Phase, other
+from bgledger.commands.match import Match, match_uuid
+from bgledger.errors import ActionRefusedError, BgLedgerError
+from bgledger.interchange.mat import MatAction, MatFile, MatGame, MatMatch
+from bgledger.projections.state.fold import Phase, other
+from bgledger.rules.errors import InvalidNotationError, InvalidPlayError, RulesError
+from bgledger.rules.profiles import DEFAULT_PROFILE
 
 __all__ = ["ImportedMatch", "MatImportError", "match_from_mat", "matches_from_mat"]
 

@@ -1,7 +1,7 @@
 """Re-deciding an imported match: every event recorded again through the ledger's own commands.
 
-A game action is recorded again by its :class:`~ledger.match.Match` command
-(:data:`COMMANDS`), a ruling by its decision in :mod:`ledger.rulings`
+A game action is recorded again by its :class:`~bgledger.commands.match.Match` command
+(:data:`COMMANDS`), a ruling by its decision in :mod:`bgledger.commands.rulings`
 (:data:`RULINGS`) on the history before it; what the command records must be
 the file's events, field by field (the times aside), including the events a
 ruling voids and restores and the corrected state it keeps.  Events a command
@@ -9,7 +9,7 @@ records along with another (:data:`CONSEQUENCES`: a game won with its last
 play, a match won again after a ruling) are compared as they come.
 
 The clock, break and penalty-point events are decided at the file's times
-(:mod:`~ledger.interchange.json_recheck_time`: a clock's figures are worked
+(:mod:`~bgledger.interchange.json_recheck_time`: a clock's figures are worked
 out from them), as a ruling is: on the match as the file recorded it up to
 them, so the times of the game actions before them (recorded again now) do
 not count.  A clocked match whose events are out of order in time is refused.
@@ -23,22 +23,21 @@ from copy import deepcopy
 from dataclasses import fields, replace
 from typing import Any
 
-from ledger import events as ev
-from ledger import premature, rulings, setup_errors
-from ledger.errors import BgLedgerError
-from ledger.events import MatchEvent, MatchStarted, RulingMade
-from ledger.events_time import ClockStarted
-from ledger.interchange.json_recheck_time import (
+from bgledger import events as ev
+from bgledger.commands import premature, rulings, setup_errors
+from bgledger.commands.match import Match
+from bgledger.commands.rulings import InvalidRulingError, Ruling
+from bgledger.errors import BgLedgerError
+from bgledger.events import ClockStarted, MatchEvent, MatchStarted, RulingMade
+from bgledger.interchange.json_recheck_time import (
     TIME_COMMANDS,
     TIME_CONSEQUENCES,
     clock_timing,
     revert_plays,
 )
-from ledger.interchange.json_schema import InconsistentMatchJsonError, own_fields, short
-from ledger.match import Match
-from ledger.rules.position import Position
-from ledger.rulings import InvalidRulingError, Ruling
-from projections.state import MatchState, apply, fold
+from bgledger.interchange.json_schema import InconsistentMatchJsonError, own_fields, short
+from bgledger.projections.state.fold import MatchState, apply, fold
+from bgledger.rules.position import Position
 
 __all__ = ["COMMANDS", "CONSEQUENCES", "RULINGS", "recheck"]
 
@@ -204,7 +203,7 @@ def recheck(events: Sequence[MatchEvent], *, name: str) -> None:
 
     Every field but the times must be equal, flags included, and a ruling's
     ``voids``, ``restores`` and ``state``.  The file's ``at`` is kept, not
-    re-decided (:func:`~ledger.interchange.json_stream.read_json` checks its
+    re-decided (:func:`~bgledger.interchange.json_stream.read_json` checks its
     form): events recorded without ``--at`` on machines whose clocks differ
     may be out of order.  Rulings and the clock, break and penalty-point
     events are decided at their ``at`` (a clock's figures come from the

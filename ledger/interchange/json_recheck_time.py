@@ -1,8 +1,8 @@
 """Re-deciding an imported match's clock, break and penalty-point events (:mod:`.json_recheck`).
 
-Each event of :mod:`ledger.events_time` is recorded again by the command
-that decides it (:mod:`ledger.clock`, :mod:`ledger.clock_rulings`,
-:mod:`ledger.breaks`) with the event's own fields and time: a clock's
+Each event of :mod:`bgledger.events` is recorded again by the command
+that decides it (:mod:`bgledger.commands.clock`, :mod:`bgledger.commands.clock_rulings`,
+:mod:`bgledger.commands.breaks`) with the event's own fields and time: a clock's
 figures are worked out from the times of the events, so these are decided
 at the file's times, on the match as the file recorded it up to them
 (:func:`~.json_recheck.recheck` brings the match there first).  What the
@@ -22,11 +22,11 @@ Three things the events do not record are recovered from the file:
 
 A :class:`TimeExpired` for a player with time left is the forfeit of an
 early pick-up after being reduced to one second (USBGF 4.1.7.2), decided by
-:func:`~ledger.clock_rulings.early_pickup`; any other by the flag
-(:func:`~ledger.clock.flag`).  A restored reserve (:class:`ReserveTimeRestored`)
+:func:`~bgledger.commands.clock_rulings.early_pickup`; any other by the flag
+(:func:`~bgledger.commands.clock.flag`).  A restored reserve (:class:`ReserveTimeRestored`)
 comes with the ruling that nullified the plays made on the late player's time
-(:func:`~ledger.clock_rulings.missed_hit`): :func:`revert_plays` decides a
-:class:`~ledger.events.PlaysReverted` citing a rule for a clock not hit that
+(:func:`~bgledger.commands.clock_rulings.missed_hit`): :func:`revert_plays` decides a
+:class:`~bgledger.events.PlaysReverted` citing a rule for a clock not hit that
 way.
 """
 
@@ -39,10 +39,11 @@ from datetime import datetime, timedelta
 from itertools import product
 from typing import Any
 
-from ledger import breaks, clock, clock_rulings, rulings
-from ledger.errors import BgLedgerError
-from ledger.events import MatchEvent, PlaysReverted
-from ledger.events_time import (
+from bgledger.commands import breaks, clock, clock_rulings, rulings
+from bgledger.commands.match import Match
+from bgledger.commands.rulings import Ruling
+from bgledger.errors import BgLedgerError
+from bgledger.events import (
     BreakEnded,
     BreakStarted,
     ClockHit,
@@ -51,17 +52,17 @@ from ledger.events_time import (
     ClockSet,
     ClockStarted,
     ClockStopped,
+    MatchEvent,
     PenaltyPointsAssessed,
+    PlaysReverted,
     ReserveTimePenalized,
     ReserveTimeRestored,
     TimeExpired,
 )
-from ledger.interchange.json_schema import own_fields
-from ledger.match import Match
-from ledger.rules.profiles import Subject
-from ledger.rulings import Ruling
-from projections.clock import at_ms, figure
-from projections.model import seat
+from bgledger.interchange.json_schema import own_fields
+from bgledger.projections.state.clock import at_ms, figure
+from bgledger.projections.state.model import seat
+from bgledger.rules.profiles import Subject
 
 __all__ = ["TIME_COMMANDS", "TIME_CONSEQUENCES", "clock_timing", "revert_plays"]
 
@@ -73,7 +74,8 @@ def _when(given: dict[str, Any]) -> dict[str, Any]:
 
 
 def _timings(event: ClockStarted) -> Iterator[dict[str, Any]]:
-    """The options :func:`ledger.clock.start` may have had: defaults first, then the figures."""
+    """The options :func:`bgledger.commands.clock.start` may have had: defaults first, then the
+    figures."""
     reserve = {None, event.reserve_a_ms}
     for doubles, reserve_ms, delay_ms in product((False, True), reserve, (None, event.delay_ms)):
         yield {"reserve_ms": reserve_ms, "delay_ms": delay_ms, "doubles": doubles}
@@ -82,7 +84,9 @@ def _timings(event: ClockStarted) -> Iterator[dict[str, Any]]:
 def clock_timing(
     event: ClockStarted, attempt: Callable[[dict[str, Any]], MatchEvent | None]
 ) -> dict[str, Any]:
-    """The options of :func:`ledger.clock.start` that record ``event``'s fields ({} if none).
+    """The options of :func:`~bgledger.commands.clock.start` that record ``event``'s fields.
+
+    ``{}`` if none do.
 
     ``attempt`` records a clock with the options given, on a copy, and
     returns the :class:`ClockStarted` recorded; the first whose fields are
@@ -182,8 +186,8 @@ def revert_plays(
     match: Match, history: Sequence[MatchEvent], event: PlaysReverted, ruling: Ruling
 ) -> None:
     """Decide ``event`` again: a missed hit (USBGF 4.1.8.1) if its rule is one for a clock
-    not hit (:data:`~ledger.rules.profiles.Subject.CLOCK_NOT_ACTIVATED`), else an illegal
-    play taken back (:func:`ledger.rulings.revert`).
+    not hit (:data:`~bgledger.rules.profiles.Subject.CLOCK_NOT_ACTIVATED`), else an illegal
+    play taken back (:func:`bgledger.commands.rulings.revert`).
 
     :raises BgLedgerError: as the decision refuses it.
     """

@@ -2,9 +2,9 @@
 
 A document is ``{"format", "version", "match_id", "events"}``; each event entry is
 ``{"number", "type", "at", "recorded_by", "stored_at", "hash", "fields"}`` (see
-:mod:`ledger.interchange.json_stream`).  The fields of an event must be exactly
-its class's own fields (:mod:`ledger.events`, with the clock, break and
-penalty-point events of :mod:`ledger.events_time`), each of its declared type:
+:mod:`bgledger.interchange.json_stream`).  The fields of an event must be exactly
+its class's own fields (:mod:`bgledger.events`, with the clock, break and
+penalty-point events of :mod:`bgledger.events`), each of its declared type:
 ``str``, ``int``, ``bool``, ``None``, unions of these (a clock reading is
 ``int | None`` at a break without a clock), ``list[int]`` (the events a ruling
 voids or restores), ``list[str]`` (the players who asked for a break),
@@ -23,10 +23,10 @@ from functools import cache
 from types import NoneType, UnionType
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
-from ledger import events as ev
-from ledger.chain import canonical_json, sha256_hex
-from ledger.errors import RulesError
-from ledger.events import MatchEvent
+from bgledger.errors import RulesError
+from bgledger.events import MatchEvent
+from bgledger.events.chain import canonical_json, sha256_hex
+from bgledger.events.names import TOPICS
 
 __all__ = [
     "FORMAT",
@@ -74,7 +74,7 @@ def own_fields(event: MatchEvent) -> dict[str, Any]:
 def content_hash(number: int, kind: str, at: str, recorded_by: str, data: dict[str, Any]) -> str:
     """SHA-256 (hex) of an event's canonical content: sorted-key JSON, no spaces, UTF-8.
 
-    The JSON is :func:`ledger.chain.canonical_json`, the form the hash chain hashes.
+    The JSON is :func:`bgledger.events.chain.canonical_json`, the form the hash chain hashes.
     """
     content = {"number": number, "type": kind, "at": at, "recorded_by": recorded_by, "fields": data}
     return sha256_hex(canonical_json(content))
@@ -82,13 +82,12 @@ def content_hash(number: int, kind: str, at: str, recorded_by: str, data: dict[s
 
 @cache
 def schemas() -> dict[str, tuple[type[MatchEvent], dict[str, Any]]]:
-    """Each event class of :mod:`ledger.events` by name, with its own fields' declared types."""
+    """Each event class of :mod:`bgledger.events` by name, with its own fields' declared types."""
     found = {}
-    for cls in (getattr(ev, name) for name in ev.__all__):
-        if issubclass(cls, MatchEvent) and cls is not MatchEvent:
-            hints = get_type_hints(cls)
-            own = {f.name: hints[f.name] for f in fields(cls) if f.name not in _BASE}
-            found[cls.__name__] = (cls, own)
+    for cls in TOPICS:  # every kind of the vocabulary
+        hints = get_type_hints(cls)
+        own = {f.name: hints[f.name] for f in fields(cls) if f.name not in _BASE}
+        found[cls.__name__] = (cls, own)
     return found
 
 

@@ -10,25 +10,26 @@
 ledger stored it, ``fields`` the class's own fields.  ``hash`` is the SHA-256
 of the entry without ``stored_at`` and ``hash`` (:func:`content_hash`): a
 per-event content hash, checked on reading.  The stream's hash chain
-(:mod:`ledger.chain`, DESIGN principle 6) is not exported: it covers the
+(:mod:`bgledger.events.chain`, DESIGN principle 6) is not exported: it covers the
 time each event was stored in one ledger, and an import stores the events
 anew, linked afresh in the ledger that imports them.
 
 The export is the history as recorded, rulings included (each with the
 events it voids and restores and the corrected state it keeps); the match as
-corrected is worked out from it (:mod:`projections.effective`), as in the
+corrected is worked out from it (:mod:`bgledger.projections.state.corrected`), as in the
 ledger it came from.  The form of a document and the checks made on reading it
-are in :mod:`ledger.interchange.json_schema`.
+are in :mod:`bgledger.interchange.json_schema`.
 
-Importing re-decides the match (:func:`recheck`, :mod:`ledger.interchange.json_recheck`):
-each event's action is recorded again through the :class:`~ledger.match.Match`
-commands, each ruling through its decision in :mod:`ledger.rulings`, and must
+Importing re-decides the match (:func:`recheck`, :mod:`bgledger.interchange.json_recheck`):
+each event's action is recorded again through the :class:`~bgledger.commands.match.Match`
+commands, each ruling through its decision in :mod:`bgledger.commands.rulings`, and must
 give the file's events, field by field, so a file this ledger would not have
 recorded (a die changed, or a ruling made to void other events, and its hash
 recomputed) is refused, naming the first event that differs, and nothing is stored.
 The clock, break and penalty-point events are re-decided at the file's times
-by :mod:`ledger.clock`, :mod:`ledger.clock_rulings` and :mod:`ledger.breaks`
-(:mod:`ledger.interchange.json_recheck_time`): a hit by the player whose time
+by :mod:`bgledger.commands.clock`, :mod:`bgledger.commands.clock_rulings` and
+:mod:`bgledger.commands.breaks`
+(:mod:`bgledger.interchange.json_recheck_time`): a hit by the player whose time
 is not running, a break's clock readings or lateness points that the times do
 not give, a flag while time remained, are refused like a changed die.
 """
@@ -44,12 +45,12 @@ from typing import Any
 import sqlalchemy.exc
 from eventsourcing.persistence import IntegrityError
 
-from ledger.app import Ledger
-from ledger.chain import rechain
-from ledger.errors import MatchExistsError, NotAMatchError
-from ledger.events import MatchEvent, MatchStarted, RulingMade
-from ledger.interchange.json_recheck import COMMANDS, CONSEQUENCES, RULINGS, recheck
-from ledger.interchange.json_schema import (
+from bgledger.commands.match import match_uuid
+from bgledger.errors import MatchExistsError, NotAMatchError
+from bgledger.events import MatchEvent, MatchStarted, RulingMade
+from bgledger.events.chain import rechain
+from bgledger.interchange.json_recheck import COMMANDS, CONSEQUENCES, RULINGS, recheck
+from bgledger.interchange.json_schema import (
     FORMAT,
     VERSION,
     InconsistentMatchJsonError,
@@ -61,7 +62,7 @@ from ledger.interchange.json_schema import (
     parse,
     schemas,
 )
-from ledger.match import match_uuid
+from bgledger.store.application import Ledger
 
 __all__ = [
     "COMMANDS",
@@ -139,7 +140,7 @@ def _event(entry: dict[str, Any], match_id: str) -> MatchEvent:
 def read_json(text: str, *, name: str) -> MatchDocument:
     """Read an export, checking its form, the numbering, every field's name and type, the hashes.
 
-    The field types are the event classes' (:mod:`ledger.interchange.json_schema`).
+    The field types are the event classes' (:mod:`bgledger.interchange.json_schema`).
     Whether the events are a match this ledger would record is checked on import.
 
     :raises InvalidMatchJsonError: naming ``name``, the event at fault and what is wrong.
@@ -183,8 +184,8 @@ def import_json(
     ``stored_at`` (as ``timestamp``); a new id changes only the stream,
     MatchStarted's ``match_id`` and the match id in each ruling's corrected
     state.  They are re-decided (:func:`recheck`: the game actions through the
-    :class:`~ledger.match.Match` commands, the rulings through
-    :mod:`ledger.rulings`), then linked in a fresh hash chain and stored in one
+    :class:`~bgledger.commands.match.Match` commands, the rulings through
+    :mod:`bgledger.commands.rulings`), then linked in a fresh hash chain and stored in one
     transaction.  ``by`` (who
     imports) is not stored yet: the vocabulary has no import record, and the
     events keep their recorders.

@@ -1,12 +1,12 @@
 """A syntactic reader of Jellyfish / GNU Backgammon ``.mat`` match transcriptions.
 
 The reader turns text into :class:`MatFile` values and interprets nothing: plays
-stay raw text for :mod:`ledger.rules.notation`, dice are not checked against the
+stay raw text for :mod:`bgledger.rules.notation`, dice are not checked against the
 board, and scores are not checked against results.  What it does settle is the
 layout: header tags, ``N point match`` headers, ``Game N`` headers, score lines
 and the two columns of each move line.  The move lines (how gnubg splits them
 into columns, and the :class:`MatAction` values each column says) are read by
-:mod:`ledger.interchange.mat_moves`; :class:`MatAction`, :data:`ActionKind` and
+:mod:`bgledger.interchange.mat_moves`; :class:`MatAction`, :data:`ActionKind` and
 :func:`split_columns` are exported from here too.
 """
 
@@ -16,8 +16,14 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ledger.interchange.mat_moves import NUMBER, ActionKind, MatAction, move_actions, split_columns
-from ledger.rules.errors import BgLedgerError
+from bgledger.interchange.mat_moves import (
+    NUMBER,
+    ActionKind,
+    MatAction,
+    move_actions,
+    split_columns,
+)
+from bgledger.rules.errors import BgLedgerError
 
 __all__ = [
     "ActionKind",

@@ -1,6 +1,6 @@
 """The move lines of a ``.mat`` transcription: two columns, and what each column says.
 
-Part of the syntactic reader :mod:`ledger.interchange.mat`, which hands each
+Part of the syntactic reader :mod:`bgledger.interchange.mat`, which hands each
 line of a game that is not a comment, a header or a score line to
 :func:`move_actions`.  Nothing is interpreted: plays stay raw text and dice are
 not checked against the board.

@@ -1,14 +1,14 @@
 """Writing a match as the ``.mat`` text GNU Backgammon exports (``export match mat``).
 
 A ``.mat`` file is the match as corrected: :func:`export_mat` writes the
-events in force after every ruling (:func:`projections.effective.in_force`),
+events in force after every ruling (:func:`bgledger.projections.state.corrected.in_force`),
 so a reverted illegal play is not written and the legal play that replaced it
 is, a voided double and its take are not written and the game scores at the
 cube in force, a nullified pass is not written and the game goes on, and a
 corrected cube level is written as corrected.  Rulings themselves have no
 ``.mat`` form; the length written is the match's length as corrected.
 
-Nor have the clock, break and penalty-point events (:mod:`ledger.events_time`):
+Nor have the clock, break and penalty-point events (:mod:`bgledger.events`):
 they are skipped, the records around them written as if they were not there.
 Penalty points (USBGF 2.2.4) are in the score lines of the games after them
 (the score a game was played at, which gnubg reads): after game 1 those do not
@@ -16,12 +16,12 @@ add up from the results, and ``bgledger import`` refuses them.  A match won on t
 (USBGF 4.3.3) or by penalty points ends with its last game as it stopped, no
 ``and the match`` written.  Only the JSON export (:mod:`.json_stream`) keeps them.
 
-It folds those events (:func:`projections.state.apply`)
+It folds those events (:func:`bgledger.projections.state.fold.apply`)
 to know the board, the turn and the score at each event, turns them into
 the records gnubg keeps for a game (a move, a double, a take, a drop, a
 resignation, dice rolled and not played) and lays those out as gnubg 1.07's
 ``ExportGameJF`` (its ``export.c``) does, so that gnubg's importer and
-:func:`ledger.interchange.mat.read_mat` split the columns back alike:
+:func:`bgledger.interchange.mat.read_mat` split the columns back alike:
 
 - the score line ``" %-31s%s : %d"``, player ``a`` (gnubg's player 0, ``X``)
   on the left;
@@ -66,8 +66,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
-from ledger.errors import NotAMatchError
-from ledger.events import (
+from bgledger.errors import NotAMatchError
+from bgledger.events import (
+    TIME_EVENTS,
     CheckersPlayed,
     CubeDropped,
     CubeOffered,
@@ -83,14 +84,13 @@ from ledger.events import (
     RollVoided,
     UnplayablePlayRecorded,
 )
-from ledger.events_time import TIME_EVENTS
-from ledger.rules.errors import BgLedgerError, RulesError
-from ledger.rules.judge import play_result
-from ledger.rules.legal import legal_plays
-from ledger.rules.notation import Play
-from ledger.rules.position import Position
-from projections.effective import in_force
-from projections.state import MatchState, Phase, apply, seat
+from bgledger.projections.state.corrected import in_force
+from bgledger.projections.state.fold import MatchState, Phase, apply, seat
+from bgledger.rules.errors import BgLedgerError, RulesError
+from bgledger.rules.judge import play_result
+from bgledger.rules.legal import legal_plays
+from bgledger.rules.notation import Play
+from bgledger.rules.position import Position
 
 __all__ = ["NotAMatchError", "UnwritableNameError", "export_mat"]
 
@@ -131,7 +131,7 @@ class _Game:
 def export_mat(events: Sequence[MatchEvent], *, tags: Mapping[str, str] | None = None) -> str:
     """The ``.mat`` text of a match, as gnubg's ``export match mat`` writes it.
 
-    Header tags come from :class:`~ledger.events.MatchStarted`: ``Site``
+    Header tags come from :class:`~bgledger.events.MatchStarted`: ``Site``
     (from ``meta``), ``Event``, ``Round``, ``Player 1`` and ``Player 2``
     (``meta``'s, a transcription's full names, else players ``a`` and ``b``),
     ``EventDate`` (``meta``'s, else the date the match started),

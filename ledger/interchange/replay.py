@@ -1,7 +1,7 @@
 """Replaying the checker plays of a transcribed game through the rules engine.
 
-Each roll of a :class:`~ledger.interchange.mat.MatGame` is judged on the
-board the earlier plays left (:func:`ledger.rules.judge.judge`).  A legal play
+Each roll of a :class:`~bgledger.interchange.mat.MatGame` is judged on the
+board the earlier plays left (:func:`bgledger.rules.judge.judge`).  A legal play
 moves the board on; an illegal one is applied as it was made and flagged
 (DESIGN principle 2: it stands unless corrected, USBGF 4.2.3(a)).  A play
 that names checkers the board does not have (a transcription that lost an
@@ -16,12 +16,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from ledger.interchange.mat import MatAction, MatGame
-from ledger.rules.errors import InvalidPlayError
-from ledger.rules.judge import Judgement, judge
-from ledger.rules.notation import Play
-from ledger.rules.position import Checkers, Position
-from ledger.rules.results import winner_of
+from bgledger.interchange.mat import MatAction, MatGame
+from bgledger.rules.errors import InvalidPlayError
+from bgledger.rules.judge import Judgement, judge
+from bgledger.rules.notation import Play
+from bgledger.rules.position import Checkers, Position
+from bgledger.rules.results import winner_of
 
 Outcome = Literal["legal", "illegal", "unplayable", "resigned-after-rolling", "after-game-end"]
 

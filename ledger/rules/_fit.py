@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ledger.rules.notation import Move
-from ledger.rules.position import Position
+from bgledger.rules.notation import Move
+from bgledger.rules.position import Position
 
 
 def fit_dice(position: Position, order: list[Move], dice: list[int], roll: str) -> int | str:

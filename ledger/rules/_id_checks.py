@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeGuard
 
-from ledger.rules.errors import InvalidPositionError, RulesError
+from bgledger.rules.errors import InvalidPositionError, RulesError
 
 CHECKERS = 15
 MAX_CUBE = 1 << 15

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ledger.rules import _usbgf_corrections as corrections
-from ledger.rules import _usbgf_play as play
-from ledger.rules import _usbgf_procedure as procedure
-from ledger.rules._profile_model import (
+from bgledger.rules import _usbgf_corrections as corrections
+from bgledger.rules import _usbgf_play as play
+from bgledger.rules import _usbgf_procedure as procedure
+from bgledger.rules._profile_model import (
     CorrectionRule,
     CubeRules,
     Party,

@@ -1,6 +1,6 @@
 """The types rulebook profiles are made of.
 
-Public names are re-exported by :mod:`ledger.rules.profiles`; import them from
+Public names are re-exported by :mod:`bgledger.rules.profiles`; import them from
 there.  Every value a profile holds is a :class:`Cited` (the value, the rule it
 comes from and the words of that rule) or a record whose fields are.
 """

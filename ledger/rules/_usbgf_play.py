@@ -6,7 +6,7 @@ typographic quotes and apostrophes are written as straight ones.
 
 from __future__ import annotations
 
-from ledger.rules._profile_model import (
+from bgledger.rules._profile_model import (
     CubeRules,
     PlayRules,
     PrematureRoll,

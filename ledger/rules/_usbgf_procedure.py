@@ -8,7 +8,7 @@ are in seconds.
 
 from __future__ import annotations
 
-from ledger.rules._profile_model import (
+from bgledger.rules._profile_model import (
     BreakBand,
     BreakRules,
     Citation,

@@ -27,7 +27,7 @@ class InvalidPlayError(RulesError):
     For example moving a checker from a point where the mover has none, or
     moving a checker that is already borne off.  An *illegal* play (one that a
     player could physically make but the rules forbid) is not an error: it is
-    judged and reported by :func:`ledger.rules.judge.judge`.
+    judged and reported by :func:`bgledger.rules.judge.judge`.
     """
 
 

@@ -7,7 +7,7 @@ Two of the text forms that analysis programs exchange:
   implied;
 * the gnubg **Match ID** (12 characters, :class:`MatchId`): cube, score, dice,
   whose turn and the state of the game;
-* eXtreme Gammon's **XGID** lives in :mod:`ledger.rules.xgid`.
+* eXtreme Gammon's **XGID** lives in :mod:`bgledger.rules.xgid`.
 
 Players are numbered as gnubg numbers them, ``0`` and ``1``.  In an XGID,
 player ``1`` is eXtreme Gammon's bottom player (``X``, upper-case checkers,
@@ -26,7 +26,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ledger.rules.errors import InvalidMatchIdError, InvalidPositionError
+from bgledger.rules.errors import InvalidMatchIdError, InvalidPositionError
 
 __all__ = [
     "GAME_DROPPED",
@@ -39,7 +39,7 @@ __all__ = [
     "encode_position_id",
 ]
 
-from ledger.rules._id_checks import (
+from bgledger.rules._id_checks import (
     CHECKERS,
     MAX_FIELD,
     check_bools,

@@ -1,7 +1,7 @@
 """Judging a recorded play: legal, or illegal and why.
 
 A play is legal when the checkers it leaves are those of a legal play of the
-same roll (:mod:`ledger.rules.legal`): the path a checker took cannot be seen
+same roll (:mod:`bgledger.rules.legal`): the path a checker took cannot be seen
 on the board, so ``13/6`` for 5-2 is ``13/8/6`` and ``11/4`` for 6-1 is
 whichever of ``11/5/4`` and ``11/10/4`` is legal.  Hits are worked out from the
 board; a ``*`` written on a point without a blot is ignored.
@@ -14,7 +14,7 @@ plays unrelated to the dice (bearing off before all checkers are home), and a
 resulting position that cannot occur in a game is flagged for 4.2.3(d).
 
 A play no board could show (a checker moved from a point where the mover has
-none) raises :class:`~ledger.rules.errors.InvalidPlayError`.
+none) raises :class:`~bgledger.rules.errors.InvalidPlayError`.
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ledger.rules.errors import InvalidPlayError
-from ledger.rules.legal import LegalPlay, check_dice, legal_plays
-from ledger.rules.notation import Move, Play
-from ledger.rules.position import BAR, Position
+from bgledger.rules.errors import InvalidPlayError
+from bgledger.rules.legal import LegalPlay, check_dice, legal_plays
+from bgledger.rules.notation import Move, Play
+from bgledger.rules.position import BAR, Position
 
 RULE_DICE = "USBGF 4.2.3(a)"
 RULE_UNRELATED = "USBGF 4.2.3(e)"
@@ -212,7 +212,7 @@ def _check_dice(
     position: Position, dice: tuple[int, int], made: _Made, options: tuple[LegalPlay, ...]
 ) -> tuple[str, str]:
     """Whether the moves fit the roll, and if they do, whether they use enough of it."""
-    from ledger.rules._fit import fit_dice
+    from bgledger.rules._fit import fit_dice
 
     roll = f"{dice[0]}-{dice[1]}"
     dice_list = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)

@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ledger.rules.errors import InvalidDiceError
-from ledger.rules.notation import Move, Play
-from ledger.rules.position import BAR, Position
+from bgledger.rules.errors import InvalidDiceError
+from bgledger.rules.notation import Move, Play
+from bgledger.rules.position import BAR, Position
 
 Step = tuple[int, int]
 _Key = tuple[tuple[int, ...], tuple[int, ...]]

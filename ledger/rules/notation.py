@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ledger.rules.errors import InvalidNotationError, InvalidPlayError
+from bgledger.rules.errors import InvalidNotationError, InvalidPlayError
 
 BAR = 25
 OFF = 0
@@ -80,7 +80,7 @@ class Play:
     equal; ``str`` formats the moves as written exactly as gnubg's FormatMove
     would.  ``written`` keeps the moves as written (``23/18
     18/17`` names 18 as a landing point, ``23/17`` does not); it takes no part
-    in equality and lets :func:`ledger.rules.judge.judge` work out a hit on a
+    in equality and lets :func:`bgledger.rules.judge.judge` work out a hit on a
     point the notation passes through.  Use :meth:`parse` to read notation.
     """
 

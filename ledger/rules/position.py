@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ledger.rules.errors import InvalidPositionError
+from bgledger.rules.errors import InvalidPositionError
 
 OFF = 0
 BAR = 25
@@ -92,7 +92,7 @@ class Position:
 
         :raises InvalidPositionError: if ``position_id`` is not a Position ID.
         """
-        from ledger.rules.ids import decode_position_id
+        from bgledger.rules.ids import decode_position_id
 
         mover, opponent = decode_position_id(position_id)
         return cls(mover, opponent)
@@ -111,7 +111,7 @@ class Position:
     @property
     def position_id(self) -> str:
         """The gnubg Position ID (14 characters); borne-off checkers are implicit in it."""
-        from ledger.rules.ids import encode_position_id
+        from bgledger.rules.ids import encode_position_id
 
         return encode_position_id(self.mover, self.opponent)
 

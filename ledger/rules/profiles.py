@@ -41,8 +41,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from ledger.rules._profile_data import ALL
-from ledger.rules._profile_model import (
+from bgledger.rules._profile_data import ALL
+from bgledger.rules._profile_model import (
     BreakBand,
     BreakRules,
     Citation,
@@ -64,7 +64,7 @@ from ledger.rules._profile_model import (
     VoidReason,
     Window,
 )
-from ledger.rules.errors import RulesError
+from bgledger.rules.errors import RulesError
 
 __all__ = [
     "DEFAULT_PROFILE",

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import enum
 
-from ledger.rules.errors import RulesError
-from ledger.rules.position import BAR, Checkers, Position
+from bgledger.rules.errors import RulesError
+from bgledger.rules.position import BAR, Checkers, Position
 
 
 class InvalidResultError(RulesError):

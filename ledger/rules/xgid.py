@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ledger.rules._id_checks import (
+from bgledger.rules._id_checks import (
     CHECKERS,
     MAX_FIELD,
     check_bools,
@@ -24,9 +24,9 @@ from ledger.rules._id_checks import (
     check_side,
     require,
 )
-from ledger.rules.errors import InvalidPositionError
-from ledger.rules.ids import GAME_PLAYING, MatchId
-from ledger.rules.position import Position
+from bgledger.rules.errors import InvalidPositionError
+from bgledger.rules.ids import GAME_PLAYING, MatchId
+from bgledger.rules.position import Position
 
 __all__ = ["Xgid", "decode_xgid", "xgid"]
 

@@ -1,0 +1,1 @@
+"""The aggregate's decisions, by feature: each command checks, then records."""

@@ -1,0 +1,100 @@
+"""A match's stream as commands extend it: the one way an event of a match is made.
+
+:class:`MatchStream` is the bookkeeping half of :class:`bgledger.commands.match.Match`:
+the stream id, the version, the folded state and the events recorded but not
+yet handed to the application.  :meth:`MatchStream._record` stamps each event
+(``at``, checked against the last event's), links it into the hash chain
+(:mod:`bgledger.events.chain`) and folds it (:func:`bgledger.projections.state.fold.apply`), so the
+state a command decides on is always the state after every event recorded.
+The commands themselves, which decide before they record, are
+:class:`~bgledger.commands.match.Match`'s and those of the modules that call
+:meth:`MatchStream.append`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, Self, TypeVar
+from uuid import UUID
+
+from eventsourcing.domain import DomainEvent
+
+from bgledger.commands import decide as _decide
+from bgledger.events import MatchEvent
+from bgledger.events.chain import chained
+from bgledger.projections.state.fold import MatchState, apply
+
+__all__ = ["MatchStream"]
+
+E = TypeVar("E", bound=MatchEvent)
+
+
+class MatchStream:
+    """A match's id, its version (events so far), its folded state and its pending events."""
+
+    def __init__(self, stream: UUID, version: int, state: MatchState) -> None:
+        self._id = stream
+        self._version = version
+        self.state = state
+        self._pending: list[MatchEvent] = []
+
+    @property
+    def id(self) -> UUID:
+        """The stream id (see :func:`bgledger.commands.match.match_uuid`)."""
+        return self._id
+
+    @property
+    def version(self) -> int:
+        """The number of events recorded so far (pending ones included)."""
+        return self._version
+
+    def advance(self, version: int, state: MatchState) -> None:
+        """Bring the match up to ``version`` (events others stored since it was loaded)."""
+        self._version, self.state = version, state
+
+    def collect_events(self) -> list[MatchEvent]:
+        """Hand the events recorded since the last call to the application (and forget them)."""
+        pending, self._pending = self._pending, []
+        return pending
+
+    @contextmanager
+    def atomic(self) -> Iterator[None]:
+        """All that is recorded inside is kept, or none of it: a refusal undoes the steps before."""
+        version, state, pending = self._version, self.state, len(self._pending)
+        try:
+            yield
+        except BaseException:
+            self._version, self.state = version, state
+            del self._pending[pending:]
+            raise
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        # The state is immutable: a copy needs only its own pending list.
+        return type(self)(self._id, self._version, self.state)
+
+    def _record(self, event_type: type[E], by: str, at: str | None, **fields: Any) -> E:
+        """Make the next event of the stream, chain it, fold it in and keep it pending.
+
+        :raises InvalidTimeError: for a malformed ``at``, or one earlier than the last event's.
+        """
+        event = event_type(
+            originator_id=self._id,
+            originator_version=self._version + 1,
+            timestamp=DomainEvent.create_timestamp(),
+            at=_decide.stamp(at, self.state.last_at),
+            recorded_by=by,
+            **fields,
+        )
+        event = chained(event, self.state.head)
+        self.state = apply(self.state, event)
+        self._version += 1
+        self._pending.append(event)
+        return event
+
+    def append(self, event_type: type[E], *, by: str, at: str | None = None, **fields: Any) -> E:
+        """Record an event decided elsewhere: a ruling checked by :mod:`bgledger.commands.rulings`.
+
+        :raises InvalidTimeError: for a malformed or earlier ``at``.
+        """
+        return self._record(event_type, by, at, **fields)

@@ -1,0 +1,215 @@
+"""A match and its games: setup, dice, checker plays, the cube, concessions and results.
+
+An event that records something the rules forbid but that happened at the
+board (DESIGN principle 2) says so in ``legal`` and ``reason`` and cites the
+``rule``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bgledger.events.base import MatchEvent
+
+__all__ = [
+    "CheckersPlayed",
+    "CubeDropped",
+    "CubeOffered",
+    "CubeTaken",
+    "DiceRolled",
+    "GameStarted",
+    "GameWon",
+    "MatchStarted",
+    "MatchWon",
+    "OpeningRollMade",
+    "ResignationAccepted",
+    "ResignationOffered",
+    "ResignationRejected",
+    "RollVoided",
+    "StartingPositionRecorded",
+    "UnplayablePlayRecorded",
+]
+
+
+@dataclass(frozen=True)
+class MatchStarted(MatchEvent):
+    """A match was set up: the players, the length and the rules it is played under.
+
+    ``crawford``: whether the Crawford rule applies (USBGF 4.4.6; a transcription may say
+    otherwise); ``meta``: a transcription's other header tags (``Site``, ``Transcriber`` ...).
+    ``score_a``/``score_b``: the score before the first game recorded (0-0 unless the record
+    begins mid-match); ``crawford_status``: that game's (``pre``, ``crawford``, ``post``).
+    """
+
+    match_id: str
+    player_a: str
+    player_b: str
+    length: int
+    profile: str
+    clock: str
+    crawford: bool
+    event: str
+    round: str
+    table: str
+    meta: dict[str, str]
+    score_a: int
+    score_b: int
+    crawford_status: str
+
+
+@dataclass(frozen=True)
+class GameStarted(MatchEvent):
+    """Game ``number`` began (recorded with its first opening roll)."""
+
+    number: int
+
+
+@dataclass(frozen=True)
+class OpeningRollMade(MatchEvent):
+    """Each player rolled one die; a tie is recorded and rolled again.
+
+    The higher die moves first, playing both dice (USBGF Appendix B, as USBGF 4.2.4 refers).
+    """
+
+    die_a: int
+    die_b: int
+
+
+@dataclass(frozen=True)
+class DiceRolled(MatchEvent):
+    """``player`` rolled ``die1``-``die2`` for his turn."""
+
+    player: str
+    die1: int
+    die2: int
+
+
+@dataclass(frozen=True)
+class RollVoided(MatchEvent):
+    """The last roll was not valid and must be rolled again (USBGF 4.1.4, ABT 4.2).
+
+    ``reason``: the profile's code (``cocked``, ``wrong-side``, ``die-on-die``); ``rule``.
+    """
+
+    player: str
+    reason: str
+    rule: str
+
+
+@dataclass(frozen=True)
+class CheckersPlayed(MatchEvent):
+    """``player`` moved his checkers: ``play`` in canonical form, ``''`` if he could not move.
+
+    ``legal`` is False for a play made at the board that the rules forbid (USBGF 4.2.3).
+    """
+
+    player: str
+    play: str
+    legal: bool
+    reason: str | None
+    rule: str | None
+
+
+@dataclass(frozen=True)
+class UnplayablePlayRecorded(MatchEvent):
+    """A transcription gives ``player`` a ``play`` the board cannot show (``reason``).
+
+    Kept as written and flagged; the board stays and the turn passes, as GNU Backgammon
+    reads such a file (:mod:`ledger.interchange.importer`).  Never recorded live.
+    """
+
+    player: str
+    play: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class CubeOffered(MatchEvent):
+    """``player`` doubled, offering the cube at ``value``."""
+
+    player: str
+    value: int
+    legal: bool
+    reason: str | None
+    rule: str | None
+
+
+@dataclass(frozen=True)
+class CubeTaken(MatchEvent):
+    """``player`` accepted the double and owns the cube at ``value``."""
+
+    player: str
+    value: int
+
+
+@dataclass(frozen=True)
+class CubeDropped(MatchEvent):
+    """``player`` passed the double offered at ``value``, conceding the game."""
+
+    player: str
+    value: int
+
+
+@dataclass(frozen=True)
+class ResignationOffered(MatchEvent):
+    """``player`` offered to concede a ``level`` game (single, gammon or backgammon)."""
+
+    player: str
+    level: str
+    legal: bool
+    reason: str | None
+    rule: str | None
+
+
+@dataclass(frozen=True)
+class ResignationAccepted(MatchEvent):
+    """``player`` accepted his opponent's concession."""
+
+    player: str
+
+
+@dataclass(frozen=True)
+class ResignationRejected(MatchEvent):
+    """``player`` refused his opponent's concession; play goes on."""
+
+    player: str
+
+
+@dataclass(frozen=True)
+class GameWon(MatchEvent):
+    """Game ``number`` ended: ``winner`` scores ``points``.
+
+    ``result``: single, gammon or backgammon; ``cube``: the cube value it was played for;
+    ``how``: ``played`` (last checker borne off), ``drop`` or ``resign``.
+    """
+
+    number: int
+    winner: str
+    result: str
+    cube: int
+    points: int
+    how: str
+
+
+@dataclass(frozen=True)
+class MatchWon(MatchEvent):
+    """``winner`` reached the match length; the final score."""
+
+    winner: str
+    score_a: int
+    score_b: int
+
+
+@dataclass(frozen=True)
+class StartingPositionRecorded(MatchEvent):
+    """The checkers were set up as ``board_a``/``board_b`` (26 counts each, own numbering).
+
+    Recorded when a game began from a position other than the standard one (USBGF 4.2.4,
+    Appendix B); ``legal`` is False then.
+    """
+
+    board_a: list[int]
+    board_b: list[int]
+    legal: bool
+    reason: str | None
+    rule: str | None

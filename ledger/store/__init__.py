@@ -1,0 +1,1 @@
+"""Storage: the application, snapshots, integrity checks and seals."""

@@ -1,0 +1,272 @@
+"""The application: one database URL, matches by the ids people type, commands and queries.
+
+Storage is ``eventsourcing`` with ``eventsourcing-sqlalchemy``: a SQLite file
+by default (``sqlite:///bgledger.db``), PostgreSQL
+(``postgresql+psycopg://...``) for a tournament.  One stream per match; its
+UUID is derived from the match id (:func:`bgledger.commands.match.match_uuid`).
+
+Loading a match reads its latest snapshot (one every
+:data:`SNAPSHOT_INTERVAL` events) and the events after it, so a command on a
+long match folds at most that many events.
+
+Example::
+
+    >>> ledger = Ledger("sqlite:///:memory:")
+    >>> ledger.start(("Ann", "Bob"), 3, match_id="final", by="kim")
+    'final'
+    >>> ledger.act("final", lambda m: m.opening(6, 1, by="kim"))
+    >>> ledger.state("final").turn
+    'a'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar, TypeVar, cast
+from uuid import UUID
+
+import sqlalchemy.exc
+from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
+from eventsourcing.persistence import IntegrityError, Mapper, Recording
+
+from bgledger.commands.match import Match, match_uuid
+from bgledger.errors import ConcurrentWriteError, MatchExistsError, MatchNotFoundError
+from bgledger.events import MatchEvent, MatchStarted
+from bgledger.events.names import topic_of
+from bgledger.projections.state.fold import MatchState, fold
+from bgledger.store.recorder import LedgerMapper
+from bgledger.store.snapshots import MatchSnapshot, StaleSnapshotError, project_match
+
+__all__ = ["DEFAULT_URL", "SNAPSHOT_INTERVAL", "Ledger"]
+
+DEFAULT_URL = "sqlite:///bgledger.db"
+SNAPSHOT_INTERVAL = 50
+"""Events between snapshots: a command folds at most this many events after loading one."""
+
+_ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
+_CONFLICTS = (IntegrityError, sqlalchemy.exc.IntegrityError)
+T = TypeVar("T")
+
+
+class Ledger(Application[UUID]):
+    """The match ledger on one SQLAlchemy database.
+
+    :param url: a SQLAlchemy URL; ``sqlite:///:memory:`` for a throwaway ledger.
+    :param cache_size: keep this many matches in memory between commands (for
+        long-lived processes such as ``record`` and ``import``); each use still
+        reads any events other scorekeepers added since.
+    """
+
+    name = "bgledger"
+    snapshotting_intervals: ClassVar[dict[type[Any], int]] = {Match: SNAPSHOT_INTERVAL}
+    snapshotting_projectors: ClassVar[dict[type[Any], Any]] = {Match: project_match}
+    snapshot_class = MatchSnapshot
+
+    def __init__(self, url: str = DEFAULT_URL, *, cache_size: int = 0) -> None:
+        env = {
+            "PERSISTENCE_MODULE": "bgledger.store.recorder:LedgerFactory",
+            "SQLALCHEMY_URL": url,
+            "IS_SNAPSHOTTING_ENABLED": "y",
+            "AGGREGATE_CACHE_MAXSIZE": str(cache_size) if cache_size else "",
+        }
+        super().__init__(env)
+        self.url = url
+        self._storing_whole_matches = False
+
+    def construct_mapper(self) -> Mapper[UUID]:
+        """The :class:`~bgledger.store.recorder.LedgerMapper`: events stored by their names."""
+        return self.factory.mapper(
+            transcoder=self.construct_transcoder(), mapper_class=LedgerMapper
+        )
+
+    # -- commands -------------------------------------------------------------
+
+    def start(
+        self,
+        players: tuple[str, str],
+        length: int,
+        *,
+        match_id: str | None = None,
+        by: str,
+        **options: Any,
+    ) -> str:
+        """Record a new match and return its id (a short generated one if ``match_id`` is None).
+
+        ``options`` are :meth:`Match.start`'s keyword arguments (profile,
+        clock, crawford, event, round, table, meta, at).
+
+        :raises MatchExistsError: if ``match_id`` is taken.
+        :raises InvalidMatchSetupError, UnknownProfileError, InvalidTimeError: as
+            :meth:`Match.start`.
+        """
+        chosen = match_id or self._new_id()
+        match = Match.start(match_uuid(chosen), chosen, players, length, by=by, **options)
+        try:
+            self.save(match)
+        except _CONFLICTS:
+            raise MatchExistsError(
+                f"a match with id {chosen!r} already exists; choose another --id"
+            ) from None
+        return chosen
+
+    def act(self, match_id: str, command: Callable[[Match], T]) -> T:
+        """Load the match, run ``command`` on it, store what it recorded; return its result.
+
+        Nothing is stored if ``command`` raises.
+
+        :raises MatchNotFoundError: if there is no such match.
+        :raises ConcurrentWriteError: if someone recorded in this match after it
+            was loaded; nothing of ours was stored, and retrying decides afresh.
+        """
+        match = self.load(match_id)
+        loaded = match.version
+        result = command(match)
+        try:
+            self.save(match)
+        except _CONFLICTS:
+            raced = self._describe_event(match.id, loaded + 1)
+            raise ConcurrentWriteError(
+                f"match {match_id!r}: {raced} was recorded by another scorekeeper while "
+                "this action was decided; nothing was recorded: check the match and retry",
+                raced,
+            ) from None
+        return result
+
+    def rule(self, match_id: str, command: Callable[[Match, list[MatchEvent]], T]) -> T:
+        """:meth:`act` for a ruling: ``command`` also gets the match's whole history.
+
+        :raises MatchNotFoundError, ConcurrentWriteError: as :meth:`act`.
+        """
+
+        def decide(match: Match) -> T:
+            return command(match, self.history(match_id)[: match.version])
+
+        return self.act(match_id, decide)
+
+    def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:
+        # The library caches a saved aggregate only without fast-forwarding;
+        # with it (the default, so that another scorekeeper's events are
+        # read) the cache would keep the match as first loaded and fold its
+        # whole stream again on every command.
+        recordings = super()._record(processing_event)
+        cache = self.repository.cache
+        if cache is not None and self.repository.fastforward:
+            for stream, aggregate in processing_event.aggregates.items():
+                cache.put(stream, aggregate)
+        return recordings
+
+    def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
+        # A snapshot is an optimisation: losing a race to write one (another
+        # process took it first) must not turn a stored action into an error.
+        if self._storing_whole_matches:
+            return
+        with contextlib.suppress(*_CONFLICTS):
+            super()._take_snapshots(processing_event)
+
+    def take_snapshot(
+        self, aggregate_id: UUID, version: int | None = None, projector_func: Any = project_match
+    ) -> None:
+        """Snapshot the match at ``version``, replaying its events past a stale snapshot.
+
+        :raises AggregateNotFoundError: if there is no such stream.
+        """
+        try:
+            super().take_snapshot(aggregate_id, version, projector_func)
+        except StaleSnapshotError:  # written by an older bgledger: this one replaces it
+            assert self.snapshots is not None
+            self.snapshots.put([MatchSnapshot.take(self._replay(aggregate_id, version))])
+
+    def store_new(self, *matches: Match) -> None:
+        """Store whole new matches (an import) in one transaction, then one snapshot each.
+
+        Live recording snapshots every :data:`SNAPSHOT_INTERVAL` events by
+        reading the match back; an import has each match in memory already,
+        so it writes one snapshot of its final state instead.
+
+        :raises IntegrityError: if one of the matches exists (nothing is stored).
+        """
+        self._storing_whole_matches = True
+        try:
+            self.save(*matches)
+        finally:
+            self._storing_whole_matches = False
+        if self.snapshots is not None:
+            with contextlib.suppress(*_CONFLICTS):
+                self.snapshots.put([MatchSnapshot.take(match) for match in matches])
+
+    # -- queries --------------------------------------------------------------
+
+    def load(self, match_id: str, at: int | None = None) -> Match:
+        """The match as recorded (after event ``at`` if given, else now).
+
+        :raises MatchNotFoundError: if there is no such match or ``at`` is not
+            one of its event numbers.
+        """
+        stream = match_uuid(match_id)
+        try:
+            match = self.repository.get(stream, version=at, projector_func=project_match)
+        except AggregateNotFoundError:
+            raise MatchNotFoundError(f"no match with id {match_id!r} in {self.url}") from None
+        except StaleSnapshotError:
+            match = self._replay(stream, at)
+        if at is not None and match.version != at:
+            raise MatchNotFoundError(
+                f"match {match_id!r} has {match.version} events: --at {at} is not one of them"
+            )
+        return match
+
+    def _replay(self, stream: UUID, at: int | None) -> Match:
+        events = cast(Iterator[MatchEvent], iter(self.events.get(stream, lte=at)))
+        state = fold(events)
+        if state is None:
+            raise MatchNotFoundError(f"no match with stream {stream}")
+        return Match(stream, state.events, state)
+
+    def state(self, match_id: str, at: int | None = None) -> MatchState:
+        """The folded state of the match (after event ``at`` if given).
+
+        :raises MatchNotFoundError: as :meth:`load`.
+        """
+        return self.load(match_id, at).state
+
+    def history(self, match_id: str) -> list[MatchEvent]:
+        """Every event of the match, in order.
+
+        :raises MatchNotFoundError: if there is no such match.
+        """
+        events = [cast(MatchEvent, e) for e in self.events.get(match_uuid(match_id))]
+        if not events:
+            raise MatchNotFoundError(f"no match with id {match_id!r} in {self.url}")
+        return events
+
+    def match_ids(self) -> list[str]:
+        """The id of every match, in the order they were started."""
+        topic = topic_of(MatchStarted)
+        found: list[str] = []
+        start = 1
+        while True:
+            page = self.recorder.select_notifications(start, 500, topics=[topic])
+            for notification in page:
+                event = cast(MatchStarted, self.mapper.to_domain_event(notification))
+                found.append(event.match_id)
+            if len(page) < 500:
+                return found
+            start = page[-1].id + 1
+
+    def _exists(self, match_id: str) -> bool:
+        return bool(list(self.events.get(match_uuid(match_id), limit=1)))
+
+    def _new_id(self) -> str:
+        while True:
+            candidate = "".join(secrets.choice(_ID_ALPHABET) for _ in range(6))
+            if not self._exists(candidate):
+                return candidate
+
+    def _describe_event(self, stream: UUID, version: int) -> str:
+        found = list(self.events.get(stream, gt=version - 1, lte=version))
+        if not found:
+            return f"event {version}"
+        event = cast(MatchEvent, found[0])
+        return f"event {version} ({type(event).__name__}, by {event.recorded_by} at {event.at})"

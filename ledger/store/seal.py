@@ -1,0 +1,168 @@
+"""A director's seal on a match: a signed digest of its hash chain (``seal``, ``verify --seal``).
+
+A seal is a small JSON document::
+
+    {"format": "bgledger-seal", "match_id": "final", "events": 412,
+     "head": "9c1f...", "sealed_at": "2024-05-04T18:02:11+00:00",
+     "public_key": "<Ed25519 public key, hex>", "signature": "<hex>"}
+
+``head`` is the chain (:mod:`bgledger.events.chain`) of event number ``events``;
+``signature`` is Ed25519 over the canonical JSON
+(:func:`bgledger.events.chain.canonical_json`) of every other key.  The stream still
+extends the seal when its event ``events`` still has that chain: events
+recorded later (rulings after the result) do not matter, a change to any
+event up to it does.  The key pair is made by :func:`keygen` (a PEM private
+key, and its public key beside it with ``.pub``).  The seal carries its own
+public key, so what it proves is that whoever held that key sealed this
+head: compare the key with the director's (``verify --pub``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from bgledger.errors import RulesError
+from bgledger.events.chain import canonical_json
+
+__all__ = ["FORMAT", "InvalidSealError", "Seal", "keygen", "load_private_key", "load_public_key"]
+
+FORMAT = "bgledger-seal"
+_SIGNED = ("format", "match_id", "events", "head", "sealed_at", "public_key")
+
+
+class InvalidSealError(RulesError):
+    """A seal or key file that cannot be read or used (the CLI exits 2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seal:
+    """A signed digest: match ``match_id`` had ``events`` events, the last with chain ``head``."""
+
+    match_id: str
+    events: int
+    head: str
+    sealed_at: str
+    public_key: str
+    signature: str
+
+    def signed(self) -> bytes:
+        """The bytes the signature covers."""
+        data = {k: v for k, v in self.to_json().items() if k in _SIGNED}
+        return canonical_json(data).encode("utf-8")
+
+    def to_json(self) -> dict[str, Any]:
+        """The seal document."""
+        return {
+            "format": FORMAT,
+            "match_id": self.match_id,
+            "events": self.events,
+            "head": self.head,
+            "sealed_at": self.sealed_at,
+            "public_key": self.public_key,
+            "signature": self.signature,
+        }
+
+    @classmethod
+    def make(cls, key: Ed25519PrivateKey, match_id: str, events: int, head: str) -> Seal:
+        """A seal of ``match_id`` at ``events`` events, signed now with ``key``."""
+        public = key.public_key().public_bytes(
+            serialization.Encoding.Raw, serialization.PublicFormat.Raw
+        )
+        sealed_at = datetime.now(UTC).isoformat(timespec="seconds")
+        unsigned = cls(match_id, events, head, sealed_at, public.hex(), "")
+        signature = key.sign(unsigned.signed()).hex()
+        return cls(match_id, events, head, sealed_at, public.hex(), signature)
+
+    @classmethod
+    def read(cls, path: Path) -> Seal:
+        """The seal in file ``path`` (its signature is not checked: :meth:`genuine`).
+
+        :raises InvalidSealError: for a file that is not a seal.
+        """
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise InvalidSealError(f"seal {path}: cannot be read: {error}") from None
+        types = {"match_id": str, "events": int, "head": str, "sealed_at": str}
+        types |= {"public_key": str, "signature": str}
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise InvalidSealError(f"seal {path}: not a {FORMAT} document")
+        for key, kind in types.items():
+            if type(data.get(key)) is not kind:
+                raise InvalidSealError(f"seal {path}: {key!r} missing or not a {kind.__name__}")
+        return cls(**{key: data[key] for key in types})
+
+    def genuine(self) -> bool:
+        """True when the signature is the seal's own key's signature over its content."""
+        try:
+            key = Ed25519PublicKey.from_public_bytes(bytes.fromhex(self.public_key))
+            key.verify(bytes.fromhex(self.signature), self.signed())
+        except (ValueError, InvalidSignature):
+            return False
+        return True
+
+
+def keygen(path: Path) -> Path:
+    """Write a new Ed25519 private key to ``path`` (PEM) and its public key to ``path.pub``.
+
+    Returns the public key's path.
+
+    :raises InvalidSealError: if a file cannot be written or ``path`` exists.
+    """
+    if not path.name:
+        raise InvalidSealError(f"key {str(path)!r}: name a file for the private key")
+    key = Ed25519PrivateKey.generate()
+    private = key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    public = key.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
+    pub = path.with_name(path.name + ".pub")
+    try:
+        with path.open("xb") as out:  # never overwrite a key
+            out.write(private)
+        path.chmod(0o600)
+        pub.write_bytes(public)
+    except OSError as error:
+        raise InvalidSealError(f"key {path}: cannot be written: {error}") from None
+    return pub
+
+
+def load_private_key(path: Path) -> Ed25519PrivateKey:
+    """The Ed25519 private key in PEM file ``path``.
+
+    :raises InvalidSealError: if it cannot be read or is not an unencrypted Ed25519 key.
+    """
+    try:
+        key = serialization.load_pem_private_key(path.read_bytes(), password=None)
+    except (OSError, ValueError, TypeError) as error:
+        raise InvalidSealError(f"key {path}: not a readable private key: {error}") from None
+    if not isinstance(key, Ed25519PrivateKey):
+        raise InvalidSealError(f"key {path}: not an Ed25519 key")
+    return key
+
+
+def load_public_key(path: Path) -> str:
+    """The Ed25519 public key in PEM file ``path``, as a seal writes it (raw bytes, hex).
+
+    :raises InvalidSealError: if it cannot be read or is not an Ed25519 public key.
+    """
+    try:
+        key = serialization.load_pem_public_key(path.read_bytes())
+    except (OSError, ValueError) as error:
+        raise InvalidSealError(f"key {path}: not a readable public key: {error}") from None
+    if not isinstance(key, Ed25519PublicKey):
+        raise InvalidSealError(f"key {path}: not an Ed25519 public key")
+    raw = key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return raw.hex()

@@ -1,0 +1,1 @@
+"""Tournament-wide tables kept current from the notification log."""

@@ -1,0 +1,182 @@
+"""The read models' catch-up: the notifications after a position, folded onto each match's row.
+
+:meth:`bgledger.projections.readmodels.tracking.ReadModels.catch_up` reads a batch of
+notifications (rows of the events table, in commit order), groups them by
+stream, folds each match's new events onto the state its match index row
+keeps (:func:`bgledger.projections.state.fold.fold`, the one fold) and writes the match's
+rows, its rulings and the standings of its event, in the caller's
+transaction.  ``rebuild --full`` does the same from the first notification.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, cast
+from uuid import UUID
+
+from eventsourcing.persistence import Mapper, StoredEvent
+from sqlalchemy import Connection, Table, delete, insert, select, update
+
+from bgledger.events import MatchEvent, RulingMade
+from bgledger.projections.readmodels.rows import is_ruling, match_row, ruling_row, standings_rows
+from bgledger.projections.readmodels.tables import matches_table, rulings_table, standings_table
+from bgledger.projections.state.codec import state_from_dict
+from bgledger.projections.state.corrected import voided_by
+from bgledger.projections.state.fold import MatchState, fold
+
+__all__ = ["NotificationFolder"]
+
+
+@dataclass
+class _Stream:
+    """One match's notifications in a batch: (notification id, event), in order."""
+
+    stream: str
+    items: list[tuple[int, MatchEvent]] = field(default_factory=list)
+
+
+class NotificationFolder:
+    """Folds batches of notifications from the events ``table`` into the read model tables.
+
+    :param mapper: the ledger's mapper (stored events to domain events).
+    :param table: the events table.
+    :param ruling_topics: the topics of :class:`~bgledger.events.RulingMade` and its kinds.
+    :param batch: notifications read per :meth:`process`.
+    """
+
+    def __init__(
+        self, mapper: Mapper[UUID], table: Table, ruling_topics: Sequence[str], batch: int
+    ) -> None:
+        self.mapper = mapper
+        self.table = table
+        self.ruling_topics = ruling_topics
+        self.batch = batch
+
+    def process(self, connection: Connection, position: int) -> tuple[int, int]:
+        """Fold the notifications after ``position`` (one batch) into the tables.
+
+        :return: how many were folded and the id of the last one (``position`` if none).
+        """
+        table = self.table
+        rows = connection.execute(
+            select(table.c.id, table.c.originator_id, table.c.originator_version)
+            .add_columns(table.c.topic, table.c.state)
+            .where(table.c.id > position)
+            .order_by(table.c.id)
+            .limit(self.batch)
+        ).all()
+        streams: dict[str, _Stream] = {}
+        for row in rows:
+            event = self._event(row.originator_id, row.originator_version, row.topic, row.state)
+            key = str(row.originator_id)
+            streams.setdefault(key, _Stream(key)).items.append((row.id, event))
+        events_touched: set[str] = set()
+        for stream in streams.values():
+            events_touched.update(self._fold_stream(connection, stream))
+        self._write_standings(connection, events_touched)
+        return len(rows), rows[-1].id if rows else position
+
+    def _fold_stream(self, connection: Connection, stream: _Stream) -> set[str]:
+        """Fold one match's new events onto its stored state; write its rows.
+
+        :return: the event names whose standings change (none if the stream is no match).
+        """
+        first = stream.items[0][1].originator_version
+        prior = self._prior_state(connection, stream.stream, first)
+        state = fold((event for _, event in stream.items), prior)
+        if state is None:
+            return set()
+        version = stream.items[-1][1].originator_version
+        row = match_row(state, stream.stream, version)
+        started = self._started_id(connection, stream, prior)
+        connection.execute(delete(matches_table).where(matches_table.c.stream == stream.stream))
+        connection.execute(insert(matches_table), [{**row, "started_id": started}])
+        rulings = [
+            ruling_row(event, state.match_id, state.event, number)
+            for number, event in stream.items
+            if is_ruling(event)
+        ]
+        if rulings:
+            connection.execute(insert(rulings_table), rulings)
+        if any(isinstance(event, RulingMade) for _, event in stream.items):
+            self._mark_overturned(connection, stream.stream, state.match_id, version)
+        return {state.event}
+
+    def _prior_state(self, connection: Connection, stream: str, first: int) -> MatchState | None:
+        """The match's state before event ``first``: stored, else folded from its events."""
+        if first <= 1:
+            return None
+        found = connection.execute(
+            select(matches_table.c.version, matches_table.c.state).where(
+                matches_table.c.stream == stream
+            )
+        ).first()
+        if found is not None and found.version == first - 1:
+            try:
+                return state_from_dict(json.loads(found.state))
+            except (ValueError, KeyError, TypeError, IndexError):
+                pass  # a state stored in an older form: fold the events instead
+        return fold(self._stream_events(connection, stream, first - 1))
+
+    def _started_id(self, connection: Connection, stream: _Stream, prior: MatchState | None) -> int:
+        """The notification id of the match's start (the match index's order)."""
+        if prior is None:
+            return stream.items[0][0]
+        found = connection.execute(
+            select(matches_table.c.started_id).where(matches_table.c.stream == stream.stream)
+        ).scalar()
+        return int(found) if found is not None else stream.items[0][0]
+
+    def _mark_overturned(
+        self, connection: Connection, stream: str, match_id: str, version: int
+    ) -> None:
+        """Set ``voided_by`` on the match's rulings from the rulings in force (one rule)."""
+        rulings = self._stream_events(connection, stream, version, self.ruling_topics)
+        voided = voided_by(rulings)
+        column = rulings_table.c
+        connection.execute(
+            update(rulings_table).where(column.match_id == match_id).values(voided_by=None)
+        )
+        for number, ruling in voided.items():
+            connection.execute(
+                update(rulings_table)
+                .where(column.match_id == match_id, column.number == number)
+                .values(voided_by=ruling)
+            )
+
+    def _write_standings(self, connection: Connection, events: set[str]) -> None:
+        """Recompute the standings of ``events`` from the match index rows."""
+        if not events:
+            return
+        column = matches_table.c
+        matches = connection.execute(
+            select(column.event, column.player_a, column.player_b)
+            .add_columns(column.score_a, column.score_b, column.winner)
+            .where(column.event.in_(sorted(events)))
+        ).mappings()
+        rows = standings_rows(dict(match) for match in matches)
+        connection.execute(delete(standings_table).where(standings_table.c.event.in_(events)))
+        if rows:
+            connection.execute(insert(standings_table), rows)
+
+    def _stream_events(
+        self, connection: Connection, stream: str, lte: int, topics: Sequence[str] = ()
+    ) -> list[MatchEvent]:
+        """The stream's events up to ``lte`` (only those with ``topics`` if given), in order."""
+        table = self.table
+        query = (
+            select(table.c.originator_id, table.c.originator_version)
+            .add_columns(table.c.topic, table.c.state)
+            .where(table.c.originator_id == UUID(stream), table.c.originator_version <= lte)
+            .order_by(table.c.originator_version)
+        )
+        if topics:
+            query = query.where(table.c.topic.in_(topics))
+        rows = connection.execute(query).all()
+        return [self._event(*row) for row in rows]
+
+    def _event(self, stream: Any, version: int, topic: str, state: Any) -> MatchEvent:
+        stored = StoredEvent(stream, version, topic, bytes(state))
+        return cast(MatchEvent, self.mapper.to_domain_event(stored))

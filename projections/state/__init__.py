@@ -1,0 +1,1 @@
+"""The model, the one fold with every handler, and the corrected view."""

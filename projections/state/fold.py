@@ -1,0 +1,369 @@
+"""The one fold: match events in, a frozen :class:`MatchState` out.
+
+``fold(events)`` and ``apply(state, event)`` are the only place the score,
+the cube, the board, the turn and the Crawford status are worked out.  The
+:class:`bgledger.commands.match.Match` aggregate decides on the state this fold gives,
+``show`` draws it and ``history`` describes events against it: one copy of
+the logic (DESIGN, layout).
+
+Applying an event never validates and never raises (DESIGN principle 1): an
+event is a fact already decided.  Should a stored play no longer fit the board
+(a store edited by hand, a rules engine changed under it), the board is left
+as it was and the state lists the problem in ``anomalies``.
+
+The handlers of premature actions, rulings and the clock's events are in
+:mod:`bgledger.projections.state.premature`, :mod:`bgledger.projections.state.rulings` and
+:mod:`bgledger.projections.state.timekeeping`; they are registered here, in the one table.
+
+Players are ``'a'`` and ``'b'``; each side's checkers are 26 counts in its own
+numbering (0 borne off, 1-24 the points, 25 the bar), as in
+:class:`bgledger.rules.position.Position`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import fields
+from functools import lru_cache
+from typing import Any, TypeVar
+
+from bgledger.events import (
+    CheckersPlayed,
+    CubeDropped,
+    CubeOffered,
+    CubeTaken,
+    DiceRolled,
+    GameStarted,
+    GameWon,
+    MatchEvent,
+    MatchStarted,
+    MatchWon,
+    OpeningRollMade,
+    ResignationAccepted,
+    ResignationOffered,
+    ResignationRejected,
+    RollVoided,
+    StartingPositionRecorded,
+    UnplayablePlayRecorded,
+)
+from bgledger.projections.state.breaks import Breaks
+from bgledger.projections.state.clock import ClockState
+from bgledger.projections.state.model import (
+    PLAYERS,
+    START_SIDE,
+    Crawford,
+    GameRecord,
+    MatchState,
+    Phase,
+    Premature,
+    Resignation,
+    crawford_after,
+    game_points,
+    other,
+    seat,
+)
+from bgledger.projections.state.premature import HANDLERS as PREMATURE_HANDLERS
+from bgledger.projections.state.premature import takes_effect
+from bgledger.projections.state.rulings import HANDLERS as RULING_HANDLERS
+from bgledger.projections.state.rulings import new_length
+from bgledger.projections.state.timekeeping import AFTER as TIME_AFTER
+from bgledger.projections.state.timekeeping import HANDLERS as TIME_HANDLERS
+from bgledger.projections.state.timekeeping import KEEP_DANCE
+from bgledger.rules.errors import RulesError
+from bgledger.rules.judge import play_result
+from bgledger.rules.notation import Play
+from bgledger.rules.position import Checkers, Position
+
+__all__ = [
+    "PLAYERS",
+    "Crawford",
+    "GameRecord",
+    "MatchState",
+    "Phase",
+    "Resignation",
+    "apply",
+    "crawford_after",
+    "fold",
+    "other",
+    "seat",
+    "started",
+]
+
+# -- the fold ----------------------------------------------------------------
+#
+# Handlers change a mutable draft of the state; ``apply`` and ``fold`` freeze
+# it into a MatchState.  Folding a long stream thus builds one frozen state,
+# not one per event.
+
+_FIELDS = tuple(f.name for f in fields(MatchState))
+
+
+class _Draft:
+    """A MatchState being changed by the handlers (the same fields, writable)."""
+
+    __slots__ = _FIELDS
+
+    match_id: str
+    players: tuple[str, str]
+    length: int
+    crawford_rule: bool
+    score: tuple[int, int]
+    games: tuple[GameRecord, ...]
+    game: int
+    crawford: Crawford
+    phase: Phase
+    turn: str | None
+    dice: tuple[int, int] | None
+    opening_dice: bool
+    cube: int
+    cube_owner: str | None
+    offer: int | None
+    board: tuple[Checkers, Checkers]
+    resignation: Resignation | None
+    premature: Premature | None
+    winner: str | None
+    events: int
+    danced: int
+    next_length: int | None
+    obliged: tuple[int, ...]
+    flagged: tuple[int, ...]
+    anomalies: tuple[str, ...]
+    last_at: str
+    clock: str
+    timer: ClockState | None
+    breaks: Breaks
+    penalties: tuple[int, int]
+    head: str
+
+    def __init__(self, state: MatchState) -> None:
+        for name in _FIELDS:
+            setattr(self, name, getattr(state, name))
+
+    def freeze(self) -> MatchState:
+        return MatchState(**{name: getattr(self, name) for name in _FIELDS})
+
+
+E = TypeVar("E", bound=MatchEvent)
+_Handler = Callable[[_Draft, Any], None]
+_HANDLERS: dict[type[MatchEvent], _Handler] = {}
+
+
+def _on(event_type: type[E]) -> Callable[[Callable[[_Draft, E], None]], _Handler]:
+    def register(handler: Callable[[_Draft, E], None]) -> _Handler:
+        _HANDLERS[event_type] = handler
+        return handler
+
+    return register
+
+
+def started(event: MatchStarted) -> MatchState:
+    """The state a :class:`MatchStarted` event opens."""
+    return MatchState(
+        match_id=event.match_id,
+        players=(event.player_a, event.player_b),
+        length=event.length,
+        profile=event.profile,
+        clock=event.clock,
+        crawford_rule=event.crawford,
+        event=event.event,
+        round=event.round,
+        table=event.table,
+        meta=tuple(sorted(event.meta.items())),
+        score=(event.score_a, event.score_b),
+        crawford=Crawford(event.crawford_status),
+        events=event.originator_version,
+        started_at=event.at,
+        last_at=event.at,
+        head=event.chain,
+    )
+
+
+_ORPHAN = MatchState("?", ("?", "?"), 0, "", "", False)
+
+
+def _step(draft: _Draft | None, event: MatchEvent) -> _Draft:
+    if isinstance(event, MatchStarted):
+        return _Draft(started(event))
+    if draft is None:
+        draft = _Draft(_ORPHAN)
+        draft.anomalies = (
+            f"event {event.originator_version} ({type(event).__name__}) before MatchStarted",
+        )
+    handler = _HANDLERS.get(type(event))
+    if handler is not None:
+        handler(draft, event)
+    if type(event) in KEEP_DANCE and draft.danced == draft.events:
+        draft.danced = event.originator_version  # a dance stays voidable until the hit
+    if draft.timer is not None:
+        after = TIME_AFTER.get(type(event))
+        if after is not None:
+            after(draft, event)  # a game's end stops the clock (USBGF 4.3.2(a))
+    draft.events = event.originator_version
+    draft.last_at = event.at
+    draft.head = event.chain
+    return draft
+
+
+def apply(state: MatchState | None, event: MatchEvent) -> MatchState:
+    """The state after ``event``.  Never raises for a well-typed event.
+
+    An event of a kind this fold does not know (from a newer bgledger) is
+    counted and otherwise ignored; an event before :class:`MatchStarted`
+    starts nothing and is listed in ``anomalies``.
+    """
+    return _step(None if state is None else _Draft(state), event).freeze()
+
+
+def fold(events: Iterable[MatchEvent], state: MatchState | None = None) -> MatchState | None:
+    """The state after ``events``, starting from ``state`` (None: from nothing)."""
+    draft = None if state is None else _Draft(state)
+    for event in events:
+        draft = _step(draft, event)
+    return None if draft is None else draft.freeze()
+
+
+@_on(GameStarted)
+def _game_started(d: _Draft, event: GameStarted) -> None:
+    d.game, d.phase, d.turn, d.dice, d.opening_dice = event.number, Phase.OPENING, None, None, False
+    d.cube, d.cube_owner, d.offer, d.resignation = 1, None, None, None
+    d.board, d.premature = (START_SIDE, START_SIDE), None
+
+
+@_on(OpeningRollMade)
+def _opening(d: _Draft, event: OpeningRollMade) -> None:
+    if event.die_a == event.die_b:
+        return
+    a_first = event.die_a > event.die_b
+    d.turn = "a" if a_first else "b"
+    d.dice = (event.die_a, event.die_b) if a_first else (event.die_b, event.die_a)
+    d.opening_dice, d.phase = True, Phase.PLAY
+
+
+@_on(DiceRolled)
+def _rolled(d: _Draft, event: DiceRolled) -> None:
+    d.turn, d.dice, d.opening_dice, d.phase = (
+        event.player,
+        (event.die1, event.die2),
+        False,
+        Phase.PLAY,
+    )
+
+
+@_on(RollVoided)
+def _voided(d: _Draft, event: RollVoided) -> None:
+    if d.danced and d.danced == d.events:  # the roll was a dance, recorded with it
+        d.turn, d.phase = event.player, Phase.REROLL
+    elif d.opening_dice:
+        d.turn, d.opening_dice, d.phase = None, False, Phase.OPENING
+    else:
+        d.phase = Phase.REROLL
+    d.dice = None
+
+
+_parse = lru_cache(maxsize=16384)(Play.parse)
+
+
+@_on(CheckersPlayed)
+def _played(d: _Draft, event: CheckersPlayed) -> None:
+    mover = seat(event.player)
+    before = Position.trusted(d.board[mover], d.board[1 - mover])
+    if not event.legal:
+        d.flagged = (*d.flagged, event.originator_version)
+    try:
+        after = play_result(before, _parse(event.play))
+        d.board = (after.opponent, after.mover) if mover == 0 else (after.mover, after.opponent)
+    except RulesError as error:
+        problem = f"event {event.originator_version}: {event.play!r} does not fit: {error}"
+        d.anomalies = (*d.anomalies, problem)
+    d.danced = event.originator_version if event.legal and not event.play else 0
+    finished = not any(d.board[mover][1:])
+    d.turn = event.player if finished else other(event.player)
+    d.dice, d.opening_dice, d.obliged = None, False, ()
+    d.phase = Phase.ENDING if finished else Phase.ROLL
+    takes_effect(d)  # a premature roll or double (USBGF 4.1.7.1, 4.4.7)
+
+
+@_on(UnplayablePlayRecorded)
+def _unplayable(d: _Draft, event: UnplayablePlayRecorded) -> None:
+    d.flagged = (*d.flagged, event.originator_version)
+    d.turn, d.dice, d.opening_dice, d.danced = other(event.player), None, False, 0
+    d.phase = Phase.ROLL
+    takes_effect(d)
+
+
+def _flag(d: _Draft, event: CubeOffered | ResignationOffered) -> None:
+    if not event.legal:
+        d.flagged = (*d.flagged, event.originator_version)
+
+
+@_on(CubeOffered)
+def _offered(d: _Draft, event: CubeOffered) -> None:
+    d.turn, d.offer, d.phase = event.player, event.value, Phase.DOUBLED
+    _flag(d, event)
+
+
+@_on(CubeTaken)
+def _taken(d: _Draft, event: CubeTaken) -> None:
+    d.cube, d.cube_owner, d.offer, d.phase = event.value, event.player, None, Phase.ROLL
+
+
+@_on(CubeDropped)
+def _dropped(d: _Draft, event: CubeDropped) -> None:
+    d.offer, d.phase = None, Phase.ENDING
+
+
+@_on(ResignationOffered)
+def _resign_offered(d: _Draft, event: ResignationOffered) -> None:
+    d.resignation = Resignation(event.player, event.level, d.phase)
+    d.phase = Phase.RESIGNED
+    _flag(d, event)
+
+
+@_on(ResignationAccepted)
+def _resign_accepted(d: _Draft, event: ResignationAccepted) -> None:
+    d.phase = Phase.ENDING
+
+
+@_on(ResignationRejected)
+def _resign_rejected(d: _Draft, event: ResignationRejected) -> None:
+    d.phase = d.resignation.resume if d.resignation else Phase.ROLL
+    d.resignation = None
+
+
+@_on(GameWon)
+def _game_won(d: _Draft, event: GameWon) -> None:
+    # Points follow the cube in force (a voided double rescores the game, USBGF 4.4.6.1);
+    # in the history as recorded they are the event's own.
+    points = game_points(event.result, event.how, d.cube)
+    gained = (points, 0) if event.winner == "a" else (0, points)
+    score = (d.score[0] + gained[0], d.score[1] + gained[1])
+    crawford = d.crawford is Crawford.CRAWFORD
+    record = GameRecord(
+        event.number, event.winner, event.result, d.cube, points, event.how, crawford, score
+    )
+    d.score, d.games = score, (*d.games, record)
+    d.crawford = crawford_after(d.crawford, d.crawford_rule, d.length, score)
+    d.phase, d.turn, d.dice, d.opening_dice = Phase.BETWEEN_GAMES, None, None, False
+    d.offer, d.resignation, d.premature = None, None, None
+    if d.next_length is not None:
+        if max(score) >= d.length:
+            d.next_length = None  # the game in progress ended the match: it stands (4.8.3)
+        else:
+            new_length(d, d.next_length)
+
+
+@_on(StartingPositionRecorded)
+def _set_up(d: _Draft, event: StartingPositionRecorded) -> None:
+    d.board = (tuple(event.board_a), tuple(event.board_b))
+    if not event.legal:
+        d.flagged = (*d.flagged, event.originator_version)
+
+
+_HANDLERS.update(RULING_HANDLERS)
+_HANDLERS.update(PREMATURE_HANDLERS)
+_HANDLERS.update(TIME_HANDLERS)
+
+
+@_on(MatchWon)
+def _match_won(d: _Draft, event: MatchWon) -> None:
+    d.winner, d.phase = event.winner, Phase.OVER

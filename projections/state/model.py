@@ -1,0 +1,215 @@
+"""The state of a match as the fold gives it: :class:`MatchState` and its parts.
+
+Players are ``'a'`` and ``'b'``; each side's checkers are 26 counts in its own
+numbering (0 borne off, 1-24 the points, 25 the bar), as in
+:class:`bgledger.rules.position.Position`.  :mod:`bgledger.projections.state.fold` folds
+events into these values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from bgledger.projections.state.breaks import Breaks
+from bgledger.projections.state.clock import ClockState
+from bgledger.rules.position import Checkers, Position
+from bgledger.rules.results import GameResult
+
+PLAYERS = ("a", "b")
+
+
+def other(player: str) -> str:
+    """The opponent of ``player`` (``'a'`` or ``'b'``)."""
+    return "b" if player == "a" else "a"
+
+
+def seat(player: str) -> int:
+    """0 for ``'a'``, 1 for ``'b'``: the player's index in pairs and gnubg's player number."""
+    return 0 if player == "a" else 1
+
+
+class Phase(StrEnum):
+    """Where the match stands: what the next action can be."""
+
+    BETWEEN_GAMES = "between-games"
+    """No game in progress: the next action is an opening roll (or the match is new)."""
+    OPENING = "opening"
+    """A game has begun and its opening rolls have tied so far."""
+    ROLL = "roll"
+    """The player on roll may double or roll."""
+    REROLL = "reroll"
+    """The player's roll was voided: he must roll again and may not double (USBGF 4.4.2)."""
+    PLAY = "play"
+    """The dice are rolled: the player on roll moves."""
+    PREMATURE_ROLL = "premature-roll"
+    """His opponent rolled before he moved: he accepts or refuses the roll (USBGF 4.1.7.1)."""
+    DOUBLED = "doubled"
+    """The player on roll has doubled: his opponent takes or drops."""
+    RESIGNED = "resigned"
+    """A concession is offered: the other player accepts or rejects it."""
+    ENDING = "ending"
+    """The game has just ended (last checker off, a pass, a concession): its result follows."""
+    OVER = "over"
+    """The match is won."""
+
+
+class Crawford(StrEnum):
+    """Crawford status (USBGF 4.4.6) of the game in progress, or of the next game."""
+
+    PRE = "pre"
+    CRAWFORD = "crawford"
+    POST = "post"
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One finished game, as a score sheet row shows it (USBGF 4.7)."""
+
+    number: int
+    winner: str
+    result: str
+    cube: int
+    points: int
+    how: str
+    crawford: bool
+    score: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Resignation:
+    """A concession on the table: by ``player``, at ``level``; ``resume`` if rejected."""
+
+    player: str
+    level: str
+    resume: Phase
+
+
+@dataclass(frozen=True, slots=True)
+class Premature:
+    """An action taken before the mover finished his turn (USBGF 4.1.7.1, 4.4.7, ABT 4.6).
+
+    ``kind`` is ``roll`` (awaiting the mover's decision), ``accepted``,
+    ``refused`` or ``double``; ``player`` acted early; ``a`` and ``b`` are
+    the dice of a roll, or the value offered and 0 for a double.  It takes
+    effect when the mover has played.
+    """
+
+    kind: str
+    player: str
+    a: int
+    b: int
+
+
+START_SIDE = Position.start().mover
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """The state of a match after some number of events (all fields read-only).
+
+    ``timer`` is the game clock (None until one is started), ``breaks`` the
+    breaks taken and lateness points, and ``penalties`` the penalty points
+    assessed against ``a`` and ``b`` (each scored by the opponent, and
+    included in ``score``).  ``head`` is the chain of the last event folded
+    (:mod:`bgledger.events.chain`), what the next event links to: bookkeeping, not part
+    of the match, so two states that differ only there are equal.
+    """
+
+    match_id: str
+    players: tuple[str, str]
+    length: int
+    profile: str
+    clock: str
+    crawford_rule: bool
+    event: str = ""
+    round: str = ""
+    table: str = ""
+    meta: tuple[tuple[str, str], ...] = ()
+    score: tuple[int, int] = (0, 0)
+    games: tuple[GameRecord, ...] = ()
+    game: int = 0
+    crawford: Crawford = Crawford.PRE
+    phase: Phase = Phase.BETWEEN_GAMES
+    turn: str | None = None
+    dice: tuple[int, int] | None = None
+    opening_dice: bool = False
+    cube: int = 1
+    cube_owner: str | None = None
+    offer: int | None = None
+    board: tuple[Checkers, Checkers] = (START_SIDE, START_SIDE)
+    resignation: Resignation | None = None
+    premature: Premature | None = None
+    winner: str | None = None
+    events: int = 0
+    danced: int = 0
+    next_length: int | None = None
+    obliged: tuple[int, ...] = ()
+    flagged: tuple[int, ...] = ()
+    anomalies: tuple[str, ...] = ()
+    started_at: str = ""
+    last_at: str = ""
+    timer: ClockState | None = None
+    breaks: Breaks = field(default_factory=Breaks)
+    penalties: tuple[int, int] = (0, 0)
+    head: str = field(default="", compare=False)
+
+    # -- derived views -------------------------------------------------------
+
+    @property
+    def in_game(self) -> bool:
+        """True while a game is being played (from its first opening roll to its end)."""
+        return self.phase not in (Phase.BETWEEN_GAMES, Phase.OVER)
+
+    @property
+    def position(self) -> Position:
+        """The board with the player on roll as mover (player ``a`` when nobody is)."""
+        mover = seat(self.turn or "a")
+        return Position.trusted(self.board[mover], self.board[1 - mover])
+
+    @property
+    def actor(self) -> str | None:
+        """Who must act next; ``None`` when either may (an opening roll) or the match is over."""
+        if self.phase is Phase.DOUBLED and self.turn is not None:
+            return other(self.turn)
+        if self.phase is Phase.RESIGNED and self.resignation is not None:
+            return other(self.resignation.player)
+        if self.phase in (Phase.ROLL, Phase.REROLL, Phase.PLAY, Phase.PREMATURE_ROLL):
+            return self.turn
+        return None
+
+    def name(self, player: str) -> str:
+        """The name of player ``'a'`` or ``'b'``."""
+        return self.players[seat(player)]
+
+    @property
+    def next_cube(self) -> int:
+        """The value a double turns the cube to (USBGF 4.4.3: twice the previous level)."""
+        return self.cube * 2
+
+    def pips(self) -> tuple[int, int]:
+        """Pip counts of ``a`` and ``b``."""
+        a, b = Position.trusted(self.board[0], self.board[1]).pip_counts()
+        return a, b
+
+
+def crawford_after(current: Crawford, rule: bool, length: int, score: tuple[int, int]) -> Crawford:
+    """The Crawford status of the next game when a game ends at ``score`` (USBGF 4.4.6).
+
+    The Crawford game is the first game after either player is exactly one
+    point away from the match (if the match plays the Crawford ``rule``);
+    the games after it are post-Crawford.
+    """
+    if current is Crawford.CRAWFORD:
+        return Crawford.POST
+    reached = max(score) < length and length - 1 in score
+    if current is Crawford.PRE and rule and reached:
+        return Crawford.CRAWFORD
+    return current
+
+
+def game_points(result: str, how: str, cube: int) -> int:
+    """What a game scores: the cube for a pass, else single/gammon/backgammon times the cube."""
+    if how == "drop":
+        return cube
+    return GameResult.parse(result).points(cube)

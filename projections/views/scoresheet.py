@@ -1,0 +1,369 @@
+"""The score sheet a player keeps under USBGF 4.7, for the terminal and for print.
+
+USBGF 4.7: both players keep a running written score of the match, update it
+after each game, agree on it before the next, and announce the Crawford game.
+The sheet is made from the folded :class:`~bgledger.projections.state.fold.MatchState` (the
+games, the score, the Crawford status) and the match's events (when each game
+ended): a header (event, round, table, players, length, profile, date), one
+row per finished game (the score before it, the winner, the points and how
+they were won, the running score after it, the Crawford game marked) and the
+final line.
+
+The sheet shows the match as corrected (:mod:`bgledger.projections.state.corrected`): the
+state given is the corrected one, and only the events in force count, so a
+game result a ruling voided is not there and a game whose double was voided
+scores at the cube in force.  The rulings have a section of their own: each
+one's event number, what it did, the rule, who ruled and why, a ruling
+overturned on appeal (USBGF 5.2) or voided by a later one marked so.
+Penalty points (USBGF 2.2.4) and breaks (USBGF 2.2.2: the wall clock time,
+the game clock times and who asked) have their own sections
+(:mod:`bgledger.projections.views.scoresheet_time`), which say "none recorded" when there are
+none; the header gives the game clock's setting, and the final line says when
+a match was won on time (USBGF 4.3.3) or by penalty points, and how many
+penalty points its score includes.
+
+Example::
+
+    >>> from bgledger.commands.match import Match, match_uuid
+    >>> match = Match.start(match_uuid("f"), "f", ("Ann", "Bob"), 1, by="kim",
+    ...                     at="2026-11-21T10:00:00+00:00")
+    >>> match.opening(3, 1, by="kim", at="2026-11-21T10:01:00+00:00")
+    >>> match.resign("single", player="b", as_played=True, by="kim",
+    ...              at="2026-11-21T10:02:00+00:00")
+    >>> match.accept(by="kim", at="2026-11-21T10:02:00+00:00")
+    >>> sheet = score_sheet(match.state, match.collect_events())
+    >>> sheet.rows[0].how, sheet.final
+    ('resigned, single, cube 1', 'Final: Ann wins the match 1-0')
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from bgledger.events import GameWon, MatchEvent
+from bgledger.projections.state.corrected import in_force
+from bgledger.projections.state.fold import Crawford, GameRecord, MatchState
+from bgledger.projections.views.audit import points_text, score_text
+from bgledger.projections.views.scoresheet_rulings import RULING_COLUMNS, RulingRow, ruling_rows
+from bgledger.projections.views.scoresheet_time import (
+    BREAK_COLUMNS,
+    PENALTY_COLUMNS,
+    BreakRow,
+    PenaltyRow,
+    break_rows,
+    clock_setting,
+    match_ending,
+    penalty_rows,
+)
+
+__all__ = [
+    "BreakRow",
+    "PenaltyRow",
+    "RulingRow",
+    "ScoreSheet",
+    "SheetRow",
+    "final_line",
+    "ruling_rows",
+    "score_sheet",
+    "scoresheet_html",
+    "scoresheet_text",
+]
+
+NONE_RECORDED = "none recorded"
+PENALTIES = "Penalty points (USBGF 2.2.4)"
+BREAKS = "Breaks (USBGF 2.2.2)"
+RULINGS = "Rulings"
+COLUMNS = ("Game", "Before", "Winner", "Points", "How", "After", "Ended", "")
+
+
+@dataclass(frozen=True, slots=True)
+class SheetRow:
+    """One finished game as the sheet shows it.
+
+    :ivar before: the score (a, b) before the game; ``after`` the running score after it.
+    :ivar how: ``'single, cube 2'``, ``'dropped at cube 1'`` (a pass of the double
+        from that cube), ``'resigned, gammon, cube 1'`` (a concession).
+    :ivar ended: the wall clock time the game ended (``'14:05'``), if the events say.
+    """
+
+    game: int
+    before: tuple[int, int]
+    winner: str
+    points: int
+    how: str
+    after: tuple[int, int]
+    crawford: bool
+    ended: str
+
+    def cells(self) -> tuple[str, ...]:
+        """The row's cells in :data:`COLUMNS` order."""
+        return (
+            str(self.game),
+            _pair(self.before),
+            self.winner,
+            str(self.points),
+            self.how,
+            _pair(self.after),
+            self.ended,
+            "Crawford" if self.crawford else "",
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSheet:
+    """A match's score sheet: ``header`` (label, value) pairs, the rows, the final line, rulings,
+    penalty points and breaks."""
+
+    players: tuple[str, str]
+    header: tuple[tuple[str, str], ...]
+    rows: tuple[SheetRow, ...]
+    final: str
+    rulings: tuple[RulingRow, ...] = ()
+    penalties: tuple[PenaltyRow, ...] = ()
+    breaks: tuple[BreakRow, ...] = ()
+
+
+def _pair(score: tuple[int, int]) -> str:
+    return f"{score[0]}-{score[1]}"
+
+
+def _parsed(at: str) -> datetime | None:
+    try:
+        return datetime.fromisoformat(at) if at else None
+    except ValueError:
+        return None
+
+
+def _how(game: GameRecord) -> str:
+    if game.how == "drop":
+        return f"dropped at cube {game.cube}"
+    said = f"{game.result}, cube {game.cube}"
+    return f"resigned, {said}" if game.how == "resign" else said
+
+
+def _row(state: MatchState, game: GameRecord, ended: dict[int, str]) -> SheetRow:
+    won = (game.points, 0) if game.winner == "a" else (0, game.points)
+    before = (game.score[0] - won[0], game.score[1] - won[1])
+    when = _parsed(ended.get(game.number, ""))
+    clock = when.strftime("%H:%M") if when else ""
+    name = state.name(game.winner)
+    return SheetRow(
+        game.number, before, name, game.points, _how(game), game.score, game.crawford, clock
+    )
+
+
+def _header(state: MatchState, clock_set: str) -> tuple[tuple[str, str], ...]:
+    started = _parsed(state.started_at)
+    rule = "Crawford rule" if state.crawford_rule else "no Crawford rule"
+    clock = "" if state.clock == "none" else f", {state.clock} clock"
+    return (
+        ("Event", state.event),
+        ("Round", state.round),
+        ("Table", state.table),
+        ("Players", f"{state.players[0]} v {state.players[1]}"),
+        ("Match", f"{points_text(state.length)}, {rule}{clock}"),
+        ("Clock", clock_set),
+        ("Profile", state.profile),
+        ("Date", started.date().isoformat() if started else ""),
+        ("Started", f"{started:%H:%M} {started.tzname() or ''}".strip() if started else ""),
+        ("Match id", state.match_id),
+    )
+
+
+def final_line(state: MatchState, how: str = "") -> str:
+    """``'Final: Ann wins the match 3-2'``, or where an unfinished match stands.
+
+    ``how`` follows the score of a match won: how it was won if not by its
+    games (:func:`~bgledger.projections.views.scoresheet_time.match_ending`).
+    """
+    if state.winner is not None:
+        won = state.score[0 if state.winner == "a" else 1]
+        lost = state.score[1 if state.winner == "a" else 0]
+        return f"Final: {state.name(state.winner)} wins the match {won}-{lost}{how}"
+    parts = [f"game {state.game if state.in_game else state.game + 1}"]
+    if state.crawford_rule and state.crawford is Crawford.CRAWFORD:
+        parts.append("the Crawford game")
+    if not state.in_game:
+        parts.append("not begun")
+    return f"In progress: {', '.join(parts)}; {score_text(state)}"
+
+
+def score_sheet(state: MatchState, events: Iterable[MatchEvent] = ()) -> ScoreSheet:
+    """The sheet of ``state``, the match as corrected; ``events`` are the match's (any prefix).
+
+    The events in force (:func:`bgledger.projections.state.corrected.in_force`) give when each
+    game ended, the clock's setting, the breaks, the penalty points and how the
+    match was won; every ruling among ``events`` is listed (:func:`ruling_rows`).
+    """
+    recorded = list(events)
+    kept = in_force(recorded)
+    ended = {e.number: e.at for e in kept if isinstance(e, GameWon)}
+    rows = tuple(_row(state, game, ended) for game in state.games)
+    header = _header(state, clock_setting(kept, state))
+    final = final_line(state, match_ending(kept, state))
+    return ScoreSheet(
+        state.players, header, rows, final, ruling_rows(recorded),
+        penalty_rows(kept, state), break_rows(kept, state),
+    )  # fmt: skip
+
+
+# -- text ---------------------------------------------------------------------------------------
+
+
+def _table(rows: Sequence[Sequence[str]], numeric: frozenset[int]) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return [
+        "  ".join(
+            cell.rjust(width) if i in numeric else cell.ljust(width)
+            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ).rstrip()
+        for row in rows
+    ]
+
+
+def scoresheet_text(state: MatchState, events: Iterable[MatchEvent] = ()) -> str:
+    """The score sheet for the terminal (``export --format scoresheet``)."""
+    sheet = score_sheet(state, events)
+    lines = ["Score sheet (USBGF 4.7)", ""]
+    lines += [f"{label}: {value}" for label, value in sheet.header if value]
+    lines.append("")
+    if sheet.rows:
+        lines.append(f"Scores are {sheet.players[0]}-{sheet.players[1]}.")
+        lines += _table([COLUMNS, *(row.cells() for row in sheet.rows)], frozenset({0, 3}))
+    else:
+        lines.append("No game finished yet.")
+    lines += ["", sheet.final, ""]
+    for title, columns, rows, numeric in _sections(sheet):
+        lines += _section_text(title, columns, rows, numeric)
+    return "\n".join(lines[:-1]) + "\n"
+
+
+_Section = tuple[str, tuple[str, ...], list[tuple[str, ...]], frozenset[int]]
+
+
+def _sections(sheet: ScoreSheet) -> list[_Section]:
+    """The rulings, penalty points and breaks: title, columns, rows, numeric columns."""
+    return [
+        (RULINGS, RULING_COLUMNS, [row.cells() for row in sheet.rulings], frozenset({0})),
+        (PENALTIES, PENALTY_COLUMNS, [row.cells() for row in sheet.penalties], frozenset({2})),
+        (BREAKS, BREAK_COLUMNS, [row.cells() for row in sheet.breaks], frozenset()),
+    ]
+
+
+def _section_text(
+    title: str, columns: tuple[str, ...], rows: list[tuple[str, ...]], numeric: frozenset[int]
+) -> list[str]:
+    if not rows:
+        return [f"{title}: {NONE_RECORDED}", ""]
+    return [f"{title}:", *_table([columns, *rows], numeric), ""]
+
+
+# -- HTML ---------------------------------------------------------------------------------------
+
+_CSS = """
+body { font-family: "Helvetica Neue", Arial, sans-serif; color: #111; margin: 2rem; }
+h1 { font-size: 1.5rem; margin: 0 0 .25rem; }
+h2 { font-size: 1.1rem; margin: 1.5rem 0 .25rem; }
+p.rule { margin: 0 0 1rem; color: #444; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; margin: 0; }
+dt { font-weight: bold; }
+dd { margin: 0; min-width: 12rem; border-bottom: 1px dotted #999; }
+table { border-collapse: collapse; margin: .5rem 0; }
+th, td { border: 1px solid #777; padding: .3rem .6rem; text-align: left; }
+td.number { text-align: right; font-variant-numeric: tabular-nums; }
+tr.crawford td { font-weight: bold; background: #eee; }
+td.none, p.none { font-style: italic; color: #555; }
+tr.void td { color: #666; }
+p.final { font-size: 1.15rem; font-weight: bold; }
+p.signatures { margin-top: 2.5rem; }
+@media print {
+  body { margin: 0; font-size: 11pt; }
+  @page { margin: 1.5cm; }
+  tr.crawford td { background: none; }
+  table, dl { page-break-inside: avoid; }
+}
+"""
+
+
+def _cells(values: Iterable[str], tag: str, numeric: frozenset[int] = frozenset()) -> str:
+    return "".join(
+        f'<{tag} class="number">{html.escape(v)}</{tag}>'
+        if i in numeric
+        else f"<{tag}>{html.escape(v)}</{tag}>"
+        for i, v in enumerate(values)
+    )
+
+
+def _games_html(sheet: ScoreSheet) -> list[str]:
+    if not sheet.rows:
+        return ['<p class="none">No game finished yet.</p>']
+    order = html.escape(f"{sheet.players[0]}-{sheet.players[1]}")
+    lines = [f'<table class="games"><caption>Scores are {order}.</caption>']
+    lines.append(f"<thead><tr>{_cells(COLUMNS, 'th')}</tr></thead><tbody>")
+    for row in sheet.rows:
+        marked = ' class="crawford"' if row.crawford else ""
+        lines.append(f"<tr{marked}>{_cells(row.cells(), 'td', frozenset({0, 3}))}</tr>")
+    return [*lines, "</tbody></table>"]
+
+
+def _rulings_html(sheet: ScoreSheet) -> list[str]:
+    lines = [f"<h2>{RULINGS}</h2>"]
+    if not sheet.rulings:
+        return [*lines, f'<p class="none">{NONE_RECORDED}</p>']
+    lines.append(f'<table class="rulings"><thead><tr>{_cells(RULING_COLUMNS, "th")}</tr></thead>')
+    lines.append("<tbody>")
+    for row in sheet.rulings:
+        marked = ' class="void"' if row.status else ""
+        lines.append(f"<tr{marked}>{_cells(row.cells(), 'td', frozenset({0}))}</tr>")
+    return [*lines, "</tbody></table>"]
+
+
+def _time_html(sheet: ScoreSheet) -> list[str]:
+    """The penalty points and the breaks: a table each, "none recorded" in it if empty."""
+    lines = []
+    for title, columns, rows, numeric in _sections(sheet)[1:]:
+        lines.append(f"<h2>{html.escape(title)}</h2>")
+        lines.append(f"<table><thead><tr>{_cells(columns, 'th')}</tr></thead><tbody>")
+        lines += [f"<tr>{_cells(row, 'td', numeric)}</tr>" for row in rows]
+        if not rows:
+            lines.append(f'<tr><td class="none" colspan="{len(columns)}">{NONE_RECORDED}</td></tr>')
+        lines.append("</tbody></table>")
+    return lines
+
+
+def scoresheet_html(state: MatchState, events: Iterable[MatchEvent] = ()) -> str:
+    """The score sheet as a standalone, printable HTML page (inline CSS, every string escaped)."""
+    sheet = score_sheet(state, events)
+    a, b = (html.escape(name) for name in sheet.players)
+    header = "".join(
+        f"<dt>{html.escape(label)}</dt><dd>{html.escape(value)}</dd>"
+        for label, value in sheet.header
+    )
+    body = [
+        "<h1>Score sheet</h1>",
+        '<p class="rule">USBGF 4.7: each player keeps a running score, updated after each '
+        "game and agreed before the next; the Crawford game is announced.</p>",
+        f"<dl>{header}</dl>",
+        *_games_html(sheet),
+        f'<p class="final">{html.escape(sheet.final)}</p>',
+        *_rulings_html(sheet),
+        *_time_html(sheet),
+        f'<p class="signatures">{a}: ____________________ &nbsp; {b}: ____________________</p>',
+    ]
+    return "\n".join(
+        [
+            "<!DOCTYPE html>",
+            '<html lang="en">',
+            '<head><meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            f"<title>Score sheet: {a} v {b}</title>",
+            f"<style>{_CSS}</style></head>",
+            "<body>",
+            *body,
+            "</body></html>",
+            "",
+        ]
+    )
