@@ -1,12 +1,11 @@
 """``replay``: the appeal committee's tool (USBGF 5.3), one event at a time.
 
 The match is stepped through event by event in either of the two views of
-the past (DESIGN principle 4): *recorded*, the match as the log stood after
-event N (:func:`bgledger.projections.state.fold.fold` of the first N events, what
-``Ledger.state(id, at=N)`` gives), and *corrected*, the same moment seen
-through every ruling in force today (:func:`bgledger.projections.state.corrected.corrected`).
-Each step prints the event's history line, the board with the score and the
-cube, and the rulings in force.
+the past (DESIGN principle 4, :mod:`bgledger.projections.views.moment`):
+*recorded*, the match as the log stood after event N, and *corrected*, the
+same moment seen through every ruling in force today.  Each step prints the
+event's history line, the board with the score and the cube, and the
+rulings in force.
 
 :class:`ReplaySession` is pure: ``step(command)`` returns the text to print,
 so the command below is a thin loop over standard input.
@@ -16,78 +15,18 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import click
 
 from bgledger.cli.common import BadInputError, library_errors, open_ledger, viewer_option
 from bgledger.cli.render import board_diagram
-from bgledger.events import MatchEvent, RulingMade
-from bgledger.projections.state.corrected import corrected, rulings_in_force
-from bgledger.projections.state.fold import MatchState, fold
+from bgledger.events import MatchEvent
 from bgledger.projections.views.audit import HistoryEntry, history, history_line
+from bgledger.projections.views.moment import Moment, moment, rulings_text
 
-__all__ = ["HELP", "Moment", "ReplaySession", "moment", "replay", "rulings_text"]
+__all__ = ["HELP", "ReplaySession", "replay"]
 
 HELP = "n/next (Enter), b/back, j/jump N, t/toggle (recorded/corrected), q/quit"
-
-
-@dataclass(frozen=True, slots=True)
-class Moment:
-    """The match after event ``at`` in one view, with the rulings that bear on it.
-
-    :ivar view: ``recorded`` or ``corrected``.
-    """
-
-    state: MatchState
-    at: int
-    view: str
-    rulings: tuple[RulingMade, ...]
-
-    def title(self) -> str:
-        """``'as recorded after event 4'`` or ``'as corrected, after event 4'``."""
-        if self.view == "recorded":
-            return f"as recorded after event {self.at}"
-        return f"as corrected, after event {self.at}"
-
-
-def moment(events: Sequence[MatchEvent], at: int, as_corrected: bool) -> Moment:
-    """The match after event ``at`` (1 to ``len(events)``), recorded or corrected.
-
-    Recorded: the first ``at`` events folded, rulings made by then included.
-    Corrected: the events in force numbered up to ``at``, through every
-    ruling in force today; the rulings listed are those made by ``at`` or
-    voiding or restoring an event by ``at``.
-
-    :raises ValueError: if ``at`` is not one of the events' numbers.
-    """
-    if not 1 <= at <= len(events):
-        raise ValueError(f"the match has events 1-{len(events)}: {at} is not one of them")
-    if not as_corrected:
-        state = fold(events[:at])
-        assert state is not None
-        return Moment(state, at, "recorded", tuple(rulings_in_force(events[:at])))
-    fixed = corrected(events, at=at)
-    assert fixed is not None
-    bearing = tuple(r for r in rulings_in_force(events) if _bears_on(r, at))
-    return Moment(fixed, at, "corrected", bearing)
-
-
-def _bears_on(ruling: RulingMade, at: int) -> bool:
-    named = [*ruling.voids, *ruling.restores]
-    return ruling.originator_version <= at or (bool(named) and min(named) <= at)
-
-
-def rulings_text(rulings: Sequence[RulingMade]) -> str:
-    """The rulings in force, one a line: number, rule, who ruled, reason; '' if none."""
-    if not rulings:
-        return ""
-    lines = ["rulings in force:"]
-    for ruling in rulings:
-        who = ruling.ruled_by + (", players agreed" if ruling.agreed else "")
-        rule = f"{ruling.rule}, " if ruling.rule else ""
-        lines.append(f"  {ruling.originator_version:>5}  {rule}{who}: {ruling.reason}")
-    return "\n".join(lines)
 
 
 class ReplaySession:

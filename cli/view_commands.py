@@ -22,7 +22,6 @@ from bgledger.cli.common import (
     viewer_option,
 )
 from bgledger.cli.render import board_diagram, games_table, time_lines
-from bgledger.cli.replay import Moment, moment, rulings_text
 from bgledger.commands.decide import stamp
 from bgledger.errors import InvalidTimeError
 from bgledger.projections.state.clock import at_ms
@@ -30,6 +29,7 @@ from bgledger.projections.state.corrected import rulings_in_force
 from bgledger.projections.state.fold import MatchState
 from bgledger.projections.views.audit import HistoryEntry, history_json, history_line
 from bgledger.projections.views.audit import history as audit_history
+from bgledger.projections.views.moment import Moment, moment, rulings_text
 from bgledger.projections.views.summary import state_json
 from bgledger.store.application import Ledger
 

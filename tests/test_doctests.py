@@ -15,6 +15,7 @@ MODULES = [
     "bgledger.commands.match",
     "bgledger.rules.profiles",
     "bgledger.projections.views.audit",
+    "bgledger.projections.views.moment",
     "bgledger.projections.views.scoresheet",
 ]
 

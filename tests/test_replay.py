@@ -16,10 +16,11 @@ import pytest
 from click.testing import CliRunner
 
 from bgledger.cli.main import main
-from bgledger.cli.replay import ReplaySession, moment
+from bgledger.cli.replay import ReplaySession
 from bgledger.commands import rulings
 from bgledger.commands.rulings import Ruling
 from bgledger.events import MatchEvent
+from bgledger.projections.views.moment import moment
 from bgledger.store.application import Ledger
 
 REASON = "a 5 and a 3 played with 5-2"
