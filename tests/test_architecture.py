@@ -1,0 +1,170 @@
+"""The tree shows the layers: who may import whom, and what the distribution installs.
+
+The allowed dependencies below are the architecture (README, "Architecture"):
+the pure rules and the event vocabulary at the bottom, the one fold above
+them, the aggregate's commands above the fold, the store above the commands,
+then interchange and the tournament read models, the front door, and the
+adapters on top.  A new import that crosses a layer the wrong way fails here,
+naming the module and the import.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+FOLDERS = {"ledger": "bgledger", "projections": "bgledger.projections", "cli": "bgledger.cli"}
+
+RULES = "bgledger.rules"
+EVENTS = "bgledger.events"
+ERRORS = "bgledger.errors"
+STATE = "bgledger.projections.state"
+VIEWS = "bgledger.projections.views"
+READMODELS = "bgledger.projections.readmodels"
+COMMANDS = "bgledger.commands"
+STORE = "bgledger.store"
+INTERCHANGE = "bgledger.interchange"
+PACKAGE = "bgledger"  # the package's own __init__: the import surface
+
+ALLOWED: dict[str, set[str]] = {
+    RULES: set(),
+    EVENTS: set(),
+    ERRORS: {RULES},
+    STATE: {RULES, EVENTS},
+    VIEWS: {RULES, EVENTS, STATE},
+    COMMANDS: {RULES, EVENTS, ERRORS, STATE},
+    STORE: {RULES, EVENTS, ERRORS, STATE, COMMANDS},
+    INTERCHANGE: {RULES, EVENTS, ERRORS, STATE, VIEWS, COMMANDS, STORE, PACKAGE},
+    READMODELS: {RULES, EVENTS, ERRORS, STATE, VIEWS, STORE},
+}
+"""Each layer and the layers it may import (the package's own, not other libraries)."""
+
+CLI = "bgledger.cli"
+GROUPS = sorted([*ALLOWED, CLI], key=len, reverse=True)
+
+
+def module_name(path: Path) -> str:
+    """The import name of a file: ``ledger/events/game.py`` is ``bgledger.events.game``."""
+    relative = path.relative_to(REPO)
+    parts = list(relative.with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join([FOLDERS[parts[0]], *parts[1:]])
+
+
+def layer(name: str) -> str:
+    """The layer a module belongs to (a root module such as ``bgledger.errors`` is its own)."""
+    for group in GROUPS:
+        if name == group or name.startswith(group + "."):
+            return group
+    return name
+
+
+def sources() -> Iterator[Path]:
+    for folder in FOLDERS:
+        yield from sorted((REPO / folder).rglob("*.py"))
+
+
+def imports(path: Path) -> Iterator[tuple[str, str]]:
+    """Each ``bgledger`` name ``path`` imports: (module, imported name or '')."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module.startswith("bgledger"):
+                for alias in node.names:
+                    yield node.module, alias.name
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("bgledger"):
+                    yield alias.name, ""
+
+
+def edges() -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for path in sources():
+        here = layer(module_name(path))
+        for module, _ in imports(path):
+            there = layer(module)
+            if there != here:
+                found.setdefault(here, set()).add(there)
+    return found
+
+
+def test_every_import_goes_down_the_layers() -> None:
+    wrong = []
+    for path in sources():
+        here = layer(module_name(path))
+        if here not in ALLOWED:
+            continue
+        for module, _ in imports(path):
+            there = layer(module)
+            if there != here and there not in ALLOWED[here]:
+                wrong.append(f"{path.relative_to(REPO)} ({here}) imports {module} ({there})")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_layers_import_no_cycle() -> None:
+    graph = edges()
+    done: set[str] = set()
+
+    def visit(node: str, path: tuple[str, ...]) -> None:
+        assert node not in path, "import cycle: " + " -> ".join((*path, node))
+        if node in done:
+            return
+        for nxt in sorted(graph.get(node, ())):
+            visit(nxt, (*path, node))
+        done.add(node)
+
+    for node in sorted(graph):
+        visit(node, ())
+
+
+def test_no_layer_imports_another_layers_private_names() -> None:
+    wrong = []
+    for path in sources():
+        here = layer(module_name(path))
+        for module, name in imports(path):
+            if layer(module) == here:
+                continue
+            private = [
+                p for p in [*module.split("."), name] if p.startswith("_") and p != "__all__"
+            ]
+            if private:
+                wrong.append(f"{path.relative_to(REPO)} imports {module}:{name}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_distribution_lists_every_package_of_the_tree() -> None:
+    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = set(config["tool"]["setuptools"]["packages"])
+    tree = {module_name(init) for init in sources() if init.name == "__init__.py"}
+    assert listed == tree
+
+
+def _run(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True, check=False
+    )
+
+
+@pytest.mark.parametrize("generic", ["cli", "ledger", "projections"])
+def test_no_generic_import_name_is_installed(generic: str, tmp_path: Path) -> None:
+    result = _run(f"import {generic}", tmp_path)
+    assert result.returncode == 1
+    assert f"No module named '{generic}'" in result.stderr
+
+
+def test_the_console_script_runs_from_anywhere(tmp_path: Path) -> None:
+    script = Path(sys.executable).with_name("bgledger")
+    result = subprocess.run(
+        [str(script), "--help"], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Usage: bgledger" in result.stdout
