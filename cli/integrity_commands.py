@@ -160,6 +160,8 @@ def keygen_command(out: Path) -> None:
 
     An existing FILE is never overwritten (exit 2).
     """
+    if not out.name:  # '' and '.' name a folder, not a key file
+        raise BadInputError(f"--out {str(out)!r}: name a file for the private key")
     with library_errors():
         pub = keygen(out)
     click.echo(f"private key {out}, public key {pub}")
