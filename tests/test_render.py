@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bgledger.cli.render import board_diagram, brief, games_table
 from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
 from bgledger.projections.state.fold import MatchState
 from bgledger.projections.views.summary import gnubg_match_id
+from bgledger.projections.views.text import board_diagram, brief, games_table
 from tests.conftest import board
 from tests.match_driver import next_line
 

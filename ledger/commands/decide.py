@@ -19,10 +19,28 @@ from bgledger.errors import (
     OutOfTurnError,
 )
 from bgledger.projections.state.fold import Crawford, MatchState, Phase, other
+from bgledger.projections.state.situation import premature_situation, situation
 from bgledger.rules.judge import Judgement
 from bgledger.rules.legal import legal_plays
 from bgledger.rules.profiles import Profile
 from bgledger.rules.results import GameResult
+
+__all__ = [
+    "BASICS",
+    "Problem",
+    "cube_problem",
+    "flags",
+    "match_winner",
+    "parse_level",
+    "premature_situation",
+    "refuse_unless",
+    "require_phase",
+    "resignation_problem",
+    "same_checker",
+    "situation",
+    "stamp",
+    "void_reason_rule",
+]
 
 BASICS = "USBGF Appendix B"
 """The standard rules of play, which USBGF 4.2.4 makes part of the rules."""
@@ -35,51 +53,6 @@ _PENDING_RULE = {
     Phase.BETWEEN_GAMES: BASICS,
     Phase.OPENING: BASICS,
 }
-
-
-def situation(state: MatchState) -> str:
-    """Where the match stands, in words, for refusals and ``record``."""
-    name = state.name
-    turn, phase = state.turn or "a", state.phase
-    if phase is Phase.BETWEEN_GAMES:
-        return f"no game in progress: game {state.game + 1} starts with an opening roll"
-    if phase is Phase.OPENING:
-        return f"game {state.game} has begun but its opening roll tied: roll it again"
-    if phase is Phase.ROLL:
-        return f"{name(turn)} is on roll, to double or to roll"
-    if phase is Phase.REROLL:
-        return f"{name(turn)}'s roll was voided: {name(turn)} must roll again"
-    if phase in (Phase.PLAY, Phase.PREMATURE_ROLL) and state.dice:
-        rolled = f"{name(turn)} has rolled {state.dice[0]}-{state.dice[1]}"
-        return rolled + premature_situation(state, " and must move")
-    if phase is Phase.DOUBLED:
-        return f"{name(turn)} has doubled to {state.offer}: {name(other(turn))} takes or drops"
-    if phase is Phase.RESIGNED and state.resignation:
-        offer = state.resignation
-        return (
-            f"{name(offer.player)} offers to resign a {offer.level}: "
-            f"{name(other(offer.player))} accepts or rejects"
-        )
-    if phase is Phase.ENDING:
-        return f"game {state.game} is over: its result follows"
-    winner = state.winner or "a"
-    return f"the match is over: {name(winner)} won {state.score[0]}-{state.score[1]}"
-
-
-def premature_situation(state: MatchState, moving: str) -> str:
-    """What follows the mover's roll in :func:`situation` while a premature action waits."""
-    early, name = state.premature, state.name
-    if early is None:
-        return moving
-    mover, roller = name(state.turn or "a"), name(early.player)
-    if early.kind == "double":
-        return f"{moving}; {roller} has doubled to {early.a} early: {mover} takes or drops then"
-    dice = f"{early.a}-{early.b}"
-    if early.kind == "roll":
-        return f"; {roller} rolled {dice} early: {mover} accepts or refuses the roll"
-    if early.kind == "accepted":
-        return f"{moving}; then {roller} plays his early {dice}"
-    return f"{moving}; {roller}'s early {dice} was refused: then {roller} rolls again"
 
 
 Problem = tuple[str, str]

@@ -1,0 +1,57 @@
+"""Where a match stands, in words: what the refusals cite and every view prints.
+
+:func:`situation` reads the folded :class:`~bgledger.projections.state.model.MatchState`
+only: the commands quote it when they refuse an action out of sequence, and
+the text view writes it under the board and in each one-line summary.
+"""
+
+from __future__ import annotations
+
+from bgledger.projections.state.model import MatchState, Phase, other
+
+__all__ = ["premature_situation", "situation"]
+
+
+def situation(state: MatchState) -> str:
+    """Where the match stands, in words, for refusals and ``record``."""
+    name = state.name
+    turn, phase = state.turn or "a", state.phase
+    if phase is Phase.BETWEEN_GAMES:
+        return f"no game in progress: game {state.game + 1} starts with an opening roll"
+    if phase is Phase.OPENING:
+        return f"game {state.game} has begun but its opening roll tied: roll it again"
+    if phase is Phase.ROLL:
+        return f"{name(turn)} is on roll, to double or to roll"
+    if phase is Phase.REROLL:
+        return f"{name(turn)}'s roll was voided: {name(turn)} must roll again"
+    if phase in (Phase.PLAY, Phase.PREMATURE_ROLL) and state.dice:
+        rolled = f"{name(turn)} has rolled {state.dice[0]}-{state.dice[1]}"
+        return rolled + premature_situation(state, " and must move")
+    if phase is Phase.DOUBLED:
+        return f"{name(turn)} has doubled to {state.offer}: {name(other(turn))} takes or drops"
+    if phase is Phase.RESIGNED and state.resignation:
+        offer = state.resignation
+        return (
+            f"{name(offer.player)} offers to resign a {offer.level}: "
+            f"{name(other(offer.player))} accepts or rejects"
+        )
+    if phase is Phase.ENDING:
+        return f"game {state.game} is over: its result follows"
+    winner = state.winner or "a"
+    return f"the match is over: {name(winner)} won {state.score[0]}-{state.score[1]}"
+
+
+def premature_situation(state: MatchState, moving: str) -> str:
+    """What follows the mover's roll in :func:`situation` while a premature action waits."""
+    early, name = state.premature, state.name
+    if early is None:
+        return moving
+    mover, roller = name(state.turn or "a"), name(early.player)
+    if early.kind == "double":
+        return f"{moving}; {roller} has doubled to {early.a} early: {mover} takes or drops then"
+    dice = f"{early.a}-{early.b}"
+    if early.kind == "roll":
+        return f"; {roller} rolled {dice} early: {mover} accepts or refuses the roll"
+    if early.kind == "accepted":
+        return f"{moving}; then {roller} plays his early {dice}"
+    return f"{moving}; {roller}'s early {dice} was refused: then {roller} rolls again"
