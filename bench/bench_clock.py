@@ -37,7 +37,6 @@ sys.path.insert(0, str(REPO / "bench"))
 import match_driver  # noqa: E402
 from bench_ledger import median_ms, raw_read, verdict  # noqa: E402
 
-from bgledger.commands import clock  # noqa: E402
 from bgledger.commands.language import Action  # noqa: E402
 from bgledger.commands.match import Match, match_uuid  # noqa: E402
 from bgledger.errors import ClockRefusedError  # noqa: E402
@@ -68,7 +67,7 @@ def clocked_match(seed: int) -> Match:
         when += timedelta(seconds=rng.randint(3, 40))
         Action.parse(f"@{when.isoformat()} {line}").apply(match, "bench")
         try:  # a hit follows a play, a double or a take; otherwise it is refused
-            clock.hit(match, by="bench", at=(when + timedelta(seconds=1)).isoformat())
+            match.hit(by="bench", at=(when + timedelta(seconds=1)).isoformat())
         except ClockRefusedError:
             continue
     return match

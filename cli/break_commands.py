@@ -1,6 +1,6 @@
 """Breaks and penalty points from the command line: ``break``, ``late`` and ``penalty``.
 
-Decided by :mod:`bgledger.commands.breaks`: breaks by match length, between games,
+Decided by :class:`bgledger.commands.breaks.BreakCommands`: breaks by match length, between games,
 combined on request (USBGF 2.2.2, 2.2.3); lateness penalty points from the
 starting time or the end of a break (USBGF 2.2.4); the director's other
 penalty points.  Penalty points are scored by the opponent and may end the
@@ -16,7 +16,6 @@ import click
 from bgledger.cli.clock_commands import PLAYER, RULED_BY, Outcome, timed
 from bgledger.cli.common import json_option, stamp_options
 from bgledger.cli.render import break_lines, figures_text, time_of_day
-from bgledger.commands import breaks
 from bgledger.commands.match import Match
 from bgledger.events import BreakEnded, BreakStarted, MatchEvent, PenaltyPointsAssessed
 from bgledger.projections.state.clock import at_ms
@@ -119,8 +118,8 @@ def break_start(
     players = ("a", "b") if who == "both" else (who,)
 
     def action(m: Match, _: list[MatchEvent]) -> BreakStarted:
-        return breaks.start_break(
-            m, players, combine=combine, exceptional=exceptional, exception=exception, by=by, at=at
+        return m.start_break(
+            players, combine=combine, exceptional=exceptional, exception=exception, by=by, at=at
         )
 
     timed(ctx, ctx.obj["match_id"], action, _said_started, as_json)
@@ -153,7 +152,7 @@ def break_end(ctx: click.Context, late: str | None, by: str, at: str | None, as_
     """The break is over: both players are back at the board (USBGF 2.2.2, 2.2.4)."""
 
     def action(m: Match, _: list[MatchEvent]) -> BreakEnded:
-        return breaks.end_break(m, late=late, by=by, at=at)
+        return m.end_break(late=late, by=by, at=at)
 
     timed(ctx, ctx.obj["match_id"], action, _said_ended, as_json)
 
@@ -204,7 +203,7 @@ def late(
     """
 
     def action(m: Match, _: list[MatchEvent]) -> PenaltyPointsAssessed:
-        return breaks.late(m, player, scheduled=scheduled, by=by, at=at)
+        return m.late(player, scheduled=scheduled, by=by, at=at)
 
     timed(ctx, match_id, action, _said_penalty, as_json)
 
@@ -238,9 +237,7 @@ def penalty(
     """
 
     def action(m: Match, _: list[MatchEvent]) -> PenaltyPointsAssessed:
-        return breaks.penalty(
-            m, player, points, rule=rule, reason=reason, ruled_by=ruled_by, by=by, at=at
-        )
+        return m.penalty(player, points, rule=rule, reason=reason, ruled_by=ruled_by, by=by, at=at)
 
     timed(ctx, match_id, action, _said_penalty, as_json)
 

@@ -182,7 +182,7 @@ def hit(
     """
 
     def action(m: Match, _: list[MatchEvent]) -> ClockHit:
-        return clock.hit(m, player, by=by, at=at)
+        return m.hit(player, by=by, at=at)
 
     timed(ctx, match_id, action, _said_hit, as_json)
 
@@ -256,8 +256,8 @@ def clock_start(
     delay_ms = None if delay is None else delay * 1000
 
     def action(m: Match, _: list[MatchEvent]) -> ClockStarted:
-        return clock.start(
-            m, mode, reserve_ms=reserve, delay_ms=delay_ms, doubles=doubles, by=by, at=at
+        return m.start_clock(
+            mode, reserve_ms=reserve, delay_ms=delay_ms, doubles=doubles, by=by, at=at
         )
 
     timed(ctx, ctx.obj["match_id"], action, _said_started, as_json)
@@ -290,7 +290,7 @@ def clock_stop(ctx: click.Context, reason: str, by: str, at: str | None, as_json
     timed(
         ctx,
         ctx.obj["match_id"],
-        lambda m, _: clock.stop(m, reason, by=by, at=at),
+        lambda m, _: m.stop_clock(reason, by=by, at=at),
         _said_stopped,
         as_json,
     )
@@ -312,7 +312,7 @@ def _said_resumed(outcome: Outcome[ClockResumed]) -> tuple[list[str], dict[str, 
 def clock_resume(ctx: click.Context, by: str, at: str | None, as_json: bool) -> None:
     """Restart the clock of the player whose turn it was stopped in (USBGF 4.3.2)."""
     timed(
-        ctx, ctx.obj["match_id"], lambda m, _: clock.resume(m, by=by, at=at), _said_resumed, as_json
+        ctx, ctx.obj["match_id"], lambda m, _: m.resume_clock(by=by, at=at), _said_resumed, as_json
     )
 
 
@@ -346,7 +346,7 @@ def clock_read(
     shown = parse_figures(figures_)
 
     def action(m: Match, _: list[MatchEvent]) -> tuple[int, int]:
-        return clock.read(m, shown, by=by, at=at)
+        return m.read_clock(shown, by=by, at=at)
 
     timed(ctx, ctx.obj["match_id"], action, _said_read(shown), as_json)
 
@@ -388,7 +388,7 @@ def clock_set(
     shown = parse_figures(figures_)
 
     def action(m: Match, _: list[MatchEvent]) -> ClockSet:
-        return clock.set_clock(m, shown, rule=rule, ruled_by=ruled_by, reason=reason, by=by, at=at)
+        return m.set_clock(shown, rule=rule, ruled_by=ruled_by, reason=reason, by=by, at=at)
 
     timed(ctx, ctx.obj["match_id"], action, _said_set, as_json)
 

@@ -17,7 +17,7 @@ import click
 from bgledger.cli.clock_commands import CLOCK_FIGURE, PLAYER, RULED_BY, Outcome, Say, timed
 from bgledger.cli.common import json_option, stamp_options
 from bgledger.cli.render import clock_line, figures_text
-from bgledger.commands import clock, clock_rulings
+from bgledger.commands import clock
 from bgledger.commands.match import Match
 from bgledger.commands.rulings import Ruling
 from bgledger.events import (
@@ -83,7 +83,7 @@ def flag(
     """
 
     def action(m: Match, _: list[MatchEvent]) -> TimeExpired:
-        return clock.flag(m, player, nominal_ms=nominal, by=by, at=at)
+        return m.flag(player, nominal_ms=nominal, by=by, at=at)
 
     timed(ctx, match_id, action, _said_flag, as_json)
 
@@ -154,7 +154,7 @@ def early_pickup(
 
     def action(m: Match, _: list[MatchEvent]) -> ReserveTimePenalized | None:
         ruling = Ruling(ruled_by, reason, by=by, at=at)
-        return clock_rulings.early_pickup(m, player, ruling)
+        return m.early_pickup(player, ruling)
 
     timed(ctx, match_id, action, _said_pickup(player), as_json)
 
@@ -212,7 +212,7 @@ def missed_hit(
 
     def action(m: Match, history: list[MatchEvent]) -> Nullified:
         ruling = Ruling(ruled_by, reason, by=by, at=at)
-        return clock_rulings.missed_hit(m, history, ruling)
+        return m.missed_hit(history, ruling)
 
     timed(ctx, match_id, action, _said_missed, as_json, with_history=True)
 

@@ -13,7 +13,6 @@ import contextlib
 import random
 from datetime import datetime, timedelta
 
-from bgledger.commands import clock, clock_rulings
 from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.rulings import Ruling
@@ -105,7 +104,7 @@ def missed_hit_match() -> list[MatchEvent]:
         Action.parse(line).apply(match, "kim")
     events = match.collect_events()
     ruling = Ruling("director", "Ann never hit her clock", by="td", at="2026-11-21T10:02:00+00:00")
-    clock_rulings.missed_hit(match, events, ruling)
+    match.missed_hit(events, ruling)
     return events + match.collect_events()
 
 
@@ -156,5 +155,5 @@ def clocked_random_match(seed: int, length: int = 3, actions: int = 300) -> list
         when += timedelta(seconds=7)
         Action.parse(f"@{when.isoformat()} {line}").apply(match, "d")
         with contextlib.suppress(ClockRefusedError):  # a roll or a game's end: no hit
-            clock.hit(match, by="d", at=when.isoformat())
+            match.hit(by="d", at=when.isoformat())
     return match.collect_events()

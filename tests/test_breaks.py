@@ -59,15 +59,15 @@ def test_no_breaks_without_break_rules() -> None:
         match_uuid("k"), "k", ("Ann", "Bob"), 9, by=BY, profile="classic", at=at("10:00:00")
     )
     message = refused(
-        match, BreakRefusedError, "USBGF 2.2.2", lambda: breaks.start_break(match, ("a",), by=BY)
+        match, BreakRefusedError, "USBGF 2.2.2", lambda: match.start_break(("a",), by=BY)
     )
     assert "profile classic allots no breaks" in message
-    refused(match, BreakRefusedError, "USBGF 2.2.2", lambda: breaks.end_break(match, by=BY))
+    refused(match, BreakRefusedError, "USBGF 2.2.2", lambda: match.end_break(by=BY))
     lateness = refused(
         match,
         PenaltyRefusedError,
         "USBGF 2.2.4",
-        lambda: breaks.late(match, "b", by=BY, at=at("10:30:00")),
+        lambda: match.late("b", by=BY, at=at("10:30:00")),
     )
     assert "no lateness rules" in lateness
 
@@ -81,7 +81,7 @@ def test_whole_minutes_between() -> None:
 def test_both_players_combining_two_breaks_each() -> None:
     # An 11-point match: two each.  Both combine both of theirs: 4 x 5 = 20 minutes.
     match = new(11)
-    started = breaks.start_break(match, ("a", "b"), combine=2, by=BY, at=at("10:00:00"))
+    started = match.start_break(("a", "b"), combine=2, by=BY, at=at("10:00:00"))
     assert (started.players, started.breaks, started.minutes) == (["a", "b"], 2, 20)
     assert match.state.breaks.open is not None
     assert match.state.breaks.open.ends_ms - match.state.breaks.open.start_ms == 20 * 60_000
@@ -94,7 +94,7 @@ def test_both_players_combining_two_breaks_each() -> None:
 )
 def test_a_break_by_nobody_or_a_stranger_is_invalid(players: tuple[str, ...]) -> None:
     match = new()
-    refused(match, InvalidClockError, None, lambda: breaks.start_break(match, players, by=BY))
+    refused(match, InvalidClockError, None, lambda: match.start_break(players, by=BY))
 
 
 def test_no_break_after_the_match() -> None:
@@ -102,7 +102,7 @@ def test_no_break_after_the_match() -> None:
     play(match, '10:01:00 penalty b 1 "USBGF 2.2.4" left the board')  # Ann reaches 1
     assert match.state.winner == "a"
     message = refused(
-        match, BreakRefusedError, "USBGF 2.2.2", lambda: breaks.start_break(match, ("a",), by=BY)
+        match, BreakRefusedError, "USBGF 2.2.2", lambda: match.start_break(("a",), by=BY)
     )
     assert "the match is over" in message
 
@@ -114,19 +114,17 @@ def test_best_of_three_to_seven_or_less_breaks_only_between_matches(length: int)
         match,
         BreakRefusedError,
         "USBGF 2.2.2",
-        lambda: breaks.start_break(match, ("a",), by=BY, at=at("10:00:00")),
+        lambda: match.start_break(("a",), by=BY, at=at("10:00:00")),
     )
     assert "only between matches" in message
     # The director may make an exception (USBGF 2.2.3).
-    granted = breaks.start_break(
-        match, ("a",), exception="the player is unwell", by=BY, at=at("10:00:00")
-    )
+    granted = match.start_break(("a",), exception="the player is unwell", by=BY, at=at("10:00:00"))
     assert granted.exception == "the player is unwell"
 
 
 def test_best_of_three_to_nine_takes_breaks() -> None:
     match = new(9, meta={breaks.BEST_OF_THREE: "yes"})
-    assert breaks.start_break(match, ("a",), by=BY, at=at("10:00:00")).minutes == 5
+    assert match.start_break(("a",), by=BY, at=at("10:00:00")).minutes == 5
 
 
 def test_the_directors_exception_beyond_the_allowance() -> None:
@@ -137,11 +135,9 @@ def test_the_directors_exception_beyond_the_allowance() -> None:
         match,
         BreakRefusedError,
         "USBGF 2.2.2",
-        lambda: breaks.start_break(match, ("a",), by=BY, at=at("10:06:00")),
+        lambda: match.start_break(("a",), by=BY, at=at("10:06:00")),
     )
-    second = breaks.start_break(
-        match, ("a",), exception="special significance", by=BY, at=at("10:06:00")
-    )
+    second = match.start_break(("a",), exception="special significance", by=BY, at=at("10:06:00"))
     assert second.exception == "special significance"
     assert match.state.breaks.used == (2, 0)
 
@@ -153,7 +149,7 @@ def test_a_break_end_naming_player_c_is_invalid() -> None:
         match,
         InvalidClockError,
         None,
-        lambda: breaks.end_break(match, late="c", by=BY, at=at("10:30:00")),
+        lambda: match.end_break(late="c", by=BY, at=at("10:30:00")),
     )
 
 
@@ -170,14 +166,14 @@ def test_lateness_counts_from_the_scheduled_time() -> None:
     # Set up at 10:00, due to start at 10:10; Bob arrives 10:26: 16 minutes late, 1 point
     # (from 10:00 it would be 26 minutes: 1 + 11 // 5 = 3).
     match = new(5)
-    assessed = breaks.late(match, "b", scheduled=at("10:10:00"), by=BY, at=at("10:26:00"))
+    assessed = match.late("b", scheduled=at("10:10:00"), by=BY, at=at("10:26:00"))
     assert (assessed.points, assessed.minutes_late, assessed.kind) == (1, 16, "late-start")
     assert match.state.score == (1, 0)
 
 
 def test_late_player_c_is_invalid() -> None:
     match = new()
-    refused(match, InvalidClockError, None, lambda: breaks.late(match, "c", by=BY))
+    refused(match, InvalidClockError, None, lambda: match.late("c", by=BY))
 
 
 def test_after_a_break_the_match_is_lost_only_at_the_opponents_length() -> None:
@@ -186,9 +182,9 @@ def test_after_a_break_the_match_is_lost_only_at_the_opponents_length() -> None:
     # 10:40, 35 minutes: 5 points, 1 more: 0-5, Bob's points reach the length: he wins.
     match = new(5)
     play(match, "10:00:00 break start a")
-    assert breaks.late(match, "a", by=BY, at=at("10:35:00")).points == 4
+    assert match.late("a", by=BY, at=at("10:35:00")).points == 4
     assert match.state.score == (0, 4) and match.state.winner is None
-    assert breaks.late(match, "a", by=BY, at=at("10:40:00")).points == 1
+    assert match.late("a", by=BY, at=at("10:40:00")).points == 1
     assert match.state.score == (0, 5) and match.state.winner == "b"
     won = match.collect_events()[-1]
     assert isinstance(won, MatchWon) and (won.score_a, won.score_b) == (0, 5)
@@ -221,7 +217,7 @@ def test_invalid_penalties(player: str, points: int, rule: str, reason: str) -> 
         match,
         InvalidClockError,
         None,
-        lambda: breaks.penalty(match, player, points, rule=rule, reason=reason, by=BY),
+        lambda: match.penalty(player, points, rule=rule, reason=reason, by=BY),
     )
 
 
@@ -231,7 +227,7 @@ def test_penalty_points_between_games_can_make_the_next_game_crawford() -> None:
     match = new(5, score=(3, 0))
     before = match.state
     assert before.crawford is Crawford.PRE
-    breaks.penalty(match, "b", 1, rule="USBGF 2.2.4", reason="left the board", by=BY)
+    match.penalty("b", 1, rule="USBGF 2.2.4", reason="left the board", by=BY)
     assert match.state.score == (4, 0)
     assert match.state.crawford is Crawford.CRAWFORD
 

@@ -16,7 +16,6 @@ import pytest
 from timeline import at, play_lines, refused
 
 from bgledger.commands import clock
-from bgledger.commands.clock_rulings import early_pickup, missed_hit
 from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.ruling_base import Ruling, RulingRefusedError
@@ -56,13 +55,13 @@ OPENED = ("10:01:00 opening 3 1", "10:01:05 hit b")
 @pytest.mark.parametrize(
     "command",
     [
-        lambda m: clock.hit(m, by=BY, at=at("10:02:00")),
-        lambda m: clock.stop(m, "dispute", by=BY, at=at("10:02:00")),
-        lambda m: clock.resume(m, by=BY, at=at("10:02:00")),
-        lambda m: clock.read(m, (60_000, 60_000), by=BY, at=at("10:02:00")),
-        lambda m: clock.set_clock(m, (60_000, 60_000), reason="x", by=BY, at=at("10:02:00")),
-        lambda m: clock.flag(m, "a", by=BY, at=at("10:02:00")),
-        lambda m: early_pickup(m, "b", Ruling("director", "early", at=at("10:02:00"))),
+        lambda m: m.hit(by=BY, at=at("10:02:00")),
+        lambda m: m.stop_clock("dispute", by=BY, at=at("10:02:00")),
+        lambda m: m.resume_clock(by=BY, at=at("10:02:00")),
+        lambda m: m.read_clock((60_000, 60_000), by=BY, at=at("10:02:00")),
+        lambda m: m.set_clock((60_000, 60_000), reason="x", by=BY, at=at("10:02:00")),
+        lambda m: m.flag("a", by=BY, at=at("10:02:00")),
+        lambda m: m.early_pickup("b", Ruling("director", "early", at=at("10:02:00"))),
     ],
     ids=["hit", "stop", "resume", "read", "set", "flag", "early-pickup"],
 )
@@ -78,7 +77,7 @@ def test_a_profile_without_clocks_refuses_one() -> None:
         match_uuid("k"), "k", ("Ann", "Bob"), 5, by=BY, profile="classic", at=at("10:00:00")
     )
     message = refused(
-        match, InvalidClockError, None, lambda: clock.start(match, "simple-delay", by=BY)
+        match, InvalidClockError, None, lambda: match.start_clock("simple-delay", by=BY)
     )
     assert "profile classic has no 'simple-delay' clock" in message
     with pytest.raises(InvalidMatchSetupError):
@@ -115,7 +114,7 @@ def test_default_settings_two_minutes_a_point_twelve_seconds() -> None:
 def test_a_clock_brought_in_between_games_at_3_5(mode: str, rule: str) -> None:
     # USBGF 3.5.6: RA + RB = 6 + 4 = 10 minutes; CLOCK 2.1: 2 x 9 - 1 x (3 + 5) = 10 minutes.
     match = new(9, "none", score=(3, 5))
-    started = clock.start(match, mode, by=BY, at=at("10:01:00"))
+    started = match.start_clock(mode, by=BY, at=at("10:01:00"))
     assert (started.reserve_a_ms, started.reserve_b_ms, started.delay_ms) == (
         600_000,
         600_000,
@@ -126,8 +125,8 @@ def test_a_clock_brought_in_between_games_at_3_5(mode: str, rule: str) -> None:
 
 def test_reserve_and_delay_given() -> None:
     match = new(5, "none")
-    started = clock.start(
-        match, "simple-delay", reserve_ms=90_000, delay_ms=15_000, by=BY, at=at("10:00:10")
+    started = match.start_clock(
+        "simple-delay", reserve_ms=90_000, delay_ms=15_000, by=BY, at=at("10:00:10")
     )
     assert (started.reserve_a_ms, started.delay_ms, started.rule) == (90_000, 15_000, "USBGF 3.5.5")
     assert clock.parse_clock("1:30") == 90_000
@@ -147,7 +146,7 @@ def test_a_delay_outside_the_rules_range_is_refused(mode: str, delay_ms: int, al
         match,
         InvalidClockError,
         None,
-        lambda: clock.start(match, mode, delay_ms=delay_ms, by=BY, at=at("10:00:10")),
+        lambda: match.start_clock(mode, delay_ms=delay_ms, by=BY, at=at("10:00:10")),
     )
     assert allowed in message
 
@@ -158,19 +157,17 @@ def test_refused_settings() -> None:
         match,
         InvalidClockError,
         None,
-        lambda: clock.start(match, "simple-delay", reserve_ms=0, by=BY, at=at("10:00:10")),
+        lambda: match.start_clock("simple-delay", reserve_ms=0, by=BY, at=at("10:00:10")),
     )
     assert "must be more than 0:00" in no_reserve
     doubles = refused(
         match,
         InvalidClockError,
         None,
-        lambda: clock.start(match, "simple-delay", doubles=True, by=BY, at=at("10:00:10")),
+        lambda: match.start_clock("simple-delay", doubles=True, by=BY, at=at("10:00:10")),
     )
     assert "USBGF 3.5.5" in doubles and "--delay" in doubles
-    unknown = refused(
-        match, InvalidClockError, None, lambda: clock.start(match, "sandglass", by=BY)
-    )
+    unknown = refused(match, InvalidClockError, None, lambda: match.start_clock("sandglass", by=BY))
     assert "no 'sandglass' clock" in unknown
     for text in ("9.32", "9:60", "", "1:2"):
         with pytest.raises(InvalidClockError):
@@ -180,7 +177,7 @@ def test_refused_settings() -> None:
 def test_doubles_bronstein_clock_per_clock_2_2() -> None:
     # CLOCK 2.2: 2.5 minutes a point (5 points: 12:30), an 18-second deductible.
     match = new(5, "none")
-    started = clock.start(match, "bronstein", doubles=True, by=BY, at=at("10:00:10"))
+    started = match.start_clock("bronstein", doubles=True, by=BY, at=at("10:00:10"))
     assert (started.reserve_a_ms, started.delay_ms) == (750_000, 18_000)
 
 
@@ -189,7 +186,7 @@ def test_a_clock_after_the_match_is_refused() -> None:
     play(match, '10:01:00 penalty b 1 "USBGF 2.2.4" left the board')  # Ann reaches 1
     assert match.state.winner == "a"
     refused(
-        match, ClockRefusedError, "USBGF 3.5.6", lambda: clock.start(match, "simple-delay", by=BY)
+        match, ClockRefusedError, "USBGF 3.5.6", lambda: match.start_clock("simple-delay", by=BY)
     )
 
 
@@ -199,13 +196,11 @@ def test_a_clock_after_the_match_is_refused() -> None:
 def test_nobody_hits_between_games_or_during_the_opening_roll() -> None:
     match = new()
     between = refused(
-        match, ClockRefusedError, "CLOCK 3.3", lambda: clock.hit(match, by=BY, at=at("10:00:30"))
+        match, ClockRefusedError, "CLOCK 3.3", lambda: match.hit(by=BY, at=at("10:00:30"))
     )
     assert "nobody hits now" in between
     play(match, "10:01:00 opening 4 4")  # a tie: roll again
-    refused(
-        match, ClockRefusedError, "CLOCK 3.3", lambda: clock.hit(match, by=BY, at=at("10:01:05"))
-    )
+    refused(match, ClockRefusedError, "CLOCK 3.3", lambda: match.hit(by=BY, at=at("10:01:05")))
 
 
 def test_the_higher_die_does_not_start_the_clock() -> None:
@@ -215,22 +210,22 @@ def test_the_higher_die_does_not_start_the_clock() -> None:
         match,
         ClockRefusedError,
         "USBGF 4.1.8.1",
-        lambda: clock.hit(match, "a", by=BY, at=at("10:01:05")),
+        lambda: match.hit("a", by=BY, at=at("10:01:05")),
     )
     assert "Ann has not finished the turn" in message
-    assert clock.hit(match, by=BY, at=at("10:01:05")).player == "b"
+    assert match.hit(by=BY, at=at("10:01:05")).player == "b"
 
 
 def test_a_hit_by_a_player_c_is_invalid() -> None:
     match = new()
     play(match, *OPENED)
-    refused(match, InvalidClockError, None, lambda: clock.hit(match, "c", by=BY))
+    refused(match, InvalidClockError, None, lambda: match.hit("c", by=BY))
 
 
 def test_times_before_the_last_event_are_refused() -> None:
     match = new()
     play(match, *OPENED)
-    refused(match, BgLedgerError, None, lambda: clock.hit(match, by=BY, at=at("10:01:00")))
+    refused(match, BgLedgerError, None, lambda: match.hit(by=BY, at=at("10:01:00")))
 
 
 def test_time_offsets_do_not_change_the_figures() -> None:
@@ -254,12 +249,12 @@ def test_nothing_to_stop_before_the_first_hit_nor_to_resume_between_games() -> N
         match,
         ClockRefusedError,
         "USBGF 4.3.2",
-        lambda: clock.stop(match, "dispute", by=BY, at=at("10:01:02")),
+        lambda: match.stop_clock("dispute", by=BY, at=at("10:01:02")),
     )
     assert "nobody's time has started" in message
     play(match, "10:01:05 hit b", "10:01:15 move 8/5 6/5", "10:01:15 hit a")
     play(match, "10:01:20 double", "10:01:20 hit b", "10:01:30 drop")  # game over: 4.3.2(a)
-    message = refused(match, ClockRefusedError, "USBGF 4.3.2", lambda: clock.resume(match, by=BY))
+    message = refused(match, ClockRefusedError, "USBGF 4.3.2", lambda: match.resume_clock(by=BY))
     assert "the next hit starts it" in message
 
 
@@ -271,9 +266,9 @@ def test_stop_reasons_are_usbgf_4_3_2s_by_name_or_letter() -> None:
             match,
             InvalidClockError,
             None,
-            partial(clock.stop, match, reason, by=BY, at=at("10:01:06")),
+            partial(match.stop_clock, reason, by=BY, at=at("10:01:06")),
         )
-    stopped = clock.stop(match, "USBGF 4.3.2(g)", by=BY, at=at("10:01:06"))
+    stopped = match.stop_clock("USBGF 4.3.2(g)", by=BY, at=at("10:01:06"))
     assert (stopped.reason, stopped.rule) == ("illegal-move", "USBGF 4.3.2(g)")
 
 
@@ -282,16 +277,14 @@ def test_refused_settings_of_the_clock() -> None:
     play(match, *OPENED)
 
     def setting(rule: str, reserves: tuple[int, int], reason: str) -> Callable[[], object]:
-        return lambda: clock.set_clock(
-            match, reserves, rule=rule, reason=reason, by=BY, at=at("10:01:10")
-        )
+        return lambda: match.set_clock(reserves, rule=rule, reason=reason, by=BY, at=at("10:01:10"))
 
     wrong_rule = refused(match, InvalidClockError, None, setting("USBGF 4.4.1", (1, 1), "x"))
     assert "USBGF 4.3.4, USBGF 3.7.2, USBGF 4.3.2(b), USBGF 4.3.3" in wrong_rule
     refused(match, InvalidClockError, None, setting("USBGF 3.7.2", (-1_000, 60_000), "x"))
     refused(match, InvalidClockError, None, setting("USBGF 3.7.2", (60_000, 60_000), "  "))
-    done = clock.set_clock(
-        match, (60_000, 0), rule="USBGF 3.7.2", reason="new clock", by=BY, at=at("10:01:10")
+    done = match.set_clock(
+        (60_000, 0), rule="USBGF 3.7.2", reason="new clock", by=BY, at=at("10:01:10")
     )
     assert isinstance(done, ClockSet)
     assert match.state.timer is not None
@@ -304,7 +297,7 @@ def test_a_reading_reports_the_drift() -> None:
     match = new()
     play(match, *OPENED, "10:01:15 move 8/5 6/5", "10:01:15 hit a")
     # Bob 20 s into his turn: 10:00 - 8 s = 9:52; the clock shows 9:50 and Ann's 10:00.
-    assert clock.read(match, (600_000, 590_000), by=BY, at=at("10:01:35")) == (0, -2_000)
+    assert match.read_clock((600_000, 590_000), by=BY, at=at("10:01:35")) == (0, -2_000)
     assert match.state.timer is not None and match.state.timer.drift_ms == (0, -2_000)
 
 
@@ -314,7 +307,7 @@ def test_a_reading_reports_the_drift() -> None:
 def test_flag_of_player_c_is_invalid() -> None:
     match = new()
     play(match, *OPENED)
-    refused(match, InvalidClockError, None, lambda: clock.flag(match, "c", by=BY))
+    refused(match, InvalidClockError, None, lambda: match.flag("c", by=BY))
 
 
 def test_bronstein_flag_falls_before_the_deductible_returns() -> None:
@@ -324,7 +317,7 @@ def test_bronstein_flag_falls_before_the_deductible_returns() -> None:
         match = new(3, mode, reserve_ms=10_000)
         play(match, *OPENED)
         if expired:
-            flagged = clock.flag(match, "a", by=BY, at=at("10:01:15"))
+            flagged = match.flag("a", by=BY, at=at("10:01:15"))
             assert (flagged.outcome, flagged.rule) == ("forfeit", "CLOCK 5.3")
             assert match.state.winner == "b"
         else:
@@ -332,11 +325,11 @@ def test_bronstein_flag_falls_before_the_deductible_returns() -> None:
                 match,
                 TimeNotExpiredError,
                 "USBGF 4.3.3",
-                partial(clock.flag, match, "a", by=BY, at=at("10:01:15")),
+                partial(match.flag, "a", by=BY, at=at("10:01:15")),
             )
             assert "Ann has 0:10 left" in message
             # 22 s in: 0:10 - (22 - 12) s = 0:00.
-            assert clock.flag(match, "a", by=BY, at=at("10:01:27")).outcome == "forfeit"
+            assert match.flag("a", by=BY, at=at("10:01:27")).outcome == "forfeit"
 
 
 def test_both_expired_get_the_nominal_reserve() -> None:
@@ -344,7 +337,7 @@ def test_both_expired_get_the_nominal_reserve() -> None:
     # runs 25 s: 13 s past: 0:00.  Nobody can say whose ran out first: a minute each.
     match = new(3, "simple-delay", reserve_ms=10_000)
     play(match, *OPENED, "10:01:35 move 8/5 6/5", "10:01:35 hit a", "10:02:00 roll 6 4")
-    expired = clock.flag(match, "b", by=BY, at=at("10:02:00"))
+    expired = match.flag("b", by=BY, at=at("10:02:00"))
     assert (expired.outcome, expired.reserve_a_ms, expired.reserve_b_ms) == ("both-expired", 0, 0)
     events = match.collect_events()
     setting = events[-1]
@@ -367,7 +360,7 @@ def test_early_pickup_by_player_c_is_invalid() -> None:
     match = new()
     play(match, *OPENED)
     ruling = Ruling("director", "early", at=at("10:01:06"))
-    refused(match, InvalidClockError, None, lambda: early_pickup(match, "c", ruling))
+    refused(match, InvalidClockError, None, lambda: match.early_pickup("c", ruling))
 
 
 def test_exactly_thirty_seconds_left_takes_the_penalty_in_full() -> None:
@@ -375,10 +368,10 @@ def test_exactly_thirty_seconds_left_takes_the_penalty_in_full() -> None:
     match = new(1, "simple-delay", reserve_ms=60_000)
     play(match, *OPENED)
     ruling = Ruling("director", "early", at=at("10:01:06"))
-    assert early_pickup(match, "b", ruling) is not None  # the warning
-    second = early_pickup(match, "b", Ruling("director", "again", at=at("10:01:07")))
+    assert match.early_pickup("b", ruling) is not None  # the warning
+    second = match.early_pickup("b", Ruling("director", "again", at=at("10:01:07")))
     assert second is not None and second.kind == "reserve"
-    third = early_pickup(match, "b", Ruling("director", "again", at=at("10:01:08")))
+    third = match.early_pickup("b", Ruling("director", "again", at=at("10:01:08")))
     assert third is not None and third.kind == "reserve"  # 0:30 left: 0:30 - 0:30 = 0:00
     assert match.state.timer is not None and match.state.timer.reserve_ms == (60_000, 0)
 
@@ -405,14 +398,14 @@ def test_missed_hit_needs_a_running_clock_and_something_to_nullify() -> None:
     history += match.collect_events()
     ruling = Ruling("director", "no hit", at=at("10:01:10"))
     message = refused(
-        match, ClockRefusedError, "USBGF 4.1.8.1", lambda: missed_hit(match, history, ruling)
+        match, ClockRefusedError, "USBGF 4.1.8.1", lambda: match.missed_hit(history, ruling)
     )
     assert "nobody's time is running" in message
     play(match, "10:01:05 hit b", "10:01:15 move 8/5 6/5")  # Ann has not hit: nothing since
     history += match.collect_events()
     ruling = Ruling("director", "no hit", at=at("10:01:20"))
     message = refused(
-        match, RulingRefusedError, "USBGF 4.1.8.1", lambda: missed_hit(match, history, ruling)
+        match, RulingRefusedError, "USBGF 4.1.8.1", lambda: match.missed_hit(history, ruling)
     )
     assert "Ann just hits the clock" in message
 
@@ -429,8 +422,8 @@ def test_a_take_on_the_doublers_time_gives_his_reserve_back() -> None:
     assert match.state.timer is not None
     assert figures(match.state.timer, at_ms(at("10:02:21"))) == (600_000, 546_000)
     with pytest.raises(ClockRefusedError):
-        clock.hit(match, "b", by=BY, at=at("10:02:21"))  # Bob is on roll now
-    missed_hit(match, history, Ruling("director", "Bob never hit", at=at("10:02:21")))
+        match.hit("b", by=BY, at=at("10:02:21"))  # Bob is on roll now
+    match.missed_hit(history, Ruling("director", "Bob never hit", at=at("10:02:21")))
     assert figures(match.state.timer, at_ms(at("10:02:21"))) == (600_000, 600_000)
 
 
@@ -459,6 +452,6 @@ def test_a_command_refused_halfway_leaves_a_bare_match_as_it_was() -> None:
     match.collect_events()
     version, state = match.version, match.state
     with pytest.raises(ClockRefusedError), match.atomic():
-        clock.hit(match, by=BY, at=at("10:01:05"))
-        clock.hit(match, by=BY, at=at("10:01:06"))  # Ann has not moved: refused (4.1.8.1)
+        match.hit(by=BY, at=at("10:01:05"))
+        match.hit(by=BY, at=at("10:01:06"))  # Ann has not moved: refused (4.1.8.1)
     assert (match.version, match.state, match.collect_events()) == (version, state, [])

@@ -31,7 +31,6 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bgledger.commands.clock_rulings import missed_hit
 from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.ruling_base import Ruling
@@ -83,7 +82,7 @@ class Step:
         if self.line:
             Action.parse(f"@{self.at} {self.line}").apply(match, BY)
         else:
-            missed_hit(match, history, Ruling("director", "the clock was never hit", at=self.at))
+            match.missed_hit(history, Ruling("director", "the clock was never hit", at=self.at))
 
 
 @dataclass

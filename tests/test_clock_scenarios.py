@@ -25,7 +25,6 @@ import pytest
 from click.testing import CliRunner, Result
 
 from bgledger.cli.main import main
-from bgledger.commands.clock_rulings import missed_hit
 from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.ruling_base import Ruling
@@ -669,7 +668,7 @@ def test_missed_hit_nullifies_the_opponents_roll_and_restores_the_reserve() -> N
     assert figures(timer, at_ms(f"{DAY}10:01:45+00:00")) == (572_000, 600_000)
 
     ruling = Ruling("director", "Ann never hit her clock", at=f"{DAY}10:01:45+00:00")
-    reverted, restored = missed_hit(match, history, ruling)
+    reverted, restored = match.missed_hit(history, ruling)
     history.extend(match.collect_events())
     assert isinstance(reverted, PlaysReverted)
     assert reverted.rule == "USBGF 4.1.8.1"

@@ -27,7 +27,6 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from bgledger import events as vocabulary
-from bgledger.commands import clock
 from bgledger.commands.match import Match, match_uuid
 from bgledger.errors import BgLedgerError, MatchExistsError, MatchNotFoundError
 from bgledger.events import MatchEvent
@@ -632,9 +631,9 @@ def test_a_clock_set_up_with_figures_of_its_own_round_trips(
         match_uuid("c"), "c", ("Ann", "Bob"), 5, by="k", at=AT, clock=mode, **timing
     )
     match.opening(3, 1, by="k", at="2026-11-21T10:01:00+00:00")
-    clock.hit(match, by="k", at="2026-11-21T10:01:01+00:00")
+    match.hit(by="k", at="2026-11-21T10:01:01+00:00")
     later = Match.start(match_uuid("d"), "d", ("Ann", "Bob"), 5, by="k", at=AT)  # no clock yet
-    clock.start(later, mode, reserve_ms=420_000, by="k", at="2026-11-21T10:01:00+00:00")
+    later.start_clock(mode, reserve_ms=420_000, by="k", at="2026-11-21T10:01:00+00:00")
     for events in (match.collect_events(), later.collect_events()):
         with Ledger("sqlite:///:memory:") as ledger:
             match_id = import_json(ledger, read(export_json(events)), by="lee")

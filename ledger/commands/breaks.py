@@ -12,12 +12,15 @@ match, more than half the match length in penalty points forfeits it;
 after a break, the match is lost once the opponent's points reach its
 length.
 
+:class:`BreakCommands` builds on the clock (:class:`~bgledger.commands.clock.ClockCommands`):
+a break stops it, and a forfeit for lateness is recorded as one on time is.
+
 Example::
 
     >>> from bgledger.commands.match import Match, match_uuid
     >>> match = Match.start(match_uuid("late"), "late", ("Ann", "Bob"), 5, by="td",
     ...                     at="2026-11-21T10:00:00+00:00")
-    >>> late(match, "b", by="td", at="2026-11-21T10:21:00+00:00").points
+    >>> match.late("b", by="td", at="2026-11-21T10:21:00+00:00").points
     2
     >>> match.state.score
     (2, 0)
@@ -25,10 +28,8 @@ Example::
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from bgledger.commands import clock
 from bgledger.commands import decide as _decide
+from bgledger.commands.clock import ClockCommands
 from bgledger.errors import BreakRefusedError, InvalidClockError, PenaltyRefusedError
 from bgledger.events import BreakEnded, BreakStarted, PenaltyPointsAssessed
 from bgledger.projections.state.breaks import allowance, minutes_between
@@ -36,10 +37,7 @@ from bgledger.projections.state.clock import at_ms, figures
 from bgledger.projections.state.fold import MatchState, Phase, other
 from bgledger.rules.profiles import BreakRules, LatenessRules
 
-if TYPE_CHECKING:
-    from bgledger.commands.match import Match
-
-__all__ = ["BEST_OF_THREE", "end_break", "late", "penalty", "start_break"]
+__all__ = ["BEST_OF_THREE", "BreakCommands"]
 
 BEST_OF_THREE = "best-of-three"
 """The ``meta`` key (value ``yes``) of a match in a best-of-three series."""
@@ -47,53 +45,194 @@ RULE = "USBGF 2.2.2"
 LATE_RULE = "USBGF 2.2.4"
 
 
-def _break_rules(match: Match) -> BreakRules:
-    rules = match.profile.breaks
-    if rules is None:
-        raise BreakRefusedError(f"profile {match.profile.name} allots no breaks", RULE)
-    if match.state.winner is not None:
-        raise BreakRefusedError("the match is over", RULE)
-    return rules
+class BreakCommands(ClockCommands):
+    """Breaks (USBGF 2.2.2, 2.2.3) and penalty points (USBGF 2.2.4) on a match.
 
-
-def start_break(
-    match: Match,
-    players: tuple[str, ...],
-    *,
-    combine: int = 1,
-    exceptional: str = "",
-    exception: str = "",
-    by: str,
-    at: str | None = None,
-) -> BreakStarted:
-    """``players`` (one or both) take ``combine`` of their breaks each, as one break.
-
-    ``exceptional`` gives the circumstances of a break during a game;
-    ``exception`` the director's exception (USBGF 2.2.3) for a break beyond
-    the allowance or in a best-of-three match.  The game clock stops.
-
-    :raises InvalidClockError: for a player other than ``a`` or ``b``, or ``combine`` below 1.
-    :raises BreakRefusedError: beyond the allowance, during a game without
-        circumstances, while a break is on, or in a short best-of-three match.
+    Each takes ``by`` and ``at`` and raises, recording nothing, when it refuses.
     """
-    _break_rules(match)
-    state = match.state
-    if any(p not in ("a", "b") for p in players) or not players or combine < 1:
-        raise InvalidClockError(
-            f"break by {' and '.join(players) or 'nobody'}: a and/or b, --combine 1 or more"
+
+    def _break_rules(self) -> BreakRules:
+        rules = self.profile.breaks
+        if rules is None:
+            raise BreakRefusedError(f"profile {self.profile.name} allots no breaks", RULE)
+        if self.state.winner is not None:
+            raise BreakRefusedError("the match is over", RULE)
+        return rules
+
+    def start_break(
+        self,
+        players: tuple[str, ...],
+        *,
+        combine: int = 1,
+        exceptional: str = "",
+        exception: str = "",
+        by: str,
+        at: str | None = None,
+    ) -> BreakStarted:
+        """``players`` (one or both) take ``combine`` of their breaks each, as one break.
+
+        ``exceptional`` gives the circumstances of a break during a game;
+        ``exception`` the director's exception (USBGF 2.2.3) for a break beyond
+        the allowance or in a best-of-three match.  The game clock stops.
+
+        :raises InvalidClockError: for a player other than ``a`` or ``b``, or ``combine`` below 1.
+        :raises BreakRefusedError: beyond the allowance, during a game without
+            circumstances, while a break is on, or in a short best-of-three match.
+        """
+        self._break_rules()
+        state = self.state
+        if any(p not in ("a", "b") for p in players) or not players or combine < 1:
+            raise InvalidClockError(
+                f"break by {' and '.join(players) or 'nobody'}: a and/or b, --combine 1 or more"
+            )
+        if state.breaks.open is not None:
+            raise BreakRefusedError("a break is already on: end it first", RULE)
+        if not exception:
+            _check_allowed(state, tuple(dict.fromkeys(players)), combine, exceptional)
+        when, now = self._moment(at)
+        readings = figures(state.timer, now) if state.timer is not None else (None, None)
+        return self._record(
+            BreakStarted, by, when, players=sorted(set(players)), breaks=combine,
+            minutes=5 * combine * len(set(players)), during_game=state.in_game,
+            exceptional=exceptional.strip(), exception=exception.strip(),
+            reserve_a_ms=readings[0], reserve_b_ms=readings[1],
+        )  # fmt: skip
+
+    def end_break(self, *, late: str | None = None, by: str, at: str | None = None) -> BreakEnded:
+        """The break is over (both players back at the board).
+
+        Back more than fifteen minutes after the allowance, the late player
+        (``late``: ``a``, ``b`` or ``none``) is assessed the penalty points due
+        (USBGF 2.2.4) and may lose the match by them.
+
+        :raises BreakRefusedError: if no break is on.
+        :raises PenaltyRefusedError: if the break overran past the grace and nobody is named late.
+        """
+        self._break_rules()
+        state = self.state
+        opened = state.breaks.open
+        if opened is None:
+            raise BreakRefusedError("no break is on", RULE)
+        when, now = self._moment(at)
+        over = minutes_between(opened.ends_ms, now)
+        lateness = self._lateness()
+        if late is None and lateness.penalty_points(over) > 0:
+            raise PenaltyRefusedError(
+                f"the break ended {over} minutes after its {opened.minutes}: name the player who "
+                "returned late (--late a|b, or --late none)",
+                LATE_RULE,
+            )
+        culprit = None if late in (None, "none") else late
+        if culprit is not None and culprit not in ("a", "b"):
+            raise InvalidClockError(f"--late {late!r}: a, b or none")
+        with self.atomic():  # the end, its penalty points and any forfeit, or nothing
+            ended = self._record(BreakEnded, by, when, late=culprit, minutes_over=over)
+            if culprit is not None:
+                self._assess_lateness(culprit, over, "late-return", by=by, at=when)
+        return ended
+
+    def _lateness(self) -> LatenessRules:
+        rules = self.profile.lateness
+        if rules is None:
+            refusal = f"profile {self.profile.name} has no lateness rules"
+            raise PenaltyRefusedError(refusal, LATE_RULE)
+        return rules
+
+    def late(
+        self, player: str, *, scheduled: str | None = None, by: str, at: str | None = None
+    ) -> PenaltyPointsAssessed:
+        """``player`` is late (still absent, or just arrived) at ``at``: the points due so far.
+
+        Lateness counts from ``scheduled`` (default: when the match was set up)
+        before the first game, or from the end of the break's allowance during
+        a break.  Only points not yet assessed for this lateness are added.
+
+        :raises PenaltyRefusedError: after the match, with nothing to be late for, or no
+            point due yet.
+        """
+        state = self.state
+        if player not in ("a", "b"):
+            raise InvalidClockError(f"player {player!r}: 'a' or 'b'")
+        if state.winner is not None:
+            raise PenaltyRefusedError("the match is over", LATE_RULE)
+        when, now = self._moment(at)
+        reference, kind = _late_since(state, scheduled)
+        minutes = minutes_between(reference, now)
+        assessed = self._assess_lateness(player, minutes, kind, by=by, at=when)
+        if assessed is None:
+            rules = self._lateness()
+            given = state.breaks.late_points[0 if player == "a" else 1]
+            due_at = rules.grace_minutes.value + given * rules.step_minutes.value
+            raise PenaltyRefusedError(
+                f"{state.name(player)} is {minutes} minutes late and has been assessed {given} "
+                f"point(s): the next falls at {due_at} minutes (one at "
+                f"{rules.grace_minutes.value}, one more every {rules.step_minutes.value})",
+                LATE_RULE,
+            )
+        return assessed
+
+    def _assess_lateness(
+        self, player: str, minutes: int, kind: str, *, by: str, at: str
+    ) -> PenaltyPointsAssessed | None:
+        """The points due for ``minutes`` late, less those already assessed; then any forfeit."""
+        state = self.state
+        due = (
+            self._lateness().penalty_points(minutes)
+            - state.breaks.late_points[0 if player == "a" else 1]
         )
-    if state.breaks.open is not None:
-        raise BreakRefusedError("a break is already on: end it first", RULE)
-    if not exception:
-        _check_allowed(state, tuple(dict.fromkeys(players)), combine, exceptional)
-    when, now = clock.moment(match, at)
-    readings = figures(state.timer, now) if state.timer is not None else (None, None)
-    return match.append(
-        BreakStarted, by=by, at=when, players=sorted(set(players)), breaks=combine,
-        minutes=5 * combine * len(set(players)), during_game=state.in_game,
-        exceptional=exceptional.strip(), exception=exception.strip(),
-        reserve_a_ms=readings[0], reserve_b_ms=readings[1],
-    )  # fmt: skip
+        if due <= 0:
+            return None
+        where = "the starting time" if kind == "late-start" else "the end of the break"
+        reason = f"{state.name(player)} was {minutes} minutes late after {where}"
+        with self.atomic():  # the points and any forfeit they bring, or nothing
+            assessed = self._record(
+                PenaltyPointsAssessed, by, at, player=player, points=due, kind=kind,
+                rule=LATE_RULE, ruled_by="director", reason=reason, minutes_late=minutes,
+            )  # fmt: skip
+            self._forfeit_if_due(player, kind, by=by, at=at)
+        return assessed
+
+    def _forfeit_if_due(self, player: str, kind: str, *, by: str, at: str) -> None:
+        """USBGF 2.2.4: a no-show past half the length forfeits; otherwise the score decides."""
+        state = self.state
+        index = 0 if player == "a" else 1
+        no_show = kind == "late-start" and state.breaks.late_points[index] * 2 > state.length
+        if no_show or state.score[1 - index] >= state.length:
+            self._forfeit(other(player), by=by, at=at)
+
+    def penalty(
+        self,
+        player: str,
+        points: int,
+        *,
+        rule: str,
+        reason: str,
+        ruled_by: str = "director",
+        by: str,
+        at: str | None = None,
+    ) -> PenaltyPointsAssessed:
+        """The director assesses ``points`` against ``player`` under ``rule``; the opponent
+        scores them.
+
+        :raises InvalidClockError: for a bad player, points below 1, or no rule or reason.
+        :raises PenaltyRefusedError: after the match.
+        """
+        if player not in ("a", "b") or points < 1 or not rule.strip() or not reason.strip():
+            raise InvalidClockError(
+                f"penalty {points!r} against {player!r}: a or b, 1 point or more, "
+                "--rule and --reason"
+            )
+        if self.state.winner is not None:
+            raise PenaltyRefusedError("the match is over", rule.strip())
+        when, _ = self._moment(at)
+        with self.atomic():
+            assessed = self._record(
+                PenaltyPointsAssessed, by, when, player=player, points=points,
+                kind="director", rule=rule.strip(), ruled_by=ruled_by, reason=reason.strip(),
+                minutes_late=None,
+            )  # fmt: skip
+            self._forfeit_if_due(player, "director", by=by, at=when)
+        return assessed
 
 
 def _check_allowed(state: MatchState, players: tuple[str, ...], combine: int, why: str) -> None:
@@ -117,83 +256,6 @@ def _check_allowed(state: MatchState, players: tuple[str, ...], combine: int, wh
             )
 
 
-def end_break(
-    match: Match, *, late: str | None = None, by: str, at: str | None = None
-) -> BreakEnded:
-    """The break is over (both players back at the board).
-
-    Back more than fifteen minutes after the allowance, the late player
-    (``late``: ``a``, ``b`` or ``none``) is assessed the penalty points due
-    (USBGF 2.2.4) and may lose the match by them.
-
-    :raises BreakRefusedError: if no break is on.
-    :raises PenaltyRefusedError: if the break overran past the grace and nobody is named late.
-    """
-    _break_rules(match)
-    state = match.state
-    opened = state.breaks.open
-    if opened is None:
-        raise BreakRefusedError("no break is on", RULE)
-    when, now = clock.moment(match, at)
-    over = minutes_between(opened.ends_ms, now)
-    lateness = _lateness(match)
-    if late is None and lateness.penalty_points(over) > 0:
-        raise PenaltyRefusedError(
-            f"the break ended {over} minutes after its {opened.minutes}: name the player who "
-            "returned late (--late a|b, or --late none)",
-            LATE_RULE,
-        )
-    culprit = None if late in (None, "none") else late
-    if culprit is not None and culprit not in ("a", "b"):
-        raise InvalidClockError(f"--late {late!r}: a, b or none")
-    with match.atomic():  # the end, its penalty points and any forfeit, or nothing
-        ended = match.append(BreakEnded, by=by, at=when, late=culprit, minutes_over=over)
-        if culprit is not None:
-            _assess_lateness(match, culprit, over, "late-return", by=by, at=when)
-    return ended
-
-
-def _lateness(match: Match) -> LatenessRules:
-    rules = match.profile.lateness
-    if rules is None:
-        raise PenaltyRefusedError(f"profile {match.profile.name} has no lateness rules", LATE_RULE)
-    return rules
-
-
-def late(
-    match: Match, player: str, *, scheduled: str | None = None, by: str, at: str | None = None
-) -> PenaltyPointsAssessed:
-    """``player`` is late (still absent, or just arrived) at ``at``: the points due so far.
-
-    Lateness counts from ``scheduled`` (default: when the match was set up)
-    before the first game, or from the end of the break's allowance during
-    a break.  Only points not yet assessed for this lateness are added.
-
-    :raises PenaltyRefusedError: after the match, with nothing to be late for, or no
-        point due yet.
-    """
-    state = match.state
-    if player not in ("a", "b"):
-        raise InvalidClockError(f"player {player!r}: 'a' or 'b'")
-    if state.winner is not None:
-        raise PenaltyRefusedError("the match is over", LATE_RULE)
-    when, now = clock.moment(match, at)
-    reference, kind = _late_since(state, scheduled)
-    minutes = minutes_between(reference, now)
-    assessed = _assess_lateness(match, player, minutes, kind, by=by, at=when)
-    if assessed is None:
-        rules = _lateness(match)
-        given = state.breaks.late_points[0 if player == "a" else 1]
-        due_at = rules.grace_minutes.value + given * rules.step_minutes.value
-        raise PenaltyRefusedError(
-            f"{state.name(player)} is {minutes} minutes late and has been assessed {given} "
-            f"point(s): the next falls at {due_at} minutes (one at "
-            f"{rules.grace_minutes.value}, one more every {rules.step_minutes.value})",
-            LATE_RULE,
-        )
-    return assessed
-
-
 def _late_since(state: MatchState, scheduled: str | None) -> tuple[int, str]:
     """When lateness counts from (ms) and its kind: the end of the break, or the start.
 
@@ -209,67 +271,3 @@ def _late_since(state: MatchState, scheduled: str | None) -> tuple[int, str]:
         "under way and no break is on",
         LATE_RULE,
     )
-
-
-def _assess_lateness(
-    match: Match, player: str, minutes: int, kind: str, *, by: str, at: str
-) -> PenaltyPointsAssessed | None:
-    """The points due for ``minutes`` late, less those already assessed; then any forfeit."""
-    state = match.state
-    due = (
-        _lateness(match).penalty_points(minutes)
-        - state.breaks.late_points[0 if player == "a" else 1]
-    )
-    if due <= 0:
-        return None
-    where = "the starting time" if kind == "late-start" else "the end of the break"
-    reason = f"{state.name(player)} was {minutes} minutes late after {where}"
-    with match.atomic():  # the points and any forfeit they bring, or nothing
-        assessed = match.append(
-            PenaltyPointsAssessed, by=by, at=at, player=player, points=due, kind=kind,
-            rule=LATE_RULE, ruled_by="director", reason=reason, minutes_late=minutes,
-        )  # fmt: skip
-        _forfeit_if_due(match, player, kind, by=by, at=at)
-    return assessed
-
-
-def _forfeit_if_due(match: Match, player: str, kind: str, *, by: str, at: str) -> None:
-    """USBGF 2.2.4: a no-show past half the length forfeits; otherwise the score decides."""
-    state = match.state
-    index = 0 if player == "a" else 1
-    no_show = kind == "late-start" and state.breaks.late_points[index] * 2 > state.length
-    if no_show or state.score[1 - index] >= state.length:
-        clock.forfeit(match, other(player), by=by, at=at)
-
-
-def penalty(
-    match: Match,
-    player: str,
-    points: int,
-    *,
-    rule: str,
-    reason: str,
-    ruled_by: str = "director",
-    by: str,
-    at: str | None = None,
-) -> PenaltyPointsAssessed:
-    """The director assesses ``points`` against ``player`` under ``rule``; the opponent scores them.
-
-    :raises InvalidClockError: for a bad player, points below 1, or no rule or reason.
-    :raises PenaltyRefusedError: after the match.
-    """
-    if player not in ("a", "b") or points < 1 or not rule.strip() or not reason.strip():
-        raise InvalidClockError(
-            f"penalty {points!r} against {player!r}: a or b, 1 point or more, --rule and --reason"
-        )
-    if match.state.winner is not None:
-        raise PenaltyRefusedError("the match is over", rule.strip())
-    when, _ = clock.moment(match, at)
-    with match.atomic():
-        assessed = match.append(
-            PenaltyPointsAssessed, by=by, at=when, player=player, points=points,
-            kind="director", rule=rule.strip(), ruled_by=ruled_by, reason=reason.strip(),
-            minutes_late=None,
-        )  # fmt: skip
-        _forfeit_if_due(match, player, "director", by=by, at=when)
-    return assessed

@@ -1,9 +1,22 @@
-"""Game clock commands: start, hit, stop, resume, read, set, flag, early pick-ups.
+"""The game clock: start, hit, stop, resume, read, set, flag, and the director's sanctions.
 
-Each command checks the match's folded clock (:mod:`bgledger.projections.state.clock`) and
-its profile's clock rules, then records through
-:meth:`bgledger.commands.match.Match.append`; a refused command raises and records
-nothing.  Figures are milliseconds; ``parse_clock`` reads ``M:SS``.
+:class:`ClockCommands` are the aggregate's clock commands.  Each checks the
+match's folded clock (:mod:`bgledger.projections.state.clock`) and its
+profile's clock rules, then records through the stream's protected
+``_record``; a refused command raises and records nothing.  Figures are
+milliseconds; :func:`parse_clock` reads ``M:SS``.
+
+The director's clock sanctions and corrections are here too:
+
+- :meth:`ClockCommands.early_pickup`: the dice picked up before the opponent
+  hit the clock.  Under simple delay (USBGF 4.1.7.2) a warning first, then
+  thirty seconds off the reserve for each violation, down to one second, and
+  the next violation forfeits the match on time; under the 2007 clock rules
+  (CLOCK 4.1) the offender forfeits the delay of his next turn.
+- :meth:`ClockCommands.missed_hit`: a player never hit the clock after his
+  turn (USBGF 4.1.8.1): every purported roll and play since is nullified
+  (the revert of :mod:`bgledger.commands.rulings`) and the reserve the clock
+  took from him since his turn really ended is given back.
 
 Example::
 
@@ -13,10 +26,10 @@ Example::
     >>> match.state.timer.reserve_ms
     (600000, 600000)
     >>> match.opening(3, 1, by="kim", at="2026-11-21T10:00:05+00:00")
-    >>> hit(match, by="kim", at="2026-11-21T10:00:06+00:00").player   # b starts a's clock
+    >>> match.hit(by="kim", at="2026-11-21T10:00:06+00:00").player   # b starts a's clock
     'b'
     >>> _ = match.move("8/5 6/5", by="kim", at="2026-11-21T10:00:40+00:00")
-    >>> _ = hit(match, by="kim", at="2026-11-21T10:00:46+00:00")       # 40 s: 12 s delay
+    >>> _ = match.hit(by="kim", at="2026-11-21T10:00:46+00:00")       # 40 s: 12 s delay
     >>> clock_text(match.state.timer.reserve_ms[0])
     '9:32'
 """
@@ -24,50 +37,55 @@ Example::
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from bgledger.commands import decide as _decide
+from bgledger.commands.ruling_base import Ruling, RulingRefusedError, actions_after, choose, record
+from bgledger.commands.stream import MatchStream
 from bgledger.errors import ClockRefusedError, InvalidClockError, TimeNotExpiredError
 from bgledger.events import (
+    CheckersPlayed,
     ClockHit,
     ClockRead,
     ClockResumed,
     ClockSet,
     ClockStarted,
     ClockStopped,
+    CubeOffered,
+    CubeTaken,
+    DiceRolled,
+    MatchEvent,
     MatchWon,
+    PlaysReverted,
+    PrematureRollMade,
+    ReserveTimePenalized,
+    ReserveTimeRestored,
     TimeExpired,
+    UnplayablePlayRecorded,
 )
 from bgledger.projections.state.clock import REASONS, ClockState, at_ms, clock_text, figure, figures
-from bgledger.projections.state.fold import MatchState, Phase, other
-from bgledger.rules.profiles import ClockRules
+from bgledger.projections.state.corrected import in_force
+from bgledger.projections.state.fold import MatchState, Phase, fold, other
+from bgledger.rules.profiles import ClockRules, EarlyPickup, Subject
 
-if TYPE_CHECKING:
-    from bgledger.commands.match import Match
-
-__all__ = [
-    "NOMINAL_MS",
-    "SET_RULES",
-    "clock_rules",
-    "figures",
-    "flag",
-    "forfeit",
-    "hit",
-    "moment",
-    "parse_clock",
-    "read",
-    "resume",
-    "set_clock",
-    "start",
-    "stop",
-    "timer_of",
-]
+__all__ = ["NOMINAL_MS", "SET_RULES", "ClockCommands", "parse_clock", "timer_of"]
 
 NOMINAL_MS = 60_000
 """The nominal reserve reinstated when both expired (USBGF 4.3.3: the director's figure)."""
 SET_RULES = ("USBGF 4.3.4", "USBGF 3.7.2", "USBGF 4.3.2(b)", "USBGF 4.3.3")
 """Why a director sets the clocks: errors, a faulty clock, a break, both expired."""
 _CLOCK = re.compile(r"(?:(\d+):)?(\d{1,3}):(\d{2})(?:\.(\d{1,3}))?")
+
+_ENDS_TURN = (CheckersPlayed, UnplayablePlayRecorded, CubeOffered, CubeTaken)
+"""The actions after which a player ends his turn by hitting the clock (USBGF 4.1.8.1)."""
+_OPPONENT_ACTIONS = (
+    DiceRolled,
+    PrematureRollMade,
+    CheckersPlayed,
+    UnplayablePlayRecorded,
+    CubeOffered,
+)
+"""The opponent's "purported rolls and moves" (and doubles) that 4.1.8.1 nullifies."""
 
 
 def parse_clock(text: str) -> int:
@@ -86,17 +104,6 @@ def parse_clock(text: str) -> int:
     return ((int(hours or 0) * 60 + int(minutes)) * 60 + int(seconds)) * 1000 + ms
 
 
-def clock_rules(match: Match, mode: str) -> ClockRules:
-    """The profile's rules for clock ``mode``.
-
-    :raises InvalidClockError: if the profile has no such clock.
-    """
-    rules = match.profile.clock(mode)
-    if rules is None:
-        raise InvalidClockError(f"profile {match.profile.name} has no {mode!r} clock")
-    return rules
-
-
 def timer_of(state: MatchState) -> ClockState:
     """The match's clock.
 
@@ -113,50 +120,334 @@ def timer_of(state: MatchState) -> ClockState:
     return state.timer
 
 
-def moment(match: Match, at: str | None) -> tuple[str, int]:
-    """``at`` stamped (now if None) and in milliseconds.
+class ClockCommands(MatchStream):
+    """The game clock's commands, and the director's clock sanctions and corrections.
 
-    :raises InvalidTimeError: if malformed or before the match's last event.
+    Each takes ``by`` (who records) and ``at`` (when, ISO 8601; ``None`` for
+    now), or a :class:`~bgledger.commands.ruling_base.Ruling` that carries
+    them, and raises, recording nothing, when it refuses.
     """
-    when = _decide.stamp(at, match.state.last_at)
-    return when, at_ms(when)
+
+    def _clock_rules(self, mode: str) -> ClockRules:
+        """The profile's rules for clock ``mode``.
+
+        :raises InvalidClockError: if the profile has no such clock.
+        """
+        rules = self.profile.clock(mode)
+        if rules is None:
+            raise InvalidClockError(f"profile {self.profile.name} has no {mode!r} clock")
+        return rules
+
+    def _moment(self, at: str | None) -> tuple[str, int]:
+        """``at`` stamped (now if None) and in milliseconds.
+
+        :raises InvalidTimeError: if malformed or before the match's last event.
+        """
+        when = _decide.stamp(at, self.state.last_at)
+        return when, at_ms(when)
+
+    # -- setting up -----------------------------------------------------------------
+
+    def start_clock(
+        self,
+        mode: str,
+        *,
+        reserve_ms: int | None = None,
+        delay_ms: int | None = None,
+        doubles: bool = False,
+        by: str,
+        at: str | None = None,
+    ) -> ClockStarted:
+        """Put a game clock on the match, set for the score (USBGF 3.5.5, 3.5.6; CLOCK 2.1, 2.2).
+
+        :raises InvalidClockError: for a clock the profile lacks or a delay outside its range.
+        :raises ClockRefusedError: if a clock is on already, the match is over, or
+            (CLOCK 1.1) a Bronstein clock is brought in during a game.
+        """
+        state, rules = self.state, self._clock_rules(mode)
+        if state.timer is not None:
+            raise ClockRefusedError("a clock is already on: 'clock set' changes it", "USBGF 3.7.2")
+        if state.winner is not None:
+            raise ClockRefusedError("the match is over", "USBGF 3.5.6")
+        if state.in_game and not rules.introduce_mid_game.value:
+            refusal = f"a {mode} clock is brought in only between games"
+            raise ClockRefusedError(refusal, rules.introduce_mid_game.rule)
+        delay, delay_rule = _delay(rules, delay_ms, doubles)
+        reserve, reserve_rule = _reserve(rules, state, reserve_ms, doubles)
+        rule = reserve_rule or delay_rule or rules.basis.rule or mode
+        when, _ = self._moment(at)
+        return self._record(
+            ClockStarted, by, when, mode=mode, delay_ms=delay,
+            reserve_a_ms=reserve, reserve_b_ms=reserve, rule=rule,
+        )  # fmt: skip
+
+    # -- the turn's end ---------------------------------------------------------------
+
+    def hit(self, player: str | None = None, *, by: str, at: str | None = None) -> ClockHit:
+        """``player`` (default: the one whose time runs) hits: his turn ends, his opponent's starts.
+
+        After an opening roll the player with the lower die starts his
+        opponent's clock (CLOCK 3.3); after that a player hits after his play,
+        his double, his take, or a roll he cannot play (USBGF 4.1.8.1, CLOCK 3.4).
+
+        :raises ClockRefusedError: without a clock, on a break, outside a game,
+            for the player whose time is not running, or before the turn is done.
+        """
+        state = self.state
+        timer = timer_of(state)
+        if state.breaks.open is not None:
+            raise ClockRefusedError("the players are on a break: end it first", "USBGF 4.3.2(b)")
+        hitter = player or timer.turn or (other(state.actor) if state.actor else None)
+        if hitter is None or state.phase in (Phase.BETWEEN_GAMES, Phase.OPENING, Phase.ENDING):
+            raise ClockRefusedError(
+                f"nobody hits now: {_decide.situation(state)}; after the opening roll the "
+                "player with the lower die starts his opponent's clock",
+                "CLOCK 3.3",
+            )
+        _check_hitter(state, timer, hitter)
+        when, _ = self._moment(at)
+        return self._record(ClockHit, by, when, player=hitter)
+
+    # -- stopping, reading and setting ----------------------------------------------------
+
+    def stop_clock(self, reason: str, *, by: str, at: str | None = None) -> ClockStopped:
+        """Both clocks stop for ``reason``: a code of
+        :data:`~bgledger.projections.state.clock.REASONS` or its letter.
+
+        :raises InvalidClockError: for a reason USBGF 4.3.2 does not list.
+        :raises ClockRefusedError: if no time is running; for a break, which
+            ``break start`` records.
+        """
+        code = _reason(reason)
+        state = self.state
+        timer = timer_of(state)
+        if code == "break":
+            raise ClockRefusedError(
+                f"a break stops the clock when it is recorded: 'bgledger break {state.match_id} "
+                "start PLAYER'",
+                "USBGF 4.3.2(b)",
+            )
+        if not timer.running:
+            why = _stopped_why(timer)
+            raise ClockRefusedError(f"the clock is not running ({why})", "USBGF 4.3.2")
+        when, _ = self._moment(at)
+        rule = f"USBGF 4.3.2({REASONS[code][0]})"
+        return self._record(ClockStopped, by, when, reason=code, rule=rule)
+
+    def resume_clock(self, *, by: str, at: str | None = None) -> ClockResumed:
+        """The clock restarts for the player whose turn it was stopped in.
+
+        :raises ClockRefusedError: if it is running, or stopped between turns
+            (the next hit starts it), or the players are on a break.
+        """
+        state = self.state
+        timer = timer_of(state)
+        if state.breaks.open is not None:
+            raise ClockRefusedError("the players are on a break: end it first", "USBGF 2.2.2")
+        if timer.running or timer.turn is None:
+            stopped = f"{_stopped_why(timer)}: the next hit starts it"
+            why = "it is running" if timer.running else stopped
+            raise ClockRefusedError(f"nothing to resume: {why}", "USBGF 4.3.2")
+        when, _ = self._moment(at)
+        return self._record(ClockResumed, by, when, player=timer.turn)
+
+    def read_clock(
+        self, shown: tuple[int, int], *, by: str, at: str | None = None
+    ) -> tuple[int, int]:
+        """The clock shows ``shown`` (a, b); returns its drift from the ledger's figures
+        (shown - ours).
+
+        :raises ClockRefusedError: without a clock.
+        """
+        timer = timer_of(self.state)
+        when, now = self._moment(at)
+        ours = figures(timer, now)
+        self._record(ClockRead, by, when, reserve_a_ms=shown[0], reserve_b_ms=shown[1])
+        return shown[0] - ours[0], shown[1] - ours[1]
+
+    def set_clock(
+        self,
+        reserves: tuple[int, int],
+        *,
+        rule: str = SET_RULES[0],
+        ruled_by: str = "director",
+        reason: str,
+        by: str,
+        at: str | None = None,
+    ) -> ClockSet:
+        """The director sets both reserves (USBGF 3.7.2, 4.3.2(b), 4.3.3, 4.3.4).
+
+        :raises InvalidClockError: for another rule, a negative figure or no reason.
+        :raises ClockRefusedError: without a clock.
+        """
+        timer_of(self.state)
+        if rule not in SET_RULES:
+            cited = ", ".join(SET_RULES)
+            raise InvalidClockError(f"rule {rule!r}: the clocks are set under {cited}")
+        if min(reserves) < 0 or not reason.strip():
+            raise InvalidClockError("a setting needs two figures of 0:00 or more and a reason")
+        when, _ = self._moment(at)
+        return self._record(
+            ClockSet, by, when, reserve_a_ms=reserves[0], reserve_b_ms=reserves[1],
+            rule=rule, ruled_by=ruled_by, reason=reason.strip(),
+        )  # fmt: skip
+
+    # -- time expired ------------------------------------------------------------------------
+
+    def flag(
+        self, player: str, *, nominal_ms: int = NOMINAL_MS, by: str, at: str | None = None
+    ) -> TimeExpired:
+        """Someone announces that ``player``'s reserve has expired (USBGF 4.3.3, CLOCK 5.3).
+
+        Confirmed by the ledger's own figure, ``player`` loses the match.  If
+        both reserves are spent, nobody can show whose ran out first: both
+        get ``nominal_ms`` (USBGF 4.3.3).
+
+        :raises TimeNotExpiredError: if the ledger's figure shows time left.
+        :raises ClockRefusedError: without a clock or after the match.
+        """
+        state = self.state
+        timer = timer_of(state)
+        if player not in ("a", "b"):
+            raise InvalidClockError(f"player {player!r}: 'a' or 'b'")
+        when, now = self._moment(at)
+        left = figures(timer, now)
+        mine = figure(timer, player, now)
+        rule = self._clock_rules(timer.mode).expiry_loses_match.rule or "USBGF 4.3.3"
+        if mine > 0:
+            raise TimeNotExpiredError(
+                f"{state.name(player)} has {clock_text(mine)} left by the ledger's figures: "
+                "time has not expired",
+                rule,
+            )
+        both = figure(timer, other(player), now) == 0
+        figures_now = {"reserve_a_ms": left[0], "reserve_b_ms": left[1]}
+        outcome = "both-expired" if both else "forfeit"
+        with self.atomic():  # the expiry and what follows it, or nothing
+            expired = self._record(
+                TimeExpired, by, when, player=player, outcome=outcome, rule=rule, **figures_now
+            )
+            if both:
+                reason = "both reserves had expired and neither can be shown to have run out first"
+                nominal = (nominal_ms, nominal_ms)
+                self.set_clock(nominal, rule="USBGF 4.3.3", reason=reason, by=by, at=when)
+            else:
+                self._forfeit(other(player), by=by, at=when)
+        return expired
+
+    def _forfeit(self, winner: str, *, by: str, at: str) -> None:
+        """``winner`` wins the match at the score as it stands (time or penalty forfeit)."""
+        a, b = self.state.score
+        self._record(MatchWon, by, at, winner=winner, score_a=a, score_b=b)
+
+    # -- the director's sanctions and corrections ----------------------------------------------
+
+    def early_pickup(self, player: str, ruling: Ruling) -> ReserveTimePenalized | None:
+        """``player`` picked up the dice before his opponent ended his turn; returns the sanction.
+
+        Returns None when the violation forfeits the match (USBGF 4.1.7.2: a
+        violation after being reduced to one second); :class:`TimeExpired` and
+        ``MatchWon`` are recorded then.
+
+        :raises InvalidClockError: for a player other than ``a`` or ``b``.
+        :raises ClockRefusedError: without a clock, or if it is ``player``'s own time running.
+        """
+        state = self.state
+        timer = timer_of(state)
+        if player not in ("a", "b"):
+            raise InvalidClockError(f"player {player!r}: 'a' or 'b'")
+        rules = self._clock_rules(timer.mode)
+        sanction, rule = rules.early_pickup.value, rules.early_pickup.rule or "USBGF 4.1.7.2"
+        if timer.turn == player:
+            raise ClockRefusedError(
+                f"it is {state.name(player)}'s own turn on the clock: the dice are his to pick up",
+                rule,
+            )
+        when, now = self._moment(ruling.at)
+        common = {"rule": rule, "ruled_by": ruling.ruled_by, "reason": ruling.reason.strip()}
+        index = 0 if player == "a" else 1
+        if sanction is EarlyPickup.DELAY_FORFEITED:
+            kind, penalty = "delay-forfeited", 0
+        elif timer.pickups[index] == 0:
+            kind, penalty = "warning", 0
+        elif timer.at_one_second[index]:
+            self._forfeit_on_time(player, rule, ruling.by, when)
+            return None
+        else:
+            penalty = (rules.early_pickup_penalty_seconds.value or 30) * 1000
+            kind = "reserve" if figure(timer, player, now) >= penalty else "to-one-second"
+        return self._record(
+            ReserveTimePenalized, ruling.by, when, player=player, kind=kind,
+            penalty_ms=penalty, **common,
+        )  # fmt: skip
+
+    def _forfeit_on_time(self, player: str, rule: str, by: str, when: str) -> None:
+        """USBGF 4.1.7.2: a violation after the reduction to one second forfeits the match."""
+        assert self.state.timer is not None
+        left = figures(self.state.timer, at_ms(when))
+        with self.atomic():
+            self._record(
+                TimeExpired, by, when, player=player, outcome="forfeit", rule=rule,
+                reserve_a_ms=left[0], reserve_b_ms=left[1],
+            )  # fmt: skip
+            self._forfeit(other(player), by=by, at=when)
+
+    def missed_hit(
+        self, history: Sequence[MatchEvent], ruling: Ruling
+    ) -> tuple[PlaysReverted, ReserveTimeRestored | None]:
+        """The player whose time runs never ended his turn (USBGF 4.1.8.1).
+
+        His opponent's rolls and plays since are nullified (a
+        :class:`PlaysReverted` citing 4.1.8.1) and the reserve the clock took
+        from him since his last play, double or take is restored; nothing is
+        recorded for the reserve if his clock took nothing (it was stopped, or
+        the delay covered it).  If the opponent only took a double on his time,
+        nothing is nullified (a take is neither a roll nor a move): the ruling
+        voids nothing, and the time since the double is restored.
+
+        ``history`` is the match's events, as for every ruling (see
+        :mod:`bgledger.commands.rulings`).
+
+        :raises ClockRefusedError: without a clock or with nobody's time running.
+        :raises RulingRefusedError: if there is nothing to nullify and nothing to restore.
+        """
+        state = self.state
+        timer = timer_of(state)
+        late = timer.turn
+        if late is None:
+            raise ClockRefusedError("nobody's time is running", "USBGF 4.1.8.1")
+        ended, nullified = _turn_end(history, late)
+        if ended is None or (not nullified and _lost(history, ended, late, state) == 0):
+            raise RulingRefusedError(
+                f"{state.name(other(late))} has not rolled or moved on {state.name(late)}'s "
+                f"time: {state.name(late)} just hits the clock",
+                "USBGF 4.1.8.1",
+            )
+        first = nullified[0] if nullified else ended.originator_version
+        chosen = choose(self, history, [Subject.CLOCK_NOT_ACTIVATED], first, late, ruling)
+        rule = chosen.window.rule or "USBGF 4.1.8.1"
+        voids = [first, *actions_after(history, first)] if nullified else []
+        with self.atomic():  # the nullification and the restore, or nothing
+            reverted = record(self, history, PlaysReverted, ruling, rule, voids,
+                              event=first, same_checker=[])  # fmt: skip
+            assert isinstance(reverted, PlaysReverted)
+            return reverted, self._restore(history, ended, late, rule, ruling)
+
+    def _restore(
+        self, history: Sequence[MatchEvent], ended: MatchEvent, late: str, rule: str,
+        ruling: Ruling,
+    ) -> ReserveTimeRestored | None:  # fmt: skip
+        """Give ``late`` back what his clock took since ``ended`` (None if it took nothing)."""
+        lost = _lost(history, ended, late, self.state)
+        if lost == 0:
+            return None
+        return self._record(
+            ReserveTimeRestored, ruling.by, self.state.last_at, player=late,
+            restored_ms=lost, rule=rule, ruled_by=ruling.ruled_by, reason=ruling.reason.strip(),
+        )  # fmt: skip
 
 
-# -- setting up ---------------------------------------------------------------------
-
-
-def start(
-    match: Match,
-    mode: str,
-    *,
-    reserve_ms: int | None = None,
-    delay_ms: int | None = None,
-    doubles: bool = False,
-    by: str,
-    at: str | None = None,
-) -> ClockStarted:
-    """Put a game clock on the match, set for the score (USBGF 3.5.5, 3.5.6; CLOCK 2.1, 2.2).
-
-    :raises InvalidClockError: for a clock the profile lacks or a delay outside its range.
-    :raises ClockRefusedError: if a clock is on already, the match is over, or
-        (CLOCK 1.1) a Bronstein clock is brought in during a game.
-    """
-    state, rules = match.state, clock_rules(match, mode)
-    if state.timer is not None:
-        raise ClockRefusedError("a clock is already on: 'clock set' changes it", "USBGF 3.7.2")
-    if state.winner is not None:
-        raise ClockRefusedError("the match is over", "USBGF 3.5.6")
-    if state.in_game and not rules.introduce_mid_game.value:
-        refusal = f"a {mode} clock is brought in only between games"
-        raise ClockRefusedError(refusal, rules.introduce_mid_game.rule)
-    delay, delay_rule = _delay(rules, delay_ms, doubles)
-    reserve, reserve_rule = _reserve(rules, state, reserve_ms, doubles)
-    rule = reserve_rule or delay_rule or rules.basis.rule or mode
-    when, _ = moment(match, at)
-    return match.append(
-        ClockStarted, by=by, at=when, mode=mode, delay_ms=delay,
-        reserve_a_ms=reserve, reserve_b_ms=reserve, rule=rule,
-    )  # fmt: skip
+# -- the checks behind the commands ------------------------------------------------------
 
 
 def _delay(rules: ClockRules, delay_ms: int | None, doubles: bool) -> tuple[int, str | None]:
@@ -199,35 +490,6 @@ def _reserve(
     return rules.reserve_seconds(length, a, b) * 1000, cited.rule
 
 
-# -- the turn's end -------------------------------------------------------------------
-
-
-def hit(match: Match, player: str | None = None, *, by: str, at: str | None = None) -> ClockHit:
-    """``player`` (default: the one whose time runs) hits: his turn ends, his opponent's starts.
-
-    After an opening roll the player with the lower die starts his
-    opponent's clock (CLOCK 3.3); after that a player hits after his play,
-    his double, his take, or a roll he cannot play (USBGF 4.1.8.1, CLOCK 3.4).
-
-    :raises ClockRefusedError: without a clock, on a break, outside a game,
-        for the player whose time is not running, or before the turn is done.
-    """
-    state = match.state
-    timer = timer_of(state)
-    if state.breaks.open is not None:
-        raise ClockRefusedError("the players are on a break: end it first", "USBGF 4.3.2(b)")
-    hitter = player or timer.turn or (other(state.actor) if state.actor else None)
-    if hitter is None or state.phase in (Phase.BETWEEN_GAMES, Phase.OPENING, Phase.ENDING):
-        raise ClockRefusedError(
-            f"nobody hits now: {_decide.situation(state)}; after the opening roll the "
-            "player with the lower die starts his opponent's clock",
-            "CLOCK 3.3",
-        )
-    _check_hitter(state, timer, hitter)
-    when, _ = moment(match, at)
-    return match.append(ClockHit, by=by, at=when, player=hitter)
-
-
 def _check_hitter(state: MatchState, timer: ClockState, hitter: str) -> None:
     if hitter not in ("a", "b"):
         raise InvalidClockError(f"player {hitter!r}: 'a' or 'b'")
@@ -247,33 +509,6 @@ def _check_hitter(state: MatchState, timer: ClockState, hitter: str) -> None:
         )
 
 
-# -- stopping, reading and setting ----------------------------------------------------------
-
-
-def stop(match: Match, reason: str, *, by: str, at: str | None = None) -> ClockStopped:
-    """Both clocks stop for ``reason``: a code of
-    :data:`~bgledger.projections.state.clock.REASONS` or its letter.
-
-    :raises InvalidClockError: for a reason USBGF 4.3.2 does not list.
-    :raises ClockRefusedError: if no time is running; for a break, which
-        ``break start`` records.
-    """
-    code = _reason(reason)
-    state = match.state
-    timer = timer_of(state)
-    if code == "break":
-        raise ClockRefusedError(
-            f"a break stops the clock when it is recorded: 'bgledger break {state.match_id} "
-            "start PLAYER'",
-            "USBGF 4.3.2(b)",
-        )
-    if not timer.running:
-        raise ClockRefusedError(f"the clock is not running ({_stopped_why(timer)})", "USBGF 4.3.2")
-    when, _ = moment(match, at)
-    rule = f"USBGF 4.3.2({REASONS[code][0]})"
-    return match.append(ClockStopped, by=by, at=when, reason=code, rule=rule)
-
-
 def _reason(text: str) -> str:
     word = text.strip().lower().removeprefix("usbgf 4.3.2").strip("()")
     for code, (letter, _) in REASONS.items():
@@ -289,110 +524,38 @@ def _stopped_why(timer: ClockState) -> str:
     return f"stopped: {REASONS[timer.stopped][1]}"
 
 
-def resume(match: Match, *, by: str, at: str | None = None) -> ClockResumed:
-    """The clock restarts for the player whose turn it was stopped in.
+def _turn_end(history: Sequence[MatchEvent], late: str) -> tuple[MatchEvent | None, list[int]]:
+    """``late``'s turn-ending action since his time started, and the opponent's rolls and
+    moves after it.
 
-    :raises ClockRefusedError: if it is running, or stopped between turns
-        (the next hit starts it), or the players are on a break.
+    Only game actions in force count (a voided roll or play was never made).
     """
-    state = match.state
-    timer = timer_of(state)
-    if state.breaks.open is not None:
-        raise ClockRefusedError("the players are on a break: end it first", "USBGF 2.2.2")
-    if timer.running or timer.turn is None:
-        why = "it is running" if timer.running else f"{_stopped_why(timer)}: the next hit starts it"
-        raise ClockRefusedError(f"nothing to resume: {why}", "USBGF 4.3.2")
-    when, _ = moment(match, at)
-    return match.append(ClockResumed, by=by, at=when, player=timer.turn)
+    events = in_force(history)
+    started = max(
+        (e.originator_version for e in events if isinstance(e, ClockHit) and e.player != late),
+        default=0,
+    )
+    ended: MatchEvent | None = None
+    nullified: list[int] = []
+    for event in (e for e in events if e.originator_version > started):
+        actor = getattr(event, "player", None)
+        if ended is None and isinstance(event, _ENDS_TURN) and actor == late:
+            ended = event
+        elif ended is not None and actor == other(late) and type(event) in _OPPONENT_ACTIONS:
+            nullified.append(event.originator_version)
+    return ended, nullified
 
 
-def read(
-    match: Match, shown: tuple[int, int], *, by: str, at: str | None = None
-) -> tuple[int, int]:
-    """The clock shows ``shown`` (a, b); returns its drift from the ledger's figures (shown - ours).
-
-    :raises ClockRefusedError: without a clock.
-    """
-    timer = timer_of(match.state)
-    when, now = moment(match, at)
-    ours = figures(timer, now)
-    match.append(ClockRead, by=by, at=when, reserve_a_ms=shown[0], reserve_b_ms=shown[1])
-    return shown[0] - ours[0], shown[1] - ours[1]
+def _figure_at(history: Sequence[MatchEvent], event: MatchEvent, player: str) -> int:
+    """``player``'s reserve right after ``event``, at its time."""
+    state = fold(history[: event.originator_version])
+    assert state is not None and state.timer is not None
+    return figure(state.timer, player, at_ms(event.at))
 
 
-def set_clock(
-    match: Match,
-    reserves: tuple[int, int],
-    *,
-    rule: str = SET_RULES[0],
-    ruled_by: str = "director",
-    reason: str,
-    by: str,
-    at: str | None = None,
-) -> ClockSet:
-    """The director sets both reserves (USBGF 3.7.2, 4.3.2(b), 4.3.3, 4.3.4).
-
-    :raises InvalidClockError: for another rule, a negative figure or no reason.
-    :raises ClockRefusedError: without a clock.
-    """
-    timer_of(match.state)
-    if rule not in SET_RULES:
-        raise InvalidClockError(f"rule {rule!r}: the clocks are set under {', '.join(SET_RULES)}")
-    if min(reserves) < 0 or not reason.strip():
-        raise InvalidClockError("a setting needs two figures of 0:00 or more and a reason")
-    when, _ = moment(match, at)
-    return match.append(
-        ClockSet, by=by, at=when, reserve_a_ms=reserves[0], reserve_b_ms=reserves[1],
-        rule=rule, ruled_by=ruled_by, reason=reason.strip(),
-    )  # fmt: skip
-
-
-# -- time expired -------------------------------------------------------------------------
-
-
-def flag(
-    match: Match, player: str, *, nominal_ms: int = NOMINAL_MS, by: str, at: str | None = None
-) -> TimeExpired:
-    """Someone announces that ``player``'s reserve has expired (USBGF 4.3.3, CLOCK 5.3).
-
-    Confirmed by the ledger's own figure, ``player`` loses the match.  If
-    both reserves are spent, nobody can show whose ran out first: both
-    get ``nominal_ms`` (USBGF 4.3.3).
-
-    :raises TimeNotExpiredError: if the ledger's figure shows time left.
-    :raises ClockRefusedError: without a clock or after the match.
-    """
-    state = match.state
-    timer = timer_of(state)
-    if player not in ("a", "b"):
-        raise InvalidClockError(f"player {player!r}: 'a' or 'b'")
-    when, now = moment(match, at)
-    left = figures(timer, now)
-    mine = figure(timer, player, now)
-    rule = clock_rules(match, timer.mode).expiry_loses_match.rule or "USBGF 4.3.3"
-    if mine > 0:
-        raise TimeNotExpiredError(
-            f"{state.name(player)} has {clock_text(mine)} left by the ledger's figures: "
-            "time has not expired",
-            rule,
-        )
-    both = figure(timer, other(player), now) == 0
-    figures_now = {"reserve_a_ms": left[0], "reserve_b_ms": left[1]}
-    outcome = "both-expired" if both else "forfeit"
-    with match.atomic():  # the expiry and what follows it, or nothing
-        expired = match.append(
-            TimeExpired, by=by, at=when, player=player, outcome=outcome, rule=rule, **figures_now
-        )
-        if both:
-            reason = "both reserves had expired and neither can be shown to have run out first"
-            nominal = (nominal_ms, nominal_ms)
-            set_clock(match, nominal, rule="USBGF 4.3.3", reason=reason, by=by, at=when)
-        else:
-            forfeit(match, other(player), by=by, at=when)
-    return expired
-
-
-def forfeit(match: Match, winner: str, *, by: str, at: str) -> None:
-    """``winner`` wins the match at the score as it stands (time or penalty forfeit)."""
-    a, b = match.state.score
-    match.append(MatchWon, by=by, at=at, winner=winner, score_a=a, score_b=b)
+def _lost(history: Sequence[MatchEvent], ended: MatchEvent, late: str, now: MatchState) -> int:
+    """The reserve ``late``'s clock took from his turn's end (``ended``) until ``now``."""
+    then = _figure_at(history, ended, late)
+    timer = now.timer
+    assert timer is not None
+    return max(0, then - figure(timer, late, at_ms(now.last_at)))

@@ -16,15 +16,16 @@
     late a|b                           absent at the start or after a break (USBGF 2.2.4)
     penalty a|b POINTS "RULE" REASON...  the director's other penalty points
 
-Each line is decided by :mod:`bgledger.commands.clock`, :mod:`bgledger.commands.clock_rulings`
-and :mod:`bgledger.commands.breaks`, as the command line's verbs are.
+Each line is decided by the clock and break commands of the match
+(:class:`~bgledger.commands.clock.ClockCommands`, :class:`~bgledger.commands.breaks.BreakCommands`),
+as the command line's verbs are.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from bgledger.commands import breaks, clock, clock_rulings
+from bgledger.commands import clock
 from bgledger.commands.match import Match
 from bgledger.commands.ruling_base import Ruling
 from bgledger.rules.errors import RulesError
@@ -72,17 +73,17 @@ def _clock(match: Match, args: list[str], by: str, at: str | None) -> None:
         opts = _options(rest[1:], ("reserve", "delay"))
         reserve = clock.parse_clock(opts["reserve"]) if "reserve" in opts else None
         delay = _seconds(opts["delay"]) if "delay" in opts else None
-        clock.start(match, rest[0], reserve_ms=reserve, delay_ms=delay, by=by, at=at)
+        match.start_clock(rest[0], reserve_ms=reserve, delay_ms=delay, by=by, at=at)
     elif sub == "stop" and len(rest) == 1:
-        clock.stop(match, rest[0], by=by, at=at)
+        match.stop_clock(rest[0], by=by, at=at)
     elif sub == "resume" and not rest:
-        clock.resume(match, by=by, at=at)
+        match.resume_clock(by=by, at=at)
     elif sub == "read" and len(rest) == 2:
-        clock.read(match, _figures(rest), by=by, at=at)
+        match.read_clock(_figures(rest), by=by, at=at)
     elif sub == "set" and len(rest) > 2:
         rule, reason = (rest[3], rest[4:]) if rest[2].lower() == "rule" else (None, rest[2:])
         cited = {"rule": rule} if rule else {}
-        clock.set_clock(match, _figures(rest[:2]), reason=" ".join(reason), by=by, at=at, **cited)
+        match.set_clock(_figures(rest[:2]), reason=" ".join(reason), by=by, at=at, **cited)
     else:
         raise InvalidTimeActionError(f"clock {' '.join(args)!r}: see 'bgledger clock --help'")
 
@@ -101,10 +102,10 @@ def _break(match: Match, args: list[str], by: str, at: str | None) -> None:
         if not (combine.isascii() and combine.isdigit()):
             raise InvalidTimeActionError(f"combine {combine!r}: a number of breaks")
         exceptional = opts.get("exceptional", "")
-        breaks.start_break(match, who, combine=int(combine), exceptional=exceptional, by=by, at=at)
+        match.start_break(who, combine=int(combine), exceptional=exceptional, by=by, at=at)
     elif args[:1] == ["end"]:
         opts = _options(args[1:], ("late",))
-        breaks.end_break(match, late=opts.get("late"), by=by, at=at)
+        match.end_break(late=opts.get("late"), by=by, at=at)
     else:
         raise InvalidTimeActionError("break start a|b|both [combine N] | break end [late a|b|none]")
 
@@ -113,19 +114,19 @@ def _penalty(match: Match, args: list[str], by: str, at: str | None) -> None:
     if len(args) < 4 or not (args[1].isascii() and args[1].isdigit()):
         raise InvalidTimeActionError('penalty a|b POINTS "RULE" REASON...')
     reason = " ".join(args[3:])
-    breaks.penalty(match, _player(args[0]), int(args[1]), rule=args[2], reason=reason, by=by, at=at)
+    match.penalty(_player(args[0]), int(args[1]), rule=args[2], reason=reason, by=by, at=at)
 
 
 def _early(match: Match, args: list[str], by: str, at: str | None) -> None:
     ruling = Ruling(
         "director", "picked up the dice before the opponent hit the clock", by=by, at=at
     )
-    clock_rulings.early_pickup(match, _player(args[0]), ruling)
+    match.early_pickup(_player(args[0]), ruling)
 
 
 _ONE_PLAYER: dict[str, Callable[[Match, str, str, str | None], object]] = {
-    "flag": lambda m, p, by, at: clock.flag(m, p, by=by, at=at),
-    "late": lambda m, p, by, at: breaks.late(m, p, by=by, at=at),
+    "flag": lambda m, p, by, at: m.flag(p, by=by, at=at),
+    "late": lambda m, p, by, at: m.late(p, by=by, at=at),
 }
 
 
@@ -137,7 +138,7 @@ def apply_time(match: Match, verb: str, args: list[str], by: str, at: str | None
     :raises ActionRefusedError: when the match refuses it (the rule is cited).
     """
     if verb == "hit" and len(args) <= 1:
-        clock.hit(match, _player(args[0]) if args else None, by=by, at=at)
+        match.hit(_player(args[0]) if args else None, by=by, at=at)
     elif verb in _ONE_PLAYER and len(args) == 1:
         _ONE_PLAYER[verb](match, _player(args[0]), by, at)
     elif verb == "early-pickup" and len(args) == 1:

@@ -19,10 +19,10 @@ from __future__ import annotations
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
-from bgledger.commands import clock, premature
 from bgledger.commands import decide as _decide
+from bgledger.commands import premature
+from bgledger.commands.breaks import BreakCommands
 from bgledger.commands.setup import match_started
-from bgledger.commands.stream import MatchStream
 from bgledger.errors import (
     CubeActionRefusedError,
     IllegalPlayRefusedError,
@@ -50,7 +50,6 @@ from bgledger.projections.state.model import game_points
 from bgledger.rules.judge import Judgement, judge
 from bgledger.rules.legal import check_dice, legal_plays
 from bgledger.rules.notation import Play
-from bgledger.rules.profiles import Profile, get_profile
 from bgledger.rules.results import GameResult, final_result
 
 __all__ = ["Match", "match_uuid"]
@@ -63,7 +62,7 @@ def match_uuid(match_id: str) -> UUID:
     return uuid5(_NAMESPACE, match_id)
 
 
-class Match(MatchStream):
+class Match(BreakCommands):
     """One match: its id, its version (events so far) and its folded state.
 
     Commands take ``by`` (who records) and ``at`` (when it happened, ISO
@@ -72,11 +71,6 @@ class Match(MatchStream):
     The stream's bookkeeping (``id``, ``version``, ``advance``, ``collect_events``,
     ``atomic``, ``append``) is :class:`bgledger.commands.stream.MatchStream`'s.
     """
-
-    @property
-    def profile(self) -> Profile:
-        """The rulebook this match is played under."""
-        return get_profile(self.state.profile)
 
     # -- setting up -----------------------------------------------------------
 
@@ -96,7 +90,8 @@ class Match(MatchStream):
 
         ``setup`` is :func:`bgledger.commands.setup.match_started`'s keyword arguments
         (profile, clock, crawford, event, round, table, meta, score,
-        crawford_status) and, with a clock, :func:`bgledger.commands.clock.start`'s
+        crawford_status) and, with a clock,
+        :meth:`~bgledger.commands.clock.ClockCommands.start_clock`'s
         ``reserve_ms``, ``delay_ms`` and ``doubles``.
 
         :raises InvalidMatchSetupError: for a bad id, name, length, clock or score.
@@ -108,7 +103,7 @@ class Match(MatchStream):
         match = cls(stream, 1, apply(None, opened))
         match._pending.append(opened)
         if opened.clock != "none":  # the clock is set now; the first hit starts it
-            clock.start(match, opened.clock, by=by, at=opened.at, **timing)
+            match.start_clock(opened.clock, by=by, at=opened.at, **timing)
         return match
 
     # -- dice -----------------------------------------------------------------

@@ -15,7 +15,7 @@ from typing import Any
 from eventsourcing.domain import DomainEvent
 
 from bgledger.commands.decide import match_winner, stamp
-from bgledger.commands.match import Match
+from bgledger.commands.stream import MatchStream
 from bgledger.commands.windows import closed_by, describe_closing
 from bgledger.errors import ActionRefusedError, RulesError
 from bgledger.events import (
@@ -81,7 +81,7 @@ class Ruling:
 
 
 def record(
-    match: Match,
+    match: MatchStream,
     history: Sequence[MatchEvent],
     kind: type[RulingMade],
     given: Ruling,
@@ -161,7 +161,7 @@ def check_in_force(history: Sequence[MatchEvent], number: int) -> None:
 
 
 def choose(
-    match: Match,
+    match: MatchStream,
     history: Sequence[MatchEvent],
     subjects: Sequence[Subject],
     number: int,
@@ -216,7 +216,7 @@ def rule_name(rule: CorrectionRule) -> str:
     return rule.window.rule or rule.remedy.rule or "USBGF 4.2.3"
 
 
-def finish_if_won(match: Match, ruling: Ruling, rule: str) -> None:
+def finish_if_won(match: MatchStream, ruling: Ruling, rule: str) -> None:
     """A corrected score that still wins the match ends it again, at the corrected score."""
     winner = match_winner(match.state)
     if winner is not None:

@@ -24,6 +24,7 @@ from bgledger.commands import decide as _decide
 from bgledger.events import MatchEvent
 from bgledger.events.chain import chained
 from bgledger.projections.state.fold import MatchState, apply
+from bgledger.rules.profiles import Profile, get_profile
 
 __all__ = ["MatchStream"]
 
@@ -48,6 +49,11 @@ class MatchStream:
     def version(self) -> int:
         """The number of events recorded so far (pending ones included)."""
         return self._version
+
+    @property
+    def profile(self) -> Profile:
+        """The rulebook this match is played under."""
+        return get_profile(self.state.profile)
 
     def advance(self, version: int, state: MatchState) -> None:
         """Bring the match up to ``version`` (events others stored since it was loaded)."""

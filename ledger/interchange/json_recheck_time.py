@@ -1,9 +1,9 @@
 """Re-deciding an imported match's clock, break and penalty-point events (:mod:`.json_recheck`).
 
-Each event of :mod:`bgledger.events` is recorded again by the command
-that decides it (:mod:`bgledger.commands.clock`, :mod:`bgledger.commands.clock_rulings`,
-:mod:`bgledger.commands.breaks`) with the event's own fields and time: a clock's
-figures are worked out from the times of the events, so these are decided
+Each event of :mod:`bgledger.events` is recorded again by the command that
+decides it (the match's :class:`~bgledger.commands.clock.ClockCommands` and
+:class:`~bgledger.commands.breaks.BreakCommands`) with the event's own fields
+and time: a clock's figures are worked out from the times of the events, so these are decided
 at the file's times, on the match as the file recorded it up to them
 (:func:`~.json_recheck.recheck` brings the match there first).  What the
 command records must be the file's events, field by field.
@@ -22,12 +22,13 @@ Three things the events do not record are recovered from the file:
 
 A :class:`TimeExpired` for a player with time left is the forfeit of an
 early pick-up after being reduced to one second (USBGF 4.1.7.2), decided by
-:func:`~bgledger.commands.clock_rulings.early_pickup`; any other by the flag
-(:func:`~bgledger.commands.clock.flag`).  A restored reserve (:class:`ReserveTimeRestored`)
-comes with the ruling that nullified the plays made on the late player's time
-(:func:`~bgledger.commands.clock_rulings.missed_hit`): :func:`revert_plays` decides a
-:class:`~bgledger.events.PlaysReverted` citing a rule for a clock not hit that
-way.
+:meth:`~bgledger.commands.clock.ClockCommands.early_pickup`; any other by the flag
+(:meth:`~bgledger.commands.clock.ClockCommands.flag`).  A restored reserve
+(:class:`ReserveTimeRestored`) comes with the ruling that nullified the plays
+made on the late player's time
+(:meth:`~bgledger.commands.clock.ClockCommands.missed_hit`): :func:`revert_plays`
+decides a :class:`~bgledger.events.PlaysReverted` citing a rule for a clock not
+hit that way.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from datetime import datetime, timedelta
 from itertools import product
 from typing import Any
 
-from bgledger.commands import breaks, clock, clock_rulings, rulings
+from bgledger.commands import clock, rulings
 from bgledger.commands.match import Match
 from bgledger.commands.rulings import Ruling
 from bgledger.errors import BgLedgerError
@@ -74,8 +75,8 @@ def _when(given: dict[str, Any]) -> dict[str, Any]:
 
 
 def _timings(event: ClockStarted) -> Iterator[dict[str, Any]]:
-    """The options :func:`bgledger.commands.clock.start` may have had: defaults first, then the
-    figures."""
+    """The options :meth:`~bgledger.commands.clock.ClockCommands.start_clock` may have had:
+    defaults first, then the figures."""
     reserve = {None, event.reserve_a_ms}
     for doubles, reserve_ms, delay_ms in product((False, True), reserve, (None, event.delay_ms)):
         yield {"reserve_ms": reserve_ms, "delay_ms": delay_ms, "doubles": doubles}
@@ -84,7 +85,8 @@ def _timings(event: ClockStarted) -> Iterator[dict[str, Any]]:
 def clock_timing(
     event: ClockStarted, attempt: Callable[[dict[str, Any]], MatchEvent | None]
 ) -> dict[str, Any]:
-    """The options of :func:`~bgledger.commands.clock.start` that record ``event``'s fields.
+    """The options of :meth:`~bgledger.commands.clock.ClockCommands.start_clock` that record
+    ``event``'s fields.
 
     ``{}`` if none do.
 
@@ -105,15 +107,15 @@ def clock_timing(
 
 def _clock_started(match: Match, event: ClockStarted, given: dict[str, Any]) -> object:
     def attempt(timing: dict[str, Any]) -> MatchEvent:
-        return clock.start(deepcopy(match), event.mode, **timing, **_when(given))
+        return deepcopy(match).start_clock(event.mode, **timing, **_when(given))
 
     timing = clock_timing(event, attempt)
-    return clock.start(match, event.mode, **timing, **_when(given))
+    return match.start_clock(event.mode, **timing, **_when(given))
 
 
 def _early_pickup(match: Match, event: ReserveTimePenalized, given: dict[str, Any]) -> object:
     ruling = Ruling(event.ruled_by, event.reason, by=given["by"], at=given["at"])
-    return clock_rulings.early_pickup(match, event.player, ruling)
+    return match.early_pickup(event.player, ruling)
 
 
 def _expired(match: Match, event: TimeExpired, given: dict[str, Any]) -> object:
@@ -123,35 +125,33 @@ def _expired(match: Match, event: TimeExpired, given: dict[str, Any]) -> object:
         if timer.at_one_second[seat(event.player)] and left > 0:
             # USBGF 4.1.7.2: the next early pick-up after one second forfeits the match
             why = "picked up the dice early at one second"
-            return clock_rulings.early_pickup(
-                match, event.player, Ruling("director", why, **_when(given))
-            )
+            return match.early_pickup(event.player, Ruling("director", why, **_when(given)))
     following = given.get("following")
     nominal = clock.NOMINAL_MS
     if event.outcome == "both-expired" and isinstance(following, ClockSet):
         nominal = following.reserve_a_ms
-    return clock.flag(match, event.player, nominal_ms=nominal, **_when(given))
+    return match.flag(event.player, nominal_ms=nominal, **_when(given))
 
 
 def _set(match: Match, event: ClockSet, given: dict[str, Any]) -> object:
     reserves = (event.reserve_a_ms, event.reserve_b_ms)
-    return clock.set_clock(
-        match, reserves, rule=event.rule, ruled_by=event.ruled_by, reason=event.reason,
+    return match.set_clock(
+        reserves, rule=event.rule, ruled_by=event.ruled_by, reason=event.reason,
         **_when(given),
     )  # fmt: skip
 
 
 def _break(match: Match, event: BreakStarted, given: dict[str, Any]) -> object:
-    return breaks.start_break(
-        match, tuple(event.players), combine=event.breaks, exceptional=event.exceptional,
+    return match.start_break(
+        tuple(event.players), combine=event.breaks, exceptional=event.exceptional,
         exception=event.exception, **_when(given),
     )  # fmt: skip
 
 
 def _penalty(match: Match, event: PenaltyPointsAssessed, given: dict[str, Any]) -> object:
     if event.kind == "director":
-        return breaks.penalty(
-            match, event.player, event.points, rule=event.rule, reason=event.reason,
+        return match.penalty(
+            event.player, event.points, rule=event.rule, reason=event.reason,
             ruled_by=event.ruled_by, **_when(given),
         )  # fmt: skip
     scheduled = None
@@ -159,20 +159,20 @@ def _penalty(match: Match, event: PenaltyPointsAssessed, given: dict[str, Any]) 
         with suppress(OverflowError):  # minutes no calendar holds: the starting time stands
             late = datetime.fromisoformat(event.at) - timedelta(minutes=event.minutes_late)
             scheduled = late.isoformat()
-    return breaks.late(match, event.player, scheduled=scheduled, **_when(given))
+    return match.late(event.player, scheduled=scheduled, **_when(given))
 
 
 TIME_COMMANDS: dict[type[MatchEvent], Command] = {
     ClockStarted: _clock_started,
-    ClockHit: lambda m, e, k: clock.hit(m, e.player, **_when(k)),
-    ClockStopped: lambda m, e, k: clock.stop(m, e.reason, **_when(k)),
-    ClockResumed: lambda m, e, k: clock.resume(m, **_when(k)),
-    ClockRead: lambda m, e, k: clock.read(m, (e.reserve_a_ms, e.reserve_b_ms), **_when(k)),
+    ClockHit: lambda m, e, k: m.hit(e.player, **_when(k)),
+    ClockStopped: lambda m, e, k: m.stop_clock(e.reason, **_when(k)),
+    ClockResumed: lambda m, e, k: m.resume_clock(**_when(k)),
+    ClockRead: lambda m, e, k: m.read_clock((e.reserve_a_ms, e.reserve_b_ms), **_when(k)),
     ClockSet: _set,
     ReserveTimePenalized: _early_pickup,
     TimeExpired: _expired,
     BreakStarted: _break,
-    BreakEnded: lambda m, e, k: breaks.end_break(m, late=e.late or "none", **_when(k)),
+    BreakEnded: lambda m, e, k: m.end_break(late=e.late or "none", **_when(k)),
     PenaltyPointsAssessed: _penalty,
 }
 """The command recording each clock, break and penalty-point event: ``(match, event,
@@ -193,6 +193,6 @@ def revert_plays(
     """
     missed = match.profile.corrections_for(Subject.CLOCK_NOT_ACTIVATED)
     if event.rule in {rule.window.rule for rule in missed}:
-        clock_rulings.missed_hit(match, history, ruling)
+        match.missed_hit(history, ruling)
     else:
         rulings.revert(match, history, event.event, ruling)
