@@ -13,6 +13,8 @@ MODULES = [
     "bgledger.commands.breaks",
     "bgledger.commands.clock",
     "bgledger.commands.match",
+    "bgledger.commands.play",
+    "bgledger.commands.cube",
     "bgledger.rules.profiles",
     "bgledger.projections.views.audit",
     "bgledger.projections.views.moment",

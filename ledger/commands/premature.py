@@ -47,6 +47,7 @@ from bgledger.rules.profiles import PrematureRoll, Profile
 
 if TYPE_CHECKING:
     from bgledger.commands.match import Match
+    from bgledger.commands.stream import MatchStream
 
 __all__ = ["ROLL_RULE", "accept_roll", "dance_if_blocked", "double", "refuse_roll", "roll"]
 
@@ -155,7 +156,7 @@ def double(
     match.append(PrematureDoubleMade, by=by, at=at, player=early, value=value, **flags)
 
 
-def dance_if_blocked(match: Match, *, by: str, at: str | None = None) -> bool:
+def dance_if_blocked(match: MatchStream, *, by: str, at: str | None = None) -> bool:
     """After the mover's play: record the early roller's dance if his accepted dice cannot play.
 
     As :meth:`~bgledger.commands.match.Match.roll` records a dance with the roll, an

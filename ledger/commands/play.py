@@ -1,0 +1,251 @@
+"""Play: the opening roll, rolls, checker plays, concessions, and the end of a game.
+
+:class:`PlayCommands` decide on the match's folded state
+(:mod:`bgledger.projections.state.fold`) and its rulebook profile, then
+record one or more events (DESIGN principle 1); a refused command raises and
+records nothing.  A legal play is recorded in canonical form; an illegal one
+made at the board is recorded as made, flagged with the reason and the rule
+(USBGF 4.2.3), since it stands unless corrected in time.  The last checker
+borne off, a drop (:mod:`bgledger.commands.cube`) or an accepted concession
+ends the game, and perhaps the match.
+
+Example::
+
+    >>> from bgledger.commands.match import Match, match_uuid
+    >>> match = Match.start(match_uuid("play"), "play", ("Ann", "Bob"), 3, by="kim")
+    >>> match.opening(6, 1, by="kim")
+    >>> match.move("13/7 8/7", by="kim").legal
+    True
+    >>> match.roll(6, 6, by="kim")
+    False
+    >>> match.move("24/18 24/18 13/7 13/7", by="kim")
+    Traceback (most recent call last):
+    ...
+    bgledger.errors.IllegalPlayRefusedError: ... 24/18 lands on 18, held by the opponent; ...
+    >>> match.move("13/7 13/7 13/7 13/7", by="kim").legal
+    True
+    >>> match.state.turn
+    'a'
+"""
+
+from __future__ import annotations
+
+from bgledger.commands import decide as _decide
+from bgledger.commands import premature
+from bgledger.commands.stream import MatchStream
+from bgledger.errors import IllegalPlayRefusedError, InvalidMatchSetupError, ResignationRefusedError
+from bgledger.events import (
+    CheckersPlayed,
+    DiceRolled,
+    GameStarted,
+    GameWon,
+    MatchWon,
+    OpeningRollMade,
+    ResignationAccepted,
+    ResignationOffered,
+    ResignationRejected,
+    RollVoided,
+    UnplayablePlayRecorded,
+)
+from bgledger.projections.state.fold import Phase, other
+from bgledger.projections.state.model import game_points
+from bgledger.rules.judge import Judgement, judge
+from bgledger.rules.legal import check_dice, legal_plays
+from bgledger.rules.notation import Play
+from bgledger.rules.results import GameResult, final_result
+
+__all__ = ["PlayCommands"]
+
+
+class PlayCommands(MatchStream):
+    """The dice, the checkers and the concessions of a match, and the end of each game.
+
+    Commands take ``by`` (who records) and ``at`` (when it happened, ISO
+    8601; ``None`` for now) and raise, recording nothing, when they refuse.
+    """
+
+    # -- dice -----------------------------------------------------------------
+
+    def opening(self, die_a: int, die_b: int, *, by: str, at: str | None = None) -> None:
+        """The opening roll: ``a``'s die and ``b``'s die; the higher moves first.
+
+        The first opening roll of a game also records :class:`GameStarted`.
+        A tie is recorded and must be rolled again.
+
+        :raises InvalidDiceError: for a die outside 1-6.
+        :raises OutOfTurnError: during a game.
+        """
+        check_dice((die_a, die_b))
+        state = self.state
+        rule = _decide.BASICS
+        phases = (Phase.BETWEEN_GAMES, Phase.OPENING)
+        _decide.require_phase(state, "make an opening roll", rule, *phases)
+        if state.phase is Phase.BETWEEN_GAMES:
+            self._record(GameStarted, by, at, number=state.game + 1)
+        self._record(OpeningRollMade, by, at, die_a=die_a, die_b=die_b)
+
+    def roll(
+        self, die1: int, die2: int, *, auto_dance: bool = True, by: str, at: str | None = None
+    ) -> bool:
+        """The player on roll rolled ``die1``-``die2``.
+
+        If no checker can move, the dance is recorded too (an empty
+        :class:`CheckersPlayed`) and the turn passes; returns True then.
+        ``auto_dance=False`` leaves the play to :meth:`move` (a transcription
+        that writes a play for a roll that cannot be played).
+
+        :raises InvalidDiceError: for a die outside 1-6.
+        :raises OutOfTurnError: if it is not the time to roll.
+        """
+        dice = check_dice((die1, die2))
+        rule = "USBGF 4.1.7.1"
+        _decide.require_phase(self.state, "roll", rule, Phase.ROLL, Phase.REROLL)
+        player = self.state.turn or "a"
+        self._record(DiceRolled, by, at, player=player, die1=die1, die2=die2)
+        if not auto_dance:
+            return False
+        options = legal_plays(self.state.position, dice)
+        if len(options) == 1 and not options[0].steps:
+            self._record(
+                CheckersPlayed, by, at, player=player, play="", legal=True, reason=None, rule=None
+            )
+            return True
+        return False
+
+    def void_roll(self, reason: str, *, by: str, at: str | None = None) -> None:
+        """The last roll was invalid (``reason``: a code of the profile) and is rolled again.
+
+        A roll not yet played can be voided, and so can a roll that could
+        not be played (its dance was recorded with it): the same player rolls
+        again (USBGF 4.1.4).
+
+        :raises InvalidVoidReasonError: for a reason the profile does not know.
+        :raises OutOfTurnError: if no roll is waiting to be played.
+        """
+        rule = _decide.void_reason_rule(self.profile, reason)
+        state = self.state
+        danced = state.danced == state.events and state.turn is not None
+        if not danced:
+            _decide.require_phase(state, "void a roll", "USBGF 4.1.4", Phase.PLAY)
+        player = other(state.turn or "b") if danced else state.turn or "a"
+        self._record(RollVoided, by, at, player=player, reason=reason, rule=rule)
+
+    # -- checkers -------------------------------------------------------------
+
+    def move(
+        self, play: str | Play, *, as_played: bool = False, by: str, at: str | None = None
+    ) -> Judgement:
+        """The player on roll moved ``play`` with the dice rolled.
+
+        A legal play is recorded in canonical form.  An illegal play is refused
+        unless ``as_played`` (it was made at the board): then it is recorded
+        as made and flagged with the reason and the rule (USBGF 4.2.3).  The
+        last checker borne off ends the game (and perhaps the match).
+
+        :raises InvalidNotationError: for text that is not a play.
+        :raises InvalidPlayError: for a play no board could show.
+        :raises IllegalPlayRefusedError: for an illegal play without ``as_played``.
+        :raises OutOfTurnError: if no roll is waiting to be played.
+        """
+        parsed = play if isinstance(play, Play) else Play.parse(play)
+        state = self.state
+        _decide.require_phase(state, "move", _decide.BASICS, Phase.PLAY)
+        assert state.turn is not None and state.dice is not None
+        verdict = _decide.same_checker(state, judge(state.position, state.dice, parsed))
+        if not verdict.legal and not as_played:
+            raise IllegalPlayRefusedError(
+                f"illegal play {str(verdict.play) or 'no move'!r} of "
+                f"{state.dice[0]}-{state.dice[1]}: {verdict.reason}; "
+                "record it with --as-played if it was made at the board",
+                verdict.rule,
+            )
+        player = state.turn
+        judged = {"legal": verdict.legal, "reason": verdict.reason, "rule": verdict.rule}
+        self._record(CheckersPlayed, by, at, player=player, play=str(verdict.play), **judged)
+        mover = verdict.result.swapped()
+        if not any(mover.mover[1:]):
+            self._win(player, final_result(mover) or GameResult.SINGLE, "played", by, at)
+        else:  # an accepted premature roll that cannot be played is a dance (USBGF 4.1.7.1)
+            premature.dance_if_blocked(self, by=by, at=at)
+        return verdict
+
+    def record_unplayable(self, play: str, reason: str, *, by: str, at: str | None = None) -> None:
+        """A transcription's play that the board cannot show: kept as written, flagged.
+
+        For imports only (:class:`UnplayablePlayRecorded`): the board stays as
+        it was and the turn passes.
+
+        :raises OutOfTurnError: if no roll is waiting to be played.
+        """
+        _decide.require_phase(self.state, "record a play", _decide.BASICS, Phase.PLAY)
+        player = self.state.turn or "a"
+        self._record(UnplayablePlayRecorded, by, at, player=player, play=play, reason=reason)
+
+    # -- concessions ------------------------------------------------------------
+
+    def resign(
+        self,
+        level: str,
+        *,
+        player: str | None = None,
+        as_played: bool = False,
+        by: str,
+        at: str | None = None,
+    ) -> None:
+        """``player`` (default: the player on roll) offered to concede ``level``.
+
+        Under ``usbgf-2016`` only in a non-contact position (USBGF 4.5, ABT
+        4.9); the ``online`` profile allows it at any time.  A concession the
+        profile forbids is refused unless ``as_played``.
+
+        :raises InvalidResultError: if ``level`` is not single, gammon or backgammon.
+        :raises InvalidMatchSetupError: if ``player`` is not ``a`` or ``b``.
+        :raises OutOfTurnError: outside a game or with something pending.
+        :raises ResignationRefusedError: for a forbidden concession without ``as_played``.
+        """
+        level = _decide.parse_level(level)
+        state = self.state
+        phases = (Phase.ROLL, Phase.REROLL, Phase.PLAY)
+        _decide.require_phase(state, "resign", "USBGF 4.5", *phases)
+        who = player or state.turn or "a"
+        if who not in ("a", "b"):
+            raise InvalidMatchSetupError(f"player {who!r}: 'a' or 'b'")
+        problem = _decide.resignation_problem(state, self.profile, level)
+        refusal = f"{state.name(who)} may not resign"
+        _decide.refuse_unless(as_played, problem, ResignationRefusedError, refusal)
+        flags = _decide.flags(problem)
+        self._record(ResignationOffered, by, at, player=who, level=level, **flags)
+
+    def accept(self, *, by: str, at: str | None = None) -> None:
+        """The concession was accepted: the other player wins that many points times the cube.
+
+        :raises OutOfTurnError: if no concession is offered.
+        """
+        state = self.state
+        _decide.require_phase(state, "accept", "USBGF 4.5", Phase.RESIGNED)
+        assert state.resignation is not None
+        self._record(ResignationAccepted, by, at, player=state.actor)
+        result = GameResult.parse(state.resignation.level)
+        self._win(other(state.resignation.player), result, "resign", by, at)
+
+    def reject(self, *, by: str, at: str | None = None) -> None:
+        """The concession was refused: play goes on where it stopped.
+
+        :raises OutOfTurnError: if no concession is offered.
+        """
+        state = self.state
+        _decide.require_phase(state, "reject", "USBGF 4.5", Phase.RESIGNED)
+        self._record(ResignationRejected, by, at, player=state.actor)
+
+    # -- ends -------------------------------------------------------------------
+
+    def _win(self, winner: str, result: GameResult, how: str, by: str, at: str | None) -> None:
+        state = self.state
+        ended = {"number": state.game, "winner": winner, "result": str(result), "how": how}
+        points = game_points(str(result), how, state.cube)
+        self._record(GameWon, by, at, cube=state.cube, points=points, **ended)
+        after = self.state
+        champion = _decide.match_winner(after)
+        if champion is not None:
+            score = after.score
+            self._record(MatchWon, by, at, winner=champion, score_a=score[0], score_b=score[1])
