@@ -23,7 +23,6 @@ from bgledger.cli.common import (
     stamp_options,
 )
 from bgledger.cli.render import brief
-from bgledger.commands import premature
 from bgledger.commands.breaks import BEST_OF_THREE
 from bgledger.commands.match import Match
 from bgledger.projections.views.summary import state_json
@@ -219,7 +218,7 @@ def roll(
     where premature rolls stand, ABT 4.6).
     """
     if early:
-        perform(ctx, match_id, lambda m: premature.roll(m, die1, die2, by=by, at=at), as_json)
+        perform(ctx, match_id, lambda m: m.roll_early(die1, die2, by=by, at=at), as_json)
     else:
         perform(ctx, match_id, lambda m: m.roll(die1, die2, by=by, at=at), as_json)
 
@@ -335,7 +334,7 @@ def double(
 
     def action(m: Match) -> None:
         if early:
-            premature.double(m, to=to, as_played=as_played, by=by, at=at)
+            m.double_early(to=to, as_played=as_played, by=by, at=at)
         else:
             m.double(to=to, as_played=as_played, by=by, at=at)
 
@@ -358,12 +357,12 @@ def _decision(name: str, command: Callable[..., None], summary: str) -> click.Co
 
 accept_roll = _decision(
     "accept-roll",
-    premature.accept_roll,
+    Match.accept_roll,
     "The mover lets his opponent's premature roll stand and moves knowing it (USBGF 4.1.7.1).",
 )
 refuse_roll = _decision(
     "refuse-roll",
-    premature.refuse_roll,
+    Match.refuse_roll,
     "The mover refuses his opponent's premature roll: he rolls again once the mover has "
     "moved (the Fast Roll Rule, USBGF 4.1.7.1; not where rolls stand, ABT 4.6).",
 )

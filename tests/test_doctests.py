@@ -15,6 +15,7 @@ MODULES = [
     "bgledger.commands.match",
     "bgledger.commands.play",
     "bgledger.commands.cube",
+    "bgledger.commands.premature",
     "bgledger.rules.profiles",
     "bgledger.projections.views.audit",
     "bgledger.projections.views.moment",

@@ -18,7 +18,6 @@ from click.testing import CliRunner, Result
 
 from bgledger import events as ev
 from bgledger.cli.main import main
-from bgledger.commands import premature
 from bgledger.commands.language import Action, InvalidActionError
 from bgledger.commands.match import Match, match_uuid
 from bgledger.errors import (
@@ -76,12 +75,12 @@ BOB_TO_MOVE = ("opening 3 1; move 8/5 6/5; roll 6 4",)
 
 def test_an_accepted_premature_roll_is_the_early_rollers_roll_once_the_mover_has_moved() -> None:
     match = new_match("usbgf-2016", 5, *BOB_TO_MOVE)
-    premature.roll(match, 5, 2, by="kim")
+    match.roll_early(5, 2, by="kim")
     state = match.state
     assert state.phase is Phase.PREMATURE_ROLL and state.actor == "b"
     assert state.turn == "b" and state.dice == (6, 4)  # Bob's own roll is still to be moved
     assert state.premature == Premature("roll", "a", 5, 2)
-    premature.accept_roll(match, by="kim")
+    match.accept_roll(by="kim")
     assert match.state.phase is Phase.PLAY and match.state.dice == (6, 4)
     match.move("24/18 13/9", by="kim")  # Bob moves, knowing Ann's 5-2
     state = match.state
@@ -116,7 +115,7 @@ def test_the_early_roller_cannot_play_other_dice_than_his_early_roll() -> None:
 
 def test_a_refused_premature_roll_is_gone_and_the_early_roller_rolls_again() -> None:
     match = new_match("usbgf-2016", 5, *BOB_TO_MOVE, "roll 6 6 --premature")
-    premature.refuse_roll(match, by="kim")
+    match.refuse_roll(by="kim")
     assert match.state.phase is Phase.PLAY and match.state.premature == Premature(
         "refused", "a", 6, 6
     )
@@ -145,9 +144,9 @@ def test_nothing_but_the_movers_decision_while_a_premature_roll_awaits_it() -> N
     with pytest.raises(OutOfTurnError, match=r"accepts or refuses the roll \(USBGF 4\.1\.7\.1\)"):
         match.move("24/18 13/9", by="kim")
     with pytest.raises(OutOfTurnError, match=r"USBGF 4\.1\.7\.1"):
-        premature.roll(match, 4, 4, by="kim")  # one early roll at a time
+        match.roll_early(4, 4, by="kim")  # one early roll at a time
     with pytest.raises(OutOfTurnError, match=r"USBGF 4\.1\.7\.1"):
-        premature.double(match, by="kim")
+        match.double_early(by="kim")
     with pytest.raises(OutOfTurnError):
         match.void_roll("cocked", by="kim")
     assert match.version == before
@@ -156,13 +155,13 @@ def test_nothing_but_the_movers_decision_while_a_premature_roll_awaits_it() -> N
 def test_a_premature_action_needs_a_mover_who_has_rolled_and_not_moved() -> None:
     match = new_match("usbgf-2016", 5, "opening 3 1; move 8/5 6/5")  # Bob on roll, not rolled
     with pytest.raises(OutOfTurnError, match=r"USBGF 4\.1\.7\.1"):
-        premature.roll(match, 5, 2, by="kim")
+        match.roll_early(5, 2, by="kim")
     with pytest.raises(OutOfTurnError, match=r"USBGF 4\.4\.7"):
-        premature.double(match, by="kim")
+        match.double_early(by="kim")
     with pytest.raises(OutOfTurnError, match=r"USBGF 4\.1\.7\.1"):
-        premature.accept_roll(match, by="kim")
+        match.accept_roll(by="kim")
     with pytest.raises(OutOfTurnError, match=r"USBGF 4\.1\.7\.1"):
-        premature.refuse_roll(match, by="kim")
+        match.refuse_roll(by="kim")
 
 
 # -- a premature double (USBGF 4.4.7) --------------------------------------------------------------
@@ -170,7 +169,7 @@ def test_a_premature_action_needs_a_mover_who_has_rolled_and_not_moved() -> None
 
 def test_a_premature_double_taken_after_the_movers_play() -> None:
     match = new_match("usbgf-2016", 5, *BOB_TO_MOVE)
-    premature.double(match, by="kim")  # Ann doubles while Bob is to move his 6-4
+    match.double_early(by="kim")  # Ann doubles while Bob is to move his 6-4
     assert match.state.phase is Phase.PLAY and match.state.premature == Premature(
         "double", "a", 2, 0
     )
@@ -197,9 +196,9 @@ def test_a_forbidden_premature_double_is_refused_unless_made_at_the_board() -> N
     assert match.state.cube_owner == "b"
     before = match.version
     with pytest.raises(CubeActionRefusedError, match=r"Bob owns the cube at 2.*USBGF 4\.4\.2"):
-        premature.double(match, by="kim")
+        match.double_early(by="kim")
     assert match.version == before
-    premature.double(match, as_played=True, by="kim")
+    match.double_early(as_played=True, by="kim")
     assert match.state.flagged[-1] == match.version
     events = match.collect_events()
     made = events[-1]
@@ -212,7 +211,7 @@ def test_a_premature_double_in_the_crawford_game_is_refused() -> None:
     match = new_match("usbgf-2016", 2, "opening 3 1; move 8/5 6/5; double; drop")
     play(match, "opening 3 1; move 8/5 6/5; roll 6 4")  # game 2, Ann leads 1-0: Crawford
     with pytest.raises(CubeActionRefusedError, match=r"Crawford"):
-        premature.double(match, by="kim")
+        match.double_early(by="kim")
 
 
 # -- where premature rolls stand (ABT 4.6) ------------------------------------------------------
@@ -220,12 +219,12 @@ def test_a_premature_double_in_the_crawford_game_is_refused() -> None:
 
 def test_under_usbgf_2017_a_premature_roll_stands_at_once_and_cannot_be_refused() -> None:
     match = new_match("usbgf-2017", 5, *BOB_TO_MOVE)
-    premature.roll(match, 5, 2, by="kim")
+    match.roll_early(5, 2, by="kim")
     kinds = [type(e) for e in match.collect_events()[-2:]]
     assert kinds == [ev.PrematureRollMade, ev.PrematureRollAccepted]
     assert match.state.phase is Phase.PLAY  # Bob moves at once, knowing the 5-2
     with pytest.raises(PrematureRollStandsError, match=r"ABT 4\.6"):
-        premature.refuse_roll(match, by="kim")
+        match.refuse_roll(by="kim")
     match.move("24/18 13/9", by="kim")
     assert (match.state.turn, match.state.dice) == ("a", (5, 2))
 
@@ -233,7 +232,7 @@ def test_under_usbgf_2017_a_premature_roll_stands_at_once_and_cannot_be_refused(
 def test_premature_rolls_stand_under_classic_too_without_a_rule_to_cite() -> None:
     match = new_match("classic", 5, *BOB_TO_MOVE, "roll 5 2 --premature")
     with pytest.raises(PrematureRollStandsError, match="classic laws") as refused:
-        premature.refuse_roll(match, by="kim")
+        match.refuse_roll(by="kim")
     assert refused.value.rule is None
 
 

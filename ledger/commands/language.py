@@ -49,7 +49,7 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bgledger.commands import clock, premature
+from bgledger.commands import clock
 from bgledger.commands.match import Match
 from bgledger.commands.ruling_base import Ruling
 from bgledger.errors import RulesError
@@ -176,17 +176,17 @@ class Action:
         elif verb == "double":
             match.double(as_played=self.as_played, by=by, at=at)
         elif verb in ("accept-roll", "refuse-roll"):
-            decide = premature.accept_roll if verb == "accept-roll" else premature.refuse_roll
-            decide(match, by=by, at=at)
+            decide = match.accept_roll if verb == "accept-roll" else match.refuse_roll
+            decide(by=by, at=at)
         else:
             getattr(match, verb)(by=by, at=at)
 
     def _early(self, match: Match, by: str) -> None:
         """``roll D D --premature`` or ``double --premature``."""
         if self.verb == "roll":
-            premature.roll(match, _die(self.args[0]), _die(self.args[1]), by=by, at=self.at)
+            match.roll_early(_die(self.args[0]), _die(self.args[1]), by=by, at=self.at)
         else:
-            premature.double(match, as_played=self.as_played, by=by, at=self.at)
+            match.double_early(as_played=self.as_played, by=by, at=self.at)
 
 
 def _check_arity(line: str, verb: str, args: tuple[str, ...]) -> None:

@@ -31,8 +31,7 @@ Example::
 from __future__ import annotations
 
 from bgledger.commands import decide as _decide
-from bgledger.commands import premature
-from bgledger.commands.stream import MatchStream
+from bgledger.commands.premature import PrematureCommands
 from bgledger.errors import IllegalPlayRefusedError, InvalidMatchSetupError, ResignationRefusedError
 from bgledger.events import (
     CheckersPlayed,
@@ -57,8 +56,11 @@ from bgledger.rules.results import GameResult, final_result
 __all__ = ["PlayCommands"]
 
 
-class PlayCommands(MatchStream):
+class PlayCommands(PrematureCommands):
     """The dice, the checkers and the concessions of a match, and the end of each game.
+
+    Built on :class:`~bgledger.commands.premature.PrematureCommands`: a play
+    may leave an accepted premature roll that cannot be played, a dance.
 
     Commands take ``by`` (who records) and ``at`` (when it happened, ISO
     8601; ``None`` for now) and raise, recording nothing, when they refuse.
@@ -166,7 +168,7 @@ class PlayCommands(MatchStream):
         if not any(mover.mover[1:]):
             self._win(player, final_result(mover) or GameResult.SINGLE, "played", by, at)
         else:  # an accepted premature roll that cannot be played is a dance (USBGF 4.1.7.1)
-            premature.dance_if_blocked(self, by=by, at=at)
+            self._dance_if_blocked(by=by, at=at)
         return verdict
 
     def record_unplayable(self, play: str, reason: str, *, by: str, at: str | None = None) -> None:

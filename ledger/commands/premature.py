@@ -10,18 +10,19 @@ USBGF 4.4.7: a premature double "shall stand if it is otherwise valid"; the
 opponent finishes his turn knowing it.  ABT 4.6 (``usbgf-2017``): all
 premature actions stand if otherwise valid.
 
-The commands here decide on the match's folded state and record through
-:meth:`bgledger.commands.match.Match.append`; :mod:`bgledger.projections.state.premature` folds what
-they record.  The early player is always the one not on roll, and the mover
-must have rolled and not yet moved.
+:class:`PrematureCommands` decide on the match's folded state and record
+through the stream's protected ``_record``;
+:mod:`bgledger.projections.state.premature` folds what they record.  The
+early player is always the one not on roll, and the mover must have rolled
+and not yet moved.
 
 Example::
 
     >>> from bgledger.commands.match import Match, match_uuid
     >>> match = Match.start(match_uuid("early"), "early", ("Ann", "Bob"), 3, by="kim")
     >>> match.opening(3, 1, by="kim")
-    >>> roll(match, 6, 5, by="kim")
-    >>> accept_roll(match, by="kim")
+    >>> match.roll_early(6, 5, by="kim")
+    >>> match.accept_roll(by="kim")
     >>> match.move("8/5 6/5", by="kim").legal
     True
     >>> match.state.turn, match.state.dice
@@ -30,9 +31,8 @@ Example::
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bgledger.commands import decide as _decide
+from bgledger.commands.stream import MatchStream
 from bgledger.errors import CubeActionRefusedError, OutOfTurnError, PrematureRollStandsError
 from bgledger.events import (
     CheckersPlayed,
@@ -45,16 +45,109 @@ from bgledger.projections.state.fold import MatchState, Phase, other
 from bgledger.rules.legal import check_dice, legal_plays
 from bgledger.rules.profiles import PrematureRoll, Profile
 
-if TYPE_CHECKING:
-    from bgledger.commands.match import Match
-    from bgledger.commands.stream import MatchStream
-
-__all__ = ["ROLL_RULE", "accept_roll", "dance_if_blocked", "double", "refuse_roll", "roll"]
+__all__ = ["ROLL_RULE", "PrematureCommands"]
 
 ROLL_RULE = "USBGF 4.1.7.1"
 """A player may not roll until his opponent has completed his turn; the Fast Roll Rule."""
 DOUBLE_RULE = "USBGF 4.4.7"
 """A premature double stands if it is otherwise valid."""
+
+
+class PrematureCommands(MatchStream):
+    """A roll or a double by the player not on roll, and the mover's answer to an early roll.
+
+    Commands take ``by`` and ``at`` and raise, recording nothing, when they refuse.
+    """
+
+    def roll_early(self, die1: int, die2: int, *, by: str, at: str | None = None) -> None:
+        """The player not on roll rolled ``die1``-``die2`` before the mover moved (USBGF 4.1.7.1).
+
+        The mover then accepts or refuses the roll; under a profile where
+        premature rolls stand (ABT 4.6) the acceptance is recorded at once.
+
+        :raises InvalidDiceError: for a die outside 1-6.
+        :raises OutOfTurnError: unless the mover has rolled and not moved, with
+            no other early action pending.
+        """
+        check_dice((die1, die2))
+        state = self.state
+        early = _early_player(state, "roll early", ROLL_RULE)
+        self._record(PrematureRollMade, by, at, player=early, die1=die1, die2=die2)
+        if self.profile.rolls.premature_roll.value is PrematureRoll.STANDS:
+            self._record(PrematureRollAccepted, by, at, player=other(early))
+
+    def accept_roll(self, *, by: str, at: str | None = None) -> None:
+        """The mover lets the premature roll stand; he moves knowing it, then it is played.
+
+        :raises OutOfTurnError: if no premature roll awaits the mover's decision.
+        """
+        state = self.state
+        _decide.require_phase(state, "accept a premature roll", ROLL_RULE, Phase.PREMATURE_ROLL)
+        self._record(PrematureRollAccepted, by, at, player=state.turn)
+
+    def refuse_roll(self, *, by: str, at: str | None = None) -> None:
+        """The mover refuses the premature roll (the Fast Roll Rule, USBGF 4.1.7.1).
+
+        Once he has moved, the early roller rolls again.
+
+        :raises PrematureRollStandsError: under a profile where premature rolls
+            stand (ABT 4.6 for ``usbgf-2017``).
+        :raises OutOfTurnError: if no premature roll awaits the mover's decision.
+        """
+        state = self.state
+        _refusal_allowed(self.profile)
+        _decide.require_phase(state, "refuse a premature roll", ROLL_RULE, Phase.PREMATURE_ROLL)
+        self._record(PrematureRollRefused, by, at, player=state.turn)
+
+    def double_early(
+        self,
+        *,
+        to: int | None = None,
+        as_played: bool = False,
+        by: str,
+        at: str | None = None,
+    ) -> None:
+        """The player not on roll doubled to ``to`` (default: twice) before the mover moved.
+
+        The double stands if it is otherwise valid (USBGF 4.4.7, ABT 4.6): it is
+        checked as if it were the early doubler's turn (the Crawford game, the
+        opponent's cube, a dead cube, a wrong level).  A forbidden double is
+        refused unless ``as_played``: then it is recorded and flagged.  Once the
+        mover has moved, he takes or drops.
+
+        :raises OutOfTurnError: unless the mover has rolled and not moved, with
+            no other early action pending.
+        :raises CubeActionRefusedError: for a forbidden double without ``as_played``.
+        """
+        state, profile = self.state, self.profile
+        early = _early_player(state, "double early", DOUBLE_RULE)
+        value = state.next_cube if to is None else to
+        problem = _decide.cube_problem(state, profile, early, value)
+        stands = profile.cube.premature_double_stands
+        if problem is None and not stands.value:
+            problem = f"a premature double does not stand under {profile.name}", stands.rule or ""
+        refusal = f"{state.name(early)} may not double"
+        _decide.refuse_unless(as_played, problem, CubeActionRefusedError, refusal)
+        flags = _decide.flags(problem)
+        self._record(PrematureDoubleMade, by, at, player=early, value=value, **flags)
+
+    def _dance_if_blocked(self, *, by: str, at: str | None = None) -> bool:
+        """After the mover's play: record the early roller's dance if his accepted dice cannot play.
+
+        As :meth:`~bgledger.commands.play.PlayCommands.roll` records a dance with the roll, an
+        accepted premature roll that cannot be played is recorded as a dance
+        (an empty :class:`CheckersPlayed`) as soon as it is the early roller's
+        turn.  Returns True if it recorded one.
+        """
+        state = self.state
+        if state.phase is not Phase.PLAY or state.dice is None or state.turn is None:
+            return False
+        options = legal_plays(state.position, state.dice)
+        if len(options) != 1 or options[0].steps:
+            return False
+        fields = {"play": "", "legal": True, "reason": None, "rule": None}
+        self._record(CheckersPlayed, by, at, player=state.turn, **fields)
+        return True
 
 
 def _early_player(state: MatchState, action: str, rule: str) -> str:
@@ -69,49 +162,6 @@ def _early_player(state: MatchState, action: str, rule: str) -> str:
     return other(state.turn or "a")
 
 
-def roll(match: Match, die1: int, die2: int, *, by: str, at: str | None = None) -> None:
-    """The player not on roll rolled ``die1``-``die2`` before the mover moved (USBGF 4.1.7.1).
-
-    The mover then accepts or refuses the roll; under a profile where
-    premature rolls stand (ABT 4.6) the acceptance is recorded at once.
-
-    :raises InvalidDiceError: for a die outside 1-6.
-    :raises OutOfTurnError: unless the mover has rolled and not moved, with
-        no other early action pending.
-    """
-    check_dice((die1, die2))
-    state = match.state
-    early = _early_player(state, "roll early", ROLL_RULE)
-    match.append(PrematureRollMade, by=by, at=at, player=early, die1=die1, die2=die2)
-    if match.profile.rolls.premature_roll.value is PrematureRoll.STANDS:
-        match.append(PrematureRollAccepted, by=by, at=at, player=other(early))
-
-
-def accept_roll(match: Match, *, by: str, at: str | None = None) -> None:
-    """The mover lets the premature roll stand; he moves knowing it, then it is played.
-
-    :raises OutOfTurnError: if no premature roll awaits the mover's decision.
-    """
-    state = match.state
-    _decide.require_phase(state, "accept a premature roll", ROLL_RULE, Phase.PREMATURE_ROLL)
-    match.append(PrematureRollAccepted, by=by, at=at, player=state.turn)
-
-
-def refuse_roll(match: Match, *, by: str, at: str | None = None) -> None:
-    """The mover refuses the premature roll (the Fast Roll Rule, USBGF 4.1.7.1).
-
-    Once he has moved, the early roller rolls again.
-
-    :raises PrematureRollStandsError: under a profile where premature rolls
-        stand (ABT 4.6 for ``usbgf-2017``).
-    :raises OutOfTurnError: if no premature roll awaits the mover's decision.
-    """
-    state = match.state
-    _refusal_allowed(match.profile)
-    _decide.require_phase(state, "refuse a premature roll", ROLL_RULE, Phase.PREMATURE_ROLL)
-    match.append(PrematureRollRefused, by=by, at=at, player=state.turn)
-
-
 def _refusal_allowed(profile: Profile) -> None:
     """:raises PrematureRollStandsError: where premature rolls stand."""
     rule = profile.rolls.premature_roll
@@ -121,55 +171,3 @@ def _refusal_allowed(profile: Profile) -> None:
             f"cannot refuse a premature roll under {profile.name}, where it stands{why}",
             rule.rule,
         )
-
-
-def double(
-    match: Match,
-    *,
-    to: int | None = None,
-    as_played: bool = False,
-    by: str,
-    at: str | None = None,
-) -> None:
-    """The player not on roll doubled to ``to`` (default: twice) before the mover moved.
-
-    The double stands if it is otherwise valid (USBGF 4.4.7, ABT 4.6): it is
-    checked as if it were the early doubler's turn (the Crawford game, the
-    opponent's cube, a dead cube, a wrong level).  A forbidden double is
-    refused unless ``as_played``: then it is recorded and flagged.  Once the
-    mover has moved, he takes or drops.
-
-    :raises OutOfTurnError: unless the mover has rolled and not moved, with
-        no other early action pending.
-    :raises CubeActionRefusedError: for a forbidden double without ``as_played``.
-    """
-    state, profile = match.state, match.profile
-    early = _early_player(state, "double early", DOUBLE_RULE)
-    value = state.next_cube if to is None else to
-    problem = _decide.cube_problem(state, profile, early, value)
-    stands = profile.cube.premature_double_stands
-    if problem is None and not stands.value:
-        problem = f"a premature double does not stand under {profile.name}", stands.rule or ""
-    refusal = f"{state.name(early)} may not double"
-    _decide.refuse_unless(as_played, problem, CubeActionRefusedError, refusal)
-    flags = _decide.flags(problem)
-    match.append(PrematureDoubleMade, by=by, at=at, player=early, value=value, **flags)
-
-
-def dance_if_blocked(match: MatchStream, *, by: str, at: str | None = None) -> bool:
-    """After the mover's play: record the early roller's dance if his accepted dice cannot play.
-
-    As :meth:`~bgledger.commands.match.Match.roll` records a dance with the roll, an
-    accepted premature roll that cannot be played is recorded as a dance
-    (an empty :class:`CheckersPlayed`) as soon as it is the early roller's
-    turn.  Returns True if it recorded one.
-    """
-    state = match.state
-    if state.phase is not Phase.PLAY or state.dice is None or state.turn is None:
-        return False
-    options = legal_plays(state.position, state.dice)
-    if len(options) != 1 or options[0].steps:
-        return False
-    fields = {"play": "", "legal": True, "reason": None, "rule": None}
-    match.append(CheckersPlayed, by=by, at=at, player=state.turn, **fields)
-    return True

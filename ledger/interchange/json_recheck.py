@@ -24,7 +24,7 @@ from dataclasses import fields, replace
 from typing import Any
 
 from bgledger import events as ev
-from bgledger.commands import premature, rulings, setup_errors
+from bgledger.commands import rulings, setup_errors
 from bgledger.commands.match import Match
 from bgledger.commands.rulings import InvalidRulingError, Ruling
 from bgledger.errors import BgLedgerError
@@ -95,10 +95,10 @@ COMMANDS: dict[type[MatchEvent], Callable[[Match, Any, dict[str, Any]], object]]
     ev.ResignationOffered: lambda m, e, k: m.resign(e.level, player=e.player, as_played=True, **k),
     ev.ResignationAccepted: lambda m, e, k: m.accept(**k),
     ev.ResignationRejected: lambda m, e, k: m.reject(**k),
-    ev.PrematureRollMade: lambda m, e, k: premature.roll(m, e.die1, e.die2, **k),
-    ev.PrematureRollAccepted: lambda m, e, k: premature.accept_roll(m, **k),
-    ev.PrematureRollRefused: lambda m, e, k: premature.refuse_roll(m, **k),
-    ev.PrematureDoubleMade: lambda m, e, k: premature.double(m, to=e.value, as_played=True, **k),
+    ev.PrematureRollMade: lambda m, e, k: m.roll_early(e.die1, e.die2, **k),
+    ev.PrematureRollAccepted: lambda m, e, k: m.accept_roll(**k),
+    ev.PrematureRollRefused: lambda m, e, k: m.refuse_roll(**k),
+    ev.PrematureDoubleMade: lambda m, e, k: m.double_early(to=e.value, as_played=True, **k),
     ev.StartingPositionRecorded: lambda m, e, k: setup_errors.record_setup(
         m, Position(tuple(e.board_a), tuple(e.board_b)).position_id, **k
     ),
