@@ -30,7 +30,7 @@ from bgledger.cli.common import (
 )
 from bgledger.cli.render import brief
 from bgledger.cli.view_commands import state_with_rulings
-from bgledger.commands import rulings, setup_errors
+from bgledger.commands import rulings
 from bgledger.commands.match import Match
 from bgledger.commands.rulings import RULERS, Ruling
 from bgledger.events import MatchEvent, RulingMade
@@ -160,7 +160,7 @@ correct_setup = _event_command(
     "correct-setup",
     "Correct the wrong setup EVENT (USBGF 4.2.4): the plays stand on the right position if "
     "none was affected, else the game starts again; too late, the position stands.",
-    setup_errors.correct_setup,
+    Match.correct_setup,
 )
 overturn = _event_command(
     "overturn",

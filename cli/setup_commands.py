@@ -6,7 +6,6 @@ import click
 
 from bgledger.cli.common import json_option, stamp_options
 from bgledger.cli.ledger_commands import perform
-from bgledger.commands.setup_errors import record_setup
 
 
 @click.command()
@@ -23,4 +22,4 @@ def setup(
     Recorded before the game's first play and flagged; 'correct-setup' is the
     director's remedy (USBGF 4.2.4).
     """
-    perform(ctx, match_id, lambda m: record_setup(m, position, by=by, at=at), as_json)
+    perform(ctx, match_id, lambda m: m.record_setup(position, by=by, at=at), as_json)

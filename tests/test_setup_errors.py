@@ -13,7 +13,6 @@ from click.testing import CliRunner, Result
 from bgledger.cli.main import main
 from bgledger.commands.language import Action
 from bgledger.commands.rulings import Ruling, RulingRefusedError
-from bgledger.commands.setup_errors import correct_setup, record_setup
 from bgledger.errors import ActionRefusedError
 from bgledger.interchange.json_stream import export_json, import_json, read_json
 from bgledger.projections.state.corrected import corrected
@@ -29,14 +28,14 @@ DIRECTOR = Ruling("director", "a checker of Ann's started on her 12 point", by="
 def ledger_with(lines: list[str], profile: str = "usbgf-2016") -> Ledger:
     ledger = Ledger("sqlite:///:memory:")
     ledger.start(("Ann", "Bob"), 3, match_id="s", profile=profile, by="kim")
-    ledger.act("s", lambda m: record_setup(m, WRONG, by="kim"))  # event 3 (2: GameStarted)
+    ledger.act("s", lambda m: m.record_setup(WRONG, by="kim"))  # event 3 (2: GameStarted)
     for line in lines:
         ledger.act("s", lambda m, line=line: Action.parse(line).apply(m, "kim"))
     return ledger
 
 
 def fix(ledger: Ledger) -> None:
-    ledger.rule("s", lambda m, h: correct_setup(m, h, 3, DIRECTOR))
+    ledger.rule("s", lambda m, h: m.correct_setup(h, 3, DIRECTOR))
 
 
 OPENING = ["opening 3 1", "move 8/5 6/5"]
@@ -95,11 +94,11 @@ def test_under_abt_the_window_is_the_fifth_roll() -> None:
 def test_a_setup_is_recorded_before_the_first_play_only() -> None:
     ledger = ledger_with(OPENING)
     with pytest.raises(ActionRefusedError, match="before the game's first play"):
-        ledger.act("s", lambda m: record_setup(m, WRONG, by="kim"))
+        ledger.act("s", lambda m: m.record_setup(WRONG, by="kim"))
     with pytest.raises(ActionRefusedError, match="standard starting position"):
         fresh = Ledger("sqlite:///:memory:")
         fresh.start(("Ann", "Bob"), 3, match_id="t", by="kim")
-        fresh.act("t", lambda m: record_setup(m, Position.start().position_id, by="kim"))
+        fresh.act("t", lambda m: m.record_setup(Position.start().position_id, by="kim"))
 
 
 def test_a_corrected_setup_round_trips_through_json() -> None:

@@ -10,7 +10,9 @@ The commands live with their feature, as mixins on
   plays and concessions; :class:`~bgledger.commands.cube.CubeCommands`: the cube;
 - :class:`~bgledger.commands.clock.ClockCommands`: the game clock and the
   director's clock sanctions; :class:`~bgledger.commands.breaks.BreakCommands`:
-  breaks and penalty points.
+  breaks and penalty points;
+- :class:`~bgledger.commands.setup.SetupCommands`: :meth:`Match.start`, and
+  errors in a game's starting position.
 
 Recording is the stream's protected ``_record``: only the aggregate's own
 commands record, and only after they have decided.
@@ -27,13 +29,11 @@ Example::
 
 from __future__ import annotations
 
-from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from bgledger.commands.breaks import BreakCommands
 from bgledger.commands.cube import CubeCommands
-from bgledger.commands.setup import match_started
-from bgledger.projections.state.fold import apply
+from bgledger.commands.setup import SetupCommands
 
 __all__ = ["Match", "match_uuid"]
 
@@ -45,7 +45,7 @@ def match_uuid(match_id: str) -> UUID:
     return uuid5(_NAMESPACE, match_id)
 
 
-class Match(CubeCommands, BreakCommands):
+class Match(CubeCommands, BreakCommands, SetupCommands):
     """One match: its id, its version (events so far), its folded state and its commands.
 
     Commands take ``by`` (who records) and ``at`` (when it happened, ISO
@@ -54,35 +54,3 @@ class Match(CubeCommands, BreakCommands):
     The stream's bookkeeping (``id``, ``version``, ``profile``, ``advance``,
     ``collect_events``, ``atomic``) is :class:`bgledger.commands.stream.MatchStream`'s.
     """
-
-    @classmethod
-    def start(
-        cls,
-        stream: UUID,
-        match_id: str,
-        players: tuple[str, str],
-        length: int,
-        *,
-        by: str,
-        at: str | None = None,
-        **setup: Any,
-    ) -> Match:
-        """A new match, recorded as :class:`MatchStarted`.
-
-        ``setup`` is :func:`bgledger.commands.setup.match_started`'s keyword arguments
-        (profile, clock, crawford, event, round, table, meta, score,
-        crawford_status) and, with a clock,
-        :meth:`~bgledger.commands.clock.ClockCommands.start_clock`'s
-        ``reserve_ms``, ``delay_ms`` and ``doubles``.
-
-        :raises InvalidMatchSetupError: for a bad id, name, length, clock or score.
-        :raises UnknownProfileError: for an unknown profile.
-        :raises InvalidTimeError: for a malformed ``at``.
-        """
-        timing = {k: setup.pop(k) for k in ("reserve_ms", "delay_ms", "doubles") if k in setup}
-        opened = match_started(stream, match_id, players, length, by=by, at=at, **setup)
-        match = cls(stream, 1, apply(None, opened))
-        match._pending.append(opened)
-        if opened.clock != "none":  # the clock is set now; the first hit starts it
-            match.start_clock(opened.clock, by=by, at=opened.at, **timing)
-        return match

@@ -1,35 +1,183 @@
-"""Setting up a match: the checks and the :class:`~bgledger.events.MatchStarted` event.
+"""Setting up a match, and errors in its starting position.
 
 A match usually starts at 0-0 before its first game.  A transcription (or a
 scorekeeper who arrives late) may start at another score: ``score`` then
 gives it, and ``crawford_status`` says whether the first game recorded is
 the Crawford game or after it, which the score alone cannot tell (USBGF
 4.4.6: the Crawford game is the first game after a player reaches one point
-from the match).
+from the match).  :meth:`SetupCommands.start` records
+:class:`~bgledger.events.MatchStarted` and, with a game clock, sets it
+(:class:`~bgledger.commands.clock.ClockCommands`).
+
+Errors in the starting position: recording a wrong setup
+(:meth:`SetupCommands.record_setup`), and the director's correction
+(:meth:`SetupCommands.correct_setup`).  USBGF 4.2.4: an error noticed before
+the player who did not start the game has completed his second turn is
+corrected: with the dice rolled so far if no move was affected, else the game
+is replayed from the standard position with new rolls.  Noticed later, the
+position stands, and a side with fewer than fifteen checkers may still lose a
+gammon or backgammon.  Under ``usbgf-2017`` the window is the fifth roll of
+the game (ABT 4.7).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import Any, Self
 from uuid import UUID
 
 from eventsourcing.domain import DomainEvent
 
 from bgledger.commands import decide as _decide
-from bgledger.errors import InvalidMatchSetupError
-from bgledger.events import MatchStarted
+from bgledger.commands.clock import ClockCommands
+from bgledger.commands.ruling_base import (
+    InvalidRulingError,
+    Ruling,
+    RulingRefusedError,
+    check_in_force,
+    find,
+    is_game_action,
+    record,
+)
+from bgledger.commands.windows import valid_roll
+from bgledger.errors import ActionRefusedError, InvalidMatchSetupError
+from bgledger.events import (
+    CheckersPlayed,
+    DiceRolled,
+    GameStarted,
+    MatchEvent,
+    MatchStarted,
+    OpeningRollMade,
+    StartingPositionCorrected,
+    StartingPositionRecorded,
+    UnplayablePlayRecorded,
+)
 from bgledger.events.chain import chained
-from bgledger.rules.profiles import DEFAULT_PROFILE, Profile, get_profile
+from bgledger.projections.state.corrected import corrected, in_force
+from bgledger.projections.state.fold import Phase, apply
+from bgledger.rules.errors import RulesError
+from bgledger.rules.judge import judge
+from bgledger.rules.notation import Play
+from bgledger.rules.position import Position
+from bgledger.rules.profiles import DEFAULT_PROFILE, Profile, Subject, Window, get_profile
 
-__all__ = ["CLOCKS", "MATCH_ID", "MAX_LENGTH", "match_started"]
+__all__ = ["CLOCKS", "MATCH_ID", "MAX_LENGTH", "SetupCommands", "check_score", "check_setup"]
 
 MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 CLOCKS = ("none", "simple-delay", "bronstein")
 MAX_LENGTH = 999
+RULE = "USBGF 4.2.4"
 _STATUSES = ("pre", "crawford", "post")
 
 
-def match_started(
+class SetupCommands(ClockCommands):
+    """Starting a match, and the errors in a game's starting position.
+
+    Built on :class:`~bgledger.commands.clock.ClockCommands`: a match started
+    with a clock has it set at once.
+    """
+
+    @classmethod
+    def start(
+        cls,
+        stream: UUID,
+        match_id: str,
+        players: tuple[str, str],
+        length: int,
+        *,
+        by: str,
+        at: str | None = None,
+        **setup: Any,
+    ) -> Self:
+        """A new match, recorded as :class:`MatchStarted`.
+
+        ``setup`` is :func:`_match_started`'s keyword arguments
+        (profile, clock, crawford, event, round, table, meta, score,
+        crawford_status) and, with a clock,
+        :meth:`~bgledger.commands.clock.ClockCommands.start_clock`'s
+        ``reserve_ms``, ``delay_ms`` and ``doubles``.
+
+        :raises InvalidMatchSetupError: for a bad id, name, length, clock or score.
+        :raises UnknownProfileError: for an unknown profile.
+        :raises InvalidTimeError: for a malformed ``at``.
+        """
+        timing = {k: setup.pop(k) for k in ("reserve_ms", "delay_ms", "doubles") if k in setup}
+        opened = _match_started(stream, match_id, players, length, by=by, at=at, **setup)
+        match = cls(stream, 1, apply(None, opened))
+        match._pending.append(opened)  # the first event: there is no stream to record it on yet
+        if opened.clock != "none":  # the clock is set now; the first hit starts it
+            match.start_clock(opened.clock, by=by, at=opened.at, **timing)
+        return match
+
+    def record_setup(self, position_id: str, *, by: str, at: str | None = None) -> None:
+        """The checkers of the game being started were set up as ``position_id`` (player a's view).
+
+        Recorded before the game's first play (starting the game if none is in
+        progress) and flagged, since it is not the standard position (USBGF 4.2.4).
+
+        :raises InvalidPositionError: for a bad position id.
+        :raises ActionRefusedError: after the first play, or for the standard position.
+        """
+        board = Position.from_id(position_id)
+        state = self.state
+        before_play = state.phase is Phase.OPENING or (
+            state.phase is Phase.PLAY and state.opening_dice
+        )
+        if not before_play and state.phase is not Phase.BETWEEN_GAMES:
+            raise ActionRefusedError(
+                "a setup is recorded before the game's first play: " + _decide.situation(state),
+                RULE,
+            )
+        if board == Position.start():
+            raise ActionRefusedError(f"{position_id} is the standard starting position", RULE)
+        if state.phase is Phase.BETWEEN_GAMES:
+            self._record(GameStarted, by, at, number=state.game + 1)
+        problems = "; ".join(board.problems()) or "checkers are not where they start"
+        self._record(
+            StartingPositionRecorded, by, at, board_a=list(board.mover),
+            board_b=list(board.opponent), legal=False,
+            reason=f"not the standard starting position: {problems}", rule=RULE,
+        )  # fmt: skip
+
+    def correct_setup(self, history: Sequence[MatchEvent], number: int, ruling: Ruling) -> None:
+        """Correct the wrong setup ``number`` while its window is open (USBGF 4.2.4, ABT 4.7).
+
+        :raises InvalidRulingError: if ``number`` is not a recorded setup.
+        :raises RulingRefusedError: once the window has closed: the position stands.
+        """
+        event = find(history, number)
+        if not isinstance(event, StartingPositionRecorded):
+            raise InvalidRulingError(f"event {number} is a {type(event).__name__}, not a setup")
+        check_in_force(history, number)
+        game = _game_after(history, number)
+        rules = self.profile.corrections_for(Subject.STARTING_POSITION)
+        if not rules:
+            raise RulingRefusedError(f"{self.profile.name} corrects no setup: it stands", RULE)
+        window = rules[0].window
+        closing = _closed(window.value, game)
+        if closing is not None:
+            raise RulingRefusedError(
+                f"too late: {closing}; the starting position stands, and a side with fewer than "
+                "fifteen checkers may still lose a gammon or backgammon",
+                window.rule or RULE,
+            )
+        affected = _affected(history, number)
+        voids = [number]
+        if affected:
+            voids += [e.originator_version for e in game if is_game_action(e)]
+            voids = [n for n in voids if n != number] + [number]
+        rule = window.rule or RULE
+        record(
+            self, history, StartingPositionCorrected, ruling, rule, voids,
+            event=number, replayed=affected,
+        )  # fmt: skip
+
+
+# -- the checks behind the commands ------------------------------------------------------
+
+
+def _match_started(
     stream: UUID,
     match_id: str,
     players: tuple[str, str],
@@ -138,3 +286,61 @@ def check_score(
             "'crawford' or 'post' only when a player is one point away"
         )
     return status
+
+
+def _game_after(history: Sequence[MatchEvent], number: int) -> list[MatchEvent]:
+    """The game actions in force of the setup's game, from its start (not the setup itself)."""
+    kept = in_force(history)
+    start = max(
+        (e.originator_version for e in kept if isinstance(e, GameStarted)
+         and e.originator_version < number),
+        default=0,
+    )  # fmt: skip
+    return [e for e in kept if e.originator_version > start and e.originator_version != number]
+
+
+def _closed(window: Window, game: Sequence[MatchEvent]) -> str | None:
+    """What closed the setup's window in ``game``, in words; None while it is open."""
+    if any(isinstance(e, GameStarted) for e in game):
+        return "the game is over"
+    if window is Window.BEFORE_FIFTH_ROLL:
+        rolls = [
+            e for i, e in enumerate(game)
+            if (isinstance(e, OpeningRollMade) and e.die_a != e.die_b)
+            or (isinstance(e, DiceRolled) and valid_roll(game, i))
+        ]  # fmt: skip
+        if len(rolls) >= 5:
+            return f"the fifth roll of the game was made at event {rolls[4].originator_version}"
+        return None
+    opening = next((e for e in game if isinstance(e, OpeningRollMade) and e.die_a != e.die_b), None)
+    if opening is None:
+        return None
+    non_starter = "b" if opening.die_a > opening.die_b else "a"
+    turns = [
+        e for e in game
+        if isinstance(e, CheckersPlayed | UnplayablePlayRecorded) and e.player == non_starter
+    ]  # fmt: skip
+    if len(turns) >= 2:
+        done = turns[1].originator_version
+        return f"the player who did not start completed his second turn at event {done}"
+    return None
+
+
+def _affected(history: Sequence[MatchEvent], number: int) -> bool:
+    """True if a play made on the wrong setup would not be the same play on the right one."""
+    without = [e for e in history if e.originator_version != number]
+    for event in _game_after(history, number):
+        if not isinstance(event, CheckersPlayed):
+            if isinstance(event, UnplayablePlayRecorded):
+                return True
+            continue
+        before = corrected(without, at=event.originator_version - 1)
+        if before is None or before.dice is None:
+            return True
+        try:
+            verdict = judge(before.position, before.dice, Play.parse(event.play))
+        except RulesError:
+            return True
+        if verdict.legal != event.legal:
+            return True
+    return False

@@ -24,7 +24,7 @@ from dataclasses import fields, replace
 from typing import Any
 
 from bgledger import events as ev
-from bgledger.commands import rulings, setup_errors
+from bgledger.commands import rulings
 from bgledger.commands.match import Match
 from bgledger.commands.rulings import InvalidRulingError, Ruling
 from bgledger.errors import BgLedgerError
@@ -52,7 +52,7 @@ RULINGS: dict[type[RulingMade], Decision] = {
     ev.ScoreCorrected: lambda m, h, e, r: rulings.correct_score(m, h, (e.score_a, e.score_b), r),
     ev.RulingNoted: lambda m, h, e, r: rulings.note(m, h, r),
     ev.RulingOverturned: lambda m, h, e, r: rulings.overturn(m, h, e.ruling, r),
-    ev.StartingPositionCorrected: lambda m, h, e, r: setup_errors.correct_setup(m, h, e.event, r),
+    ev.StartingPositionCorrected: lambda m, h, e, r: m.correct_setup(h, e.event, r),
 }
 """The decision recording each kind of ruling: ``(match, history before it, event, ruling)``."""
 
@@ -99,8 +99,8 @@ COMMANDS: dict[type[MatchEvent], Callable[[Match, Any, dict[str, Any]], object]]
     ev.PrematureRollAccepted: lambda m, e, k: m.accept_roll(**k),
     ev.PrematureRollRefused: lambda m, e, k: m.refuse_roll(**k),
     ev.PrematureDoubleMade: lambda m, e, k: m.double_early(to=e.value, as_played=True, **k),
-    ev.StartingPositionRecorded: lambda m, e, k: setup_errors.record_setup(
-        m, Position(tuple(e.board_a), tuple(e.board_b)).position_id, **k
+    ev.StartingPositionRecorded: lambda m, e, k: m.record_setup(
+        Position(tuple(e.board_a), tuple(e.board_b)).position_id, **k
     ),
     **{kind: lambda m, e, k: _rule(m, e, **k) for kind in _RULING_KINDS},
     **TIME_COMMANDS,
