@@ -8,6 +8,14 @@ links from ``""``.  Changing, removing, inserting or reordering any event
 thus changes the chain of every event after it; :mod:`bgledger.store.integrity`
 recomputes it.
 
+A link covers what is stored.  An event is linked when it is recorded, from
+the event itself (:func:`link`); it is checked from its row as stored
+(:func:`stored_content`, :func:`link_content`): the same content for an event
+of the current class version, and for an older row what it held when it was
+linked, before any upcast changed its fields (a ruling's dropped ``state``,
+:meth:`~bgledger.events.RulingMade.upcast_v2_v3`).  An event class may thus
+change its fields without breaking the chain of any stored event.
+
 :func:`canonical_json` is also what the JSON export's per-event hash is
 computed over (:func:`bgledger.interchange.json_schema.content_hash`).
 """
@@ -16,14 +24,25 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import fields, replace
+from datetime import datetime
 from typing import Any, TypeVar
+from uuid import UUID
 
 from bgledger.events.base import MatchEvent
 from bgledger.events.names import topic_of
 
-__all__ = ["canonical_json", "chained", "content", "link", "rechain", "sha256_hex"]
+__all__ = [
+    "canonical_json",
+    "chained",
+    "content",
+    "link",
+    "link_content",
+    "rechain",
+    "sha256_hex",
+    "stored_content",
+]
 
 E = TypeVar("E", bound=MatchEvent)
 
@@ -55,12 +74,38 @@ def content(event: MatchEvent) -> dict[str, Any]:
     return {"topic": topic_of(type(event)), "event": data}
 
 
+def stored_content(
+    topic: str, stream: UUID, number: int, stored: Mapping[str, Any]
+) -> dict[str, Any]:
+    """What the link of a stored row covers: :func:`content` of the event as it was stored.
+
+    ``stored`` is the row's state decoded but not upcast (the fields the event
+    had when it was linked, ``timestamp`` a datetime); ``chain`` and the
+    mapper's ``class_version`` are left out, the stream and number added as
+    :func:`content` writes them.
+    """
+    data = {k: v for k, v in stored.items() if k not in ("chain", "class_version")}
+    stamp = data.get("timestamp")
+    data["originator_id"] = str(stream)
+    data["originator_version"] = number
+    data["timestamp"] = stamp.isoformat() if isinstance(stamp, datetime) else stamp
+    return {"topic": topic, "event": data}
+
+
+def link_content(previous: str, covered: Mapping[str, Any]) -> str:
+    """The chain value of an event whose content is ``covered``, after the chain ``previous``.
+
+    :raises TypeError: for a value JSON cannot hold.
+    """
+    return sha256_hex(previous + "\n" + canonical_json(covered))
+
+
 def link(previous: str, event: MatchEvent) -> str:
     """The chain value ``event`` must carry after an event whose chain is ``previous``.
 
     :raises TypeError: as :func:`content`.
     """
-    return sha256_hex(previous + "\n" + canonical_json(content(event)))
+    return link_content(previous, content(event))
 
 
 def chained(event: E, previous: str) -> E:

@@ -17,6 +17,12 @@ the same database, the match's latest snapshot.  A witness beyond the last
 event shows a truncated tail; a witness whose chain differs shows that
 something at or before it was rewritten.
 
+Each link is recomputed over the row as stored (its topic and its fields
+decoded but not upcast: :func:`bgledger.events.chain.stored_content`), so the
+chain covers exactly what the store holds, and a row stored by an older
+bgledger still verifies after its class has changed (a ruling's ``state``,
+dropped on reading since class version 3).
+
 Events stored by a bgledger before the chain (class version 1) carry none:
 they can only be a leading run of the stream and are reported as unchained,
 not as a mismatch (an unchained event after a chained one is one).
@@ -36,13 +42,14 @@ from sqlalchemy import func, select
 from bgledger.commands.match import match_uuid
 from bgledger.errors import MatchNotFoundError
 from bgledger.events import MatchEvent, MatchStarted
-from bgledger.events.chain import link
+from bgledger.events.chain import link_content, stored_content
 from bgledger.store.application import Ledger
 from bgledger.store.recorder import LedgerRecorder
 from bgledger.store.snapshots import MatchSnapshot
 
 __all__ = [
     "Problem",
+    "Row",
     "UnreadableEventError",
     "Verdict",
     "Witness",
@@ -120,6 +127,14 @@ class Verdict:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class Row:
+    """A stored event: as read back (upcast), and what its link covers, as stored."""
+
+    event: MatchEvent
+    covered: dict[str, Any]
+
+
 @dataclass(slots=True)
 class _Walk:
     """The state of a walk along the chain."""
@@ -130,8 +145,9 @@ class _Walk:
     at: dict[int, str] = field(default_factory=dict)
 
 
-def _step(walk: _Walk, event: MatchEvent, watched: set[int]) -> Problem | None:
+def _step(walk: _Walk, row: Row, watched: set[int]) -> Problem | None:
     number = walk.count + 1
+    event = row.event
     version = event.originator_version
     if version != number:
         if version > number:
@@ -147,7 +163,7 @@ def _step(walk: _Walk, event: MatchEvent, watched: set[int]) -> Problem | None:
         walk.unchained += 1
     else:
         try:
-            expected = link(walk.previous, event)
+            expected = link_content(walk.previous, row.covered)
         except (AttributeError, TypeError, ValueError) as error:
             return Problem(number, "unreadable", f"event {number} cannot be hashed: {error}")
         if event.chain != expected:
@@ -179,12 +195,10 @@ def _check_witnesses(walk: _Walk, witnesses: Sequence[Witness]) -> Problem | Non
     return None
 
 
-def verify(
-    match_id: str, events: Iterable[MatchEvent], witnesses: Sequence[Witness] = ()
-) -> Verdict:
+def verify(match_id: str, rows: Iterable[Row], witnesses: Sequence[Witness] = ()) -> Verdict:
     """Recompute every link of a match's chain; check it against ``witnesses``.
 
-    ``events`` are the stream's, in the stored order; an
+    ``rows`` are the stream's, in the stored order; an
     :class:`UnreadableEventError` raised while iterating them is reported as
     the event at fault.  Stops at the first problem.
     """
@@ -192,8 +206,8 @@ def verify(
     watched = {w.number for w in witnesses}
     problem: Problem | None = None
     try:
-        for event in events:
-            problem = _step(walk, event, watched)
+        for row in rows:
+            problem = _step(walk, row, watched)
             if problem is not None:
                 break
     except UnreadableEventError as error:
@@ -206,7 +220,7 @@ def verify(
     return Verdict(match_id, walk.count, walk.unchained, walk.previous, sources, problem)
 
 
-def _decode(ledger: Ledger, rows: Sequence[StoredEvent]) -> Iterator[MatchEvent]:
+def _decode(ledger: Ledger, rows: Sequence[StoredEvent]) -> Iterator[Row]:
     """The stored rows read back one by one as the store holds them now (no snapshot, no cache).
 
     :raises UnreadableEventError: while iterating, for a row that is not a match event.
@@ -214,11 +228,26 @@ def _decode(ledger: Ledger, rows: Sequence[StoredEvent]) -> Iterator[MatchEvent]
     for row in rows:
         try:
             event = ledger.mapper.to_domain_event(row)
+            covered = stored_content(
+                row.topic, event.originator_id, row.originator_version, _as_stored(ledger, row)
+            )
         except Exception as error:  # any row that does not read back is a finding
             raise UnreadableEventError(row.originator_version, str(error)) from None
         if not isinstance(event, MatchEvent):
             raise UnreadableEventError(row.originator_version, f"a {type(event).__name__}")
-        yield event
+        yield Row(event, covered)
+
+
+def _as_stored(ledger: Ledger, row: StoredEvent) -> dict[str, Any]:
+    """The row's fields decoded as the mapper decodes them, but not upcast."""
+    mapper = ledger.mapper
+    data = row.state
+    if mapper.cipher:
+        data = mapper.cipher.decrypt(data)
+    if mapper.compressor:
+        data = mapper.compressor.decompress(data)
+    decoded: dict[str, Any] = mapper.transcoder.decode(data)
+    return decoded
 
 
 def snapshot_witness(ledger: Ledger, stream: UUID) -> Witness | None:
