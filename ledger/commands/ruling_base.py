@@ -1,7 +1,7 @@
 """What every ruling shares: who rules and why, the windows, and the one way to record.
 
-:func:`record` writes a compensating event with the corrected state it leads
-to (worked out by :mod:`bgledger.projections.state.corrected` from the events in force);
+:func:`record` writes a compensating event: its facts (what it voids, restores
+and sets), from which the fold works out the match it leads to;
 :func:`choose` finds the profile's correction rule whose window is still
 open, or refuses naming what closed each.
 """
@@ -12,9 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from eventsourcing.domain import DomainEvent
-
-from bgledger.commands.decide import match_winner, stamp
+from bgledger.commands.decide import match_winner
 from bgledger.commands.stream import MatchStream
 from bgledger.commands.windows import closed_by, describe_closing
 from bgledger.errors import ActionRefusedError, RulesError
@@ -25,8 +23,7 @@ from bgledger.events import (
     RulingMade,
     RulingOverturned,
 )
-from bgledger.projections.state.codec import state_to_dict
-from bgledger.projections.state.corrected import corrected, in_force, voided_by
+from bgledger.projections.state.corrected import in_force, voided_by
 from bgledger.rules.profiles import CorrectionRule, Subject, Window
 
 __all__ = [
@@ -90,7 +87,12 @@ def record(
     restores: Sequence[int] = (),
     **fields: Any,
 ) -> RulingMade:
-    """Record ``kind`` with the corrected state it leads to, worked out from the events in force."""
+    """Record ``kind``: the facts of the ruling, never the state it leads to (DESIGN 7).
+
+    ``history`` is the match's events before it: the fold works out the
+    match after the ruling from the events in force
+    (:mod:`bgledger.projections.state.rulings`).
+    """
     common: dict[str, Any] = {
         "rule": rule,
         "ruled_by": given.ruled_by,
@@ -99,20 +101,7 @@ def record(
         "voids": sorted(voids),
         "restores": sorted(restores),
     }
-    when = stamp(given.at, match.state.last_at)
-    probe = kind(
-        originator_id=match.id,
-        originator_version=match.version + 1,
-        timestamp=DomainEvent.create_timestamp(),
-        at=when,
-        recorded_by=given.by,
-        state={},
-        **common,
-        **fields,
-    )
-    state = corrected([*history, probe])
-    assert state is not None
-    return match.append(kind, by=given.by, at=when, state=state_to_dict(state), **common, **fields)
+    return match._record(kind, given.by, given.at, history, **common, **fields)
 
 
 def find(history: Sequence[MatchEvent], number: int) -> MatchEvent:

@@ -13,7 +13,7 @@ The commands themselves, which decide before they record, are
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Self, TypeVar
 from uuid import UUID
@@ -26,9 +26,13 @@ from bgledger.events.chain import chained
 from bgledger.projections.state.fold import MatchState, apply
 from bgledger.rules.profiles import Profile, get_profile
 
-__all__ = ["MatchStream"]
+__all__ = ["HistoryMismatchError", "MatchStream"]
 
 E = TypeVar("E", bound=MatchEvent)
+
+
+class HistoryMismatchError(ValueError):
+    """The events given as a ruling's history are not the stream's so far (a caller's mistake)."""
 
 
 class MatchStream:
@@ -79,11 +83,28 @@ class MatchStream:
         # The state is immutable: a copy needs only its own pending list.
         return type(self)(self._id, self._version, self.state)
 
-    def _record(self, event_type: type[E], by: str, at: str | None, **fields: Any) -> E:
+    def _record(
+        self,
+        event_type: type[E],
+        by: str,
+        at: str | None,
+        history: Sequence[MatchEvent] | None = None,
+        /,
+        **fields: Any,
+    ) -> E:
         """Make the next event of the stream, chain it, fold it in and keep it pending.
 
+        A ruling records facts only; the match it leads to is worked out from
+        the events in force (:func:`bgledger.projections.state.fold.apply`), so
+        it needs ``history``: the stream's events as stored before it (any this
+        command recorded first, still pending, are added).  ``history`` is
+        positional, so that no event field can be taken for it.
+
         :raises InvalidTimeError: for a malformed ``at``, or one earlier than the last event's.
+        :raises HistoryNeededError: for a ruling without ``history``.
+        :raises HistoryMismatchError: for a ``history`` that is not this stream's so far.
         """
+        before = None if history is None else self._before(history)
         event = event_type(
             originator_id=self._id,
             originator_version=self._version + 1,
@@ -93,10 +114,23 @@ class MatchStream:
             **fields,
         )
         event = chained(event, self.state.head)
-        self.state = apply(self.state, event)
+        self.state = apply(self.state, event, before)
         self._version += 1
         self._pending.append(event)
         return event
+
+    def _before(self, history: Sequence[MatchEvent]) -> list[MatchEvent]:
+        """Every event before the next one: ``history`` (stored) and the pending ones after it.
+
+        :raises HistoryMismatchError: if they are not numbered 1 to :attr:`version`.
+        """
+        before = list(history[: self._version])
+        before += [e for e in self._pending if e.originator_version > len(before)]
+        if [e.originator_version for e in before[-1:]] != ([self._version] if before else []):
+            raise HistoryMismatchError(
+                f"the history given ends at event {len(before)}; the match is at {self._version}"
+            )
+        return before
 
     def append(self, event_type: type[E], *, by: str, at: str | None = None, **fields: Any) -> E:
         """Record an event decided elsewhere: a ruling checked by :mod:`bgledger.commands.rulings`.

@@ -1,13 +1,23 @@
 """Rulings: compensating events (USBGF 4.2.3, 4.2.4, 4.4.6-4.4.10, 4.7, 4.8, 5.2).
 
 A ruling names the events it voids and restores and what it corrects; it never
-changes an event recorded before it.
+changes an event recorded before it.  It records facts only (DESIGN principle
+7): who ruled, under which rule, why, and what it voids, restores and sets.
+The match it leads to is derived by the fold
+(:mod:`bgledger.projections.state.rulings`) from the events in force, so a
+stored ruling means the same whatever the layout of the state or of its
+snapshots (:mod:`bgledger.projections.state.codec`) becomes.
+
+Rulings stored before class version 3 also kept a copy of that derived state
+(``state``); reading them back drops it (:meth:`RulingMade.upcast_v2_v3`).  The
+hash chain still covers it: :mod:`bgledger.store.integrity` links each row as
+it is stored.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from bgledger.events.base import MatchEvent
 
@@ -35,9 +45,12 @@ class RulingMade(MatchEvent):
     :ivar agreed: the players agreed to the correction (USBGF 4.2.3(f)).
     :ivar voids: the events this ruling takes out of force (never deletes).
     :ivar restores: the events it puts back in force (an appeal overturning a ruling).
-    :ivar state: the corrected state right after it (:mod:`projections.codec` form), so that
-        folding needs no look back; :mod:`projections.effective` recomputes it.
+
+    Each kind adds what it sets (a score, a length, a cube level...).  Class
+    version 3: a ruling no longer stores the state it leads to.
     """
+
+    class_version: ClassVar[int] = 3
 
     rule: str
     ruled_by: str
@@ -45,7 +58,16 @@ class RulingMade(MatchEvent):
     agreed: bool
     voids: list[int]
     restores: list[int]
-    state: dict[str, Any]
+
+    @staticmethod
+    def upcast_v2_v3(state: dict[str, Any]) -> None:
+        """Drop the copy of the corrected state a ruling stored before version 3.
+
+        It was derived, never a fact: the fold works it out from the events in
+        force.  (A version 1 row is first given its empty ``chain`` by
+        :meth:`MatchEvent.upcast_v1_v2`.)
+        """
+        state.pop("state", None)
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ A game action is recorded again by its :class:`~bgledger.commands.match.Match` c
 (:data:`COMMANDS`), a ruling by its decision in :mod:`bgledger.commands.rulings`
 (:data:`RULINGS`) on the history before it; what the command records must be
 the file's events, field by field (the times aside), including the events a
-ruling voids and restores and the corrected state it keeps.  Events a command
+ruling voids and restores and what it sets.  Events a command
 records along with another (:data:`CONSEQUENCES`: a game won with its last
 play, a match won again after a ruling) are compared as they come.
 
@@ -62,12 +62,12 @@ def _rule(
 ) -> None:
     """Decide the ruling ``event`` again: who ruled, why, under which rule, as the file says.
 
-    The ruling keeps the corrected state, times included, so the match has
-    been brought to the file's times (:func:`_redecide`: the commands before
-    it recorded theirs as now).  The rule is the file's where the decision
-    takes one; a ruling whose recorded rule names no window of the profile (a
-    double's rule, or a remedy's) is decided as it was, by the first rule
-    whose window is open.
+    A ruling is decided on the match as the file recorded it, at the file's
+    times (a missed hit's restore counts the clock up to it): :func:`_redecide`
+    brought the match there (the commands before it recorded theirs as now).
+    The rule is the file's where the decision takes one; a ruling whose
+    recorded rule names no window of the profile (a double's rule, or a
+    remedy's) is decided as it was, by the first rule whose window is open.
     """
     decide = RULINGS.get(type(event))
     if decide is None:
@@ -166,7 +166,7 @@ def _redecide(
     later = events[at]
     given: dict[str, Any] = {"by": event.recorded_by, "at": None}
     if type(later) in _AT_FILE_TIMES:
-        # A ruling keeps the corrected state at its own time, a clock counts the events' times:
+        # A ruling and a clock count the events' times:
         # decide it at that time, on the match as the file recorded it.
         match.advance(match.version, fold(events[index:at], recorded) or recorded)
         given["at"] = later.at
@@ -191,7 +191,7 @@ def _compare(recorded: MatchEvent, event: MatchEvent, name: str) -> None:
         theirs, mine = getattr(event, f.name), getattr(recorded, f.name)
         if f.name not in ("timestamp", "at", "chain") and theirs != mine:
             what = f.name
-            if isinstance(theirs, dict) and isinstance(mine, dict):  # a ruling's state
+            if isinstance(theirs, dict) and isinstance(mine, dict):  # a match's tags
                 key = min(k for k in theirs.keys() | mine.keys() if theirs.get(k) != mine.get(k))
                 what, theirs, mine = f"{f.name}[{key!r}]", theirs.get(key), mine.get(key)
             problem = f"{kind}'s {what} is {short(theirs)} in the file; the ledger records "
@@ -202,7 +202,7 @@ def recheck(events: Sequence[MatchEvent], *, name: str) -> None:
     """Re-decide ``events`` through the :class:`Match` commands: they must record the same.
 
     Every field but the times must be equal, flags included, and a ruling's
-    ``voids``, ``restores`` and ``state``.  The file's ``at`` is kept, not
+    ``voids`` and ``restores``.  The file's ``at`` is kept, not
     re-decided (:func:`~bgledger.interchange.json_stream.read_json` checks its
     form): events recorded without ``--at`` on machines whose clocks differ
     may be out of order.  Rulings and the clock, break and penalty-point
@@ -222,7 +222,7 @@ def recheck(events: Sequence[MatchEvent], *, name: str) -> None:
             assert recorded is not None
             pending.extend(_redecide(match, events, index, name, recorded))
         _compare(pending.popleft(), event, name)
-        recorded = apply(recorded, event)
+        recorded = apply(recorded, event, events[:index] if isinstance(event, RulingMade) else None)
     if pending:
         problem = f"the file ends here; the ledger records {type(pending[0]).__name__} next"
         raise InconsistentMatchJsonError(name, problem, events[-1].originator_version)

@@ -8,9 +8,9 @@ penalty-point events of :mod:`bgledger.events`), each of its declared type:
 ``str``, ``int``, ``bool``, ``None``, unions of these (a clock reading is
 ``int | None`` at a break without a clock), ``list[int]`` (the events a ruling
 voids or restores), ``list[str]`` (the players who asked for a break),
-``dict[str, str]`` (a match's header tags) and ``dict[str, Any]`` (the
-corrected state a ruling records, any JSON value).  A ``bool`` is not an
-``int``; clock figures are whole milliseconds.
+and ``dict[str, str]`` (a match's header tags).  A ``bool`` is not an
+``int``; clock figures are whole milliseconds.  (A ruling's ``state`` in an
+older export is dropped before these checks: :mod:`.json_stream`.)
 """
 
 from __future__ import annotations

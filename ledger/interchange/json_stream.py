@@ -15,10 +15,14 @@ time each event was stored in one ledger, and an import stores the events
 anew, linked afresh in the ledger that imports them.
 
 The export is the history as recorded, rulings included (each with the
-events it voids and restores and the corrected state it keeps); the match as
-corrected is worked out from it (:mod:`bgledger.projections.state.corrected`), as in the
-ledger it came from.  The form of a document and the checks made on reading it
-are in :mod:`bgledger.interchange.json_schema`.
+events it voids and restores and what it sets); the match as corrected is
+worked out from it (:mod:`bgledger.projections.state.corrected`), as in the
+ledger it came from.  An export written before rulings stopped storing the
+state they lead to (a ``state`` field in each ruling's ``fields``) still
+reads: its hash covers the field, which is then dropped, as the ledger drops
+it from a stored ruling (:meth:`~bgledger.events.RulingMade.upcast_v2_v3`).
+The form of a document and the checks made on reading it are in
+:mod:`bgledger.interchange.json_schema`.
 
 Importing re-decides the match (:func:`recheck`, :mod:`bgledger.interchange.json_recheck`):
 each event's action is recorded again through the :class:`~bgledger.commands.match.Match`
@@ -94,8 +98,8 @@ def export_json(events: Sequence[MatchEvent]) -> dict[str, Any]:
     """The JSON document of a match's ``events`` (all of them, in order, as the ledger has them).
 
     Rulings are events like any other: the export is the history as recorded,
-    every ruling with the events it voids and restores and the corrected
-    state it keeps, not the match as corrected.
+    every ruling with the events it voids and restores and what it sets, not
+    the match as corrected.
 
     :raises NotAMatchError: if ``events`` do not begin with :class:`MatchStarted`.
     """
@@ -147,10 +151,11 @@ def read_json(text: str, *, name: str) -> MatchDocument:
     """
     match_id, entries = header(parse(text, name), name)
     events: list[MatchEvent] = []
-    for number, entry in enumerate(entries, start=1):
+    for number, written in enumerate(entries, start=1):
+        entry, hashed = _without_ruling_state(written)
         problem = entry_problem(entry, number)
         if problem is None:
-            data = (entry["type"], entry["at"], entry["recorded_by"], entry["fields"])
+            data = (entry["type"], entry["at"], entry["recorded_by"], hashed)
             if entry["hash"] != content_hash(number, *data):
                 problem = "its hash does not match its content: changed since it was exported"
         if problem is not None:
@@ -162,16 +167,31 @@ def read_json(text: str, *, name: str) -> MatchDocument:
     return MatchDocument(name, match_id, tuple(events))
 
 
+def _without_ruling_state(entry: Any) -> tuple[Any, Any]:
+    """``entry`` without an older export's copy of a ruling's state, and the fields as hashed.
+
+    Exports written before rulings stopped storing the state they lead to
+    give each ruling a ``state`` object; it was derived, never a fact, and is
+    dropped once the hash (over the fields as written) is checked.
+    """
+    if not isinstance(entry, dict):
+        return entry, None
+    data, kind = entry.get("fields"), schemas().get(str(entry.get("type")))
+    if kind is None or not issubclass(kind[0], RulingMade) or not isinstance(data, dict):
+        return entry, data
+    if not isinstance(data.get("state"), dict):
+        return entry, data
+    return {**entry, "fields": {k: v for k, v in data.items() if k != "state"}}, data
+
+
 # -- importing --------------------------------------------------------------------------------
 
 
 def _renamed(event: MatchEvent, match_id: str) -> MatchEvent:
-    """``event`` on the stream of ``match_id``, the id in MatchStarted and rulings' states too."""
+    """``event`` on the stream of ``match_id``, the id in MatchStarted too."""
     event = replace(event, originator_id=match_uuid(match_id))
     if isinstance(event, MatchStarted):
         return replace(event, match_id=match_id)
-    if isinstance(event, RulingMade) and "match_id" in event.state:
-        return replace(event, state={**event.state, "match_id": match_id})
     return event
 
 
@@ -181,9 +201,8 @@ def import_json(
     """Store ``document``'s match in ``ledger`` (under ``match_id`` if given); return its id.
 
     The events keep their numbers, fields, ``at``, ``recorded_by`` and
-    ``stored_at`` (as ``timestamp``); a new id changes only the stream,
-    MatchStarted's ``match_id`` and the match id in each ruling's corrected
-    state.  They are re-decided (:func:`recheck`: the game actions through the
+    ``stored_at`` (as ``timestamp``); a new id changes only the stream and
+    MatchStarted's ``match_id``.  They are re-decided (:func:`recheck`: the game actions through the
     :class:`~bgledger.commands.match.Match` commands, the rulings through
     :mod:`bgledger.commands.rulings`), then linked in a fresh hash chain and stored in one
     transaction.  ``by`` (who

@@ -16,7 +16,7 @@ add up from the results, and ``bgledger import`` refuses them.  A match won on t
 (USBGF 4.3.3) or by penalty points ends with its last game as it stopped, no
 ``and the match`` written.  Only the JSON export (:mod:`.json_stream`) keeps them.
 
-It folds those events (:func:`bgledger.projections.state.fold.apply`)
+It folds those events (:func:`bgledger.projections.state.fold.apply_in_force`)
 to know the board, the turn and the score at each event, turns them into
 the records gnubg keeps for a game (a move, a double, a take, a drop, a
 resignation, dice rolled and not played) and lays those out as gnubg 1.07's
@@ -85,7 +85,7 @@ from bgledger.events import (
     UnplayablePlayRecorded,
 )
 from bgledger.projections.state.corrected import in_force
-from bgledger.projections.state.fold import MatchState, Phase, apply, seat
+from bgledger.projections.state.fold import MatchState, Phase, apply_in_force, seat
 from bgledger.rules.errors import BgLedgerError, RulesError
 from bgledger.rules.judge import play_result
 from bgledger.rules.legal import legal_plays
@@ -212,7 +212,7 @@ class _Transcriber:
         """Take one event: record what gnubg would, then fold it."""
         previous, self.last = self.last, event
         before = self.state
-        self.state = after = apply(before, event)
+        self.state = after = apply_in_force(before, event)
         game = self.games[-1] if self.games else None
         if isinstance(event, GameStarted):
             self.games.append(_Game(event.number, after.score))

@@ -7,7 +7,9 @@ UUID is derived from the match id (:func:`bgledger.commands.match.match_uuid`).
 
 Loading a match reads its latest snapshot (one every
 :data:`SNAPSHOT_INTERVAL` events) and the events after it, so a command on a
-long match folds at most that many events.
+long match folds at most that many events.  A ruling among those events
+needs the events before it (:mod:`bgledger.projections.state.rulings`): the
+match is then folded from its first event, until the next snapshot.
 
 Example::
 
@@ -24,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 from collections.abc import Callable, Iterator
+from copy import deepcopy
 from typing import Any, ClassVar, TypeVar, cast
 from uuid import UUID
 
@@ -209,8 +212,11 @@ class Ledger(Application[UUID]):
             match = self.repository.get(stream, version=at, projector_func=project_match)
         except AggregateNotFoundError:
             raise MatchNotFoundError(f"no match with id {match_id!r} in {self.url}") from None
-        except StaleSnapshotError:
+        except StaleSnapshotError:  # an older snapshot, or a ruling after it or the cached match
             match = self._replay(stream, at)
+            cache = self.repository.cache
+            if cache is not None and at is None:  # the next load folds on from this one
+                cache.put(stream, deepcopy(match))
         if at is not None and match.version != at:
             raise MatchNotFoundError(
                 f"match {match_id!r} has {match.version} events: --at {at} is not one of them"

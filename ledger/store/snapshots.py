@@ -6,9 +6,17 @@ Loading a match reads its latest :class:`MatchSnapshot` (the folded state in
 
 A snapshot also keeps the stream's hash chain at its event (``"head"`` beside
 the codec's keys; :mod:`bgledger.events.chain`), which the next event recorded links
-to.  A snapshot without it (written before the chain) is stale: the match is
-replayed from its events.  The codec itself stays as it was, since every
-ruling stores its corrected state in that form.
+to.  A snapshot without it (written before the chain), or in a form the codec
+no longer reads, is stale: the match is replayed from its events.  Snapshots
+are a cache of derived state (DESIGN principle 8); no event depends on their
+form, so the codec may change freely.
+
+A ruling among the events after a snapshot (or after a cached match) cannot
+be folded onto it: the match after a ruling is worked out from the events in
+force before it (:mod:`bgledger.projections.state.rulings`), which a state
+does not hold.  :func:`project_match` then raises :class:`StaleSnapshotError`
+too, and the match is folded from its first event; the next snapshot, taken
+after the ruling, serves again.
 """
 
 from __future__ import annotations
@@ -22,14 +30,18 @@ from eventsourcing.domain import DomainEvent
 from bgledger.commands.match import Match
 from bgledger.events import MatchEvent
 from bgledger.projections.state.codec import state_from_dict, state_to_dict
-from bgledger.projections.state.fold import MatchState, fold
+from bgledger.projections.state.fold import HistoryNeededError, MatchState, fold
 from bgledger.store.recorder import store_as
 
 __all__ = ["MatchSnapshot", "StaleSnapshotError", "project_match", "thaw"]
 
 
 class StaleSnapshotError(Exception):
-    """A snapshot written in a form this bgledger no longer reads: replay the events instead."""
+    """A snapshot (or cached match) this bgledger cannot fold on from: replay the events instead.
+
+    Written in a form it no longer reads, or followed by a ruling, which needs
+    the events before it.
+    """
 
 
 @dataclass(frozen=True)
@@ -61,7 +73,8 @@ def project_match(match: Match | None, events: Iterable[DomainEvent]) -> Match |
     A ``match`` given (a cached one being brought up to date) is advanced in
     place, as the library's aggregate cache expects.
 
-    :raises StaleSnapshotError: for a snapshot this version cannot read.
+    :raises StaleSnapshotError: for a snapshot this version cannot read, or a ruling
+        after the snapshot or the cached match.
     """
     state = match.state if match is not None else None
     stream = match.id if match is not None else None
@@ -74,7 +87,10 @@ def project_match(match: Match | None, events: Iterable[DomainEvent]) -> Match |
         elif isinstance(event, MatchEvent):
             pending.append(event)
         stream, version = event.originator_id, event.originator_version
-    state = fold(pending, state)
+    try:
+        state = fold(pending, state)
+    except HistoryNeededError as error:
+        raise StaleSnapshotError(str(error)) from error
     if state is None or stream is None:
         return None
     if match is not None:

@@ -6,6 +6,11 @@ stream, folds each match's new events onto the state its match index row
 keeps (:func:`bgledger.projections.state.fold.fold`, the one fold) and writes the match's
 rows, its rulings and the standings of its event, in the caller's
 transaction.  ``rebuild --full`` does the same from the first notification.
+
+A ruling among a match's new events cannot be folded onto the stored state:
+the match after it is worked out from the events in force before it
+(:mod:`bgledger.projections.state.rulings`).  That match is then folded from
+its events, read in the same transaction; rulings are a few events a match.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from bgledger.projections.readmodels.rows import is_ruling, match_row, ruling_ro
 from bgledger.projections.readmodels.tables import matches_table, rulings_table, standings_table
 from bgledger.projections.state.codec import state_from_dict
 from bgledger.projections.state.corrected import voided_by
-from bgledger.projections.state.fold import MatchState, fold
+from bgledger.projections.state.fold import HistoryNeededError, MatchState, fold
 
 __all__ = ["NotificationFolder"]
 
@@ -84,11 +89,14 @@ class NotificationFolder:
         :return: the event names whose standings change (none if the stream is no match).
         """
         first = stream.items[0][1].originator_version
+        version = stream.items[-1][1].originator_version
         prior = self._prior_state(connection, stream.stream, first)
-        state = fold((event for _, event in stream.items), prior)
+        try:
+            state = fold((event for _, event in stream.items), prior)
+        except HistoryNeededError:  # a ruling: the state alone does not give the match after it
+            state = fold(self._stream_events(connection, stream.stream, version))
         if state is None:
             return set()
-        version = stream.items[-1][1].originator_version
         row = match_row(state, stream.stream, version)
         started = self._started_id(connection, stream, prior)
         connection.execute(delete(matches_table).where(matches_table.c.stream == stream.stream))

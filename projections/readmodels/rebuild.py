@@ -12,9 +12,11 @@ used here only if it still belongs to the stream's history: the event it was
 taken at must carry the hash-chain head (:mod:`bgledger.events.chain`) the snapshot
 kept.  A snapshot from another history (a store restored from a backup, a
 stream edited by hand), one in an older form, or none at all, and the match
-is folded from its first event.  ``bgledger rebuild --full`` folds every
-event of every match and reads no snapshot: after an upgrade of bgledger
-that changes the fold, or to prove the snapshots right.
+is folded from its first event, and so is a match with a ruling after its
+snapshot (the match after a ruling is worked out from the events before it,
+:mod:`bgledger.projections.state.rulings`).  ``bgledger rebuild --full``
+folds every event of every match and reads no snapshot: after an upgrade of
+bgledger that changes the fold, or to prove the snapshots right.
 
 The rulings log needs every ruling's own fields, so every ruling is decoded
 (one query, by topic); they are a few events a match.
@@ -22,6 +24,7 @@ The rulings log needs every ruling's own fields, so every ruling is decoded
 
 from __future__ import annotations
 
+import contextlib
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -34,7 +37,7 @@ from sqlalchemy import Connection, Table, func, select, tuple_
 from bgledger.events import MatchEvent
 from bgledger.projections.readmodels.rows import match_row, ruling_row
 from bgledger.projections.state.corrected import voided_by
-from bgledger.projections.state.fold import MatchState, fold
+from bgledger.projections.state.fold import HistoryNeededError, MatchState, fold
 from bgledger.store.snapshots import MatchSnapshot, StaleSnapshotError, thaw
 
 __all__ = ["Rebuilt", "Span", "rebuild_rows"]
@@ -173,9 +176,11 @@ def _state(
         if state is not None:
             tail = reader.stream(span.stream, snapshot.originator_version, span.version)
             if tail and tail[0].chain == state.head and state.events == tail[0].originator_version:
-                rebuilt.snapshots += 1
-                rebuilt.folded += len(tail) - 1
-                return fold(tail[1:], state)
+                with contextlib.suppress(HistoryNeededError):  # else: a ruling in the tail
+                    after = fold(tail[1:], state)
+                    rebuilt.snapshots += 1
+                    rebuilt.folded += len(tail) - 1
+                    return after
     events = reader.stream(span.stream, 1, span.version)
     rebuilt.folded += len(events)
     return fold(events)

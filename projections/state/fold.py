@@ -11,6 +11,20 @@ event is a fact already decided.  Should a stored play no longer fit the board
 (a store edited by hand, a rules engine changed under it), the board is left
 as it was and the state lists the problem in ``anomalies``.
 
+A ruling records facts, not the state it leads to (DESIGN principle 7), so
+folding one needs the events before it: the match as recorded after a ruling
+is the fold of the events in force up to it
+(:mod:`bgledger.projections.state.rulings`).  :func:`fold` from nothing keeps
+the events it has folded and works that out at each ruling; :func:`apply` and
+:func:`fold` from a given state take the events before as ``history``, and
+without it raise :class:`HistoryNeededError` at a ruling (a snapshot or a read
+model's stored state then folds the stream from its events).  This refolds
+the events in force at each ruling, a few times a match, rather than keep a
+second, stored copy of derived state that a later bgledger could not read.
+:func:`fold_in_force` and :func:`apply_in_force` fold :func:`in_force`'s list
+(the match as corrected): there each ruling applies only its own fields.  One
+set of handlers serves both.
+
 The handlers of premature actions, rulings and the clock's events are in
 :mod:`bgledger.projections.state.premature`, :mod:`bgledger.projections.state.rulings` and
 :mod:`bgledger.projections.state.timekeeping`; they are registered here, in the one table.
@@ -22,7 +36,7 @@ numbering (0 borne off, 1-24 the points, 25 the bar), as in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import fields
 from functools import lru_cache
 from typing import Any, TypeVar
@@ -65,7 +79,7 @@ from bgledger.projections.state.model import (
 from bgledger.projections.state.premature import HANDLERS as PREMATURE_HANDLERS
 from bgledger.projections.state.premature import takes_effect
 from bgledger.projections.state.rulings import HANDLERS as RULING_HANDLERS
-from bgledger.projections.state.rulings import new_length
+from bgledger.projections.state.rulings import in_force, new_length, take_corrected
 from bgledger.projections.state.timekeeping import AFTER as TIME_AFTER
 from bgledger.projections.state.timekeeping import HANDLERS as TIME_HANDLERS
 from bgledger.projections.state.timekeeping import KEEP_DANCE
@@ -78,12 +92,15 @@ __all__ = [
     "PLAYERS",
     "Crawford",
     "GameRecord",
+    "HistoryNeededError",
     "MatchState",
     "Phase",
     "Resignation",
     "apply",
+    "apply_in_force",
     "crawford_after",
     "fold",
+    "fold_in_force",
     "other",
     "seat",
     "started",
@@ -181,7 +198,28 @@ def started(event: MatchStarted) -> MatchState:
 _ORPHAN = MatchState("?", ("?", "?"), 0, "", "", False)
 
 
-def _step(draft: _Draft | None, event: MatchEvent) -> _Draft:
+class HistoryNeededError(LookupError):
+    """A ruling was to be folded onto a state without the events before it.
+
+    The match after a ruling is worked out from the events in force up to it;
+    a state alone (a snapshot's, a read model's) does not hold them.  Fold the
+    stream from its events instead, or pass them as ``history``.
+    """
+
+    def __init__(self, ruling: MatchEvent) -> None:
+        self.number = ruling.originator_version
+        super().__init__(
+            f"event {self.number} ({type(ruling).__name__}) is a ruling: "
+            "folding it needs the events before it"
+        )
+
+
+def _step(draft: _Draft | None, event: MatchEvent, before: Sequence[MatchEvent] | None) -> _Draft:
+    """``event`` folded onto ``draft``: as recorded given the events ``before`` it, else in force.
+
+    As recorded, a ruling makes the match what the events in force up to it
+    make it (but for the kept fields: :func:`~.rulings.take_corrected`).
+    """
     if isinstance(event, MatchStarted):
         return _Draft(started(event))
     if draft is None:
@@ -189,9 +227,12 @@ def _step(draft: _Draft | None, event: MatchEvent) -> _Draft:
         draft.anomalies = (
             f"event {event.originator_version} ({type(event).__name__}) before MatchStarted",
         )
-    handler = _HANDLERS.get(type(event))
-    if handler is not None:
-        handler(draft, event)
+    if before is not None and type(event) in RULING_HANDLERS:
+        take_corrected(draft, fold_in_force(in_force([*before, event])) or _ORPHAN)
+    else:
+        handler = _HANDLERS.get(type(event))
+        if handler is not None:
+            handler(draft, event)
     if type(event) in KEEP_DANCE and draft.danced == draft.events:
         draft.danced = event.originator_version  # a dance stays voidable until the hit
     if draft.timer is not None:
@@ -204,22 +245,71 @@ def _step(draft: _Draft | None, event: MatchEvent) -> _Draft:
     return draft
 
 
-def apply(state: MatchState | None, event: MatchEvent) -> MatchState:
-    """The state after ``event``.  Never raises for a well-typed event.
+def apply(
+    state: MatchState | None, event: MatchEvent, history: Sequence[MatchEvent] | None = None
+) -> MatchState:
+    """The state after ``event``, as recorded.  Never raises for a well-typed event but a ruling.
 
-    An event of a kind this fold does not know (from a newer bgledger) is
-    counted and otherwise ignored; an event before :class:`MatchStarted`
-    starts nothing and is listed in ``anomalies``.
+    ``history`` is the events before ``event`` (those ``state`` was folded
+    from); a ruling needs them (from nothing, there are none), other events
+    ignore them.  An event of a kind this fold does not know (from a newer
+    bgledger) is counted and otherwise ignored; an event before
+    :class:`MatchStarted` starts nothing and is listed in ``anomalies``.
+
+    :raises HistoryNeededError: for a ruling onto a ``state`` without ``history``.
     """
-    return _step(None if state is None else _Draft(state), event).freeze()
+    if history is None and state is not None and type(event) in RULING_HANDLERS:
+        raise HistoryNeededError(event)
+    draft = None if state is None else _Draft(state)
+    return _step(draft, event, () if history is None else history).freeze()
 
 
-def fold(events: Iterable[MatchEvent], state: MatchState | None = None) -> MatchState | None:
-    """The state after ``events``, starting from ``state`` (None: from nothing)."""
+def fold(
+    events: Iterable[MatchEvent],
+    state: MatchState | None = None,
+    *,
+    history: Sequence[MatchEvent] | None = None,
+) -> MatchState | None:
+    """The state after ``events`` as recorded, starting from ``state`` (None: from nothing).
+
+    From nothing, each ruling is worked out from the events folded before it.
+    From a ``state``, ``history`` is the events it was folded from; without
+    them the fold stops at the first ruling.
+
+    :raises HistoryNeededError: at a ruling, from a ``state`` without ``history``.
+    """
+    draft = None if state is None else _Draft(state)
+    seen: list[MatchEvent] | None = None
+    if state is None or history is not None:
+        seen = [] if history is None else list(history)
+    for event in events:
+        if seen is None:
+            if type(event) in RULING_HANDLERS:
+                raise HistoryNeededError(event)
+            draft = _step(draft, event, ())
+        else:
+            draft = _step(draft, event, seen)
+            seen.append(event)
+    return None if draft is None else draft.freeze()
+
+
+def fold_in_force(
+    events: Iterable[MatchEvent], state: MatchState | None = None
+) -> MatchState | None:
+    """The state after ``events``, all in force (:func:`~.rulings.in_force`'s list).
+
+    Each ruling applies only its own fields: the events it voids are not
+    there (:func:`bgledger.projections.state.corrected.corrected`).
+    """
     draft = None if state is None else _Draft(state)
     for event in events:
-        draft = _step(draft, event)
+        draft = _step(draft, event, None)
     return None if draft is None else draft.freeze()
+
+
+def apply_in_force(state: MatchState | None, event: MatchEvent) -> MatchState:
+    """The state after ``event``, one of the events in force (see :func:`fold_in_force`)."""
+    return _step(None if state is None else _Draft(state), event, None).freeze()
 
 
 @_on(GameStarted)

@@ -1,50 +1,74 @@
-"""The fold's part for rulings (USBGF 4.2.3, 4.4.6-4.4.10, 4.7, 4.8, 5.2).
+"""The fold's part for rulings (USBGF 4.2.3, 4.4.6-4.4.10, 4.7, 4.8, 5.2): facts in, state derived.
 
-A ruling (:class:`~bgledger.events.RulingMade`) records the corrected state right
-after it: folding it loads that state, all but what a ruling never replaces (the
-clock, the breaks, the penalty points and the stream's hash chain).  Folded
-without it, as :mod:`bgledger.projections.state.corrected` does to recompute that state from
-the events in force, a ruling applies its own fields: a corrected score, the
-points a reverted player must move from again (CLASSIC 10), a corrected match
-length.  A length corrected during a game takes effect after it
-(:func:`new_length`, USBGF 4.8.4, 4.8.5(a)), unless that game ended the match
-(USBGF 4.8.3).
+A ruling (:class:`~bgledger.events.RulingMade`) records facts only: the events
+it voids and restores and what it sets (DESIGN principle 7).  Which events are
+in force follows from those lists (:func:`voided_by`, :func:`in_force`), and
+the match a ruling leads to is the one fold over the events in force up to it.
+:mod:`bgledger.projections.state.fold` folds a ruling in one of two ways, with
+the same handlers:
 
-:mod:`bgledger.projections.state.fold` registers :data:`HANDLERS` and calls :func:`new_length`
-when a game ends; like every handler they change a draft of the state and
-never raise.
+- *in force* (folding :func:`in_force`'s list, as
+  :func:`bgledger.projections.state.corrected.corrected` does): the voided
+  events are not there, so a ruling applies only its own fields
+  (:data:`HANDLERS`): a corrected score, the points a reverted player must move
+  from again (CLASSIC 10), a corrected match length.  A length corrected during
+  a game takes effect after it (:func:`new_length`, USBGF 4.8.4, 4.8.5(a)),
+  unless that game ended the match (USBGF 4.8.3);
+- *as recorded* (the log as it stands, every event in it): the match after
+  the ruling is the in-force fold of the events before it and the ruling
+  itself, all but what a ruling never replaces (:data:`KEPT`: the clock, the
+  breaks, the penalty points and the stream's hash chain), which run on from
+  the recorded state (:func:`take_corrected`).
+
+Rulings stored before class version 3 also kept a copy of that corrected state;
+it is dropped on reading (:meth:`~bgledger.events.RulingMade.upcast_v2_v3`) and
+worked out again here, so a change of the state's layout or of its codec never
+changes what a stored ruling means.
+
+Like every handler these change a draft of the state and never raise.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import fields
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import fields, replace
 from typing import Any, Protocol
 
 from bgledger.events import (
     CrawfordPassNullified,
     CubeActionVoided,
     CubeLevelCorrected,
+    CubeOffered,
+    CubeTaken,
     MatchEvent,
     MatchLengthCorrected,
     PlaysReverted,
+    PrematureDoubleMade,
     RulingMade,
     RulingNoted,
     RulingOverturned,
     ScoreCorrected,
     StartingPositionCorrected,
 )
-from bgledger.projections.state.codec import state_from_dict
 from bgledger.projections.state.model import Crawford, MatchState, Phase
 
-__all__ = ["HANDLERS", "Draft", "new_length"]
+__all__ = [
+    "HANDLERS",
+    "KEPT",
+    "Draft",
+    "in_force",
+    "new_length",
+    "rulings_in_force",
+    "take_corrected",
+    "voided_by",
+]
 
 
 class Draft(Protocol):
     """The fields of the fold's draft state that rulings change by name.
 
-    A ruling's corrected state sets every :class:`MatchState` field but the
-    kept ones, by ``setattr``.
+    :func:`take_corrected` sets every :class:`MatchState` field but the kept
+    ones, by ``setattr``.
     """
 
     length: int
@@ -57,10 +81,78 @@ class Draft(Protocol):
     anomalies: tuple[str, ...]
 
 
-_KEPT = ("timer", "breaks", "penalties", "clock", "head")
-"""What a ruling's corrected state never replaces: time ran as it ran (events_time), and
-the stream's hash chain is the stream's."""
-_LOADED = tuple(f.name for f in fields(MatchState) if f.name not in _KEPT)
+# -- which events are in force ------------------------------------------------------
+
+
+def voided_by(events: Iterable[MatchEvent]) -> dict[int, int]:
+    """Each event out of force, mapped to the number of the ruling that voided it.
+
+    Only a ruling in force counts: one that a later ruling voided (an appeal)
+    voids and restores nothing, and one an appeal restored counts again.  A
+    ruling names only earlier events, so reading the rulings from the last
+    one back decides each ruling before the events it names: an event is
+    out of force if the last ruling in force that names it voids it.
+    """
+    rulings = [e for e in events if isinstance(e, RulingMade)]
+    named: dict[int, int | None] = {}  # event -> the ruling voiding it; None: restored
+    for ruling in reversed(rulings):
+        if named.get(ruling.originator_version) is not None:
+            continue  # voided by a later ruling in force
+        for number in ruling.voids:
+            named.setdefault(number, ruling.originator_version)
+        for number in ruling.restores:
+            named.setdefault(number, None)
+    return {number: by for number, by in sorted(named.items()) if by is not None}
+
+
+def rulings_in_force(events: Sequence[MatchEvent]) -> list[RulingMade]:
+    """The rulings not voided by a later ruling (an appeal), in order."""
+    voided = voided_by(events)
+    return [e for e in events if isinstance(e, RulingMade) and e.originator_version not in voided]
+
+
+def in_force(events: Sequence[MatchEvent]) -> list[MatchEvent]:
+    """The events in force, in order, rulings included (to be folded in force).
+
+    A cube level correction in force changes the value of the double it
+    corrects and of the take that answered it (USBGF 4.4.8).
+    """
+    voided = voided_by(events)
+    kept = [e for e in events if e.originator_version not in voided]
+    levels = {e.event: e.value for e in kept if isinstance(e, CubeLevelCorrected)}
+    if not levels:
+        return kept
+    result: list[MatchEvent] = []
+    offered: int | None = None
+    for event in kept:
+        if isinstance(event, CubeOffered | PrematureDoubleMade):
+            offered = event.originator_version
+            if offered in levels:
+                event = replace(event, value=levels[offered])
+        elif isinstance(event, CubeTaken) and offered in levels:
+            event = replace(event, value=levels[offered])
+        result.append(event)
+    return result
+
+
+# -- a ruling folded as recorded --------------------------------------------------------
+
+KEPT = ("timer", "breaks", "penalties", "clock", "head")
+"""What the corrected state never replaces in the recorded one: time ran as it ran (the
+clock, break and penalty-point events stand whatever a ruling voids), and the stream's
+hash chain is the stream's.  The event count and the time of the last event are the
+ruling's in both."""
+_TAKEN = tuple(f.name for f in fields(MatchState) if f.name not in KEPT)
+
+
+def take_corrected(d: Draft, corrected: MatchState) -> None:
+    """The recorded match after a ruling: ``corrected`` (the in-force fold up to the ruling)
+    for everything but :data:`KEPT`."""
+    for name in _TAKEN:
+        setattr(d, name, getattr(corrected, name))
+
+
+# -- a ruling folded in force: its own fields ---------------------------------------------
 
 
 def new_length(d: Draft, length: int) -> None:
@@ -71,16 +163,7 @@ def new_length(d: Draft, length: int) -> None:
 
 
 def _ruled(d: Draft, event: RulingMade) -> None:
-    if event.state:  # the corrected state the ruling recorded
-        try:
-            loaded = state_from_dict(event.state)
-        except (ValueError, KeyError, TypeError, IndexError) as error:  # never raise: note it
-            problem = f"event {event.originator_version}: corrected state unreadable: {error}"
-            d.anomalies = (*d.anomalies, problem)
-            return
-        for name in _LOADED:
-            setattr(d, name, getattr(loaded, name))
-    elif isinstance(event, ScoreCorrected):
+    if isinstance(event, ScoreCorrected):
         d.score = (event.score_a, event.score_b)
         if d.phase is Phase.BETWEEN_GAMES and d.crawford is not Crawford.POST:
             one_away = d.length - 1 in d.score and max(d.score) < d.length
@@ -102,4 +185,4 @@ HANDLERS: dict[type[MatchEvent], Callable[[Draft, Any], None]] = dict.fromkeys(
     ),
     _ruled,
 )  # fmt: skip
-"""The fold's handler of each kind of ruling (one for all)."""
+"""The fold's handler of each kind of ruling folded in force (one for all)."""

@@ -115,8 +115,8 @@ def history(events: Iterable[MatchEvent]) -> list[HistoryEntry]:
     numbered = {event.originator_version: event for event in events}
     entries: list[HistoryEntry] = []
     state: MatchState | None = None
-    for event in events:
-        after = apply(state, event)
+    for index, event in enumerate(events):
+        after = apply(state, event, events[:index] if isinstance(event, RulingMade) else None)
         number = event.originator_version
         entries.append(
             HistoryEntry(
