@@ -3,7 +3,9 @@
 Library errors become click exceptions here, at the edge: input that
 describes nothing (:class:`~bgledger.rules.errors.RulesError`, an unknown
 match) exits 2; an action the rules refuse
-(:class:`~bgledger.errors.ActionRefusedError`) exits 1 with the rule cited.
+(:class:`~bgledger.errors.ActionRefusedError`) exits 1 with the rule cited, as
+does a seal that does not vouch for its match
+(:class:`~bgledger.errors.SealRefusedError`).
 Either way nothing was recorded.
 """
 
@@ -20,9 +22,10 @@ import click
 import sqlalchemy.exc
 from eventsourcing.persistence import PersistenceError
 
-from bgledger.errors import ActionRefusedError, MatchNotFoundError
+from bgledger.errors import ActionRefusedError, MatchNotFoundError, SealRefusedError
 from bgledger.rules.errors import RulesError
-from bgledger.store.application import Ledger
+from bgledger.service import DEFAULT_URL, Ledger
+from bgledger.store.application import Ledger as MatchStore
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -76,12 +79,26 @@ def stamp_options(func: F) -> F:
     )(func)
 
 
-def open_ledger(ctx: click.Context, cache_size: int = 0) -> Ledger:
-    """The ledger at the group's ``--db`` URL, closed when the command ends."""
+def _url(ctx: click.Context) -> str:
     root = ctx.find_root()
-    url = root.obj["db"] if root.obj else "sqlite:///bgledger.db"
+    return str(root.obj["db"]) if root.obj else DEFAULT_URL
+
+
+def front_door(ctx: click.Context, cache_size: int = 0) -> Ledger:
+    """The front door (:class:`bgledger.service.Ledger`) on the group's ``--db`` URL.
+
+    Closed when the command ends.
+    """
     with library_errors():
-        ledger = Ledger(url, cache_size=cache_size)
+        ledger = Ledger(_url(ctx), cache_size=cache_size)
+    ctx.call_on_close(ledger.close)
+    return ledger
+
+
+def open_ledger(ctx: click.Context, cache_size: int = 0) -> MatchStore:
+    """The store at the group's ``--db`` URL, for the commands not yet on the front door."""
+    with library_errors():
+        ledger = MatchStore(_url(ctx), cache_size=cache_size)
     ctx.call_on_close(ledger.close)
     return ledger
 
@@ -114,6 +131,8 @@ def library_errors() -> Iterator[None]:
         raise BadInputError(refusal_text(error)) from None
     except ActionRefusedError as error:
         raise RefusedError(refusal_text(error)) from None
+    except SealRefusedError as error:
+        raise RefusedError(str(error)) from None
     except sqlalchemy.exc.ArgumentError as error:
         raise BadInputError(f"--db: not a database URL: {error}") from None
     except (PersistenceError, sqlalchemy.exc.SQLAlchemyError) as error:

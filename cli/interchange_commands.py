@@ -11,35 +11,22 @@ sheet are the match as corrected by the rulings in force
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import click
-import sqlalchemy.exc
-from eventsourcing.persistence import IntegrityError
 
-from bgledger.cli.common import emit_json, json_option, library_errors, open_ledger
-from bgledger.errors import BgLedgerError
-from bgledger.interchange.importer import ImportedMatch, matches_from_mat
-from bgledger.interchange.json_stream import export_json, import_json, read_json
-from bgledger.interchange.mat import read_mat_file
-from bgledger.interchange.mat_writer import export_mat
-from bgledger.projections.state.corrected import corrected
-from bgledger.projections.views.scoresheet import scoresheet_html, scoresheet_text
-from bgledger.projections.views.summary import state_json
-from bgledger.rules.profiles import DEFAULT_PROFILE, PROFILES
-from bgledger.store.application import Ledger
-
-_CONFLICTS = (IntegrityError, sqlalchemy.exc.IntegrityError)
-
-
-class ImportRefusedError(BgLedgerError):
-    """A file that was not imported, and why."""
+from bgledger.cli.common import emit_json, front_door, json_option, library_errors
+from bgledger.service import (
+    DEFAULT_PROFILE,
+    EXPORT_FORMATS,
+    PROFILES,
+    Imported,
+    ImportRefusedError,
+)
 
 
 @dataclass
@@ -53,11 +40,11 @@ class _Tally:
     abandoned: int = 0
     refused: list[tuple[str, str]] = field(default_factory=list)
 
-    def add(self, imported: list[ImportedMatch]) -> None:
+    def add(self, imported: list[Imported]) -> None:
         self.files += 1
         self.matches += len(imported)
         for one in imported:
-            self.events += one.match.state.events
+            self.events += one.state.events
             self.flagged += one.illegal_plays
             self.abandoned += one.abandoned
 
@@ -70,48 +57,10 @@ class _Tally:
         return "\n".join([text, *(f"  refused {name}: {why}" for name, why in self.refused)])
 
 
-def import_file(
-    ledger: Ledger, path: Path, *, match_id: str | None, profile: str, by: str
-) -> list[ImportedMatch]:
-    """Replay every match of the file at ``path`` and store them in one transaction.
-
-    A ``.json`` file is bgledger's own export (:mod:`bgledger.interchange.json_stream`).
-
-    :raises ImportRefusedError: for a file that cannot be read, understood or
-        stored (the match id taken); nothing of it is stored.
-    """
-    try:
-        if path.suffix.lower() == ".json":
-            return [_import_json(ledger, path, match_id=match_id, by=by)]
-        mat = read_mat_file(path)
-        imported = matches_from_mat(mat, str(path), match_id=match_id, profile=profile, by=by)
-    except OSError as error:
-        raise ImportRefusedError(f"cannot read it: {error.strerror or error}") from None
-    except UnicodeDecodeError as error:
-        raise ImportRefusedError(f"not UTF-8 text: {error.reason}") from None
-    except BgLedgerError as error:
-        raise ImportRefusedError(str(error)) from None
-    try:
-        ledger.store_new(*(one.match for one in imported))
-    except _CONFLICTS:
-        ids = ", ".join(one.match_id for one in imported)
-        raise ImportRefusedError(
-            f"already in the ledger: match id {ids} exists (--id imports it under another id)"
-        ) from None
-    return imported
-
-
-def _import_json(ledger: Ledger, path: Path, *, match_id: str | None, by: str) -> ImportedMatch:
-    document = read_json(path.read_text(encoding="utf-8"), name=str(path))
-    stored = import_json(ledger, document, match_id=match_id, by=by)
-    match = ledger.load(stored)
-    return ImportedMatch(match, str(path), len(match.state.games), abandoned=False)
-
-
-def _report(imported: ImportedMatch, path: Path, as_json: bool) -> None:
-    state = imported.match.state
+def _report(imported: Imported, path: Path, as_json: bool) -> None:
+    state = imported.state
     if as_json:
-        emit_json(_document(imported, path))
+        emit_json(imported.to_json())
         return
     names = f"{state.players[0]} v {state.players[1]}"
     score = f"{state.score[0]}-{state.score[1]} of {state.length}"
@@ -127,18 +76,6 @@ def _report(imported: ImportedMatch, path: Path, as_json: bool) -> None:
     )
     for note in imported.notes:
         click.echo(f"  note: {note}")
-
-
-def _document(imported: ImportedMatch, path: Path) -> dict[str, Any]:
-    document = state_json(imported.match.state)
-    document.update(
-        file=str(path),
-        games=len(imported.match.state.games),
-        illegal_plays=imported.illegal_plays,
-        abandoned=imported.abandoned,
-        notes=imported.notes,
-    )
-    return document
 
 
 @contextmanager
@@ -179,12 +116,12 @@ def import_command(
     """
     if match_id is not None and len(files) > 1:
         raise click.UsageError("--id names one match: give one file with it")
-    ledger = open_ledger(ctx)
+    ledger = front_door(ctx)
     tally = _Tally()
     with library_errors(), _progress(list(files), as_json) as paths:
         for path in paths:
             try:
-                imported = import_file(ledger, path, match_id=match_id, profile=profile, by=by)
+                imported = ledger.import_file(path, match_id=match_id, profile=profile, by=by)
             except ImportRefusedError as error:
                 tally.refused.append((str(path), str(error)))
                 if as_json:
@@ -202,15 +139,12 @@ def import_command(
         ctx.exit(1)
 
 
-_FORMATS = ("mat", "json", "scoresheet", "scoresheet-html")
-
-
 @click.command()
 @click.argument("match_id", metavar="MATCH")
 @click.option(
     "--format",
     "kind",
-    type=click.Choice(_FORMATS),
+    type=click.Choice(EXPORT_FORMATS),
     required=True,
     help="mat: what gnubg reads; json: every event, rulings included, lossless; "
     "scoresheet(-html): USBGF 4.7.  mat and the score sheets are the match as corrected.",
@@ -226,18 +160,9 @@ def export(ctx: click.Context, match_id: str, kind: str, output: Path | None) ->
     back, corrections and all); the .mat file and the score sheet show the
     match as corrected by the rulings in force, the score sheet listing them.
     """
-    ledger = open_ledger(ctx)
+    ledger = front_door(ctx)
     with library_errors():
-        events = ledger.history(match_id)
-        if kind == "mat":
-            text = export_mat(events)
-        elif kind == "json":
-            text = json.dumps(export_json(events), ensure_ascii=False, indent=1) + "\n"
-        else:
-            state = corrected(events)
-            assert state is not None  # the history of a match begins with MatchStarted
-            render = scoresheet_text if kind == "scoresheet" else scoresheet_html
-            text = render(state, events)
+        text = ledger.export(match_id, kind)
     if output is None:
         click.echo(text, nl=False)
         return

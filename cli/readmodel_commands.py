@@ -14,9 +14,7 @@ from typing import Any
 
 import click
 
-from bgledger.cli.common import emit_json, json_option, library_errors, open_ledger
-from bgledger.projections.readmodels.rows import status_text
-from bgledger.projections.readmodels.tracking import ReadModels
+from bgledger.cli.common import emit_json, front_door, json_option, library_errors
 
 __all__ = ["COMMANDS", "list_matches", "rebuild", "rulings", "standings"]
 
@@ -31,28 +29,15 @@ def _event_option(func: Callable[..., Any]) -> Callable[..., Any]:
     )(func)
 
 
-def current_models(ctx: click.Context) -> ReadModels:
-    """The read models of the group's ledger, caught up with every event recorded.
-
-    :raises click.ClickException: for a database that cannot be read (see
-        :func:`bgledger.cli.common.library_errors`).
-    """
-    ledger = open_ledger(ctx)
-    with library_errors():
-        models = ReadModels(ledger)
-        models.catch_up()
-    return models
-
-
 @click.command("list")
 @_event_option
 @json_option
 @click.pass_context
 def list_matches(ctx: click.Context, event: str | None, as_json: bool) -> None:
     """Every match in the ledger (of one event with --event), in the order they were started."""
-    models = current_models(ctx)
+    ledger = front_door(ctx)
     with library_errors():
-        rows = models.matches(event)
+        rows = ledger.matches(event)
     if as_json:
         emit_json({"matches": [json.loads(row["summary"]) for row in rows]})
         return
@@ -64,7 +49,7 @@ def list_matches(ctx: click.Context, event: str | None, as_json: bool) -> None:
         score = f"{row['score_a']}-{row['score_b']}/{row['length']}"
         players = f"{row['player_a']} v {row['player_b']}"
         click.echo(
-            f"{row['match_id']:<16} {players:<32} {score:>9}  {status_text(row):<20} "
+            f"{row['match_id']:<16} {players:<32} {score:>9}  {row['status']:<20} "
             f"{row['events']:>5} events  {row['last_at'][:19].replace('T', ' ')}"
         )
 
@@ -99,9 +84,9 @@ def rulings(ctx: click.Context, event: str | None, as_json: bool) -> None:
     Each line: when, match and event number, the rule, who ruled, whether it
     is in force or was overturned (and by which ruling), and why (USBGF 5.5).
     """
-    models = current_models(ctx)
+    ledger = front_door(ctx)
     with library_errors():
-        rows = models.rulings(event)
+        rows = ledger.rulings(event)
     if as_json:
         emit_json({"event": event, "rulings": [ruling_json(row) for row in rows]})
         return
@@ -128,9 +113,9 @@ def standings(ctx: click.Context, event: str | None, as_json: bool) -> None:
     Played, won, lost and the points count finished matches only (the final
     match score); a match without a winner counts as in progress.
     """
-    models = current_models(ctx)
+    ledger = front_door(ctx)
     with library_errors():
-        rows = models.standings(event)
+        rows = ledger.standings(event)
     if as_json:
         emit_json({"event": event, "standings": rows})
         return
@@ -161,9 +146,9 @@ def rebuild(ctx: click.Context, full: bool, as_json: bool) -> None:
     (after an upgrade that changes how events are folded).  Runs in one
     transaction: readers see the old models until it commits.
     """
-    ledger = open_ledger(ctx)
+    ledger = front_door(ctx)
     with library_errors():
-        report = ReadModels(ledger).rebuild(full=full)
+        report = ledger.rebuild(full=full)
     document = {
         "events": report.events,
         "folded": report.folded,

@@ -18,11 +18,11 @@ from collections.abc import Callable, Sequence
 
 import click
 
-from bgledger.cli.common import BadInputError, library_errors, open_ledger, viewer_option
-from bgledger.cli.render import board_diagram
-from bgledger.events import MatchEvent
+from bgledger.cli.common import BadInputError, front_door, library_errors, viewer_option
 from bgledger.projections.views.audit import HistoryEntry, history, history_line
 from bgledger.projections.views.moment import Moment, moment, rulings_text
+from bgledger.projections.views.text import board_diagram
+from bgledger.service import MatchEvent
 
 __all__ = ["HELP", "ReplaySession", "replay"]
 
@@ -152,9 +152,9 @@ def replay(
     Commands, one a line: n/next (or Enter), b/back, j/jump N, t/toggle
     between the recorded and the corrected view, q/quit.
     """
-    ledger = open_ledger(ctx)
+    ledger = front_door(ctx)
     with library_errors():
-        events = ledger.history(match_id)
+        events = ledger.events(match_id)
     if at > len(events):
         raise BadInputError(f"--at {at}: match {match_id!r} has events 1-{len(events)}")
     session = ReplaySession(events, at, as_corrected, viewer)

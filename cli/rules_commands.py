@@ -8,33 +8,21 @@ import click
 
 from bgledger.cli.common import emit_json, json_option
 from bgledger.rules.errors import RulesError
-from bgledger.rules.judge import Judgement, judge
-from bgledger.rules.legal import check_dice, legal_plays
-from bgledger.rules.notation import Play
-from bgledger.rules.position import Position
+from bgledger.service import Judgement, Ledger, Position
 
 
 def _position(text: str) -> Position:
     try:
-        return Position.from_id(text)
+        return Ledger.position(text)
     except RulesError as exc:
         raise click.BadParameter(str(exc), param_hint="POSITION") from None
 
 
 def _dice(values: tuple[int, ...]) -> tuple[int, int]:
     try:
-        return check_dice(values)
+        return Ledger.dice(values)
     except RulesError as exc:
         raise click.BadParameter(str(exc), param_hint="D D") from None
-
-
-def legal_document(position: Position, dice: tuple[int, int]) -> dict[str, object]:
-    """The ``legal --json`` document: one entry per distinct resulting position."""
-    plays = [
-        {"play": str(lp.play), "result": lp.result.position_id}
-        for lp in legal_plays(position, dice)
-    ]
-    return {"position": position.position_id, "dice": list(dice), "plays": plays}
 
 
 def judgement_document(verdict: Judgement) -> dict[str, object]:
@@ -61,15 +49,14 @@ def _legal_stream() -> None:
         try:
             if len(words) != 3 or not all(w.isascii() and w.isdigit() for w in words[1:]):
                 raise click.BadParameter(f"expected 'POSID D D', got {line.strip()!r}")
-            position = Position.from_id(words[0])
-            dice = check_dice((int(words[1]), int(words[2])))
+            plays = Ledger.legal(words[0], (int(words[1]), int(words[2])))
         except (RulesError, click.BadParameter) as exc:
             bad += 1
             message = exc.message if isinstance(exc, click.BadParameter) else str(exc)
             emit_json({"line": number, "input": line.strip(), "error": message})
             click.echo(f"stdin, line {number}: {message}", err=True)
             continue
-        emit_json(legal_document(position, dice))
+        emit_json(plays.to_json())
     if bad:
         raise SystemExit(2)
 
@@ -90,14 +77,13 @@ def legal(position: str, dice: tuple[int, ...], as_json: bool) -> None:
             raise click.UsageError("'legal -' reads the dice from stdin; give no DICE")
         _legal_stream()
         return
-    document = legal_document(_position(position), _dice(dice))
+    found = Ledger.legal(_position(position), _dice(dice))
     if as_json:
-        emit_json(document)
+        emit_json(found.to_json())
         return
-    plays: list[dict[str, str]] = document["plays"]  # type: ignore[assignment]
-    click.echo(f"{position} {dice[0]}{dice[1]}: {len(plays)} legal play(s)")
-    for entry in plays:
-        click.echo(f"  {entry['play'] or 'Cannot Move':<28} -> {entry['result']}")
+    click.echo(f"{position} {dice[0]}{dice[1]}: {len(found.plays)} legal play(s)")
+    for play, result in found.plays:
+        click.echo(f"  {play or 'Cannot Move':<28} -> {result}")
 
 
 @click.command("judge")
@@ -114,7 +100,7 @@ def judge_command(position: str, die1: int, die2: int, play: str, as_json: bool)
     """
     board, dice = _position(position), _dice((die1, die2))
     try:
-        verdict = judge(board, dice, Play.parse(play))
+        verdict = Ledger.judge(board, dice, play)
     except RulesError as exc:
         raise click.BadParameter(str(exc), param_hint="PLAY") from None
     if as_json:

@@ -39,6 +39,7 @@ __all__ = [
     "PrematureRollStandsError",
     "ResignationRefusedError",
     "RulesError",
+    "SealRefusedError",
     "TimeNotExpiredError",
 ]
 
@@ -128,3 +129,11 @@ class PenaltyRefusedError(ActionRefusedError):
 
 class InvalidClockError(RulesError):
     """A clock figure that is not ``M:SS``, a stop reason USBGF 4.3.2 does not list, a bad delay."""
+
+
+class SealRefusedError(BgLedgerError):
+    """A seal that does not vouch for its match, or a match that cannot be sealed.
+
+    The seal was altered, forged or signed by another key; or the match's
+    chain has a mismatch or none at all.  The CLI exits 1.
+    """

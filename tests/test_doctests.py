@@ -8,6 +8,8 @@ import importlib
 import pytest
 
 MODULES = [
+    "bgledger",
+    "bgledger.service",
     "bgledger.commands.language",
     "bgledger.store.application",
     "bgledger.commands.breaks",

@@ -195,8 +195,8 @@ def test_random_matches_exported_and_imported_back_are_the_same(seed: int, lengt
 
 
 def test_an_imported_match_is_stored_with_one_snapshot_of_its_end(tmp_path: Path) -> None:
-    from bgledger.cli.interchange_commands import import_file
     from bgledger.commands.match import match_uuid
+    from bgledger.interchange.files import import_file
     from bgledger.projections.state.fold import fold
     from bgledger.store.application import Ledger
 
