@@ -33,6 +33,7 @@ from bgledger.commands.match import Match, match_uuid
 from bgledger.errors import ActionRefusedError, BgLedgerError
 from bgledger.interchange.mat import MatAction, MatFile, MatGame, MatMatch
 from bgledger.projections.state.fold import Phase, other
+from bgledger.projections.state.model import one_point_away
 from bgledger.rules.errors import InvalidNotationError, InvalidPlayError, RulesError
 from bgledger.rules.profiles import DEFAULT_PROFILE
 
@@ -188,7 +189,7 @@ def _status(first: MatGame | None, length: int) -> str | None:
     The score cannot tell whether that first game is the Crawford game; a
     double in it says it is not (GNU Backgammon assumes it is, regardless).
     """
-    if first is None or not any(0 < points == length - 1 for points in first.score):
+    if first is None or not one_point_away(length, first.score):
         return None
     doubled = any(action.kind == "double" for action in first.actions)
     return "post" if doubled else "crawford"

@@ -193,18 +193,53 @@ class MatchState:
         return a, b
 
 
+def one_point_away(length: int, score: tuple[int, int]) -> bool:
+    """True if a player has scored his way to exactly one point from winning the match.
+
+    USBGF 4.4.6: the Crawford game is "the first game after either player is
+    exactly one point away from winning the match".  A player gets there by
+    scoring, so at 0-0 of a 1-point match nobody is one point away: no game
+    has been played for anyone to have become one away, and that first game
+    is not the Crawford game (the cube is dead in it anyway, USBGF 4.4.9).
+    GNU Backgammon reads it so: ``new match 1`` gives the Match ID
+    ``cIklAAAAAAAE`` and ``set score 0 0`` in a 1-point match ``cIkpAAAAAAAE``,
+    the Crawford bit clear in both, and the corpus's three 1-point matches
+    (``online-2009/snowie-018``, ``-106``, ``-107`` in ``expected-gnubg.jsonl``)
+    have their one game read as not Crawford.  Nobody is one point away in
+    a match already won.
+
+    >>> one_point_away(5, (4, 2)), one_point_away(5, (3, 2)), one_point_away(5, (5, 4))
+    (True, False, False)
+    >>> one_point_away(1, (0, 0))
+    False
+    """
+    return max(score) < length and any(0 < points == length - 1 for points in score)
+
+
+def crawford_status(rule: bool, length: int, score: tuple[int, int]) -> Crawford:
+    """The status of a game about to be played at ``score``, when only the score can tell.
+
+    Where a match starts at a score, or its length or score is corrected
+    between games: the Crawford game if the match plays the Crawford
+    ``rule`` and a player is :func:`one_point_away`, else pre-Crawford.
+
+    >>> crawford_status(True, 5, (4, 0)), crawford_status(True, 1, (0, 0))
+    (<Crawford.CRAWFORD: 'crawford'>, <Crawford.PRE: 'pre'>)
+    """
+    return Crawford.CRAWFORD if rule and one_point_away(length, score) else Crawford.PRE
+
+
 def crawford_after(current: Crawford, rule: bool, length: int, score: tuple[int, int]) -> Crawford:
     """The Crawford status of the next game when a game ends at ``score`` (USBGF 4.4.6).
 
     The Crawford game is the first game after either player is exactly one
-    point away from the match (if the match plays the Crawford ``rule``);
-    the games after it are post-Crawford.
+    point away from the match (:func:`one_point_away`; if the match plays the
+    Crawford ``rule``); the games after it are post-Crawford.
     """
     if current is Crawford.CRAWFORD:
         return Crawford.POST
-    reached = max(score) < length and length - 1 in score
-    if current is Crawford.PRE and rule and reached:
-        return Crawford.CRAWFORD
+    if current is Crawford.PRE:
+        return crawford_status(rule, length, score)
     return current
 
 
