@@ -21,6 +21,8 @@ from bgledger.rules.profiles import (
     PROFILES,
     Citation,
     ClockKind,
+    Decision,
+    Decisions,
     Party,
     PrematureRoll,
     Profile,
@@ -74,8 +76,17 @@ def _sections(book: str) -> dict[str, str]:
     return {number: _normal("\n".join(body)) for number, body in found.items()}
 
 
+@cache
+def _appendix_b() -> str:
+    """The basic rules of play attached to the USBGF rules as Appendix B (its first page)."""
+    text = (RULES_DIR / _BOOKS["USBGF"][0]).read_text(encoding="utf-8")
+    return _normal(text[text.index("## Rules of Backgammon") :])
+
+
 def _cited_text(rule: str) -> str:
     """The text of the section (or clause) a citation names; fails if it does not exist."""
+    if rule == "USBGF Appendix B":
+        return _appendix_b()
     match = _CITATION.fullmatch(rule)
     assert match, f"citation {rule!r} is not in the form 'USBGF 4.2.3(a)'"
     book, number, clause, faq = match.groups()
@@ -396,3 +407,58 @@ def test_enum_values_are_json_stable_strings() -> None:
         values = [member.value for member in enum]
         assert json.loads(json.dumps(values)) == values
         assert all(re.fullmatch(r"[a-z]+(-[a-z0-9]+)*", value) for value in values)
+
+
+# --- the rule of each decision ---------------------------------------------------------
+
+
+@needs_rules
+@pytest.mark.parametrize("profile", _profiles(), ids=lambda p: p.name)
+def test_every_decision_is_cited_by_every_profile_in_the_books_words(profile: Profile) -> None:
+    for decision in Decision:
+        citation = profile.citation(decision)
+        assert citation.rule is not None and citation.quote, (profile.name, decision)
+        assert profile.cite(decision) == citation.rule
+        assert _normal(citation.quote) in _cited_text(citation.rule), (profile.name, decision)
+
+
+@needs_rules
+def test_decisions_quote_the_rules_they_cite() -> None:
+    usbgf = get_profile("usbgf-2016")
+    assert usbgf.cite(Decision.PREMATURE_ROLL) == "USBGF 4.1.7.1"
+    assert "the Fast Roll Rule" in _cited_text(usbgf.cite(Decision.PREMATURE_ROLL))
+    assert usbgf.cite(Decision.STOP_DISPUTE) == "USBGF 4.3.2(d)"
+    assert _cited_text("USBGF 4.3.2(d)").startswith("When there is a dispute")
+    assert usbgf.cite(Decision.OPENING_HIT) == "CLOCK 3.3"
+    assert "lower die starts the opponent's clock" in _cited_text("CLOCK 3.3")
+    assert usbgf.cite(Decision.MATCH_OVER) == "ABT 4.9"
+    assert "first player to reach the posted match length" in _cited_text("ABT 4.9")
+    assert usbgf.cite(Decision.BASIC_RULES) == "USBGF Appendix B"
+    assert "initial arrangement of checkers" in _cited_text("USBGF Appendix B")
+    classic = get_profile("classic")
+    assert classic.cite(Decision.SAME_CHECKER) == "CLASSIC 10"
+    assert "obliged to move that man" in _cited_text("CLASSIC 10")
+
+
+def test_profiles_based_on_usbgf_2016_cite_its_rules_and_classic_says_why() -> None:
+    usbgf = get_profile("usbgf-2016")
+    for name in ("usbgf-2017", "online"):
+        assert get_profile(name).decisions == usbgf.decisions
+    classic = get_profile("classic")
+    for decision in Decision:
+        if decision is not Decision.SAME_CHECKER:
+            assert classic.cite(decision) == usbgf.cite(decision)
+            assert "classic laws (3-11) are silent" in classic.citation(decision).note
+    assert usbgf.cite(Decision.SAME_CHECKER) == "USBGF 4.2.3(c)"
+
+
+def test_decisions_must_all_be_cited_to_a_rule() -> None:
+    cited = get_profile("usbgf-2016").decisions.cited
+    with pytest.raises(ValueError, match="missing: roll"):
+        Decisions(tuple(pair for pair in cited if pair[0] is not Decision.ROLL))
+    with pytest.raises(ValueError, match="cited once"):
+        Decisions((*cited, cited[0]))
+    silent = Citation(rule=None, note="the book is silent")
+    with pytest.raises(ValueError, match="cited to no rule: roll"):
+        Decisions(tuple((d, silent if d is Decision.ROLL else c) for d, c in cited))
+    assert [value for value in Decision if not re.fullmatch(r"[a-z]+(-[a-z]+)*", value)] == []

@@ -12,11 +12,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bgledger.rules import _usbgf_corrections as corrections
+from bgledger.rules import _usbgf_decisions as decisions
 from bgledger.rules import _usbgf_play as play
 from bgledger.rules import _usbgf_procedure as procedure
 from bgledger.rules._profile_model import (
+    Citation,
     CorrectionRule,
     CubeRules,
+    Decision,
+    Decisions,
     Party,
     PlayRules,
     PrematureRoll,
@@ -42,6 +46,7 @@ USBGF_2016 = Profile(
     breaks=procedure.BREAKS,
     lateness=procedure.LATENESS,
     clocks=(procedure.SIMPLE_DELAY, procedure.BRONSTEIN),
+    decisions=decisions.DECISIONS,
 )
 
 
@@ -245,6 +250,22 @@ _CLASSIC_ROLLS = RollRules(
     premature_roll=cite(PrematureRoll.STANDS, None, note="The classic laws (3-11) are silent."),
 )
 
+
+def _classic_decisions() -> Decisions:
+    """USBGF's rule for every decision the classic laws leave open; CLASSIC 10's same man."""
+    silent = "The classic laws (3-11) are silent here: the ledger cites usbgf-2016's rule."
+    borrowed = {
+        decision: replace(citation, note=f"{silent} {citation.note}".strip())
+        for decision, citation in decisions.DECISIONS.cited
+    }
+    borrowed[Decision.SAME_CHECKER] = Citation(
+        rule="CLASSIC 10",
+        quote="If a man wrongly moved can be moved correctly, the player in error is obliged to "
+        "move that man.",
+    )
+    return decisions.DECISIONS.replacing(borrowed)
+
+
 CLASSIC = Profile(
     name="classic",
     summary="The classic 19th-century laws of backgammon (laws 3-11); no Crawford rule.",
@@ -281,6 +302,7 @@ CLASSIC = Profile(
     breaks=None,
     lateness=None,
     clocks=(),
+    decisions=_classic_decisions(),
 )
 
 # --- online: usbgf-2016 as an online server plays it ---

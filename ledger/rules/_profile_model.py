@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
 
-_RULE = re.compile(r"(USBGF|ABT|CLASSIC|CLOCK) \d+(\.\d+)*(\([a-h]\))?|FAQ")
+_RULE = re.compile(r"(USBGF|ABT|CLASSIC|CLOCK) \d+(\.\d+)*(\([a-h]\))?|USBGF Appendix B|FAQ")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -24,8 +24,9 @@ class Citation:
     """Where a value comes from.
 
     :param rule: ``"USBGF 4.2.3(a)"``, ``"ABT 4.8"``, ``"CLASSIC 10"``,
-        ``"CLOCK 2.1"`` or ``"FAQ"`` (the USBGF valid-rolls FAQ); ``None`` when
-        the rulebook is silent and the value is the profile's own convention.
+        ``"CLOCK 2.1"``, ``"USBGF Appendix B"`` (the basic rules of play) or
+        ``"FAQ"`` (the USBGF valid-rolls FAQ); ``None`` when the rulebook is
+        silent and the value is the profile's own convention.
     :param quote: the rule's own words, verbatim, that give the value.
     :param note: how the value was read from the text, or why the book is silent.
     :raises ValueError: on a malformed rule, a rule without a quote, or a
@@ -66,6 +67,99 @@ def iter_citations(node: object) -> Iterator[Citation]:
     elif isinstance(node, tuple | frozenset):
         for item in node:
             yield from iter_citations(item)
+
+
+class Decision(StrEnum):
+    """What a command decides or a view reports, and so a rule it cites.
+
+    Every profile cites each decision (:attr:`Profile.decisions`): a refusal
+    names the rule of what it refused, a recorded event the rule it was
+    recorded under, a view the rule of what it shows.  A decision the
+    profile's book is silent on is cited to the rule the ledger applies
+    instead, with a note saying so.
+    """
+
+    # -- turns and dice
+    BASIC_RULES = "basic-rules"  #: the order of play: opening rolls, one turn at a time
+    ROLL = "roll"  #: a roll in turn
+    PREMATURE_ROLL = "premature-roll"  #: a roll before the opponent finished his turn
+    VOID_ROLL = "void-roll"  #: an invalid roll, rolled again
+    SAME_CHECKER = "same-checker"  #: what must be played after a corrected illegal play
+    # -- the cube
+    DOUBLE = "double"  #: who may double, and when
+    TAKE_OR_DROP = "take-or-drop"
+    PREMATURE_DOUBLE = "premature-double"
+    CUBE_LEVEL = "cube-level"  #: a double to a level other than twice the cube
+    CUBE_OUT_OF_PLAY = "cube-out-of-play"  #: the deciding game of a shortened match
+    CRAWFORD = "crawford"  #: the Crawford game and doubles that break it
+    VOID_TAKEN_DOUBLE = "void-taken-double"
+    NULLIFY_PASSED_DOUBLE = "nullify-passed-double"
+    SOCIAL_DOUBLES = "social-doubles"  #: beavers, automatic doubles, the Jacoby rule
+    # -- the end of a game or a match
+    RESIGNATION = "resignation"
+    MATCH_OVER = "match-over"  #: who has won, and that nothing is played after it
+    # -- corrections and rulings
+    ILLEGAL_PLAY = "illegal-play"
+    UNRELATED_TO_DICE = "unrelated-to-dice"  #: an illegal play unrelated to the dice
+    IMPOSSIBLE_POSITION = "impossible-position"
+    SETUP_ERROR = "setup-error"
+    APPEAL = "appeal"  #: a ruling committee's decision on a director's ruling
+    COMPLETED_MATCH = "completed-match"  #: a match played to the wrong length stands
+    LONGER_LENGTH = "longer-length"  #: the correct length is longer
+    SHORTER_LENGTH = "shorter-length"  #: the correct length is shorter
+    SCORE = "score"  #: the score sheet and scoring disputes
+    RESULT = "result"  #: a wrongly posted result
+    # -- breaks and lateness
+    BREAK = "break"
+    BREAK_EXCEPTION = "break-exception"  #: the director's exception to the allowance
+    PENALTY_POINTS = "penalty-points"  #: lateness and other breaches of times and breaks
+    # -- the game clock
+    CLOCK_SETTING = "clock-setting"  #: the clock and its settings at the start
+    CLOCK_TIME_CONTROL = "clock-time-control"  #: a clock for a match under way
+    CLOCK_REPLACED = "clock-replaced"  #: a faulty clock replaced, its times set
+    CLOCK_ERRORS = "clock-errors"  #: errors in clock management
+    CLOCK_STOP = "clock-stop"  #: when the clock may stop
+    STOP_GAME_OVER = "stop-game-over"  #: the clock stops: a game ended
+    STOP_BREAK = "stop-break"  #: a break
+    STOP_DIE_FELL = "stop-die-fell"  #: a die fell on the floor
+    STOP_DISPUTE = "stop-dispute"  #: a dispute, or the director called
+    STOP_EARLY_PICKUP = "stop-early-pickup"  #: the dice picked up before the turn ended
+    STOP_DICE_PICKED_UP = "stop-dice-picked-up"  #: the dice picked up with the hit
+    STOP_ILLEGAL_MOVE = "stop-illegal-move"  #: an illegal move pointed out
+    STOP_OUTCOME_CERTAIN = "stop-outcome-certain"  #: the game's outcome no longer in doubt
+    OPENING_HIT = "opening-hit"  #: who starts the clock after the opening roll
+    TURN_END = "turn-end"  #: a turn ends with a hit of the clock
+    MISSED_HIT = "missed-hit"  #: a player never hit the clock to end his turn
+    DICE_PICKED_UP_WITH_HIT = "dice-picked-up-with-hit"
+    EARLY_PICKUP = "early-pickup"  #: the dice picked up before the opponent hit
+    DELAY_FORFEITED = "delay-forfeited"  #: the sanction of an early pick-up on a Bronstein clock
+    TIME_EXPIRED = "time-expired"
+
+
+@dataclass(frozen=True, slots=True)
+class Decisions:
+    """The rule each :class:`Decision` is taken under: one :class:`Citation` a decision.
+
+    :raises ValueError: if a decision is missing, named twice, or cited to no rule.
+    """
+
+    cited: tuple[tuple[Decision, Citation], ...]
+
+    def __post_init__(self) -> None:
+        named = [decision for decision, _ in self.cited]
+        missing = [decision.value for decision in Decision if decision not in named]
+        if missing or len(named) != len(set(named)):
+            raise ValueError(f"each decision cited once; missing: {', '.join(missing) or '-'}")
+        unruled = [decision.value for decision, citation in self.cited if citation.rule is None]
+        if unruled:
+            raise ValueError(f"decisions cited to no rule: {', '.join(unruled)}")
+
+    def __getitem__(self, decision: Decision) -> Citation:
+        return next(citation for named, citation in self.cited if named is decision)
+
+    def replacing(self, changes: Mapping[Decision, Citation]) -> Decisions:
+        """These citations with ``changes`` in place of theirs (a profile based on another)."""
+        return Decisions(tuple((d, changes.get(d, citation)) for d, citation in self.cited))
 
 
 class Party(StrEnum):
@@ -321,7 +415,9 @@ class Profile:
     """A rulebook as data: what the ledger enforces for a match that declares it.
 
     ``breaks`` and ``lateness`` are ``None`` and ``clocks`` is empty where the
-    rulebook has no such rules.
+    rulebook has no such rules.  ``decisions`` cites a rule for every
+    :class:`Decision`: commands and views take the rules they name from it
+    (:meth:`cite`), never from string literals.
     """
 
     name: str
@@ -335,6 +431,22 @@ class Profile:
     breaks: BreakRules | None
     lateness: LatenessRules | None
     clocks: tuple[ClockRules, ...]
+    decisions: Decisions
+
+    def citation(self, decision: Decision) -> Citation:
+        """The rule ``decision`` is taken under, with its words."""
+        return self.decisions[decision]
+
+    def cite(self, decision: Decision) -> str:
+        """The rule ``decision`` is taken under, as refusals and events name it.
+
+        >>> from bgledger.rules.profiles import get_profile
+        >>> get_profile("usbgf-2016").cite(Decision.PREMATURE_ROLL)
+        'USBGF 4.1.7.1'
+        """
+        rule = self.decisions[decision].rule
+        assert rule is not None  # Decisions refuses a decision cited to no rule
+        return rule
 
     def corrections_for(self, subject: Subject) -> tuple[CorrectionRule, ...]:
         """The correction rules covering ``subject`` (empty: it cannot be corrected)."""

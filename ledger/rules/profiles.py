@@ -2,7 +2,9 @@
 
 A match names its profile (``usbgf-2016`` by default) and the ledger takes
 correction windows, break allotments, clock settings, valid-roll reasons and
-resignation limits from it, never from ``if`` chains in commands.  Every value
+resignation limits from it, never from ``if`` chains in commands, and the rule
+of every decision it refuses, records or shows (:class:`Decision`,
+``profile.cite(Decision.ROLL)``), never from string literals.  Every value
 is a :class:`Cited`: the value, the rule it comes from (``USBGF 4.2.3(a)``,
 ``ABT 4.8``, ``CLASSIC 10``, ``CLOCK 2.1``, ``FAQ``) and that rule's words, so
 a refusal or a compensating event can quote the rule it applies.  A
@@ -34,6 +36,8 @@ Example::
     <Window.CONDONED_BY_OPPONENT_ROLL_OR_CUBE: 'condoned-by-opponent-roll-or-cube'>
     >>> profile.clock("bronstein").reserve_seconds(7, 2, 3)
     540
+    >>> profile.cite(Decision.TAKE_OR_DROP), get_profile("classic").cite(Decision.SAME_CHECKER)
+    ('USBGF 4.4.4', 'CLASSIC 10')
 """
 
 from __future__ import annotations
@@ -51,6 +55,8 @@ from bgledger.rules._profile_model import (
     ClockRules,
     CorrectionRule,
     CubeRules,
+    Decision,
+    Decisions,
     EarlyPickup,
     LatenessRules,
     Party,
@@ -77,6 +83,8 @@ __all__ = [
     "ClockRules",
     "CorrectionRule",
     "CubeRules",
+    "Decision",
+    "Decisions",
     "EarlyPickup",
     "LatenessRules",
     "Party",
