@@ -122,4 +122,4 @@ def test_mat_and_score_sheet_exports_are_the_match_as_corrected(ruled_db: str) -
     assert any(re.match(r"\s+2\s+2-0\s+Bob\s+1\s+resigned, single, cube 1\s", x) for x in lines)
     page = run(ruled_db, "export", "m", "--format", "scoresheet-html")
     assert page.exit_code == 0 and "<h2>Rulings</h2>" in page.stdout
-    assert "overturned (event 31)" in page.stdout
+    assert "overturned by ruling 31" in page.stdout

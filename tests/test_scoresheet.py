@@ -331,7 +331,7 @@ RULING_ROWS = [
     ["12", "noted", "director", "players reminded to announce doubles"],  # no rule cited
     ["28", "double voided (event 23)", "USBGF 4.4.6.1", "director", "a Crawford game double"],
     ["29", "match length 5", "USBGF 4.8.4", "director", "the draw sheet says 5"],
-    ["30", "score 2-2", "USBGF 4.7", "director", "Bob says 2-2", "overturned (event 31)"],
+    ["30", "score 2-2", "USBGF 4.7", "director", "Bob says 2-2", "overturned by ruling 31"],
     ["31", "ruling 30 overturned", "USBGF 5.2", "committee", "the score was 2-1"],
     ["44", "pass nullified (event 41)", "USBGF 4.4.2", "director", "Ann owned the cube"],
     ["50", "match length 3", "USBGF 4.8.5", "director", "it was 3 after all"],
@@ -390,7 +390,7 @@ def test_the_html_sheet_lists_the_rulings(ruled: list[MatchEvent]) -> None:
     assert [[c for c in row if c] for row in games[1:]] == RULED_ROWS
     assert listed[0] == ["Event", "Ruling", "Rule", "Ruled by", "Reason", ""]
     assert [[c for c in row if c] for row in listed[1:]] == RULING_ROWS
-    assert listed[3][2] == "" and listed[6][5] == "overturned (event 31)"
+    assert listed[3][2] == "" and listed[6][5] == "overturned by ruling 31"
     assert '<tr class="void"><td class="number">30</td>' in scoresheet_html(state, ruled)
 
 

@@ -38,7 +38,14 @@ from bgledger.events import (
 )
 from bgledger.projections.state.model import MatchState
 
-__all__ = ["RulingDetails", "describe_ruling", "numbers_text", "ruling_details"]
+__all__ = [
+    "RulingDetails",
+    "describe_ruling",
+    "numbers_text",
+    "ruled_by_text",
+    "ruling_details",
+    "ruling_status",
+]
 
 Events = Mapping[int, MatchEvent]
 
@@ -70,6 +77,32 @@ def ruling_details(event: MatchEvent) -> RulingDetails | None:
     )
 
 
+def ruled_by_text(rule: str | None, ruled_by: str, agreed: bool = False) -> str:
+    """Under which rule and by whom, as every view words a ruling: the one copy.
+
+    >>> ruled_by_text("USBGF 4.2.3(f)", "director", agreed=True)
+    'USBGF 4.2.3(f), director, players agreed'
+    >>> ruled_by_text(None, "committee")
+    'committee'
+    """
+    who = ruled_by + (", players agreed" if agreed else "")
+    return f"{rule}, {who}" if rule else who
+
+
+def ruling_status(voided_by: int | None, overturned: bool) -> str:
+    """Whether a ruling is in force, as every view words it: the one copy.
+
+    ``voided_by`` is the ruling that took it out of force (None: it is in
+    force); ``overturned`` says that ruling was an appeal against it (USBGF 5.2).
+
+    >>> ruling_status(None, False), ruling_status(31, True), ruling_status(44, False)
+    ('in force', 'overturned by ruling 31', 'voided by ruling 44')
+    """
+    if voided_by is None:
+        return "in force"
+    return f"{'overturned' if overturned else 'voided'} by ruling {voided_by}"
+
+
 def numbers_text(numbers: Iterable[int]) -> str:
     """Event numbers in words, runs collapsed: ``'event 4'``, ``'events 41-44, 47'``."""
     ordered = sorted(set(numbers))
@@ -91,8 +124,7 @@ def describe_ruling(
     ``events`` maps the match's event numbers to its events (those the ruling
     names are described from it; a missing one is named by its number only).
     """
-    who = event.ruled_by + (", players agreed" if event.agreed else "")
-    head = f"RULING ({event.rule}, {who})" if event.rule else f"RULING ({who})"
+    head = f"RULING ({ruled_by_text(event.rule, event.ruled_by, event.agreed)})"
     named = [numbers_text(event.voids) + " void"] if event.voids else []
     if event.restores:
         named.append(numbers_text(event.restores) + " back in force")

@@ -44,6 +44,7 @@ from bgledger.events import (
 )
 from bgledger.projections.state.clock import REASONS, at_ms, clock_text, figure, figures
 from bgledger.projections.state.model import MatchState, other, seat
+from bgledger.projections.views.audit_rulings import ruled_by_text
 
 __all__ = [
     "DESCRIBERS",
@@ -166,7 +167,8 @@ def _read(event: ClockRead, before: MatchState, after: MatchState) -> str:
 def _set(event: ClockSet, before: MatchState, after: MatchState) -> str:
     was = _shown(before, at_ms(event.at))
     shown = _shown(after, at_ms(event.at))
-    return f"clock set ({event.rule}, {event.ruled_by}): {shown} (was {was}){_why(event.reason)}"
+    source = ruled_by_text(event.rule, event.ruled_by)
+    return f"clock set ({source}): {shown} (was {was}){_why(event.reason)}"
 
 
 _PENALIZED = {
@@ -186,7 +188,7 @@ def _penalized(event: ReserveTimePenalized, before: MatchState, after: MatchStat
         what = template.format(
             penalty=clock_text(event.penalty_ms), name=name, left=clock_text(left)
         )
-    head = f"early pick-up by {name} ({event.rule}, {event.ruled_by}): {what}"
+    head = f"early pick-up by {name} ({ruled_by_text(event.rule, event.ruled_by)}): {what}"
     return head + _why(event.reason)
 
 
@@ -194,8 +196,9 @@ def _restored(event: ReserveTimeRestored, before: MatchState, after: MatchState)
     name = after.name(event.player)
     left = figure(after.timer, event.player, at_ms(event.at)) if after.timer else 0
     return (
-        f"{clock_text(event.restored_ms)} of {name}'s reserve restored ({event.rule}, "
-        f"{event.ruled_by}): {name} {clock_text(left)}{_why(event.reason)}"
+        f"{clock_text(event.restored_ms)} of {name}'s reserve restored "
+        f"({ruled_by_text(event.rule, event.ruled_by)}): {name} {clock_text(left)}"
+        + _why(event.reason)
     )
 
 
@@ -258,7 +261,7 @@ def penalty_text(event: PenaltyPointsAssessed, state: MatchState) -> str:
     if event.kind.startswith("late") and event.minutes_late is not None:
         where = "the starting time" if event.kind == "late-start" else "the end of the break"
         return f"{head} ({event.rule}: {event.minutes_late} minutes late after {where})"
-    return f"{head} ({event.rule}, {event.ruled_by}: {event.reason})"
+    return f"{head} ({ruled_by_text(event.rule, event.ruled_by)}: {event.reason})"
 
 
 def _penalty(event: PenaltyPointsAssessed, before: MatchState, after: MatchState) -> str:

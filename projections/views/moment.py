@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from bgledger.events import MatchEvent, RulingMade
 from bgledger.projections.state.corrected import corrected, rulings_in_force
 from bgledger.projections.state.fold import MatchState, fold
+from bgledger.projections.views.audit_rulings import ruled_by_text
 
 __all__ = ["Moment", "moment", "rulings_text"]
 
@@ -83,7 +84,6 @@ def rulings_text(rulings: Sequence[RulingMade]) -> str:
         return ""
     lines = ["rulings in force:"]
     for ruling in rulings:
-        who = ruling.ruled_by + (", players agreed" if ruling.agreed else "")
-        rule = f"{ruling.rule}, " if ruling.rule else ""
-        lines.append(f"  {ruling.originator_version:>5}  {rule}{who}: {ruling.reason}")
+        source = ruled_by_text(ruling.rule, ruling.ruled_by, ruling.agreed)
+        lines.append(f"  {ruling.originator_version:>5}  {source}: {ruling.reason}")
     return "\n".join(lines)

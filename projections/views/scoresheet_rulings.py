@@ -3,8 +3,9 @@
 Every ruling of the match, in order: its event number, what it did, the rule
 it applied, who ruled and why.  A ruling an appeal committee overturned
 (USBGF 5.2) is marked ``overturned``, one a later ruling voided (a ruling
-recorded after an illegal play that was then taken back) ``void``, each with
-the number of the ruling that did it.
+recorded after an illegal play that was then taken back) ``voided``, each
+with the number of the ruling that did it
+(:func:`~bgledger.projections.views.audit_rulings.ruling_status`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from bgledger.events import (
     ScoreCorrected,
 )
 from bgledger.projections.state.corrected import voided_by
+from bgledger.projections.views.audit_rulings import ruling_status
 
 __all__ = ["RULING_COLUMNS", "RulingRow", "ruling_rows"]
 
@@ -38,8 +40,8 @@ class RulingRow:
     :ivar number: the ruling's event number.
     :ivar what: what it did (``'play reverted (event 6)'``, ``'score 2-1'`` ...).
     :ivar rule: the rule it applied; ``ruled_by`` who ruled (director, committee, players).
-    :ivar status: ``''`` for a ruling in force, ``'overturned (event 31)'`` for one an
-        appeal reversed, ``'void (event 44)'`` for one a later ruling voided.
+    :ivar status: ``''`` for a ruling in force, ``'overturned by ruling 31'`` for one
+        an appeal reversed, ``'voided by ruling 44'`` for one a later ruling voided.
     """
 
     number: int
@@ -75,11 +77,9 @@ def _what(event: RulingMade) -> str:
 def _status(number: int, voided: dict[int, int], events: dict[int, MatchEvent]) -> str:
     voider = voided.get(number)
     if voider is None:
-        return ""
+        return ""  # in force: the cell is left blank
     appeal = events.get(voider)
-    if isinstance(appeal, RulingOverturned) and appeal.ruling == number:
-        return f"overturned (event {voider})"
-    return f"void (event {voider})"
+    return ruling_status(voider, isinstance(appeal, RulingOverturned) and appeal.ruling == number)
 
 
 def ruling_rows(events: Sequence[MatchEvent]) -> tuple[RulingRow, ...]:
