@@ -20,7 +20,7 @@ MODULES = [
     "bgledger.commands.premature",
     "bgledger.rules.profiles",
     "bgledger.projections.views.audit",
-    "bgledger.projections.views.audit_rulings",
+    "bgledger.projections.views.words",
     "bgledger.projections.views.moment",
     "bgledger.projections.views.scoresheet",
 ]

@@ -56,6 +56,7 @@ from bgledger.projections.views.audit_premature import DESCRIBERS as PREMATURE_D
 from bgledger.projections.views.audit_rulings import RulingDetails, describe_ruling, ruling_details
 from bgledger.projections.views.audit_time import DESCRIBERS as TIME_DESCRIBERS
 from bgledger.projections.views.audit_time import ClockReading, clock_reading, match_won_text
+from bgledger.projections.views.words import points_of
 from bgledger.rules.results import GameResult
 
 __all__ = [
@@ -66,7 +67,6 @@ __all__ = [
     "history",
     "history_json",
     "history_line",
-    "points_text",
     "result_text",
     "score_text",
 ]
@@ -206,11 +206,6 @@ def _rule(event: MatchEvent) -> str | None:
 # -- phrases shared with the other views ------------------------------------------
 
 
-def points_text(points: int) -> str:
-    """``'1 point'``, ``'4 points'``."""
-    return f"{points} point" if points == 1 else f"{points} points"
-
-
 def result_text(result: str) -> str:
     """A game result as a noun phrase: ``'a single game'``, ``'a gammon'``, ``'a backgammon'``."""
     return "a single game" if result == str(GameResult.SINGLE) else f"a {result}"
@@ -246,7 +241,7 @@ def _on(event_type: type[E]) -> Callable[[Callable[[E, MatchState, MatchState], 
 def _match_started(event: MatchStarted, before: MatchState, after: MatchState) -> str:
     parts = [
         f"match started: {event.player_a} v {event.player_b}",
-        points_text(event.length),
+        points_of(event.length),
         event.profile,
         "Crawford rule" if event.crawford else "no Crawford rule",
     ]
@@ -329,7 +324,7 @@ def _taken(event: CubeTaken, before: MatchState, after: MatchState) -> str:
 @_on(CubeDropped)
 def _dropped(event: CubeDropped, before: MatchState, after: MatchState) -> str:
     doubler = after.name(other(event.player))
-    won = points_text(game_points("single", "drop", after.cube))
+    won = points_of(game_points("single", "drop", after.cube))
     return f"{after.name(event.player)} passed at {event.value}: {doubler} wins {won}"
 
 
@@ -361,7 +356,7 @@ _HOW = {"drop": " (a pass)", "resign": " (a resignation)"}
 def _game_won(event: GameWon, before: MatchState, after: MatchState) -> str:
     return (
         f"game {event.number}: {after.name(event.winner)} wins {result_text(event.result)}"
-        f"{_HOW.get(event.how, '')}, cube {event.cube}: {points_text(event.points)} "
+        f"{_HOW.get(event.how, '')}, cube {event.cube}: {points_of(event.points)} "
         f"({score_text(after)})"
     )
 

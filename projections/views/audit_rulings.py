@@ -37,15 +37,9 @@ from bgledger.events import (
     UnplayablePlayRecorded,
 )
 from bgledger.projections.state.model import MatchState
+from bgledger.projections.views.words import points_of, ruled_by_text
 
-__all__ = [
-    "RulingDetails",
-    "describe_ruling",
-    "numbers_text",
-    "ruled_by_text",
-    "ruling_details",
-    "ruling_status",
-]
+__all__ = ["RulingDetails", "describe_ruling", "numbers_text", "ruling_details"]
 
 Events = Mapping[int, MatchEvent]
 
@@ -75,32 +69,6 @@ def ruling_details(event: MatchEvent) -> RulingDetails | None:
     return RulingDetails(
         event.ruled_by, event.reason, event.agreed, tuple(event.voids), tuple(event.restores)
     )
-
-
-def ruled_by_text(rule: str | None, ruled_by: str, agreed: bool = False) -> str:
-    """Under which rule and by whom, as every view words a ruling: the one copy.
-
-    >>> ruled_by_text("USBGF 4.2.3(f)", "director", agreed=True)
-    'USBGF 4.2.3(f), director, players agreed'
-    >>> ruled_by_text(None, "committee")
-    'committee'
-    """
-    who = ruled_by + (", players agreed" if agreed else "")
-    return f"{rule}, {who}" if rule else who
-
-
-def ruling_status(voided_by: int | None, overturned: bool) -> str:
-    """Whether a ruling is in force, as every view words it: the one copy.
-
-    ``voided_by`` is the ruling that took it out of force (None: it is in
-    force); ``overturned`` says that ruling was an appeal against it (USBGF 5.2).
-
-    >>> ruling_status(None, False), ruling_status(31, True), ruling_status(44, False)
-    ('in force', 'overturned by ruling 31', 'voided by ruling 44')
-    """
-    if voided_by is None:
-        return "in force"
-    return f"{'overturned' if overturned else 'voided'} by ruling {voided_by}"
 
 
 def numbers_text(numbers: Iterable[int]) -> str:
@@ -181,7 +149,7 @@ def _level(event: CubeLevelCorrected, after: MatchState, events: Events) -> str:
 
 def _length(event: MatchLengthCorrected, after: MatchState, events: Events) -> str:
     when = " from the next game" if after.next_length == event.length else ""
-    return f"the match is {event.length} points{when}"
+    return f"the match is {points_of(event.length)}{when}"
 
 
 def _score(event: ScoreCorrected, after: MatchState, events: Events) -> str:

@@ -44,7 +44,7 @@ from bgledger.events import (
 )
 from bgledger.projections.state.clock import REASONS, at_ms, clock_text, figure, figures
 from bgledger.projections.state.model import MatchState, other, seat
-from bgledger.projections.views.audit_rulings import ruled_by_text
+from bgledger.projections.views.words import points_of, ruled_by_text
 
 __all__ = [
     "DESCRIBERS",
@@ -54,7 +54,6 @@ __all__ = [
     "match_won_text",
     "mode_text",
     "penalty_text",
-    "points_of",
     "signed_clock",
     "wall_clock",
 ]
@@ -115,11 +114,6 @@ def _pair(state: MatchState, reserves: tuple[int, int]) -> str:
 
 def _why(reason: str) -> str:
     return f"; reason: {reason}" if reason else ""
-
-
-def points_of(points: int, what: str = "point") -> str:
-    """``'1 penalty point'``, ``'2 penalty points'``."""
-    return f"{points} {what}" + ("" if points == 1 else "s")
 
 
 # -- the clock ----------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from bgledger.events import MatchEvent, RulingMade
 from bgledger.projections.state.corrected import corrected, rulings_in_force
 from bgledger.projections.state.fold import MatchState, fold
-from bgledger.projections.views.audit_rulings import ruled_by_text
+from bgledger.projections.views.words import ruled_by_text
 
 __all__ = ["Moment", "moment", "rulings_text"]
 

@@ -46,7 +46,7 @@ from datetime import datetime
 from bgledger.events import GameWon, MatchEvent
 from bgledger.projections.state.corrected import in_force
 from bgledger.projections.state.fold import Crawford, GameRecord, MatchState
-from bgledger.projections.views.audit import points_text, score_text
+from bgledger.projections.views.audit import score_text
 from bgledger.projections.views.scoresheet_rulings import RULING_COLUMNS, RulingRow, ruling_rows
 from bgledger.projections.views.scoresheet_time import (
     BREAK_COLUMNS,
@@ -58,6 +58,7 @@ from bgledger.projections.views.scoresheet_time import (
     match_ending,
     penalty_rows,
 )
+from bgledger.projections.views.words import points_of
 
 __all__ = [
     "BreakRow",
@@ -164,7 +165,7 @@ def _header(state: MatchState, clock_set: str) -> tuple[tuple[str, str], ...]:
         ("Round", state.round),
         ("Table", state.table),
         ("Players", f"{state.players[0]} v {state.players[1]}"),
-        ("Match", f"{points_text(state.length)}, {rule}{clock}"),
+        ("Match", f"{points_of(state.length)}, {rule}{clock}"),
         ("Clock", clock_set),
         ("Profile", state.profile),
         ("Date", started.date().isoformat() if started else ""),

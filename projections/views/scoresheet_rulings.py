@@ -5,7 +5,7 @@ it applied, who ruled and why.  A ruling an appeal committee overturned
 (USBGF 5.2) is marked ``overturned``, one a later ruling voided (a ruling
 recorded after an illegal play that was then taken back) ``voided``, each
 with the number of the ruling that did it
-(:func:`~bgledger.projections.views.audit_rulings.ruling_status`).
+(:func:`~bgledger.projections.views.words.ruling_status`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from bgledger.events import (
     ScoreCorrected,
 )
 from bgledger.projections.state.corrected import voided_by
-from bgledger.projections.views.audit_rulings import ruling_status
+from bgledger.projections.views.words import ruling_status
 
 __all__ = ["RULING_COLUMNS", "RulingRow", "ruling_rows"]
 

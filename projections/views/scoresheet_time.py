@@ -36,7 +36,8 @@ from bgledger.events import (
 )
 from bgledger.projections.state.clock import clock_text
 from bgledger.projections.state.model import MatchState
-from bgledger.projections.views.audit_time import ending, mode_text, points_of, wall_clock
+from bgledger.projections.views.audit_time import ending, mode_text, wall_clock
+from bgledger.projections.views.words import points_of
 
 __all__ = [
     "BREAK_COLUMNS",

@@ -1,0 +1,41 @@
+"""Phrases every view words the same way: points, who ruled, whether a ruling stands.
+
+The audit trail, the score sheet, the rulings in force that ``show`` and
+``replay`` list, the rulings log and the CLI take these words from here, so
+a ruling reads the same wherever it is shown.
+"""
+
+from __future__ import annotations
+
+__all__ = ["points_of", "ruled_by_text", "ruling_status"]
+
+
+def points_of(points: int, what: str = "point") -> str:
+    """``'1 point'``, ``'4 points'``, ``'2 penalty points'``."""
+    return f"{points} {what}" + ("" if points == 1 else "s")
+
+
+def ruled_by_text(rule: str | None, ruled_by: str, agreed: bool = False) -> str:
+    """Under which rule and by whom a ruling was made.
+
+    >>> ruled_by_text("USBGF 4.2.3(f)", "director", agreed=True)
+    'USBGF 4.2.3(f), director, players agreed'
+    >>> ruled_by_text(None, "committee")
+    'committee'
+    """
+    who = ruled_by + (", players agreed" if agreed else "")
+    return f"{rule}, {who}" if rule else who
+
+
+def ruling_status(voided_by: int | None, overturned: bool) -> str:
+    """Whether a ruling is in force.
+
+    ``voided_by`` is the ruling that took it out of force (None: it is in
+    force); ``overturned`` says that ruling was an appeal against it (USBGF 5.2).
+
+    >>> ruling_status(None, False), ruling_status(31, True), ruling_status(44, False)
+    ('in force', 'overturned by ruling 31', 'voided by ruling 44')
+    """
+    if voided_by is None:
+        return "in force"
+    return f"{'overturned' if overturned else 'voided'} by ruling {voided_by}"
