@@ -20,7 +20,8 @@ from bgledger.events import (
     PrematureRollRefused,
 )
 from bgledger.projections.state.model import MatchState, Phase, other
-from bgledger.rules.profiles import PROFILES, PrematureRoll
+from bgledger.projections.views.words import rule_for
+from bgledger.rules.profiles import PROFILES, Decision, PrematureRoll
 
 __all__ = ["DESCRIBERS"]
 
@@ -33,11 +34,16 @@ def _stands(state: MatchState) -> str | None:
     return profile.rolls.premature_roll.rule or profile.name
 
 
+def _fast_roll(state: MatchState) -> str:
+    """The rule of a premature roll the mover may accept or refuse (the Fast Roll Rule)."""
+    return rule_for(state.profile, Decision.PREMATURE_ROLL)
+
+
 def _early_roll(event: PrematureRollMade, before: MatchState, after: MatchState) -> str:
     roller, mover = after.name(event.player), after.name(other(event.player))
     text = f"{roller} rolled {event.die1}-{event.die2} early, while {mover} was still to move"
     if after.phase is Phase.PREMATURE_ROLL and _stands(after) is None:
-        return f"{text}: {mover} accepts or refuses it (USBGF 4.1.7.1)"
+        return f"{text}: {mover} accepts or refuses it ({_fast_roll(after)})"
     return text
 
 
@@ -53,15 +59,15 @@ def _accepted(event: PrematureRollAccepted, before: MatchState, after: MatchStat
     if stands is not None:
         head = f"{roller}'s early {dice} stands ({stands})"
     else:
-        head = f"{mover} accepted {roller}'s early {dice} (USBGF 4.1.7.1)"
+        head = f"{mover} accepted {roller}'s early {dice} ({_fast_roll(after)})"
     return f"{head}: {mover} moves knowing it, then {roller} plays it"
 
 
 def _refused(event: PrematureRollRefused, before: MatchState, after: MatchState) -> str:
     mover, roller = after.name(event.player), after.name(other(event.player))
     return (
-        f"{mover} refused {roller}'s early {_dice(before)} (the Fast Roll Rule, USBGF 4.1.7.1): "
-        f"{roller} rolls again after {mover}'s move"
+        f"{mover} refused {roller}'s early {_dice(before)} (the Fast Roll Rule, "
+        f"{_fast_roll(after)}): {roller} rolls again after {mover}'s move"
     )
 
 
@@ -73,7 +79,8 @@ def _early_double(event: PrematureDoubleMade, before: MatchState, after: MatchSt
         cited = f" ({event.rule})" if event.rule else ""
         return f"ILLEGAL: {text}{why}{cited}"
     profile = PROFILES.get(after.profile)
-    rule = (profile.cube.premature_double_stands.rule if profile else None) or "USBGF 4.4.7"
+    stands = profile.cube.premature_double_stands.rule if profile else None
+    rule = stands or rule_for(after.profile, Decision.PREMATURE_DOUBLE)
     return f"{text}: it stands ({rule}); {mover} takes or drops after moving"
 
 

@@ -44,7 +44,8 @@ from bgledger.events import (
 )
 from bgledger.projections.state.clock import REASONS, at_ms, clock_text, figure, figures
 from bgledger.projections.state.model import MatchState, other, seat
-from bgledger.projections.views.words import points_of, ruled_by_text
+from bgledger.projections.views.words import points_of, rule_for, ruled_by_text
+from bgledger.rules.profiles import Decision
 
 __all__ = [
     "DESCRIBERS",
@@ -226,7 +227,8 @@ def _break_started(event: BreakStarted, before: MatchState, after: MatchState) -
     if event.during_game:
         parts.append(f"during game {after.game}: {event.exceptional or 'no reason given'}")
     if event.exception:
-        parts.append(f"director's exception (USBGF 2.2.3): {event.exception}")
+        rule = rule_for(after.profile, Decision.BREAK_EXCEPTION)
+        parts.append(f"director's exception ({rule}): {event.exception}")
     return "; ".join(parts)
 
 

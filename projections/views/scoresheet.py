@@ -58,7 +58,8 @@ from bgledger.projections.views.scoresheet_time import (
     match_ending,
     penalty_rows,
 )
-from bgledger.projections.views.words import points_of
+from bgledger.projections.views.words import points_of, rule_for
+from bgledger.rules.profiles import DEFAULT_PROFILE, Decision
 
 __all__ = [
     "BreakRow",
@@ -74,8 +75,6 @@ __all__ = [
 ]
 
 NONE_RECORDED = "none recorded"
-PENALTIES = "Penalty points (USBGF 2.2.4)"
-BREAKS = "Breaks (USBGF 2.2.2)"
 RULINGS = "Rulings"
 COLUMNS = ("Game", "Before", "Winner", "Points", "How", "After", "Ended", "")
 
@@ -125,6 +124,11 @@ class ScoreSheet:
     rulings: tuple[RulingRow, ...] = ()
     penalties: tuple[PenaltyRow, ...] = ()
     breaks: tuple[BreakRow, ...] = ()
+    profile: str = DEFAULT_PROFILE
+
+    def rule(self, decision: Decision) -> str:
+        """The rule the match's profile takes ``decision`` under (``'USBGF 4.7'``)."""
+        return rule_for(self.profile, decision)
 
 
 def _pair(score: tuple[int, int]) -> str:
@@ -207,7 +211,7 @@ def score_sheet(state: MatchState, events: Iterable[MatchEvent] = ()) -> ScoreSh
     final = final_line(state, match_ending(kept, state))
     return ScoreSheet(
         state.players, header, rows, final, ruling_rows(recorded),
-        penalty_rows(kept, state), break_rows(kept, state),
+        penalty_rows(kept, state), break_rows(kept, state), state.profile,
     )  # fmt: skip
 
 
@@ -228,7 +232,7 @@ def _table(rows: Sequence[Sequence[str]], numeric: frozenset[int]) -> list[str]:
 def scoresheet_text(state: MatchState, events: Iterable[MatchEvent] = ()) -> str:
     """The score sheet for the terminal (``export --format scoresheet``)."""
     sheet = score_sheet(state, events)
-    lines = ["Score sheet (USBGF 4.7)", ""]
+    lines = [f"Score sheet ({sheet.rule(Decision.SCORE)})", ""]
     lines += [f"{label}: {value}" for label, value in sheet.header if value]
     lines.append("")
     if sheet.rows:
@@ -249,8 +253,18 @@ def _sections(sheet: ScoreSheet) -> list[_Section]:
     """The rulings, penalty points and breaks: title, columns, rows, numeric columns."""
     return [
         (RULINGS, RULING_COLUMNS, [row.cells() for row in sheet.rulings], frozenset({0})),
-        (PENALTIES, PENALTY_COLUMNS, [row.cells() for row in sheet.penalties], frozenset({2})),
-        (BREAKS, BREAK_COLUMNS, [row.cells() for row in sheet.breaks], frozenset()),
+        (
+            f"Penalty points ({sheet.rule(Decision.PENALTY_POINTS)})",
+            PENALTY_COLUMNS,
+            [row.cells() for row in sheet.penalties],
+            frozenset({2}),
+        ),
+        (
+            f"Breaks ({sheet.rule(Decision.BREAK)})",
+            BREAK_COLUMNS,
+            [row.cells() for row in sheet.breaks],
+            frozenset(),
+        ),
     ]
 
 
@@ -345,8 +359,9 @@ def scoresheet_html(state: MatchState, events: Iterable[MatchEvent] = ()) -> str
     )
     body = [
         "<h1>Score sheet</h1>",
-        '<p class="rule">USBGF 4.7: each player keeps a running score, updated after each '
-        "game and agreed before the next; the Crawford game is announced.</p>",
+        f'<p class="rule">{sheet.rule(Decision.SCORE)}: each player keeps a running score, '
+        "updated after each game and agreed before the next; the Crawford game is "
+        "announced.</p>",
         f"<dl>{header}</dl>",
         *_games_html(sheet),
         f'<p class="final">{html.escape(sheet.final)}</p>',

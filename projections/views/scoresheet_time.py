@@ -37,7 +37,8 @@ from bgledger.events import (
 from bgledger.projections.state.clock import clock_text
 from bgledger.projections.state.model import MatchState
 from bgledger.projections.views.audit_time import ending, mode_text, wall_clock
-from bgledger.projections.views.words import points_of
+from bgledger.projections.views.words import points_of, rule_for
+from bgledger.rules.profiles import Decision
 
 __all__ = [
     "BREAK_COLUMNS",
@@ -124,7 +125,8 @@ def _opened(event: BreakStarted, state: MatchState, game: int) -> BreakRow:
     combined = f" ({event.breaks} combined)" if event.breaks > 1 else ""
     notes = [f"during game {game}: {event.exceptional}"] if event.during_game else []
     if event.exception:
-        notes.append(f"exception (USBGF 2.2.3): {event.exception}")
+        notes.append(f"exception ({rule_for(state.profile, Decision.BREAK_EXCEPTION)}): "
+                     f"{event.exception}")  # fmt: skip
     return BreakRow(
         wall_clock(event.at),
         clocks,

@@ -25,7 +25,9 @@ from bgledger.projections.state.fold import Crawford, GameRecord, MatchState, Ph
 from bgledger.projections.state.situation import situation
 from bgledger.projections.views.audit import score_text
 from bgledger.projections.views.summary import gnubg_match_id, iso_from_ms
+from bgledger.projections.views.words import rule_for
 from bgledger.rules.position import BAR, OFF
+from bgledger.rules.profiles import Decision
 
 __all__ = [
     "board_diagram",
@@ -298,7 +300,8 @@ def clock_line(state: MatchState, now_ms: int | None = None) -> str | None:
     ]
     for player, forfeited in zip(("a", "b"), timer.no_delay, strict=True):
         if forfeited:
-            parts.append(f"no delay for {state.name(player)}'s next turn (CLOCK 4.1)")
+            rule = rule_for(state.profile, Decision.DELAY_FORFEITED)
+            parts.append(f"no delay for {state.name(player)}'s next turn ({rule})")
     line = " · ".join(parts)
     return f"{line} (at {time_of_day(now, state.last_at)})" if timer.running else line
 
@@ -329,7 +332,7 @@ def break_lines(state: MatchState) -> list[str]:
             )
             for i in (0, 1)
         ]
-        lines.append("breaks (USBGF 2.2.2): " + " · ".join(sides))
+        lines.append(f"breaks ({rule_for(state.profile, Decision.BREAK)}): " + " · ".join(sides))
     opened = state.breaks.open
     if opened is not None:
         who = " and ".join(state.name(p) for p in opened.players)

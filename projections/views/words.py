@@ -2,12 +2,27 @@
 
 The audit trail, the score sheet, the rulings in force that ``show`` and
 ``replay`` list, the rulings log and the CLI take these words from here, so
-a ruling reads the same wherever it is shown.
+a ruling reads the same wherever it is shown, and the rule a view names
+comes from the match's profile (:func:`rule_for`), never from a string.
 """
 
 from __future__ import annotations
 
-__all__ = ["points_of", "ruled_by_text", "ruling_status"]
+from bgledger.rules.profiles import DEFAULT_PROFILE, PROFILES, Decision
+
+__all__ = ["points_of", "rule_for", "ruled_by_text", "ruling_status"]
+
+
+def rule_for(profile: str, decision: Decision) -> str:
+    """The rule the match's ``profile`` (its name) takes ``decision`` under.
+
+    A profile this version does not know cites the default profile's rules:
+    a view shows whatever it is given and never raises.
+
+    >>> rule_for("usbgf-2016", Decision.SCORE), rule_for("classic", Decision.SAME_CHECKER)
+    ('USBGF 4.7', 'CLASSIC 10')
+    """
+    return (PROFILES.get(profile) or PROFILES[DEFAULT_PROFILE]).cite(decision)
 
 
 def points_of(points: int, what: str = "point") -> str:
