@@ -35,7 +35,7 @@ from bgledger.interchange.mat import MatAction, MatFile, MatGame, MatMatch
 from bgledger.projections.state.fold import Phase, other
 from bgledger.projections.state.model import one_point_away
 from bgledger.rules.errors import InvalidNotationError, InvalidPlayError, RulesError
-from bgledger.rules.profiles import DEFAULT_PROFILE
+from bgledger.rules.profiles import DEFAULT_PROFILE, Decision
 
 __all__ = ["ImportedMatch", "MatImportError", "match_from_mat", "matches_from_mat"]
 
@@ -257,7 +257,8 @@ class _Game:
         elif action.kind in ("win", "loss"):
             self.win(action)
         elif action.kind in ("beaver", "raccoon"):
-            raise self.fail(action, f"a {action.kind} is not played in tournaments (USBGF 4.4.10)")
+            rule = self.match.profile.cite(Decision.SOCIAL_DOUBLES)
+            raise self.fail(action, f"a {action.kind} is not played in tournaments ({rule})")
         # 'concede' and 'unknown' ('????') only announce the result that follows.
 
     def whose_turn(self, action: MatAction, what: str) -> None:
