@@ -42,7 +42,7 @@ CONTRACT = (  # DESIGN, command-line contract: what show --json has at least
 )  # fmt: skip
 
 
-def _rows() -> list[dict[str, Any]]:
+def fixture_rows() -> list[dict[str, Any]]:
     lines = (STORES / "rulings-v2.rows.jsonl").read_text(encoding="utf-8").splitlines()
     return [json.loads(line) for line in lines]
 
@@ -52,7 +52,7 @@ def _shown() -> list[dict[str, Any]]:
     return [json.loads(line) for line in lines]
 
 
-def _store(ledger: Ledger, rows: list[dict[str, Any]]) -> None:
+def store_rows(ledger: Ledger, rows: list[dict[str, Any]]) -> None:
     ledger.recorder.insert_events(
         [
             StoredEvent(UUID(r["stream"]), r["version"], r["topic"], r["state"].encode("utf-8"))
@@ -65,7 +65,7 @@ def _store(ledger: Ledger, rows: list[dict[str, Any]]) -> None:
 def old(tmp_path: Path) -> Iterator[Ledger]:
     """A fresh SQLite ledger holding the previous release's rows, and nothing else."""
     ledger = Ledger(f"sqlite:///{tmp_path / 'old.db'}")
-    _store(ledger, _rows())
+    store_rows(ledger, fixture_rows())
     yield ledger
     ledger.close()
 
@@ -83,7 +83,7 @@ def _is_ruling(row: dict[str, Any]) -> bool:
 
 
 def test_the_fixture_holds_rulings_with_their_stored_state() -> None:
-    rulings = [json.loads(r["state"]) for r in _rows() if _is_ruling(r)]
+    rulings = [json.loads(r["state"]) for r in fixture_rows() if _is_ruling(r)]
     assert len(rulings) == 11  # 9 in "ruled", 1 in "crawford-void", 1 in "missed-hit"
     assert all(r["class_version"] == 2 and r["state"]["version"] == 1 for r in rulings)
 
@@ -105,13 +105,13 @@ def test_a_ruling_read_back_no_longer_hashes_to_its_link(old: Ledger) -> None:
 
 def test_a_rulings_stored_state_is_still_covered_by_the_chain(tmp_path: Path) -> None:
     # The state is dropped on reading, never from the chain: editing it is found.
-    rows = _rows()
+    rows = fixture_rows()
     index = next(i for i, r in enumerate(rows) if r["topic"].endswith(":ScoreCorrected"))
     data = json.loads(rows[index]["state"])
     data["state"]["score"] = [0, 0]
     rows[index] = {**rows[index], "state": json.dumps(data, separators=(",", ":"))}
     with Ledger(f"sqlite:///{tmp_path / 'edited.db'}") as ledger:
-        _store(ledger, rows)
+        store_rows(ledger, rows)
         verdict = verify_stream(ledger, match_uuid("ruled"))
         assert verdict.problem is not None and verdict.problem.kind == "edited"
         assert verdict.problem.number == rows[index]["version"] == 30
@@ -120,7 +120,7 @@ def test_a_rulings_stored_state_is_still_covered_by_the_chain(tmp_path: Path) ->
 
 def _fresh_state(tmp_path: Path) -> Any:
     with Ledger(f"sqlite:///{tmp_path / 'fresh.db'}") as ledger:
-        _store(ledger, _rows())
+        store_rows(ledger, fixture_rows())
         return ledger.state("ruled")
 
 
