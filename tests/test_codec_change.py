@@ -255,8 +255,7 @@ def test_a_snapshot_in_the_old_form_is_read_no_more(sqlite_url: str) -> None:
     # The codec really changed: an old snapshot is stale; the match is folded from its events.
     with Ledger(sqlite_url) as ledger:
         record_ruled_match(ledger, "m")
-        stream = ledger.load("m").id
-        ledger.take_snapshot(stream)
+        stream = ledger.load("m").id  # snapshot right after its last ruling
         assert ledger.snapshots is not None
         (snapshot,) = ledger.snapshots.get(stream, desc=True, limit=1)
         assert isinstance(snapshot, MatchSnapshot)

@@ -155,9 +155,10 @@ def test_rebuild_starts_each_match_from_its_snapshot_and_folds_only_the_tail(
     assert dump_tables(models.engine) == tables
     assert full.events == fast.events == models.position() and full.folded == full.events
     live, ruled = ledger.state("live").events, ledger.state("ruled").events
-    assert live < 50 and ruled < 50  # recorded live, too short for a snapshot yet
-    assert full.snapshots == 0 and fast.snapshots == fast.matches - 2
-    assert fast.folded == live + ruled  # every imported match ends on its snapshot
+    assert live < 50 and ruled < 50  # recorded live, too short for an interval's snapshot yet
+    # ... but a ruling is followed by a snapshot (the one after the appeal ends "ruled")
+    assert full.snapshots == 0 and fast.snapshots == fast.matches - 1
+    assert fast.folded == live  # every imported match ends on its snapshot
     rows = {row["match_id"]: row for row in models.matches()}
     assert rows["live"]["events"] == live and rows["live"]["summary"] == json.dumps(
         state_json(ledger.state("live")), separators=(",", ":"), ensure_ascii=False

@@ -9,7 +9,8 @@ Loading a match reads its latest snapshot (one every
 :data:`SNAPSHOT_INTERVAL` events) and the events after it, so a command on a
 long match folds at most that many events.  A ruling among those events
 needs the events before it (:mod:`bgledger.projections.state.rulings`): the
-match is then folded from its first event, until the next snapshot.
+match is then folded from its first event.  So that this stays rare, the
+match is also snapshot right after each command that records a ruling.
 
 Example::
 
@@ -36,7 +37,7 @@ from eventsourcing.persistence import IntegrityError, Mapper, Recording
 
 from bgledger.commands.match import Match, match_uuid
 from bgledger.errors import ConcurrentWriteError, MatchExistsError, MatchNotFoundError
-from bgledger.events import MatchEvent, MatchStarted
+from bgledger.events import MatchEvent, MatchStarted, RulingMade
 from bgledger.events.names import topic_of
 from bgledger.projections.state.fold import MatchState, fold
 from bgledger.store.recorder import LedgerMapper
@@ -167,6 +168,24 @@ class Ledger(Application[UUID]):
             return
         with contextlib.suppress(*_CONFLICTS):
             super()._take_snapshots(processing_event)
+        self._snapshot_rulings(processing_event)
+
+    def _snapshot_rulings(self, processing_event: ProcessingEvent[UUID]) -> None:
+        """Snapshot a match right after a command that recorded a ruling.
+
+        A ruling after the latest snapshot cannot be folded onto it (it needs
+        the events before it): every load would fold the whole stream again
+        until the next snapshot.  The match the command left, in memory, is
+        that snapshot.
+        """
+        if self.snapshots is None:
+            return
+        ruled = {e.originator_id for e in processing_event.events if isinstance(e, RulingMade)}
+        for stream in ruled:
+            match = processing_event.aggregates.get(stream)
+            if isinstance(match, Match) and match.version % SNAPSHOT_INTERVAL:
+                with contextlib.suppress(*_CONFLICTS):
+                    self.snapshots.put([MatchSnapshot.take(match)])
 
     def take_snapshot(
         self, aggregate_id: UUID, version: int | None = None, projector_func: Any = project_match
