@@ -6,8 +6,8 @@
 
 Plays ``--pool`` (20) distinct seeded random legal 75-point matches of
 ``--events`` (1,500) events (``tests/match_driver.py``; every action decided
-by the ``Match`` commands, with a director's note, a ``RulingNoted`` carrying
-its corrected state, every 500 events) once, and keeps their events.  Then,
+by the ``Match`` commands, with a director's note, a ``RulingNoted``, every
+500 events) once, and keeps their events.  Then,
 for one fresh SQLite file (in a temporary folder under ``--dir``) and one
 throwaway PostgreSQL database (``bgledger_scale_<pid>`` on the server of
 ``--postgres``, dropped at the end):
@@ -94,7 +94,7 @@ EVENTS_TABLE = "bgledger_events"
 NAMES = tuple(f"Player {n:02d}" for n in range(40))
 EVENT_NAMES = tuple(f"Scale Open {n}" for n in range(10))
 NOTE_EVERY = 500
-"""A director's note (``RulingNoted``, with its corrected state) every this many events."""
+"""A director's note (``RulingNoted``) every this many events."""
 NOTE = Ruling("director", "noted for the scale benchmark", rule="USBGF 5.5")
 
 

@@ -48,9 +48,9 @@ __all__ = [
 ]
 
 _COMMON = frozenset(
-    {"originator_id", "originator_version", "timestamp", "at", "recorded_by", "state", "chain"}
+    {"originator_id", "originator_version", "timestamp", "at", "recorded_by", "chain"}
 )
-"""Fields every event has (and a ruling's corrected state, and the hash chain): not details."""
+"""Fields every event has (and the hash chain): not details."""
 _COLUMNS = frozenset({"rule", "ruled_by", "reason", "agreed"})
 
 
