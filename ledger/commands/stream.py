@@ -133,7 +133,9 @@ class MatchStream:
         return before
 
     def append(self, event_type: type[E], *, by: str, at: str | None = None, **fields: Any) -> E:
-        """Record an event decided elsewhere: a ruling checked by :mod:`bgledger.commands.rulings`.
+        """Record an event decided elsewhere (a match won again after a ruling).
+
+        Not a ruling: :func:`bgledger.commands.ruling_base.record` gives it its history.
 
         :raises InvalidTimeError: for a malformed or earlier ``at``.
         """
