@@ -248,7 +248,9 @@ def _step(draft: _Draft | None, event: MatchEvent, before: Sequence[MatchEvent] 
 def apply(
     state: MatchState | None, event: MatchEvent, history: Sequence[MatchEvent] | None = None
 ) -> MatchState:
-    """The state after ``event``, as recorded.  Never raises for a well-typed event but a ruling.
+    """The state after ``event``, as recorded.  Never raises for a well-typed event.
+
+    (A ruling onto a ``state`` is the one exception, a caller's: it needs ``history``.)
 
     ``history`` is the events before ``event`` (those ``state`` was folded
     from); a ruling needs them (from nothing, there are none), other events
