@@ -71,7 +71,6 @@ sys.path.insert(0, str(REPO / "bench"))
 import match_driver  # noqa: E402
 from bench_ledger import BY, SEED, new_match, profiled, verdict  # noqa: E402
 
-from bgledger.commands import rulings  # noqa: E402
 from bgledger.commands.language import Action  # noqa: E402
 from bgledger.commands.match import Match, match_uuid  # noqa: E402
 from bgledger.commands.rulings import Ruling  # noqa: E402
@@ -123,7 +122,7 @@ def build_pool(size: int, events: int, seed: int) -> list[Template]:
         recorded = match.collect_events()
         while match.version < events:
             if match.version // NOTE_EVERY > (match.version - 1) // NOTE_EVERY:
-                rulings.note(match, recorded, NOTE)  # a director's note now and then
+                match.note(recorded, NOTE)  # a director's note now and then
             else:
                 line = match_driver.next_line(match.state, rng)
                 if line is None:

@@ -1,6 +1,6 @@
 """The game clock from the command line: ``hit`` and ``clock``, and what clock commands share.
 
-Each command lets :mod:`bgledger.commands.clock` or :mod:`bgledger.commands.clock_rulings` decide
+Each command lets the match's clock commands (:mod:`bgledger.commands.clock`) decide
 (USBGF 3.5.5, 3.5.6, 4.1.7.2, 4.1.8.1, 4.3; CLOCK 1.1-5.3), stores what it
 recorded and prints what happened with the clock's figures, then the
 match in one line; ``--json`` prints the state (``show --json``'s fields,

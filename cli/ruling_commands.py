@@ -1,9 +1,10 @@
 """Rulings from the command line: a director's or a committee's corrections.
 
-Each command records one compensating event through :mod:`bgledger.commands.rulings`
-(DESIGN principle 3): it names the events it voids or restores, the rule,
-who ruled and why, and changes nothing recorded.  All share ``--rule``,
-``--ruled-by``, ``--reason``, ``--agreed``, ``--by``/``--at`` and ``--json``.
+Each command records one compensating event through the match's ruling
+commands (:mod:`bgledger.commands.rulings`; DESIGN principle 3): it names the
+events it voids or restores, the rule, who ruled and why, and changes nothing
+recorded.  All share ``--rule``, ``--ruled-by``, ``--reason``, ``--agreed``,
+``--by``/``--at`` and ``--json``.
 A ruling outside its window is refused with the rule cited (exit 1); one
 that names nothing it could apply to exits 2.  Either way nothing is recorded.
 
@@ -30,7 +31,6 @@ from bgledger.cli.common import (
 )
 from bgledger.cli.render import brief
 from bgledger.cli.view_commands import state_with_rulings
-from bgledger.commands import rulings
 from bgledger.commands.match import Match
 from bgledger.commands.rulings import RULERS, Ruling
 from bgledger.events import MatchEvent, RulingMade
@@ -138,23 +138,23 @@ def _event_command(
 revert = _event_command(
     "revert",
     "Undo the illegal play EVENT and the game actions after it (USBGF 4.2.3(c)-(f)).",
-    rulings.revert,
+    Match.revert,
 )
 void_cube = _event_command(
     "void-cube",
     "Void the invalid double EVENT that was taken: the game counts as if it never was "
     "(USBGF 4.4.6.1, 4.4.9, 4.4.10).",
-    rulings.void_cube,
+    Match.void_cube,
 )
 nullify_pass = _event_command(
     "nullify-pass",
     "Nullify the pass of the invalid double EVENT: the game resumes at the double (USBGF 4.4.6.2).",
-    rulings.nullify_pass,
+    Match.nullify_pass,
 )
 correct_cube = _event_command(
     "correct-cube",
     "The double EVENT to a wrong level stands at the right level (USBGF 4.4.8).",
-    rulings.correct_cube,
+    Match.correct_cube,
 )
 correct_setup = _event_command(
     "correct-setup",
@@ -166,7 +166,7 @@ overturn = _event_command(
     "overturn",
     "An appeal committee reverses the ruling at event RULING: what it voided is back "
     "in force (USBGF 5.2; --ruled-by committee).",
-    rulings.overturn,
+    Match.overturn,
     metavar="RULING",
 )
 
@@ -178,7 +178,7 @@ overturn = _event_command(
 @click.pass_context
 def correct_length(ctx: click.Context, /, match_id: str, length: int, **options: Any) -> None:
     """The match is LENGTH points, from the next game (USBGF 4.8.4, 4.8.5)."""
-    decide(ctx, match_id, lambda m, h, r: rulings.correct_length(m, h, length, r), options)
+    decide(ctx, match_id, lambda m, h, r: m.correct_length(h, length, r), options)
 
 
 def parse_score(words: tuple[str, ...]) -> tuple[int, int]:
@@ -202,7 +202,7 @@ def correct_score(
 ) -> None:
     """The score is A (player a) to B (player b): the director settles a dispute (USBGF 4.7)."""
     points = parse_score(score)
-    decide(ctx, match_id, lambda m, h, r: rulings.correct_score(m, h, points, r), options)
+    decide(ctx, match_id, lambda m, h, r: m.correct_score(h, points, r), options)
 
 
 @click.command("note")
@@ -212,7 +212,7 @@ def correct_score(
 @click.pass_context
 def note(ctx: click.Context, /, match_id: str, text: str, **options: Any) -> None:
     """Note a ruling or an observation for the record (TEXT); the match is unchanged."""
-    decide(ctx, match_id, rulings.note, {**options, "reason": text})
+    decide(ctx, match_id, Match.note, {**options, "reason": text})
 
 
 COMMANDS = (

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from bgledger.commands import rulings
 from bgledger.commands.language import Action
+from bgledger.commands.match import Match
 from bgledger.commands.rulings import Ruling
 from bgledger.events import MatchEvent
 from bgledger.store.application import Ledger
@@ -60,24 +60,24 @@ def record_ruled_match(ledger: Ledger, match_id: str = "m") -> list[MatchEvent]:
 
     ledger.start(("Ann", "Bob"), 3, match_id=match_id, by="kim", at=RULED_START)
     play("opening 3 1; move 8/5 6/5; roll 6 4; move 24/18 13/8 --as-played")
-    rule(rulings.revert, 6, reason="Bob played a 5 with 6-4")
+    rule(Match.revert, 6, reason="Bob played a 5 with 6-4")
     play("move 24/18 13/9")
     ledger.act(match_id, lambda m: m.double(to=4, as_played=True, by="kim", at=at()))
     play("take")
-    rule(rulings.correct_cube, 9, reason="the cube goes to 2")
-    rule(rulings.note, reason="players reminded to announce doubles")
+    rule(Match.correct_cube, 9, reason="the cube goes to 2")
+    rule(Match.note, reason="players reminded to announce doubles")
     play("52: 13/11 13/8; resign single --as-played; accept")
     play("opening 1 3; move 8/5 6/5; 52: 13/11 13/8; double --as-played; take")
     play("resign single a --as-played; accept")
-    rule(rulings.void_cube, 23, reason="a Crawford game double")
-    rule(rulings.correct_length, 5, reason="the draw sheet says 5")
-    rule(rulings.correct_score, (2, 2), reason="Bob says 2-2")
-    rule(rulings.overturn, 30, ruled_by="committee", reason="the score was 2-1")
+    rule(Match.void_cube, 23, reason="a Crawford game double")
+    rule(Match.correct_length, 5, reason="the draw sheet says 5")
+    rule(Match.correct_score, (2, 2), reason="Bob says 2-2")
+    rule(Match.overturn, 30, ruled_by="committee", reason="the score was 2-1")
     play("opening 3 1; move 8/5 6/5; double; take; 64: 24/18 13/9; 52: 13/11 13/8")
     play("double --as-played; drop")
-    rule(rulings.nullify_pass, 41, reason="Ann owned the cube")
+    rule(Match.nullify_pass, 41, reason="Ann owned the cube")
     play("65: 24/13; resign single --as-played; accept")
-    rule(rulings.correct_length, 3, reason="it was 3 after all")
+    rule(Match.correct_length, 3, reason="it was 3 after all")
     return ledger.history(match_id)
 
 
@@ -94,7 +94,7 @@ def record_crawford_void(ledger: Ledger, match_id: str = "cv") -> list[MatchEven
     for line in CRAWFORD_VOID.split(";"):
         ledger.act(match_id, partial(Action.parse(line).apply, by="kim"))
     ruling = Ruling("director", "no double in the Crawford game", by="tom")
-    ledger.rule(match_id, lambda match, history: rulings.void_cube(match, history, 13, ruling))
+    ledger.rule(match_id, lambda match, history: match.void_cube(history, 13, ruling))
     return ledger.history(match_id)
 
 

@@ -18,7 +18,7 @@ from timeline import at, play_lines, refused
 from bgledger.commands import clock
 from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
-from bgledger.commands.ruling_base import Ruling, RulingRefusedError
+from bgledger.commands.rulings import Ruling, RulingRefusedError
 from bgledger.errors import (
     BgLedgerError,
     ClockRefusedError,

@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 
 from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
-from bgledger.commands.ruling_base import Ruling
+from bgledger.commands.rulings import Ruling
 from bgledger.errors import BgLedgerError
 from bgledger.events import (
     ClockHit,

@@ -27,7 +27,7 @@ from click.testing import CliRunner, Result
 from bgledger.cli.main import main
 from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
-from bgledger.commands.ruling_base import Ruling
+from bgledger.commands.rulings import Ruling
 from bgledger.errors import ClockRefusedError
 from bgledger.events import (
     BreakEnded,

@@ -33,8 +33,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bgledger.commands import rulings
 from bgledger.commands.language import Action
+from bgledger.commands.match import Match
 from bgledger.events import MatchEvent, RulingMade, StartingPositionCorrected
 from bgledger.projections.state import codec
 from bgledger.projections.state.corrected import corrected
@@ -205,7 +205,7 @@ def _revert_in(match: InMemory | InLedger, rng: random.Random, prefix: int, rest
     illegal = injection(match.state)
     assert illegal is not None
     match.act(illegal)
-    match.rule(rulings.revert, match.events[-1].originator_version, DIRECTOR)
+    match.rule(Match.revert, match.events[-1].originator_version, DIRECTOR)
     for _ in range(rest):
         line = next_line(match.state, rng)
         if line is None:
@@ -230,7 +230,7 @@ def test_random_reverted_matches_fold_the_same_after_the_codec_changes(
         return
     if overturn:
         revert = next(e for e in reversed(recorded.events) if isinstance(e, RulingMade))
-        recorded.rule(rulings.overturn, revert.originator_version, COMMITTEE)
+        recorded.rule(Match.overturn, revert.originator_version, COMMITTEE)
     before = views(recorded.events)
     assert before[-1][1] == recorded.state  # the live aggregate is the corrected match
     with later_codec():

@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session
 from bgledger.cli.main import main
 from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
-from bgledger.commands.rulings import Ruling, note
+from bgledger.commands.rulings import Ruling
 from bgledger.interchange.json_stream import export_json, import_json, read_json
 from bgledger.projections.state.fold import fold
 from bgledger.store.application import SNAPSHOT_INTERVAL, Ledger
@@ -293,7 +293,7 @@ def test_a_seal_allows_later_rulings_and_catches_an_earlier_edit(
     sealed = json.loads(seal.read_text())["events"]
     ledger = Ledger(url)
     given = Ruling("director", "for the record", by="td")
-    ledger.rule(match_id, lambda m, h: note(m, h, given))
+    ledger.rule(match_id, lambda m, h: m.note(h, given))
     ledger.close()
     after = cli(url, "verify", match_id, "--seal", str(seal), "--pub", str(pub))
     assert after.exit_code == 0, after.output

@@ -491,7 +491,6 @@ def test_gnubg_reads_the_exported_match_as_it_went(tmp_path: Path) -> None:
 
 def test_a_premature_double_in_the_crawford_game_can_be_voided() -> None:
     """USBGF 4.4.6.1 applies to a Crawford double made early (4.4.7) as to any other."""
-    from bgledger.commands import rulings
     from bgledger.commands.rulings import Ruling
 
     ledger = Ledger("sqlite:///:memory:")
@@ -512,6 +511,6 @@ def test_a_premature_double_in_the_crawford_game_can_be_voided() -> None:
     assert not early.legal and early.rule == "USBGF 4.4.6"
     given = Ruling("director", "no cube in the Crawford game", by="tom")
     number = early.originator_version
-    ledger.rule("p", lambda m, h: rulings.void_cube(m, h, number, given))
+    ledger.rule("p", lambda m, h: m.void_cube(h, number, given))
     state = ledger.state("p")
     assert (state.cube, state.cube_owner, state.turn, state.phase) == (1, None, "b", Phase.ROLL)

@@ -27,7 +27,6 @@ from sqlalchemy.engine import make_url
 
 from bgledger.cli.main import main
 from bgledger.cli.readmodel_commands import COMMANDS
-from bgledger.commands import rulings
 from bgledger.commands.match import match_uuid
 from bgledger.commands.rulings import Ruling
 from bgledger.projections.readmodels.tables import dump_tables
@@ -105,10 +104,10 @@ def start(url: str, match_id: str, event: str) -> None:
 def rule(ledger: Ledger, match_id: str) -> None:
     """A noted ruling, then an appeal overturning it."""
     ruling = Ruling("director", "late arrival noted", rule="USBGF 5.5")
-    ledger.rule(match_id, lambda m, h: rulings.note(m, h, ruling))
+    ledger.rule(match_id, lambda m, h: m.note(h, ruling))
     noted = ledger.state(match_id).events
     appeal = Ruling("committee", "the note was wrong")
-    ledger.rule(match_id, lambda m, h: rulings.overturn(m, h, noted, appeal))
+    ledger.rule(match_id, lambda m, h: m.overturn(h, noted, appeal))
 
 
 def rebuilt(url: str, full: bool = False) -> dict[str, list[dict[str, Any]]]:

@@ -17,7 +17,6 @@ from click.testing import CliRunner
 
 from bgledger.cli.main import main
 from bgledger.cli.replay import ReplaySession
-from bgledger.commands import rulings
 from bgledger.commands.rulings import Ruling
 from bgledger.events import MatchEvent
 from bgledger.projections.views.moment import moment
@@ -31,7 +30,7 @@ def reverted_match(url: str) -> list[MatchEvent]:
     ledger.start(("Ann", "Bob"), 5, match_id="m", by="kim")
     ledger.act("m", lambda m: m.opening(5, 2, by="kim"))
     ledger.act("m", lambda m: m.move("13/8 13/10", as_played=True, by="kim"))
-    ledger.rule("m", lambda m, h: rulings.revert(m, h, 4, Ruling("director", REASON, by="tess")))
+    ledger.rule("m", lambda m, h: m.revert(h, 4, Ruling("director", REASON, by="tess")))
     ledger.act("m", lambda m: m.move("13/8 13/11", by="kim"))
     events = ledger.history("m")
     ledger.close()

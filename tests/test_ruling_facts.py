@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from bgledger.commands import rulings
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.rulings import Ruling
 from bgledger.commands.stream import HistoryMismatchError
@@ -62,7 +61,7 @@ def test_a_ruling_recorded_with_a_history_that_is_not_the_matchs_is_refused() ->
     match.collect_events()  # handed to the application: no longer pending
     note = Ruling("director", "noted")
     with pytest.raises(HistoryMismatchError, match="ends at event 1; the match is at 3"):
-        rulings.note(match, history, note)
+        match.note(history, note)
     assert match.version == 3  # nothing recorded
 
 
@@ -70,7 +69,7 @@ def test_the_events_a_command_recorded_first_are_part_of_a_rulings_history() -> 
     match = Match.start(match_uuid("p"), "p", ("Ann", "Bob"), 3, by="kim")
     history = match.collect_events()
     match.opening(3, 1, by="kim")  # 2, 3: still pending when the ruling is recorded
-    rulings.note(match, history, Ruling("director", "noted"))
+    match.note(history, Ruling("director", "noted"))
     events = match.collect_events()
     assert [e.originator_version for e in events] == [2, 3, 4]
     assert match.state == fold([*history, *events])

@@ -41,7 +41,6 @@ from typing import Any
 
 import pytest
 
-from bgledger.commands import rulings
 from bgledger.commands.language import Action
 from bgledger.commands.match import Match
 from bgledger.commands.rulings import InvalidRulingError, Ruling, RulingRefusedError
@@ -120,14 +119,14 @@ def ruling_command(words: list[str]) -> RulingCommand:
     given = Ruling(**options)
     numbers = [int(a) for a in args]
     decisions: dict[str, RulingCommand] = {
-        "revert": lambda m, h: rulings.revert(m, h, numbers[0], given),
-        "void-cube": lambda m, h: rulings.void_cube(m, h, numbers[0], given),
-        "nullify-pass": lambda m, h: rulings.nullify_pass(m, h, numbers[0], given),
-        "correct-cube": lambda m, h: rulings.correct_cube(m, h, numbers[0], given),
-        "correct-length": lambda m, h: rulings.correct_length(m, h, numbers[0], given),
-        "correct-score": lambda m, h: rulings.correct_score(m, h, (numbers[0], numbers[1]), given),
-        "note": lambda m, h: rulings.note(m, h, given),
-        "overturn": lambda m, h: rulings.overturn(m, h, numbers[0], given),
+        "revert": lambda m, h: m.revert(h, numbers[0], given),
+        "void-cube": lambda m, h: m.void_cube(h, numbers[0], given),
+        "nullify-pass": lambda m, h: m.nullify_pass(h, numbers[0], given),
+        "correct-cube": lambda m, h: m.correct_cube(h, numbers[0], given),
+        "correct-length": lambda m, h: m.correct_length(h, numbers[0], given),
+        "correct-score": lambda m, h: m.correct_score(h, (numbers[0], numbers[1]), given),
+        "note": lambda m, h: m.note(h, given),
+        "overturn": lambda m, h: m.overturn(h, numbers[0], given),
     }
     if verb == "double-to":
         return lambda m, h: m.double(to=numbers[0], as_played=True, by=BY)
@@ -375,7 +374,7 @@ def test_usbgf_2017_a_roll_condones_the_illegal_play(url: str) -> None:
         ledger.act(match_id, lambda m, line=line: Action.parse(line).apply(m, BY))
     ledger.act(match_id, lambda m: Action.parse("roll 4 2").apply(m, BY))  # event 7
     with pytest.raises(RulingRefusedError) as refused:
-        ledger.rule(match_id, lambda m, h: rulings.revert(m, h, 6, Ruling("director", "late")))
+        ledger.rule(match_id, lambda m, h: m.revert(h, 6, Ruling("director", "late")))
     assert refused.value.rule == "ABT 4.8"
     assert "Ann rolled 4-2 at event 7 closed it" in str(refused.value)
     assert len(ledger.history(match_id)) == 7
@@ -710,7 +709,7 @@ def test_a_dead_cube_the_doubler_won_with_still_wins_the_match_at_the_dead_value
     record(ledger, match_id, "opening 1 3", "move 8/5 6/5", "double --as-played", "take")
     record(ledger, match_id, "resign single b", "accept")  # Ann wins 2: 4-1
     assert (ledger.state(match_id).score, len(ledger.history(match_id))) == ((4, 1), 28)
-    rule(ledger, match_id, rulings.void_cube, 23, DIRECTOR)
+    rule(ledger, match_id, Match.void_cube, 23, DIRECTOR)
     history = ledger.history(match_id)
     ruling, won = history[28:]
     assert isinstance(ruling, CubeActionVoided) and ruling.voids == [23, 24, 28]
@@ -727,26 +726,26 @@ def test_rulings_name_what_they_rule_on(url: str) -> None:
     match_id = ledger.start(("Ann", "Bob"), 3, match_id=unique_id("r"), by=BY)
     record(ledger, match_id, "opening 3 1", "move 8/5 6/5", "roll 6 5", "move 24/18 --as-played")
     with pytest.raises(RulingRefusedError) as legal:
-        rule(ledger, match_id, rulings.revert, 4, DIRECTOR)
+        rule(ledger, match_id, Match.revert, 4, DIRECTOR)
     assert legal.value.rule == "USBGF 4.2.3" and "legal play" in str(legal.value)
     with pytest.raises(InvalidRulingError, match="not a play"):
-        rule(ledger, match_id, rulings.revert, 5, DIRECTOR)
+        rule(ledger, match_id, Match.revert, 5, DIRECTOR)
     with pytest.raises(InvalidRulingError, match="events 1-6"):
-        rule(ledger, match_id, rulings.revert, 7, DIRECTOR)
+        rule(ledger, match_id, Match.revert, 7, DIRECTOR)
     with pytest.raises(InvalidRulingError, match="not a double"):
-        rule(ledger, match_id, rulings.void_cube, 6, DIRECTOR)
+        rule(ledger, match_id, Match.void_cube, 6, DIRECTOR)
     with pytest.raises(InvalidRulingError, match="not a ruling"):
-        rule(ledger, match_id, rulings.overturn, 6, Ruling("committee", "appeal"))
+        rule(ledger, match_id, Match.overturn, 6, Ruling("committee", "appeal"))
     with pytest.raises(InvalidRulingError, match="length 3"):
-        rule(ledger, match_id, rulings.correct_length, 3, DIRECTOR)
+        rule(ledger, match_id, Match.correct_length, 3, DIRECTOR)
     with pytest.raises(InvalidRulingError):
         Ruling("referee", "not a ruler")
     with pytest.raises(InvalidRulingError):
         Ruling("director", "  ")
     assert len(ledger.history(match_id)) == 6
-    rule(ledger, match_id, rulings.revert, 6, DIRECTOR)
+    rule(ledger, match_id, Match.revert, 6, DIRECTOR)
     with pytest.raises(RulingRefusedError) as again:
-        rule(ledger, match_id, rulings.revert, 6, DIRECTOR)
+        rule(ledger, match_id, Match.revert, 6, DIRECTOR)
     assert again.value.rule == "USBGF 5.2"
     assert "already void (ruling at event 7)" in str(again.value)
     assert len(ledger.history(match_id)) == 7
@@ -757,9 +756,9 @@ def test_the_rule_named_by_the_ruler_must_be_one_that_corrects_the_event(url: st
     match_id = ledger.start(("Ann", "Bob"), 3, match_id=unique_id("r"), by=BY)
     record(ledger, match_id, "opening 3 1", "move 8/5 6/5", "roll 6 5", "move 24/18 --as-played")
     with pytest.raises(RulingRefusedError) as wrong:
-        rule(ledger, match_id, rulings.revert, 6, Ruling("director", "x", rule="USBGF 4.2.3(e)"))
+        rule(ledger, match_id, Match.revert, 6, Ruling("director", "x", rule="USBGF 4.2.3(e)"))
     assert wrong.value.rule == "USBGF 4.2.3(e)" and "does not correct event 6" in str(wrong.value)
-    rule(ledger, match_id, rulings.revert, 6, Ruling("director", "x", rule="USBGF 4.2.3(a)"))
+    rule(ledger, match_id, Match.revert, 6, Ruling("director", "x", rule="USBGF 4.2.3(a)"))
     ruling = ledger.history(match_id)[-1]
     assert isinstance(ruling, PlaysReverted) and ruling.rule == "USBGF 4.2.3(a)"
 
@@ -769,7 +768,7 @@ def test_a_game_in_progress_that_concludes_the_agreed_match_stands(url: str) -> 
     match_id = ledger.start(("Ann", "Bob"), 3, match_id=unique_id("r"), by=BY, profile="online")
     record(ledger, match_id, *ANN_DROP_GAME, *ANN_DROP_GAME)  # 2-0, game 3 is Crawford
     record(ledger, match_id, "opening 3 1", "move 8/5 6/5")
-    rule(ledger, match_id, rulings.correct_length, 5, DIRECTOR)
+    rule(ledger, match_id, Match.correct_length, 5, DIRECTOR)
     assert (ledger.state(match_id).length, ledger.state(match_id).next_length) == (3, 5)
     record(ledger, match_id, "roll 6 5", "move 24/13")
     record(ledger, match_id, "resign single b", "accept")  # Bob concedes game 3: 3-0
@@ -784,10 +783,10 @@ def test_a_revert_undoes_game_actions_not_the_rulings_made_since(url: str) -> No
     ledger = Ledger(url)
     match_id = ledger.start(("Ann", "Bob"), 3, match_id=unique_id("r"), by=BY)
     record(ledger, match_id, "opening 3 1", "move 8/5 6/5", "roll 6 5", "move 24/18 --as-played")
-    rule(ledger, match_id, rulings.note, Ruling("director", "Ann questions Bob's play"))  # 7
-    rule(ledger, match_id, rulings.correct_length, 5, DIRECTOR)  # 8: the draw sheet says 5
+    rule(ledger, match_id, Match.note, Ruling("director", "Ann questions Bob's play"))  # 7
+    rule(ledger, match_id, Match.correct_length, 5, DIRECTOR)  # 8: the draw sheet says 5
     record(ledger, match_id, "double")  # 9
-    rule(ledger, match_id, rulings.revert, 6, DIRECTOR)  # 10
+    rule(ledger, match_id, Match.revert, 6, DIRECTOR)  # 10
     ruling = ledger.history(match_id)[-1]
     assert isinstance(ruling, PlaysReverted) and ruling.voids == [6, 9]
     state = ledger.state(match_id)
@@ -803,7 +802,7 @@ def test_classic_laws_oblige_moving_the_man_wrongly_moved() -> None:
     ledger = Ledger("sqlite:///:memory:")
     match_id = ledger.start(("Ann", "Bob"), 3, match_id="classic", profile="classic", by=BY)
     record(ledger, match_id, "opening 5 2", "move 13/7 --as-played")  # 7 pips for a 5-2 is 13/6
-    rule(ledger, match_id, rulings.revert, 4, Ruling("players", "Bob demanded it (CLASSIC 9)"))
+    rule(ledger, match_id, Match.revert, 4, Ruling("players", "Bob demanded it (CLASSIC 9)"))
     ruling = ledger.history(match_id)[-1]
     assert isinstance(ruling, PlaysReverted) and ruling.same_checker == [13]
     assert ruling.rule == "CLASSIC 9"

@@ -38,7 +38,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bgledger.commands import rulings
 from bgledger.commands.decide import cube_problem
 from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
@@ -151,7 +150,7 @@ def test_a_reverted_illegal_play_leaves_the_match_it_would_have_been(
         if after != "double":
             with_it.act(after.removeprefix("double-"))
     recorded = list(with_it.events)
-    with_it.rule(rulings.revert, illegal.originator_version, DIRECTOR)
+    with_it.rule(Match.revert, illegal.originator_version, DIRECTOR)
     ruling = with_it.events[-1]
     assert isinstance(ruling, PlaysReverted) and ruling.rule == "USBGF 4.2.3(a)"
     assert ruling.voids == list(range(illegal.originator_version, ruling.originator_version))
@@ -236,7 +235,7 @@ def test_rulings_in_the_ledger_agree_with_every_rebuild(
         _act(ledger, match_id, story, "take")
     before = ledger.state(match_id)
     recorded = ledger.history(match_id)
-    _rule(ledger, match_id, story, rulings.revert, story.illegal, DIRECTOR)
+    _rule(ledger, match_id, story, Match.revert, story.illegal, DIRECTOR)
     story.ruling = len(ledger.history(match_id))
     assert comparable(ledger.state(match_id)) == comparable(without.match.state)
     for _ in range(rng.randint(0, 30)):
@@ -247,7 +246,7 @@ def test_rulings_in_the_ledger_agree_with_every_rebuild(
         without.act(line)
     assert comparable(ledger.state(match_id)) == comparable(without.match.state)
     if overturn:
-        _rule(ledger, match_id, story, rulings.overturn, story.ruling, COMMITTEE)
+        _rule(ledger, match_id, story, Match.overturn, story.ruling, COMMITTEE)
         overturning = ledger.history(match_id)[-1]
         assert isinstance(overturning, RulingOverturned)
         assert overturning.restores == list(range(story.illegal, story.ruling))

@@ -16,7 +16,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bgledger.commands import rulings
 from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.rulings import Ruling
@@ -370,9 +369,9 @@ def test_a_revert_leaves_a_ruling_made_since_in_force() -> None:
         for line in ("opening 3 1", "move 8/5 6/5", "roll 6 4", "move 24/18 13/8 --as-played"):
             ledger.act("v", partial(Action.parse(line).apply, by="kim"))
         noted = Ruling("director", "Ann says Bob moved a 5", by="tom")
-        ledger.rule("v", lambda match, history: rulings.note(match, history, noted))
+        ledger.rule("v", lambda match, history: match.note(history, noted))
         taken_back = Ruling("director", "Bob played a 5 with 6-4", by="tom")
-        ledger.rule("v", lambda match, history: rulings.revert(match, history, 6, taken_back))
+        ledger.rule("v", lambda match, history: match.revert(history, 6, taken_back))
         events = ledger.history("v")
     assert section(corrected_sheet(events), "Rulings:") == [
         # A revert undoes game actions, not rulings (USBGF 4.2.3(c)): the note stays.

@@ -19,7 +19,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bgledger.commands import rulings
 from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.rulings import Ruling
@@ -242,7 +241,7 @@ def test_a_ruling_stored_with_an_unreadable_copy_of_its_state_folds_from_its_fac
     ledger = Ledger("sqlite:///:memory:")
     match = Match.start(match_uuid("r"), "r", ("Ann", "Bob"), 3, by="kim")
     history = match.collect_events()
-    rulings.note(match, history, Ruling("director", "noted", rule="USBGF 5.5"))
+    match.note(history, Ruling("director", "noted", rule="USBGF 5.5"))
     (noted,) = match.collect_events()
     stored = ledger.mapper.to_stored_event(noted)
     data = json.loads(stored.state)

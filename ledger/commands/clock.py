@@ -40,8 +40,7 @@ import re
 from collections.abc import Sequence
 
 from bgledger.commands import decide as _decide
-from bgledger.commands.ruling_base import Ruling, RulingRefusedError, actions_after, choose, record
-from bgledger.commands.stream import MatchStream
+from bgledger.commands.rulings import Ruling, RulingCommands, RulingRefusedError, actions_after
 from bgledger.errors import ClockRefusedError, InvalidClockError, TimeNotExpiredError
 from bgledger.events import (
     CheckersPlayed,
@@ -120,12 +119,13 @@ def timer_of(state: MatchState) -> ClockState:
     return state.timer
 
 
-class ClockCommands(MatchStream):
+class ClockCommands(RulingCommands):
     """The game clock's commands, and the director's clock sanctions and corrections.
 
     Each takes ``by`` (who records) and ``at`` (when, ISO 8601; ``None`` for
-    now), or a :class:`~bgledger.commands.ruling_base.Ruling` that carries
-    them, and raises, recording nothing, when it refuses.
+    now), or a :class:`~bgledger.commands.rulings.Ruling` that carries
+    them, and raises, recording nothing, when it refuses.  Built on
+    :class:`~bgledger.commands.rulings.RulingCommands`: a missed hit is a ruling.
     """
 
     def _clock_rules(self, mode: str) -> ClockRules:
@@ -405,8 +405,8 @@ class ClockCommands(MatchStream):
         nothing is nullified (a take is neither a roll nor a move): the ruling
         voids nothing, and the time since the double is restored.
 
-        ``history`` is the match's events, as for every ruling (see
-        :mod:`bgledger.commands.rulings`).
+        ``history`` is the match's events so far, as for every ruling
+        (:class:`~bgledger.commands.rulings.RulingCommands` says why).
 
         :raises ClockRefusedError: without a clock or with nobody's time running.
         :raises RulingRefusedError: if there is nothing to nullify and nothing to restore.
@@ -424,12 +424,12 @@ class ClockCommands(MatchStream):
                 "USBGF 4.1.8.1",
             )
         first = nullified[0] if nullified else ended.originator_version
-        chosen = choose(self, history, [Subject.CLOCK_NOT_ACTIVATED], first, late, ruling)
+        chosen = self._choose(history, [Subject.CLOCK_NOT_ACTIVATED], first, late, ruling)
         rule = chosen.window.rule or "USBGF 4.1.8.1"
         voids = [first, *actions_after(history, first)] if nullified else []
         with self.atomic():  # the nullification and the restore, or nothing
-            reverted = record(self, history, PlaysReverted, ruling, rule, voids,
-                              event=first, same_checker=[])  # fmt: skip
+            reverted = self._record_ruling(history, PlaysReverted, ruling, rule, voids,
+                                           event=first, same_checker=[])  # fmt: skip
             assert isinstance(reverted, PlaysReverted)
             return reverted, self._restore(history, ended, late, rule, ruling)
 

@@ -51,7 +51,7 @@ from dataclasses import dataclass
 
 from bgledger.commands import clock
 from bgledger.commands.match import Match
-from bgledger.commands.ruling_base import Ruling
+from bgledger.commands.rulings import Ruling
 from bgledger.errors import RulesError
 
 __all__ = ["TIME_VERBS", "VERBS", "Action", "InvalidActionError", "InvalidTimeActionError"]

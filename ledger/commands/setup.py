@@ -31,16 +31,15 @@ from eventsourcing.domain import DomainEvent
 
 from bgledger.commands import decide as _decide
 from bgledger.commands.clock import ClockCommands
-from bgledger.commands.ruling_base import (
+from bgledger.commands.rulings import (
     InvalidRulingError,
     Ruling,
     RulingRefusedError,
     check_in_force,
     find,
     is_game_action,
-    record,
+    valid_roll,
 )
-from bgledger.commands.windows import valid_roll
 from bgledger.errors import ActionRefusedError, InvalidMatchSetupError
 from bgledger.events import (
     CheckersPlayed,
@@ -75,7 +74,8 @@ class SetupCommands(ClockCommands):
     """Starting a match, and the errors in a game's starting position.
 
     Built on :class:`~bgledger.commands.clock.ClockCommands`: a match started
-    with a clock has it set at once.
+    with a clock has it set at once; correcting a setup is a ruling
+    (:class:`~bgledger.commands.rulings.RulingCommands`).
     """
 
     @classmethod
@@ -143,6 +143,9 @@ class SetupCommands(ClockCommands):
     def correct_setup(self, history: Sequence[MatchEvent], number: int, ruling: Ruling) -> None:
         """Correct the wrong setup ``number`` while its window is open (USBGF 4.2.4, ABT 4.7).
 
+        ``history`` is the match's events so far, as for every ruling
+        (:class:`~bgledger.commands.rulings.RulingCommands` says why).
+
         :raises InvalidRulingError: if ``number`` is not a recorded setup.
         :raises RulingRefusedError: once the window has closed: the position stands.
         """
@@ -168,8 +171,8 @@ class SetupCommands(ClockCommands):
             voids += [e.originator_version for e in game if is_game_action(e)]
             voids = [n for n in voids if n != number] + [number]
         rule = window.rule or RULE
-        record(
-            self, history, StartingPositionCorrected, ruling, rule, voids,
+        self._record_ruling(
+            history, StartingPositionCorrected, ruling, rule, voids,
             event=number, replayed=affected,
         )  # fmt: skip
 

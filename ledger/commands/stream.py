@@ -6,9 +6,10 @@ yet handed to the application.  :meth:`MatchStream._record` stamps each event
 (``at``, checked against the last event's), links it into the hash chain
 (:mod:`bgledger.events.chain`) and folds it (:func:`bgledger.projections.state.fold.apply`), so the
 state a command decides on is always the state after every event recorded.
-The commands themselves, which decide before they record, are
-:class:`~bgledger.commands.match.Match`'s and those of the modules that call
-:meth:`MatchStream.append`.
+The commands themselves, which decide before they record, are the feature
+mixins on :class:`MatchStream` that :class:`~bgledger.commands.match.Match`
+composes; ``_record`` is protected, so that only they record (a test checks
+that nothing outside :mod:`bgledger.commands` calls it).
 """
 
 from __future__ import annotations
@@ -131,12 +132,3 @@ class MatchStream:
                 f"the history given ends at event {len(before)}; the match is at {self._version}"
             )
         return before
-
-    def append(self, event_type: type[E], *, by: str, at: str | None = None, **fields: Any) -> E:
-        """Record an event decided elsewhere (a match won again after a ruling).
-
-        Not a ruling: :func:`bgledger.commands.ruling_base.record` gives it its history.
-
-        :raises InvalidTimeError: for a malformed or earlier ``at``.
-        """
-        return self._record(event_type, by, at, **fields)

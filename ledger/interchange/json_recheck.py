@@ -1,8 +1,8 @@
 """Re-deciding an imported match: every event recorded again through the ledger's own commands.
 
 A game action is recorded again by its :class:`~bgledger.commands.match.Match` command
-(:data:`COMMANDS`), a ruling by its decision in :mod:`bgledger.commands.rulings`
-(:data:`RULINGS`) on the history before it; what the command records must be
+(:data:`COMMANDS`), a ruling by its command (:mod:`bgledger.commands.rulings`,
+:data:`RULINGS`) on the history before it; what the command records must be
 the file's events, field by field (the times aside), including the events a
 ruling voids and restores and what it sets.  Events a command
 records along with another (:data:`CONSEQUENCES`: a game won with its last
@@ -24,7 +24,6 @@ from dataclasses import fields, replace
 from typing import Any
 
 from bgledger import events as ev
-from bgledger.commands import rulings
 from bgledger.commands.match import Match
 from bgledger.commands.rulings import InvalidRulingError, Ruling
 from bgledger.errors import BgLedgerError
@@ -45,13 +44,13 @@ Decision = Callable[[Match, Sequence[MatchEvent], Any, Ruling], None]
 
 RULINGS: dict[type[RulingMade], Decision] = {
     ev.PlaysReverted: revert_plays,  # an illegal play, or a missed hit (USBGF 4.1.8.1)
-    ev.CubeActionVoided: lambda m, h, e, r: rulings.void_cube(m, h, e.event, r),
-    ev.CrawfordPassNullified: lambda m, h, e, r: rulings.nullify_pass(m, h, e.event, r),
-    ev.CubeLevelCorrected: lambda m, h, e, r: rulings.correct_cube(m, h, e.event, r),
-    ev.MatchLengthCorrected: lambda m, h, e, r: rulings.correct_length(m, h, e.length, r),
-    ev.ScoreCorrected: lambda m, h, e, r: rulings.correct_score(m, h, (e.score_a, e.score_b), r),
-    ev.RulingNoted: lambda m, h, e, r: rulings.note(m, h, r),
-    ev.RulingOverturned: lambda m, h, e, r: rulings.overturn(m, h, e.ruling, r),
+    ev.CubeActionVoided: lambda m, h, e, r: m.void_cube(h, e.event, r),
+    ev.CrawfordPassNullified: lambda m, h, e, r: m.nullify_pass(h, e.event, r),
+    ev.CubeLevelCorrected: lambda m, h, e, r: m.correct_cube(h, e.event, r),
+    ev.MatchLengthCorrected: lambda m, h, e, r: m.correct_length(h, e.length, r),
+    ev.ScoreCorrected: lambda m, h, e, r: m.correct_score(h, (e.score_a, e.score_b), r),
+    ev.RulingNoted: lambda m, h, e, r: m.note(h, r),
+    ev.RulingOverturned: lambda m, h, e, r: m.overturn(h, e.ruling, r),
     ev.StartingPositionCorrected: lambda m, h, e, r: m.correct_setup(h, e.event, r),
 }
 """The decision recording each kind of ruling: ``(match, history before it, event, ruling)``."""

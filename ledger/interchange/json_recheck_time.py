@@ -40,7 +40,7 @@ from datetime import datetime, timedelta
 from itertools import product
 from typing import Any
 
-from bgledger.commands import clock, rulings
+from bgledger.commands import clock
 from bgledger.commands.match import Match
 from bgledger.commands.rulings import Ruling
 from bgledger.errors import BgLedgerError
@@ -187,7 +187,7 @@ def revert_plays(
 ) -> None:
     """Decide ``event`` again: a missed hit (USBGF 4.1.8.1) if its rule is one for a clock
     not hit (:data:`~bgledger.rules.profiles.Subject.CLOCK_NOT_ACTIVATED`), else an illegal
-    play taken back (:func:`bgledger.commands.rulings.revert`).
+    play taken back (:meth:`bgledger.commands.rulings.RulingCommands.revert`).
 
     :raises BgLedgerError: as the decision refuses it.
     """
@@ -195,4 +195,4 @@ def revert_plays(
     if event.rule in {rule.window.rule for rule in missed}:
         match.missed_hit(history, ruling)
     else:
-        rulings.revert(match, history, event.event, ruling)
+        match.revert(history, event.event, ruling)

@@ -26,16 +26,16 @@ The form of a document and the checks made on reading it are in
 
 Importing re-decides the match (:func:`recheck`, :mod:`bgledger.interchange.json_recheck`):
 each event's action is recorded again through the :class:`~bgledger.commands.match.Match`
-commands, each ruling through its decision in :mod:`bgledger.commands.rulings`, and must
+commands, each ruling through its command (:mod:`bgledger.commands.rulings`), and must
 give the file's events, field by field, so a file this ledger would not have
 recorded (a die changed, or a ruling made to void other events, and its hash
 recomputed) is refused, naming the first event that differs, and nothing is stored.
 The clock, break and penalty-point events are re-decided at the file's times
-by :mod:`bgledger.commands.clock`, :mod:`bgledger.commands.clock_rulings` and
-:mod:`bgledger.commands.breaks`
-(:mod:`bgledger.interchange.json_recheck_time`): a hit by the player whose time
-is not running, a break's clock readings or lateness points that the times do
-not give, a flag while time remained, are refused like a changed die.
+by the match's clock and break commands (:mod:`bgledger.commands.clock`,
+:mod:`bgledger.commands.breaks`; :mod:`bgledger.interchange.json_recheck_time`):
+a hit by the player whose time is not running, a break's clock readings or
+lateness points that the times do not give, a flag while time remained, are
+refused like a changed die.
 """
 
 from __future__ import annotations
