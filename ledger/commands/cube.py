@@ -36,12 +36,7 @@ class CubeCommands(PlayCommands):
     """The cube actions of a match; a drop ends the game (:meth:`PlayCommands._win`)."""
 
     def double(
-        self,
-        *,
-        to: int | None = None,
-        as_played: bool = False,
-        by: str,
-        at: str | None = None,
+        self, *, to: int | None = None, as_played: bool = False, by: str, at: str | None = None
     ) -> None:
         """The player on roll doubled, before rolling (USBGF 4.4.2), to ``to`` (default: twice).
 

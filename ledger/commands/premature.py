@@ -100,12 +100,7 @@ class PrematureCommands(MatchStream):
         self._record(PrematureRollRefused, by, at, player=state.turn)
 
     def double_early(
-        self,
-        *,
-        to: int | None = None,
-        as_played: bool = False,
-        by: str,
-        at: str | None = None,
+        self, *, to: int | None = None, as_played: bool = False, by: str, at: str | None = None
     ) -> None:
         """The player not on roll doubled to ``to`` (default: twice) before the mover moved.
 
