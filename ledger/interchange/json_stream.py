@@ -32,7 +32,7 @@ recorded (a die changed, or a ruling made to void other events, and its hash
 recomputed) is refused, naming the first event that differs, and nothing is stored.
 The clock, break and penalty-point events are re-decided at the file's times
 by the match's clock and break commands (:mod:`bgledger.commands.clock`,
-:mod:`bgledger.commands.breaks`; :mod:`bgledger.interchange.json_recheck_time`):
+:mod:`bgledger.commands.breaks`; :mod:`bgledger.interchange.json_recheck`):
 a hit by the player whose time is not running, a break's clock readings or
 lateness points that the times do not give, a flag while time remained, are
 refused like a changed die.
