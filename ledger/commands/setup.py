@@ -55,6 +55,7 @@ from bgledger.events import (
 from bgledger.events.chain import chained
 from bgledger.projections.state.corrected import corrected, in_force
 from bgledger.projections.state.fold import Phase, apply
+from bgledger.projections.state.model import Crawford, crawford_status
 from bgledger.rules.errors import RulesError
 from bgledger.rules.judge import judge
 from bgledger.rules.notation import Play
@@ -277,8 +278,7 @@ def check_score(
             f"starting score {score[0]}-{score[1]}: each must be 0 to {length - 1} "
             f"in a {length}-point match"
         )
-    # One point away by having scored: at 0-0 of a 1-point match nobody has reached it yet.
-    away = crawford_rule and any(0 < points == length - 1 for points in score)
+    away = crawford_status(crawford_rule, length, score) is Crawford.CRAWFORD
     if status is None:
         return "crawford" if away else "pre"
     if status not in _STATUSES:

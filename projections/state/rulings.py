@@ -50,7 +50,7 @@ from bgledger.events import (
     ScoreCorrected,
     StartingPositionCorrected,
 )
-from bgledger.projections.state.model import Crawford, MatchState, Phase
+from bgledger.projections.state.model import Crawford, MatchState, Phase, crawford_status
 
 __all__ = [
     "HANDLERS",
@@ -158,16 +158,14 @@ def take_corrected(d: Draft, corrected: MatchState) -> None:
 def new_length(d: Draft, length: int) -> None:
     """The corrected match length takes effect (USBGF 4.8.4, 4.8.5(a))."""
     d.length, d.next_length = length, None
-    one_away = length - 1 in d.score and max(d.score) < length
-    d.crawford = Crawford.CRAWFORD if d.crawford_rule and one_away else Crawford.PRE
+    d.crawford = crawford_status(d.crawford_rule, length, d.score)
 
 
 def _ruled(d: Draft, event: RulingMade) -> None:
     if isinstance(event, ScoreCorrected):
         d.score = (event.score_a, event.score_b)
         if d.phase is Phase.BETWEEN_GAMES and d.crawford is not Crawford.POST:
-            one_away = d.length - 1 in d.score and max(d.score) < d.length
-            d.crawford = Crawford.CRAWFORD if d.crawford_rule and one_away else Crawford.PRE
+            d.crawford = crawford_status(d.crawford_rule, d.length, d.score)
     elif isinstance(event, PlaysReverted):
         d.obliged = tuple(event.same_checker)  # CLASSIC 10: the man wrongly moved
     elif isinstance(event, MatchLengthCorrected):

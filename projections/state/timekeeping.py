@@ -33,7 +33,7 @@ from bgledger.events import (
 )
 from bgledger.projections.state import clock as clk
 from bgledger.projections.state.breaks import Breaks, OpenBreak
-from bgledger.projections.state.model import Crawford, Phase, other, seat
+from bgledger.projections.state.model import Crawford, Phase, crawford_status, other, seat
 
 __all__ = ["AFTER", "HANDLERS", "KEEP_DANCE"]
 
@@ -173,14 +173,9 @@ def _penalty(d: Any, event: PenaltyPointsAssessed) -> None:
             d.breaks.late_points, player, d.breaks.late_points[seat(player)] + points
         )
         d.breaks = replace(d.breaks, late_points=late)
-    one_away = d.length - 1 in d.score and max(d.score) < d.length
-    if (
-        d.phase is Phase.BETWEEN_GAMES
-        and d.crawford is Crawford.PRE
-        and d.crawford_rule
-        and one_away
-    ):
-        d.crawford = Crawford.CRAWFORD  # the next game is the Crawford game (USBGF 4.4.6)
+    if d.phase is Phase.BETWEEN_GAMES and d.crawford is Crawford.PRE:
+        # the next game is the Crawford game if the points made a player one away (USBGF 4.4.6)
+        d.crawford = crawford_status(d.crawford_rule, d.length, d.score)
 
 
 KEEP_DANCE = frozenset(kind for kind in TIME_EVENTS if kind is not ClockHit)
