@@ -374,6 +374,6 @@ def test_every_kind_of_event_has_words_of_its_own() -> None:
         for cls in (getattr(vocabulary, name) for name in vocabulary.__all__)
         if isinstance(cls, type) and issubclass(cls, MatchEvent) and cls is not MatchEvent
     }
-    rulings = {kind for kind in kinds if issubclass(kind, RulingMade)}  # audit_rulings
+    rulings = {kind for kind in kinds if issubclass(kind, RulingMade)}
     assert kinds - rulings - {MatchWon} <= set(audit._DESCRIBERS)
     assert set(TIME_EVENTS) <= set(audit._DESCRIBERS)

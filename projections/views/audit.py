@@ -9,7 +9,7 @@ forbidden double or concession made at the board, DESIGN principle 2) is
 flagged, with its rule.
 
 A ruling (a compensating event) is described with the rule, who ruled, what
-it voids or puts back in force and why (:mod:`bgledger.projections.views.audit_rulings`);
+it voids or puts back in force and why;
 every event a ruling in force took out of force carries that ruling's number
 in ``voided_by`` (:func:`bgledger.projections.state.corrected.voided_by`): nothing is ever
 deleted, so the trail shows what was recorded and what stands.
@@ -21,55 +21,598 @@ Example::
     >>> match.opening(3, 1, by="kim")
     >>> [entry.text for entry in history(match.collect_events())][1:]
     ['game 1 started', 'opening roll: Ann 3, Bob 1: Ann plays first']
+
+The clock, break and penalty-point events carry the game clocks as the
+ledger works them out at the event's time
+(:func:`bgledger.projections.state.clock.figures`)::
+
+    Bob hit the clock: Ann's time runs (Bob 9:28, Ann 9:32)
+    clock stopped: a dispute, or the director was called (USBGF 4.3.2(d)); Ann 9:32, Bob 9:59
+    clock read Ann 9:31, Bob 10:16; the ledger has 9:32, 10:00: drift -0:01 / +0:16
+    Ann's reserve expired (USBGF 4.3.3): Bob wins the match on time
+    break: Bob, 5 minutes, until 10:15 (Ann 9:24, Bob 9:29 on the clock)
+    break of 5 minutes ended 17 minutes over: Bob returned late
+    1 penalty point against Bob (USBGF 2.2.4: 17 minutes late after the end of the break): ...
+
+A match won on time or by penalty points says so (:func:`ending`, which the
+score sheet's final line shares), and every entry of a match with a clock
+carries the clock's figures after it (:class:`ClockReading`, for
+``history --json``).
+
+A ruling (:class:`~bgledger.events.RulingMade`) is described with the events
+it names, not only the state around it::
+
+    RULING (USBGF 4.2.3(a), director): event 4 void: Ann's illegal play 13/10 13/8
+    taken back, Ann to play 5-2 again; reason: moved a 5 and a 3
+
+The line gives the rule, who ruled (and whether the players agreed, USBGF
+4.2.3(f)), the events voided or put back in force, what the ruling does to
+the match, and the ruler's reason.
+
+The premature actions (USBGF 4.1.7.1, 4.4.7, ABT 4.6) read::
+
+    Bob rolled 6-5 early, while Ann was still to move: Ann accepts or refuses it (USBGF 4.1.7.1)
+    Ann refused Bob's early 6-5 (the Fast Roll Rule, USBGF 4.1.7.1): Bob rolls again ...
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from bgledger.events import (
+    BreakEnded,
+    BreakStarted,
     CheckersPlayed,
+    ClockHit,
+    ClockRead,
+    ClockResumed,
+    ClockSet,
+    ClockStarted,
+    ClockStopped,
+    CrawfordPassNullified,
+    CubeActionVoided,
     CubeDropped,
+    CubeLevelCorrected,
     CubeOffered,
     CubeTaken,
     DiceRolled,
     GameStarted,
     GameWon,
     MatchEvent,
+    MatchLengthCorrected,
     MatchStarted,
     MatchWon,
     OpeningRollMade,
+    PenaltyPointsAssessed,
+    PlaysReverted,
+    PrematureDoubleMade,
+    PrematureRollAccepted,
+    PrematureRollMade,
+    PrematureRollRefused,
+    ReserveTimePenalized,
+    ReserveTimeRestored,
     ResignationAccepted,
     ResignationOffered,
     ResignationRejected,
     RollVoided,
     RulingMade,
+    RulingNoted,
+    RulingOverturned,
+    ScoreCorrected,
+    StartingPositionCorrected,
     StartingPositionRecorded,
+    TimeExpired,
     UnplayablePlayRecorded,
 )
+from bgledger.projections.state.clock import REASONS, at_ms, clock_text, figure, figures
 from bgledger.projections.state.corrected import voided_by
-from bgledger.projections.state.fold import Crawford, MatchState, apply, other
-from bgledger.projections.state.model import game_points
-from bgledger.projections.views.audit_premature import DESCRIBERS as PREMATURE_DESCRIBERS
-from bgledger.projections.views.audit_rulings import RulingDetails, describe_ruling, ruling_details
-from bgledger.projections.views.audit_time import DESCRIBERS as TIME_DESCRIBERS
-from bgledger.projections.views.audit_time import ClockReading, clock_reading, match_won_text
-from bgledger.projections.views.words import points_of
+from bgledger.projections.state.fold import Crawford, apply
+from bgledger.projections.state.model import MatchState, Phase, game_points, other, seat
+from bgledger.projections.views.words import points_of, rule_for, ruled_by_text
+from bgledger.rules.profiles import PROFILES, Decision, PrematureRoll
 from bgledger.rules.results import GameResult
 
 __all__ = [
+    "PREMATURE_DESCRIBERS",
+    "TIME_DESCRIBERS",
     "ClockReading",
     "HistoryEntry",
     "RulingDetails",
+    "clock_reading",
     "describe",
+    "describe_ruling",
+    "ending",
     "history",
     "history_json",
     "history_line",
+    "match_won_text",
+    "mode_text",
+    "numbers_text",
+    "penalty_text",
     "result_text",
+    "ruling_details",
     "score_text",
+    "signed_clock",
+    "wall_clock",
 ]
+
+
+# -- premature actions (USBGF 4.1.7.1, 4.4.7, ABT 4.6) -------------------------------------
+
+
+def _stands(state: MatchState) -> str | None:
+    """The rule by which premature rolls stand under the match's profile, if they do."""
+    profile = PROFILES.get(state.profile)
+    if profile is None or profile.rolls.premature_roll.value is not PrematureRoll.STANDS:
+        return None
+    return profile.rolls.premature_roll.rule or profile.name
+
+
+def _fast_roll(state: MatchState) -> str:
+    """The rule of a premature roll the mover may accept or refuse (the Fast Roll Rule)."""
+    return rule_for(state.profile, Decision.PREMATURE_ROLL)
+
+
+def _early_roll(event: PrematureRollMade, before: MatchState, after: MatchState) -> str:
+    roller, mover = after.name(event.player), after.name(other(event.player))
+    text = f"{roller} rolled {event.die1}-{event.die2} early, while {mover} was still to move"
+    if after.phase is Phase.PREMATURE_ROLL and _stands(after) is None:
+        return f"{text}: {mover} accepts or refuses it ({_fast_roll(after)})"
+    return text
+
+
+def _dice(state: MatchState) -> str:
+    early = state.premature
+    return f"{early.a}-{early.b}" if early is not None else "roll"
+
+
+def _accepted(event: PrematureRollAccepted, before: MatchState, after: MatchState) -> str:
+    mover, roller = after.name(event.player), after.name(other(event.player))
+    dice = _dice(before)
+    stands = _stands(after)
+    if stands is not None:
+        head = f"{roller}'s early {dice} stands ({stands})"
+    else:
+        head = f"{mover} accepted {roller}'s early {dice} ({_fast_roll(after)})"
+    return f"{head}: {mover} moves knowing it, then {roller} plays it"
+
+
+def _refused(event: PrematureRollRefused, before: MatchState, after: MatchState) -> str:
+    mover, roller = after.name(event.player), after.name(other(event.player))
+    return (
+        f"{mover} refused {roller}'s early {_dice(before)} (the Fast Roll Rule, "
+        f"{_fast_roll(after)}): {roller} rolls again after {mover}'s move"
+    )
+
+
+def _early_double(event: PrematureDoubleMade, before: MatchState, after: MatchState) -> str:
+    doubler, mover = after.name(event.player), after.name(other(event.player))
+    text = f"{doubler} doubled to {event.value} early, while {mover} was still to move"
+    if not event.legal:
+        why = f": {event.reason}" if event.reason else ""
+        cited = f" ({event.rule})" if event.rule else ""
+        return f"ILLEGAL: {text}{why}{cited}"
+    profile = PROFILES.get(after.profile)
+    stands = profile.cube.premature_double_stands.rule if profile else None
+    rule = stands or rule_for(after.profile, Decision.PREMATURE_DOUBLE)
+    return f"{text}: it stands ({rule}); {mover} takes or drops after moving"
+
+
+PREMATURE_DESCRIBERS: dict[type[MatchEvent], Callable[[Any, MatchState, MatchState], str]] = {
+    PrematureRollMade: _early_roll,
+    PrematureRollAccepted: _accepted,
+    PrematureRollRefused: _refused,
+    PrematureDoubleMade: _early_double,
+}
+"""The describer of each premature event: ``(event, before, after) -> text``."""
+
+
+# -- rulings -------------------------------------------------------------------------------
+
+
+Events = Mapping[int, MatchEvent]
+
+
+@dataclass(frozen=True, slots=True)
+class RulingDetails:
+    """What a ruling's history entry adds: who ruled, why, and what it voided or restored.
+
+    :ivar ruled_by: ``director``, ``committee`` or ``players``.
+    :ivar reason: the ruler's words.
+    :ivar agreed: the players agreed to the correction (USBGF 4.2.3(f)).
+    :ivar voids: the events the ruling took out of force.
+    :ivar restores: the events it put back in force (an appeal).
+    """
+
+    ruled_by: str
+    reason: str
+    agreed: bool
+    voids: tuple[int, ...]
+    restores: tuple[int, ...]
+
+
+def ruling_details(event: MatchEvent) -> RulingDetails | None:
+    """What a ruling's history entry adds; None for any other event."""
+    if not isinstance(event, RulingMade):
+        return None
+    return RulingDetails(
+        event.ruled_by, event.reason, event.agreed, tuple(event.voids), tuple(event.restores)
+    )
+
+
+def numbers_text(numbers: Iterable[int]) -> str:
+    """Event numbers in words, runs collapsed: ``'event 4'``, ``'events 41-44, 47'``."""
+    ordered = sorted(set(numbers))
+    runs: list[list[int]] = []
+    for number in ordered:
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    parts = [str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in runs]
+    return ("event " if len(ordered) == 1 else "events ") + ", ".join(parts)
+
+
+def describe_ruling(
+    event: RulingMade, before: MatchState, after: MatchState, events: Events
+) -> str:
+    """``event`` in one line: rule, ruler, what it voids or restores, what it does, and why.
+
+    ``events`` maps the match's event numbers to its events (those the ruling
+    names are described from it; a missing one is named by its number only).
+    """
+    head = f"RULING ({ruled_by_text(event.rule, event.ruled_by, event.agreed)})"
+    named = [numbers_text(event.voids) + " void"] if event.voids else []
+    if event.restores:
+        named.append(numbers_text(event.restores) + " back in force")
+    parts = [", ".join(named)] if named else []
+    explain = _EXPLAINERS.get(type(event))
+    if explain is not None:
+        parts.append(explain(event, after, events))
+    return f"{head}: " + ": ".join(parts) + f"; reason: {event.reason}"
+
+
+def _doubler(number: int, after: MatchState, events: Events) -> str:
+    offered = events.get(number)
+    if isinstance(offered, CubeOffered):
+        return f"{after.name(offered.player)}'s double to {offered.value} (event {number})"
+    return f"the double at event {number}"
+
+
+def _reverted(event: PlaysReverted, after: MatchState, events: Events) -> str:
+    play = events.get(event.event)
+    if not event.voids:  # a missed hit with only a take on the doubler's time (USBGF 4.1.8.1)
+        return f"nothing nullified: no roll or move was made on the time of event {event.event}"
+    if isinstance(play, CheckersPlayed | UnplayablePlayRecorded):
+        shown = play.play or "(no move)"
+        what = f"{after.name(play.player)}'s illegal play {shown} taken back"
+    elif isinstance(play, DiceRolled | PrematureRollMade):  # a missed hit (USBGF 4.1.8.1)
+        roll = f"{play.die1}-{play.die2}"
+        what = f"{after.name(play.player)}'s roll {roll} and what followed nullified"
+        if after.timer is not None and after.timer.turn is not None:
+            what += f": {after.name(after.timer.turn)}'s turn goes on until the clock is hit"
+    else:
+        what = f"the play at event {event.event} taken back"
+    if after.turn is not None and after.dice is not None:
+        what += f", {after.name(after.turn)} to play {after.dice[0]}-{after.dice[1]} again"
+    return what
+
+
+def _cube_voided(event: CubeActionVoided, after: MatchState, events: Events) -> str:
+    return (
+        f"{_doubler(event.event, after, events)} and its take are void: "
+        f"the game counts as if the cube had not turned"
+    )
+
+
+def _pass_nullified(event: CrawfordPassNullified, after: MatchState, events: Events) -> str:
+    return (
+        f"{_doubler(event.event, after, events)} and its pass are nullified: "
+        f"the game resumes at the double"
+    )
+
+
+def _level(event: CubeLevelCorrected, after: MatchState, events: Events) -> str:
+    return f"{_doubler(event.event, after, events)} stands at {event.value}"
+
+
+def _length(event: MatchLengthCorrected, after: MatchState, events: Events) -> str:
+    when = " from the next game" if after.next_length == event.length else ""
+    return f"the match is {points_of(event.length)}{when}"
+
+
+def _score(event: ScoreCorrected, after: MatchState, events: Events) -> str:
+    a, b = after.players
+    return f"the score is {a} {event.score_a}, {b} {event.score_b}"
+
+
+def _noted(event: RulingNoted, after: MatchState, events: Events) -> str:
+    return "noted for the record"
+
+
+def _overturned(event: RulingOverturned, after: MatchState, events: Events) -> str:
+    return f"ruling {event.ruling} overturned on appeal"
+
+
+def _setup(event: StartingPositionCorrected, after: MatchState, events: Events) -> str:
+    if event.replayed:
+        return f"setup of event {event.event} corrected: the game starts again with new rolls"
+    return f"setup of event {event.event} corrected: the plays so far stand on the right position"
+
+
+_EXPLAINERS: dict[type[RulingMade], Callable[[Any, MatchState, Events], str]] = {
+    StartingPositionCorrected: _setup,
+    PlaysReverted: _reverted,
+    CubeActionVoided: _cube_voided,
+    CrawfordPassNullified: _pass_nullified,
+    CubeLevelCorrected: _level,
+    MatchLengthCorrected: _length,
+    ScoreCorrected: _score,
+    RulingNoted: _noted,
+    RulingOverturned: _overturned,
+}
+
+
+# -- the clock, breaks and penalty points --------------------------------------------------
+
+
+_MODES = {"simple-delay": "simple delay", "bronstein": "Bronstein delay"}
+
+
+@dataclass(frozen=True, slots=True)
+class ClockReading:
+    """The game clocks just after an event, at its time (``history --json``'s ``clock``).
+
+    :ivar reserve_a_ms: ``a``'s reserve as his clock shows it, in milliseconds.
+    :ivar reserve_b_ms: ``b``'s.
+    :ivar running: whose time runs (``a``, ``b``), or None.
+    :ivar stopped: why the clock is stopped (a key of
+    :data:`bgledger.projections.state.clock.REASONS`).
+    """
+
+    reserve_a_ms: int
+    reserve_b_ms: int
+    running: str | None
+    stopped: str | None
+
+
+def clock_reading(event: MatchEvent, state: MatchState) -> ClockReading | None:
+    """The clocks of ``state`` (the state ``event`` made) at its time; None without a clock."""
+    timer = state.timer
+    if timer is None:
+        return None
+    a, b = figures(timer, at_ms(event.at))
+    return ClockReading(a, b, timer.turn if timer.running else None, timer.stopped)
+
+
+def mode_text(mode: str) -> str:
+    """A clock mode in words: ``'simple delay'``, ``'Bronstein delay'``."""
+    return _MODES.get(mode, mode)
+
+
+def signed_clock(ms: int) -> str:
+    """A difference of clock figures: ``'+0:16'``, ``'-0:01'``."""
+    return ("-" if ms < 0 else "+") + clock_text(abs(ms))
+
+
+def _shown(state: MatchState, now: int, order: tuple[str, str] = ("a", "b")) -> str:
+    """``'Ann 9:32, Bob 10:00'``: the clocks at ``now``, in ``order``; '' without a clock."""
+    timer = state.timer
+    if timer is None:
+        return ""
+    return ", ".join(f"{state.name(p)} {clock_text(figure(timer, p, now))}" for p in order)
+
+
+def _pair(state: MatchState, reserves: tuple[int, int]) -> str:
+    if reserves[0] == reserves[1]:
+        return f"{clock_text(reserves[0])} each"
+    a, b = state.players
+    return f"{a} {clock_text(reserves[0])}, {b} {clock_text(reserves[1])}"
+
+
+def _why(reason: str) -> str:
+    return f"; reason: {reason}" if reason else ""
+
+
+# -- the clock ----------------------------------------------------------------------------
+
+
+def _started(event: ClockStarted, before: MatchState, after: MatchState) -> str:
+    reserves = _pair(after, (event.reserve_a_ms, event.reserve_b_ms))
+    return (
+        f"game clock set: {mode_text(event.mode)} ({event.rule}), {event.delay_ms / 1000:g} s "
+        f"delay, {reserves}; the first hit starts it"
+    )
+
+
+def _hit(event: ClockHit, before: MatchState, after: MatchState) -> str:
+    hitter, opponent = event.player, other(event.player)
+    shown = _shown(after, at_ms(event.at), (hitter, opponent))
+    return f"{after.name(hitter)} hit the clock: {after.name(opponent)}'s time runs ({shown})"
+
+
+def _stopped(event: ClockStopped, before: MatchState, after: MatchState) -> str:
+    why = REASONS.get(event.reason, ("", event.reason))[1]
+    return f"clock stopped: {why} ({event.rule}); {_shown(after, at_ms(event.at))}"
+
+
+def _resumed(event: ClockResumed, before: MatchState, after: MatchState) -> str:
+    shown = _shown(after, at_ms(event.at))
+    return f"clock restarted: {after.name(event.player)}'s time runs again ({shown})"
+
+
+def _read(event: ClockRead, before: MatchState, after: MatchState) -> str:
+    (a, b), read = after.players, (event.reserve_a_ms, event.reserve_b_ms)
+    head = f"clock read {a} {clock_text(read[0])}, {b} {clock_text(read[1])}"
+    if before.timer is None:
+        return head
+    ours = figures(before.timer, at_ms(event.at))
+    drift = (read[0] - ours[0], read[1] - ours[1])
+    if max(abs(d) for d in drift) < 1000:
+        return f"{head}: as the ledger has it"
+    return (
+        f"{head}; the ledger has {clock_text(ours[0])}, {clock_text(ours[1])}: "
+        f"drift {signed_clock(drift[0])} / {signed_clock(drift[1])}"
+    )
+
+
+def _set(event: ClockSet, before: MatchState, after: MatchState) -> str:
+    was = _shown(before, at_ms(event.at))
+    shown = _shown(after, at_ms(event.at))
+    source = ruled_by_text(event.rule, event.ruled_by)
+    return f"clock set ({source}): {shown} (was {was}){_why(event.reason)}"
+
+
+_PENALIZED = {
+    "warning": "a warning",
+    "reserve": "{penalty} off {name}'s reserve: {left} left",
+    "to-one-second": "less than {penalty} left: {name}'s reserve reduced to 0:01",
+    "delay-forfeited": "no delay on {name}'s next turn",
+}
+
+
+def _penalized(event: ReserveTimePenalized, before: MatchState, after: MatchState) -> str:
+    name = after.name(event.player)
+    left = figure(after.timer, event.player, at_ms(event.at)) if after.timer else 0
+    template = _PENALIZED.get(event.kind)
+    what = event.kind  # a kind of a newer bgledger, as it is
+    if template is not None:
+        what = template.format(
+            penalty=clock_text(event.penalty_ms), name=name, left=clock_text(left)
+        )
+    head = f"early pick-up by {name} ({ruled_by_text(event.rule, event.ruled_by)}): {what}"
+    return head + _why(event.reason)
+
+
+def _restored(event: ReserveTimeRestored, before: MatchState, after: MatchState) -> str:
+    name = after.name(event.player)
+    left = figure(after.timer, event.player, at_ms(event.at)) if after.timer else 0
+    return (
+        f"{clock_text(event.restored_ms)} of {name}'s reserve restored "
+        f"({ruled_by_text(event.rule, event.ruled_by)}): {name} {clock_text(left)}"
+        + _why(event.reason)
+    )
+
+
+def _expired(event: TimeExpired, before: MatchState, after: MatchState) -> str:
+    name, opponent = after.name(event.player), after.name(other(event.player))
+    if event.outcome == "both-expired":
+        return (
+            f"{name}'s reserve expired, and {opponent}'s too ({event.rule}): neither can be "
+            "shown to have run out first; the clocks are set again"
+        )
+    left = (event.reserve_a_ms, event.reserve_b_ms)[seat(event.player)]
+    if left > 0:  # an early pick-up after being reduced to one second (USBGF 4.1.7.2)
+        return (
+            f"{name} picked up the dice early again at {clock_text(left)} ({event.rule}): "
+            f"{opponent} wins the match on time"
+        )
+    return f"{name}'s reserve expired ({event.rule}): {opponent} wins the match on time"
+
+
+# -- breaks and penalty points ----------------------------------------------------------
+
+
+def _break_started(event: BreakStarted, before: MatchState, after: MatchState) -> str:
+    who = " and ".join(after.name(p) for p in event.players)
+    combined = f" ({event.breaks} breaks combined)" if event.breaks > 1 else ""
+    until = wall_clock(event.at, event.minutes)
+    parts = [f"break: {who}, {event.minutes} minutes{combined}, until {until}"]
+    if event.reserve_a_ms is not None and event.reserve_b_ms is not None:
+        a, b = clock_text(event.reserve_a_ms), clock_text(event.reserve_b_ms)
+        parts[0] += f" ({after.players[0]} {a}, {after.players[1]} {b} on the clock)"
+    if event.during_game:
+        parts.append(f"during game {after.game}: {event.exceptional or 'no reason given'}")
+    if event.exception:
+        rule = rule_for(after.profile, Decision.BREAK_EXCEPTION)
+        parts.append(f"director's exception ({rule}): {event.exception}")
+    return "; ".join(parts)
+
+
+def wall_clock(at: str, minutes: int = 0) -> str:
+    """``HH:MM``: the event time ``at`` (in its own offset), ``minutes`` on; '' if malformed."""
+    try:
+        return (datetime.fromisoformat(at) + timedelta(minutes=minutes)).strftime("%H:%M")
+    except ValueError:
+        return ""
+
+
+def _break_ended(event: BreakEnded, before: MatchState, after: MatchState) -> str:
+    opened = before.breaks.open
+    head = f"break of {opened.minutes} minutes ended" if opened is not None else "break ended"
+    if event.minutes_over <= 0:
+        return f"{head} on time"
+    head += f" {event.minutes_over} minutes over"
+    if event.late is None:
+        return f"{head}: nobody named late"
+    return f"{head}: {after.name(event.late)} returned late"
+
+
+def penalty_text(event: PenaltyPointsAssessed, state: MatchState) -> str:
+    """``'1 penalty point against Bob (USBGF 2.2.4: 17 minutes late after ...)'``."""
+    head = f"{points_of(event.points, 'penalty point')} against {state.name(event.player)}"
+    if event.kind.startswith("late") and event.minutes_late is not None:
+        where = "the starting time" if event.kind == "late-start" else "the end of the break"
+        return f"{head} ({event.rule}: {event.minutes_late} minutes late after {where})"
+    return f"{head} ({ruled_by_text(event.rule, event.ruled_by)}: {event.reason})"
+
+
+def _penalty(event: PenaltyPointsAssessed, before: MatchState, after: MatchState) -> str:
+    gainer = after.name(other(event.player))
+    score = f"{after.players[0]} {after.score[0]}, {after.players[1]} {after.score[1]}"
+    them = "it" if event.points == 1 else "them"
+    return f"{penalty_text(event, after)}: {gainer} scores {them} ({score})"
+
+
+# -- how a match ended ----------------------------------------------------------------------
+
+
+def ending(previous: MatchEvent | None, state: MatchState) -> str:
+    """How a match was won, if not by its games: ``' on time: ...'``, ``' by forfeit: ...'``.
+
+    ``previous`` is the event recorded just before the :class:`MatchWon` (a
+    forfeit is recorded with the event that caused it); '' for a match won
+    by its games.
+    """
+    if isinstance(previous, TimeExpired) and previous.outcome == "forfeit":
+        name = state.name(previous.player)
+        left = (previous.reserve_a_ms, previous.reserve_b_ms)[seat(previous.player)]
+        if left > 0:
+            early = f"{name} picked up the dice early at {clock_text(left)}"
+            return f" on time: {early} ({previous.rule})"
+        return f" on time: {name}'s reserve expired ({previous.rule})"
+    if isinstance(previous, PenaltyPointsAssessed):
+        return f" by forfeit: {state.name(previous.player)}'s penalty points ({previous.rule})"
+    return ""
+
+
+def match_won_text(event: MatchWon, state: MatchState, previous: MatchEvent | None) -> str:
+    """``'match won by Ann, 5-3'``, with how if not by its games (:func:`ending`)."""
+    won, lost = (event.score_a, event.score_b)[:: 1 if event.winner == "a" else -1]
+    return f"match won by {state.name(event.winner)}, {won}-{lost}{ending(previous, state)}"
+
+
+TIME_DESCRIBERS: dict[type[MatchEvent], Callable[[Any, MatchState, MatchState], str]] = {
+    ClockStarted: _started,
+    ClockHit: _hit,
+    ClockStopped: _stopped,
+    ClockResumed: _resumed,
+    ClockRead: _read,
+    ClockSet: _set,
+    ReserveTimePenalized: _penalized,
+    ReserveTimeRestored: _restored,
+    TimeExpired: _expired,
+    BreakStarted: _break_started,
+    BreakEnded: _break_ended,
+    PenaltyPointsAssessed: _penalty,
+}
+"""The describer of each clock, break and penalty-point event: ``(event, before, after)``."""
+
+
+# -- the trail -----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,12 +15,11 @@ game result a ruling voided is not there and a game whose double was voided
 scores at the cube in force.  The rulings have a section of their own: each
 one's event number, what it did, the rule, who ruled and why, a ruling
 overturned on appeal (USBGF 5.2) or voided by a later one marked so.
-Penalty points (USBGF 2.2.4) and breaks (USBGF 2.2.2: the wall clock time,
-the game clock times and who asked) have their own sections
-(:mod:`bgledger.projections.views.scoresheet_time`), which say "none recorded" when there are
-none; the header gives the game clock's setting, and the final line says when
-a match was won on time (USBGF 4.3.3) or by penalty points, and how many
-penalty points its score includes.
+Penalty points (USBGF 2.2.4) and breaks (USBGF 2.2.2: the wall clock time, the
+game clock times and who asked) have their own sections, which say "none
+recorded" when there are none; the header gives the game clock's setting, and
+the final line says when a match was won on time (USBGF 4.3.3) or by penalty
+points, and how many penalty points its score includes.
 
 Example::
 
@@ -34,45 +33,320 @@ Example::
     >>> sheet = score_sheet(match.state, match.collect_events())
     >>> sheet.rows[0].how, sheet.final
     ('resigned, single, cube 1', 'Final: Ann wins the match 1-0')
-"""
+
+The clock, breaks and penalty points: USBGF 2.2.2: for each break, the score
+sheet shows the wall clock time, the game clock times and who asked for it;
+USBGF 2.2.4: penalty points for lateness are scored by the opponent. From the
+match's events:
+
+- :func:`clock_setting`: the clock the match was played with (its mode, delay
+  and reserves, and the game it came in if it came in late, USBGF 3.5.6);
+- :func:`break_rows`: every break: when it began (wall clock), both game
+  clocks then, who asked, its length, when it ended, how many minutes over
+  and who was late back;
+- :func:`penalty_rows`: every penalty-point assessment: when, against whom,
+  how many points, the rule, the reason and who ruled;
+- :func:`match_ending`: how a match was won if not by its games (on time,
+  USBGF 4.3.3, or by penalty points, USBGF 2.2.4), for the final line.
+
+These events are never voided by a ruling (:mod:`bgledger.events`), so
+every one recorded is listed.
+
+The rulings section lists every ruling of the match, in order: its event
+number, what it did, the rule it applied, who ruled and why. A ruling an
+appeal committee overturned (USBGF 5.2) is marked ``overturned``, one a later
+ruling voided (a ruling recorded after an illegal play that was then taken
+back) ``voided``, each with the number of the ruling that did it
+(:func:`~bgledger.projections.views.words.ruling_status`)."""
 
 from __future__ import annotations
 
 import html
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
-from bgledger.events import GameWon, MatchEvent
-from bgledger.projections.state.corrected import in_force
-from bgledger.projections.state.fold import Crawford, GameRecord, MatchState
-from bgledger.projections.views.audit import score_text
-from bgledger.projections.views.scoresheet_rulings import RULING_COLUMNS, RulingRow, ruling_rows
-from bgledger.projections.views.scoresheet_time import (
-    BREAK_COLUMNS,
-    PENALTY_COLUMNS,
-    BreakRow,
-    PenaltyRow,
-    break_rows,
-    clock_setting,
-    match_ending,
-    penalty_rows,
+from bgledger.events import (
+    BreakEnded,
+    BreakStarted,
+    ClockStarted,
+    CrawfordPassNullified,
+    CubeActionVoided,
+    CubeLevelCorrected,
+    GameStarted,
+    GameWon,
+    MatchEvent,
+    MatchLengthCorrected,
+    MatchWon,
+    PenaltyPointsAssessed,
+    PlaysReverted,
+    RulingMade,
+    RulingNoted,
+    RulingOverturned,
+    ScoreCorrected,
 )
-from bgledger.projections.views.words import points_of, rule_for
+from bgledger.projections.state.clock import clock_text
+from bgledger.projections.state.corrected import in_force, voided_by
+from bgledger.projections.state.fold import Crawford, GameRecord
+from bgledger.projections.state.model import MatchState
+from bgledger.projections.views.audit import ending, mode_text, score_text, wall_clock
+from bgledger.projections.views.words import points_of, rule_for, ruling_status
 from bgledger.rules.profiles import DEFAULT_PROFILE, Decision
 
 __all__ = [
+    "BREAK_COLUMNS",
+    "PENALTY_COLUMNS",
+    "RULING_COLUMNS",
     "BreakRow",
     "PenaltyRow",
     "RulingRow",
     "ScoreSheet",
     "SheetRow",
+    "break_rows",
+    "clock_setting",
     "final_line",
+    "match_ending",
+    "penalty_rows",
     "ruling_rows",
     "score_sheet",
     "scoresheet_html",
     "scoresheet_text",
 ]
+
+
+# -- rulings -------------------------------------------------------------------------------
+
+
+RULING_COLUMNS = ("Event", "Ruling", "Rule", "Ruled by", "Reason", "")
+
+
+@dataclass(frozen=True, slots=True)
+class RulingRow:
+    """One ruling as the sheet lists it.
+
+    :ivar number: the ruling's event number.
+    :ivar what: what it did (``'play reverted (event 6)'``, ``'score 2-1'`` ...).
+    :ivar rule: the rule it applied; ``ruled_by`` who ruled (director, committee, players).
+    :ivar status: ``''`` for a ruling in force, ``'overturned by ruling 31'`` for one
+        an appeal reversed, ``'voided by ruling 44'`` for one a later ruling voided.
+    """
+
+    number: int
+    what: str
+    rule: str
+    ruled_by: str
+    reason: str
+    status: str
+
+    def cells(self) -> tuple[str, ...]:
+        """The row's cells in :data:`RULING_COLUMNS` order."""
+        return (str(self.number), self.what, self.rule, self.ruled_by, self.reason, self.status)
+
+
+def _what(event: RulingMade) -> str:
+    if isinstance(event, PlaysReverted):
+        return f"play reverted (event {event.event})"
+    if isinstance(event, CubeActionVoided):
+        return f"double voided (event {event.event})"
+    if isinstance(event, CrawfordPassNullified):
+        return f"pass nullified (event {event.event})"
+    if isinstance(event, CubeLevelCorrected):
+        return f"double stands at {event.value} (event {event.event})"
+    if isinstance(event, MatchLengthCorrected):
+        return f"match length {event.length}"
+    if isinstance(event, ScoreCorrected):
+        return f"score {event.score_a}-{event.score_b}"
+    if isinstance(event, RulingOverturned):
+        return f"ruling {event.ruling} overturned"
+    return "noted" if isinstance(event, RulingNoted) else type(event).__name__
+
+
+def _status(number: int, voided: dict[int, int], events: dict[int, MatchEvent]) -> str:
+    voider = voided.get(number)
+    if voider is None:
+        return ""  # in force: the cell is left blank
+    appeal = events.get(voider)
+    return ruling_status(voider, isinstance(appeal, RulingOverturned) and appeal.ruling == number)
+
+
+def ruling_rows(events: Sequence[MatchEvent]) -> tuple[RulingRow, ...]:
+    """Every ruling in ``events``, in order, those out of force marked."""
+    voided = voided_by(events)
+    numbered = {e.originator_version: e for e in events}
+    return tuple(
+        RulingRow(
+            e.originator_version,
+            _what(e),
+            e.rule,
+            e.ruled_by,
+            e.reason,
+            _status(e.originator_version, voided, numbered),
+        )
+        for e in events
+        if isinstance(e, RulingMade)
+    )
+
+
+# -- the clock, breaks and penalty points --------------------------------------------------
+
+
+PENALTY_COLUMNS = ("Time", "Player", "Points", "Rule", "Reason", "Ruled by")
+BREAK_COLUMNS = (
+    "Wall clock", "Game clocks", "Requested by", "Length", "Ended", "Over", "Late", "Note",
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyRow:
+    """One assessment of penalty points, as the sheet lists it.
+
+    :ivar time: the wall clock time it was assessed (``'10:32'``).
+    :ivar player: the name of the player the points are against (his opponent scores them).
+    """
+
+    time: str
+    player: str
+    points: int
+    rule: str
+    reason: str
+    ruled_by: str
+
+    def cells(self) -> tuple[str, ...]:
+        """The row's cells in :data:`PENALTY_COLUMNS` order."""
+        return (self.time, self.player, str(self.points), self.rule, self.reason, self.ruled_by)
+
+
+@dataclass(frozen=True, slots=True)
+class BreakRow:
+    """One break, as USBGF 2.2.2 wants it on the sheet.
+
+    :ivar start: the wall clock time it began (``'10:10'``).
+    :ivar clocks: both game clocks then (``'Ann 9:24, Bob 9:29'``), ``'no clock'`` without one.
+    :ivar requested: who asked for it (``'Bob'``, ``'Ann and Bob'``).
+    :ivar length: its allowance (``'5 min'``, ``'10 min (2 combined)'``).
+    :ivar ended: the wall clock time it ended, '' while it is on.
+    :ivar over: minutes past the allowance (``'17 min'``), '' if none.
+    :ivar late: who was late back, '' if nobody.
+    :ivar note: a break during a game and why, or the director's exception (USBGF 2.2.3).
+    """
+
+    start: str
+    clocks: str
+    requested: str
+    length: str
+    ended: str = ""
+    over: str = ""
+    late: str = ""
+    note: str = ""
+
+    def cells(self) -> tuple[str, ...]:
+        """The row's cells in :data:`BREAK_COLUMNS` order."""
+        return (
+            self.start, self.clocks, self.requested, self.length,
+            self.ended, self.over, self.late, self.note,
+        )  # fmt: skip
+
+
+def penalty_rows(events: Sequence[MatchEvent], state: MatchState) -> tuple[PenaltyRow, ...]:
+    """Every :class:`PenaltyPointsAssessed` of ``events``, in order; names from ``state``."""
+    return tuple(
+        PenaltyRow(wall_clock(e.at), state.name(e.player), e.points, e.rule, e.reason, e.ruled_by)
+        for e in events
+        if isinstance(e, PenaltyPointsAssessed)
+    )
+
+
+def _opened(event: BreakStarted, state: MatchState, game: int) -> BreakRow:
+    clocks = "no clock"
+    if event.reserve_a_ms is not None and event.reserve_b_ms is not None:
+        (a, b), ms = state.players, (event.reserve_a_ms, event.reserve_b_ms)
+        clocks = f"{a} {clock_text(ms[0])}, {b} {clock_text(ms[1])}"
+    combined = f" ({event.breaks} combined)" if event.breaks > 1 else ""
+    notes = [f"during game {game}: {event.exceptional}"] if event.during_game else []
+    if event.exception:
+        notes.append(f"exception ({rule_for(state.profile, Decision.BREAK_EXCEPTION)}): "
+                     f"{event.exception}")  # fmt: skip
+    return BreakRow(
+        wall_clock(event.at),
+        clocks,
+        " and ".join(state.name(p) for p in event.players),
+        f"{event.minutes} min{combined}",
+        note="; ".join(notes),
+    )
+
+
+def _closed(row: BreakRow, event: BreakEnded, state: MatchState) -> BreakRow:
+    over = f"{event.minutes_over} min" if event.minutes_over > 0 else ""
+    late = state.name(event.late) if event.late else ""
+    return replace(row, ended=wall_clock(event.at), over=over, late=late)
+
+
+def break_rows(events: Sequence[MatchEvent], state: MatchState) -> tuple[BreakRow, ...]:
+    """Every break of ``events``, in order, each with its end if it has ended."""
+    rows: list[BreakRow] = []
+    game, on = 0, False
+    for event in events:
+        if isinstance(event, GameStarted):
+            game = event.number
+        elif isinstance(event, BreakStarted):
+            rows.append(_opened(event, state, game))
+            on = True
+        elif isinstance(event, BreakEnded) and on:
+            rows[-1], on = _closed(rows[-1], event, state), False
+    return tuple(rows)
+
+
+def clock_setting(events: Sequence[MatchEvent], state: MatchState) -> str:
+    """The game clock: ``'simple delay (USBGF 3.5.5), 12 s delay, 10:00 each'``; '' if none.
+
+    A clock brought in after the first game began says from which game on.
+    """
+    started = won = 0
+    for event in events:
+        if isinstance(event, GameStarted):
+            started += 1
+        elif isinstance(event, GameWon):
+            won += 1
+        elif isinstance(event, ClockStarted):
+            a, b = event.reserve_a_ms, event.reserve_b_ms
+            reserves = f"{clock_text(a)} each" if a == b else f"{clock_text(a)}/{clock_text(b)}"
+            text = (
+                f"{mode_text(event.mode)} ({event.rule}), {event.delay_ms / 1000:g} s delay, "
+                f"{reserves}"
+            )
+            if started and won == started:
+                return f"{text}, from game {started + 1}"
+            return f"{text}, during game {started}" if started else text
+    if state.timer is None:
+        return ""
+    return f"{mode_text(state.timer.mode)}, {state.timer.delay_ms / 1000:g} s delay"
+
+
+def match_ending(events: Sequence[MatchEvent], state: MatchState) -> str:
+    """How ``state``'s match was won if not by its games, and the penalty points in its score.
+
+    ``' on time: Ann's reserve expired (USBGF 4.3.3)'`` or ``' by forfeit: Bob's penalty
+    points (USBGF 2.2.4)'``, then ``'; the score includes 3 penalty points against Bob'``;
+    '' for a match won by its games without penalty points, or not won.
+    """
+    if state.winner is None:
+        return ""
+    found = [i for i, e in enumerate(events) if isinstance(e, MatchWon)]
+    how = ending(events[found[-1] - 1], state) if found and found[-1] > 0 else ""
+    against = [
+        (state.name(p), points) for p, points in zip("ab", state.penalties, strict=True) if points
+    ]
+    if len(against) == 1:
+        name, points = against[0]
+        how += f"; the score includes {points_of(points, 'penalty point')} against {name}"
+    elif against:
+        listed = ", ".join(f"{points} against {name}" for name, points in against)
+        how += f"; the score includes penalty points: {listed}"
+    return how
+
+
+# -- the sheet -----------------------------------------------------------------------------
+
 
 NONE_RECORDED = "none recorded"
 RULINGS = "Rulings"
@@ -182,7 +456,7 @@ def final_line(state: MatchState, how: str = "") -> str:
     """``'Final: Ann wins the match 3-2'``, or where an unfinished match stands.
 
     ``how`` follows the score of a match won: how it was won if not by its
-    games (:func:`~bgledger.projections.views.scoresheet_time.match_ending`).
+    games (:func:`match_ending`).
     """
     if state.winner is not None:
         won = state.score[0 if state.winner == "a" else 1]
