@@ -35,14 +35,12 @@ from bgledger.events import BreakEnded, BreakStarted, PenaltyPointsAssessed
 from bgledger.projections.state.breaks import allowance, minutes_between
 from bgledger.projections.state.clock import at_ms, figures
 from bgledger.projections.state.fold import MatchState, Phase, other
-from bgledger.rules.profiles import BreakRules, LatenessRules
+from bgledger.rules.profiles import BreakRules, Decision, LatenessRules, get_profile
 
 __all__ = ["BEST_OF_THREE", "BreakCommands"]
 
 BEST_OF_THREE = "best-of-three"
 """The ``meta`` key (value ``yes``) of a match in a best-of-three series."""
-RULE = "USBGF 2.2.2"
-LATE_RULE = "USBGF 2.2.4"
 
 
 class BreakCommands(ClockCommands):
@@ -51,12 +49,23 @@ class BreakCommands(ClockCommands):
     Each takes ``by`` and ``at`` and raises, recording nothing, when it refuses.
     """
 
+    @property
+    def _break_rule(self) -> str:
+        """The rule of breaks under the match's profile (USBGF 2.2.2)."""
+        return self.profile.cite(Decision.BREAK)
+
+    @property
+    def _penalty_rule(self) -> str:
+        """The rule of penalty points for lateness under the match's profile (USBGF 2.2.4)."""
+        return self.profile.cite(Decision.PENALTY_POINTS)
+
     def _break_rules(self) -> BreakRules:
         rules = self.profile.breaks
         if rules is None:
-            raise BreakRefusedError(f"profile {self.profile.name} allots no breaks", RULE)
+            refusal = f"profile {self.profile.name} allots no breaks"
+            raise BreakRefusedError(refusal, self._break_rule)
         if self.state.winner is not None:
-            raise BreakRefusedError("the match is over", RULE)
+            raise BreakRefusedError("the match is over", self._break_rule)
         return rules
 
     def start_break(
@@ -86,7 +95,7 @@ class BreakCommands(ClockCommands):
                 f"break by {' and '.join(players) or 'nobody'}: a and/or b, --combine 1 or more"
             )
         if state.breaks.open is not None:
-            raise BreakRefusedError("a break is already on: end it first", RULE)
+            raise BreakRefusedError("a break is already on: end it first", self._break_rule)
         if not exception:
             _check_allowed(state, tuple(dict.fromkeys(players)), combine, exceptional)
         when, now = self._moment(at)
@@ -112,7 +121,7 @@ class BreakCommands(ClockCommands):
         state = self.state
         opened = state.breaks.open
         if opened is None:
-            raise BreakRefusedError("no break is on", RULE)
+            raise BreakRefusedError("no break is on", self._break_rule)
         when, now = self._moment(at)
         over = minutes_between(opened.ends_ms, now)
         lateness = self._lateness()
@@ -120,7 +129,7 @@ class BreakCommands(ClockCommands):
             raise PenaltyRefusedError(
                 f"the break ended {over} minutes after its {opened.minutes}: name the player who "
                 "returned late (--late a|b, or --late none)",
-                LATE_RULE,
+                self._penalty_rule,
             )
         culprit = None if late in (None, "none") else late
         if culprit is not None and culprit not in ("a", "b"):
@@ -135,7 +144,7 @@ class BreakCommands(ClockCommands):
         rules = self.profile.lateness
         if rules is None:
             refusal = f"profile {self.profile.name} has no lateness rules"
-            raise PenaltyRefusedError(refusal, LATE_RULE)
+            raise PenaltyRefusedError(refusal, self._penalty_rule)
         return rules
 
     def late(
@@ -154,7 +163,7 @@ class BreakCommands(ClockCommands):
         if player not in ("a", "b"):
             raise InvalidClockError(f"player {player!r}: 'a' or 'b'")
         if state.winner is not None:
-            raise PenaltyRefusedError("the match is over", LATE_RULE)
+            raise PenaltyRefusedError("the match is over", self._penalty_rule)
         when, now = self._moment(at)
         reference, kind = _late_since(state, scheduled)
         minutes = minutes_between(reference, now)
@@ -167,7 +176,7 @@ class BreakCommands(ClockCommands):
                 f"{state.name(player)} is {minutes} minutes late and has been assessed {given} "
                 f"point(s): the next falls at {due_at} minutes (one at "
                 f"{rules.grace_minutes.value}, one more every {rules.step_minutes.value})",
-                LATE_RULE,
+                self._penalty_rule,
             )
         return assessed
 
@@ -187,7 +196,7 @@ class BreakCommands(ClockCommands):
         with self.atomic():  # the points and any forfeit they bring, or nothing
             assessed = self._record(
                 PenaltyPointsAssessed, by, at, player=player, points=due, kind=kind,
-                rule=LATE_RULE, ruled_by="director", reason=reason, minutes_late=minutes,
+                rule=self._penalty_rule, ruled_by="director", reason=reason, minutes_late=minutes,
             )  # fmt: skip
             self._forfeit_if_due(player, kind, by=by, at=at)
         return assessed
@@ -236,14 +245,15 @@ class BreakCommands(ClockCommands):
 
 
 def _check_allowed(state: MatchState, players: tuple[str, ...], combine: int, why: str) -> None:
+    rule = get_profile(state.profile).cite(Decision.BREAK)
     if state.meta and dict(state.meta).get(BEST_OF_THREE) == "yes" and state.length <= 7:
         raise BreakRefusedError("in a best-of-three series of matches to 7 or less, breaks are "
-                                "taken only between matches", RULE)  # fmt: skip
+                                "taken only between matches", rule)  # fmt: skip
     if state.in_game and not why.strip():
         raise BreakRefusedError(
             "breaks are taken between games; give the exceptional circumstances of a break "
             "during a game (--exceptional)",
-            RULE,
+            rule,
         )
     allowed = allowance(state.profile, state.length) or 0
     for player in players:
@@ -252,7 +262,7 @@ def _check_allowed(state: MatchState, players: tuple[str, ...], combine: int, wh
             raise BreakRefusedError(
                 f"{state.name(player)} has used {used} of {allowed} break(s) allowed in a "
                 f"{state.length}-point match; {combine} more would exceed it",
-                RULE,
+                rule,
             )
 
 
@@ -269,5 +279,5 @@ def _late_since(state: MatchState, scheduled: str | None) -> tuple[int, str]:
     raise PenaltyRefusedError(
         "lateness counts from the starting time or the end of a break: the match is "
         "under way and no break is on",
-        LATE_RULE,
+        get_profile(state.profile).cite(Decision.PENALTY_POINTS),
     )

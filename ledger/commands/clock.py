@@ -62,17 +62,39 @@ from bgledger.events import (
     TimeExpired,
     UnplayablePlayRecorded,
 )
-from bgledger.projections.state.clock import REASONS, ClockState, at_ms, clock_text, figure, figures
+from bgledger.projections.state.clock import (
+    REASONS,
+    STOPPED_UNDER,
+    ClockState,
+    at_ms,
+    clock_text,
+    figure,
+    figures,
+)
 from bgledger.projections.state.corrected import in_force
 from bgledger.projections.state.fold import MatchState, Phase, fold, other
-from bgledger.rules.profiles import ClockRules, EarlyPickup, Subject
+from bgledger.rules.profiles import (
+    DEFAULT_PROFILE,
+    ClockRules,
+    Decision,
+    EarlyPickup,
+    Subject,
+    get_profile,
+)
 
-__all__ = ["NOMINAL_MS", "SET_RULES", "ClockCommands", "parse_clock", "timer_of"]
+__all__ = ["NOMINAL_MS", "SET_RULES", "SET_UNDER", "ClockCommands", "parse_clock", "timer_of"]
 
 NOMINAL_MS = 60_000
 """The nominal reserve reinstated when both expired (USBGF 4.3.3: the director's figure)."""
-SET_RULES = ("USBGF 4.3.4", "USBGF 3.7.2", "USBGF 4.3.2(b)", "USBGF 4.3.3")
+SET_UNDER = (
+    Decision.CLOCK_ERRORS,
+    Decision.CLOCK_REPLACED,
+    Decision.STOP_BREAK,
+    Decision.TIME_EXPIRED,
+)
 """Why a director sets the clocks: errors, a faulty clock, a break, both expired."""
+SET_RULES = tuple(get_profile(DEFAULT_PROFILE).cite(decision) for decision in SET_UNDER)
+"""The rules of :data:`SET_UNDER` under the default profile: the choices the CLI offers."""
 _CLOCK = re.compile(r"(?:(\d+):)?(\d{1,3}):(\d{2})(?:\.(\d{1,3}))?")
 
 _ENDS_TURN = (CheckersPlayed, UnplayablePlayRecorded, CubeOffered, CubeTaken)
@@ -108,14 +130,15 @@ def timer_of(state: MatchState) -> ClockState:
 
     :raises ClockRefusedError: if it has none, or the match is over.
     """
+    cite = get_profile(state.profile).cite
     if state.timer is None:
         raise ClockRefusedError(
             f"match {state.match_id} has no game clock: start one with "
             f"'bgledger clock {state.match_id} start simple-delay'",
-            "USBGF 3.5.5",
+            cite(Decision.CLOCK_SETTING),
         )
     if state.winner is not None:
-        raise ClockRefusedError("the match is over", "USBGF 4.3.2(a)")
+        raise ClockRefusedError("the match is over", cite(Decision.STOP_GAME_OVER))
     return state.timer
 
 
@@ -164,16 +187,19 @@ class ClockCommands(RulingCommands):
         :raises ClockRefusedError: if a clock is on already, the match is over, or
             (CLOCK 1.1) a Bronstein clock is brought in during a game.
         """
-        state, rules = self.state, self._clock_rules(mode)
+        state, rules, cite = self.state, self._clock_rules(mode), self.profile.cite
         if state.timer is not None:
-            raise ClockRefusedError("a clock is already on: 'clock set' changes it", "USBGF 3.7.2")
+            refusal = "a clock is already on: 'clock set' changes it"
+            raise ClockRefusedError(refusal, cite(Decision.CLOCK_REPLACED))
         if state.winner is not None:
-            raise ClockRefusedError("the match is over", "USBGF 3.5.6")
+            raise ClockRefusedError("the match is over", cite(Decision.CLOCK_TIME_CONTROL))
         if state.in_game and not rules.introduce_mid_game.value:
             refusal = f"a {mode} clock is brought in only between games"
             raise ClockRefusedError(refusal, rules.introduce_mid_game.rule)
-        delay, delay_rule = _delay(rules, delay_ms, doubles)
-        reserve, reserve_rule = _reserve(rules, state, reserve_ms, doubles)
+        delay, delay_rule = _delay(rules, delay_ms, doubles, cite(Decision.CLOCK_SETTING))
+        reserve, reserve_rule = _reserve(
+            rules, state, reserve_ms, doubles, cite(Decision.CLOCK_SETTING)
+        )
         rule = reserve_rule or delay_rule or rules.basis.rule or mode
         when, _ = self._moment(at)
         return self._record(
@@ -193,16 +219,17 @@ class ClockCommands(RulingCommands):
         :raises ClockRefusedError: without a clock, on a break, outside a game,
             for the player whose time is not running, or before the turn is done.
         """
-        state = self.state
+        state, cite = self.state, self.profile.cite
         timer = timer_of(state)
         if state.breaks.open is not None:
-            raise ClockRefusedError("the players are on a break: end it first", "USBGF 4.3.2(b)")
+            refusal = "the players are on a break: end it first"
+            raise ClockRefusedError(refusal, cite(Decision.STOP_BREAK))
         hitter = player or timer.turn or (other(state.actor) if state.actor else None)
         if hitter is None or state.phase in (Phase.BETWEEN_GAMES, Phase.OPENING, Phase.ENDING):
             raise ClockRefusedError(
                 f"nobody hits now: {_decide.situation(state)}; after the opening roll the "
                 "player with the lower die starts his opponent's clock",
-                "CLOCK 3.3",
+                cite(Decision.OPENING_HIT),
             )
         _check_hitter(state, timer, hitter)
         when, _ = self._moment(at)
@@ -218,20 +245,20 @@ class ClockCommands(RulingCommands):
         :raises ClockRefusedError: if no time is running; for a break, which
             ``break start`` records.
         """
-        code = _reason(reason)
-        state = self.state
+        state, cite = self.state, self.profile.cite
+        code = _reason(reason, cite(Decision.CLOCK_STOP))
         timer = timer_of(state)
         if code == "break":
             raise ClockRefusedError(
                 f"a break stops the clock when it is recorded: 'bgledger break {state.match_id} "
                 "start PLAYER'",
-                "USBGF 4.3.2(b)",
+                cite(Decision.STOP_BREAK),
             )
         if not timer.running:
             why = _stopped_why(timer)
-            raise ClockRefusedError(f"the clock is not running ({why})", "USBGF 4.3.2")
+            raise ClockRefusedError(f"the clock is not running ({why})", cite(Decision.CLOCK_STOP))
         when, _ = self._moment(at)
-        rule = f"USBGF 4.3.2({REASONS[code][0]})"
+        rule = cite(STOPPED_UNDER[code])
         return self._record(ClockStopped, by, when, reason=code, rule=rule)
 
     def resume_clock(self, *, by: str, at: str | None = None) -> ClockResumed:
@@ -240,14 +267,15 @@ class ClockCommands(RulingCommands):
         :raises ClockRefusedError: if it is running, or stopped between turns
             (the next hit starts it), or the players are on a break.
         """
-        state = self.state
+        state, cite = self.state, self.profile.cite
         timer = timer_of(state)
         if state.breaks.open is not None:
-            raise ClockRefusedError("the players are on a break: end it first", "USBGF 2.2.2")
+            refusal = "the players are on a break: end it first"
+            raise ClockRefusedError(refusal, cite(Decision.BREAK))
         if timer.running or timer.turn is None:
             stopped = f"{_stopped_why(timer)}: the next hit starts it"
             why = "it is running" if timer.running else stopped
-            raise ClockRefusedError(f"nothing to resume: {why}", "USBGF 4.3.2")
+            raise ClockRefusedError(f"nothing to resume: {why}", cite(Decision.CLOCK_STOP))
         when, _ = self._moment(at)
         return self._record(ClockResumed, by, when, player=timer.turn)
 
@@ -269,7 +297,7 @@ class ClockCommands(RulingCommands):
         self,
         reserves: tuple[int, int],
         *,
-        rule: str = SET_RULES[0],
+        rule: str | None = None,
         ruled_by: str = "director",
         reason: str,
         by: str,
@@ -277,13 +305,17 @@ class ClockCommands(RulingCommands):
     ) -> ClockSet:
         """The director sets both reserves (USBGF 3.7.2, 4.3.2(b), 4.3.3, 4.3.4).
 
+        ``rule`` is one of the profile's rules of :data:`SET_UNDER` (default:
+        errors in clock management, USBGF 4.3.4).
+
         :raises InvalidClockError: for another rule, a negative figure or no reason.
         :raises ClockRefusedError: without a clock.
         """
         timer_of(self.state)
-        if rule not in SET_RULES:
-            cited = ", ".join(SET_RULES)
-            raise InvalidClockError(f"rule {rule!r}: the clocks are set under {cited}")
+        allowed = [self.profile.cite(decision) for decision in SET_UNDER]
+        rule = allowed[0] if rule is None else rule
+        if rule not in allowed:
+            raise InvalidClockError(f"rule {rule!r}: the clocks are set under {', '.join(allowed)}")
         if min(reserves) < 0 or not reason.strip():
             raise InvalidClockError("a setting needs two figures of 0:00 or more and a reason")
         when, _ = self._moment(at)
@@ -313,7 +345,8 @@ class ClockCommands(RulingCommands):
         when, now = self._moment(at)
         left = figures(timer, now)
         mine = figure(timer, player, now)
-        rule = self._clock_rules(timer.mode).expiry_loses_match.rule or "USBGF 4.3.3"
+        expired_rule = self.profile.cite(Decision.TIME_EXPIRED)
+        rule = self._clock_rules(timer.mode).expiry_loses_match.rule or expired_rule
         if mine > 0:
             raise TimeNotExpiredError(
                 f"{state.name(player)} has {clock_text(mine)} left by the ledger's figures: "
@@ -330,7 +363,7 @@ class ClockCommands(RulingCommands):
             if both:
                 reason = "both reserves had expired and neither can be shown to have run out first"
                 nominal = (nominal_ms, nominal_ms)
-                self.set_clock(nominal, rule="USBGF 4.3.3", reason=reason, by=by, at=when)
+                self.set_clock(nominal, rule=expired_rule, reason=reason, by=by, at=when)
             else:
                 self._forfeit(other(player), by=by, at=when)
         return expired
@@ -357,7 +390,8 @@ class ClockCommands(RulingCommands):
         if player not in ("a", "b"):
             raise InvalidClockError(f"player {player!r}: 'a' or 'b'")
         rules = self._clock_rules(timer.mode)
-        sanction, rule = rules.early_pickup.value, rules.early_pickup.rule or "USBGF 4.1.7.2"
+        sanction = rules.early_pickup.value
+        rule = rules.early_pickup.rule or self.profile.cite(Decision.EARLY_PICKUP)
         if timer.turn == player:
             raise ClockRefusedError(
                 f"it is {state.name(player)}'s own turn on the clock: the dice are his to pick up",
@@ -411,21 +445,21 @@ class ClockCommands(RulingCommands):
         :raises ClockRefusedError: without a clock or with nobody's time running.
         :raises RulingRefusedError: if there is nothing to nullify and nothing to restore.
         """
-        state = self.state
+        state, missed = self.state, self.profile.cite(Decision.MISSED_HIT)
         timer = timer_of(state)
         late = timer.turn
         if late is None:
-            raise ClockRefusedError("nobody's time is running", "USBGF 4.1.8.1")
+            raise ClockRefusedError("nobody's time is running", missed)
         ended, nullified = _turn_end(history, late)
         if ended is None or (not nullified and _lost(history, ended, late, state) == 0):
             raise RulingRefusedError(
                 f"{state.name(other(late))} has not rolled or moved on {state.name(late)}'s "
                 f"time: {state.name(late)} just hits the clock",
-                "USBGF 4.1.8.1",
+                missed,
             )
         first = nullified[0] if nullified else ended.originator_version
         chosen = self._choose(history, [Subject.CLOCK_NOT_ACTIVATED], first, late, ruling)
-        rule = chosen.window.rule or "USBGF 4.1.8.1"
+        rule = chosen.window.rule or missed
         voids = [first, *actions_after(history, first)] if nullified else []
         with self.atomic():  # the nullification and the restore, or nothing
             reverted = self._record_ruling(history, PlaysReverted, ruling, rule, voids,
@@ -450,12 +484,16 @@ class ClockCommands(RulingCommands):
 # -- the checks behind the commands ------------------------------------------------------
 
 
-def _delay(rules: ClockRules, delay_ms: int | None, doubles: bool) -> tuple[int, str | None]:
+def _delay(
+    rules: ClockRules, delay_ms: int | None, doubles: bool, setting: str
+) -> tuple[int, str | None]:
+    """The delay and the rule it is set by; ``setting`` is the rule of the clock's settings."""
     if doubles:
         chosen = rules.doubles_delay.value
         if delay_ms is None and chosen is None:
+            by_director = rules.doubles_delay.rule or setting
             raise InvalidClockError(
-                "doubles delay: the director sets it (USBGF 3.5.5); give --delay"
+                f"doubles delay: the director sets it ({by_director}); give --delay"
             )
         return (
             delay_ms if delay_ms is not None else (chosen or 0) * 1000
@@ -471,8 +509,9 @@ def _delay(rules: ClockRules, delay_ms: int | None, doubles: bool) -> tuple[int,
 
 
 def _reserve(
-    rules: ClockRules, state: MatchState, reserve_ms: int | None, doubles: bool
+    rules: ClockRules, state: MatchState, reserve_ms: int | None, doubles: bool, setting: str
 ) -> tuple[int, str | None]:
+    """The reserve and the rule it is set by; ``setting`` is the rule of the clock's settings."""
     length, (a, b) = state.length, state.score
     if reserve_ms is not None:
         if reserve_ms <= 0:
@@ -481,8 +520,9 @@ def _reserve(
     if doubles:
         seconds = rules.doubles_reserve_seconds(length, a, b)
         if seconds is None:
+            by_director = rules.doubles_reserve_per_point.rule or setting
             raise InvalidClockError(
-                "doubles match time: the director sets it (USBGF 3.5.5); give --reserve"
+                f"doubles match time: the director sets it ({by_director}); give --reserve"
             )
         return seconds * 1000, rules.doubles_reserve_per_point.rule
     mid_match = (a, b) != (0, 0) and rules.reserve_per_point_to_go.value is not None
@@ -493,29 +533,33 @@ def _reserve(
 def _check_hitter(state: MatchState, timer: ClockState, hitter: str) -> None:
     if hitter not in ("a", "b"):
         raise InvalidClockError(f"player {hitter!r}: 'a' or 'b'")
-    name = state.name
+    name, turn_end = state.name, get_profile(state.profile).cite(Decision.TURN_END)
     if timer.turn is not None and timer.turn != hitter:
         raise ClockRefusedError(
             f"{name(hitter)}'s time is not running, {name(timer.turn)}'s is; if "
             f"{name(timer.turn)} never hit after the turn, later rolls and plays are void: "
             f"'bgledger missed-hit {state.match_id}'",
-            "USBGF 4.1.8.1",
+            turn_end,
         )
     if state.actor == hitter:
         raise ClockRefusedError(
             f"{name(hitter)} has not finished the turn ({_decide.situation(state)}): a turn "
             "ends with a hit after a play, a double, a take or a roll that cannot be played",
-            "USBGF 4.1.8.1",
+            turn_end,
         )
 
 
-def _reason(text: str) -> str:
-    word = text.strip().lower().removeprefix("usbgf 4.3.2").strip("()")
+def _reason(text: str, stops: str) -> str:
+    """The code of the stop reason ``text`` (a code, a letter, or ``stops`` with the letter).
+
+    ``stops`` is the rule that lists the reasons (USBGF 4.3.2).
+    """
+    word = text.strip().lower().removeprefix(stops.lower()).strip("()")
     for code, (letter, _) in REASONS.items():
         if word in (code, letter) and letter:
             return code
     listed = ", ".join(f"{letter}) {code}" for code, (letter, _) in REASONS.items() if letter)
-    raise InvalidClockError(f"stop reason {text!r}: USBGF 4.3.2 lists ({listed})")
+    raise InvalidClockError(f"stop reason {text!r}: {stops} lists ({listed})")
 
 
 def _stopped_why(timer: ClockState) -> str:

@@ -27,6 +27,7 @@ from bgledger.commands.play import PlayCommands
 from bgledger.errors import CubeActionRefusedError
 from bgledger.events import CubeDropped, CubeOffered, CubeTaken
 from bgledger.projections.state.fold import Phase
+from bgledger.rules.profiles import Decision
 from bgledger.rules.results import GameResult
 
 __all__ = ["CubeCommands"]
@@ -49,7 +50,7 @@ class CubeCommands(PlayCommands):
         :raises CubeActionRefusedError: for a forbidden double without ``as_played``.
         """
         state = self.state
-        _decide.require_phase(state, "double", "USBGF 4.4.2", Phase.ROLL)
+        _decide.require_phase(state, "double", Decision.DOUBLE, Phase.ROLL)
         player = state.turn or "a"
         value = state.next_cube if to is None else to
         problem = _decide.cube_problem(state, self.profile, player, value)
@@ -64,7 +65,7 @@ class CubeCommands(PlayCommands):
         :raises OutOfTurnError: if no double is pending.
         """
         state = self.state
-        _decide.require_phase(state, "take", "USBGF 4.4.4", Phase.DOUBLED)
+        _decide.require_phase(state, "take", Decision.TAKE_OR_DROP, Phase.DOUBLED)
         self._record(CubeTaken, by, at, player=state.actor, value=state.offer)
 
     def drop(self, *, by: str, at: str | None = None) -> None:
@@ -73,6 +74,6 @@ class CubeCommands(PlayCommands):
         :raises OutOfTurnError: if no double is pending.
         """
         state = self.state
-        _decide.require_phase(state, "drop", "USBGF 4.4.4", Phase.DOUBLED)
+        _decide.require_phase(state, "drop", Decision.TAKE_OR_DROP, Phase.DOUBLED)
         self._record(CubeDropped, by, at, player=state.actor, value=state.offer)
         self._win(state.turn or "a", GameResult.SINGLE, "drop", by, at)

@@ -2,7 +2,8 @@
 
 Each check reads the folded :class:`~bgledger.projections.state.fold.MatchState` and the
 match's rulebook profile and either passes or says what is wrong and which
-rule says so.  Nothing here records anything.
+rule says so, the rule of the profile's :class:`~bgledger.rules.profiles.Decision`.
+Nothing here records anything.
 """
 
 from __future__ import annotations
@@ -22,11 +23,10 @@ from bgledger.projections.state.fold import Crawford, MatchState, Phase, other
 from bgledger.projections.state.situation import premature_situation, situation
 from bgledger.rules.judge import Judgement
 from bgledger.rules.legal import legal_plays
-from bgledger.rules.profiles import Profile
+from bgledger.rules.profiles import Decision, Profile, get_profile
 from bgledger.rules.results import GameResult
 
 __all__ = [
-    "BASICS",
     "Problem",
     "cube_problem",
     "flags",
@@ -42,17 +42,14 @@ __all__ = [
     "void_reason_rule",
 ]
 
-BASICS = "USBGF Appendix B"
-"""The standard rules of play, which USBGF 4.2.4 makes part of the rules."""
-
-
-_PENDING_RULE = {
-    Phase.DOUBLED: "USBGF 4.4.4",
-    Phase.RESIGNED: "USBGF 4.5",
-    Phase.PREMATURE_ROLL: "USBGF 4.1.7.1",
-    Phase.BETWEEN_GAMES: BASICS,
-    Phase.OPENING: BASICS,
+_PENDING = {
+    Phase.DOUBLED: Decision.TAKE_OR_DROP,
+    Phase.RESIGNED: Decision.RESIGNATION,
+    Phase.PREMATURE_ROLL: Decision.PREMATURE_ROLL,
+    Phase.BETWEEN_GAMES: Decision.BASIC_RULES,
+    Phase.OPENING: Decision.BASIC_RULES,
 }
+"""What is pending in each phase that has something pending: its decision is cited."""
 
 
 Problem = tuple[str, str]
@@ -85,14 +82,17 @@ def void_reason_rule(profile: Profile, reason: str) -> str:
     known = profile.rolls.void_reason(reason)
     if known is None:
         codes = ", ".join(r.code for r in profile.rolls.void_reasons) or "none: the server rolls"
+        rule = profile.cite(Decision.VOID_ROLL)
         raise InvalidVoidReasonError(
-            f"{reason!r} is not a reason to void a roll under {profile.name} (USBGF 4.1.4): {codes}"
+            f"{reason!r} is not a reason to void a roll under {profile.name} ({rule}): {codes}"
         )
     return known.cite.rule or ""
 
 
 def same_checker(state: MatchState, verdict: Judgement) -> Judgement:
     """``verdict``, made illegal if it ignores CLASSIC 10 after a reverted play.
+
+    The rule cited is the profile's for :attr:`~Decision.SAME_CHECKER`.
 
     "If a man wrongly moved can be moved correctly, the player in error is
     obliged to move that man": when some legal play moves a man from a point
@@ -108,28 +108,35 @@ def same_checker(state: MatchState, verdict: Judgement) -> Judgement:
         return verdict
     points = ", ".join(str(p) for p in sorted(obliged))
     reason = f"the man wrongly moved (from {points}) can be moved correctly and must be"
-    return replace(verdict, legal=False, reason=reason, rule="CLASSIC 10")
+    rule = get_profile(state.profile).cite(Decision.SAME_CHECKER)
+    return replace(verdict, legal=False, reason=reason, rule=rule)
 
 
-def require_phase(state: MatchState, action: str, rule: str, *phases: Phase) -> None:
+def require_phase(state: MatchState, action: str, decision: Decision, *phases: Phase) -> None:
     """Refuse ``action`` unless the match is in one of ``phases``.
 
-    :raises MatchOverError: if the match is over (ABT 4.9).
-    :raises OutOfTurnError: during a break (USBGF 2.2.2), otherwise citing
-        ``rule``, or the rule of what is pending (USBGF 4.4.4 for a double,
-        USBGF 4.5 for a concession).
+    The rules cited are the match's profile's (ABT 4.9, USBGF 2.2.2 ... under
+    ``usbgf-2016``).
+
+    :raises MatchOverError: if the match is over (:attr:`~Decision.MATCH_OVER`).
+    :raises OutOfTurnError: during a break (:attr:`~Decision.BREAK`), otherwise
+        citing the rule of what is pending (a take or drop, an answer to a
+        concession, to a premature roll, an opening roll) or else ``decision``'s.
     """
+    profile = get_profile(state.profile)
     if state.breaks.open is not None and state.phase is not Phase.OVER:
         raise OutOfTurnError(
             f"cannot {action}: the players are on a break; record its end first (break end)",
-            "USBGF 2.2.2",
+            profile.cite(Decision.BREAK),
         )
     if state.phase in phases:
         return
     if state.phase is Phase.OVER:
-        raise MatchOverError(f"cannot {action}: {situation(state)}", "ABT 4.9")
-    rule = _PENDING_RULE.get(state.phase, rule)
-    raise OutOfTurnError(f"cannot {action}: {situation(state)}", rule)
+        raise MatchOverError(
+            f"cannot {action}: {situation(state)}", profile.cite(Decision.MATCH_OVER)
+        )
+    pending = _PENDING.get(state.phase, decision)
+    raise OutOfTurnError(f"cannot {action}: {situation(state)}", profile.cite(pending))
 
 
 def match_winner(state: MatchState) -> str | None:
@@ -153,35 +160,45 @@ def cube_problem(
     dead cube (USBGF 4.4.9), the cube out of play after a shortened match
     (USBGF 4.8.5(d)) and a wrong level (USBGF 4.4.8), as the profile has them.
     """
-    rules = profile.cube
+    rules, cite = profile.cube, profile.cite
     if min(state.score) >= state.length:
-        return "the cube is out of play: the next game decides the match", "USBGF 4.8.5(d)"
+        return (
+            "the cube is out of play: the next game decides the match",
+            cite(Decision.CUBE_OUT_OF_PLAY),
+        )
     if value is not None and value != state.next_cube:
-        return f"the cube goes from {state.cube} to {state.next_cube}, not {value}", "USBGF 4.4.8"
+        return (
+            f"the cube goes from {state.cube} to {state.next_cube}, not {value}",
+            cite(Decision.CUBE_LEVEL),
+        )
+    basics = cite(Decision.BASIC_RULES)
     if state.crawford is Crawford.CRAWFORD and state.crawford_rule:
-        return "the cube is out of play in the Crawford game", rules.crawford.rule or BASICS
+        return "the cube is out of play in the Crawford game", rules.crawford.rule or basics
     if state.cube_owner == other(player):
         owner = state.name(state.cube_owner)
-        return f"{owner} owns the cube at {state.cube}: only the owner redoubles", "USBGF 4.4.2"
+        return (
+            f"{owner} owns the cube at {state.cube}: only the owner redoubles",
+            cite(Decision.DOUBLE),
+        )
     score = state.score[0 if player == "a" else 1]
     if rules.dead_cube_double_void.value and 0 < state.length <= score + state.cube:
         return (
             f"the cube is dead: {state.name(player)}, with {score} of {state.length}, "
             f"wins the match by winning this game at {state.cube}",
-            rules.dead_cube_double_void.rule or BASICS,
+            rules.dead_cube_double_void.rule or basics,
         )
     return None
 
 
 def resignation_problem(state: MatchState, profile: Profile, level: str) -> Problem | None:
     """Why a concession of ``level`` may not be offered now, with the rule; ``None`` if it may."""
-    rules = profile.resignations
+    rules, basics = profile.resignations, profile.cite(Decision.BASIC_RULES)
     if level not in rules.levels.value:
-        return f"profile {profile.name} has no {level} concession", rules.levels.rule or BASICS
+        return f"profile {profile.name} has no {level} concession", rules.levels.rule or basics
     if rules.non_contact_only.value and state.position.is_contact():
         return (
             "a game may be conceded only in a non-contact position",
-            rules.non_contact_only.rule or BASICS,
+            rules.non_contact_only.rule or basics,
         )
     return None
 

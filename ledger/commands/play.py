@@ -51,6 +51,7 @@ from bgledger.projections.state.model import game_points
 from bgledger.rules.judge import Judgement, judge
 from bgledger.rules.legal import check_dice, legal_plays
 from bgledger.rules.notation import Play
+from bgledger.rules.profiles import Decision
 from bgledger.rules.results import GameResult, final_result
 
 __all__ = ["PlayCommands"]
@@ -79,9 +80,8 @@ class PlayCommands(PrematureCommands):
         """
         check_dice((die_a, die_b))
         state = self.state
-        rule = _decide.BASICS
         phases = (Phase.BETWEEN_GAMES, Phase.OPENING)
-        _decide.require_phase(state, "make an opening roll", rule, *phases)
+        _decide.require_phase(state, "make an opening roll", Decision.BASIC_RULES, *phases)
         if state.phase is Phase.BETWEEN_GAMES:
             self._record(GameStarted, by, at, number=state.game + 1)
         self._record(OpeningRollMade, by, at, die_a=die_a, die_b=die_b)
@@ -100,8 +100,7 @@ class PlayCommands(PrematureCommands):
         :raises OutOfTurnError: if it is not the time to roll.
         """
         dice = check_dice((die1, die2))
-        rule = "USBGF 4.1.7.1"
-        _decide.require_phase(self.state, "roll", rule, Phase.ROLL, Phase.REROLL)
+        _decide.require_phase(self.state, "roll", Decision.ROLL, Phase.ROLL, Phase.REROLL)
         player = self.state.turn or "a"
         self._record(DiceRolled, by, at, player=player, die1=die1, die2=die2)
         if not auto_dance:
@@ -128,7 +127,7 @@ class PlayCommands(PrematureCommands):
         state = self.state
         danced = state.danced == state.events and state.turn is not None
         if not danced:
-            _decide.require_phase(state, "void a roll", "USBGF 4.1.4", Phase.PLAY)
+            _decide.require_phase(state, "void a roll", Decision.VOID_ROLL, Phase.PLAY)
         player = other(state.turn or "b") if danced else state.turn or "a"
         self._record(RollVoided, by, at, player=player, reason=reason, rule=rule)
 
@@ -151,7 +150,7 @@ class PlayCommands(PrematureCommands):
         """
         parsed = play if isinstance(play, Play) else Play.parse(play)
         state = self.state
-        _decide.require_phase(state, "move", _decide.BASICS, Phase.PLAY)
+        _decide.require_phase(state, "move", Decision.BASIC_RULES, Phase.PLAY)
         assert state.turn is not None and state.dice is not None
         verdict = _decide.same_checker(state, judge(state.position, state.dice, parsed))
         if not verdict.legal and not as_played:
@@ -179,7 +178,7 @@ class PlayCommands(PrematureCommands):
 
         :raises OutOfTurnError: if no roll is waiting to be played.
         """
-        _decide.require_phase(self.state, "record a play", _decide.BASICS, Phase.PLAY)
+        _decide.require_phase(self.state, "record a play", Decision.BASIC_RULES, Phase.PLAY)
         player = self.state.turn or "a"
         self._record(UnplayablePlayRecorded, by, at, player=player, play=play, reason=reason)
 
@@ -208,7 +207,7 @@ class PlayCommands(PrematureCommands):
         level = _decide.parse_level(level)
         state = self.state
         phases = (Phase.ROLL, Phase.REROLL, Phase.PLAY)
-        _decide.require_phase(state, "resign", "USBGF 4.5", *phases)
+        _decide.require_phase(state, "resign", Decision.RESIGNATION, *phases)
         who = player or state.turn or "a"
         if who not in ("a", "b"):
             raise InvalidMatchSetupError(f"player {who!r}: 'a' or 'b'")
@@ -224,7 +223,7 @@ class PlayCommands(PrematureCommands):
         :raises OutOfTurnError: if no concession is offered.
         """
         state = self.state
-        _decide.require_phase(state, "accept", "USBGF 4.5", Phase.RESIGNED)
+        _decide.require_phase(state, "accept", Decision.RESIGNATION, Phase.RESIGNED)
         assert state.resignation is not None
         self._record(ResignationAccepted, by, at, player=state.actor)
         result = GameResult.parse(state.resignation.level)
@@ -236,7 +235,7 @@ class PlayCommands(PrematureCommands):
         :raises OutOfTurnError: if no concession is offered.
         """
         state = self.state
-        _decide.require_phase(state, "reject", "USBGF 4.5", Phase.RESIGNED)
+        _decide.require_phase(state, "reject", Decision.RESIGNATION, Phase.RESIGNED)
         self._record(ResignationRejected, by, at, player=state.actor)
 
     # -- ends -------------------------------------------------------------------

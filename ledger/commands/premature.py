@@ -43,14 +43,9 @@ from bgledger.events import (
 )
 from bgledger.projections.state.fold import MatchState, Phase, other
 from bgledger.rules.legal import check_dice, legal_plays
-from bgledger.rules.profiles import PrematureRoll, Profile
+from bgledger.rules.profiles import Decision, PrematureRoll, Profile, get_profile
 
-__all__ = ["ROLL_RULE", "PrematureCommands"]
-
-ROLL_RULE = "USBGF 4.1.7.1"
-"""A player may not roll until his opponent has completed his turn; the Fast Roll Rule."""
-DOUBLE_RULE = "USBGF 4.4.7"
-"""A premature double stands if it is otherwise valid."""
+__all__ = ["PrematureCommands"]
 
 
 class PrematureCommands(MatchStream):
@@ -71,7 +66,7 @@ class PrematureCommands(MatchStream):
         """
         check_dice((die1, die2))
         state = self.state
-        early = _early_player(state, "roll early", ROLL_RULE)
+        early = _early_player(state, "roll early", Decision.PREMATURE_ROLL)
         self._record(PrematureRollMade, by, at, player=early, die1=die1, die2=die2)
         if self.profile.rolls.premature_roll.value is PrematureRoll.STANDS:
             self._record(PrematureRollAccepted, by, at, player=other(early))
@@ -82,7 +77,8 @@ class PrematureCommands(MatchStream):
         :raises OutOfTurnError: if no premature roll awaits the mover's decision.
         """
         state = self.state
-        _decide.require_phase(state, "accept a premature roll", ROLL_RULE, Phase.PREMATURE_ROLL)
+        premature = Decision.PREMATURE_ROLL
+        _decide.require_phase(state, "accept a premature roll", premature, Phase.PREMATURE_ROLL)
         self._record(PrematureRollAccepted, by, at, player=state.turn)
 
     def refuse_roll(self, *, by: str, at: str | None = None) -> None:
@@ -96,7 +92,8 @@ class PrematureCommands(MatchStream):
         """
         state = self.state
         _refusal_allowed(self.profile)
-        _decide.require_phase(state, "refuse a premature roll", ROLL_RULE, Phase.PREMATURE_ROLL)
+        premature = Decision.PREMATURE_ROLL
+        _decide.require_phase(state, "refuse a premature roll", premature, Phase.PREMATURE_ROLL)
         self._record(PrematureRollRefused, by, at, player=state.turn)
 
     def double_early(
@@ -115,7 +112,7 @@ class PrematureCommands(MatchStream):
         :raises CubeActionRefusedError: for a forbidden double without ``as_played``.
         """
         state, profile = self.state, self.profile
-        early = _early_player(state, "double early", DOUBLE_RULE)
+        early = _early_player(state, "double early", Decision.PREMATURE_DOUBLE)
         value = state.next_cube if to is None else to
         problem = _decide.cube_problem(state, profile, early, value)
         stands = profile.cube.premature_double_stands
@@ -145,14 +142,15 @@ class PrematureCommands(MatchStream):
         return True
 
 
-def _early_player(state: MatchState, action: str, rule: str) -> str:
+def _early_player(state: MatchState, action: str, decision: Decision) -> str:
     """The player not on roll, who acts early; the mover must have rolled and not moved.
 
     :raises OutOfTurnError: if the mover is not about to move, or an early
-        action is already pending.
+        action is already pending (citing ``decision``'s rule).
     """
-    _decide.require_phase(state, action, rule, Phase.PLAY)
+    _decide.require_phase(state, action, decision, Phase.PLAY)
     if state.premature is not None:
+        rule = get_profile(state.profile).cite(decision)
         raise OutOfTurnError(f"cannot {action}: {_decide.situation(state)}", rule)
     return other(state.turn or "a")
 

@@ -73,7 +73,7 @@ from bgledger.events import (
 from bgledger.projections.state.corrected import corrected, in_force, voided_by
 from bgledger.projections.state.fold import other
 from bgledger.rules.notation import Play
-from bgledger.rules.profiles import CorrectionRule, Profile, Remedy, Subject, Window
+from bgledger.rules.profiles import CorrectionRule, Decision, Profile, Remedy, Subject, Window
 
 __all__ = [
     "RULERS",
@@ -190,7 +190,8 @@ class RulingCommands(MatchStream):
                 )
         if not rules:
             raise RulingRefusedError(
-                f"{self.profile.name} provides no correction for event {number}", "USBGF 4.2.3"
+                f"{self.profile.name} provides no correction for event {number}",
+                self.profile.cite(Decision.ILLEGAL_PLAY),
             )
         after = in_force_after(history, number)
         reasons = []
@@ -224,16 +225,16 @@ class RulingCommands(MatchStream):
         :raises InvalidRulingError: if ``number`` is not a play.
         :raises RulingRefusedError: for a legal play, a void one, or outside every window.
         """
-        event = find(history, number)
+        event, cite = find(history, number), self.profile.cite
         if not isinstance(event, CheckersPlayed | UnplayablePlayRecorded):
             raise InvalidRulingError(f"event {number} is a {type(event).__name__}, not a play")
         if isinstance(event, CheckersPlayed) and event.legal:
             raise RulingRefusedError(
-                f"event {number} is a legal play: nothing to correct", "USBGF 4.2.3"
+                f"event {number} is a legal play: nothing to correct", cite(Decision.ILLEGAL_PLAY)
             )
-        check_in_force(history, number)
+        check_in_force(self.profile, history, number)
         subjects = [Subject.ILLEGAL_PLAY]
-        if isinstance(event, CheckersPlayed) and event.rule == "USBGF 4.2.3(e)":
+        if isinstance(event, CheckersPlayed) and event.rule == cite(Decision.UNRELATED_TO_DICE):
             subjects = [Subject.PLAY_UNRELATED_TO_DICE]
         if _impossible(history, number):
             subjects.append(Subject.IMPOSSIBLE_POSITION)
@@ -241,7 +242,7 @@ class RulingCommands(MatchStream):
         voids = [number, *actions_after(history, number)]
         same = _wrongly_moved(event) if chosen.remedy.value is Remedy.SAME_CHECKER else []
         self._record_ruling(
-            history, PlaysReverted, ruling, rule_name(chosen), voids,
+            history, PlaysReverted, ruling, rule_name(self.profile, chosen), voids,
             event=number, same_checker=same,
         )  # fmt: skip
 
@@ -264,10 +265,11 @@ class RulingCommands(MatchStream):
         voids = [number, answer.originator_version]
         played = [e for e in after if is_game_action(e)]  # a note or a hit may come first
         if won is not None and won.originator_version != played[-1].originator_version:
-            raise RulingRefusedError("the match went on after it was won", "USBGF 4.4.6.1")
+            went_on = "the match went on after it was won"
+            raise RulingRefusedError(went_on, self.profile.cite(Decision.VOID_TAKEN_DOUBLE))
         if won is not None:
             voids.append(won.originator_version)
-        rule = _cube_rule(offered, chosen)
+        rule = _cube_rule(self.profile, offered, chosen)
         self._record_ruling(history, CubeActionVoided, ruling, rule, voids, event=number)
         if won is not None:
             self._finish_if_won(ruling, rule)
@@ -289,7 +291,7 @@ class RulingCommands(MatchStream):
         )
         chosen = self._choose(history, [subject], number, offered.player, ruling)
         voids = [number, *actions_after(history, number)]
-        rule = _cube_rule(offered, chosen)
+        rule = _cube_rule(self.profile, offered, chosen)
         self._record_ruling(history, CrawfordPassNullified, ruling, rule, voids, event=number)
 
     def correct_cube(self, history: Sequence[MatchEvent], number: int, ruling: Ruling) -> None:
@@ -301,29 +303,28 @@ class RulingCommands(MatchStream):
         event = find(history, number)
         if not isinstance(event, CubeOffered | PrematureDoubleMade):
             raise InvalidRulingError(f"event {number} is a {type(event).__name__}, not a double")
-        check_in_force(history, number)
+        check_in_force(self.profile, history, number)
         before = corrected(history, at=number - 1)
         assert before is not None
         right = before.next_cube
         rules = self.profile.cube.wrong_level_adjusted
+        level = self.profile.cite(Decision.CUBE_LEVEL)
         if not rules.value:
-            refusal = f"{self.profile.name} does not adjust cube levels"
-            raise RulingRefusedError(refusal, "USBGF 4.4.8")
+            raise RulingRefusedError(f"{self.profile.name} does not adjust cube levels", level)
         if event.value == right:
             raise RulingRefusedError(
-                f"the double at event {number} was to {right}, the right level", "USBGF 4.4.8"
+                f"the double at event {number} was to {right}, the right level", level
             )
         if any(isinstance(e, CubeLevelCorrected) and e.event == number for e in in_force(history)):
             raise RulingRefusedError(
-                f"the double at event {number} has been corrected to {right} already",
-                "USBGF 4.4.8",
+                f"the double at event {number} has been corrected to {right} already", level
             )
         # The game's points follow the corrected cube; a match its game ended is won again
         # only if the corrected score still wins it ("any resulting scoring error will be
         # adjusted").
         won = _won_by_the_game(in_force_after(history, number))
         voids = [] if won is None else [won.originator_version]
-        rule = rules.rule or "USBGF 4.4.8"
+        rule = rules.rule or level
         self._record_ruling(
             history, CubeLevelCorrected, ruling, rule, voids, event=number, value=right
         )
@@ -338,12 +339,13 @@ class RulingCommands(MatchStream):
 
         :raises RulingRefusedError: for a completed match (USBGF 4.8.3) or the same length.
         """
-        state = self.state
+        state, cite = self.state, self.profile.cite
         if state.winner is not None:
-            raise RulingRefusedError("a completed match stands", "USBGF 4.8.3")
+            raise RulingRefusedError("a completed match stands", cite(Decision.COMPLETED_MATCH))
         if length == state.length or not 1 <= length <= 999:
             raise InvalidRulingError(f"length {length}: the match is {state.length} points")
-        rule = "USBGF 4.8.4" if length > state.length else "USBGF 4.8.5"
+        longer = length > state.length
+        rule = cite(Decision.LONGER_LENGTH if longer else Decision.SHORTER_LENGTH)
         self._record_ruling(history, MatchLengthCorrected, ruling, rule, length=length)
         if self.state.phase.value == "between-games":
             self._finish_if_won(ruling, rule)
@@ -356,10 +358,11 @@ class RulingCommands(MatchStream):
         :raises RulingRefusedError: once the match is over (a wrong result is USBGF 4.6).
         :raises InvalidRulingError: for a score at or past the length.
         """
-        state = self.state
+        state, cite = self.state, self.profile.cite
         if state.winner is not None:
             raise RulingRefusedError(
-                "the match is over: a wrong result is corrected under USBGF 4.6", "USBGF 4.7"
+                f"the match is over: a wrong result is corrected under {cite(Decision.RESULT)}",
+                cite(Decision.SCORE),
             )
         if not all(0 <= points < state.length for points in score):
             raise InvalidRulingError(f"score {score[0]}-{score[1]}: each 0-{state.length - 1}")
@@ -367,7 +370,7 @@ class RulingCommands(MatchStream):
             history,
             ScoreCorrected,
             ruling,
-            ruling.rule or "USBGF 4.7",
+            ruling.rule or cite(Decision.SCORE),
             score_a=score[0],
             score_b=score[1],
         )
@@ -389,14 +392,13 @@ class RulingCommands(MatchStream):
         event = find(history, number)
         if not isinstance(event, RulingMade):
             raise InvalidRulingError(f"event {number} is a {type(event).__name__}, not a ruling")
+        appeal = self.profile.cite(Decision.APPEAL)
         if ruling.ruled_by != "committee":
-            raise RulingRefusedError(
-                "only a ruling committee reverses a director's ruling", "USBGF 5.2"
-            )
-        check_in_force(history, number)
+            raise RulingRefusedError("only a ruling committee reverses a director's ruling", appeal)
+        check_in_force(self.profile, history, number)
         voids = [number, *actions_after(history, number)]
         self._record_ruling(
-            history, RulingOverturned, ruling, "USBGF 5.2", voids, event.voids, ruling=number
+            history, RulingOverturned, ruling, appeal, voids, event.voids, ruling=number
         )
 
 
@@ -429,8 +431,9 @@ def is_game_action(event: MatchEvent) -> bool:
     return not isinstance(event, RulingMade) and type(event) not in TIME_EVENTS
 
 
-def check_in_force(history: Sequence[MatchEvent], number: int) -> None:
+def check_in_force(profile: Profile, history: Sequence[MatchEvent], number: int) -> None:
     """Refuse a ruling on a void event, or on one a committee's appeal already decided."""
+    appeal = profile.cite(Decision.APPEAL)
     for event in in_force(history):
         if isinstance(event, RulingOverturned):
             overturned = history[event.ruling - 1]
@@ -438,18 +441,18 @@ def check_in_force(history: Sequence[MatchEvent], number: int) -> None:
                 raise RulingRefusedError(
                     f"a ruling committee decided on event {number} at event "
                     f"{event.originator_version}; its decision binds the director",
-                    "USBGF 5.2",
+                    appeal,
                 )
     voided = voided_by(history)
     if number in voided:
         raise RulingRefusedError(
-            f"event {number} is already void (ruling at event {voided[number]})",
-            "USBGF 5.2",
+            f"event {number} is already void (ruling at event {voided[number]})", appeal
         )
 
 
-def rule_name(rule: CorrectionRule) -> str:
-    return rule.window.rule or rule.remedy.rule or "USBGF 4.2.3"
+def rule_name(profile: Profile, rule: CorrectionRule) -> str:
+    """The rule a correction is recorded under: its window's, else its remedy's."""
+    return rule.window.rule or rule.remedy.rule or profile.cite(Decision.ILLEGAL_PLAY)
 
 
 def _closed(
@@ -489,8 +492,8 @@ def _impossible(history: Sequence[MatchEvent], number: int) -> bool:
 
 
 _OTHER_REMEDY = {
-    CubeTaken: ("passed: nullify the pass instead", "USBGF 4.4.6.2"),
-    CubeDropped: ("taken: void the double instead", "USBGF 4.4.6.1"),
+    CubeTaken: ("passed: nullify the pass instead", Decision.NULLIFY_PASSED_DOUBLE),
+    CubeDropped: ("taken: void the double instead", Decision.VOID_TAKEN_DOUBLE),
 }
 """What to do instead when the double was not answered as the ruling expects."""
 
@@ -508,20 +511,21 @@ def _invalid_double(
         its level (USBGF 4.4.8), a void one, one not answered yet, or one
         answered the other way.
     """
-    event = find(history, number)
+    event, cite = find(history, number), profile.cite
     if not isinstance(event, CubeOffered | PrematureDoubleMade):
         raise InvalidRulingError(f"event {number} is a {type(event).__name__}, not a double")
     if event.legal:
         raise RulingRefusedError(
-            f"the double at event {number} was valid: nothing to void", "USBGF 4.4.6"
+            f"the double at event {number} was valid: nothing to void", cite(Decision.CRAWFORD)
         )
-    if event.rule == "USBGF 4.4.8" and _valid_but_for_its_level(profile, history, event):
+    level = cite(Decision.CUBE_LEVEL)
+    if event.rule == level and _valid_but_for_its_level(profile, history, event):
         raise RulingRefusedError(
             f"the double at event {number} is deemed valid, only its level was wrong: "
             "correct the cube's level instead",
-            "USBGF 4.4.8",
+            level,
         )
-    check_in_force(history, number)
+    check_in_force(profile, history, number)
     answer = next(
         (e for e in in_force_after(history, number) if isinstance(e, CubeTaken | CubeDropped)),
         None,
@@ -529,11 +533,11 @@ def _invalid_double(
     if answer is None:
         raise RulingRefusedError(
             f"the double at event {number} has not been answered yet: refuse it instead",
-            event.rule or "USBGF 4.4.6",
+            event.rule or cite(Decision.CRAWFORD),
         )
     if not isinstance(answer, answered):
-        instead, rule = _OTHER_REMEDY[answered]
-        raise RulingRefusedError(f"the double at event {number} was {instead}", rule)
+        instead, decision = _OTHER_REMEDY[answered]
+        raise RulingRefusedError(f"the double at event {number} was {instead}", cite(decision))
     return event, answer
 
 
@@ -562,7 +566,9 @@ def _won_by_the_game(after: Sequence[MatchEvent]) -> MatchWon | None:
     return None
 
 
-def _cube_rule(offered: CubeOffered | PrematureDoubleMade, chosen: CorrectionRule) -> str:
+def _cube_rule(
+    profile: Profile, offered: CubeOffered | PrematureDoubleMade, chosen: CorrectionRule
+) -> str:
     """The rule an invalid double is corrected under.
 
     A Crawford-game double (``USBGF 4.4.6``) is corrected under its own
@@ -570,7 +576,7 @@ def _cube_rule(offered: CubeOffered | PrematureDoubleMade, chosen: CorrectionRul
     automatic double (4.4.10) under the rule it broke, which deals with it
     "in the same manner".
     """
-    remedy = rule_name(chosen)
+    remedy = rule_name(profile, chosen)
     if offered.rule is None or remedy.startswith(f"{offered.rule}."):
         return remedy
     return offered.rule

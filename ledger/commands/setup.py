@@ -60,14 +60,13 @@ from bgledger.rules.errors import RulesError
 from bgledger.rules.judge import judge
 from bgledger.rules.notation import Play
 from bgledger.rules.position import Position
-from bgledger.rules.profiles import DEFAULT_PROFILE, Profile, Subject, Window, get_profile
+from bgledger.rules.profiles import DEFAULT_PROFILE, Decision, Profile, Subject, Window, get_profile
 
 __all__ = ["CLOCKS", "MATCH_ID", "MAX_LENGTH", "SetupCommands", "check_score", "check_setup"]
 
 MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 CLOCKS = ("none", "simple-delay", "bronstein")
 MAX_LENGTH = 999
-RULE = "USBGF 4.2.4"
 _STATUSES = ("pre", "crawford", "post")
 
 
@@ -121,24 +120,24 @@ class SetupCommands(ClockCommands):
         :raises ActionRefusedError: after the first play, or for the standard position.
         """
         board = Position.from_id(position_id)
-        state = self.state
+        state, rule = self.state, self.profile.cite(Decision.SETUP_ERROR)
         before_play = state.phase is Phase.OPENING or (
             state.phase is Phase.PLAY and state.opening_dice
         )
         if not before_play and state.phase is not Phase.BETWEEN_GAMES:
             raise ActionRefusedError(
                 "a setup is recorded before the game's first play: " + _decide.situation(state),
-                RULE,
+                rule,
             )
         if board == Position.start():
-            raise ActionRefusedError(f"{position_id} is the standard starting position", RULE)
+            raise ActionRefusedError(f"{position_id} is the standard starting position", rule)
         if state.phase is Phase.BETWEEN_GAMES:
             self._record(GameStarted, by, at, number=state.game + 1)
         problems = "; ".join(board.problems()) or "checkers are not where they start"
         self._record(
             StartingPositionRecorded, by, at, board_a=list(board.mover),
             board_b=list(board.opponent), legal=False,
-            reason=f"not the standard starting position: {problems}", rule=RULE,
+            reason=f"not the standard starting position: {problems}", rule=rule,
         )  # fmt: skip
 
     def correct_setup(self, history: Sequence[MatchEvent], number: int, ruling: Ruling) -> None:
@@ -153,25 +152,27 @@ class SetupCommands(ClockCommands):
         event = find(history, number)
         if not isinstance(event, StartingPositionRecorded):
             raise InvalidRulingError(f"event {number} is a {type(event).__name__}, not a setup")
-        check_in_force(history, number)
+        check_in_force(self.profile, history, number)
         game = _game_after(history, number)
         rules = self.profile.corrections_for(Subject.STARTING_POSITION)
+        setup_error = self.profile.cite(Decision.SETUP_ERROR)
         if not rules:
-            raise RulingRefusedError(f"{self.profile.name} corrects no setup: it stands", RULE)
+            refusal = f"{self.profile.name} corrects no setup: it stands"
+            raise RulingRefusedError(refusal, setup_error)
         window = rules[0].window
         closing = _closed(window.value, game)
         if closing is not None:
             raise RulingRefusedError(
                 f"too late: {closing}; the starting position stands, and a side with fewer than "
                 "fifteen checkers may still lose a gammon or backgammon",
-                window.rule or RULE,
+                window.rule or setup_error,
             )
         affected = _affected(history, number)
         voids = [number]
         if affected:
             voids += [e.originator_version for e in game if is_game_action(e)]
             voids = [n for n in voids if n != number] + [number]
-        rule = window.rule or RULE
+        rule = window.rule or setup_error
         self._record_ruling(
             history, StartingPositionCorrected, ruling, rule, voids,
             event=number, replayed=affected,
@@ -212,7 +213,7 @@ def _match_started(
     names = (players[0].strip(), players[1].strip())
     rules = check_setup(match_id, names, length, profile, clock)
     rule = rules.cube.crawford.value if crawford is None else crawford
-    status = check_score(score, length, crawford_status, rule)
+    status = check_score(score, length, crawford_status, rule, rules)
     opened = MatchStarted(
         originator_id=stream,
         originator_version=1,
@@ -266,9 +267,9 @@ def check_setup(
 
 
 def check_score(
-    score: tuple[int, int], length: int, status: str | None, crawford_rule: bool
+    score: tuple[int, int], length: int, status: str | None, crawford_rule: bool, profile: Profile
 ) -> str:
-    """The Crawford status of a match starting at ``score``.
+    """The Crawford status of a match starting at ``score`` under ``profile``.
 
     :raises InvalidMatchSetupError: for a score at or beyond the length, or a
         status that the score or the rule makes impossible.
@@ -284,8 +285,9 @@ def check_score(
     if status not in _STATUSES:
         raise InvalidMatchSetupError(f"Crawford status {status!r}: one of {', '.join(_STATUSES)}")
     if (status != "pre") != away:
+        rule = profile.cite(Decision.CRAWFORD)
         raise InvalidMatchSetupError(
-            f"Crawford status {status!r} at {score[0]}-{score[1]} of {length} (USBGF 4.4.6): "
+            f"Crawford status {status!r} at {score[0]}-{score[1]} of {length} ({rule}): "
             "'crawford' or 'post' only when a player is one point away"
         )
     return status

@@ -25,8 +25,11 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TypeVar
 
+from bgledger.rules.profiles import Decision
+
 __all__ = [
     "REASONS",
+    "STOPPED_UNDER",
     "ClockState",
     "at_ms",
     "clock_text",
@@ -52,6 +55,18 @@ REASONS: dict[str, tuple[str, str]] = {
     "time-expired": ("", "a reserve expired (USBGF 4.3.3)"),
 }
 """The reasons a clock may be stopped: USBGF 4.3.2's letter and its words."""
+STOPPED_UNDER: dict[str, Decision] = {
+    "game-over": Decision.STOP_GAME_OVER,
+    "break": Decision.STOP_BREAK,
+    "die-fell": Decision.STOP_DIE_FELL,
+    "dispute": Decision.STOP_DISPUTE,
+    "early-pickup": Decision.STOP_EARLY_PICKUP,
+    "dice-picked-up": Decision.STOP_DICE_PICKED_UP,
+    "illegal-move": Decision.STOP_ILLEGAL_MOVE,
+    "outcome-certain": Decision.STOP_OUTCOME_CERTAIN,
+    "time-expired": Decision.TIME_EXPIRED,
+}
+"""The decision each stop is cited under: USBGF 4.3.2's clause, 4.3.3 for a reserve expired."""
 
 
 T = TypeVar("T")
