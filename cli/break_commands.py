@@ -13,21 +13,18 @@ from typing import Any
 
 import click
 
-from bgledger.cli.clock_commands import PLAYER, RULED_BY, Outcome, timed
+from bgledger.cli.clock_commands import PLAYER, RULED_BY, timed
 from bgledger.cli.common import json_option, stamp_options
-from bgledger.cli.render import break_lines, figures_text, time_of_day
-from bgledger.commands.match import Match
-from bgledger.events import BreakEnded, BreakStarted, MatchEvent, PenaltyPointsAssessed
-from bgledger.projections.state.clock import at_ms
-from bgledger.projections.state.fold import other
 from bgledger.projections.views.audit import score_text
+from bgledger.projections.views.text import at_ms, break_lines, figures_text, other, time_of_day
+from bgledger.service import BreakEnded, BreakStarted, Ledger, PenaltyPointsAssessed, Recorded
 
 __all__ = ["COMMANDS"]
 
 
-def _points_lines(outcome: Outcome[Any]) -> list[str]:
+def _points_lines(outcome: Recorded[Any]) -> list[str]:
     """The penalty points the command assessed, the score, and a forfeit if it ended the match."""
-    before, after = outcome.before, outcome.after
+    before, after = outcome.before, outcome.state
     lines = []
     for index, player in enumerate(("a", "b")):
         points = after.penalties[index] - before.penalties[index]
@@ -41,8 +38,8 @@ def _points_lines(outcome: Outcome[Any]) -> list[str]:
     return lines
 
 
-def _penalty_json(outcome: Outcome[Any]) -> dict[str, Any]:
-    before, after = outcome.before, outcome.after
+def _penalty_json(outcome: Recorded[Any]) -> dict[str, Any]:
+    before, after = outcome.before, outcome.state
     return {
         "a": after.penalties[0] - before.penalties[0],
         "b": after.penalties[1] - before.penalties[1],
@@ -65,8 +62,8 @@ def break_group(ctx: click.Context, match_id: str) -> None:
     ctx.obj = {**(ctx.obj or {}), "match_id": match_id}
 
 
-def _said_started(outcome: Outcome[BreakStarted]) -> tuple[list[str], dict[str, Any]]:
-    started, state = outcome.result, outcome.after
+def _said_started(outcome: Recorded[BreakStarted]) -> tuple[list[str], dict[str, Any]]:
+    started, state = outcome.result, outcome.state
     who = " and ".join(state.name(p) for p in started.players)
     assert state.breaks.open is not None
     ends = time_of_day(state.breaks.open.ends_ms, state.last_at)
@@ -117,16 +114,24 @@ def break_start(
     """PLAYER (a, b or both) takes a five-minute break, between games (USBGF 2.2.2)."""
     players = ("a", "b") if who == "both" else (who,)
 
-    def action(m: Match, _: list[MatchEvent]) -> BreakStarted:
-        return m.start_break(
-            players, combine=combine, exceptional=exceptional, exception=exception, by=by, at=at
+    match_id = ctx.obj["match_id"]
+
+    def command(ledger: Ledger) -> Recorded[BreakStarted]:
+        return ledger.start_break(
+            match_id,
+            players,
+            combine=combine,
+            exceptional=exceptional,
+            exception=exception,
+            by=by,
+            at=at,
         )
 
-    timed(ctx, ctx.obj["match_id"], action, _said_started, as_json)
+    timed(ctx, command, _said_started, as_json)
 
 
-def _said_ended(outcome: Outcome[BreakEnded]) -> tuple[list[str], dict[str, Any]]:
-    ended, state = outcome.result, outcome.after
+def _said_ended(outcome: Recorded[BreakEnded]) -> tuple[list[str], dict[str, Any]]:
+    ended, state = outcome.result, outcome.state
     when = time_of_day(at_ms(ended.at), ended.at)
     over = f", {ended.minutes_over} minutes after its allowance" if ended.minutes_over else ""
     lines = [f"break over at {when}{over}"]
@@ -151,17 +156,15 @@ def _said_ended(outcome: Outcome[BreakEnded]) -> tuple[list[str], dict[str, Any]
 def break_end(ctx: click.Context, late: str | None, by: str, at: str | None, as_json: bool) -> None:
     """The break is over: both players are back at the board (USBGF 2.2.2, 2.2.4)."""
 
-    def action(m: Match, _: list[MatchEvent]) -> BreakEnded:
-        return m.end_break(late=late, by=by, at=at)
-
-    timed(ctx, ctx.obj["match_id"], action, _said_ended, as_json)
+    match_id = ctx.obj["match_id"]
+    timed(ctx, lambda led: led.end_break(match_id, late=late, by=by, at=at), _said_ended, as_json)
 
 
 # -- penalty points ------------------------------------------------------------------------
 
 
-def _said_penalty(outcome: Outcome[PenaltyPointsAssessed]) -> tuple[list[str], dict[str, Any]]:
-    assessed, state = outcome.result, outcome.after
+def _said_penalty(outcome: Recorded[PenaltyPointsAssessed]) -> tuple[list[str], dict[str, Any]]:
+    assessed, state = outcome.result, outcome.state
     why = assessed.reason
     lines = [f"{assessed.rule}: {why}", *_points_lines(outcome)]
     document = {
@@ -202,10 +205,10 @@ def late(
     Before the first game, more than half the match length forfeits it.
     """
 
-    def action(m: Match, _: list[MatchEvent]) -> PenaltyPointsAssessed:
-        return m.late(player, scheduled=scheduled, by=by, at=at)
+    def command(ledger: Ledger) -> Recorded[PenaltyPointsAssessed]:
+        return ledger.late(match_id, player, scheduled=scheduled, by=by, at=at)
 
-    timed(ctx, match_id, action, _said_penalty, as_json)
+    timed(ctx, command, _said_penalty, as_json)
 
 
 @click.command()
@@ -236,10 +239,12 @@ def penalty(
     score reaches its length.
     """
 
-    def action(m: Match, _: list[MatchEvent]) -> PenaltyPointsAssessed:
-        return m.penalty(player, points, rule=rule, reason=reason, ruled_by=ruled_by, by=by, at=at)
+    def command(ledger: Ledger) -> Recorded[PenaltyPointsAssessed]:
+        return ledger.penalty(
+            match_id, player, points, rule=rule, reason=reason, ruled_by=ruled_by, by=by, at=at
+        )
 
-    timed(ctx, match_id, action, _said_penalty, as_json)
+    timed(ctx, command, _said_penalty, as_json)
 
 
 COMMANDS = (break_group, late, penalty)

@@ -1,13 +1,13 @@
 """The game clock from the command line: ``hit`` and ``clock``, and what clock commands share.
 
-Each command lets the match's clock commands (:mod:`bgledger.commands.clock`) decide
-(USBGF 3.5.5, 3.5.6, 4.1.7.2, 4.1.8.1, 4.3; CLOCK 1.1-5.3), stores what it
-recorded and prints what happened with the clock's figures, then the
-match in one line; ``--json`` prints the state (``show --json``'s fields,
-the clock as of the command's time) with ``recorded`` and what the command
-decided.  Figures are written ``M:SS`` (``H:MM:SS`` from an hour).  A
-refusal cites the rule and exits 1; bad input exits 2; either way nothing
-is recorded.
+Each command calls its method of the front door (:class:`bgledger.Ledger`):
+the match's clock commands decide (USBGF 3.5.5, 3.5.6, 4.1.7.2, 4.1.8.1, 4.3;
+CLOCK 1.1-5.3) and the ledger stores what they recorded.  The command prints
+what happened with the clock's figures, then the match in one line;
+``--json`` prints the state (``show --json``'s fields, the clock as of the
+command's time) with ``recorded`` and what the command decided.  Figures are
+written ``M:SS`` (``H:MM:SS`` from an hour).  A refusal cites the rule and
+exits 1; bad input exits 2; either way nothing is recorded.
 
 ``clock`` and ``break`` are groups that take the match first:
 ``bgledger clock M1 stop dispute``.
@@ -16,8 +16,7 @@ is recorded.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 import click
 
@@ -29,29 +28,37 @@ from bgledger.cli.common import (
     open_ledger,
     stamp_options,
 )
-from bgledger.cli.render import brief, drift_text, figures_text, stop_reason
-from bgledger.commands import clock
-from bgledger.commands.match import Match
-from bgledger.commands.rulings import RULERS
 from bgledger.errors import InvalidClockError
-from bgledger.events import (
+from bgledger.projections.views.text import (
+    REASONS,
+    at_ms,
+    brief,
+    clock_text,
+    drift_text,
+    figure,
+    figures,
+    figures_text,
+    other,
+    stop_reason,
+)
+from bgledger.service import (
+    RULERS,
+    SET_RULES,
     ClockHit,
     ClockResumed,
     ClockSet,
     ClockStarted,
     ClockStopped,
-    MatchEvent,
+    Ledger,
+    Recorded,
+    parse_clock,
 )
-from bgledger.projections.state.clock import REASONS, at_ms, clock_text, figure, figures
-from bgledger.projections.state.fold import MatchState, other
-from bgledger.projections.views.summary import state_json
 
 __all__ = [
     "CLOCK_FIGURE",
     "COMMANDS",
     "PLAYER",
     "RULED_BY",
-    "Outcome",
     "Say",
     "parse_figures",
     "timed",
@@ -83,7 +90,7 @@ class ClockFigure(click.ParamType[int]):
         if isinstance(value, int):
             return value
         try:
-            return clock.parse_clock(str(value))
+            return parse_clock(str(value))
         except InvalidClockError as error:
             self.fail(str(error), param, ctx)
 
@@ -100,62 +107,38 @@ def parse_figures(words: tuple[str, ...]) -> tuple[int, int]:
     if len(words) != 2 or set(given) != {"a", "b"}:
         raise BadInputError(f"{' '.join(words)!r}: give both figures, a=M:SS b=M:SS")
     with library_errors():
-        return clock.parse_clock(given["a"]), clock.parse_clock(given["b"])
+        return parse_clock(given["a"]), parse_clock(given["b"])
 
 
-@dataclass(frozen=True)
-class Outcome(Generic[T]):
-    """What a command decided: the library's result, the match before and after."""
-
-    result: T
-    before: MatchState
-    after: MatchState
-    recorded: list[int]
-
-
-Say = Callable[[Outcome[T]], tuple[list[str], dict[str, Any]]]
-"""Lines of text and extra JSON fields describing an outcome."""
+Say = Callable[[Recorded[T]], tuple[list[str], dict[str, Any]]]
+"""Lines of text and extra JSON fields describing what a command recorded."""
 
 
 def timed(
-    ctx: click.Context,
-    match_id: str,
-    action: Callable[[Match, list[MatchEvent]], T],
-    say: Say[T],
-    as_json: bool,
-    with_history: bool = False,
+    ctx: click.Context, command: Callable[[Ledger], Recorded[T]], say: Say[T], as_json: bool
 ) -> None:
-    """Run ``action`` on the match (and its history: a ruling), store it, print ``say``'s report.
+    """Call ``command`` on the front door and print ``say``'s report of what it recorded.
 
     :raises BadInputError: (exit 2) for input the library cannot read.
     :raises RefusedError: (exit 1) for an action the rules refuse, with the rule.
     """
     ledger = open_ledger(ctx)
-
-    def run(match: Match, history: list[MatchEvent]) -> Outcome[T]:
-        before, version = match.state, match.version
-        result = action(match, history)
-        return Outcome(result, before, match.state, list(range(version + 1, match.version + 1)))
-
     with library_errors():
-        if with_history:
-            outcome = ledger.rule(match_id, run)
-        else:
-            outcome = ledger.act(match_id, lambda match: run(match, []))
-    lines, extra = say(outcome)
+        done = command(ledger)
+    lines, extra = say(done)
     if as_json:
-        emit_json({**state_json(outcome.after), "recorded": outcome.recorded, **extra})
+        emit_json({**done.to_json(), **extra})
         return
     for line in lines:
         click.echo(line)
-    click.echo(brief(outcome.after))
+    click.echo(brief(done.state))
 
 
 # -- hit --------------------------------------------------------------------------------
 
 
-def _said_hit(outcome: Outcome[ClockHit]) -> tuple[list[str], dict[str, Any]]:
-    state, player = outcome.after, outcome.result.player
+def _said_hit(outcome: Recorded[ClockHit]) -> tuple[list[str], dict[str, Any]]:
+    state, player = outcome.state, outcome.result.player
     assert state.timer is not None
     after = figures(state.timer, at_ms(outcome.result.at))
     line = (
@@ -181,10 +164,7 @@ def hit(
     opponent's clock (CLOCK 3.3).  Prints both reserves after the hit.
     """
 
-    def action(m: Match, _: list[MatchEvent]) -> ClockHit:
-        return m.hit(player, by=by, at=at)
-
-    timed(ctx, match_id, action, _said_hit, as_json)
+    timed(ctx, lambda ledger: ledger.hit(match_id, player, by=by, at=at), _said_hit, as_json)
 
 
 # -- the clock group --------------------------------------------------------------------
@@ -209,8 +189,8 @@ def _in_group(func: F) -> F:
     return json_option(stamp_options(func))
 
 
-def _said_started(outcome: Outcome[ClockStarted]) -> tuple[list[str], dict[str, Any]]:
-    started, state = outcome.result, outcome.after
+def _said_started(outcome: Recorded[ClockStarted]) -> tuple[list[str], dict[str, Any]]:
+    started, state = outcome.result, outcome.state
     reserves = (started.reserve_a_ms, started.reserve_b_ms)
     line = (
         f"{started.mode} clock on ({started.rule}): {started.delay_ms / 1000:g} s delay, "
@@ -255,16 +235,18 @@ def clock_start(
     """
     delay_ms = None if delay is None else delay * 1000
 
-    def action(m: Match, _: list[MatchEvent]) -> ClockStarted:
-        return m.start_clock(
-            mode, reserve_ms=reserve, delay_ms=delay_ms, doubles=doubles, by=by, at=at
+    match_id = ctx.obj["match_id"]
+
+    def command(ledger: Ledger) -> Recorded[ClockStarted]:
+        return ledger.start_clock(
+            match_id, mode, reserve_ms=reserve, delay_ms=delay_ms, doubles=doubles, by=by, at=at
         )
 
-    timed(ctx, ctx.obj["match_id"], action, _said_started, as_json)
+    timed(ctx, command, _said_started, as_json)
 
 
-def _said_stopped(outcome: Outcome[ClockStopped]) -> tuple[list[str], dict[str, Any]]:
-    state, timer = outcome.after, outcome.after.timer
+def _said_stopped(outcome: Recorded[ClockStopped]) -> tuple[list[str], dict[str, Any]]:
+    state, timer = outcome.state, outcome.state.timer
     assert timer is not None
     line = f"clock stopped, {stop_reason(outcome.result.reason)}"
     if timer.turn is not None:
@@ -287,20 +269,15 @@ _REASON_HELP = "\n\n\b\nREASON (USBGF 4.3.2):\n" + "\n".join(
 @click.pass_context
 def clock_stop(ctx: click.Context, reason: str, by: str, at: str | None, as_json: bool) -> None:
     """Stop both clocks for REASON, a code or its USBGF 4.3.2 letter (a break: 'break start')."""
-    timed(
-        ctx,
-        ctx.obj["match_id"],
-        lambda m, _: m.stop_clock(reason, by=by, at=at),
-        _said_stopped,
-        as_json,
-    )
+    match_id = ctx.obj["match_id"]
+    timed(ctx, lambda led: led.stop_clock(match_id, reason, by=by, at=at), _said_stopped, as_json)
 
 
 clock_stop.help = (clock_stop.help or "") + _REASON_HELP
 
 
-def _said_resumed(outcome: Outcome[ClockResumed]) -> tuple[list[str], dict[str, Any]]:
-    state, player = outcome.after, outcome.result.player
+def _said_resumed(outcome: Recorded[ClockResumed]) -> tuple[list[str], dict[str, Any]]:
+    state, player = outcome.state, outcome.result.player
     assert state.timer is not None
     left = figure(state.timer, player, at_ms(outcome.result.at))
     return [f"{state.name(player)}'s time runs again: {clock_text(left)} left"], {}
@@ -311,13 +288,12 @@ def _said_resumed(outcome: Outcome[ClockResumed]) -> tuple[list[str], dict[str, 
 @click.pass_context
 def clock_resume(ctx: click.Context, by: str, at: str | None, as_json: bool) -> None:
     """Restart the clock of the player whose turn it was stopped in (USBGF 4.3.2)."""
-    timed(
-        ctx, ctx.obj["match_id"], lambda m, _: m.resume_clock(by=by, at=at), _said_resumed, as_json
-    )
+    match_id = ctx.obj["match_id"]
+    timed(ctx, lambda led: led.resume_clock(match_id, by=by, at=at), _said_resumed, as_json)
 
 
 def _said_read(shown: tuple[int, int]) -> Say[tuple[int, int]]:
-    def say(outcome: Outcome[tuple[int, int]]) -> tuple[list[str], dict[str, Any]]:
+    def say(outcome: Recorded[tuple[int, int]]) -> tuple[list[str], dict[str, Any]]:
         drift = outcome.result
         ours = (shown[0] - drift[0], shown[1] - drift[1])
         lines = [
@@ -345,14 +321,16 @@ def clock_read(
     """Record what the physical clock shows; prints each figure's drift from the ledger's own."""
     shown = parse_figures(figures_)
 
-    def action(m: Match, _: list[MatchEvent]) -> tuple[int, int]:
-        return m.read_clock(shown, by=by, at=at)
+    match_id = ctx.obj["match_id"]
 
-    timed(ctx, ctx.obj["match_id"], action, _said_read(shown), as_json)
+    def command(ledger: Ledger) -> Recorded[tuple[int, int]]:
+        return ledger.read_clock(match_id, shown, by=by, at=at)
+
+    timed(ctx, command, _said_read(shown), as_json)
 
 
-def _said_set(outcome: Outcome[ClockSet]) -> tuple[list[str], dict[str, Any]]:
-    done, state = outcome.result, outcome.after
+def _said_set(outcome: Recorded[ClockSet]) -> tuple[list[str], dict[str, Any]]:
+    done, state = outcome.result, outcome.state
     reserves = (done.reserve_a_ms, done.reserve_b_ms)
     line = (
         f"clocks set by the {done.ruled_by} ({done.rule}): {figures_text(state, reserves)}"
@@ -366,8 +344,8 @@ def _said_set(outcome: Outcome[ClockSet]) -> tuple[list[str], dict[str, Any]]:
 @click.option("--reason", required=True, metavar="TEXT", help="Why, in the ruler's words.")
 @click.option(
     "--rule",
-    type=click.Choice(clock.SET_RULES),
-    default=clock.SET_RULES[0],
+    type=click.Choice(SET_RULES),
+    default=SET_RULES[0],
     show_default=True,
     help="Errors in clock management, a faulty clock, a break, both reserves expired.",
 )
@@ -387,10 +365,14 @@ def clock_set(
     """The director sets both reserves (USBGF 3.7.2, 4.3.2(b), 4.3.3, 4.3.4)."""
     shown = parse_figures(figures_)
 
-    def action(m: Match, _: list[MatchEvent]) -> ClockSet:
-        return m.set_clock(shown, rule=rule, ruled_by=ruled_by, reason=reason, by=by, at=at)
+    match_id = ctx.obj["match_id"]
 
-    timed(ctx, ctx.obj["match_id"], action, _said_set, as_json)
+    def command(ledger: Ledger) -> Recorded[ClockSet]:
+        return ledger.set_clock(
+            match_id, shown, rule=rule, ruled_by=ruled_by, reason=reason, by=by, at=at
+        )
+
+    timed(ctx, command, _said_set, as_json)
 
 
 COMMANDS = (hit, clock_group)

@@ -14,29 +14,35 @@ from typing import Any
 
 import click
 
-from bgledger.cli.clock_commands import CLOCK_FIGURE, PLAYER, RULED_BY, Outcome, Say, timed
+from bgledger.cli.clock_commands import CLOCK_FIGURE, PLAYER, RULED_BY, Say, timed
 from bgledger.cli.common import json_option, stamp_options
-from bgledger.cli.render import clock_line, figures_text
-from bgledger.commands import clock
-from bgledger.commands.match import Match
-from bgledger.commands.rulings import Ruling
-from bgledger.events import (
-    MatchEvent,
+from bgledger.projections.views.text import (
+    at_ms,
+    clock_line,
+    clock_text,
+    figure,
+    figures_text,
+    other,
+)
+from bgledger.service import (
+    NOMINAL_MS,
+    PICKUP_REASON,
+    Ledger,
     PlaysReverted,
+    Recorded,
     ReserveTimePenalized,
     ReserveTimeRestored,
+    Ruling,
     TimeExpired,
 )
-from bgledger.projections.state.clock import at_ms, clock_text, figure
-from bgledger.projections.state.fold import other
 
 __all__ = ["COMMANDS"]
 
 # -- time expired, early pick-ups, missed hits ------------------------------------------------
 
 
-def _said_flag(outcome: Outcome[TimeExpired]) -> tuple[list[str], dict[str, Any]]:
-    expired, state = outcome.result, outcome.after
+def _said_flag(outcome: Recorded[TimeExpired]) -> tuple[list[str], dict[str, Any]]:
+    expired, state = outcome.result, outcome.state
     reserves = (expired.reserve_a_ms, expired.reserve_b_ms)
     if expired.outcome == "forfeit":
         line = (
@@ -60,7 +66,7 @@ def _said_flag(outcome: Outcome[TimeExpired]) -> tuple[list[str], dict[str, Any]
 @click.option(
     "--nominal",
     type=CLOCK_FIGURE,
-    default=clock.NOMINAL_MS,
+    default=NOMINAL_MS,
     show_default="1:00",
     help="The reserve both get if both had expired (USBGF 4.3.3: the director's figure).",
 )
@@ -82,10 +88,10 @@ def flag(
     figures.  If both reserves are spent, both get --nominal.
     """
 
-    def action(m: Match, _: list[MatchEvent]) -> TimeExpired:
-        return m.flag(player, nominal_ms=nominal, by=by, at=at)
+    def command(ledger: Ledger) -> Recorded[TimeExpired]:
+        return ledger.flag(match_id, player, nominal_ms=nominal, by=by, at=at)
 
-    timed(ctx, match_id, action, _said_flag, as_json)
+    timed(ctx, command, _said_flag, as_json)
 
 
 _SANCTIONS = {
@@ -98,8 +104,8 @@ _SANCTIONS = {
 
 
 def _said_pickup(player: str) -> Say[ReserveTimePenalized | None]:
-    def say(outcome: Outcome[ReserveTimePenalized | None]) -> tuple[list[str], dict[str, Any]]:
-        state, sanction = outcome.after, outcome.result
+    def say(outcome: Recorded[ReserveTimePenalized | None]) -> tuple[list[str], dict[str, Any]]:
+        state, sanction = outcome.state, outcome.result
         name = state.name(player)
         if sanction is None:
             line = (
@@ -123,14 +129,11 @@ def _said_pickup(player: str) -> Say[ReserveTimePenalized | None]:
     return say
 
 
-_PICKUP_REASON = "picked up the dice before the opponent hit the clock"
-
-
 @click.command("early-pickup")
 @click.argument("match_id", metavar="MATCH")
 @click.argument("player", type=PLAYER, metavar="PLAYER")
 @RULED_BY
-@click.option("--reason", default=_PICKUP_REASON, show_default=True, metavar="TEXT", help="Why.")
+@click.option("--reason", default=PICKUP_REASON, show_default=True, metavar="TEXT", help="Why.")
 @stamp_options
 @json_option
 @click.pass_context
@@ -152,19 +155,18 @@ def early_pickup(
     is forfeited.
     """
 
-    def action(m: Match, _: list[MatchEvent]) -> ReserveTimePenalized | None:
-        ruling = Ruling(ruled_by, reason, by=by, at=at)
-        return m.early_pickup(player, ruling)
+    def command(ledger: Ledger) -> Recorded[ReserveTimePenalized | None]:
+        return ledger.early_pickup(match_id, player, Ruling(ruled_by, reason, by=by, at=at))
 
-    timed(ctx, match_id, action, _said_pickup(player), as_json)
+    timed(ctx, command, _said_pickup(player), as_json)
 
 
 Nullified = tuple[PlaysReverted, ReserveTimeRestored | None]
 
 
-def _said_missed(outcome: Outcome[Nullified]) -> tuple[list[str], dict[str, Any]]:
+def _said_missed(outcome: Recorded[Nullified]) -> tuple[list[str], dict[str, Any]]:
     reverted, restored = outcome.result
-    state = outcome.after
+    state = outcome.state
     voided = ", ".join(str(n) for n in reverted.voids)
     plural = "s" if len(reverted.voids) > 1 else ""
     lines = [f"event{plural} {voided} nullified ({reverted.rule}): made on the time of a "
@@ -210,11 +212,10 @@ def missed_hit(
     clock took since his turn really ended is restored.
     """
 
-    def action(m: Match, history: list[MatchEvent]) -> Nullified:
-        ruling = Ruling(ruled_by, reason, by=by, at=at)
-        return m.missed_hit(history, ruling)
+    def command(ledger: Ledger) -> Recorded[Nullified]:
+        return ledger.missed_hit(match_id, Ruling(ruled_by, reason, by=by, at=at))
 
-    timed(ctx, match_id, action, _said_missed, as_json, with_history=True)
+    timed(ctx, command, _said_missed, as_json)
 
 
 COMMANDS = (flag, early_pickup, missed_hit)

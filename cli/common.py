@@ -25,7 +25,6 @@ from eventsourcing.persistence import PersistenceError
 from bgledger.errors import ActionRefusedError, MatchNotFoundError, SealRefusedError
 from bgledger.rules.errors import RulesError
 from bgledger.service import DEFAULT_URL, Ledger
-from bgledger.store.application import Ledger as MatchStore
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -79,26 +78,15 @@ def stamp_options(func: F) -> F:
     )(func)
 
 
-def _url(ctx: click.Context) -> str:
-    root = ctx.find_root()
-    return str(root.obj["db"]) if root.obj else DEFAULT_URL
-
-
-def front_door(ctx: click.Context, cache_size: int = 0) -> Ledger:
-    """The front door (:class:`bgledger.service.Ledger`) on the group's ``--db`` URL.
+def open_ledger(ctx: click.Context, cache_size: int = 0) -> Ledger:
+    """The front door (:class:`bgledger.Ledger`) on the group's ``--db`` URL.
 
     Closed when the command ends.
     """
+    root = ctx.find_root()
+    url = str(root.obj["db"]) if root.obj else DEFAULT_URL
     with library_errors():
-        ledger = Ledger(_url(ctx), cache_size=cache_size)
-    ctx.call_on_close(ledger.close)
-    return ledger
-
-
-def open_ledger(ctx: click.Context, cache_size: int = 0) -> MatchStore:
-    """The store at the group's ``--db`` URL, for the commands not yet on the front door."""
-    with library_errors():
-        ledger = MatchStore(_url(ctx), cache_size=cache_size)
+        ledger = Ledger(url, cache_size=cache_size)
     ctx.call_on_close(ledger.close)
     return ledger
 

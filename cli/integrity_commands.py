@@ -16,9 +16,9 @@ import click
 from bgledger.cli.common import (
     BadInputError,
     emit_json,
-    front_door,
     json_option,
     library_errors,
+    open_ledger,
 )
 from bgledger.service import Ledger, verdict_text
 
@@ -59,7 +59,7 @@ def verify(
         if seal_path is not None:
             found = Ledger.check_seal(seal_path, pub=pub, match_id=match_id)
             match_id = found.match_id
-        verdicts = front_door(ctx).verify(match_id, seal=found)
+        verdicts = open_ledger(ctx).verify(match_id, seal=found)
     if as_json:
         ok = all(v.ok for v in verdicts)
         emit_json({"ok": ok, "matches": [v.to_json() for v in verdicts]})
@@ -83,7 +83,7 @@ def seal(ctx: click.Context, match_id: str, key_path: Path, out: Path | None) ->
     The match is verified first; a match with a mismatch, or whose last
     event was recorded before hash chains, is not sealed (exit 1).
     """
-    ledger = front_door(ctx)
+    ledger = open_ledger(ctx)
     with library_errors():
         made = ledger.seal(match_id, key_path, out)
     if out is None:

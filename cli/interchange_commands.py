@@ -19,7 +19,7 @@ from pathlib import Path
 
 import click
 
-from bgledger.cli.common import emit_json, front_door, json_option, library_errors
+from bgledger.cli.common import emit_json, json_option, library_errors, open_ledger
 from bgledger.service import (
     DEFAULT_PROFILE,
     EXPORT_FORMATS,
@@ -116,7 +116,7 @@ def import_command(
     """
     if match_id is not None and len(files) > 1:
         raise click.UsageError("--id names one match: give one file with it")
-    ledger = front_door(ctx)
+    ledger = open_ledger(ctx)
     tally = _Tally()
     with library_errors(), _progress(list(files), as_json) as paths:
         for path in paths:
@@ -160,7 +160,7 @@ def export(ctx: click.Context, match_id: str, kind: str, output: Path | None) ->
     back, corrections and all); the .mat file and the score sheet show the
     match as corrected by the rulings in force, the score sheet listing them.
     """
-    ledger = front_door(ctx)
+    ledger = open_ledger(ctx)
     with library_errors():
         text = ledger.export(match_id, kind)
     if output is None:

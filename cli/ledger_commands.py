@@ -1,9 +1,9 @@
 """Live recording: ``start`` and one command per action at the board.
 
-Each command loads the match, lets the :class:`~bgledger.commands.match.Match` aggregate
-decide, stores what it recorded and prints the new state in one line (or the
-whole state with ``--json``).  A refusal prints why, citing the rule, exits 1
-and records nothing.
+Each command calls its method of the front door (:class:`bgledger.Ledger`),
+which lets the match decide and stores what it recorded, and prints the new
+state in one line (or the whole state with ``--json``).  A refusal prints
+why, citing the rule, exits 1 and records nothing.
 """
 
 from __future__ import annotations
@@ -22,11 +22,9 @@ from bgledger.cli.common import (
     open_ledger,
     stamp_options,
 )
-from bgledger.cli.render import brief
-from bgledger.commands.breaks import BEST_OF_THREE
-from bgledger.commands.match import Match
 from bgledger.projections.views.summary import state_json
-from bgledger.rules.profiles import DEFAULT_PROFILE, PROFILES
+from bgledger.projections.views.text import brief
+from bgledger.service import DEFAULT_PROFILE, PROFILES, Ledger, Recorded
 
 _AS_PLAYED = click.option(
     "--as-played",
@@ -41,27 +39,21 @@ _PREMATURE = click.option(
 )
 
 
-def perform(
-    ctx: click.Context, match_id: str, action: Callable[[Match], Any], as_json: bool
-) -> None:
-    """Run ``action`` on the match, store it, and print the outcome."""
+Command = Callable[[Ledger], Recorded[Any]]
+"""A call of one of the front door's recording methods."""
+
+
+def perform(ctx: click.Context, command: Command, as_json: bool) -> None:
+    """Call ``command`` on the front door and print what it recorded."""
     ledger = open_ledger(ctx)
     with library_errors():
-
-        def run(match: Match) -> tuple[int, Match]:
-            before = match.version
-            action(match)
-            return before, match
-
-        before, match = ledger.act(match_id, run)
-    recorded = list(range(before + 1, match.version + 1))
+        done = command(ledger)
     if as_json:
-        emit_json({**state_json(match.state), "recorded": recorded})
+        emit_json(done.to_json())
         return
-    for number in recorded:
-        if number in match.state.flagged:
-            click.echo(f"event {number} recorded as played and flagged illegal", err=True)
-    click.echo(brief(match.state))
+    for number in done.flagged:
+        click.echo(f"event {number} recorded as played and flagged illegal", err=True)
+    click.echo(brief(done.state))
 
 
 @click.command()
@@ -139,11 +131,10 @@ def start(
     ledger = open_ledger(ctx)
     options: dict[str, Any] = {"profile": profile, "clock": clock, "event": event}
     options.update(round=round_, **_clock_setup(clock, reserve, delay, doubles))
-    if best_of_three:
-        options["meta"] = {BEST_OF_THREE: "yes"}
+    options.update(best_of_three=best_of_three, table=table)
     with library_errors():
         chosen = ledger.start(
-            (player_a, player_b), length, match_id=match_id, by=by, at=at, table=table, **options
+            (player_a, player_b), length, match_id=match_id, by=by, at=at, **options
         )
         state = ledger.state(chosen)
     if as_json:
@@ -190,7 +181,7 @@ def opening(
     as_json: bool,
 ) -> None:
     """The opening roll: a's die, then b's die (a tie is recorded; roll again)."""
-    perform(ctx, match_id, lambda m: m.opening(die_a, die_b, by=by, at=at), as_json)
+    perform(ctx, lambda ledger: ledger.opening(match_id, die_a, die_b, by=by, at=at), as_json)
 
 
 @click.command()
@@ -218,9 +209,9 @@ def roll(
     where premature rolls stand, ABT 4.6).
     """
     if early:
-        perform(ctx, match_id, lambda m: m.roll_early(die1, die2, by=by, at=at), as_json)
+        perform(ctx, lambda led: led.roll_early(match_id, die1, die2, by=by, at=at), as_json)
     else:
-        perform(ctx, match_id, lambda m: m.roll(die1, die2, by=by, at=at), as_json)
+        perform(ctx, lambda led: led.roll(match_id, die1, die2, by=by, at=at), as_json)
 
 
 @click.command()
@@ -240,7 +231,7 @@ def move(
     as_json: bool,
 ) -> None:
     """The player on roll moved PLAY ('13/8 13/11', 'bar/20*', '6/off'); illegal: refused."""
-    perform(ctx, match_id, lambda m: m.move(play, as_played=as_played, by=by, at=at), as_json)
+    perform(ctx, lambda led: led.move(match_id, play, as_played=as_played, by=by, at=at), as_json)
 
 
 @click.command("void-roll")
@@ -253,7 +244,7 @@ def void_roll(
     ctx: click.Context, match_id: str, reason: str, by: str, at: str | None, as_json: bool
 ) -> None:
     """The last roll was invalid (REASON: cocked, wrong-side, die-on-die ...): roll again."""
-    perform(ctx, match_id, lambda m: m.void_roll(reason, by=by, at=at), as_json)
+    perform(ctx, lambda ledger: ledger.void_roll(match_id, reason, by=by, at=at), as_json)
 
 
 @click.command()
@@ -278,26 +269,30 @@ def resign(
 ) -> None:
     """A player offers to concede a single game, gammon or backgammon (USBGF 4.5)."""
 
-    def action(m: Match) -> None:
-        m.resign(level, player=player, as_played=as_played, by=by, at=at)
+    def command(ledger: Ledger) -> Recorded[None]:
+        return ledger.resign(match_id, level, player=player, as_played=as_played, by=by, at=at)
 
-    perform(ctx, match_id, action, as_json)
+    perform(ctx, command, as_json)
 
 
-def _cube_or_answer(name: str, summary: str, as_played: bool) -> click.Command:
-    """``double``, ``take``, ``drop``, ``accept`` and ``reject``: MATCH and nothing else."""
+def _answer(name: str, summary: str) -> click.Command:
+    """``take``, ``drop``, ``accept``, ``reject``, ``accept-roll``, ``refuse-roll``: MATCH alone.
+
+    Each calls the front door's method of the same name.
+    """
 
     @click.pass_context
     def command(
-        ctx: click.Context, /, match_id: str, by: str, at: str | None, **flags: bool
+        ctx: click.Context, /, match_id: str, by: str, at: str | None, as_json: bool
     ) -> None:
-        method = getattr(Match, name)
-        extra = {"as_played": flags["as_played"]} if as_played else {}
-        perform(ctx, match_id, lambda m: method(m, by=by, at=at, **extra), flags["as_json"])
+        def answer(ledger: Ledger) -> Recorded[None]:
+            method: Callable[..., Recorded[None]] = getattr(ledger, name.replace("-", "_"))
+            return method(match_id, by=by, at=at)
+
+        perform(ctx, answer, as_json)
 
     command.__doc__ = summary
-    decorated = json_option(stamp_options(_AS_PLAYED(command) if as_played else command))
-    decorated = click.argument("match_id", metavar="MATCH")(decorated)
+    decorated = click.argument("match_id", metavar="MATCH")(json_option(stamp_options(command)))
     return click.command(name)(decorated)
 
 
@@ -332,48 +327,28 @@ def double(
     drops once he has moved.
     """
 
-    def action(m: Match) -> None:
-        if early:
-            m.double_early(to=to, as_played=as_played, by=by, at=at)
-        else:
-            m.double(to=to, as_played=as_played, by=by, at=at)
+    def command(ledger: Ledger) -> Recorded[None]:
+        offer = ledger.double_early if early else ledger.double
+        return offer(match_id, to=to, as_played=as_played, by=by, at=at)
 
-    perform(ctx, match_id, action, as_json)
+    perform(ctx, command, as_json)
 
 
-def _decision(name: str, command: Callable[..., None], summary: str) -> click.Command:
-    """``accept-roll`` and ``refuse-roll``: the mover's answer to a premature roll."""
-
-    @click.pass_context
-    def decide(
-        ctx: click.Context, /, match_id: str, by: str, at: str | None, as_json: bool
-    ) -> None:
-        perform(ctx, match_id, lambda m: command(m, by=by, at=at), as_json)
-
-    decide.__doc__ = summary
-    decorated = click.argument("match_id", metavar="MATCH")(json_option(stamp_options(decide)))
-    return click.command(name)(decorated)
-
-
-accept_roll = _decision(
+accept_roll = _answer(
     "accept-roll",
-    Match.accept_roll,
     "The mover lets his opponent's premature roll stand and moves knowing it (USBGF 4.1.7.1).",
 )
-refuse_roll = _decision(
+refuse_roll = _answer(
     "refuse-roll",
-    Match.refuse_roll,
     "The mover refuses his opponent's premature roll: he rolls again once the mover has "
     "moved (the Fast Roll Rule, USBGF 4.1.7.1; not where rolls stand, ABT 4.6).",
 )
 
 
-take = _cube_or_answer("take", "The doubled player takes: he owns the cube.", as_played=False)
-drop = _cube_or_answer("drop", "The doubled player passes: the game is lost.", as_played=False)
-accept = _cube_or_answer("accept", "The concession offered is accepted.", as_played=False)
-reject = _cube_or_answer(
-    "reject", "The concession offered is refused; play goes on.", as_played=False
-)
+take = _answer("take", "The doubled player takes: he owns the cube.")
+drop = _answer("drop", "The doubled player passes: the game is lost.")
+accept = _answer("accept", "The concession offered is accepted.")
+reject = _answer("reject", "The concession offered is refused; play goes on.")
 
 COMMANDS = (
     start,

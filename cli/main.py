@@ -19,15 +19,14 @@ from bgledger.cli.rules_commands import judge_command, legal
 from bgledger.cli.ruling_commands import COMMANDS as RULING_COMMANDS
 from bgledger.cli.setup_commands import setup
 from bgledger.cli.view_commands import history, show
-
-DEFAULT_DB = "sqlite:///bgledger.db"
+from bgledger.service import DEFAULT_URL
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--db",
     metavar="URL",
-    default=lambda: os.environ.get("BGLEDGER_DB", DEFAULT_DB),
+    default=lambda: os.environ.get("BGLEDGER_DB", DEFAULT_URL),
     show_default="BGLEDGER_DB, else sqlite:///bgledger.db",
     help="SQLAlchemy URL of the ledger database.",
 )

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from bgledger.cli.common import emit_json, front_door, json_option, library_errors
+from bgledger.cli.common import emit_json, json_option, library_errors, open_ledger
 
 __all__ = ["COMMANDS", "list_matches", "rebuild", "rulings", "standings"]
 
@@ -35,7 +35,7 @@ def _event_option(func: Callable[..., Any]) -> Callable[..., Any]:
 @click.pass_context
 def list_matches(ctx: click.Context, event: str | None, as_json: bool) -> None:
     """Every match in the ledger (of one event with --event), in the order they were started."""
-    ledger = front_door(ctx)
+    ledger = open_ledger(ctx)
     with library_errors():
         rows = ledger.matches(event)
     if as_json:
@@ -84,7 +84,7 @@ def rulings(ctx: click.Context, event: str | None, as_json: bool) -> None:
     Each line: when, match and event number, the rule, who ruled, whether it
     is in force or was overturned (and by which ruling), and why (USBGF 5.5).
     """
-    ledger = front_door(ctx)
+    ledger = open_ledger(ctx)
     with library_errors():
         rows = ledger.rulings(event)
     if as_json:
@@ -113,7 +113,7 @@ def standings(ctx: click.Context, event: str | None, as_json: bool) -> None:
     Played, won, lost and the points count finished matches only (the final
     match score); a match without a winner counts as in progress.
     """
-    ledger = front_door(ctx)
+    ledger = open_ledger(ctx)
     with library_errors():
         rows = ledger.standings(event)
     if as_json:
@@ -146,7 +146,7 @@ def rebuild(ctx: click.Context, full: bool, as_json: bool) -> None:
     (after an upgrade that changes how events are folded).  Runs in one
     transaction: readers see the old models until it commits.
     """
-    ledger = front_door(ctx)
+    ledger = open_ledger(ctx)
     with library_errors():
         report = ledger.rebuild(full=full)
     document = {

@@ -1,7 +1,9 @@
 """``record``: one action a line, from a terminal or from stdin.
 
-Each line is an action of :mod:`bgledger.commands.language` (``roll 5 2``, ``move 13/8
-13/11``, ``52: 13/8 13/11``, ``double``, ``@TIME roll 6 6`` ...).  After each
+Each line is an action of the record language (:mod:`bgledger.commands.language`:
+``roll 5 2``, ``move 13/8 13/11``, ``52: 13/8 13/11``, ``double``, ``@TIME roll
+6 6`` ...), recorded by :meth:`bgledger.Ledger.record_line`, the path the web
+pad's lines take too.  After each
 recorded line the new state is printed in one line; a refused line is
 printed with the reason and the rule, is not recorded, and recording goes on.
 The exit status is 1 if any line was refused.
@@ -16,13 +18,10 @@ from typing import Any, TextIO
 import click
 
 from bgledger.cli.common import emit_json, json_option, open_ledger, refusal_text, stamp_options
-from bgledger.cli.render import brief
-from bgledger.commands.language import Action
-from bgledger.commands.match import Match
 from bgledger.errors import BgLedgerError
-from bgledger.projections.state.fold import MatchState
 from bgledger.projections.views.summary import state_json
-from bgledger.store.application import Ledger
+from bgledger.projections.views.text import brief
+from bgledger.service import Ledger, MatchState
 
 
 @dataclass
@@ -40,19 +39,12 @@ class _Session:
     def take(self, number: int, line: str, quiet: bool) -> None:
         """Record ``line`` (line ``number`` of the input), or say why it was refused."""
         try:
-            action = Action.parse(line)
-            if self.at is not None and action.at is None:
-                action = Action(action.verb, action.args, self.at, action.as_played, action.text)
-
-            def run(match: Match) -> MatchState:
-                action.apply(match, self.by)
-                return match.state
-
-            self.state = self.ledger.act(self.match_id, run)
+            done = self.ledger.record_line(self.match_id, line, by=self.by, at=self.at)
         except BgLedgerError as error:
             self.refused.append({"line": number, "text": line, "error": refusal_text(error)})
             click.echo(f"line {number}: {line!r}: {refusal_text(error)}", err=True)
             return
+        self.state = done.state
         self.recorded += 1
         if not quiet:
             click.echo(brief(self.state))

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 
 import click
 
-from bgledger.cli.common import BadInputError, front_door, library_errors, viewer_option
+from bgledger.cli.common import BadInputError, library_errors, open_ledger, viewer_option
 from bgledger.projections.views.audit import HistoryEntry, history, history_line
 from bgledger.projections.views.moment import Moment, moment, rulings_text
 from bgledger.projections.views.text import board_diagram
@@ -152,7 +152,7 @@ def replay(
     Commands, one a line: n/next (or Enter), b/back, j/jump N, t/toggle
     between the recorded and the corrected view, q/quit.
     """
-    ledger = front_door(ctx)
+    ledger = open_ledger(ctx)
     with library_errors():
         events = ledger.events(match_id)
     if at > len(events):

@@ -1,12 +1,12 @@
 """Rulings from the command line: a director's or a committee's corrections.
 
-Each command records one compensating event through the match's ruling
-commands (:mod:`bgledger.commands.rulings`; DESIGN principle 3): it names the
-events it voids or restores, the rule, who ruled and why, and changes nothing
-recorded.  All share ``--rule``, ``--ruled-by``, ``--reason``, ``--agreed``,
-``--by``/``--at`` and ``--json``.
-A ruling outside its window is refused with the rule cited (exit 1); one
-that names nothing it could apply to exits 2.  Either way nothing is recorded.
+Each command records one compensating event through its method of the front
+door (:class:`bgledger.Ledger`; the match's ruling commands decide, DESIGN
+principle 3): it names the events it voids or restores, the rule, who ruled
+and why, and changes nothing recorded.  All share ``--rule``, ``--ruled-by``,
+``--reason``, ``--agreed``, ``--by``/``--at`` and ``--json``.  A ruling
+outside its window is refused with the rule cited (exit 1); one that names
+nothing it could apply to exits 2.  Either way nothing is recorded.
 
 After a ruling the command prints it as the history has it (what it voided,
 the rule, who ruled, why), then the new state in one line; ``--json`` prints
@@ -29,16 +29,13 @@ from bgledger.cli.common import (
     open_ledger,
     stamp_options,
 )
-from bgledger.cli.render import brief
-from bgledger.cli.view_commands import state_with_rulings
-from bgledger.commands.match import Match
-from bgledger.commands.rulings import RULERS, Ruling
-from bgledger.events import MatchEvent, RulingMade
-from bgledger.projections.views.audit import history as audit_history
+from bgledger.projections.views.text import brief
+from bgledger.service import RULERS, Ledger, Recorded, Ruling, state_document
 
 __all__ = ["COMMANDS"]
 
-Decision = Callable[[Match, list[MatchEvent], Ruling], None]
+Decision = Callable[[Ledger, Ruling], Recorded[None]]
+"""A call of one of the front door's rulings, with the ruling the options describe."""
 F = Callable[..., Any]
 
 
@@ -89,44 +86,39 @@ def decide(ctx: click.Context, match_id: str, decision: Decision, options: dict[
             by=options["by"],
             at=options["at"],
         )
-
-        def run(match: Match, history: list[MatchEvent]) -> tuple[int, Match]:
-            before = match.version
-            decision(match, history, given)
-            return before, match
-
-        before, match = ledger.rule(match_id, run)
-        events = ledger.history(match_id)[: match.version]
-    _report(events, before, match, options["as_json"])
-
-
-def _report(events: list[MatchEvent], before: int, match: Match, as_json: bool) -> None:
-    added = events[before:]
-    ruling = next(e for e in added if isinstance(e, RulingMade))
-    if as_json:
+        done = decision(ledger, given)
+        entries = ledger.history(match_id, at=done.numbers[-1])
+    ruling = done.ruling
+    assert ruling is not None  # every ruling command records one
+    if options["as_json"]:
         emit_json(
             {
-                **state_with_rulings(match.state),
+                **state_document(done.state),
                 "ruling": ruling.originator_version,
                 "voided": list(ruling.voids),
                 "restored": list(ruling.restores),
-                "recorded": [e.originator_version for e in added],
+                "recorded": list(done.numbers),
             }
         )
         return
-    for entry in audit_history(events)[before:]:
+    for entry in entries[-len(done.events) :]:
         click.echo(f"event {entry.number}: {entry.text}")
-    click.echo(brief(match.state))
+    click.echo(brief(done.state))
 
 
-def _event_command(
-    name: str, summary: str, function: Callable[..., None], metavar: str = "EVENT"
-) -> click.Command:
-    """A ruling on one recorded event: ``NAME MATCH EVENT`` and the ruling options."""
+def _event_command(name: str, summary: str, metavar: str = "EVENT") -> click.Command:
+    """A ruling on one recorded event: ``NAME MATCH EVENT`` and the ruling options.
+
+    It calls the front door's method of the same name.
+    """
 
     @click.pass_context
     def command(ctx: click.Context, /, match_id: str, event: int, **options: Any) -> None:
-        decide(ctx, match_id, lambda m, h, r: function(m, h, event, r), options)
+        def rule(ledger: Ledger, ruling: Ruling) -> Recorded[None]:
+            method: Callable[..., Recorded[None]] = getattr(ledger, name.replace("-", "_"))
+            return method(match_id, event, ruling)
+
+        decide(ctx, match_id, rule, options)
 
     command.__doc__ = summary
     decorated = ruling_options()(command)
@@ -138,35 +130,29 @@ def _event_command(
 revert = _event_command(
     "revert",
     "Undo the illegal play EVENT and the game actions after it (USBGF 4.2.3(c)-(f)).",
-    Match.revert,
 )
 void_cube = _event_command(
     "void-cube",
     "Void the invalid double EVENT that was taken: the game counts as if it never was "
     "(USBGF 4.4.6.1, 4.4.9, 4.4.10).",
-    Match.void_cube,
 )
 nullify_pass = _event_command(
     "nullify-pass",
     "Nullify the pass of the invalid double EVENT: the game resumes at the double (USBGF 4.4.6.2).",
-    Match.nullify_pass,
 )
 correct_cube = _event_command(
     "correct-cube",
     "The double EVENT to a wrong level stands at the right level (USBGF 4.4.8).",
-    Match.correct_cube,
 )
 correct_setup = _event_command(
     "correct-setup",
     "Correct the wrong setup EVENT (USBGF 4.2.4): the plays stand on the right position if "
     "none was affected, else the game starts again; too late, the position stands.",
-    Match.correct_setup,
 )
 overturn = _event_command(
     "overturn",
     "An appeal committee reverses the ruling at event RULING: what it voided is back "
     "in force (USBGF 5.2; --ruled-by committee).",
-    Match.overturn,
     metavar="RULING",
 )
 
@@ -178,7 +164,7 @@ overturn = _event_command(
 @click.pass_context
 def correct_length(ctx: click.Context, /, match_id: str, length: int, **options: Any) -> None:
     """The match is LENGTH points, from the next game (USBGF 4.8.4, 4.8.5)."""
-    decide(ctx, match_id, lambda m, h, r: m.correct_length(h, length, r), options)
+    decide(ctx, match_id, lambda ledger, r: ledger.correct_length(match_id, length, r), options)
 
 
 def parse_score(words: tuple[str, ...]) -> tuple[int, int]:
@@ -202,7 +188,7 @@ def correct_score(
 ) -> None:
     """The score is A (player a) to B (player b): the director settles a dispute (USBGF 4.7)."""
     points = parse_score(score)
-    decide(ctx, match_id, lambda m, h, r: m.correct_score(h, points, r), options)
+    decide(ctx, match_id, lambda ledger, r: ledger.correct_score(match_id, points, r), options)
 
 
 @click.command("note")
@@ -212,7 +198,7 @@ def correct_score(
 @click.pass_context
 def note(ctx: click.Context, /, match_id: str, text: str, **options: Any) -> None:
     """Note a ruling or an observation for the record (TEXT); the match is unchanged."""
-    decide(ctx, match_id, Match.note, {**options, "reason": text})
+    decide(ctx, match_id, lambda ledger, r: ledger.note(match_id, r), {**options, "reason": text})
 
 
 COMMANDS = (

@@ -22,4 +22,4 @@ def setup(
     Recorded before the game's first play and flagged; 'correct-setup' is the
     director's remedy (USBGF 4.2.4).
     """
-    perform(ctx, match_id, lambda m: m.record_setup(position, by=by, at=at), as_json)
+    perform(ctx, lambda ledger: ledger.setup(match_id, position, by=by, at=at), as_json)

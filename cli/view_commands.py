@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import click
 
-from bgledger.cli.common import emit_json, front_door, json_option, library_errors, viewer_option
+from bgledger.cli.common import emit_json, json_option, library_errors, open_ledger, viewer_option
 from bgledger.projections.views.audit import HistoryEntry, history_json, history_line
 from bgledger.projections.views.moment import rulings_text
 from bgledger.projections.views.text import board_diagram, games_table, time_lines
@@ -70,7 +70,7 @@ def show(
     Below the board: the game clock (USBGF 3.5.5, 4.3.2), the breaks
     (USBGF 2.2.2) and the penalty points (USBGF 2.2.4).
     """
-    ledger = front_door(ctx)
+    ledger = open_ledger(ctx)
     with library_errors():
         shown = ledger.show(match_id, at, corrected=as_corrected, now=now)
     if as_json:
@@ -119,7 +119,7 @@ def history(ctx: click.Context, match_id: str, only_rulings: bool, as_json: bool
     Marks: '!' illegal (recorded as played), 'x' voided by a ruling (the
     ruling is named), 'R' a ruling, with its rule, who ruled and why.
     """
-    ledger = front_door(ctx)
+    ledger = open_ledger(ctx)
     with library_errors():
         entries = ledger.history(match_id, rulings_only=only_rulings)
     if as_json:

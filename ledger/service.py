@@ -7,6 +7,10 @@ Errors are the library's own (:mod:`bgledger.errors`,
 :mod:`bgledger.rules.errors`): an adapter maps them at its edge (the CLI: exit 2
 for input that describes nothing, exit 1 for a refusal with the rule cited).
 
+A command (a roll, a play, a clock hit, a ruling) returns a :class:`Recorded`:
+the events it recorded with their numbers, the match before and after, and
+what the match's command answered; :meth:`Ledger.record_line` records one line
+of the record language, the path ``bgledger record`` and the web pad share.
 Queries return the views' values (:class:`MatchState`, :class:`Moment`,
 :class:`HistoryEntry`, :class:`Verdict`, :class:`Seal` ...), re-exported here
 so that an adapter needs nothing else to annotate them.
@@ -18,10 +22,15 @@ Example::
     'final'
     >>> ledger.state("final").phase
     <Phase.BETWEEN_GAMES: 'between-games'>
+    >>> ledger.opening("final", 3, 1, by="kim").numbers
+    (2, 3)
+    >>> done = ledger.record_line("final", "move 8/5 6/5", by="kim")
+    >>> done.numbers, done.state.turn
+    ((4,), 'b')
     >>> ledger.show("final").to_json()["players"]
     {'a': 'Ann', 'b': 'Bob'}
-    >>> [entry.text for entry in ledger.history("final")]
-    ['match started: Ann v Bob, 3 points, usbgf-2016, Crawford rule']
+    >>> [entry.text for entry in ledger.history("final")][:2]
+    ['match started: Ann v Bob, 3 points, usbgf-2016, Crawford rule', 'game 1 started']
     >>> Ledger.judge("4HPwATDgc/ABMA", (3, 1), "8/5 6/5").legal
     True
 """
@@ -30,15 +39,34 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
 
+from bgledger.commands.breaks import BEST_OF_THREE
+from bgledger.commands.clock import NOMINAL_MS, SET_RULES, parse_clock
 from bgledger.commands.decide import stamp
-from bgledger.commands.match import match_uuid
+from bgledger.commands.language import Action
+from bgledger.commands.match import Match, match_uuid
+from bgledger.commands.rulings import RULERS, Ruling
 from bgledger.errors import InvalidTimeError, MatchNotFoundError, SealRefusedError
-from bgledger.events import MatchEvent
+from bgledger.events import (
+    BreakEnded,
+    BreakStarted,
+    ClockHit,
+    ClockResumed,
+    ClockSet,
+    ClockStarted,
+    ClockStopped,
+    MatchEvent,
+    PenaltyPointsAssessed,
+    PlaysReverted,
+    ReserveTimePenalized,
+    ReserveTimeRestored,
+    RulingMade,
+    TimeExpired,
+)
 from bgledger.interchange.files import ImportRefusedError, import_file
 from bgledger.interchange.json_stream import export_json
 from bgledger.interchange.mat_writer import export_mat
@@ -67,7 +95,18 @@ __all__ = [
     "DEFAULT_PROFILE",
     "DEFAULT_URL",
     "EXPORT_FORMATS",
+    "NOMINAL_MS",
+    "PICKUP_REASON",
     "PROFILES",
+    "RULERS",
+    "SET_RULES",
+    "BreakEnded",
+    "BreakStarted",
+    "ClockHit",
+    "ClockResumed",
+    "ClockSet",
+    "ClockStarted",
+    "ClockStopped",
     "HistoryEntry",
     "ImportRefusedError",
     "Imported",
@@ -78,15 +117,29 @@ __all__ = [
     "MatchEvent",
     "MatchState",
     "Moment",
+    "PenaltyPointsAssessed",
+    "PlaysReverted",
     "Position",
     "RebuildReport",
+    "Recorded",
+    "ReserveTimePenalized",
+    "ReserveTimeRestored",
+    "Ruling",
+    "RulingMade",
     "Seal",
     "SealRefusedError",
     "Shown",
+    "TimeExpired",
     "Verdict",
+    "parse_clock",
     "state_document",
     "verdict_text",
 ]
+
+T = TypeVar("T")
+
+PICKUP_REASON = "picked up the dice before the opponent hit the clock"
+"""Why an early pick-up is sanctioned, unless the director says otherwise (USBGF 4.1.7.2)."""
 
 EXPORT_FORMATS = ("mat", "json", "scoresheet", "scoresheet-html")
 """What :meth:`Ledger.export` writes: gnubg's .mat, the lossless JSON copy, USBGF 4.7 sheets."""
@@ -122,6 +175,41 @@ def verdict_text(verdict: Verdict) -> str:
     if verdict.head:
         text += f" (head {verdict.head[:16]})"
     return text + "".join(f", matches {source}" for source in verdict.witnesses)
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded(Generic[T]):
+    """What a command recorded: the events as stored, the match before and after, its result.
+
+    ``result`` is what the match's command returned (the :class:`ClockHit`
+    of a hit, the drift of a clock reading, the :class:`Judgement` of a move,
+    a dance's True ...).  A refused command records nothing and raises instead.
+    """
+
+    match_id: str
+    events: tuple[MatchEvent, ...]
+    before: MatchState
+    state: MatchState
+    result: T
+
+    @property
+    def numbers(self) -> tuple[int, ...]:
+        """The numbers of the events recorded, in order."""
+        return tuple(event.originator_version for event in self.events)
+
+    @property
+    def flagged(self) -> tuple[int, ...]:
+        """The events recorded as played and flagged illegal (DESIGN principle 2)."""
+        return tuple(number for number in self.numbers if number in self.state.flagged)
+
+    @property
+    def ruling(self) -> RulingMade | None:
+        """The ruling among the events recorded, if any."""
+        return next((e for e in self.events if isinstance(e, RulingMade)), None)
+
+    def to_json(self) -> dict[str, Any]:
+        """``show --json``'s fields after the command, with ``recorded``: the events' numbers."""
+        return {**state_json(self.state), "recorded": list(self.numbers)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,27 +315,6 @@ class Ledger:
 
     # -- the match as it stands ------------------------------------------------------------
 
-    def start(
-        self,
-        players: tuple[str, str],
-        length: int,
-        *,
-        match_id: str | None = None,
-        by: str,
-        **options: Any,
-    ) -> str:
-        """Record a new match between players a and b; return its id.
-
-        ``options`` are the setup's keyword arguments (profile, clock,
-        crawford, event, round, table, meta, at, and the clock's reserve_ms,
-        delay_ms, doubles: USBGF 3.5.5, CLOCK 2.1).
-
-        :raises MatchExistsError: if ``match_id`` is taken.
-        :raises InvalidMatchSetupError, UnknownProfileError, InvalidTimeError:
-            for a setup that describes no match.
-        """
-        return self._store.start(players, length, match_id=match_id, by=by, **options)
-
     def state(self, match_id: str, at: int | None = None, *, corrected: bool = False) -> MatchState:
         """The match now, or as recorded after event ``at``; ``corrected``: through the rulings.
 
@@ -303,15 +370,18 @@ class Ledger:
         """
         return self._store.history(match_id)
 
-    def history(self, match_id: str, *, rulings_only: bool = False) -> list[HistoryEntry]:
+    def history(
+        self, match_id: str, *, at: int | None = None, rulings_only: bool = False
+    ) -> list[HistoryEntry]:
         """The audit trail: each event numbered, dated, described; voided ones marked.
 
-        ``rulings_only``: the rulings alone (USBGF 5.5: the director's record),
-        each with what it voided or restored and whether it is still in force.
+        ``at``: the trail as it stood after event ``at``.  ``rulings_only``: the
+        rulings alone (USBGF 5.5: the director's record), each with what it
+        voided or restored and whether it is still in force.
 
         :raises MatchNotFoundError: for an unknown match.
         """
-        entries = audit_history(self._store.history(match_id))
+        entries = audit_history(self._store.history(match_id)[:at])
         if rulings_only:
             return [entry for entry in entries if entry.ruling is not None]
         return entries
@@ -319,6 +389,561 @@ class Ledger:
     def match_ids(self) -> list[str]:
         """The id of every match, in the order they were started."""
         return self._store.match_ids()
+
+    # -- recording: one method per command (DESIGN principle 1: decide, then record) ------
+
+    def start(
+        self,
+        players: tuple[str, str],
+        length: int,
+        *,
+        match_id: str | None = None,
+        best_of_three: bool = False,
+        by: str,
+        **options: Any,
+    ) -> str:
+        """Record a new match between players a and b; return its id (generated if not given).
+
+        ``options`` are the setup's keyword arguments (profile, clock,
+        crawford, event, round, table, meta, at, and the clock's reserve_ms,
+        delay_ms, doubles: USBGF 3.5.5, CLOCK 2.1).  ``best_of_three``: one
+        match of a best-of-three series (to 7 or less, breaks only between
+        matches: USBGF 2.2.2).
+
+        :raises MatchExistsError: if ``match_id`` is taken.
+        :raises InvalidMatchSetupError, UnknownProfileError, InvalidTimeError:
+            for a setup that describes no match.
+        """
+        if best_of_three:
+            options["meta"] = {**options.get("meta", {}), BEST_OF_THREE: "yes"}
+        return self._store.start(players, length, match_id=match_id, by=by, **options)
+
+    def opening(
+        self, match_id: str, die_a: int, die_b: int, *, by: str, at: str | None = None
+    ) -> Recorded[None]:
+        """The opening roll: a's die, b's die; the higher plays both (a tie is rolled again).
+
+        USBGF Appendix B; a new game starts with it (USBGF 4.8.1).
+
+        :raises InvalidDiceError: for a die outside 1-6.
+        :raises OutOfTurnError: while a game is in progress (USBGF Appendix B).
+        """
+        return self._record(match_id, lambda m: m.opening(die_a, die_b, by=by, at=at))
+
+    def roll(
+        self, match_id: str, die1: int, die2: int, *, by: str, at: str | None = None
+    ) -> Recorded[bool]:
+        """The player on roll rolled ``die1``-``die2``; a roll that cannot be played is a dance.
+
+        The result is True for a dance (the turn passes, USBGF Appendix B).
+
+        :raises InvalidDiceError: for a die outside 1-6.
+        :raises OutOfTurnError: when nobody is to roll (a double or concession pending:
+            USBGF 4.4.4, 4.5; a break: USBGF 2.2.2).
+        """
+        return self._record(match_id, lambda m: m.roll(die1, die2, by=by, at=at))
+
+    def void_roll(
+        self, match_id: str, reason: str, *, by: str, at: str | None = None
+    ) -> Recorded[None]:
+        """The last roll was invalid (cocked, wrong side of the bar, die on die: USBGF 4.1.4).
+
+        :raises InvalidVoidReasonError: for a reason the match's profile does not know.
+        :raises OutOfTurnError: when no roll waits to be played.
+        """
+        return self._record(match_id, lambda m: m.void_roll(reason, by=by, at=at))
+
+    def move(
+        self, match_id: str, play: str, *, as_played: bool = False, by: str, at: str | None = None
+    ) -> Recorded[Judgement]:
+        """The player on roll played ``play`` (``'13/8 13/11'``, ``'bar/20*'``, ``'6/off'``).
+
+        An illegal play is refused (the CLI's typo guard) unless it was made
+        at the board: ``as_played`` records it flagged, with the reason, since it
+        stands unless corrected in time (USBGF 4.2.3(a), DESIGN principle 2).
+
+        :raises InvalidNotationError, InvalidPlayError: for a play that describes nothing.
+        :raises IllegalPlayRefusedError: for an illegal play not ``as_played``.
+        :raises OutOfTurnError: when no roll waits to be played.
+        """
+        return self._record(match_id, lambda m: m.move(play, as_played=as_played, by=by, at=at))
+
+    def double(
+        self,
+        match_id: str,
+        *,
+        to: int | None = None,
+        as_played: bool = False,
+        by: str,
+        at: str | None = None,
+    ) -> Recorded[None]:
+        """The player on roll doubles (to ``to`` when not twice the cube), before rolling.
+
+        USBGF 4.4.2; refused in the Crawford game, on a dead cube, by the
+        cube's opponent or to a wrong level (USBGF 4.4.6, 4.4.9, 4.4.2, 4.4.8)
+        unless ``as_played``, flagged.
+
+        :raises CubeActionRefusedError: for a double the rules forbid.
+        :raises OutOfTurnError: when the player on roll has rolled already.
+        """
+        return self._record(match_id, lambda m: m.double(to=to, as_played=as_played, by=by, at=at))
+
+    def take(self, match_id: str, *, by: str, at: str | None = None) -> Recorded[None]:
+        """The doubled player takes: he owns the cube at the new level (USBGF 4.4.4).
+
+        :raises OutOfTurnError: without a double pending.
+        """
+        return self._record(match_id, lambda m: m.take(by=by, at=at))
+
+    def drop(self, match_id: str, *, by: str, at: str | None = None) -> Recorded[None]:
+        """The doubled player passes: the doubler wins the game at the cube's value (USBGF 4.4.4).
+
+        :raises OutOfTurnError: without a double pending.
+        """
+        return self._record(match_id, lambda m: m.drop(by=by, at=at))
+
+    def resign(
+        self,
+        match_id: str,
+        level: str,
+        *,
+        player: str | None = None,
+        as_played: bool = False,
+        by: str,
+        at: str | None = None,
+    ) -> Recorded[None]:
+        """``player`` (default: on roll) offers to concede a single game, gammon or backgammon.
+
+        USBGF 4.5; a profile may allow concessions only without contact
+        (refused unless ``as_played``).
+
+        :raises InvalidResultError: for a level that is not single, gammon or backgammon.
+        :raises ResignationRefusedError: for a concession the profile does not allow.
+        """
+        return self._record(
+            match_id,
+            lambda m: m.resign(level, player=player, as_played=as_played, by=by, at=at),
+        )
+
+    def accept(self, match_id: str, *, by: str, at: str | None = None) -> Recorded[None]:
+        """The concession offered is accepted: the game is won at its level (USBGF 4.5).
+
+        :raises OutOfTurnError: without a concession offered.
+        """
+        return self._record(match_id, lambda m: m.accept(by=by, at=at))
+
+    def reject(self, match_id: str, *, by: str, at: str | None = None) -> Recorded[None]:
+        """The concession offered is refused; play goes on (USBGF 4.5).
+
+        :raises OutOfTurnError: without a concession offered.
+        """
+        return self._record(match_id, lambda m: m.reject(by=by, at=at))
+
+    def roll_early(
+        self, match_id: str, die1: int, die2: int, *, by: str, at: str | None = None
+    ) -> Recorded[None]:
+        """The player not on roll rolled before the mover moved (USBGF 4.1.7.1).
+
+        The mover then accepts or refuses the roll; where premature rolls
+        stand (ABT 4.6) it stands at once.
+
+        :raises InvalidDiceError: for a die outside 1-6.
+        :raises OutOfTurnError: unless the mover has rolled and not yet moved.
+        """
+        return self._record(match_id, lambda m: m.roll_early(die1, die2, by=by, at=at))
+
+    def accept_roll(self, match_id: str, *, by: str, at: str | None = None) -> Recorded[None]:
+        """The mover lets his opponent's premature roll stand and moves knowing it (USBGF 4.1.7.1).
+
+        :raises OutOfTurnError: without a premature roll waiting.
+        """
+        return self._record(match_id, lambda m: m.accept_roll(by=by, at=at))
+
+    def refuse_roll(self, match_id: str, *, by: str, at: str | None = None) -> Recorded[None]:
+        """The mover refuses the premature roll: it is rolled again after his move (USBGF 4.1.7.1).
+
+        :raises PrematureRollStandsError: where premature rolls stand (ABT 4.6).
+        :raises OutOfTurnError: without a premature roll waiting.
+        """
+        return self._record(match_id, lambda m: m.refuse_roll(by=by, at=at))
+
+    def double_early(
+        self,
+        match_id: str,
+        *,
+        to: int | None = None,
+        as_played: bool = False,
+        by: str,
+        at: str | None = None,
+    ) -> Recorded[None]:
+        """The player not on roll doubled before the mover moved: it stands if valid (USBGF 4.4.7).
+
+        The mover takes or drops once he has moved.
+
+        :raises CubeActionRefusedError: for a double the rules forbid (unless ``as_played``).
+        :raises OutOfTurnError: unless the mover has rolled and not yet moved.
+        """
+        return self._record(
+            match_id, lambda m: m.double_early(to=to, as_played=as_played, by=by, at=at)
+        )
+
+    def setup(
+        self, match_id: str, position: str, *, by: str, at: str | None = None
+    ) -> Recorded[None]:
+        """The game began from ``position`` (a gnubg position id), not the standard one.
+
+        USBGF 4.2.4.
+
+        Recorded before the game's first play and flagged; :meth:`correct_setup` is the remedy.
+
+        :raises InvalidPositionError: for a position id that is no board.
+        :raises OutOfTurnError: once the game's first play is made.
+        """
+        return self._record(match_id, lambda m: m.record_setup(position, by=by, at=at))
+
+    def record_line(
+        self, match_id: str, line: str, *, by: str, at: str | None = None
+    ) -> Recorded[None]:
+        """Record one line of the record language (``roll 5 2``, ``52: 13/8 13/11``, ``hit`` ...).
+
+        The one path ``bgledger record`` and the web pad's ``POST .../lines``
+        share (:mod:`bgledger.commands.language`).  ``at`` is the time of a line
+        that gives none (``@TIME``); a line is all or nothing (``52: 13/x``
+        refused records no roll either).
+
+        :raises InvalidActionError: for a line that is no action.
+        :raises RulesError: for dice, plays, levels or times that describe nothing.
+        :raises ActionRefusedError: when the match refuses the action, with the rule.
+        """
+        action = Action.parse(line)
+        if at is not None and action.at is None:
+            action = replace(action, at=at)
+        return self._record(match_id, lambda m: action.apply(m, by))
+
+    # -- the game clock, breaks and penalty points -------------------------------------------
+
+    def start_clock(
+        self,
+        match_id: str,
+        mode: str,
+        *,
+        reserve_ms: int | None = None,
+        delay_ms: int | None = None,
+        doubles: bool = False,
+        by: str,
+        at: str | None = None,
+    ) -> Recorded[ClockStarted]:
+        """Put a ``simple-delay`` (USBGF 3.5.5) or ``bronstein`` (CLOCK 2.1) clock on the match.
+
+        Reserves and delay default to the profile's for the points still to go
+        (USBGF 3.5.6, CLOCK 2.2 for ``doubles``); a Bronstein clock only
+        between games (CLOCK 1.1).  The next hit starts it.
+
+        :raises InvalidClockError: for an unknown mode or a bad figure.
+        :raises ClockRefusedError: for a clock the match cannot take now.
+        """
+        return self._record(
+            match_id,
+            lambda m: m.start_clock(
+                mode, reserve_ms=reserve_ms, delay_ms=delay_ms, doubles=doubles, by=by, at=at
+            ),
+        )
+
+    def hit(
+        self, match_id: str, player: str | None = None, *, by: str, at: str | None = None
+    ) -> Recorded[ClockHit]:
+        """``player`` (default: whose time runs) hits the clock: his turn ends (USBGF 4.1.8.1).
+
+        After the opening roll the player with the lower die starts his
+        opponent's clock (CLOCK 3.3).
+
+        :raises ClockRefusedError: without a clock, or a hit out of turn.
+        """
+        return self._record(match_id, lambda m: m.hit(player, by=by, at=at))
+
+    def stop_clock(
+        self, match_id: str, reason: str, *, by: str, at: str | None = None
+    ) -> Recorded[ClockStopped]:
+        """Stop both clocks for ``reason``, a USBGF 4.3.2 code or its letter.
+
+        :raises InvalidClockError: for a reason USBGF 4.3.2 does not list.
+        :raises ClockRefusedError: for a clock that is not running.
+        """
+        return self._record(match_id, lambda m: m.stop_clock(reason, by=by, at=at))
+
+    def resume_clock(
+        self, match_id: str, *, by: str, at: str | None = None
+    ) -> Recorded[ClockResumed]:
+        """Restart the clock of the player whose turn it was stopped in (USBGF 4.3.2).
+
+        :raises ClockRefusedError: for a clock that is not stopped in a turn.
+        """
+        return self._record(match_id, lambda m: m.resume_clock(by=by, at=at))
+
+    def read_clock(
+        self, match_id: str, shown: tuple[int, int], *, by: str, at: str | None = None
+    ) -> Recorded[tuple[int, int]]:
+        """Record what the physical clock shows (ms, a then b); the result is each drift.
+
+        The drift is the clock's figure minus the ledger's own.
+
+        :raises ClockRefusedError: without a clock.
+        """
+        return self._record(match_id, lambda m: m.read_clock(shown, by=by, at=at))
+
+    def set_clock(
+        self,
+        match_id: str,
+        reserves: tuple[int, int],
+        *,
+        rule: str = SET_RULES[0],
+        ruled_by: str = "director",
+        reason: str,
+        by: str,
+        at: str | None = None,
+    ) -> Recorded[ClockSet]:
+        """The director sets both reserves (USBGF 3.7.2, 4.3.2(b), 4.3.3, 4.3.4).
+
+        :raises InvalidClockError: for a rule not in :data:`SET_RULES` or a bad figure.
+        :raises ClockRefusedError: without a clock.
+        """
+        return self._record(
+            match_id,
+            lambda m: m.set_clock(
+                reserves, rule=rule, ruled_by=ruled_by, reason=reason, by=by, at=at
+            ),
+        )
+
+    def flag(
+        self,
+        match_id: str,
+        player: str,
+        *,
+        nominal_ms: int = NOMINAL_MS,
+        by: str,
+        at: str | None = None,
+    ) -> Recorded[TimeExpired]:
+        """``player``'s reserve is announced expired: he loses the match (USBGF 4.3.3, CLOCK 5.3).
+
+        Both reserves spent: both get ``nominal_ms`` (USBGF 4.3.3).
+
+        :raises TimeNotExpiredError: when time remains by the ledger's own figures.
+        """
+        return self._record(match_id, lambda m: m.flag(player, nominal_ms=nominal_ms, by=by, at=at))
+
+    def early_pickup(
+        self,
+        match_id: str,
+        player: str,
+        ruling: Ruling,
+    ) -> Recorded[ReserveTimePenalized | None]:
+        """``player`` picked up the dice before his opponent hit the clock: the sanction.
+
+        Simple delay (USBGF 4.1.7.2): a warning, then 30 seconds of reserve
+        each time down to one second, then the match (the result is None: a
+        forfeit).  Bronstein (CLOCK 4.1): the delay of his next turn.
+
+        :raises ClockRefusedError: without a clock.
+        """
+        return self._record(match_id, lambda m: m.early_pickup(player, ruling))
+
+    def missed_hit(
+        self,
+        match_id: str,
+        ruling: Ruling,
+    ) -> Recorded[tuple[PlaysReverted, ReserveTimeRestored | None]]:
+        """The player whose time runs never hit the clock after his turn (USBGF 4.1.8.1).
+
+        His opponent's rolls and plays since are nullified and the reserve
+        his clock took since his turn really ended is restored.
+
+        :raises ClockRefusedError: without a running clock.
+        """
+        return self._rule(match_id, lambda m, h: m.missed_hit(h, ruling))
+
+    def start_break(
+        self,
+        match_id: str,
+        players: tuple[str, ...],
+        *,
+        combine: int = 1,
+        exceptional: str = "",
+        exception: str = "",
+        by: str,
+        at: str | None = None,
+    ) -> Recorded[BreakStarted]:
+        """``players`` take a break, between games (USBGF 2.2.2); the clock stops (4.3.2(b)).
+
+        ``combine`` takes several of each requester's breaks as one;
+        ``exceptional`` the circumstances of a break during a game;
+        ``exception`` the director's break beyond the allowance (USBGF 2.2.3).
+
+        :raises BreakRefusedError: beyond the allowance, or during a game without cause.
+        """
+        return self._record(
+            match_id,
+            lambda m: m.start_break(
+                players, combine=combine, exceptional=exceptional, exception=exception, by=by, at=at
+            ),
+        )
+
+    def end_break(
+        self, match_id: str, *, late: str | None = None, by: str, at: str | None = None
+    ) -> Recorded[BreakEnded]:
+        """The break is over; ``late`` returned 15 minutes or more after it (USBGF 2.2.2, 2.2.4).
+
+        :raises BreakRefusedError: without a break in progress.
+        """
+        return self._record(match_id, lambda m: m.end_break(late=late, by=by, at=at))
+
+    def late(
+        self,
+        match_id: str,
+        player: str,
+        *,
+        scheduled: str | None = None,
+        by: str,
+        at: str | None = None,
+    ) -> Recorded[PenaltyPointsAssessed]:
+        """``player`` is late at ``at``: the penalty points due so far (USBGF 2.2.4).
+
+        One point 15 minutes after the starting time (``scheduled``, default
+        the setup) or the end of a break, one more every 5 minutes; before
+        the first game, more than half the length forfeits the match.
+
+        :raises PenaltyRefusedError: before any point is due.
+        """
+        return self._record(match_id, lambda m: m.late(player, scheduled=scheduled, by=by, at=at))
+
+    def penalty(
+        self,
+        match_id: str,
+        player: str,
+        points: int,
+        *,
+        rule: str,
+        reason: str,
+        ruled_by: str = "director",
+        by: str,
+        at: str | None = None,
+    ) -> Recorded[PenaltyPointsAssessed]:
+        """The director's ``points`` penalty points against ``player``: his opponent scores them.
+
+        As for lateness (USBGF 2.2.4), the match is lost once the opponent's score reaches its
+        length.
+
+        :raises PenaltyRefusedError: for points the rules do not allow.
+        """
+        return self._record(
+            match_id,
+            lambda m: m.penalty(
+                player, points, rule=rule, reason=reason, ruled_by=ruled_by, by=by, at=at
+            ),
+        )
+
+    # -- rulings: compensating events (DESIGN principle 3) -----------------------------------
+
+    def revert(self, match_id: str, event: int, ruling: Ruling) -> Recorded[None]:
+        """Undo the illegal play ``event`` and the game actions after it (USBGF 4.2.3(c)-(f)).
+
+        Each rule's window is enforced: (a)/(c) before the opponent's next
+        valid roll, (e) before the offender's next roll, (d) any time for an
+        impossible position, (f) later only with the director (or the
+        players' agreement).
+
+        :raises InvalidRulingError: for an event that is no play.
+        :raises RulingRefusedError: outside every window, with the rule.
+        """
+        return self._rule(match_id, lambda m, h: m.revert(h, event, ruling))
+
+    def void_cube(self, match_id: str, event: int, ruling: Ruling) -> Recorded[None]:
+        """Void the invalid double ``event`` that was taken (USBGF 4.4.6.1, 4.4.9, 4.4.10).
+
+        :raises InvalidRulingError: for an event that is no taken double.
+        :raises RulingRefusedError: for a double the rules allowed, or too late.
+        """
+        return self._rule(match_id, lambda m, h: m.void_cube(h, event, ruling))
+
+    def nullify_pass(self, match_id: str, event: int, ruling: Ruling) -> Recorded[None]:
+        """Nullify the pass of the invalid double ``event``: the game resumes (USBGF 4.4.6.2).
+
+        :raises InvalidRulingError: for an event that is no dropped double.
+        :raises RulingRefusedError: for a double the rules allowed, or too late.
+        """
+        return self._rule(match_id, lambda m, h: m.nullify_pass(h, event, ruling))
+
+    def correct_cube(self, match_id: str, event: int, ruling: Ruling) -> Recorded[None]:
+        """The double ``event`` to a wrong level stands at the right level (USBGF 4.4.8).
+
+        :raises InvalidRulingError: for an event that is no double.
+        :raises RulingRefusedError: for a double at the right level, or too late.
+        """
+        return self._rule(match_id, lambda m, h: m.correct_cube(h, event, ruling))
+
+    def correct_setup(self, match_id: str, event: int, ruling: Ruling) -> Recorded[None]:
+        """Correct the wrong setup ``event`` (USBGF 4.2.4).
+
+        The plays stand on the right position if none was affected, else
+        the game starts again; too late, the position stands.
+
+        :raises InvalidRulingError: for an event that is no recorded setup.
+        :raises RulingRefusedError: for a correction out of its window.
+        """
+        return self._rule(match_id, lambda m, h: m.correct_setup(h, event, ruling))
+
+    def correct_length(self, match_id: str, length: int, ruling: Ruling) -> Recorded[None]:
+        """The match is ``length`` points, from the next game (USBGF 4.8.4, 4.8.5).
+
+        :raises RulingRefusedError: for a length the rules do not allow now.
+        """
+        return self._rule(match_id, lambda m, h: m.correct_length(h, length, ruling))
+
+    def correct_score(
+        self, match_id: str, score: tuple[int, int], ruling: Ruling
+    ) -> Recorded[None]:
+        """The score is ``score`` (a's, b's): the director settles a dispute (USBGF 4.7).
+
+        :raises RulingRefusedError: for a score the rules do not allow now.
+        """
+        return self._rule(match_id, lambda m, h: m.correct_score(h, score, ruling))
+
+    def note(self, match_id: str, ruling: Ruling) -> Recorded[None]:
+        """Note a ruling or an observation for the record (``ruling.reason``); nothing changes."""
+        return self._rule(match_id, lambda m, h: m.note(h, ruling))
+
+    def overturn(self, match_id: str, event: int, ruling: Ruling) -> Recorded[None]:
+        """An appeal committee reverses the ruling ``event``: what it voided is back (USBGF 5.2).
+
+        :raises InvalidRulingError: for an event that is no ruling in force.
+        :raises RulingRefusedError: for a ruler other than the committee.
+        """
+        return self._rule(match_id, lambda m, h: m.overturn(h, event, ruling))
+
+    def _record(self, match_id: str, command: Callable[[Match], T]) -> Recorded[T]:
+        """Run ``command`` on the match, store what it recorded, and say what that was.
+
+        Nothing is stored if ``command`` raises.
+
+        :raises MatchNotFoundError: for an unknown match.
+        :raises ConcurrentWriteError: if another scorekeeper recorded first (nothing of
+            ours was); retrying decides afresh.
+        """
+        return self._recorded(match_id, self._store.act(match_id, _watched(command)))
+
+    def _rule(self, match_id: str, command: Callable[[Match, list[MatchEvent]], T]) -> Recorded[T]:
+        """:meth:`_record` for a ruling, which decides on the match's events so far too."""
+
+        def decide(match: Match, history: list[MatchEvent]) -> tuple[MatchState, int, T, Match]:
+            return _watched(lambda m: command(m, history))(match)
+
+        return self._recorded(match_id, self._store.rule(match_id, decide))
+
+    def _recorded(self, match_id: str, outcome: tuple[MatchState, int, T, Match]) -> Recorded[T]:
+        """The :class:`Recorded` of a stored command: its events read back as stored."""
+        before, version, result, match = outcome
+        stored = self._store.events.get(match_uuid(match_id), gt=version, lte=match.version)
+        events = tuple(cast(MatchEvent, event) for event in stored)
+        return Recorded(match_id, events, before, match.state, result)
 
     # -- files ----------------------------------------------------------------------------
 
@@ -553,3 +1178,15 @@ def _clock_moment(state: MatchState, now: str | None) -> int:
             "the clock is read after it"
         )
     return when
+
+
+def _watched(
+    command: Callable[[Match], T],
+) -> Callable[[Match], tuple[MatchState, int, T, Match]]:
+    """``command``, also answering the state and version before it and the match after."""
+
+    def run(match: Match) -> tuple[MatchState, int, T, Match]:
+        before, version = match.state, match.version
+        return before, version, command(match), match
+
+    return run

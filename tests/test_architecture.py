@@ -131,31 +131,12 @@ def test_every_import_goes_down_the_layers() -> None:
     assert not wrong, "\n".join(wrong)
 
 
-NOT_YET_ON_THE_FRONT_DOOR = {
-    "cli/break_commands.py",
-    "cli/clock_commands.py",
-    "cli/clock_ruling_commands.py",
-    "cli/ledger_commands.py",
-    "cli/record.py",
-    "cli/ruling_commands.py",
-    "cli/setup_commands.py",
-}
-"""The recording commands, until the front door has a method for each (and cli/common.py's
-``open_ledger``, the store they still record through)."""
-
-
 def test_the_command_line_imports_only_the_front_door_the_views_and_the_errors() -> None:
     wrong = []
     for path in sorted((REPO / "cli").rglob("*.py")):
-        name = str(path.relative_to(REPO))
-        if name in NOT_YET_ON_THE_FRONT_DOOR:
-            continue
         for module, _ in imports(path):
-            if module in CLI_MAY_IMPORT or layer(module) in (CLI, VIEWS):
-                continue
-            if name == "cli/common.py" and module == "bgledger.store.application":
-                continue
-            wrong.append(f"{name} imports {module}")
+            if module not in CLI_MAY_IMPORT and layer(module) not in (CLI, VIEWS):
+                wrong.append(f"{path.relative_to(REPO)} imports {module}")
     assert not wrong, "\n".join(wrong)
 
 

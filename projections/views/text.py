@@ -12,6 +12,10 @@ A point shows up to five checkers; a taller stack shows four and then its
 count.  Checkers on the bar are drawn in the bar column (``O`` above, ``X``
 below, as gnubg has them) and borne-off checkers are counted beside the board,
 so every one of a side's fifteen checkers can be found in the diagram.
+
+The clock's figures the lines are made of (:func:`figures`, :func:`figure`,
+:func:`clock_text`, :func:`at_ms`, :data:`REASONS`) and :func:`other` are
+re-exported here, so that an adapter writes its own lines from this view.
 """
 
 from __future__ import annotations
@@ -20,7 +24,14 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from bgledger.projections.state.breaks import allowance
-from bgledger.projections.state.clock import REASONS, ClockState, at_ms, clock_text, figures
+from bgledger.projections.state.clock import (
+    REASONS,
+    ClockState,
+    at_ms,
+    clock_text,
+    figure,
+    figures,
+)
 from bgledger.projections.state.fold import Crawford, GameRecord, MatchState, Phase, other, seat
 from bgledger.projections.state.situation import situation
 from bgledger.projections.views.audit import score_text
@@ -30,13 +41,19 @@ from bgledger.rules.position import BAR, OFF
 from bgledger.rules.profiles import Decision
 
 __all__ = [
+    "REASONS",
+    "at_ms",
     "board_diagram",
     "break_lines",
     "brief",
     "clock_line",
+    "clock_text",
     "drift_text",
+    "figure",
+    "figures",
     "figures_text",
     "games_table",
+    "other",
     "resolve_viewer",
     "stop_reason",
     "time_lines",

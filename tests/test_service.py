@@ -1,0 +1,107 @@
+"""The front door: a match driven through bgledger.Ledger's named methods, as an adapter does.
+
+What a user notices holds: the score, the cube, whose turn it is, the events
+each command recorded and their numbers; a refusal raises the library's own
+error citing the rule and records nothing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import bgledger
+from bgledger import CubeActionRefusedError, Ledger, OutOfTurnError
+from bgledger.service import ClockHit, Recorded, Ruling
+
+AT = "2026-11-21T10:00:{:02d}+00:00"
+
+
+@pytest.fixture
+def ledger() -> Ledger:
+    front = Ledger("sqlite:///:memory:")
+    front.start(("Ann", "Bob"), 3, match_id="m", by="kim", clock="simple-delay", at=AT.format(0))
+    return front
+
+
+def kinds(done: Recorded[object]) -> list[str]:
+    return [type(event).__name__ for event in done.events]
+
+
+def test_the_package_is_the_front_door() -> None:
+    assert bgledger.Ledger is Ledger
+    assert issubclass(bgledger.MatchOverError, bgledger.ActionRefusedError)
+    with pytest.raises(AttributeError):
+        _ = bgledger.NoSuchThing  # type: ignore[attr-defined]
+
+
+def test_a_game_through_the_named_methods(ledger: Ledger) -> None:
+    opened = ledger.opening("m", 3, 1, by="kim", at=AT.format(1))
+    assert kinds(opened) == ["GameStarted", "OpeningRollMade"]
+    assert opened.numbers == (3, 4) and opened.state.turn == "a"
+
+    moved = ledger.move("m", "8/5 6/5", by="kim", at=AT.format(2))
+    assert moved.numbers == (5,) and moved.result.legal and moved.state.turn == "b"
+
+    hit = ledger.hit("m", by="kim", at=AT.format(3))
+    assert isinstance(hit.result, ClockHit) and hit.result.player == "a"
+    assert hit.numbers == (6,)
+
+    doubled = ledger.double("m", by="kim", at=AT.format(4))
+    assert kinds(doubled) == ["CubeOffered"] and doubled.state.offer == 2
+
+    taken = ledger.take("m", by="kim", at=AT.format(5))
+    assert (taken.state.cube, taken.state.cube_owner) == (2, "a")
+
+    rolled = ledger.roll("m", 6, 5, by="kim", at=AT.format(6))
+    assert rolled.numbers == (9,) and rolled.state.dice == (6, 5)
+    assert rolled.to_json()["recorded"] == [9]
+
+    shown = ledger.show("m").to_json()
+    assert shown["cube"] == {"value": 2, "owner": "a", "offered": False}
+    assert shown["turn"] == "b" and shown["events"] == 9
+
+
+def test_a_refusal_cites_the_rule_and_records_nothing(ledger: Ledger) -> None:
+    ledger.opening("m", 3, 1, by="kim", at=AT.format(1))
+    before = ledger.events("m")
+    with pytest.raises(OutOfTurnError) as refused:
+        ledger.take("m", by="kim", at=AT.format(2))
+    assert refused.value.rule is not None
+    assert ledger.events("m") == before
+
+
+def test_the_record_language_is_one_path(ledger: Ledger) -> None:
+    ledger.record_line("m", "opening 5 2", by="kim", at=AT.format(1))
+    done = ledger.record_line("m", "move 13/8 13/11", by="kim", at=AT.format(2))
+    assert kinds(done) == ["CheckersPlayed"] and done.state.turn == "b"
+    with pytest.raises(bgledger.RulesError):
+        ledger.record_line("m", "fly away", by="kim")
+    assert len(ledger.events("m")) == done.numbers[-1]
+
+
+def test_a_ruling_and_the_score(ledger: Ledger) -> None:
+    ledger.opening("m", 3, 1, by="kim", at=AT.format(1))
+    played = ledger.move("m", "8/5", as_played=True, by="kim", at=AT.format(2))
+    assert played.flagged == played.numbers == (5,)
+
+    ruled = ledger.revert("m", 5, Ruling("director", "one die unused", by="dir", at=AT.format(3)))
+    assert ruled.ruling is not None and list(ruled.ruling.voids) == [5]
+    assert ruled.state.turn == "a" and ruled.state.dice == (3, 1)
+    assert ledger.history("m", rulings_only=True)[0].number == ruled.numbers[0]
+
+    scored = ledger.correct_score(
+        "m", (2, 0), Ruling("director", "the sheet says 2-0", by="dir", at=AT.format(4))
+    )
+    assert scored.state.score == (2, 0)
+
+
+def test_the_cube_is_refused_in_the_crawford_game() -> None:
+    ledger = Ledger("sqlite:///:memory:")
+    ledger.start(("Ann", "Bob"), 3, match_id="c", by="kim", at=AT.format(0))
+    ledger.correct_score("c", (2, 0), Ruling("director", "agreed", by="dir", at=AT.format(1)))
+    ledger.opening("c", 3, 1, by="kim", at=AT.format(2))
+    ledger.move("c", "8/5 6/5", by="kim", at=AT.format(3))
+    with pytest.raises(CubeActionRefusedError) as refused:
+        ledger.double("c", by="kim", at=AT.format(4))
+    assert "Crawford" in str(refused.value)
+    assert ledger.state("c").cube == 1 and len(ledger.events("c")) == 5
