@@ -1,13 +1,15 @@
 """bgledger: an event-sourced match record and audit ledger for tournament backgammon.
 
 The import surface: :class:`bgledger.Ledger` (the front door,
-:mod:`bgledger.service`) and the library's error types.  They are loaded on
-first use, so that ``import bgledger.rules`` reads the rules alone and not
-the store, the read models and the database drivers::
+:mod:`bgledger.service`) and the library's error types (:mod:`bgledger.errors`).
+They are loaded on first use, so that ``import bgledger.rules`` reads the rules
+alone and not the store, the read models and the database drivers::
 
     >>> import bgledger
     >>> ledger = bgledger.Ledger("sqlite:///:memory:")
     >>> issubclass(bgledger.MatchOverError, bgledger.ActionRefusedError)
+    True
+    >>> "OutOfTurnError" in bgledger.__all__
     True
 """
 
@@ -17,94 +19,25 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bgledger.errors import (
-        ActionRefusedError,
-        BgLedgerError,
-        BreakRefusedError,
-        ClockRefusedError,
-        ConcurrentWriteError,
-        CubeActionRefusedError,
-        IllegalPlayRefusedError,
-        InvalidClockError,
-        InvalidMatchSetupError,
-        InvalidTimeError,
-        InvalidVoidReasonError,
-        MatchExistsError,
-        MatchNotFoundError,
-        MatchOverError,
-        NotAMatchError,
-        OutOfTurnError,
-        PenaltyRefusedError,
-        PrematureRollStandsError,
-        ResignationRefusedError,
-        RulesError,
-        SealRefusedError,
-        TimeNotExpiredError,
-    )
-    from bgledger.service import Ledger
-
-_ERRORS = (
-    "ActionRefusedError",
-    "BgLedgerError",
-    "BreakRefusedError",
-    "ClockRefusedError",
-    "ConcurrentWriteError",
-    "CubeActionRefusedError",
-    "IllegalPlayRefusedError",
-    "InvalidClockError",
-    "InvalidMatchSetupError",
-    "InvalidTimeError",
-    "InvalidVoidReasonError",
-    "MatchExistsError",
-    "MatchNotFoundError",
-    "MatchOverError",
-    "NotAMatchError",
-    "OutOfTurnError",
-    "PenaltyRefusedError",
-    "PrematureRollStandsError",
-    "ResignationRefusedError",
-    "RulesError",
-    "SealRefusedError",
-    "TimeNotExpiredError",
-)
-_HOMES = {"Ledger": "bgledger.service", **dict.fromkeys(_ERRORS, "bgledger.errors")}
-
-__all__ = [
-    "ActionRefusedError",
-    "BgLedgerError",
-    "BreakRefusedError",
-    "ClockRefusedError",
-    "ConcurrentWriteError",
-    "CubeActionRefusedError",
-    "IllegalPlayRefusedError",
-    "InvalidClockError",
-    "InvalidMatchSetupError",
-    "InvalidTimeError",
-    "InvalidVoidReasonError",
-    "Ledger",
-    "MatchExistsError",
-    "MatchNotFoundError",
-    "MatchOverError",
-    "NotAMatchError",
-    "OutOfTurnError",
-    "PenaltyRefusedError",
-    "PrematureRollStandsError",
-    "ResignationRefusedError",
-    "RulesError",
-    "SealRefusedError",
-    "TimeNotExpiredError",
-]
+    from bgledger.errors import *  # noqa: F403  (the error types, for type checkers)
+    from bgledger.service import Ledger as Ledger
 
 
 def __getattr__(name: str) -> Any:
-    """Load ``bgledger.Ledger`` or an error type on first use (PEP 562)."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'bgledger' has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
+    """``Ledger``, an error type, or ``__all__`` (both), loaded on first use (PEP 562)."""
+    if name == "Ledger":
+        value = importlib.import_module("bgledger.service").Ledger
+    else:
+        errors = importlib.import_module("bgledger.errors")
+        if name == "__all__":
+            value = ["Ledger", *errors.__all__]
+        elif name in errors.__all__:
+            value = getattr(errors, name)
+        else:
+            raise AttributeError(f"module 'bgledger' has no attribute {name!r}")
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    return sorted({*globals(), *__getattr__("__all__")})
