@@ -428,7 +428,7 @@ class Ledger:
         :raises InvalidDiceError: for a die outside 1-6.
         :raises OutOfTurnError: while a game is in progress (USBGF Appendix B).
         """
-        return self._record(match_id, lambda m: m.opening(die_a, die_b, by=by, at=at))
+        return self._act(match_id, lambda m: m.opening(die_a, die_b, by=by, at=at))
 
     def roll(
         self, match_id: str, die1: int, die2: int, *, by: str, at: str | None = None
@@ -441,7 +441,7 @@ class Ledger:
         :raises OutOfTurnError: when nobody is to roll (a double or concession pending:
             USBGF 4.4.4, 4.5; a break: USBGF 2.2.2).
         """
-        return self._record(match_id, lambda m: m.roll(die1, die2, by=by, at=at))
+        return self._act(match_id, lambda m: m.roll(die1, die2, by=by, at=at))
 
     def void_roll(
         self, match_id: str, reason: str, *, by: str, at: str | None = None
@@ -451,7 +451,7 @@ class Ledger:
         :raises InvalidVoidReasonError: for a reason the match's profile does not know.
         :raises OutOfTurnError: when no roll waits to be played.
         """
-        return self._record(match_id, lambda m: m.void_roll(reason, by=by, at=at))
+        return self._act(match_id, lambda m: m.void_roll(reason, by=by, at=at))
 
     def move(
         self, match_id: str, play: str, *, as_played: bool = False, by: str, at: str | None = None
@@ -466,7 +466,7 @@ class Ledger:
         :raises IllegalPlayRefusedError: for an illegal play not ``as_played``.
         :raises OutOfTurnError: when no roll waits to be played.
         """
-        return self._record(match_id, lambda m: m.move(play, as_played=as_played, by=by, at=at))
+        return self._act(match_id, lambda m: m.move(play, as_played=as_played, by=by, at=at))
 
     def double(
         self,
@@ -486,21 +486,21 @@ class Ledger:
         :raises CubeActionRefusedError: for a double the rules forbid.
         :raises OutOfTurnError: when the player on roll has rolled already.
         """
-        return self._record(match_id, lambda m: m.double(to=to, as_played=as_played, by=by, at=at))
+        return self._act(match_id, lambda m: m.double(to=to, as_played=as_played, by=by, at=at))
 
     def take(self, match_id: str, *, by: str, at: str | None = None) -> Recorded[None]:
         """The doubled player takes: he owns the cube at the new level (USBGF 4.4.4).
 
         :raises OutOfTurnError: without a double pending.
         """
-        return self._record(match_id, lambda m: m.take(by=by, at=at))
+        return self._act(match_id, lambda m: m.take(by=by, at=at))
 
     def drop(self, match_id: str, *, by: str, at: str | None = None) -> Recorded[None]:
         """The doubled player passes: the doubler wins the game at the cube's value (USBGF 4.4.4).
 
         :raises OutOfTurnError: without a double pending.
         """
-        return self._record(match_id, lambda m: m.drop(by=by, at=at))
+        return self._act(match_id, lambda m: m.drop(by=by, at=at))
 
     def resign(
         self,
@@ -520,7 +520,7 @@ class Ledger:
         :raises InvalidResultError: for a level that is not single, gammon or backgammon.
         :raises ResignationRefusedError: for a concession the profile does not allow.
         """
-        return self._record(
+        return self._act(
             match_id,
             lambda m: m.resign(level, player=player, as_played=as_played, by=by, at=at),
         )
@@ -530,14 +530,14 @@ class Ledger:
 
         :raises OutOfTurnError: without a concession offered.
         """
-        return self._record(match_id, lambda m: m.accept(by=by, at=at))
+        return self._act(match_id, lambda m: m.accept(by=by, at=at))
 
     def reject(self, match_id: str, *, by: str, at: str | None = None) -> Recorded[None]:
         """The concession offered is refused; play goes on (USBGF 4.5).
 
         :raises OutOfTurnError: without a concession offered.
         """
-        return self._record(match_id, lambda m: m.reject(by=by, at=at))
+        return self._act(match_id, lambda m: m.reject(by=by, at=at))
 
     def roll_early(
         self, match_id: str, die1: int, die2: int, *, by: str, at: str | None = None
@@ -550,14 +550,14 @@ class Ledger:
         :raises InvalidDiceError: for a die outside 1-6.
         :raises OutOfTurnError: unless the mover has rolled and not yet moved.
         """
-        return self._record(match_id, lambda m: m.roll_early(die1, die2, by=by, at=at))
+        return self._act(match_id, lambda m: m.roll_early(die1, die2, by=by, at=at))
 
     def accept_roll(self, match_id: str, *, by: str, at: str | None = None) -> Recorded[None]:
         """The mover lets his opponent's premature roll stand and moves knowing it (USBGF 4.1.7.1).
 
         :raises OutOfTurnError: without a premature roll waiting.
         """
-        return self._record(match_id, lambda m: m.accept_roll(by=by, at=at))
+        return self._act(match_id, lambda m: m.accept_roll(by=by, at=at))
 
     def refuse_roll(self, match_id: str, *, by: str, at: str | None = None) -> Recorded[None]:
         """The mover refuses the premature roll: it is rolled again after his move (USBGF 4.1.7.1).
@@ -565,7 +565,7 @@ class Ledger:
         :raises PrematureRollStandsError: where premature rolls stand (ABT 4.6).
         :raises OutOfTurnError: without a premature roll waiting.
         """
-        return self._record(match_id, lambda m: m.refuse_roll(by=by, at=at))
+        return self._act(match_id, lambda m: m.refuse_roll(by=by, at=at))
 
     def double_early(
         self,
@@ -583,7 +583,7 @@ class Ledger:
         :raises CubeActionRefusedError: for a double the rules forbid (unless ``as_played``).
         :raises OutOfTurnError: unless the mover has rolled and not yet moved.
         """
-        return self._record(
+        return self._act(
             match_id, lambda m: m.double_early(to=to, as_played=as_played, by=by, at=at)
         )
 
@@ -599,7 +599,7 @@ class Ledger:
         :raises InvalidPositionError: for a position id that is no board.
         :raises OutOfTurnError: once the game's first play is made.
         """
-        return self._record(match_id, lambda m: m.record_setup(position, by=by, at=at))
+        return self._act(match_id, lambda m: m.record_setup(position, by=by, at=at))
 
     def record_line(
         self, match_id: str, line: str, *, by: str, at: str | None = None
@@ -618,7 +618,7 @@ class Ledger:
         action = Action.parse(line)
         if at is not None and action.at is None:
             action = replace(action, at=at)
-        return self._record(match_id, lambda m: action.apply(m, by))
+        return self._act(match_id, lambda m: action.apply(m, by))
 
     # -- the game clock, breaks and penalty points -------------------------------------------
 
@@ -642,7 +642,7 @@ class Ledger:
         :raises InvalidClockError: for an unknown mode or a bad figure.
         :raises ClockRefusedError: for a clock the match cannot take now.
         """
-        return self._record(
+        return self._act(
             match_id,
             lambda m: m.start_clock(
                 mode, reserve_ms=reserve_ms, delay_ms=delay_ms, doubles=doubles, by=by, at=at
@@ -659,7 +659,7 @@ class Ledger:
 
         :raises ClockRefusedError: without a clock, or a hit out of turn.
         """
-        return self._record(match_id, lambda m: m.hit(player, by=by, at=at))
+        return self._act(match_id, lambda m: m.hit(player, by=by, at=at))
 
     def stop_clock(
         self, match_id: str, reason: str, *, by: str, at: str | None = None
@@ -669,7 +669,7 @@ class Ledger:
         :raises InvalidClockError: for a reason USBGF 4.3.2 does not list.
         :raises ClockRefusedError: for a clock that is not running.
         """
-        return self._record(match_id, lambda m: m.stop_clock(reason, by=by, at=at))
+        return self._act(match_id, lambda m: m.stop_clock(reason, by=by, at=at))
 
     def resume_clock(
         self, match_id: str, *, by: str, at: str | None = None
@@ -678,7 +678,7 @@ class Ledger:
 
         :raises ClockRefusedError: for a clock that is not stopped in a turn.
         """
-        return self._record(match_id, lambda m: m.resume_clock(by=by, at=at))
+        return self._act(match_id, lambda m: m.resume_clock(by=by, at=at))
 
     def read_clock(
         self, match_id: str, shown: tuple[int, int], *, by: str, at: str | None = None
@@ -689,7 +689,7 @@ class Ledger:
 
         :raises ClockRefusedError: without a clock.
         """
-        return self._record(match_id, lambda m: m.read_clock(shown, by=by, at=at))
+        return self._act(match_id, lambda m: m.read_clock(shown, by=by, at=at))
 
     def set_clock(
         self,
@@ -707,7 +707,7 @@ class Ledger:
         :raises InvalidClockError: for a rule not in :data:`SET_RULES` or a bad figure.
         :raises ClockRefusedError: without a clock.
         """
-        return self._record(
+        return self._act(
             match_id,
             lambda m: m.set_clock(
                 reserves, rule=rule, ruled_by=ruled_by, reason=reason, by=by, at=at
@@ -729,7 +729,7 @@ class Ledger:
 
         :raises TimeNotExpiredError: when time remains by the ledger's own figures.
         """
-        return self._record(match_id, lambda m: m.flag(player, nominal_ms=nominal_ms, by=by, at=at))
+        return self._act(match_id, lambda m: m.flag(player, nominal_ms=nominal_ms, by=by, at=at))
 
     def early_pickup(
         self,
@@ -745,7 +745,7 @@ class Ledger:
 
         :raises ClockRefusedError: without a clock.
         """
-        return self._record(match_id, lambda m: m.early_pickup(player, ruling))
+        return self._act(match_id, lambda m: m.early_pickup(player, ruling))
 
     def missed_hit(
         self,
@@ -780,7 +780,7 @@ class Ledger:
 
         :raises BreakRefusedError: beyond the allowance, or during a game without cause.
         """
-        return self._record(
+        return self._act(
             match_id,
             lambda m: m.start_break(
                 players, combine=combine, exceptional=exceptional, exception=exception, by=by, at=at
@@ -794,7 +794,7 @@ class Ledger:
 
         :raises BreakRefusedError: without a break in progress.
         """
-        return self._record(match_id, lambda m: m.end_break(late=late, by=by, at=at))
+        return self._act(match_id, lambda m: m.end_break(late=late, by=by, at=at))
 
     def late(
         self,
@@ -813,7 +813,7 @@ class Ledger:
 
         :raises PenaltyRefusedError: before any point is due.
         """
-        return self._record(match_id, lambda m: m.late(player, scheduled=scheduled, by=by, at=at))
+        return self._act(match_id, lambda m: m.late(player, scheduled=scheduled, by=by, at=at))
 
     def penalty(
         self,
@@ -834,7 +834,7 @@ class Ledger:
 
         :raises PenaltyRefusedError: for points the rules do not allow.
         """
-        return self._record(
+        return self._act(
             match_id,
             lambda m: m.penalty(
                 player, points, rule=rule, reason=reason, ruled_by=ruled_by, by=by, at=at
@@ -919,7 +919,7 @@ class Ledger:
         """
         return self._rule(match_id, lambda m, h: m.overturn(h, event, ruling))
 
-    def _record(self, match_id: str, command: Callable[[Match], T]) -> Recorded[T]:
+    def _act(self, match_id: str, command: Callable[[Match], T]) -> Recorded[T]:
         """Run ``command`` on the match, store what it recorded, and say what that was.
 
         Nothing is stored if ``command`` raises.
@@ -931,7 +931,7 @@ class Ledger:
         return self._recorded(match_id, self._store.act(match_id, _watched(command)))
 
     def _rule(self, match_id: str, command: Callable[[Match, list[MatchEvent]], T]) -> Recorded[T]:
-        """:meth:`_record` for a ruling, which decides on the match's events so far too."""
+        """:meth:`_act` for a ruling, which decides on the match's events so far too."""
 
         def decide(match: Match, history: list[MatchEvent]) -> tuple[MatchState, int, T, Match]:
             return _watched(lambda m: command(m, history))(match)
