@@ -17,7 +17,15 @@ from bgledger.cli.clock_commands import PLAYER, RULED_BY, timed
 from bgledger.cli.common import json_option, stamp_options
 from bgledger.projections.views.audit import score_text
 from bgledger.projections.views.text import at_ms, break_lines, figures_text, other, time_of_day
-from bgledger.service import BreakEnded, BreakStarted, Ledger, PenaltyPointsAssessed, Recorded
+from bgledger.projections.views.words import points_of, rule_for
+from bgledger.service import (
+    BreakEnded,
+    BreakStarted,
+    Decision,
+    Ledger,
+    PenaltyPointsAssessed,
+    Recorded,
+)
 
 __all__ = ["COMMANDS"]
 
@@ -30,8 +38,8 @@ def _points_lines(outcome: Recorded[Any]) -> list[str]:
         points = after.penalties[index] - before.penalties[index]
         if points:
             lines.append(
-                f"{points} penalty point{'s' if points > 1 else ''} against "
-                f"{after.name(player)}, scored by {after.name(other(player))}: {score_text(after)}"
+                f"{points_of(points, 'penalty point')} against {after.name(player)}, "
+                f"scored by {after.name(other(player))}: {score_text(after)}"
             )
     if after.winner is not None and before.winner is None:
         lines.append(f"{after.name(after.winner)} wins the match by forfeit")
@@ -67,12 +75,15 @@ def _said_started(outcome: Recorded[BreakStarted]) -> tuple[list[str], dict[str,
     who = " and ".join(state.name(p) for p in started.players)
     assert state.breaks.open is not None
     ends = time_of_day(state.breaks.open.ends_ms, state.last_at)
-    lines = [f"break for {who}: {started.minutes} minutes, until {ends} (USBGF 2.2.2)"]
+    rule = rule_for(state.profile, Decision.BREAK)
+    lines = [f"break for {who}: {started.minutes} minutes, until {ends} ({rule})"]
     if started.exception:
-        lines.append(f"the director's exception (USBGF 2.2.3): {started.exception}")
+        exception = rule_for(state.profile, Decision.BREAK_EXCEPTION)
+        lines.append(f"the director's exception ({exception}): {started.exception}")
     if started.reserve_a_ms is not None and started.reserve_b_ms is not None:
         readings = (started.reserve_a_ms, started.reserve_b_ms)
-        lines.append(f"clocks stopped (USBGF 4.3.2(b)): {figures_text(state, readings)}")
+        stopped = rule_for(state.profile, Decision.STOP_BREAK)
+        lines.append(f"clocks stopped ({stopped}): {figures_text(state, readings)}")
     return [*lines, *break_lines(state)], {}
 
 
@@ -136,7 +147,8 @@ def _said_ended(outcome: Recorded[BreakEnded]) -> tuple[list[str], dict[str, Any
     over = f", {ended.minutes_over} minutes after its allowance" if ended.minutes_over else ""
     lines = [f"break over at {when}{over}"]
     if ended.late is not None:
-        lines.append(f"{state.name(ended.late)} returned late (USBGF 2.2.4)")
+        rule = rule_for(state.profile, Decision.PENALTY_POINTS)
+        lines.append(f"{state.name(ended.late)} returned late ({rule})")
     lines.extend(_points_lines(outcome))
     if state.timer is not None and state.timer.paused is not None:
         lines.append(f"the clock is stopped: 'bgledger clock {state.match_id} resume'")

@@ -39,9 +39,12 @@ from bgledger.projections.views.text import (
     figures,
     figures_text,
     other,
+    reason_text,
     stop_reason,
 )
+from bgledger.projections.views.words import profile_of, rule_for
 from bgledger.service import (
+    DEFAULT_PROFILE,
     RULERS,
     SET_RULES,
     ClockHit,
@@ -49,6 +52,7 @@ from bgledger.service import (
     ClockSet,
     ClockStarted,
     ClockStopped,
+    Decision,
     Ledger,
     Recorded,
     parse_clock,
@@ -248,7 +252,7 @@ def clock_start(
 def _said_stopped(outcome: Recorded[ClockStopped]) -> tuple[list[str], dict[str, Any]]:
     state, timer = outcome.state, outcome.state.timer
     assert timer is not None
-    line = f"clock stopped, {stop_reason(outcome.result.reason)}"
+    line = f"clock stopped, {stop_reason(outcome.result.reason, state.profile)}"
     if timer.turn is not None:
         left = figure(timer, timer.turn, at_ms(outcome.result.at))
         line += (
@@ -258,9 +262,12 @@ def _said_stopped(outcome: Recorded[ClockStopped]) -> tuple[list[str], dict[str,
     return [line], {}
 
 
-_REASON_HELP = "\n\n\b\nREASON (USBGF 4.3.2):\n" + "\n".join(
-    f"  {letter}  {code:<16} {words}" for code, (letter, words) in REASONS.items() if letter
+_REASON_HELP = f"\n\n\b\nREASON ({rule_for(DEFAULT_PROFILE, Decision.CLOCK_STOP)}):\n" + "\n".join(
+    f"  {letter}  {code:<16} {reason_text(code, profile_of(DEFAULT_PROFILE))}"
+    for code, (letter, _) in REASONS.items()
+    if letter
 )
+"""The stop reasons for ``clock stop --help``, with the default profile's rules."""
 
 
 @clock_group.command("stop")

@@ -24,9 +24,11 @@ from bgledger.projections.views.text import (
     figures_text,
     other,
 )
+from bgledger.projections.views.words import rule_for, rules_text
 from bgledger.service import (
     NOMINAL_MS,
     PICKUP_REASON,
+    Decision,
     Ledger,
     PlaysReverted,
     Recorded,
@@ -52,7 +54,8 @@ def _said_flag(outcome: Recorded[TimeExpired]) -> tuple[list[str], dict[str, Any
     else:
         line = (
             f"both reserves had expired ({expired.rule}): neither can be shown to have run "
-            f"out first; both are set to a nominal reserve (USBGF 4.3.3)"
+            f"out first; both are set to a nominal reserve "
+            f"({rule_for(state.profile, Decision.TIME_EXPIRED)})"
         )
     lines = [line, f"the ledger's figures then: {figures_text(state, reserves)}"]
     now = clock_line(state)
@@ -108,9 +111,10 @@ def _said_pickup(player: str) -> Say[ReserveTimePenalized | None]:
         state, sanction = outcome.state, outcome.result
         name = state.name(player)
         if sanction is None:
+            rules = rules_text(state.profile, Decision.EARLY_PICKUP, Decision.TIME_EXPIRED)
             line = (
                 f"{name} picked up the dice early again, at one second: he forfeits the "
-                "match on time (USBGF 4.1.7.2, 4.3.3)"
+                f"match on time ({rules})"
             )
             return [line], {"sanction": {"player": player, "kind": "forfeit"}}
         assert state.timer is not None

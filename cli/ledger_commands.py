@@ -24,7 +24,8 @@ from bgledger.cli.common import (
 )
 from bgledger.projections.views.summary import state_json
 from bgledger.projections.views.text import brief
-from bgledger.service import DEFAULT_PROFILE, PROFILES, Ledger, Recorded
+from bgledger.projections.views.words import rule_for
+from bgledger.service import DEFAULT_PROFILE, PROFILES, Decision, Ledger, Recorded
 
 _AS_PLAYED = click.option(
     "--as-played",
@@ -130,7 +131,7 @@ def start(
     """
     ledger = open_ledger(ctx)
     options: dict[str, Any] = {"profile": profile, "clock": clock, "event": event}
-    options.update(round=round_, **_clock_setup(clock, reserve, delay, doubles))
+    options.update(round=round_, **_clock_setup(profile, clock, reserve, delay, doubles))
     options.update(best_of_three=best_of_three, table=table)
     with library_errors():
         chosen = ledger.start(
@@ -144,7 +145,7 @@ def start(
 
 
 def _clock_setup(
-    clock: str, reserve: int | None, delay: int | None, doubles: bool
+    profile: str, clock: str, reserve: int | None, delay: int | None, doubles: bool
 ) -> dict[str, Any]:
     """``start``'s clock settings for :meth:`Ledger.start`.
 
@@ -154,7 +155,7 @@ def _clock_setup(
         if reserve is not None or delay is not None or doubles:
             raise BadInputError(
                 "--reserve, --delay and --doubles set up a game clock: give --clock "
-                "simple-delay or --clock bronstein (USBGF 3.5.5)"
+                f"simple-delay or --clock bronstein ({rule_for(profile, Decision.CLOCK_SETTING)})"
             )
         return {}
     return {
@@ -275,7 +276,7 @@ def resign(
     perform(ctx, command, as_json)
 
 
-def _answer(name: str, summary: str) -> click.Command:
+def _answer(name: str, *, help: str) -> click.Command:
     """``take``, ``drop``, ``accept``, ``reject``, ``accept-roll``, ``refuse-roll``: MATCH alone.
 
     Each calls the front door's method of the same name.
@@ -291,7 +292,7 @@ def _answer(name: str, summary: str) -> click.Command:
 
         perform(ctx, answer, as_json)
 
-    command.__doc__ = summary
+    command.__doc__ = help
     decorated = click.argument("match_id", metavar="MATCH")(json_option(stamp_options(command)))
     return click.command(name)(decorated)
 
@@ -336,19 +337,19 @@ def double(
 
 accept_roll = _answer(
     "accept-roll",
-    "The mover lets his opponent's premature roll stand and moves knowing it (USBGF 4.1.7.1).",
+    help="The mover lets his opponent's premature roll stand and moves knowing it (USBGF 4.1.7.1).",
 )
 refuse_roll = _answer(
     "refuse-roll",
-    "The mover refuses his opponent's premature roll: he rolls again once the mover has "
+    help="The mover refuses his opponent's premature roll: he rolls again once the mover has "
     "moved (the Fast Roll Rule, USBGF 4.1.7.1; not where rolls stand, ABT 4.6).",
 )
 
 
-take = _answer("take", "The doubled player takes: he owns the cube.")
-drop = _answer("drop", "The doubled player passes: the game is lost.")
-accept = _answer("accept", "The concession offered is accepted.")
-reject = _answer("reject", "The concession offered is refused; play goes on.")
+take = _answer("take", help="The doubled player takes: he owns the cube.")
+drop = _answer("drop", help="The doubled player passes: the game is lost.")
+accept = _answer("accept", help="The concession offered is accepted.")
+reject = _answer("reject", help="The concession offered is refused; play goes on.")
 
 COMMANDS = (
     start,

@@ -7,8 +7,9 @@ import sys
 import click
 
 from bgledger.cli.common import emit_json, json_option
+from bgledger.projections.views.words import rule_for
 from bgledger.rules.errors import RulesError
-from bgledger.service import Judgement, Ledger, Position
+from bgledger.service import DEFAULT_PROFILE, Decision, Judgement, Ledger, Position
 
 
 def _position(text: str) -> Position:
@@ -109,7 +110,8 @@ def judge_command(position: str, die1: int, die2: int, play: str, as_json: bool)
         click.echo(f"legal: {verdict.play or 'Cannot Move'}")
     else:
         click.echo(f"illegal: {verdict.reason} ({verdict.rule})")
+        impossible = rule_for(DEFAULT_PROFILE, Decision.IMPOSSIBLE_POSITION)
         for problem in verdict.impossible:
-            click.echo(f"  impossible position (USBGF 4.2.3(d)): {problem}")
+            click.echo(f"  impossible position ({impossible}): {problem}")
     if not verdict.legal:
         raise SystemExit(1)

@@ -106,7 +106,7 @@ def decide(ctx: click.Context, match_id: str, decision: Decision, options: dict[
     click.echo(brief(done.state))
 
 
-def _event_command(name: str, summary: str, metavar: str = "EVENT") -> click.Command:
+def _event_command(name: str, *, help: str, metavar: str = "EVENT") -> click.Command:
     """A ruling on one recorded event: ``NAME MATCH EVENT`` and the ruling options.
 
     It calls the front door's method of the same name.
@@ -120,7 +120,7 @@ def _event_command(name: str, summary: str, metavar: str = "EVENT") -> click.Com
 
         decide(ctx, match_id, rule, options)
 
-    command.__doc__ = summary
+    command.__doc__ = help
     decorated = ruling_options()(command)
     decorated = click.argument("event", type=int, metavar=metavar)(decorated)
     decorated = click.argument("match_id", metavar="MATCH")(decorated)
@@ -129,29 +129,30 @@ def _event_command(name: str, summary: str, metavar: str = "EVENT") -> click.Com
 
 revert = _event_command(
     "revert",
-    "Undo the illegal play EVENT and the game actions after it (USBGF 4.2.3(c)-(f)).",
+    help="Undo the illegal play EVENT and the game actions after it (USBGF 4.2.3(c)-(f)).",
 )
 void_cube = _event_command(
     "void-cube",
-    "Void the invalid double EVENT that was taken: the game counts as if it never was "
+    help="Void the invalid double EVENT that was taken: the game counts as if it never was "
     "(USBGF 4.4.6.1, 4.4.9, 4.4.10).",
 )
 nullify_pass = _event_command(
     "nullify-pass",
-    "Nullify the pass of the invalid double EVENT: the game resumes at the double (USBGF 4.4.6.2).",
+    help="Nullify the pass of the invalid double EVENT: the game resumes at the double "
+    "(USBGF 4.4.6.2).",
 )
 correct_cube = _event_command(
     "correct-cube",
-    "The double EVENT to a wrong level stands at the right level (USBGF 4.4.8).",
+    help="The double EVENT to a wrong level stands at the right level (USBGF 4.4.8).",
 )
 correct_setup = _event_command(
     "correct-setup",
-    "Correct the wrong setup EVENT (USBGF 4.2.4): the plays stand on the right position if "
+    help="Correct the wrong setup EVENT (USBGF 4.2.4): the plays stand on the right position if "
     "none was affected, else the game starts again; too late, the position stands.",
 )
 overturn = _event_command(
     "overturn",
-    "An appeal committee reverses the ruling at event RULING: what it voided is back "
+    help="An appeal committee reverses the ruling at event RULING: what it voided is back "
     "in force (USBGF 5.2; --ruled-by committee).",
     metavar="RULING",
 )

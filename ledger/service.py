@@ -85,7 +85,7 @@ from bgledger.rules.judge import judge as judge_play
 from bgledger.rules.legal import check_dice, legal_plays
 from bgledger.rules.notation import Play
 from bgledger.rules.position import Position
-from bgledger.rules.profiles import DEFAULT_PROFILE, PROFILES
+from bgledger.rules.profiles import DEFAULT_PROFILE, PROFILES, Decision
 from bgledger.store.application import DEFAULT_URL
 from bgledger.store.application import Ledger as MatchStore
 from bgledger.store.integrity import Verdict, Witness, streams, verify_stream
@@ -107,6 +107,7 @@ __all__ = [
     "ClockSet",
     "ClockStarted",
     "ClockStopped",
+    "Decision",
     "HistoryEntry",
     "ImportRefusedError",
     "Imported",

@@ -70,6 +70,7 @@ from bgledger.projections.state.clock import (
     clock_text,
     figure,
     figures,
+    reason_text,
 )
 from bgledger.projections.state.corrected import in_force
 from bgledger.projections.state.fold import MatchState, Phase, fold, other
@@ -78,6 +79,7 @@ from bgledger.rules.profiles import (
     ClockRules,
     Decision,
     EarlyPickup,
+    Profile,
     Subject,
     get_profile,
 )
@@ -255,7 +257,7 @@ class ClockCommands(RulingCommands):
                 cite(Decision.STOP_BREAK),
             )
         if not timer.running:
-            why = _stopped_why(timer)
+            why = _stopped_why(timer, self.profile)
             raise ClockRefusedError(f"the clock is not running ({why})", cite(Decision.CLOCK_STOP))
         when, _ = self._moment(at)
         rule = cite(STOPPED_UNDER[code])
@@ -273,7 +275,7 @@ class ClockCommands(RulingCommands):
             refusal = "the players are on a break: end it first"
             raise ClockRefusedError(refusal, cite(Decision.BREAK))
         if timer.running or timer.turn is None:
-            stopped = f"{_stopped_why(timer)}: the next hit starts it"
+            stopped = f"{_stopped_why(timer, self.profile)}: the next hit starts it"
             why = "it is running" if timer.running else stopped
             raise ClockRefusedError(f"nothing to resume: {why}", cite(Decision.CLOCK_STOP))
         when, _ = self._moment(at)
@@ -562,10 +564,10 @@ def _reason(text: str, stops: str) -> str:
     raise InvalidClockError(f"stop reason {text!r}: {stops} lists ({listed})")
 
 
-def _stopped_why(timer: ClockState) -> str:
+def _stopped_why(timer: ClockState, profile: Profile) -> str:
     if timer.stopped is None:
         return "nobody's time has started"
-    return f"stopped: {REASONS[timer.stopped][1]}"
+    return f"stopped: {reason_text(timer.stopped, profile)}"
 
 
 def _turn_end(history: Sequence[MatchEvent], late: str) -> tuple[MatchEvent | None, list[int]]:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TypeVar
 
-from bgledger.rules.profiles import Decision
+from bgledger.rules.profiles import Decision, Profile
 
 __all__ = [
     "REASONS",
@@ -37,6 +37,7 @@ __all__ = [
     "figures",
     "hit",
     "pair_with",
+    "reason_text",
     "resume",
     "set_figure",
     "settle",
@@ -48,13 +49,14 @@ REASONS: dict[str, tuple[str, str]] = {
     "break": ("b", "a break"),
     "die-fell": ("c", "a die fell on the floor"),
     "dispute": ("d", "a dispute, or the director was called"),
-    "early-pickup": ("e", "the dice were picked up before the turn ended (USBGF 4.1.7.2)"),
-    "dice-picked-up": ("f", "the dice were picked up with the hit (USBGF 4.1.8.2)"),
-    "illegal-move": ("g", "an illegal move was pointed out (USBGF 4.2.3)"),
+    "early-pickup": ("e", "the dice were picked up before the turn ended"),
+    "dice-picked-up": ("f", "the dice were picked up with the hit"),
+    "illegal-move": ("g", "an illegal move was pointed out"),
     "outcome-certain": ("h", "the game's outcome is no longer in doubt"),
-    "time-expired": ("", "a reserve expired (USBGF 4.3.3)"),
+    "time-expired": ("", "a reserve expired"),
 }
-"""The reasons a clock may be stopped: USBGF 4.3.2's letter and its words."""
+"""The reasons a clock may be stopped: USBGF 4.3.2's letter (what a director may type) and
+its words; :func:`reason_text` adds the rule of what happened."""
 STOPPED_UNDER: dict[str, Decision] = {
     "game-over": Decision.STOP_GAME_OVER,
     "break": Decision.STOP_BREAK,
@@ -67,6 +69,27 @@ STOPPED_UNDER: dict[str, Decision] = {
     "time-expired": Decision.TIME_EXPIRED,
 }
 """The decision each stop is cited under: USBGF 4.3.2's clause, 4.3.3 for a reserve expired."""
+_WHAT_HAPPENED = {
+    "early-pickup": Decision.EARLY_PICKUP,
+    "dice-picked-up": Decision.DICE_PICKED_UP_WITH_HIT,
+    "illegal-move": Decision.ILLEGAL_PLAY,
+    "time-expired": Decision.TIME_EXPIRED,
+}
+"""The stops for an irregularity, and the decision whose rule says what it was."""
+
+
+def reason_text(code: str, profile: Profile) -> str:
+    """Why the clock stopped, in words, with the rule of what happened under ``profile``.
+
+    A code of a newer bgledger is shown as it is.
+
+    >>> from bgledger.rules.profiles import get_profile
+    >>> reason_text("early-pickup", get_profile("usbgf-2016"))
+    'the dice were picked up before the turn ended (USBGF 4.1.7.2)'
+    """
+    words = REASONS.get(code, ("", code))[1]
+    about = _WHAT_HAPPENED.get(code)
+    return words if about is None else f"{words} ({profile.cite(about)})"
 
 
 T = TypeVar("T")

@@ -107,11 +107,11 @@ from bgledger.events import (
     TimeExpired,
     UnplayablePlayRecorded,
 )
-from bgledger.projections.state.clock import REASONS, at_ms, clock_text, figure, figures
+from bgledger.projections.state.clock import at_ms, clock_text, figure, figures, reason_text
 from bgledger.projections.state.corrected import voided_by
 from bgledger.projections.state.fold import Crawford, apply
 from bgledger.projections.state.model import MatchState, Phase, game_points, other, seat
-from bgledger.projections.views.words import points_of, rule_for, ruled_by_text
+from bgledger.projections.views.words import points_of, profile_of, rule_for, ruled_by_text
 from bgledger.rules.profiles import PROFILES, Decision, PrematureRoll
 from bgledger.rules.results import GameResult
 
@@ -435,7 +435,7 @@ def _hit(event: ClockHit, before: MatchState, after: MatchState) -> str:
 
 
 def _stopped(event: ClockStopped, before: MatchState, after: MatchState) -> str:
-    why = REASONS.get(event.reason, ("", event.reason))[1]
+    why = reason_text(event.reason, profile_of(after.profile))
     return f"clock stopped: {why} ({event.rule}); {_shown(after, at_ms(event.at))}"
 
 

@@ -26,17 +26,19 @@ from datetime import datetime
 from bgledger.projections.state.breaks import allowance
 from bgledger.projections.state.clock import (
     REASONS,
+    STOPPED_UNDER,
     ClockState,
     at_ms,
     clock_text,
     figure,
     figures,
+    reason_text,
 )
 from bgledger.projections.state.fold import Crawford, GameRecord, MatchState, Phase, other, seat
 from bgledger.projections.state.situation import situation
 from bgledger.projections.views.audit import score_text
 from bgledger.projections.views.summary import gnubg_match_id, iso_from_ms
-from bgledger.projections.views.words import rule_for
+from bgledger.projections.views.words import profile_of, rule_for
 from bgledger.rules.position import BAR, OFF
 from bgledger.rules.profiles import Decision
 
@@ -54,6 +56,7 @@ __all__ = [
     "figures_text",
     "games_table",
     "other",
+    "reason_text",
     "resolve_viewer",
     "stop_reason",
     "time_lines",
@@ -263,10 +266,15 @@ def _game_row(state: MatchState, game: GameRecord) -> list[str]:
 _MODES = {"simple-delay": "simple delay", "bronstein": "Bronstein"}
 
 
-def stop_reason(code: str) -> str:
-    """Why the clock stopped, with USBGF 4.3.2's letter: ``USBGF 4.3.2(d): a dispute ...``."""
-    letter, words = REASONS.get(code, ("", code))
-    return f"USBGF 4.3.2({letter}): {words}" if letter else words
+def stop_reason(code: str, profile: str) -> str:
+    """Why the clock stopped, with the rule of the match's ``profile`` (its name) for the stop.
+
+    ``USBGF 4.3.2(d): a dispute, or the director was called``; a stop the
+    rule lists no letter for (a reserve expired) in words alone.
+    """
+    rules, words = profile_of(profile), reason_text(code, profile_of(profile))
+    letter = REASONS.get(code, ("", code))[0]
+    return f"{rules.cite(STOPPED_UNDER[code])}: {words}" if letter else words
 
 
 def drift_text(ms: int) -> str:
@@ -292,10 +300,10 @@ def _clock_status(state: MatchState, timer: ClockState) -> str:
     if timer.running and timer.turn is not None:
         return f"{name(timer.turn)}'s time runs"
     if timer.stopped is not None and timer.turn is not None:
-        return f"stopped in {name(timer.turn)}'s turn, {stop_reason(timer.stopped)}"
+        return f"stopped in {name(timer.turn)}'s turn, {stop_reason(timer.stopped, state.profile)}"
     if timer.stopped is not None:
         after = "" if state.winner else ": the next hit starts it"
-        return f"stopped, {stop_reason(timer.stopped)}{after}"
+        return f"stopped, {stop_reason(timer.stopped, state.profile)}{after}"
     return "not started: the next hit starts it"
 
 

@@ -8,26 +8,47 @@ comes from the match's profile (:func:`rule_for`), never from a string.
 
 from __future__ import annotations
 
-from bgledger.rules.profiles import DEFAULT_PROFILE, PROFILES, Decision
+from bgledger.rules.profiles import DEFAULT_PROFILE, PROFILES, Decision, Profile
 
-__all__ = ["points_of", "rule_for", "ruled_by_text", "ruling_status"]
+__all__ = ["points_of", "profile_of", "rule_for", "ruled_by_text", "rules_text", "ruling_status"]
+
+
+def profile_of(name: str) -> Profile:
+    """The profile a match names; the default for one this version does not know.
+
+    A view shows whatever it is given and never raises.
+    """
+    return PROFILES.get(name) or PROFILES[DEFAULT_PROFILE]
 
 
 def rule_for(profile: str, decision: Decision) -> str:
     """The rule the match's ``profile`` (its name) takes ``decision`` under.
 
-    A profile this version does not know cites the default profile's rules:
-    a view shows whatever it is given and never raises.
-
     >>> rule_for("usbgf-2016", Decision.SCORE), rule_for("classic", Decision.SAME_CHECKER)
     ('USBGF 4.7', 'CLASSIC 10')
     """
-    return (PROFILES.get(profile) or PROFILES[DEFAULT_PROFILE]).cite(decision)
+    return profile_of(profile).cite(decision)
 
 
 def points_of(points: int, what: str = "point") -> str:
     """``'1 point'``, ``'4 points'``, ``'2 penalty points'``."""
     return f"{points} {what}" + ("" if points == 1 else "s")
+
+
+def rules_text(profile: str, *decisions: Decision) -> str:
+    """The rules of ``decisions`` under ``profile``, a book named once for its sections.
+
+    >>> rules_text("usbgf-2016", Decision.EARLY_PICKUP, Decision.TIME_EXPIRED)
+    'USBGF 4.1.7.2, 4.3.3'
+    """
+    said: list[str] = []
+    book = ""
+    for decision in decisions:
+        rule = rule_for(profile, decision)
+        named, _, section = rule.rpartition(" ")
+        said.append(section if named == book else rule)
+        book = named
+    return ", ".join(said)
 
 
 def ruled_by_text(rule: str | None, ruled_by: str, agreed: bool = False) -> str:
