@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from bgledger.cli.common import emit_json, json_option, library_errors, open_ledger
+from bgledger.projections.views.words import ruling_status
 
 __all__ = ["COMMANDS", "list_matches", "rebuild", "rulings", "standings"]
 
@@ -93,8 +94,11 @@ def rulings(ctx: click.Context, event: str | None, as_json: bool) -> None:
     if not rows:
         click.echo("no rulings" + (f" in event {event!r}" if event is not None else ""))
         return
+    overturns = {(row["match_id"], row["number"]): row["overturns"] for row in rows}
     for row in rows:
-        status = f"overturned by {row['voided_by']}" if row["voided_by"] else "in force"
+        voider = row["voided_by"]
+        appealed = voider is not None and overturns.get((row["match_id"], voider)) == row["number"]
+        status = ruling_status(voider, appealed)
         when = row["at"][:19].replace("T", " ")
         where = f"{row['match_id']}#{row['number']}"
         click.echo(

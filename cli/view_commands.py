@@ -14,6 +14,7 @@ from bgledger.cli.common import emit_json, json_option, library_errors, open_led
 from bgledger.projections.views.audit import HistoryEntry, history_json, history_line
 from bgledger.projections.views.moment import rulings_text
 from bgledger.projections.views.text import board_diagram, games_table, time_lines
+from bgledger.projections.views.words import ruling_status
 from bgledger.service import MatchState, Shown
 from bgledger.service import state_document as state_with_rulings
 
@@ -139,7 +140,9 @@ def _print_rulings(match_id: str, entries: list[HistoryEntry]) -> None:
     if not entries:
         click.echo(f"no rulings in match {match_id!r}")
         return
+    kinds = {entry.number: entry.kind for entry in entries}
     for entry in entries:
-        status = f"overturned by ruling {entry.voided_by}" if entry.voided_by else "in force"
+        appealed = kinds.get(entry.voided_by or 0) == "RulingOverturned"
+        status = ruling_status(entry.voided_by, appealed)
         when = entry.at[:19].replace("T", " ")
         click.echo(f"{entry.number:>5}  {when}  {entry.recorded_by}  [{status}]  {entry.text}")

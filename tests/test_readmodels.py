@@ -288,7 +288,8 @@ def test_list_and_rulings_filter_by_event_and_print_json(url: str, ledger: Ledge
     assert document["event"] == "Open" and first["match_id"] == "open-1"
     assert set(first) >= {"number", "kind", "rule", "ruled_by", "reason", "at", "recorded_by"}
     assert first["in_force"] is False and second["in_force"] is True
-    assert "overturned by" in run(url, "rulings").stdout
+    listing = run(url, "rulings").stdout
+    assert f"[overturned by ruling {second['number']}]" in listing  # as history --rulings says
 
 
 def test_list_keeps_the_old_output_and_order(url: str) -> None:
