@@ -24,7 +24,7 @@ from bgledger.projections.views.text import (
     figures_text,
     other,
 )
-from bgledger.projections.views.words import rule_for, rules_text
+from bgledger.projections.views.words import numbers_text, rule_for, rules_text
 from bgledger.service import (
     NOMINAL_MS,
     PICKUP_REASON,
@@ -171,9 +171,7 @@ Nullified = tuple[PlaysReverted, ReserveTimeRestored | None]
 def _said_missed(outcome: Recorded[Nullified]) -> tuple[list[str], dict[str, Any]]:
     reverted, restored = outcome.result
     state = outcome.state
-    voided = ", ".join(str(n) for n in reverted.voids)
-    plural = "s" if len(reverted.voids) > 1 else ""
-    lines = [f"event{plural} {voided} nullified ({reverted.rule}): made on the time of a "
+    lines = [f"{numbers_text(reverted.voids)} nullified ({reverted.rule}): made on the time of a "
              "player who never hit the clock"]  # fmt: skip
     if not reverted.voids:
         lines = [f"nothing nullified ({reverted.rule}): no roll or move was made on his time"]

@@ -111,7 +111,13 @@ from bgledger.projections.state.clock import at_ms, clock_text, figure, figures,
 from bgledger.projections.state.corrected import voided_by
 from bgledger.projections.state.fold import Crawford, apply
 from bgledger.projections.state.model import MatchState, Phase, game_points, other, seat
-from bgledger.projections.views.words import points_of, profile_of, rule_for, ruled_by_text
+from bgledger.projections.views.words import (
+    numbers_text,
+    points_of,
+    profile_of,
+    rule_for,
+    ruled_by_text,
+)
 from bgledger.rules.profiles import PROFILES, Decision, PrematureRoll
 from bgledger.rules.results import GameResult
 
@@ -130,7 +136,6 @@ __all__ = [
     "history_line",
     "match_won_text",
     "mode_text",
-    "numbers_text",
     "penalty_text",
     "result_text",
     "ruling_details",
@@ -241,19 +246,6 @@ def ruling_details(event: MatchEvent) -> RulingDetails | None:
     return RulingDetails(
         event.ruled_by, event.reason, event.agreed, tuple(event.voids), tuple(event.restores)
     )
-
-
-def numbers_text(numbers: Iterable[int]) -> str:
-    """Event numbers in words, runs collapsed: ``'event 4'``, ``'events 41-44, 47'``."""
-    ordered = sorted(set(numbers))
-    runs: list[list[int]] = []
-    for number in ordered:
-        if runs and number == runs[-1][-1] + 1:
-            runs[-1].append(number)
-        else:
-            runs.append([number])
-    parts = [str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in runs]
-    return ("event " if len(ordered) == 1 else "events ") + ", ".join(parts)
 
 
 def describe_ruling(

@@ -8,9 +8,19 @@ comes from the match's profile (:func:`rule_for`), never from a string.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from bgledger.rules.profiles import DEFAULT_PROFILE, PROFILES, Decision, Profile
 
-__all__ = ["points_of", "profile_of", "rule_for", "ruled_by_text", "rules_text", "ruling_status"]
+__all__ = [
+    "numbers_text",
+    "points_of",
+    "profile_of",
+    "rule_for",
+    "ruled_by_text",
+    "rules_text",
+    "ruling_status",
+]
 
 
 def profile_of(name: str) -> Profile:
@@ -28,6 +38,23 @@ def rule_for(profile: str, decision: Decision) -> str:
     ('USBGF 4.7', 'CLASSIC 10')
     """
     return profile_of(profile).cite(decision)
+
+
+def numbers_text(numbers: Iterable[int]) -> str:
+    """Event numbers in words, runs collapsed: ``'event 4'``, ``'events 41-44, 47'``.
+
+    >>> numbers_text([47, 41, 42, 43, 44])
+    'events 41-44, 47'
+    """
+    ordered = sorted(set(numbers))
+    runs: list[list[int]] = []
+    for number in ordered:
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    parts = [str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in runs]
+    return ("event " if len(ordered) == 1 else "events ") + ", ".join(parts)
 
 
 def points_of(points: int, what: str = "point") -> str:
