@@ -62,16 +62,8 @@ from bgledger.events import (
     TimeExpired,
     UnplayablePlayRecorded,
 )
-from bgledger.projections.state.clock import (
-    REASONS,
-    STOPPED_UNDER,
-    ClockState,
-    at_ms,
-    clock_text,
-    figure,
-    figures,
-    reason_text,
-)
+from bgledger.projections.state import clock as _stops
+from bgledger.projections.state.clock import REASONS, ClockState, at_ms, clock_text, figure, figures
 from bgledger.projections.state.corrected import in_force
 from bgledger.projections.state.fold import MatchState, Phase, fold, other
 from bgledger.rules.profiles import (
@@ -260,7 +252,7 @@ class ClockCommands(RulingCommands):
             why = _stopped_why(timer, self.profile)
             raise ClockRefusedError(f"the clock is not running ({why})", cite(Decision.CLOCK_STOP))
         when, _ = self._moment(at)
-        rule = cite(STOPPED_UNDER[code])
+        rule = cite(_stops.STOPPED_UNDER[code])
         return self._record(ClockStopped, by, when, reason=code, rule=rule)
 
     def resume_clock(self, *, by: str, at: str | None = None) -> ClockResumed:
@@ -567,7 +559,7 @@ def _reason(text: str, stops: str) -> str:
 def _stopped_why(timer: ClockState, profile: Profile) -> str:
     if timer.stopped is None:
         return "nobody's time has started"
-    return f"stopped: {reason_text(timer.stopped, profile)}"
+    return f"stopped: {_stops.reason_text(timer.stopped, profile)}"
 
 
 def _turn_end(history: Sequence[MatchEvent], late: str) -> tuple[MatchEvent | None, list[int]]:
