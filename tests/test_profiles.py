@@ -462,3 +462,7 @@ def test_decisions_must_all_be_cited_to_a_rule() -> None:
     with pytest.raises(ValueError, match="cited to no rule: roll"):
         Decisions(tuple((d, silent if d is Decision.ROLL else c) for d, c in cited))
     assert [value for value in Decision if not re.fullmatch(r"[a-z]+(-[a-z]+)*", value)] == []
+    decisions = get_profile("usbgf-2016").decisions
+    assert decisions["take-or-drop"] is decisions[Decision.TAKE_OR_DROP]
+    with pytest.raises(KeyError):
+        decisions["no-such-decision"]

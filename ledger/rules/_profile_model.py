@@ -155,7 +155,14 @@ class Decisions:
             raise ValueError(f"decisions cited to no rule: {', '.join(unruled)}")
 
     def __getitem__(self, decision: Decision) -> Citation:
-        return next(citation for named, citation in self.cited if named is decision)
+        """The citation of ``decision`` (a :class:`Decision` or its value).
+
+        :raises KeyError: for a value no decision has.
+        """
+        for named, citation in self.cited:
+            if named == decision:
+                return citation
+        raise KeyError(decision)
 
     def replacing(self, changes: Mapping[Decision, Citation]) -> Decisions:
         """These citations with ``changes`` in place of theirs (a profile based on another)."""
