@@ -105,3 +105,22 @@ def test_the_cube_is_refused_in_the_crawford_game() -> None:
         ledger.double("c", by="kim", at=AT.format(4))
     assert "Crawford" in str(refused.value)
     assert ledger.state("c").cube == 1 and len(ledger.events("c")) == 5
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ("hit a b", "'hit a b': expected hit [a|b]"),
+        ("flag", "'flag': expected flag a|b"),
+        ("late a b", "'late a b': expected late a|b"),
+        ("early-pickup", "'early-pickup': expected early-pickup a|b"),
+    ],
+)
+def test_a_clock_line_with_the_wrong_arguments_says_what_it_takes(
+    ledger: Ledger, line: str, says: str
+) -> None:
+    before = ledger.events("m")
+    with pytest.raises(bgledger.RulesError) as refused:
+        ledger.record_line("m", line, by="kim", at=AT.format(1))
+    assert str(refused.value) == says
+    assert ledger.events("m") == before

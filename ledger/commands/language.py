@@ -334,4 +334,14 @@ def _apply_time(match: Match, verb: str, args: list[str], by: str, at: str | Non
     elif verb == "penalty":
         _penalty(match, args, by, at)
     else:
-        raise InvalidTimeActionError(f"{verb} {' '.join(args)!r}: see ledger.actions_time")
+        usage = _TIME_USAGE.get(verb, verb)
+        raise InvalidTimeActionError(f"{' '.join([verb, *args])!r}: expected {usage}")
+
+
+_TIME_USAGE = {
+    "hit": "hit [a|b]",
+    "flag": "flag a|b",
+    "late": "late a|b",
+    "early-pickup": "early-pickup a|b",
+}
+"""What the one-line clock verbs take, for the message when a line gives something else."""
