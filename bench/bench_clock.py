@@ -42,7 +42,7 @@ from bgledger.commands.match import Match, match_uuid  # noqa: E402
 from bgledger.errors import ClockRefusedError  # noqa: E402
 from bgledger.events import TIME_EVENTS  # noqa: E402
 from bgledger.projections.state.fold import fold  # noqa: E402
-from bgledger.store.application import Ledger  # noqa: E402
+from bgledger.store.application import MatchStore  # noqa: E402
 
 MATCH_ID = "clocked"
 EVENTS = 1_500
@@ -82,7 +82,7 @@ def main() -> int:
     match = clocked_match(SEED)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "clock.db"
-        ledger = Ledger(f"sqlite:///{path}")
+        ledger = MatchStore(f"sqlite:///{path}")
         ledger.save(match)
         events = ledger.history(MATCH_ID)
         game_only = [e for e in events if type(e) not in TIME_EVENTS]

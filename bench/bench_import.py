@@ -8,7 +8,7 @@ Imports every file of the real corpus (``../shared/fixtures/matches/*/*.mat``,
 else the system's temporary folder) the way ``bgledger import`` does: one
 ``bgledger.cli.interchange_commands.import_file`` call per file (read the ``.mat``,
 replay each match through the aggregate, which judges every play, and store
-it with ``Ledger.save`` in one transaction).  Files under ``online-2009/`` are
+it with ``MatchStore.save`` in one transaction).  Files under ``online-2009/`` are
 judged by the ``online`` profile, the others by ``usbgf-2016``, as
 ``tests/test_import_corpus.py`` does.  Our time is split into reading (the
 ``.mat`` parse), replaying and storing by timers wrapped around the three
@@ -59,7 +59,7 @@ import bgledger.cli.interchange_commands as commands  # noqa: E402
 from bgledger.cli.interchange_commands import ImportRefusedError, import_file  # noqa: E402
 from bgledger.interchange.importer import ImportedMatch, matches_from_mat  # noqa: E402
 from bgledger.interchange.mat import read_mat_file  # noqa: E402
-from bgledger.store.application import SNAPSHOT_INTERVAL, Ledger  # noqa: E402
+from bgledger.store.application import SNAPSHOT_INTERVAL, MatchStore  # noqa: E402
 from tests.gnubg_oracle import start_gnubg  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "fixtures" / "matches"
@@ -115,17 +115,17 @@ class OurRun:
         self.events += sum(one.match.state.events for one in imported)
 
 
-class TimedLedger(Ledger):
+class TimedLedger(MatchStore):
     """The ledger, adding the seconds each ``save`` takes to ``split["storing"]``.
 
     Its tables are the ledger's own (``bgledger_events``, ``bgledger_snapshots``).
     """
 
-    name = Ledger.name
+    name = MatchStore.name
     split: dict[str, float]
 
     def save(self, *objs: Any, **kwargs: Any) -> Any:
-        """``Ledger.save``, timed."""
+        """``MatchStore.save``, timed."""
         started = time.perf_counter()
         try:
             return super().save(*objs, **kwargs)
@@ -158,7 +158,7 @@ def timed_steps(split: dict[str, float]) -> Iterator[None]:
         yield
 
 
-def import_corpus(ledger: Ledger, files: Sequence[Path], run: OurRun) -> None:
+def import_corpus(ledger: MatchStore, files: Sequence[Path], run: OurRun) -> None:
     """``import_file`` each of ``files`` into ``ledger``, as ``bgledger import`` does."""
     for path in files:
         try:
@@ -402,7 +402,7 @@ def print_table(results: Results, files: int) -> float | None:
 def print_profile(folder: Path, files: Sequence[Path]) -> None:
     """cProfile of one more import of ours: cumulative, then own time."""
     profiler = cProfile.Profile()
-    ledger = Ledger(f"sqlite:///{folder / 'profile.db'}")
+    ledger = MatchStore(f"sqlite:///{folder / 'profile.db'}")
     try:
         profiler.runcall(import_corpus, ledger, files, OurRun())
     finally:

@@ -1,4 +1,4 @@
-"""Benchmark: recording and rebuilding a match through the Ledger on SQLite, against raw sqlite3.
+"""Benchmark: recording and rebuilding a match in the store on SQLite, against raw sqlite3.
 
     python bench/bench_ledger.py [--repeat N] [--rebuilds N] [--commands N] [--dir DIR]
                                  [--profile] [--check]
@@ -7,7 +7,7 @@ Plays one long random legal match (``tests/match_driver.py``, seeded) and
 keeps its action lines.  Then, on fresh SQLite files in a temporary folder
 (under ``--dir``, else the system's temporary folder):
 
-1. **Appends.**  Records the lines one by one with ``Ledger.act`` (one
+1. **Appends.**  Records the lines one by one with ``MatchStore.act`` (one
    transaction per action, as live recording does), once with the aggregate
    cache (``cache_size``: a long-lived ``record`` process) and once without
    (one CLI command per action: load from the latest snapshot each time).  The
@@ -16,7 +16,7 @@ keeps its action lines.  Then, on fresh SQLite files in a temporary folder
    setting, committed the way the ledger committed them (one transaction per
    action) and, for information, one commit per row.  Target: the cached
    ledger appends at least half as many events per second as raw sqlite3.
-   For information, the rows also show ``Ledger.save`` alone (the actions
+   For information, the rows also show ``MatchStore.save`` alone (the actions
    decided in memory first) and deciding alone (no store).
 2. **Rebuild.**  Replays the 1,500-event match from its events with no
    snapshot (``fold(ledger.history(id))``) and loads it through its latest
@@ -62,7 +62,7 @@ import match_driver  # noqa: E402
 from bgledger.commands.language import Action  # noqa: E402
 from bgledger.commands.match import Match, match_uuid  # noqa: E402
 from bgledger.projections.state.fold import fold  # noqa: E402
-from bgledger.store.application import SNAPSHOT_INTERVAL, Ledger  # noqa: E402
+from bgledger.store.application import SNAPSHOT_INTERVAL, MatchStore  # noqa: E402
 
 MATCH_ID = "bench"
 PLAYERS = ("Ann", "Bob")
@@ -82,7 +82,7 @@ Row = tuple[bytes, int, str, bytes]
 """One stored event: originator_id, originator_version, topic, state."""
 
 
-class NoSnapshotLedger(Ledger):
+class NoSnapshotLedger(MatchStore):
     """The ledger with a snapshot interval so large that no snapshot is ever taken."""
 
     snapshotting_intervals: ClassVar[dict[type[Any], int]] = {Match: 10**9}
@@ -192,7 +192,7 @@ APPEND_HEADER = (
 )
 
 
-def record(ledger: Ledger, script: Script, label: str, limit: int | None = None) -> Appends:
+def record(ledger: MatchStore, script: Script, label: str, limit: int | None = None) -> Appends:
     """Start the match and record the script's actions one ``act`` (one transaction) each."""
     actions = script.actions[:limit]
     commands = [partial(action.apply, by=BY) for action in actions]
@@ -209,7 +209,7 @@ def record(ledger: Ledger, script: Script, label: str, limit: int | None = None)
     return Appends(label, seconds, tuple(latencies), sum(script.groups[: len(actions)]), verbs)
 
 
-def save_only(ledger: Ledger, script: Script, label: str) -> Appends:
+def save_only(ledger: MatchStore, script: Script, label: str) -> Appends:
     """The same actions decided on a match in memory, untimed; each ``save`` (transaction) timed.
 
     What storing costs through the application (and its snapshots) without
@@ -305,7 +305,7 @@ def batched(rows: Sequence[Row], groups: Sequence[int]) -> list[Sequence[Row]]:
     return batches
 
 
-def pragmas(ledger: Ledger) -> tuple[int, str]:
+def pragmas(ledger: MatchStore) -> tuple[int, str]:
     """``PRAGMA synchronous`` and ``journal_mode`` on a connection of the ledger's own pool."""
     engine = ledger.recorder.datastore.engine  # type: ignore[attr-defined]
     with engine.connect() as connection:
@@ -337,14 +337,14 @@ def raw_read(connection: sqlite3.Connection, stream: bytes) -> list[Any]:
     return [json.loads(state) for (state,) in rows]
 
 
-def full_replay(ledger: Ledger) -> object:
+def full_replay(ledger: MatchStore) -> object:
     """The match state folded from every event: no snapshot."""
     return fold(ledger.history(MATCH_ID))
 
 
 def rebuilds(path: Path, repeat: int) -> dict[str, float]:
     """Median milliseconds of the raw read, the full replay, its read part and a snapshot load."""
-    ledger = Ledger(f"sqlite:///{path}")
+    ledger = MatchStore(f"sqlite:///{path}")
     connection = sqlite3.connect(path)
     stream = match_uuid(MATCH_ID).bytes
     try:
@@ -362,7 +362,7 @@ def rebuilds(path: Path, repeat: int) -> dict[str, float]:
 # -- CLI-like commands --------------------------------------------------------------------
 
 
-def populate(ledger: Ledger, script: Script) -> None:
+def populate(ledger: MatchStore, script: Script) -> None:
     """Store the script's match in one save (snapshots are taken as the ledger's class says)."""
     match = new_match()
     for action in script.actions:
@@ -370,7 +370,7 @@ def populate(ledger: Ledger, script: Script) -> None:
     ledger.save(match)
 
 
-def commands(ledger: Ledger, actions: Sequence[Action]) -> list[float]:
+def commands(ledger: MatchStore, actions: Sequence[Action]) -> list[float]:
     """Seconds of each ``act`` (load, decide, save) on an uncached ledger, one per action."""
     latencies = []
     for action in actions:
@@ -383,7 +383,7 @@ def commands(ledger: Ledger, actions: Sequence[Action]) -> list[float]:
 def command_rates(folder: Path, script: Script) -> dict[str, list[float]]:
     """Latencies of the script's extra commands on the stored match, with and without snapshots."""
     found = {}
-    for label, cls in (("snapshots", Ledger), ("none", NoSnapshotLedger)):
+    for label, cls in (("snapshots", MatchStore), ("none", NoSnapshotLedger)):
         ledger = cls(f"sqlite:///{folder / f'commands-{label}.db'}")
         try:
             populate(ledger, script)
@@ -428,7 +428,7 @@ def ledger_run(
 
     :returns: the run, and the ``synchronous`` and journal mode of the ledger's connection.
     """
-    ledger = Ledger(f"sqlite:///{path}", cache_size=cache_size)
+    ledger = MatchStore(f"sqlite:///{path}", cache_size=cache_size)
     try:
         return record(ledger, script, label), pragmas(ledger)
     finally:
@@ -456,7 +456,7 @@ def run_appends(folder: Path, script: Script, repeat: int) -> AppendResults:
                 seconds, latencies = raw_append(path, schema, batches, results.synchronous)
                 results.keep(Appends(label, seconds, latencies, len(rows)))
         results.keep(ledger_run(folder / f"uncached-{round_}.db", script, UNCACHED, 0)[0])
-        ledger = Ledger(f"sqlite:///{folder / f'save-{round_}.db'}")
+        ledger = MatchStore(f"sqlite:///{folder / f'save-{round_}.db'}")
         results.keep(save_only(ledger, script, SAVE_ONLY))
         ledger.close()
     assert results is not None
@@ -478,12 +478,14 @@ def profiled(run: Callable[[], object], top: int, sort: str) -> str:
 def print_profiles(folder: Path, script: Script, store: Path, limit: int) -> None:
     """Where the time goes: the first ``limit`` appends, cached and uncached, and a full replay."""
     for cache_size in (16, 0):
-        ledger = Ledger(f"sqlite:///{folder / f'profile-{cache_size}.db'}", cache_size=cache_size)
+        ledger = MatchStore(
+            f"sqlite:///{folder / f'profile-{cache_size}.db'}", cache_size=cache_size
+        )
         count = min(limit, len(script.actions))
         print(f"\nappends, cache_size={cache_size}, first {count} actions (cProfile, cumulative):")
         print(profiled(partial(record, ledger, script, "", limit), 25, "cumulative"))
         ledger.close()
-    ledger = Ledger(f"sqlite:///{store}")
+    ledger = MatchStore(f"sqlite:///{store}")
     print(f"full replay of {script.events + 1} events (cProfile, own time):")
     print(profiled(lambda: full_replay(ledger), 15, "tottime"))
     ledger.close()

@@ -10,8 +10,8 @@ used) and drops it at the end, so it never touches another database.
 
 Every scorekeeper is a process (forked after the stack is imported, so 50
 of them start in a second): a ``record``-like loop on its own
-:class:`~bgledger.store.application.Ledger` (aggregate cache on), recording random legal
-actions (``tests/match_driver.py``) with ``Ledger.act`` as fast as it can
+:class:`~bgledger.store.application.MatchStore` (aggregate cache on), recording random legal
+actions (``tests/match_driver.py``) with ``MatchStore.act`` as fast as it can
 for ``--seconds``: load (the cache, plus the events other scorekeepers
 added), decide, save.  ``--per-match`` scorekeepers share each match (2:
 25 matches for 50 writers), so some actions lose a race; a lost race
@@ -73,7 +73,7 @@ from bgledger.commands.language import Action  # noqa: E402
 from bgledger.commands.match import Match  # noqa: E402
 from bgledger.errors import ConcurrentWriteError, MatchExistsError  # noqa: E402
 from bgledger.projections.state.fold import fold  # noqa: E402
-from bgledger.store.application import SNAPSHOT_INTERVAL, Ledger  # noqa: E402
+from bgledger.store.application import SNAPSHOT_INTERVAL, MatchStore  # noqa: E402
 
 DEFAULT_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 LENGTH = 75
@@ -101,7 +101,7 @@ class WriterReport:
     error: str = ""
 
 
-def _next_match(ledger: Ledger, match_id: str) -> str:
+def _next_match(ledger: MatchStore, match_id: str) -> str:
     """The match after ``match_id`` once it is over (started here unless a partner did)."""
     base, _, generation = match_id.rpartition(".")
     following = f"{base}.{int(generation) + 1}"
@@ -115,7 +115,7 @@ def _writer(
 ) -> None:
     report = WriterReport()
     try:
-        ledger = Ledger(url, cache_size=16)
+        ledger = MatchStore(url, cache_size=16)
         rng = random.Random(seed)
         ledger.state(match_id)  # connect and cache before the clock starts
         start.wait()
@@ -232,7 +232,7 @@ def run(url: str, admin: str, database: str, prefix: str, writers: int, per_matc
         seconds: float, think: float = 0.0) -> RunResult:  # fmt: skip
     """Start the matches, fork the writers, run them ``seconds`` while sampling; gather."""
     matches = [f"{prefix}{n}.0" for n in range(-(-writers // per_match))]
-    with Ledger(url) as ledger:
+    with MatchStore(url) as ledger:
         for match_id in matches:
             ledger.start(("Ann", "Bob"), LENGTH, match_id=match_id, by="load")
     start = CTX.Barrier(writers + 1)
@@ -282,7 +282,7 @@ def check(url: str, result: RunResult) -> list[tuple[str, bool, str]]:
     errors = [f"{n}: {r.error}" for n, r in result.reports.items() if r.error]
     lines.append(("no scorekeeper failed", not errors, "; ".join(errors[:3])))
     bad: list[str] = []
-    with Ledger(url) as ledger:
+    with MatchStore(url) as ledger:
         streams = {m for m in expected} | set(result.matches)
         for match_id in sorted(streams):
             history = ledger.history(match_id)

@@ -17,7 +17,7 @@ throwaway PostgreSQL database (``bgledger_scale_<pid>`` on the server of
    ``match_uuid(id)``), its own players and one of ten event names; every
    event of the copy is linked afresh into the stream's hash chain
    (``bgledger.events.chain.rechain``) and the copy folded.  Stored as
-   ``Ledger.store_new`` stores an import: ``--batch`` (10) matches a
+   ``MatchStore.store_new`` stores an import: ``--batch`` (10) matches a
    transaction, then one snapshot of each match's end.  Only the storing is
    timed (events/s); the copying is timed apart, for information.
 2. **Rebuild.**  ``ReadModels.rebuild()`` (``projections/readmodels/tracking.py``:
@@ -31,7 +31,7 @@ throwaway PostgreSQL database (``bgledger_scale_<pid>`` on the server of
    matches are stored and one ``catch_up()`` folds their events, for
    information: what keeping the models current costs.
 3. **Show.**  ``--shows`` (50) random matches, each loaded by a ledger
-   without cache (``Ledger.state(id)``: latest snapshot + tail) and turned
+   without cache (``MatchStore.state(id)``: latest snapshot + tail) and turned
    into the ``show --json`` document (``bgledger.projections.views.summary.state_json``);
    median and worst.  **Target: median < 50 ms.**  For information, ``verify``
    of one match (``bgledger.store.integrity.verify_stream``: every link recomputed),
@@ -80,7 +80,7 @@ from bgledger.projections.readmodels.tables import dump_tables  # noqa: E402
 from bgledger.projections.readmodels.tracking import ReadModels  # noqa: E402
 from bgledger.projections.state.fold import fold  # noqa: E402
 from bgledger.projections.views.summary import state_json  # noqa: E402
-from bgledger.store.application import Ledger  # noqa: E402
+from bgledger.store.application import MatchStore  # noqa: E402
 from bgledger.store.integrity import verify_stream  # noqa: E402
 from bgledger.store.snapshots import MatchSnapshot  # noqa: E402
 
@@ -209,10 +209,10 @@ class Results:
     verify_events: int = 0
 
 
-def append(ledger: Ledger, pool: Sequence[Template], results: Results, batch: int) -> None:
+def append(ledger: MatchStore, pool: Sequence[Template], results: Results, batch: int) -> None:
     """Store ``results.matches`` copies of the pool's matches, ``batch`` a transaction.
 
-    Each batch is saved as ``Ledger.store_new`` does (one transaction, then
+    Each batch is saved as ``MatchStore.store_new`` does (one transaction, then
     one snapshot of each match's end); only that is timed.
     """
     clock = time.perf_counter
@@ -229,7 +229,7 @@ def append(ledger: Ledger, pool: Sequence[Template], results: Results, batch: in
         results.events += sum(match.version for _, match in copies)
 
 
-def raw_select(ledger: Ledger) -> tuple[int, float]:
+def raw_select(ledger: MatchStore) -> tuple[int, float]:
     """Every event row's state read with the driver and ``json.loads``: (rows, seconds)."""
     engine = ledger.recorder.datastore.engine  # type: ignore[attr-defined]
     connection = engine.raw_connection()
@@ -254,7 +254,7 @@ def timed(run: Callable[[], object]) -> float:
 
 def shows(url: str, results: Results, count: int, rng: random.Random) -> None:
     """Load and show ``count`` random matches on a new uncached ledger; verify five."""
-    ledger = Ledger(url)
+    ledger = MatchStore(url)
     try:
         ids = [f"scale-{n:06d}" for n in range(results.matches)]
         ledger.state(ids[0])  # warm the pool and the imports
@@ -280,7 +280,7 @@ def measure(
 ) -> tuple[Results, str]:
     """Fill one store and time it; also a cProfile of a third rebuild if asked."""
     results = Results(label, matches=args.matches)
-    ledger = Ledger(url)
+    ledger = MatchStore(url)
     profile = ""
     try:
         append(ledger, pool, results, args.batch)
@@ -303,7 +303,7 @@ def measure(
 
 
 def catch_up(
-    ledger: Ledger, models: ReadModels, pool: Sequence[Template], results: Results, extra: int
+    ledger: MatchStore, models: ReadModels, pool: Sequence[Template], results: Results, extra: int
 ) -> None:
     """``extra`` more matches stored after the rebuild, then one timed ``catch_up()``."""
     more = Results(results.label, matches=extra)
@@ -329,7 +329,7 @@ def print_results(results: Results) -> tuple[bool, bool]:
     print(f"{'':<46} {'seconds':>9} {'events/s':>10} {'vs raw':>8}")
     lines = (
         ("copies: rechained and folded (info)", r.copy_s, r.events, None),
-        ("appends: Ledger.save + one snapshot a match", r.append_s, r.events, None),
+        ("appends: MatchStore.save + one snapshot a match", r.append_s, r.events, None),
         ("raw SELECT state ORDER BY id + json.loads", r.raw_s, r.rows, 1.0),
         (
             "ReadModels.rebuild(): snapshots + tails",
@@ -355,8 +355,8 @@ def print_results(results: Results) -> tuple[bool, bool]:
     )
     print(f"{'ms, over ' + str(len(r.show_ms)) + ' random matches':<46} {'median':>9} {'max':>10}")
     for text, times in (
-        ("Ledger.state(id)", r.load_ms),
-        ("Ledger.state(id) + state_json (show --json)", r.show_ms),
+        ("MatchStore.state(id)", r.load_ms),
+        ("MatchStore.state(id) + state_json (show --json)", r.show_ms),
         (f"verify_stream ({r.verify_events:,} events, {len(r.verify_ms)} matches)", r.verify_ms),
     ):
         print(f"{text:<46} {statistics.median(times):>9.2f} {max(times):>10.2f}")

@@ -86,8 +86,7 @@ from bgledger.rules.legal import check_dice, legal_plays
 from bgledger.rules.notation import Play
 from bgledger.rules.position import Position
 from bgledger.rules.profiles import DEFAULT_PROFILE, PROFILES, Decision
-from bgledger.store.application import DEFAULT_URL
-from bgledger.store.application import Ledger as MatchStore
+from bgledger.store.application import DEFAULT_URL, MatchStore
 from bgledger.store.integrity import Verdict, Witness, streams, verify_stream
 from bgledger.store.seal import InvalidSealError, Seal, keygen, load_private_key, load_public_key
 

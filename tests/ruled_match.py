@@ -1,4 +1,4 @@
-"""Matches with rulings, recorded through ``Ledger.act`` and ``Ledger.rule`` (interchange tests).
+"""Matches with rulings, recorded through ``MatchStore.act`` and ``.rule`` (interchange tests).
 
 :func:`record_ruled_match` has one ruling of each kind; :func:`record_crawford_void`
 a void double whose game had won the match, won again without it.  The event
@@ -16,15 +16,15 @@ from bgledger.commands.language import Action
 from bgledger.commands.match import Match
 from bgledger.commands.rulings import Ruling
 from bgledger.events import MatchEvent
-from bgledger.store.application import Ledger
+from bgledger.store.application import MatchStore
 
 __all__ = ["RULED_START", "RULINGS_AT", "record_crawford_void", "record_ruled_match"]
 
 RULED_START = "2026-11-21T10:00:00+00:00"
 
 
-def record_ruled_match(ledger: Ledger, match_id: str = "m") -> list[MatchEvent]:
-    """A 3-point match (usbgf-2016) with one ruling of each kind, through ``Ledger.rule``.
+def record_ruled_match(ledger: MatchStore, match_id: str = "m") -> list[MatchEvent]:
+    """A 3-point match (usbgf-2016) with one ruling of each kind, through ``MatchStore.rule``.
 
     The events by number, worked out by hand (each action at the next minute from 10:01):
 
@@ -81,7 +81,7 @@ def record_ruled_match(ledger: Ledger, match_id: str = "m") -> list[MatchEvent]:
     return ledger.history(match_id)
 
 
-def record_crawford_void(ledger: Ledger, match_id: str = "cv") -> list[MatchEvent]:
+def record_crawford_void(ledger: MatchStore, match_id: str = "cv") -> list[MatchEvent]:
     """A 2-point match whose Crawford game a void double had won, and won again without it.
 
     Game 1: 2-3 Ann opens 5-3, 4 13/10 8/3, 5 Bob doubles, 6 Ann drops, 7 GameWon: Bob 1.

@@ -9,13 +9,13 @@ import pytest
 from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
 from bgledger.errors import OutOfTurnError
-from bgledger.store.application import Ledger
+from bgledger.store.application import MatchStore
 from tests.conftest import unique_id
 from tests.match_driver import next_line
 
 
 def test_the_cache_follows_the_match_it_saves(sqlite_url: str) -> None:
-    ledger = Ledger(sqlite_url, cache_size=4)
+    ledger = MatchStore(sqlite_url, cache_size=4)
     match_id = ledger.start(("Ann", "Bob"), 25, match_id="cached", by="kim")
     rng = random.Random(7)
     for _ in range(120):
@@ -33,8 +33,8 @@ def test_the_cache_follows_the_match_it_saves(sqlite_url: str) -> None:
 
 
 def test_a_cached_ledger_decides_on_another_scorekeepers_events(store_url: str) -> None:
-    cached = Ledger(store_url, cache_size=4)
-    other = Ledger(store_url)
+    cached = MatchStore(store_url, cache_size=4)
+    other = MatchStore(store_url)
     match_id = cached.start(("Ann", "Bob"), 5, match_id=unique_id(), by="kim")
     cached.act(match_id, lambda m: m.opening(3, 1, by="kim"))
     cached.act(match_id, lambda m: m.move("8/5 6/5", by="kim"))
@@ -47,7 +47,7 @@ def test_a_cached_ledger_decides_on_another_scorekeepers_events(store_url: str) 
 
 
 def test_a_failed_command_leaves_the_cache_as_it_was(sqlite_url: str) -> None:
-    ledger = Ledger(sqlite_url, cache_size=4)
+    ledger = MatchStore(sqlite_url, cache_size=4)
     match_id = ledger.start(("Ann", "Bob"), 5, match_id="m", by="kim")
     ledger.act(match_id, lambda m: m.opening(3, 1, by="kim"))
 

@@ -14,7 +14,7 @@ from click.testing import CliRunner, Result
 
 from bgledger.cli.main import main
 from bgledger.projections.state.corrected import corrected
-from bgledger.store.application import Ledger
+from bgledger.store.application import MatchStore
 from tests.conftest import REPO
 from tests.ruled_match import record_ruled_match
 
@@ -84,7 +84,7 @@ def test_export_of_an_unknown_match_is_a_usage_error(db: str) -> None:
 def ruled_db(tmp_path: Path) -> str:
     """A ledger holding ``record_ruled_match`` (one ruling of each kind) as ``m``."""
     url = f"sqlite:///{tmp_path / 'ruled.db'}"
-    with Ledger(url) as ledger:
+    with MatchStore(url) as ledger:
         record_ruled_match(ledger)
     return url
 
@@ -104,7 +104,7 @@ def test_json_export_holds_the_rulings_and_imports_corrections_included(
     old = json.loads(run(ruled_db, "history", "m", "--json").stdout)["events"]
     new = json.loads(run(ruled_db, "history", "again", "--json").stdout)["events"]
     assert old == new
-    with Ledger(ruled_db) as ledger:
+    with MatchStore(ruled_db) as ledger:
         mine, theirs = corrected(ledger.history("again")), corrected(ledger.history("m"))
     assert mine is not None and dataclasses.replace(mine, match_id="m") == theirs
 

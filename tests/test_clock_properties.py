@@ -47,7 +47,7 @@ from bgledger.events import (
 from bgledger.projections.state.clock import REASONS, clock_text, figure, figures
 from bgledger.projections.state.codec import state_from_dict, state_to_dict
 from bgledger.projections.state.fold import MatchState, apply, fold
-from bgledger.store.application import SNAPSHOT_INTERVAL, Ledger
+from bgledger.store.application import SNAPSHOT_INTERVAL, MatchStore
 from tests.conftest import unique_id
 from tests.match_driver import next_line
 
@@ -344,7 +344,7 @@ def test_stored_clock_match_loads_back_the_live_state(
     run = start(mode, 5, reserve_ms, True, seed, match_id)
     play(run, mode, 200, True, lambda _e, _b, _a: None)
     live, history = run.state, run.history
-    ledger = Ledger(store_url)
+    ledger = MatchStore(store_url)
     timing = {} if reserve_ms is None else {"reserve_ms": reserve_ms}
     ledger.start(
         ("Ann", "Bob"), 5, match_id=match_id, by=BY, clock=mode, at=T0.isoformat(), **timing
@@ -360,7 +360,7 @@ def test_stored_clock_match_loads_back_the_live_state(
     assert [type(e).__name__ for e in stored] == [type(e).__name__ for e in history]
     assert [e.at for e in stored] == [e.at for e in history]
     assert ledger.state(match_id) == live
-    with Ledger(store_url) as fresh:
+    with MatchStore(store_url) as fresh:
         assert fresh.state(match_id) == live  # from the latest snapshot and the events after
         assert fresh.snapshots is not None
         taken = {s.originator_version for s in fresh.snapshots.get(match_uuid(match_id))}

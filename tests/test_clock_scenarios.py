@@ -48,7 +48,7 @@ from bgledger.events import (
 )
 from bgledger.projections.state.clock import at_ms, figures
 from bgledger.projections.state.fold import MatchState, Phase
-from bgledger.store.application import Ledger
+from bgledger.store.application import MatchStore
 from tests.conftest import REPO
 
 SCENARIOS = REPO / "fixtures" / "scenarios"
@@ -71,7 +71,7 @@ class Recorded:
 
     def at(self, version: int) -> MatchState:
         """The state after event ``version``, loaded from the store."""
-        with Ledger(self.db) as ledger:
+        with MatchStore(self.db) as ledger:
             return ledger.state("m", at=version)
 
     def events(self, kind: type[MatchEvent]) -> list[Any]:
@@ -108,7 +108,7 @@ def record(db: str, name: str, text: str | None = None) -> Recorded:
     assert started.exit_code == 0, started.output
     result = run(db, "record", "m", "--by", "kim", "--json", stdin=text)
     document = json.loads(result.stdout)
-    with Ledger(db) as ledger:
+    with MatchStore(db) as ledger:
         state, history = ledger.state("m"), ledger.history("m")
     return Recorded(result, document["refused"], state, history, db)
 

@@ -39,7 +39,7 @@ from bgledger.events import MatchEvent, RulingMade, StartingPositionCorrected
 from bgledger.projections.state import codec
 from bgledger.projections.state.corrected import corrected
 from bgledger.projections.state.fold import MatchState, fold
-from bgledger.store.application import Ledger
+from bgledger.store.application import MatchStore
 from bgledger.store.snapshots import MatchSnapshot, StaleSnapshotError, thaw
 from tests.conftest import unique_id
 from tests.match_driver import next_line
@@ -101,7 +101,7 @@ def views(events: Sequence[MatchEvent]) -> Views:
 
 def loaded(url: str, match_id: str, count: int) -> list[MatchState]:
     """The match as a fresh ledger loads it after every event (snapshots, then the tail)."""
-    with Ledger(url) as ledger:
+    with MatchStore(url) as ledger:
         return [ledger.state(match_id, at=n) for n in range(1, count + 1)] + [
             ledger.state(match_id)
         ]
@@ -109,7 +109,7 @@ def loaded(url: str, match_id: str, count: int) -> list[MatchState]:
 
 def check_unchanged(url: str, match_id: str) -> None:
     """Fold the stored match before and after the codec changes: the same states throughout."""
-    with Ledger(url) as ledger:
+    with MatchStore(url) as ledger:
         events = ledger.history(match_id)
     before, stored = views(events), loaded(url, match_id, len(events))
     assert all(recorded is not None and not recorded.anomalies for recorded, _ in before)
@@ -130,9 +130,9 @@ def test_every_ruling_transcript_folds_the_same_after_the_codec_changes(
     "record", [record_ruled_match, record_crawford_void], ids=["every-kind", "crawford-void"]
 )
 def test_the_ruled_matches_fold_the_same_after_the_codec_changes(
-    sqlite_url: str, record: Callable[[Ledger, str], list[MatchEvent]]
+    sqlite_url: str, record: Callable[[MatchStore, str], list[MatchEvent]]
 ) -> None:
-    with Ledger(sqlite_url) as ledger:
+    with MatchStore(sqlite_url) as ledger:
         assert sum(isinstance(e, RulingMade) for e in record(ledger, "m")) >= 1
     check_unchanged(sqlite_url, "m")
 
@@ -157,7 +157,7 @@ def test_rulings_stored_with_the_old_codecs_state_fold_the_same_after_it_changes
 ) -> None:
     # The previous release's rows (tests/test_stored_rulings_v2.py): each ruling keeps a copy
     # of its state in the codec's old form, now ignored; a missed hit's revert among them.
-    with Ledger(sqlite_url) as ledger:
+    with MatchStore(sqlite_url) as ledger:
         store_rows(ledger, fixture_rows())
     for match_id in ("ruled", "crawford-void", "missed-hit"):
         check_unchanged(sqlite_url, match_id)
@@ -174,7 +174,7 @@ class InMemory(Recorded):
 class InLedger:
     """A match recorded through a ledger, one command a transaction, as at a tournament."""
 
-    def __init__(self, ledger: Ledger, match_id: str, length: int) -> None:
+    def __init__(self, ledger: MatchStore, match_id: str, length: int) -> None:
         self.ledger, self.match_id = ledger, match_id
         ledger.start(("Ann", "Bob"), length, match_id=match_id, by=BY, at=T0)
 
@@ -245,7 +245,7 @@ def test_a_long_ruled_match_in_a_ledger_loads_the_same_after_the_codec_changes(
     # Long enough for snapshots before and after the ruling, written in the old form.
     rng = random.Random(seed)
     url = f"sqlite:///{tmp_path_factory.mktemp('codec') / 'ledger.db'}"
-    with Ledger(url) as ledger:
+    with MatchStore(url) as ledger:
         if not _revert_in(InLedger(ledger, "long", 11), rng, 100, 80):
             return
     check_unchanged(url, "long")
@@ -253,7 +253,7 @@ def test_a_long_ruled_match_in_a_ledger_loads_the_same_after_the_codec_changes(
 
 def test_a_snapshot_in_the_old_form_is_read_no_more(sqlite_url: str) -> None:
     # The codec really changed: an old snapshot is stale; the match is folded from its events.
-    with Ledger(sqlite_url) as ledger:
+    with MatchStore(sqlite_url) as ledger:
         record_ruled_match(ledger, "m")
         stream = ledger.load("m").id  # snapshot right after its last ruling
         assert ledger.snapshots is not None
@@ -262,4 +262,4 @@ def test_a_snapshot_in_the_old_form_is_read_no_more(sqlite_url: str) -> None:
         with later_codec():
             with pytest.raises(StaleSnapshotError, match="expected 2"):
                 thaw(snapshot)
-            assert Ledger(sqlite_url).state("m").score == (2, 3)  # Bob wins 3-2
+            assert MatchStore(sqlite_url).state("m").score == (2, 3)  # Bob wins 3-2

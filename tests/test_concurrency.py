@@ -1,7 +1,7 @@
 """Two scorekeepers at once: real processes on one database (SQLite file, PostgreSQL).
 
 Each worker is a fresh interpreter (multiprocessing ``spawn``) with its own
-:class:`~bgledger.store.application.Ledger`.  In the race, both workers load the match at
+:class:`~bgledger.store.application.MatchStore`.  In the race, both workers load the match at
 the same version and decide (their command records its event in the
 aggregate), then wait on a barrier, so both have decided before either saves.
 Who saves first is up to the operating system; what is checked holds either
@@ -26,7 +26,7 @@ from bgledger.errors import ConcurrentWriteError
 from bgledger.events import CheckersPlayed, CubeOffered, CubeTaken, DiceRolled
 from bgledger.projections.state.codec import state_from_dict, state_to_dict
 from bgledger.projections.state.fold import Phase, fold
-from bgledger.store.application import Ledger
+from bgledger.store.application import MatchStore
 from tests.conftest import unique_id
 from tests.match_driver import next_line
 
@@ -60,7 +60,7 @@ def _follow_up(who: str, match: Match) -> tuple[int, str]:
 
 def _race_worker(url: str, match_id: str, who: str, barrier: Barrier, out: Any) -> None:
     try:
-        ledger = Ledger(url)
+        ledger = MatchStore(url)
         command = functools.partial(_decide_then_wait, barrier, who)
         try:
             loaded = ledger.act(match_id, command)
@@ -79,7 +79,7 @@ def _steady_worker(
     url: str, match_id: str, seed: int, actions: int, start: Barrier, out: Any
 ) -> None:
     try:
-        ledger = Ledger(url)
+        ledger = MatchStore(url)
         rng = random.Random(seed)
         start.wait(TIMEOUT)
         for _ in range(actions):
@@ -124,7 +124,7 @@ def _collect(processes: list[Any], out: Any) -> list[dict[str, Any]]:
 
 
 def test_two_scorekeepers_racing_one_wins_the_other_is_told_and_retries(store_url: str) -> None:
-    ledger = Ledger(store_url)
+    ledger = MatchStore(store_url)
     match_id = ledger.start(("Ann", "Bob"), 5, match_id=unique_id("race"), by="kim")
     for text in ("opening 3 1", "move 8/5 6/5"):
         ledger.act(match_id, functools.partial(Action.parse(text).apply, by="kim"))
@@ -152,7 +152,7 @@ def test_two_scorekeepers_racing_one_wins_the_other_is_told_and_retries(store_ur
     assert lost["retry_loaded"] == 5
     assert lost["retry_phase"] == ("doubled" if winner == "sam" else "play")
 
-    history = Ledger(store_url).history(match_id)
+    history = MatchStore(store_url).history(match_id)
     assert len(history) == 6
     assert [e.originator_version for e in history] == [1, 2, 3, 4, 5, 6]
     assert isinstance(history[4], EVENT_OF[winner])
@@ -160,7 +160,7 @@ def test_two_scorekeepers_racing_one_wins_the_other_is_told_and_retries(store_ur
     # Nothing of the loser's first decision was kept; its retry is event 6.
     assert [e.recorded_by for e in history] == ["kim"] * 4 + [winner, loser]
     assert isinstance(history[5], CubeTaken if winner == "sam" else CheckersPlayed)
-    state = Ledger(store_url).state(match_id)
+    state = MatchStore(store_url).state(match_id)
     assert state == fold(history)
     if winner == "sam":
         assert (state.cube, state.cube_owner, state.phase) == (2, "a", Phase.ROLL)
@@ -170,7 +170,7 @@ def test_two_scorekeepers_racing_one_wins_the_other_is_told_and_retries(store_ur
 
 def test_scorekeepers_on_different_matches_all_store(store_url: str) -> None:
     workers_count, actions = 4, 40
-    ledger = Ledger(store_url)
+    ledger = MatchStore(store_url)
     match_ids = [
         ledger.start(("Ann", "Bob"), 25, match_id=unique_id(f"par{n}"), by="kim")
         for n in range(workers_count)
@@ -184,7 +184,7 @@ def test_scorekeepers_on_different_matches_all_store(store_url: str) -> None:
     reports = _collect(workers, out)
 
     assert sorted(r["match"] for r in reports) == sorted(match_ids)
-    with Ledger(store_url) as fresh:
+    with MatchStore(store_url) as fresh:
         for report in reports:
             told = state_from_dict(report["state"])
             history = fresh.history(report["match"])

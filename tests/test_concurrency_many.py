@@ -1,7 +1,7 @@
 """Many scorekeepers at once: six processes, one shared match and one match each, on each store.
 
 Each worker is a fresh interpreter (multiprocessing ``spawn``) with its own
-:class:`~bgledger.store.application.Ledger` (half of them with the aggregate cache, as a
+:class:`~bgledger.store.application.MatchStore` (half of them with the aggregate cache, as a
 ``record`` process, half without, as one CLI command per action).  It
 alternates between the match all six share and a match of its own, each
 time loading the match, choosing a random legal next action for the state
@@ -36,7 +36,7 @@ from bgledger.commands.language import Action
 from bgledger.commands.match import Match
 from bgledger.errors import ConcurrentWriteError
 from bgledger.projections.state.fold import fold
-from bgledger.store.application import Ledger
+from bgledger.store.application import MatchStore
 from tests.conftest import unique_id
 from tests.match_driver import next_line
 from tests.test_concurrency import TIMEOUT, _collect
@@ -58,7 +58,7 @@ def _scorekeeper(
 ) -> None:
     """Store ``ACTIONS`` actions on each of ``matches`` in turn, retrying every lost race."""
     try:
-        ledger = Ledger(url, cache_size=16 if cache else 0)
+        ledger = MatchStore(url, cache_size=16 if cache else 0)
         rng = random.Random(seed)
         stored: list[dict[str, Any]] = []
         conflicts: list[dict[str, Any]] = []
@@ -99,7 +99,7 @@ def _scorekeeper(
 
 def test_six_scorekeepers_on_one_shared_match_and_their_own(store_url: str) -> None:
     started = time.monotonic()
-    ledger = Ledger(store_url)
+    ledger = MatchStore(store_url)
     shared = ledger.start(("Ann", "Bob"), 25, match_id=unique_id("shared"), by="kim")
     own = [
         ledger.start(("Cy", "Di"), 25, match_id=unique_id(f"own{n}"), by="kim")
@@ -125,7 +125,7 @@ def test_six_scorekeepers_on_one_shared_match_and_their_own(store_url: str) -> N
 
     stored = [s for r in reports for s in r["stored"]]
     conflicts = [c for r in reports for c in r["conflicts"]]
-    fresh = Ledger(store_url)
+    fresh = MatchStore(store_url)
     histories = {match_id: fresh.history(match_id) for match_id in [shared, *own]}
     for match_id, history in histories.items():
         # Numbered 1..N without gaps; the snapshot-loaded state is the fold of the events.

@@ -10,7 +10,7 @@ PostgreSQL database (created and dropped here, so "every match in the store"
 means only what the test wrote).
 
 After every kill the store is checked from scratch by a new process's
-:class:`~bgledger.store.application.Ledger`: every match in it is complete and exactly what
+:class:`~bgledger.store.application.MatchStore`: every match in it is complete and exactly what
 its source says (its stream numbered 1..N, its fold and its snapshot-loaded
 state equal to the state the source produces in memory), the raw event
 table holds no row of a match that is not listed (no half-imported match
@@ -42,7 +42,7 @@ from bgledger.interchange.importer import match_id_for, matches_from_mat
 from bgledger.interchange.mat import read_mat_file
 from bgledger.interchange.mat_writer import export_mat
 from bgledger.projections.state.fold import MatchState, fold
-from bgledger.store.application import Ledger
+from bgledger.store.application import MatchStore
 from tests.conftest import MATCHES, POSTGRES_ENV, REPO
 from tests.match_driver import play_lines
 
@@ -157,7 +157,7 @@ def _timeless(state: MatchState | None) -> MatchState | None:
     return None if state is None else replace(state, started_at="", last_at="")
 
 
-def _check_match(ledger: Ledger, match_id: str, expected: MatchState) -> None:
+def _check_match(ledger: MatchStore, match_id: str, expected: MatchState) -> None:
     history = ledger.history(match_id)
     assert [e.originator_version for e in history] == list(range(1, len(history) + 1))
     assert _timeless(fold(history)) == _timeless(expected), match_id
@@ -209,7 +209,7 @@ def imported_states(transcriptions: tuple[list[Path], str]) -> dict[str, MatchSt
 
 def _check_import(url: str, expected: dict[str, MatchState]) -> list[str]:
     """Every visible match is complete; they are the first files in order; no stray rows."""
-    with Ledger(url) as ledger:
+    with MatchStore(url) as ledger:
         visible = ledger.match_ids()
         assert visible == list(expected)[: len(visible)]
         for match_id in visible:
@@ -261,7 +261,7 @@ def test_a_killed_bulk_import_leaves_whole_matches_and_resumes(
     # Asked to (another id), the same file is imported again.
     again = _run(crash_url, "import", "--profile", profile, "--id", "again", str(paths[0]))
     assert again.returncode == 0, again.stderr
-    with Ledger(crash_url) as ledger:
+    with MatchStore(crash_url) as ledger:
         assert ledger.match_ids() == [*order, "again"]
         assert ledger.state("again").events == imported_states[order[0]].events
 
@@ -289,7 +289,7 @@ def test_killed_live_recording_loses_nothing_and_goes_on(crash_url: str, tmp_pat
     lines, states = _script(match_id, 32, 240)
     assert len(lines) == 240, "the match ended early: choose another seed"
     events = [state.events for state in states]
-    with Ledger(crash_url) as ledger:
+    with MatchStore(crash_url) as ledger:
         ledger.start(("Ann", "Bob"), LENGTH, match_id=match_id, by="kim", at=AT)
     record = ["record", match_id, "--by", "crash", "--at", AT]
     rng = random.Random(7)
@@ -298,7 +298,7 @@ def test_killed_live_recording_loses_nothing_and_goes_on(crash_url: str, tmp_pat
         feed = tmp_path / f"from-{done}.txt"
         feed.write_text("".join(f"{line}\n" for line in lines[done:]), encoding="utf-8")
         printed = _kill_after(crash_url, record, rng.randint(low, high), rng.uniform(0, 0.03), feed)
-        with Ledger(crash_url) as ledger:
+        with MatchStore(crash_url) as ledger:
             stored = len(ledger.history(match_id))
             # The stream is the state after some whole number of our lines: every line it
             # printed, and at most the one it was storing when it died.
@@ -314,6 +314,6 @@ def test_killed_live_recording_loses_nothing_and_goes_on(crash_url: str, tmp_pat
     feed.write_text("".join(f"{line}\n" for line in lines[done:]), encoding="utf-8")
     finished = _run(crash_url, *record, stdin=feed)
     assert finished.returncode == 0, finished.stderr
-    with Ledger(crash_url) as ledger:
+    with MatchStore(crash_url) as ledger:
         _check_match(ledger, match_id, states[-1])
     _verify(crash_url)

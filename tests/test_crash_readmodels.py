@@ -13,7 +13,7 @@ yet caught up.
 1. ``bgledger list`` (which catches up first) is killed twice at seeded random
    moments inside its work, then let finish (a run that finished the work
    before its kill leaves the next one a fresh copy of the store).  After each kill, read by a new
-   :class:`~bgledger.store.application.Ledger`: the tracking position has not gone back, is
+   :class:`~bgledger.store.application.MatchStore`: the tracking position has not gone back, is
    the id of a notification the log holds (or is unchanged), and every match
    row's version is the stream's last event at or below it, no more, no less;
    the tables, tracking row included, are exactly what ``rebuild`` computes
@@ -91,7 +91,7 @@ from bgledger.projections.readmodels.tables import (
     tracking_table,
 )
 from bgledger.projections.readmodels.tracking import ReadModels
-from bgledger.store.application import Ledger
+from bgledger.store.application import MatchStore
 from tests.conftest import POSTGRES_ENV, shared_matches
 from tests.test_crash import WAIT, _command, _environment, _raw_streams, _run
 
@@ -328,7 +328,7 @@ def _holds(models: ReadModels, notification: int) -> bool:
 @contextmanager
 def _models(url: str) -> Iterator[ReadModels]:
     """The read models of a new ledger on the store; its connections closed afterwards."""
-    with Ledger(url) as ledger:
+    with MatchStore(url) as ledger:
         models = ReadModels(ledger)
         try:
             yield models

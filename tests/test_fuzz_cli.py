@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from bgledger.cli.main import main
 from bgledger.commands.language import Action
 from bgledger.commands.match import Match
-from bgledger.store.application import Ledger
+from bgledger.store.application import MatchStore
 from tests.clocked_match import CLOCKED_LINES, T0
 from tests.match_driver import play_lines
 
@@ -144,7 +144,7 @@ def ledger_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         " 1 point match\n\n Game 1\n Ann : 0   Bob : 0\n  1) 31: 8/5 6/5"
     )
     (home / "fuzz.json").write_text('{"format": "bgledger-match"}')
-    with Ledger(f"sqlite:///{path}") as ledger:
+    with MatchStore(f"sqlite:///{path}") as ledger:
         ledger.start(("Ann", "Bob"), 5, match_id="plain", by="kim", at=T0)
         ledger.start(("Ann", "Bob"), 7, match_id="midgame", by="kim", at=T0)
         ledger.act("midgame", lambda m: play_lines(m, random.Random(7), 25))

@@ -22,7 +22,7 @@ import pytest
 from bgledger.errors import BgLedgerError
 from bgledger.interchange.importer import matches_from_mat
 from bgledger.interchange.mat import read_mat_file
-from bgledger.store.application import Ledger
+from bgledger.store.application import MatchStore
 from tests.conftest import MATCHES
 
 SAMPLE = 30
@@ -71,10 +71,10 @@ def rows(path: Path) -> dict[str, int]:
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Ledger, Path]]:
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[MatchStore, Path]]:
     """One SQLite ledger for the module: each import checks its own before and after."""
     path = tmp_path_factory.mktemp("corpus") / "ledger.db"
-    ledger = Ledger(f"sqlite:///{path}")
+    ledger = MatchStore(f"sqlite:///{path}")
     try:
         yield ledger, path
     finally:
@@ -83,7 +83,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Ledger, Pa
 
 @pytest.mark.parametrize("index", range(SAMPLE))
 def test_a_mutated_real_file_imports_or_is_refused_leaving_the_store_as_it_was(
-    index: int, store: tuple[Ledger, Path], tmp_path: Path
+    index: int, store: tuple[MatchStore, Path], tmp_path: Path
 ) -> None:
     if not MATCHES.is_dir():
         pytest.skip(f"the shared real-match corpus is not at {MATCHES} (clone ../shared beside it)")

@@ -198,9 +198,9 @@ def test_an_imported_match_is_stored_with_one_snapshot_of_its_end(tmp_path: Path
     from bgledger.commands.match import match_uuid
     from bgledger.interchange.files import import_file
     from bgledger.projections.state.fold import fold
-    from bgledger.store.application import Ledger
+    from bgledger.store.application import MatchStore
 
-    ledger = Ledger(f"sqlite:///{tmp_path / 'snap.db'}")
+    ledger = MatchStore(f"sqlite:///{tmp_path / 'snap.db'}")
     (one,) = import_file(
         ledger, MATS / "abandoned.mat", match_id="m", profile="usbgf-2016", by="import"
     )

@@ -31,7 +31,7 @@ from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.rulings import Ruling
 from bgledger.interchange.json_stream import export_json, import_json, read_json
 from bgledger.projections.state.fold import fold
-from bgledger.store.application import SNAPSHOT_INTERVAL, Ledger
+from bgledger.store.application import SNAPSHOT_INTERVAL, MatchStore
 from bgledger.store.integrity import verify_stream
 from tests.conftest import unique_id
 from tests.match_driver import next_line
@@ -41,7 +41,7 @@ BY = "kim"
 
 def record_match(url: str, actions: int, seed: int = 7, match_id: str | None = None) -> str:
     """Up to ``actions`` random legal actions, one command each, in a new match or ``match_id``."""
-    ledger = Ledger(url)
+    ledger = MatchStore(url)
     if match_id is None:
         match_id = unique_id("chain")
         ledger.start(("Ann", "Bob"), 25, match_id=match_id, by=BY)
@@ -71,7 +71,7 @@ def cli(url: str, *args: str) -> Result:
 
 def edit(url: str, change: Callable[[Session, Table], None]) -> None:
     """Run ``change`` on the events table, behind the ledger's back, and commit."""
-    ledger = Ledger(url)
+    ledger = MatchStore(url)
     table = ledger.recorder.events_record_cls.__table__  # type: ignore[attr-defined]
     with ledger.recorder.transaction(commit=True) as session:  # type: ignore[attr-defined]
         change(session, table)
@@ -121,7 +121,7 @@ def recorded(request: pytest.FixtureRequest) -> Iterator[tuple[str, str]]:
     match_id = record_match(url, 60)
     yield url, match_id
     if request.param == "postgres":
-        ledger = Ledger(url)
+        ledger = MatchStore(url)
         assert ledger.snapshots is not None
         for recorder in (ledger.recorder, ledger.snapshots.recorder):
             table = recorder.events_record_cls.__table__  # type: ignore[attr-defined]
@@ -147,7 +147,7 @@ def test_an_untouched_store_verifies(recorded: tuple[str, str]) -> None:
 
 def test_the_chain_survives_snapshots_and_later_actions(long_sqlite: tuple[str, str]) -> None:
     url, match_id = long_sqlite
-    ledger = Ledger(url)
+    ledger = MatchStore(url)
     events = ledger.history(match_id)
     assert len(events) > 2 * SNAPSHOT_INTERVAL
     assert all(event.chain for event in events)
@@ -291,7 +291,7 @@ def test_a_seal_allows_later_rulings_and_catches_an_earlier_edit(
     url, match_id = recorded
     seal, pub = seal_match(url, match_id, tmp_path)
     sealed = json.loads(seal.read_text())["events"]
-    ledger = Ledger(url)
+    ledger = MatchStore(url)
     given = Ruling("director", "for the record", by="td")
     ledger.rule(match_id, lambda m, h: m.note(h, given))
     ledger.close()
@@ -353,7 +353,7 @@ def test_an_edited_or_foreign_seal_fails(recorded: tuple[str, str], tmp_path: Pa
 
 def test_an_imported_json_export_gets_a_fresh_chain(long_sqlite: tuple[str, str]) -> None:
     url, match_id = long_sqlite
-    ledger = Ledger(url)
+    ledger = MatchStore(url)
     exported = json.dumps(export_json(ledger.history(match_id)))
     copy = unique_id("copy")
     import_json(ledger, read_json(exported, name="x.json"), match_id=copy, by=BY)
@@ -385,7 +385,7 @@ def test_a_store_written_before_the_chain_loads_and_verifies_as_unchained(
                 data.get("state", {}).pop("head", None)  # a snapshot's
                 update = f"UPDATE {table} SET state = ? WHERE rowid = ?"
                 db.execute(update, (json.dumps(data).encode(), row_id))
-    ledger = Ledger(url)
+    ledger = MatchStore(url)
     events = ledger.history(match_id)
     assert all(event.chain == "" for event in events)
     assert ledger.state(match_id) == fold(events)  # the old snapshots are refused, replayed
@@ -397,5 +397,5 @@ def test_a_store_written_before_the_chain_loads_and_verifies_as_unchained(
     assert cli(url, "keygen", "--out", str(tmp_path / "k.pem")).exit_code == 0
     assert cli(url, "seal", match_id, "--key", str(tmp_path / "k.pem")).exit_code == 1
     record_match(url, 60, 3, match_id)  # new events chain on from the old ones
-    verdict = verify_stream(Ledger(url), match_uuid(match_id))
+    verdict = verify_stream(MatchStore(url), match_uuid(match_id))
     assert verdict.ok and verdict.unchained == unchained and verdict.events > unchained + 50

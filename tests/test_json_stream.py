@@ -45,7 +45,7 @@ from bgledger.interchange.json_stream import (
 from bgledger.projections.state.corrected import corrected
 from bgledger.projections.state.fold import MatchState, Phase, fold
 from bgledger.projections.views.audit import history
-from bgledger.store.application import Ledger
+from bgledger.store.application import MatchStore
 from tests.clocked_match import (
     both_expired_match,
     clocked_random_match,
@@ -91,9 +91,9 @@ def trail(events: list[MatchEvent]) -> list[tuple[Any, ...]]:
 
 
 @pytest.fixture(scope="module")
-def ruled_once() -> tuple[Ledger, dict[str, Any]]:
+def ruled_once() -> tuple[MatchStore, dict[str, Any]]:
     """The ruled match in a ledger of its own, and its export (through JSON text)."""
-    ledger = Ledger("sqlite:///:memory:")
+    ledger = MatchStore("sqlite:///:memory:")
     events = record_ruled_match(ledger)
     assert {n: type(events[n - 1]).__name__ for n in RULINGS_AT} == RULINGS_AT
     assert len(events) == 51 and isinstance(events[-1], vocabulary.MatchWon)
@@ -101,27 +101,27 @@ def ruled_once() -> tuple[Ledger, dict[str, Any]]:
 
 
 @pytest.fixture
-def ruled(ruled_once: tuple[Ledger, dict[str, Any]]) -> tuple[Ledger, dict[str, Any]]:
+def ruled(ruled_once: tuple[MatchStore, dict[str, Any]]) -> tuple[MatchStore, dict[str, Any]]:
     """The ruled match's ledger and a copy of its export, for a test to change."""
     ledger, document = ruled_once
     return ledger, copy.deepcopy(document)
 
 
-Recorded = Callable[[str], tuple[Ledger, dict[str, Any]]]
+Recorded = Callable[[str], tuple[MatchStore, dict[str, Any]]]
 
 
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory: pytest.TempPathFactory) -> Recorded:
     """A scenario recorded through the CLI into its SQLite file (once), and a copy of its export."""
     base = tmp_path_factory.mktemp("scenarios")
-    done: dict[str, tuple[Ledger, dict[str, Any]]] = {}
+    done: dict[str, tuple[MatchStore, dict[str, Any]]] = {}
 
-    def get(name: str) -> tuple[Ledger, dict[str, Any]]:
+    def get(name: str) -> tuple[MatchStore, dict[str, Any]]:
         if name not in done:
             url = f"sqlite:///{base / name}.db"
             result, _ = record_scenario(url, name)
             assert result.exit_code in (0, 1), result.output  # refusals.txt refuses lines
-            ledger = Ledger(url)
+            ledger = MatchStore(url)
             done[name] = ledger, json.loads(json.dumps(export_json(ledger.history("m"))))
         ledger, document = done[name]
         return ledger, copy.deepcopy(document)
@@ -130,9 +130,9 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Recorded:
 
 
 @pytest.fixture
-def fresh(tmp_path: Path) -> Ledger:
+def fresh(tmp_path: Path) -> MatchStore:
     """An empty ledger in its own SQLite file."""
-    return Ledger(f"sqlite:///{tmp_path / 'imported.db'}")
+    return MatchStore(f"sqlite:///{tmp_path / 'imported.db'}")
 
 
 def read(document: dict[str, Any], name: str = "match.json") -> MatchDocument:
@@ -186,7 +186,7 @@ def test_export_refuses_events_that_are_not_a_match() -> None:
 
 
 @pytest.mark.parametrize("name", SCENARIO_NAMES)
-def test_import_rebuilds_the_same_match(recorded: Recorded, fresh: Ledger, name: str) -> None:
+def test_import_rebuilds_the_same_match(recorded: Recorded, fresh: MatchStore, name: str) -> None:
     original, document = recorded(name)
     assert import_json(fresh, read(document, name), by="lee") == "m"
     assert fresh.state("m") == original.state("m")
@@ -200,7 +200,7 @@ def test_import_rebuilds_the_same_match(recorded: Recorded, fresh: Ledger, name:
 
 
 @pytest.mark.parametrize("name", SCENARIO_NAMES)
-def test_import_under_a_new_id(recorded: Recorded, fresh: Ledger, name: str) -> None:
+def test_import_under_a_new_id(recorded: Recorded, fresh: MatchStore, name: str) -> None:
     original, document = recorded(name)
     assert import_json(fresh, read(document, name), match_id="copy", by="lee") == "copy"
     copied = fresh.state("copy")
@@ -213,7 +213,7 @@ def test_import_under_a_new_id(recorded: Recorded, fresh: Ledger, name: str) -> 
 
 
 def test_imported_three_point_match_has_the_hand_computed_result(
-    recorded: Recorded, fresh: Ledger
+    recorded: Recorded, fresh: MatchStore
 ) -> None:
     _, document = recorded("three-point-match.txt")
     import_json(fresh, read(document), match_id="final", by="lee")
@@ -228,7 +228,7 @@ def test_imported_three_point_match_has_the_hand_computed_result(
 
 
 def test_a_flagged_illegal_play_and_an_unplayable_one_survive_the_round_trip(
-    fresh: Ledger,
+    fresh: MatchStore,
 ) -> None:
     match = Match.start(match_uuid("x"), "x", ("Ann", "Bob"), 3, by="kim", at=AT)
     match.opening(3, 1, by="kim", at=AT)  # events 2 and 3: Ann plays 3-1
@@ -251,7 +251,7 @@ def test_a_flagged_illegal_play_and_an_unplayable_one_survive_the_round_trip(
     limit=st.integers(min_value=1, max_value=400),
 )
 def test_random_matches_round_trip(seed: int, length: int, profile: str, limit: int) -> None:
-    with Ledger("sqlite:///:memory:") as original, Ledger("sqlite:///:memory:") as copy_:
+    with MatchStore("sqlite:///:memory:") as original, MatchStore("sqlite:///:memory:") as copy_:
         original.save(*random_match(seed, length, profile, limit))
         (match_id,) = original.match_ids()
         document = json.loads(json.dumps(export_json(original.history(match_id))))
@@ -265,7 +265,7 @@ def test_random_matches_round_trip(seed: int, length: int, profile: str, limit: 
 
 
 def test_rulings_are_exported_with_what_they_void_restore_and_set_and_no_state(
-    ruled: tuple[Ledger, dict[str, Any]],
+    ruled: tuple[MatchStore, dict[str, Any]],
 ) -> None:
     ledger, document = ruled
     entries = document["events"]
@@ -298,7 +298,7 @@ def test_rulings_are_exported_with_what_they_void_restore_and_set_and_no_state(
 
 
 def test_a_match_with_every_kind_of_ruling_round_trips_under_a_new_id(
-    ruled: tuple[Ledger, dict[str, Any]], fresh: Ledger
+    ruled: tuple[MatchStore, dict[str, Any]], fresh: MatchStore
 ) -> None:
     original, document = ruled
     # The setup correction needs a game begun from a wrong position: tests/test_setup_errors.py
@@ -317,8 +317,8 @@ def test_a_match_with_every_kind_of_ruling_round_trips_under_a_new_id(
     assert fresh.state("copy").winner == "b" and fresh.state("copy").score == (2, 3)
 
 
-def test_a_void_double_that_had_won_the_match_round_trips(fresh: Ledger) -> None:
-    with Ledger("sqlite:///:memory:") as original:
+def test_a_void_double_that_had_won_the_match_round_trips(fresh: MatchStore) -> None:
+    with MatchStore("sqlite:///:memory:") as original:
         events = record_crawford_void(original)
         assert [type(e).__name__ for e in events[16:]] == [
             "GameWon",
@@ -335,7 +335,7 @@ def test_a_void_double_that_had_won_the_match_round_trips(fresh: Ledger) -> None
 
 
 def test_a_match_with_rulings_exports_again_as_the_same_document(
-    ruled: tuple[Ledger, dict[str, Any]], fresh: Ledger
+    ruled: tuple[MatchStore, dict[str, Any]], fresh: MatchStore
 ) -> None:
     _, document = ruled
     import_json(fresh, read(document), by="lee")
@@ -372,7 +372,11 @@ FORGED_RULINGS: list[tuple[str, Tamper, int, str]] = [
     ids=[t[0] for t in FORGED_RULINGS],
 )
 def test_a_forged_ruling_is_refused_naming_it_and_nothing_is_stored(
-    ruled: tuple[Ledger, dict[str, Any]], fresh: Ledger, tamper: Tamper, number: int, says: str
+    ruled: tuple[MatchStore, dict[str, Any]],
+    fresh: MatchStore,
+    tamper: Tamper,
+    number: int,
+    says: str,
 ) -> None:
     _, document = ruled
     tamper(document["events"])
@@ -386,7 +390,7 @@ def test_a_forged_ruling_is_refused_naming_it_and_nothing_is_stored(
 
 
 def test_a_ruling_dropped_from_the_file_is_refused(
-    ruled: tuple[Ledger, dict[str, Any]], fresh: Ledger
+    ruled: tuple[MatchStore, dict[str, Any]], fresh: MatchStore
 ) -> None:
     # Without the void of Bob's double (event 28) the numbers after it move down one: the
     # committee's appeal, now event 30, names ruling 30, itself, not the score correction.
@@ -413,7 +417,7 @@ def test_a_ruling_dropped_from_the_file_is_refused(
     ],
 )
 def test_ruling_fields_of_the_wrong_type_are_refused_on_reading(
-    ruled: tuple[Ledger, dict[str, Any]], key: str, value: Any, says: str
+    ruled: tuple[MatchStore, dict[str, Any]], key: str, value: Any, says: str
 ) -> None:
     _, document = ruled
     document["events"][6]["fields"][key] = value
@@ -497,7 +501,7 @@ REHASHED: list[tuple[str, Tamper, int | None, str]] = [
     ("tamper", "number", "says"), [t[1:] for t in REHASHED], ids=[t[0] for t in REHASHED]
 )
 def test_a_consistent_looking_forgery_is_refused_and_nothing_is_stored(
-    recorded: Recorded, fresh: Ledger, tamper: Tamper, number: int | None, says: str
+    recorded: Recorded, fresh: MatchStore, tamper: Tamper, number: int | None, says: str
 ) -> None:
     _, document = recorded("three-point-match.txt")
     tamper(document["events"])
@@ -543,7 +547,7 @@ def test_a_match_id_that_does_not_match_its_first_event_is_refused(recorded: Rec
     assert refused.value.number == 1
 
 
-def test_times_out_of_order_are_kept_as_recorded(recorded: Recorded, fresh: Ledger) -> None:
+def test_times_out_of_order_are_kept_as_recorded(recorded: Recorded, fresh: MatchStore) -> None:
     # Two scorekeepers' machines whose clocks differ: the ledger stores what each said.
     _, document = recorded("bar-dance.txt")
     document["events"][7]["at"] = "2000-01-01T00:00:00+00:00"
@@ -551,7 +555,7 @@ def test_times_out_of_order_are_kept_as_recorded(recorded: Recorded, fresh: Ledg
     assert fresh.history("m")[7].at == "2000-01-01T00:00:00+00:00"
 
 
-def test_an_existing_match_is_not_overwritten(recorded: Recorded, fresh: Ledger) -> None:
+def test_an_existing_match_is_not_overwritten(recorded: Recorded, fresh: MatchStore) -> None:
     _, document = recorded("bar-dance.txt")
     fresh.start(("Cy", "Di"), 1, match_id="m", by="kim")
     with pytest.raises(MatchExistsError):
@@ -560,7 +564,7 @@ def test_an_existing_match_is_not_overwritten(recorded: Recorded, fresh: Ledger)
     assert fresh.state("m").players == ("Cy", "Di")
 
 
-def test_an_invalid_new_id_is_refused(recorded: Recorded, fresh: Ledger) -> None:
+def test_an_invalid_new_id_is_refused(recorded: Recorded, fresh: MatchStore) -> None:
     _, document = recorded("bar-dance.txt")
     with pytest.raises(InvalidMatchJsonError, match="match id 'two words'"):
         import_json(fresh, read(document), match_id="two words", by="lee")
@@ -574,7 +578,7 @@ def test_a_clocked_match_round_trips_through_the_cli(tmp_path: Path) -> None:
     """Hits, a stop, a reading, a setting, an early pick-up, a break with a late return,
     penalty points and a flag forfeit (tests/clocked_match.py): out to JSON and back in."""
     url = f"sqlite:///{tmp_path / 'clocked.db'}"
-    with Ledger(url) as ledger:
+    with MatchStore(url) as ledger:
         ledger.save(*record_clocked_match("m"))
     out = tmp_path / "m.json"
     assert cli(url, "export", "m", "--format", "json", "-o", str(out)).exit_code == 0
@@ -587,7 +591,7 @@ def test_a_clocked_match_round_trips_through_the_cli(tmp_path: Path) -> None:
     old = json.loads(cli(url, "history", "m", "--json").stdout)["events"]
     new = json.loads(cli(url, "history", "again", "--json").stdout)["events"]
     assert old == new and old[6]["clock"]["reserve_a_ms"] == 572_000
-    with Ledger(url) as ledger:
+    with MatchStore(url) as ledger:
         assert dataclasses.replace(ledger.state("again"), match_id="m") == ledger.state("m")
         assert ledger.state("m").timer == ledger.state("again").timer
 
@@ -599,7 +603,7 @@ def test_a_clocked_match_round_trips_through_the_cli(tmp_path: Path) -> None:
 )
 def test_the_rarer_time_events_round_trip(make: Callable[[], list[MatchEvent]]) -> None:
     events = make()
-    with Ledger("sqlite:///:memory:") as ledger:
+    with MatchStore("sqlite:///:memory:") as ledger:
         match_id = import_json(ledger, read(export_json(events)), by="lee")
         assert ledger.state(match_id) == fold(events)
         assert trail(ledger.history(match_id)) == trail(events)
@@ -627,7 +631,7 @@ def test_a_clock_set_up_with_figures_of_its_own_round_trips(
     later = Match.start(match_uuid("d"), "d", ("Ann", "Bob"), 5, by="k", at=AT)  # no clock yet
     later.start_clock(mode, reserve_ms=420_000, by="k", at="2026-11-21T10:01:00+00:00")
     for events in (match.collect_events(), later.collect_events()):
-        with Ledger("sqlite:///:memory:") as ledger:
+        with MatchStore("sqlite:///:memory:") as ledger:
             match_id = import_json(ledger, read(export_json(events)), by="lee")
             state = fold(events)
             assert state is not None and ledger.state(match_id).timer == state.timer
@@ -673,7 +677,7 @@ FORGED_TIME: list[tuple[str, int, dict[str, Any], str]] = [
     ("number", "changes", "said"), [t[1:] for t in FORGED_TIME], ids=[t[0] for t in FORGED_TIME]
 )
 def test_forged_clock_break_and_penalty_events_are_refused_naming_them(
-    fresh: Ledger, number: int, changes: dict[str, Any], said: str
+    fresh: MatchStore, number: int, changes: dict[str, Any], said: str
 ) -> None:
     with pytest.raises(InconsistentMatchJsonError, match=said):
         import_json(fresh, read(forge_clocked(number, **changes), "forged.json"), by="lee")
@@ -684,7 +688,7 @@ def test_a_forged_restore_of_reserve_is_refused() -> None:
     document = json.loads(json.dumps(export_json(missed_hit_match())))
     document["events"][9]["fields"]["restored_ms"] = 60_000
     with (
-        Ledger("sqlite:///:memory:") as ledger,
+        MatchStore("sqlite:///:memory:") as ledger,
         pytest.raises(
             InconsistentMatchJsonError,
             match=r"event 10: ReserveTimeRestored's restored_ms is 60000",
@@ -735,7 +739,7 @@ def base_document(kind: str = "plain") -> dict[str, Any]:
     and penalty points (``clocked``: :func:`record_clocked_match`), exported once per run."""
     if kind not in _BASE_DOCUMENTS:
         if kind == "ruled":
-            with Ledger("sqlite:///:memory:") as ledger:
+            with MatchStore("sqlite:///:memory:") as ledger:
                 events = record_ruled_match(ledger)
         elif kind == "clocked":
             events = record_clocked_match()
@@ -775,7 +779,7 @@ def test_mutated_documents_raise_only_the_projects_errors(
             assume(False)
     try:
         parsed = read(document)
-        with Ledger("sqlite:///:memory:") as ledger:
+        with MatchStore("sqlite:///:memory:") as ledger:
             import_json(ledger, parsed, by="lee")
     except BgLedgerError as error:
         assert isinstance(error, InvalidMatchJsonError), repr(error)
@@ -791,6 +795,6 @@ def test_real_matches_round_trip_through_json() -> None:
     for path in random.Random(4).sample(files, min(12, len(files))):
         for imported in importer.matches_from_mat(mat.read_mat_file(path), path.name):
             events = imported.match.collect_events()
-            with Ledger("sqlite:///:memory:") as ledger:
+            with MatchStore("sqlite:///:memory:") as ledger:
                 import_json(ledger, read(export_json(events), path.name), by="lee")
                 assert trail(ledger.history(imported.match_id)) == trail(events), path.name

@@ -60,7 +60,7 @@ from bgledger.projections.state.corrected import in_force
 from bgledger.projections.state.fold import MatchState, Phase, apply, fold, seat
 from bgledger.rules.errors import BgLedgerError
 from bgledger.rules.notation import Play
-from bgledger.store.application import Ledger
+from bgledger.store.application import MatchStore
 from tests.clocked_match import (
     both_expired_match,
     clocked_random_match,
@@ -102,13 +102,13 @@ def record(lines: str, length: int = 5, profile: str = "online", **start: Any) -
 
 
 def record_scenario(path: Path, url: str) -> list[MatchEvent]:
-    """A scenario transcript recorded through the Ledger; refused lines are skipped."""
+    """A scenario transcript recorded through the MatchStore; refused lines are skipped."""
     text = path.read_text()
     found = re.search(r"^# start: (.*)$", text, re.MULTILINE)
     assert found, f"{path.name} has no '# start:' line"
     words = shlex.split(found.group(1))
     options = dict(zip(words[::2], words[1::2], strict=True))
-    ledger = Ledger(url)
+    ledger = MatchStore(url)
     players = (options["--a"], options["--b"])
     clock = {"clock": options["--clock"]} if "--clock" in options else {}
     at = options.get("--at", AT)
@@ -201,7 +201,7 @@ def matches(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[MatchEve
     recorded["penalty-after-game"] = penalty_after_game()
     recorded["both-expired"] = both_expired_match()
     recorded["clocked-random"] = clocked_random_match(11, length=3, actions=2000)
-    with Ledger("sqlite:///:memory:") as ledger:
+    with MatchStore("sqlite:///:memory:") as ledger:
         recorded["ruled"] = record_ruled_match(ledger)
         recorded["crawford-void"] = record_crawford_void(ledger)
     return recorded

@@ -1,8 +1,8 @@
-"""The Match aggregate's rules, and the Ledger commands around it.
+"""The Match aggregate's rules, and the MatchStore commands around it.
 
 Every refusal is checked three ways: the exception class, the rule its
 message cites, and that nothing was recorded (the aggregate's version, state
-and pending events; through the Ledger, the stored event count).
+and pending events; through the MatchStore, the stored event count).
 
 Scenarios are driven with the record language (``opening 3 1``, ``roll 6 5``,
 ``move 13/7 13/8``).  The openings used: ``opening 3 1`` lets Ann (a) move
@@ -55,7 +55,7 @@ from bgledger.projections.state.fold import Crawford, Phase
 from bgledger.rules.errors import InvalidDiceError, InvalidNotationError, InvalidPlayError
 from bgledger.rules.profiles import UnknownProfileError
 from bgledger.rules.results import InvalidResultError
-from bgledger.store.application import Ledger
+from bgledger.store.application import MatchStore
 from tests.conftest import board, unique_id
 
 BY = "kim"
@@ -115,7 +115,7 @@ def refused(
 
 
 def acting(text: str) -> Callable[[Match], None]:
-    """A record-language action as a :meth:`Ledger.act` command."""
+    """A record-language action as a :meth:`MatchStore.act` command."""
     action = Action.parse(text)
     return lambda match: action.apply(match, BY)
 
@@ -670,15 +670,15 @@ def test_start_records_the_setup() -> None:
     )
 
 
-# -- through the Ledger: stored, refused, looked up -------------------------------------------
+# -- through the MatchStore: stored, refused, looked up -------------------------------------------
 
 
 @pytest.fixture
-def ledger(store_url: str) -> Ledger:
-    return Ledger(store_url)
+def ledger(store_url: str) -> MatchStore:
+    return MatchStore(store_url)
 
 
-def ledger_match(ledger: Ledger, length: int, profile: str, *lines: str) -> str:
+def ledger_match(ledger: MatchStore, length: int, profile: str, *lines: str) -> str:
     match_id = ledger.start(("Ann", "Bob"), length, match_id=unique_id("l"), profile=profile, by=BY)
     for text in lines:
         ledger.act(match_id, acting(text))
@@ -703,7 +703,7 @@ def ledger_match(ledger: Ledger, length: int, profile: str, *lines: str) -> str:
     ],
 )
 def test_ledger_stores_nothing_for_a_refused_action(
-    ledger: Ledger,
+    ledger: MatchStore,
     store_url: str,
     length: int,
     profile: str,
@@ -716,25 +716,25 @@ def test_ledger_stores_nothing_for_a_refused_action(
     with pytest.raises(error):
         ledger.act(match_id, acting(action))
     assert len(ledger.history(match_id)) == len(before)
-    fresh = Ledger(store_url)
+    fresh = MatchStore(store_url)
     assert len(fresh.history(match_id)) == len(before)
     assert fresh.state(match_id).events == len(before)
 
 
 def test_duplicate_match_id_is_refused_and_the_first_match_kept(
-    ledger: Ledger, store_url: str
+    ledger: MatchStore, store_url: str
 ) -> None:
     match_id = ledger_match(ledger, 3, "usbgf-2016", *BOB_ON_ROLL)
     with pytest.raises(MatchExistsError) as caught:
         ledger.start(("Cy", "Dee"), 5, match_id=match_id, by=BY)
     assert repr(match_id) in str(caught.value)
-    fresh = Ledger(store_url)
+    fresh = MatchStore(store_url)
     assert len(fresh.history(match_id)) == 4
     assert fresh.state(match_id).players == ("Ann", "Bob")
     assert fresh.state(match_id).length == 3
 
 
-def test_bad_setup_stores_no_match(ledger: Ledger) -> None:
+def test_bad_setup_stores_no_match(ledger: MatchStore) -> None:
     match_id = unique_id("bad")
     with pytest.raises(InvalidMatchSetupError):
         ledger.start(("Ann", "Ann"), 3, match_id=match_id, by=BY)
@@ -743,7 +743,7 @@ def test_bad_setup_stores_no_match(ledger: Ledger) -> None:
         ledger.history(match_id)
 
 
-def test_unknown_match_is_not_found(ledger: Ledger) -> None:
+def test_unknown_match_is_not_found(ledger: MatchStore) -> None:
     missing = unique_id("missing")
     with pytest.raises(MatchNotFoundError):
         ledger.act(missing, lambda m: m.opening(3, 1, by=BY))
@@ -754,7 +754,7 @@ def test_unknown_match_is_not_found(ledger: Ledger) -> None:
     assert missing not in ledger.match_ids()
 
 
-def test_state_at_gives_the_state_after_that_event(ledger: Ledger) -> None:
+def test_state_at_gives_the_state_after_that_event(ledger: MatchStore) -> None:
     match_id = ledger_match(ledger, 3, "usbgf-2016", *BOB_ON_ROLL, "double", "take")
     assert ledger.state(match_id).events == 6
     first = ledger.state(match_id, at=1)

@@ -38,7 +38,7 @@ from bgledger.projections.state.codec import state_from_dict, state_to_dict
 from bgledger.projections.state.fold import Phase
 from bgledger.projections.state.model import Premature
 from bgledger.projections.views.audit import history
-from bgledger.store.application import Ledger
+from bgledger.store.application import MatchStore
 from tests.gnubg_oracle import (
     debian_gnubg,
     expected_gnubg_games,
@@ -406,7 +406,7 @@ def test_a_match_with_premature_actions_round_trips_through_json() -> None:
     play(match, "move 13/8 13/11; roll 4 2; double --premature; move 8/4 6/4; take")
     events = match.collect_events()
     document = export_json(events)
-    with Ledger("sqlite:///:memory:") as ledger:
+    with MatchStore("sqlite:///:memory:") as ledger:
         imported = import_json(ledger, read_json(json.dumps(document), name="p.json"), by="lee")
         assert ledger.state(imported) == match.state
         assert export_json(ledger.history(imported)) == document
@@ -420,7 +420,7 @@ def test_json_import_re_decides_premature_events() -> None:
     accepted["type"] = "PrematureRollRefused"  # no Fast Roll Rule under ABT 4.6
     fields = (accepted[k] for k in ("number", "type", "at", "recorded_by", "fields"))
     accepted["hash"] = content_hash(*fields)  # a careful forger's last step
-    with Ledger("sqlite:///:memory:") as ledger, pytest.raises(InconsistentMatchJsonError):
+    with MatchStore("sqlite:///:memory:") as ledger, pytest.raises(InconsistentMatchJsonError):
         import_json(ledger, read_json(json.dumps(document), name="p.json"), by="lee")
 
 
@@ -493,7 +493,7 @@ def test_a_premature_double_in_the_crawford_game_can_be_voided() -> None:
     """USBGF 4.4.6.1 applies to a Crawford double made early (4.4.7) as to any other."""
     from bgledger.commands.rulings import Ruling
 
-    ledger = Ledger("sqlite:///:memory:")
+    ledger = MatchStore("sqlite:///:memory:")
     ledger.start(("Ann", "Bob"), 3, match_id="p", by="kim")
     lines = [
         *("opening 3 1", "move 8/5 6/5", "double", "drop"),  # Bob doubles, Ann passes: 0-1

@@ -32,7 +32,7 @@ from bgledger.commands.rulings import Ruling
 from bgledger.projections.readmodels.tables import dump_tables
 from bgledger.projections.readmodels.tracking import ReadModels
 from bgledger.projections.views.summary import state_json
-from bgledger.store.application import Ledger
+from bgledger.store.application import MatchStore
 from bgledger.store.snapshots import MatchSnapshot
 from tests.conftest import POSTGRES_ENV, REPO
 
@@ -76,8 +76,8 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture
-def ledger(url: str) -> Iterator[Ledger]:
-    opened = Ledger(url)
+def ledger(url: str) -> Iterator[MatchStore]:
+    opened = MatchStore(url)
     yield opened
     opened.close()
 
@@ -101,7 +101,7 @@ def start(url: str, match_id: str, event: str) -> None:
     assert result.exit_code == 0, result.output
 
 
-def rule(ledger: Ledger, match_id: str) -> None:
+def rule(ledger: MatchStore, match_id: str) -> None:
     """A noted ruling, then an appeal overturning it."""
     ruling = Ruling("director", "late arrival noted", rule="USBGF 5.5")
     ledger.rule(match_id, lambda m, h: m.note(h, ruling))
@@ -112,7 +112,7 @@ def rule(ledger: Ledger, match_id: str) -> None:
 
 def rebuilt(url: str, full: bool = False) -> dict[str, list[dict[str, Any]]]:
     """The tables as ``rebuild`` computes them, from another ledger on the same database."""
-    other = Ledger(url)
+    other = MatchStore(url)
     try:
         models = ReadModels(other)
         models.rebuild(full=full)
@@ -121,7 +121,9 @@ def rebuilt(url: str, full: bool = False) -> dict[str, list[dict[str, Any]]]:
         other.close()
 
 
-def test_incremental_equals_rebuild_and_catch_up_is_idempotent(url: str, ledger: Ledger) -> None:
+def test_incremental_equals_rebuild_and_catch_up_is_idempotent(
+    url: str, ledger: MatchStore
+) -> None:
     models = ReadModels(ledger, batch=7)  # small batches: matches split across transactions
     start(url, "first", "Open")
     assert models.catch_up() == 1  # from here on, every catch-up folds notification by notification
@@ -141,7 +143,7 @@ def test_incremental_equals_rebuild_and_catch_up_is_idempotent(url: str, ledger:
 
 
 def test_rebuild_starts_each_match_from_its_snapshot_and_folds_only_the_tail(
-    url: str, ledger: Ledger
+    url: str, ledger: MatchStore
 ) -> None:
     import_mats(url)  # an import ends each match on a snapshot
     record_scenario(url)  # 20 actions recorded live: a tail after the last snapshot
@@ -164,14 +166,14 @@ def test_rebuild_starts_each_match_from_its_snapshot_and_folds_only_the_tail(
     )
 
 
-def _last_snapshot(ledger: Ledger, match_id: str) -> MatchSnapshot:
+def _last_snapshot(ledger: MatchStore, match_id: str) -> MatchSnapshot:
     stream = match_uuid(match_id)
     snapshots = list(ledger.snapshots.get(stream, desc=True, limit=1)) if ledger.snapshots else []
     assert snapshots and isinstance(snapshots[0], MatchSnapshot)
     return snapshots[0]
 
 
-def _replace_snapshot(ledger: Ledger, snapshot: MatchSnapshot, state: dict[str, Any]) -> None:
+def _replace_snapshot(ledger: MatchStore, snapshot: MatchSnapshot, state: dict[str, Any]) -> None:
     """Overwrite the stored snapshot as someone with write access to the database could."""
     table = getattr(ledger.snapshots, "recorder").events_record_cls.__table__  # noqa: B009
     engine = getattr(ledger.recorder, "datastore").engine  # noqa: B009
@@ -195,7 +197,7 @@ def _replace_snapshot(ledger: Ledger, snapshot: MatchSnapshot, state: dict[str, 
 
 @pytest.mark.parametrize("damage", ["other history", "no head", "unreadable"])
 def test_a_snapshot_not_of_the_streams_history_is_not_used(
-    url: str, ledger: Ledger, damage: str
+    url: str, ledger: MatchStore, damage: str
 ) -> None:
     import_mats(url)
     models = ReadModels(ledger)
@@ -220,7 +222,7 @@ def test_a_snapshot_not_of_the_streams_history_is_not_used(
 
 
 def test_the_first_catch_up_of_a_large_ledger_starts_from_the_snapshots(
-    url: str, ledger: Ledger
+    url: str, ledger: MatchStore
 ) -> None:
     import_mats(url)
     record_scenario(url)
@@ -233,7 +235,7 @@ def test_the_first_catch_up_of_a_large_ledger_starts_from_the_snapshots(
 
 
 def test_a_crash_before_the_commit_changes_nothing_and_is_done_once_later(
-    url: str, ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+    url: str, ledger: MatchStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     models = ReadModels(ledger)
     start(url, "first", "Open")
@@ -260,7 +262,7 @@ def test_a_crash_before_the_commit_changes_nothing_and_is_done_once_later(
     assert len(numbers) == len(set(numbers)) == 2
 
 
-def test_rulings_log_marks_the_overturned_ruling(url: str, ledger: Ledger) -> None:
+def test_rulings_log_marks_the_overturned_ruling(url: str, ledger: MatchStore) -> None:
     start(url, "r1", "Open")
     rule(ledger, "r1")
     models = ReadModels(ledger)
@@ -271,7 +273,7 @@ def test_rulings_log_marks_the_overturned_ruling(url: str, ledger: Ledger) -> No
     assert overturn["voided_by"] is None and overturn["ruled_by"] == "committee"
 
 
-def test_list_and_rulings_filter_by_event_and_print_json(url: str, ledger: Ledger) -> None:
+def test_list_and_rulings_filter_by_event_and_print_json(url: str, ledger: MatchStore) -> None:
     assert "no matches" in run(url, "list").stdout
     start(url, "club-1", "Club night")
     start(url, "open-1", "Open")
@@ -299,7 +301,7 @@ def test_list_keeps_the_old_output_and_order(url: str) -> None:
     assert ids == ["m", "second"]
     text = run(url, "list").stdout
     assert "Cy v Di" in text and "Ann v Bob" in text and "not begun" in text
-    folded = Ledger(url)  # what the old ``list`` printed: every match folded, in start order
+    folded = MatchStore(url)  # what the old ``list`` printed: every match folded, in start order
     try:
         expected = [state_json(folded.state(match_id)) for match_id in folded.match_ids()]
     finally:

@@ -20,13 +20,13 @@ from bgledger.cli.replay import ReplaySession
 from bgledger.commands.rulings import Ruling
 from bgledger.events import MatchEvent
 from bgledger.projections.views.moment import moment
-from bgledger.store.application import Ledger
+from bgledger.store.application import MatchStore
 
 REASON = "a 5 and a 3 played with 5-2"
 
 
 def reverted_match(url: str) -> list[MatchEvent]:
-    ledger = Ledger(url)
+    ledger = MatchStore(url)
     ledger.start(("Ann", "Bob"), 5, match_id="m", by="kim")
     ledger.act("m", lambda m: m.opening(5, 2, by="kim"))
     ledger.act("m", lambda m: m.move("13/8 13/10", as_played=True, by="kim"))

@@ -22,7 +22,7 @@ from bgledger.events import MatchEvent, PlaysReverted, RulingMade
 from bgledger.interchange.json_schema import InvalidMatchJsonError
 from bgledger.interchange.json_stream import export_json, import_json, read_json
 from bgledger.projections.state.fold import HistoryNeededError, Phase, apply, fold
-from bgledger.store.application import Ledger
+from bgledger.store.application import MatchStore
 from tests.conftest import REPO
 from tests.ruled_match import record_ruled_match
 from tests.test_stored_rulings_v2 import fixture_rows, store_rows
@@ -32,7 +32,7 @@ OLD_EXPORT = REPO / "fixtures" / "stores" / "rulings-v2.ruled.json"
 
 @pytest.fixture(scope="module")
 def ruled() -> list[MatchEvent]:
-    with Ledger("sqlite:///:memory:") as ledger:
+    with MatchStore("sqlite:///:memory:") as ledger:
         return record_ruled_match(ledger)  # event 7 reverts Bob's illegal 6-4 (event 6)
 
 
@@ -89,8 +89,8 @@ def test_an_export_from_before_keeps_its_rulings_state_under_its_hash(tmp_path: 
 
 def test_an_export_from_before_imports_as_the_match_its_ledger_held(tmp_path: Path) -> None:
     with (
-        Ledger(f"sqlite:///{tmp_path / 'old.db'}") as old,
-        Ledger(f"sqlite:///{tmp_path / 'new.db'}") as new,
+        MatchStore(f"sqlite:///{tmp_path / 'old.db'}") as old,
+        MatchStore(f"sqlite:///{tmp_path / 'new.db'}") as new,
     ):
         store_rows(old, fixture_rows())  # the rows the same release stored
         document = read_json(OLD_EXPORT.read_text(encoding="utf-8"), name="old.json")

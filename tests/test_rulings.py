@@ -4,8 +4,8 @@ Each transcript is one match.  Its header names the ``start`` options
 (``# start: --a Ann --b Bob --length 3 --profile usbgf-2016``) and tells the
 story; the scores, boards and event numbers asserted here were worked out by
 hand from that story, not read back from the ledger.  The play is recorded
-one action a line (:mod:`bgledger.commands.language`, through :meth:`Ledger.act`), the
-rulings through the library (:meth:`Ledger.rule`), never through the CLI.
+one action a line (:mod:`bgledger.commands.language`, through :meth:`MatchStore.act`), the
+rulings through the library (:meth:`MatchStore.rule`), never through the CLI.
 
 The lines a transcript may hold besides actions (see :func:`run_scenario`)::
 
@@ -62,7 +62,7 @@ from bgledger.events import (
 from bgledger.projections.state.corrected import corrected, in_force, voided_by
 from bgledger.projections.state.fold import Crawford, GameRecord, MatchState, Phase
 from bgledger.projections.views import audit
-from bgledger.store.application import Ledger
+from bgledger.store.application import MatchStore
 from tests.conftest import REPO, board, unique_id
 
 FIXTURES = REPO / "fixtures" / "rulings"
@@ -83,7 +83,7 @@ class Trial:
 class Run:
     """A transcript recorded in a ledger: what it named, tried and saw refused."""
 
-    ledger: Ledger
+    ledger: MatchStore
     match_id: str
     named: dict[str, MatchState] = field(default_factory=dict)
     trials: dict[str, Trial] = field(default_factory=dict)
@@ -103,7 +103,7 @@ RulingCommand = Callable[[Match, list[MatchEvent]], None]
 
 
 def ruling_command(words: list[str]) -> RulingCommand:
-    """A ruling line's words (without its '!' or '?') as a :meth:`Ledger.rule` command."""
+    """A ruling line's words (without its '!' or '?') as a :meth:`MatchStore.rule` command."""
     verb, rest = words[0], words[1:]
     options: dict[str, Any] = {"ruled_by": "director", "reason": "see the transcript"}
     args: list[str] = []
@@ -159,7 +159,7 @@ def run_scenario(url: str, name: str) -> Run:
     assert start, f"{name} has no '# start:' line"
     words = shlex.split(start.group(1))
     options = dict(zip(words[::2], words[1::2], strict=True))
-    ledger = Ledger(url)
+    ledger = MatchStore(url)
     match_id = ledger.start(
         (options["--a"], options["--b"]),
         int(options["--length"]),
@@ -368,7 +368,7 @@ def test_usbgf_2017_a_cube_turn_condones_the_illegal_play(url: str) -> None:
 
 
 def test_usbgf_2017_a_roll_condones_the_illegal_play(url: str) -> None:
-    ledger = Ledger(url)
+    ledger = MatchStore(url)
     match_id = ledger.start(("Ann", "Bob"), 3, match_id=unique_id("r"), by=BY, profile="usbgf-2017")
     for line in ("opening 3 1", "move 8/5 6/5", "roll 6 5", "move 24/18 --as-played"):
         ledger.act(match_id, lambda m, line=line: Action.parse(line).apply(m, BY))
@@ -685,15 +685,15 @@ def test_a_note_changes_nothing_and_an_appeal_restores_the_state_before_the_ruli
 # -- more refusals and consequences, recorded in code ----------------------------------------
 
 
-def record(ledger: Ledger, match_id: str, *lines: str) -> None:
-    """Record ``lines`` (one action each) through :meth:`Ledger.act`."""
+def record(ledger: MatchStore, match_id: str, *lines: str) -> None:
+    """Record ``lines`` (one action each) through :meth:`MatchStore.act`."""
     for text in lines:
         action = Action.parse(text)
         ledger.act(match_id, lambda m, action=action: action.apply(m, BY))
 
 
-def rule(ledger: Ledger, match_id: str, decide: Callable[..., None], *args: Any) -> None:
-    """Make a ruling: ``decide(match, history, *args)`` through :meth:`Ledger.rule`."""
+def rule(ledger: MatchStore, match_id: str, decide: Callable[..., None], *args: Any) -> None:
+    """Make a ruling: ``decide(match, history, *args)`` through :meth:`MatchStore.rule`."""
     ledger.rule(match_id, lambda m, h: decide(m, h, *args))
 
 
@@ -702,7 +702,7 @@ DIRECTOR = Ruling("director", "see the test")
 
 
 def test_a_dead_cube_the_doubler_won_with_still_wins_the_match_at_the_dead_value(url: str) -> None:
-    ledger = Ledger(url)
+    ledger = MatchStore(url)
     match_id = ledger.start(("Ann", "Bob"), 3, match_id=unique_id("r"), by=BY, profile="online")
     record(ledger, match_id, *ANN_DROP_GAME, *ANN_DROP_GAME)  # 2-0
     record(ledger, match_id, "opening 3 1", "move 8/5 6/5", "resign single a", "accept")  # 2-1
@@ -722,7 +722,7 @@ def test_a_dead_cube_the_doubler_won_with_still_wins_the_match_at_the_dead_value
 
 
 def test_rulings_name_what_they_rule_on(url: str) -> None:
-    ledger = Ledger(url)
+    ledger = MatchStore(url)
     match_id = ledger.start(("Ann", "Bob"), 3, match_id=unique_id("r"), by=BY)
     record(ledger, match_id, "opening 3 1", "move 8/5 6/5", "roll 6 5", "move 24/18 --as-played")
     with pytest.raises(RulingRefusedError) as legal:
@@ -752,7 +752,7 @@ def test_rulings_name_what_they_rule_on(url: str) -> None:
 
 
 def test_the_rule_named_by_the_ruler_must_be_one_that_corrects_the_event(url: str) -> None:
-    ledger = Ledger(url)
+    ledger = MatchStore(url)
     match_id = ledger.start(("Ann", "Bob"), 3, match_id=unique_id("r"), by=BY)
     record(ledger, match_id, "opening 3 1", "move 8/5 6/5", "roll 6 5", "move 24/18 --as-played")
     with pytest.raises(RulingRefusedError) as wrong:
@@ -764,7 +764,7 @@ def test_the_rule_named_by_the_ruler_must_be_one_that_corrects_the_event(url: st
 
 
 def test_a_game_in_progress_that_concludes_the_agreed_match_stands(url: str) -> None:
-    ledger = Ledger(url)
+    ledger = MatchStore(url)
     match_id = ledger.start(("Ann", "Bob"), 3, match_id=unique_id("r"), by=BY, profile="online")
     record(ledger, match_id, *ANN_DROP_GAME, *ANN_DROP_GAME)  # 2-0, game 3 is Crawford
     record(ledger, match_id, "opening 3 1", "move 8/5 6/5")
@@ -780,7 +780,7 @@ def test_a_game_in_progress_that_concludes_the_agreed_match_stands(url: str) -> 
 
 def test_a_revert_undoes_game_actions_not_the_rulings_made_since(url: str) -> None:
     """USBGF 4.2.3(c) undoes "all subsequent game actions"; a ruling made meanwhile stands."""
-    ledger = Ledger(url)
+    ledger = MatchStore(url)
     match_id = ledger.start(("Ann", "Bob"), 3, match_id=unique_id("r"), by=BY)
     record(ledger, match_id, "opening 3 1", "move 8/5 6/5", "roll 6 5", "move 24/18 --as-played")
     rule(ledger, match_id, Match.note, Ruling("director", "Ann questions Bob's play"))  # 7
@@ -799,7 +799,7 @@ def test_a_revert_undoes_game_actions_not_the_rulings_made_since(url: str) -> No
 
 def test_classic_laws_oblige_moving_the_man_wrongly_moved() -> None:
     """CLASSIC 10: if a man wrongly moved can be moved correctly, that man must be moved."""
-    ledger = Ledger("sqlite:///:memory:")
+    ledger = MatchStore("sqlite:///:memory:")
     match_id = ledger.start(("Ann", "Bob"), 3, match_id="classic", profile="classic", by=BY)
     record(ledger, match_id, "opening 5 2", "move 13/7 --as-played")  # 7 pips for a 5-2 is 13/6
     rule(ledger, match_id, Match.revert, 4, Ruling("players", "Bob demanded it (CLASSIC 9)"))

@@ -13,7 +13,7 @@ that double too.  Then:
 - a committee overturning the revert restores the match exactly as recorded
   just before the revert;
 - the corrected match never depends on when it is rebuilt: the live
-  aggregate after each action, a fresh :class:`Ledger`'s ``state(id, at=N)``
+  aggregate after each action, a fresh :class:`MatchStore`'s ``state(id, at=N)``
   (snapshots in play: a long match has one every 50 events) and
   :func:`bgledger.projections.state.corrected.corrected` over the first N events agree at
   every event number N.
@@ -48,7 +48,7 @@ from bgledger.projections.state.fold import MatchState, Phase
 from bgledger.projections.views import audit
 from bgledger.rules.legal import legal_plays
 from bgledger.rules.notation import Move
-from bgledger.store.application import Ledger
+from bgledger.store.application import MatchStore
 from tests.conftest import unique_id
 from tests.match_driver import next_line
 
@@ -175,7 +175,7 @@ def ledger_url(tmp_path_factory: pytest.TempPathFactory) -> str:
     return f"sqlite:///{path}"
 
 
-def _act(ledger: Ledger, match_id: str, story: Story, line: str) -> None:
+def _act(ledger: MatchStore, match_id: str, story: Story, line: str) -> None:
     action = Action.parse(line)
 
     def command(match: Match) -> None:
@@ -187,7 +187,7 @@ def _act(ledger: Ledger, match_id: str, story: Story, line: str) -> None:
 
 
 def _rule(
-    ledger: Ledger, match_id: str, story: Story, decide: Callable[..., None], *args: object
+    ledger: MatchStore, match_id: str, story: Story, decide: Callable[..., None], *args: object
 ) -> None:
     def command(match: Match, history: list[MatchEvent]) -> None:
         decide(match, history, *args)
@@ -212,7 +212,7 @@ def test_rulings_in_the_ledger_agree_with_every_rebuild(
     ledger_url: str, seed: int, prefix: int, after: str, overturn: bool
 ) -> None:
     rng = random.Random(seed)
-    ledger = Ledger(ledger_url)
+    ledger = MatchStore(ledger_url)
     match_id = ledger.start(("Ann", "Bob"), 7, match_id=unique_id("p"), by=BY, at=T0)
     without = Recorded(match_id, 7)
     story = Story()
@@ -267,7 +267,7 @@ def test_rulings_in_the_ledger_agree_with_every_rebuild(
     assert (story.illegal in voided_by(history)) is not overturn
 
     # A fresh ledger rebuilds the same match at every event number.
-    fresh = Ledger(ledger_url)
+    fresh = MatchStore(ledger_url)
     assert fresh.history(match_id) == history
     assert corrected(history) == fresh.state(match_id) == ledger.state(match_id)
     for number in range(1, len(history) + 1):

@@ -24,7 +24,7 @@ from bgledger.events import MatchEvent
 from bgledger.projections.state.corrected import corrected
 from bgledger.projections.state.fold import MatchState, fold
 from bgledger.projections.views.scoresheet import scoresheet_html, scoresheet_text
-from bgledger.store.application import Ledger
+from bgledger.store.application import MatchStore
 from tests.ruled_match import record_ruled_match
 from tests.test_scenarios import SCENARIOS
 from tests.test_store import PROFILES, random_match
@@ -295,7 +295,7 @@ def test_the_running_score_adds_up(seed: int, length: int, profile: str) -> None
 @pytest.fixture(scope="module")
 def ruled() -> list[MatchEvent]:
     """The match of ``record_ruled_match``: one ruling of each kind, every action a minute on."""
-    with Ledger("sqlite:///:memory:") as ledger:
+    with MatchStore("sqlite:///:memory:") as ledger:
         return record_ruled_match(ledger)
 
 
@@ -364,7 +364,7 @@ def test_a_game_result_a_ruling_voided_is_not_on_the_sheet(ruled: list[MatchEven
 
 
 def test_a_revert_leaves_a_ruling_made_since_in_force() -> None:
-    with Ledger("sqlite:///:memory:") as ledger:
+    with MatchStore("sqlite:///:memory:") as ledger:
         ledger.start(("Ann", "Bob"), 3, match_id="v", by="kim", at=T0)
         for line in ("opening 3 1", "move 8/5 6/5", "roll 6 4", "move 24/18 13/8 --as-played"):
             ledger.act("v", partial(Action.parse(line).apply, by="kim"))

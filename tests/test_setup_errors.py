@@ -17,7 +17,7 @@ from bgledger.errors import ActionRefusedError
 from bgledger.interchange.json_stream import export_json, import_json, read_json
 from bgledger.projections.state.corrected import corrected
 from bgledger.rules.position import Position
-from bgledger.store.application import Ledger
+from bgledger.store.application import MatchStore
 from tests.conftest import REPO
 
 FIXTURE = REPO / "fixtures" / "rulings" / "starting-position-4.2.4.txt"
@@ -25,8 +25,8 @@ WRONG = "4HPwATDgc+gBMA"  # one of Ann's mid-point checkers on her 12 point
 DIRECTOR = Ruling("director", "a checker of Ann's started on her 12 point", by="tom")
 
 
-def ledger_with(lines: list[str], profile: str = "usbgf-2016") -> Ledger:
-    ledger = Ledger("sqlite:///:memory:")
+def ledger_with(lines: list[str], profile: str = "usbgf-2016") -> MatchStore:
+    ledger = MatchStore("sqlite:///:memory:")
     ledger.start(("Ann", "Bob"), 3, match_id="s", profile=profile, by="kim")
     ledger.act("s", lambda m: m.record_setup(WRONG, by="kim"))  # event 3 (2: GameStarted)
     for line in lines:
@@ -34,7 +34,7 @@ def ledger_with(lines: list[str], profile: str = "usbgf-2016") -> Ledger:
     return ledger
 
 
-def fix(ledger: Ledger) -> None:
+def fix(ledger: MatchStore) -> None:
     ledger.rule("s", lambda m, h: m.correct_setup(h, 3, DIRECTOR))
 
 
@@ -96,7 +96,7 @@ def test_a_setup_is_recorded_before_the_first_play_only() -> None:
     with pytest.raises(ActionRefusedError, match="before the game's first play"):
         ledger.act("s", lambda m: m.record_setup(WRONG, by="kim"))
     with pytest.raises(ActionRefusedError, match="standard starting position"):
-        fresh = Ledger("sqlite:///:memory:")
+        fresh = MatchStore("sqlite:///:memory:")
         fresh.start(("Ann", "Bob"), 3, match_id="t", by="kim")
         fresh.act("t", lambda m: m.record_setup(Position.start().position_id, by="kim"))
 
@@ -105,7 +105,7 @@ def test_a_corrected_setup_round_trips_through_json() -> None:
     ledger = ledger_with(OPENING + BOB_1)
     fix(ledger)
     document = read_json(json.dumps(export_json(ledger.history("s"))), name="s.json")
-    copy = Ledger("sqlite:///:memory:")
+    copy = MatchStore("sqlite:///:memory:")
     assert import_json(copy, document, match_id="c", by="kim") == "c"
     assert copy.state("c").board == ledger.state("s").board
 

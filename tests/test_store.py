@@ -27,7 +27,7 @@ from bgledger.projections.state.codec import state_from_dict, state_to_dict
 from bgledger.projections.state.fold import MatchState, Phase, apply, fold
 from bgledger.rules.legal import legal_plays
 from bgledger.rules.profiles import get_profile
-from bgledger.store.application import SNAPSHOT_INTERVAL, Ledger
+from bgledger.store.application import SNAPSHOT_INTERVAL, MatchStore
 from tests.conftest import unique_id
 from tests.match_driver import next_line
 
@@ -122,7 +122,7 @@ def test_stored_match_rebuilds_the_live_state(
 ) -> None:
     match_id = unique_id("live")
     rng = random.Random(seed)
-    ledger = Ledger(store_url)
+    ledger = MatchStore(store_url)
     ledger.start(
         ("Ann", "Bob"), length, match_id=match_id, profile=profile, by=BY, at=T0.isoformat()
     )
@@ -148,7 +148,7 @@ def test_stored_match_rebuilds_the_live_state(
     assert [fields(e) for e in history] == [fields(e) for e in recorded]
     assert fold(history) == live
 
-    with Ledger(store_url) as fresh:
+    with MatchStore(store_url) as fresh:
         # Loaded from the latest snapshot (if any) and the events after it.
         assert fresh.state(match_id) == live
         assert fresh.snapshots is not None
@@ -238,7 +238,7 @@ def test_codec_refuses_a_board_that_is_not_two_sides_of_26_counts(board: object)
 def test_a_ruling_stored_with_an_unreadable_copy_of_its_state_folds_from_its_facts() -> None:
     # Before class version 3 a ruling also stored the state it led to; that copy is dropped
     # on reading, so one in a form no bgledger reads changes nothing (DESIGN principle 7).
-    ledger = Ledger("sqlite:///:memory:")
+    ledger = MatchStore("sqlite:///:memory:")
     match = Match.start(match_uuid("r"), "r", ("Ann", "Bob"), 3, by="kim")
     history = match.collect_events()
     match.note(history, Ruling("director", "noted", rule="USBGF 5.5"))
@@ -264,7 +264,7 @@ def test_match_ids_lists_matches_in_start_order(
     store_url: str, prefixes: list[str], seed: int
 ) -> None:
     rng = random.Random(seed)
-    ledger = Ledger(store_url)
+    ledger = MatchStore(store_url)
     started: list[str] = []
     for prefix in prefixes:
         started.append(ledger.start(("Ann", "Bob"), 3, match_id=unique_id(prefix), by=BY))
@@ -273,12 +273,12 @@ def test_match_ids_lists_matches_in_start_order(
         ledger.act(earlier, lambda m: Action.parse(next_line(m.state, rng) or "").apply(m, BY))
     ours = set(started)
     assert [m for m in ledger.match_ids() if m in ours] == started
-    with Ledger(store_url) as fresh:
+    with MatchStore(store_url) as fresh:
         assert [m for m in fresh.match_ids() if m in ours] == started
 
 
 def test_match_ids_of_a_new_ledger_are_exactly_its_matches(sqlite_url: str) -> None:
-    ledger = Ledger(sqlite_url)
+    ledger = MatchStore(sqlite_url)
     assert ledger.match_ids() == []
     for match_id in ("zeta", "alpha", "mid"):
         ledger.start(("Ann", "Bob"), 1, match_id=match_id, by=BY)
@@ -287,14 +287,14 @@ def test_match_ids_of_a_new_ledger_are_exactly_its_matches(sqlite_url: str) -> N
 
 
 def test_long_match_loads_from_snapshots_and_equals_the_full_fold(sqlite_url: str) -> None:
-    ledger = Ledger(sqlite_url)
+    ledger = MatchStore(sqlite_url)
     match_id = ledger.start(("Ann", "Bob"), 25, match_id=unique_id("long"), by=BY)
     rng = random.Random(2026)
     for _ in range(160):
         ledger.act(match_id, lambda m: Action.parse(next_line(m.state, rng) or "").apply(m, BY))
     history = ledger.history(match_id)
     assert len(history) >= 160
-    with Ledger(sqlite_url) as fresh:
+    with MatchStore(sqlite_url) as fresh:
         assert fresh.snapshots is not None
         snapshots = [s.originator_version for s in fresh.snapshots.get(match_uuid(match_id))]
         assert snapshots[:3] == [50, 100, 150]

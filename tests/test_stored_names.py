@@ -16,7 +16,7 @@ from eventsourcing.utils import TopicError
 from bgledger import events
 from bgledger.events.base import MatchEvent
 from bgledger.events.names import KINDS, TOPICS
-from bgledger.store.application import Ledger
+from bgledger.store.application import MatchStore
 
 
 def _subclasses(cls: type) -> set[type]:
@@ -42,7 +42,7 @@ def test_the_names_are_the_ones_first_stored() -> None:
 
 def test_rows_carry_the_names_and_snapshots_theirs(tmp_path: Path) -> None:
     path = tmp_path / "ledger.db"
-    ledger = Ledger(f"sqlite:///{path}")
+    ledger = MatchStore(f"sqlite:///{path}")
     ledger.start(("Ann", "Bob"), 3, match_id="m", by="kim")
     ledger.take_snapshot(ledger.load("m").id)
     ledger.close()
@@ -54,7 +54,7 @@ def test_rows_carry_the_names_and_snapshots_theirs(tmp_path: Path) -> None:
 
 
 def test_a_topic_outside_the_vocabulary_is_refused_without_importing_it() -> None:
-    ledger = Ledger("sqlite:///:memory:")
+    ledger = MatchStore("sqlite:///:memory:")
     ledger.start(("Ann", "Bob"), 3, match_id="m", by="kim")
     stored = ledger.mapper.to_stored_event(ledger.history("m")[0])
     for topic in ("this:x", "ledger.events:Nothing", "bgledger.events.game:MatchStarted"):

@@ -30,7 +30,7 @@ from bgledger.projections.readmodels.tracking import ReadModels
 from bgledger.projections.state.clock import at_ms, figures
 from bgledger.projections.state.corrected import corrected
 from bgledger.projections.views.summary import state_json
-from bgledger.store.application import Ledger
+from bgledger.store.application import MatchStore
 from bgledger.store.integrity import verify_stream
 from tests.conftest import REPO
 
@@ -52,7 +52,7 @@ def _shown() -> list[dict[str, Any]]:
     return [json.loads(line) for line in lines]
 
 
-def store_rows(ledger: Ledger, rows: list[dict[str, Any]]) -> None:
+def store_rows(ledger: MatchStore, rows: list[dict[str, Any]]) -> None:
     ledger.recorder.insert_events(
         [
             StoredEvent(UUID(r["stream"]), r["version"], r["topic"], r["state"].encode("utf-8"))
@@ -62,9 +62,9 @@ def store_rows(ledger: Ledger, rows: list[dict[str, Any]]) -> None:
 
 
 @pytest.fixture
-def old(tmp_path: Path) -> Iterator[Ledger]:
+def old(tmp_path: Path) -> Iterator[MatchStore]:
     """A fresh SQLite ledger holding the previous release's rows, and nothing else."""
-    ledger = Ledger(f"sqlite:///{tmp_path / 'old.db'}")
+    ledger = MatchStore(f"sqlite:///{tmp_path / 'old.db'}")
     store_rows(ledger, fixture_rows())
     yield ledger
     ledger.close()
@@ -88,14 +88,14 @@ def test_the_fixture_holds_rulings_with_their_stored_state() -> None:
     assert all(r["class_version"] == 2 and r["state"]["version"] == 1 for r in rulings)
 
 
-def test_every_stream_written_before_still_verifies(old: Ledger) -> None:
+def test_every_stream_written_before_still_verifies(old: MatchStore) -> None:
     for match_id in MATCHES:
         verdict = verify_stream(old, match_uuid(match_id))
         assert verdict.ok, verdict.problem
         assert verdict.unchained == 0 and verdict.events == len(old.history(match_id))
 
 
-def test_a_ruling_read_back_no_longer_hashes_to_its_link(old: Ledger) -> None:
+def test_a_ruling_read_back_no_longer_hashes_to_its_link(old: MatchStore) -> None:
     # Why verify links the row as stored: the event read back has lost its state.
     history = old.history("ruled")
     revert = history[6]
@@ -110,7 +110,7 @@ def test_a_rulings_stored_state_is_still_covered_by_the_chain(tmp_path: Path) ->
     data = json.loads(rows[index]["state"])
     data["state"]["score"] = [0, 0]
     rows[index] = {**rows[index], "state": json.dumps(data, separators=(",", ":"))}
-    with Ledger(f"sqlite:///{tmp_path / 'edited.db'}") as ledger:
+    with MatchStore(f"sqlite:///{tmp_path / 'edited.db'}") as ledger:
         store_rows(ledger, rows)
         verdict = verify_stream(ledger, match_uuid("ruled"))
         assert verdict.problem is not None and verdict.problem.kind == "edited"
@@ -119,12 +119,12 @@ def test_a_rulings_stored_state_is_still_covered_by_the_chain(tmp_path: Path) ->
 
 
 def _fresh_state(tmp_path: Path) -> Any:
-    with Ledger(f"sqlite:///{tmp_path / 'fresh.db'}") as ledger:
+    with MatchStore(f"sqlite:///{tmp_path / 'fresh.db'}") as ledger:
         store_rows(ledger, fixture_rows())
         return ledger.state("ruled")
 
 
-def test_the_match_after_every_ruling_is_what_the_previous_release_showed(old: Ledger) -> None:
+def test_the_match_after_every_ruling_is_what_the_previous_release_showed(old: MatchStore) -> None:
     for line in _shown():
         match_id, at, view = line["match"], line["at"], line["view"]
         where = f"{match_id} at {at} {view}"
@@ -136,7 +136,7 @@ def test_the_match_after_every_ruling_is_what_the_previous_release_showed(old: L
         _same(line["show"], state_json(state), where)
 
 
-def test_figures_worked_out_by_hand_from_the_stories(old: Ledger) -> None:
+def test_figures_worked_out_by_hand_from_the_stories(old: MatchStore) -> None:
     ruled = old.state("ruled")  # tests/ruled_match.py: Bob wins 3-2 after the length is 3 again
     assert (ruled.score, ruled.winner, ruled.length) == ((2, 3), "b", 3)
     void = old.state("crawford-void")  # the void double's game scores 1: Bob wins 2-0
@@ -148,17 +148,19 @@ def test_figures_worked_out_by_hand_from_the_stories(old: Ledger) -> None:
     assert figures(today.timer, at_ms(today.last_at)) == (600_000, 600_000)
 
 
-def test_loading_past_a_snapshot_taken_before_a_ruling_folds_the_match_again(old: Ledger) -> None:
+def test_loading_past_a_snapshot_taken_before_a_ruling_folds_the_match_again(
+    old: MatchStore,
+) -> None:
     expected = {match_id: old.state(match_id) for match_id in MATCHES}
     for match_id in MATCHES:
         old.take_snapshot(match_uuid(match_id), version=5)  # rulings come later in each
-    with Ledger(old.url, cache_size=10) as again:
+    with MatchStore(old.url, cache_size=10) as again:
         for match_id in MATCHES:
             assert again.state(match_id) == expected[match_id]
             assert again.state(match_id) == expected[match_id]  # now from the cache
 
 
-def test_read_models_fold_the_rulings_of_a_batch_from_the_events(old: Ledger) -> None:
+def test_read_models_fold_the_rulings_of_a_batch_from_the_events(old: MatchStore) -> None:
     today = {line["match"]: line["show"] for line in _shown() if line["view"] == "today"}
     old.take_snapshot(match_uuid("ruled"), version=5)
     models = ReadModels(old, batch=4)  # a batch's rulings fall after a stored state

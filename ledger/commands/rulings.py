@@ -135,7 +135,7 @@ class RulingCommands(MatchStream):
     every command what only rulings need; and the JSON recheck
     (:mod:`bgledger.interchange.json_recheck`) decides a ruling on the file's
     events before it, which no store holds.  So the caller passes them:
-    :meth:`bgledger.store.application.Ledger.rule` reads them from the store.
+    :meth:`bgledger.store.application.MatchStore.rule` reads them from the store.
 
     ``ruling`` says who rules, why, under which rule, and who records it when.
     """

@@ -18,7 +18,7 @@ from bgledger.errors import BgLedgerError
 from bgledger.interchange.importer import ImportedMatch, matches_from_mat
 from bgledger.interchange.json_stream import import_json, read_json
 from bgledger.interchange.mat import read_mat_file
-from bgledger.store.application import Ledger
+from bgledger.store.application import MatchStore
 
 __all__ = ["ImportRefusedError", "import_file"]
 
@@ -30,7 +30,7 @@ class ImportRefusedError(BgLedgerError):
 
 
 def import_file(
-    ledger: Ledger, path: Path, *, match_id: str | None, profile: str, by: str
+    ledger: MatchStore, path: Path, *, match_id: str | None, profile: str, by: str
 ) -> list[ImportedMatch]:
     """Replay every match of the file at ``path`` and store them in one transaction.
 
@@ -60,7 +60,7 @@ def import_file(
     return imported
 
 
-def _import_json(ledger: Ledger, path: Path, *, match_id: str | None, by: str) -> ImportedMatch:
+def _import_json(ledger: MatchStore, path: Path, *, match_id: str | None, by: str) -> ImportedMatch:
     document = read_json(path.read_text(encoding="utf-8"), name=str(path))
     stored = import_json(ledger, document, match_id=match_id, by=by)
     match = ledger.load(stored)

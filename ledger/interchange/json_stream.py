@@ -66,7 +66,7 @@ from bgledger.interchange.json_schema import (
     parse,
     schemas,
 )
-from bgledger.store.application import Ledger
+from bgledger.store.application import MatchStore
 
 __all__ = [
     "COMMANDS",
@@ -196,7 +196,7 @@ def _renamed(event: MatchEvent, match_id: str) -> MatchEvent:
 
 
 def import_json(
-    ledger: Ledger, document: MatchDocument, *, match_id: str | None = None, by: str
+    ledger: MatchStore, document: MatchDocument, *, match_id: str | None = None, by: str
 ) -> str:
     """Store ``document``'s match in ``ledger`` (under ``match_id`` if given); return its id.
 

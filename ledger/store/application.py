@@ -14,7 +14,7 @@ match is also snapshot right after each command that records a ruling.
 
 Example::
 
-    >>> ledger = Ledger("sqlite:///:memory:")
+    >>> ledger = MatchStore("sqlite:///:memory:")
     >>> ledger.start(("Ann", "Bob"), 3, match_id="final", by="kim")
     'final'
     >>> ledger.act("final", lambda m: m.opening(6, 1, by="kim"))
@@ -43,7 +43,7 @@ from bgledger.projections.state.fold import MatchState, fold
 from bgledger.store.recorder import LedgerMapper
 from bgledger.store.snapshots import MatchSnapshot, StaleSnapshotError, project_match
 
-__all__ = ["DEFAULT_URL", "SNAPSHOT_INTERVAL", "Ledger"]
+__all__ = ["DEFAULT_URL", "SNAPSHOT_INTERVAL", "MatchStore"]
 
 DEFAULT_URL = "sqlite:///bgledger.db"
 SNAPSHOT_INTERVAL = 50
@@ -54,7 +54,7 @@ _CONFLICTS = (IntegrityError, sqlalchemy.exc.IntegrityError)
 T = TypeVar("T")
 
 
-class Ledger(Application[UUID]):
+class MatchStore(Application[UUID]):
     """The match ledger on one SQLAlchemy database.
 
     :param url: a SQLAlchemy URL; ``sqlite:///:memory:`` for a throwaway ledger.

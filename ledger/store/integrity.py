@@ -43,7 +43,7 @@ from bgledger.commands.match import match_uuid
 from bgledger.errors import MatchNotFoundError
 from bgledger.events import MatchEvent, MatchStarted
 from bgledger.events.chain import link_content, stored_content
-from bgledger.store.application import Ledger
+from bgledger.store.application import MatchStore
 from bgledger.store.recorder import LedgerRecorder
 from bgledger.store.snapshots import MatchSnapshot
 
@@ -220,7 +220,7 @@ def verify(match_id: str, rows: Iterable[Row], witnesses: Sequence[Witness] = ()
     return Verdict(match_id, walk.count, walk.unchained, walk.previous, sources, problem)
 
 
-def _decode(ledger: Ledger, rows: Sequence[StoredEvent]) -> Iterator[Row]:
+def _decode(ledger: MatchStore, rows: Sequence[StoredEvent]) -> Iterator[Row]:
     """The stored rows read back one by one as the store holds them now (no snapshot, no cache).
 
     :raises UnreadableEventError: while iterating, for a row that is not a match event.
@@ -238,7 +238,7 @@ def _decode(ledger: Ledger, rows: Sequence[StoredEvent]) -> Iterator[Row]:
         yield Row(event, covered)
 
 
-def _as_stored(ledger: Ledger, row: StoredEvent) -> dict[str, Any]:
+def _as_stored(ledger: MatchStore, row: StoredEvent) -> dict[str, Any]:
     """The row's fields decoded as the mapper decodes them, but not upcast."""
     mapper = ledger.mapper
     data = row.state
@@ -250,7 +250,7 @@ def _as_stored(ledger: Ledger, row: StoredEvent) -> dict[str, Any]:
     return decoded
 
 
-def snapshot_witness(ledger: Ledger, stream: UUID) -> Witness | None:
+def snapshot_witness(ledger: MatchStore, stream: UUID) -> Witness | None:
     """The chain at the match's latest snapshot (None without one, or an older one without it)."""
     if ledger.snapshots is None:
         return None
@@ -265,10 +265,10 @@ def snapshot_witness(ledger: Ledger, stream: UUID) -> Witness | None:
     return Witness(latest[0].originator_version, head, "the latest snapshot")
 
 
-def streams(ledger: Ledger) -> list[UUID]:
+def streams(ledger: MatchStore) -> list[UUID]:
     """Every stream with stored events, read from the events table itself.
 
-    Unlike :meth:`~bgledger.store.application.Ledger.match_ids` this does not need a
+    Unlike :meth:`~bgledger.store.application.MatchStore.match_ids` this does not need a
     readable :class:`MatchStarted`: a match whose first event was deleted or
     garbled is still checked.
     """
@@ -282,7 +282,7 @@ def streams(ledger: Ledger) -> list[UUID]:
 
 
 def verify_stream(
-    ledger: Ledger, stream: UUID, witnesses: Sequence[Witness] = (), *, asked: str | None = None
+    ledger: MatchStore, stream: UUID, witnesses: Sequence[Witness] = (), *, asked: str | None = None
 ) -> Verdict:
     """:func:`verify` on the stored rows of ``stream``, with its latest snapshot as a witness.
 

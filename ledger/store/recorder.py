@@ -1,4 +1,4 @@
-"""The storage the Ledger uses: eventsourcing-sqlalchemy, reading and writing with SQLAlchemy Core.
+"""The MatchStore's storage: eventsourcing-sqlalchemy, reading and writing with SQLAlchemy Core.
 
 eventsourcing-sqlalchemy's recorder builds an ORM object for every row it
 reads or writes.  Replaying a 1,500-event match spent more time in that than

@@ -32,8 +32,8 @@ the first catch-up of a ledger takes the snapshot path too.
 
 Example::
 
-    >>> from bgledger.store.application import Ledger
-    >>> ledger = Ledger("sqlite:///:memory:")
+    >>> from bgledger.store.application import MatchStore
+    >>> ledger = MatchStore("sqlite:///:memory:")
     >>> ledger.start(("Ann", "Bob"), 3, match_id="final", by="kim", event="Open")
     'final'
     >>> models = ReadModels(ledger)
@@ -68,7 +68,7 @@ from bgledger.projections.readmodels.tables import (
     standings_table,
     tracking_table,
 )
-from bgledger.store.application import Ledger
+from bgledger.store.application import MatchStore
 
 __all__ = ["BATCH", "TRACKING_NAME", "ReadModels", "RebuildReport"]
 
@@ -100,14 +100,14 @@ class RebuildReport:
 
 
 class ReadModels:
-    """The read models of one :class:`~bgledger.store.application.Ledger`, in its database.
+    """The read models of one :class:`~bgledger.store.application.MatchStore`, in its database.
 
     :param ledger: the ledger whose events are read (its engine and mapper).
     :param batch: notifications folded per transaction.
     :raises sqlalchemy.exc.SQLAlchemyError: if the tables cannot be created.
     """
 
-    def __init__(self, ledger: Ledger, batch: int = BATCH) -> None:
+    def __init__(self, ledger: MatchStore, batch: int = BATCH) -> None:
         self.ledger = ledger
         self.batch = batch
         engine = getattr(ledger.recorder, "datastore").engine  # noqa: B009
