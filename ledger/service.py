@@ -37,12 +37,13 @@ Example::
 
 from __future__ import annotations
 
+import importlib
 import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from bgledger.commands.breaks import BEST_OF_THREE
 from bgledger.commands.clock import NOMINAL_MS, SET_RULES, parse_clock
@@ -67,18 +68,12 @@ from bgledger.events import (
     RulingMade,
     TimeExpired,
 )
-from bgledger.interchange.files import ImportRefusedError, import_file
-from bgledger.interchange.json_stream import export_json
-from bgledger.interchange.mat_writer import export_mat
-from bgledger.projections.readmodels.rows import status_text
-from bgledger.projections.readmodels.tracking import ReadModels, RebuildReport
 from bgledger.projections.state.clock import at_ms
 from bgledger.projections.state.corrected import corrected, rulings_in_force
 from bgledger.projections.state.fold import MatchState
 from bgledger.projections.views.audit import HistoryEntry
 from bgledger.projections.views.audit import history as audit_history
 from bgledger.projections.views.moment import Moment, moment
-from bgledger.projections.views.scoresheet import scoresheet_html, scoresheet_text
 from bgledger.projections.views.summary import state_json
 from bgledger.rules.judge import Judgement
 from bgledger.rules.judge import judge as judge_play
@@ -87,8 +82,21 @@ from bgledger.rules.notation import Play
 from bgledger.rules.position import Position
 from bgledger.rules.profiles import DEFAULT_PROFILE, PROFILES, Decision
 from bgledger.store.application import DEFAULT_URL, MatchStore
-from bgledger.store.integrity import Verdict, Witness, streams, verify_stream
-from bgledger.store.seal import InvalidSealError, Seal, keygen, load_private_key, load_public_key
+
+# What only some commands need is imported in the methods that need it, so
+# that a one-shot command (``bgledger show``, ``roll``, ``move``) does not pay
+# for it at start-up (bench/bench_startup.py): the .mat and JSON readers and
+# writers and the score sheets (import, export), the read models (list,
+# rulings, standings, rebuild), verify and the seals (with cryptography's
+# Ed25519 keys).  Their types are re-exported all the same, loaded on first
+# use by the module's ``__getattr__`` below.
+if TYPE_CHECKING:
+    from bgledger.interchange.files import ImportRefusedError as ImportRefusedError
+    from bgledger.projections.readmodels.tracking import ReadModels
+    from bgledger.projections.readmodels.tracking import RebuildReport as RebuildReport
+    from bgledger.store.integrity import Verdict as Verdict
+    from bgledger.store.seal import InvalidSealError as InvalidSealError
+    from bgledger.store.seal import Seal as Seal
 
 __all__ = [
     "DEFAULT_PROFILE",
@@ -135,6 +143,25 @@ __all__ = [
     "state_document",
     "verdict_text",
 ]
+
+_LOADED_ON_USE = {
+    "ImportRefusedError": "bgledger.interchange.files",
+    "RebuildReport": "bgledger.projections.readmodels.tracking",
+    "Verdict": "bgledger.store.integrity",
+    "InvalidSealError": "bgledger.store.seal",
+    "Seal": "bgledger.store.seal",
+}
+"""The re-exported types whose modules only some commands load: name, module."""
+
+
+def __getattr__(name: str) -> Any:
+    """A type of :data:`_LOADED_ON_USE`, imported on first use (PEP 562)."""
+    if name not in _LOADED_ON_USE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LOADED_ON_USE[name]), name)
+    globals()[name] = value
+    return value
+
 
 T = TypeVar("T")
 
@@ -964,6 +991,8 @@ class Ledger:
         :raises ImportRefusedError: for a file that cannot be read, understood
             or stored (the match id taken), with the line and the reason.
         """
+        from bgledger.interchange.files import import_file
+
         stored = import_file(self._store, path, match_id=match_id, profile=profile, by=by)
         return [
             Imported(
@@ -989,6 +1018,10 @@ class Ledger:
         :raises UnwritableNameError: for a player name a .mat file cannot hold.
         :raises ValueError: for an unknown ``kind``.
         """
+        from bgledger.interchange.json_stream import export_json
+        from bgledger.interchange.mat_writer import export_mat
+        from bgledger.projections.views.scoresheet import scoresheet_html, scoresheet_text
+
         events = self._store.history(match_id)
         if kind == "mat":
             return export_mat(events)
@@ -1011,6 +1044,8 @@ class Ledger:
 
         :raises MatchNotFoundError: for an unknown match.
         """
+        from bgledger.store.integrity import Witness, streams, verify_stream
+
         if match_id is None:
             return [verify_stream(self._store, stream) for stream in streams(self._store)]
         witnesses = [] if seal is None else [Witness(seal.events, seal.head, "the seal")]
@@ -1024,6 +1059,8 @@ class Ledger:
             another match than ``match_id``.
         :raises SealRefusedError: for a seal whose signature or signer does not match.
         """
+        from bgledger.store.seal import InvalidSealError, Seal, load_public_key
+
         found = Seal.read(path)
         key = None if pub is None else load_public_key(pub)
         if match_id is not None and found.match_id != match_id:
@@ -1049,6 +1086,8 @@ class Ledger:
         :raises SealRefusedError: for a match that cannot be sealed.
         :raises MatchNotFoundError: for an unknown match.
         """
+        from bgledger.store.seal import InvalidSealError, Seal, load_private_key
+
         private = load_private_key(key)
         (verdict,) = self.verify(match_id)
         if not verdict.ok:
@@ -1072,12 +1111,16 @@ class Ledger:
 
         :raises InvalidSealError: if ``path`` exists or a file cannot be written.
         """
-        return keygen(path)
+        from bgledger.store.seal import keygen as make_key_pair
+
+        return make_key_pair(path)
 
     # -- the tournament-wide views ---------------------------------------------------------
 
     def _read_models(self) -> ReadModels:
         """The read models, caught up with every event recorded since the last read."""
+        from bgledger.projections.readmodels.tracking import ReadModels
+
         if self._models is None:
             self._models = ReadModels(self._store)
         self._models.catch_up()
@@ -1090,6 +1133,8 @@ class Ledger:
         document as JSON text) and ``status`` in words.
         """
         rows = self._read_models().matches(event)
+        from bgledger.projections.readmodels.rows import status_text
+
         return [{**row, "status": status_text(row)} for row in rows]
 
     def rulings(self, event: str | None = None) -> list[dict[str, Any]]:
@@ -1113,6 +1158,8 @@ class Ledger:
         Each match starts from its latest snapshot still on its hash chain;
         ``full`` folds every event instead (DESIGN principle 8: caches never decide).
         """
+        from bgledger.projections.readmodels.tracking import ReadModels
+
         return ReadModels(self._store).rebuild(full=full)
 
     # -- the rules engine on gnubg position ids ----------------------------------------------
