@@ -101,3 +101,42 @@ def test_an_export_from_before_imports_as_the_match_its_ledger_held(tmp_path: Pa
         again = export_json(new.history("ruled"))  # facts only, from now on
         fields = again["events"][6]["fields"]
         assert "state" not in fields and fields["voids"] == [6]
+
+
+def test_a_note_folds_as_it_stands_wherever_it_falls(
+    ruled: list[MatchEvent], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A note voids and sets nothing: skipping the refold gives the refold's match.
+
+    At every moment of a match with a ruling of each kind (reverts, a cube
+    level corrected, a double voided, a length and a score corrected, an
+    appeal), a director's note folded as it stands equals the note folded
+    the long way, from the events in force before it.
+    """
+    from bgledger.events import RulingNoted
+    from bgledger.projections.state import fold as fold_module
+
+    def with_note(prefix: list[MatchEvent]) -> list[MatchEvent]:
+        last = prefix[-1]
+        note = RulingNoted(
+            originator_id=last.originator_id,
+            originator_version=last.originator_version + 1,
+            timestamp=last.timestamp,
+            at=last.at,
+            recorded_by="td",
+            rule="",
+            ruled_by="director",
+            reason="noted for the record",
+            agreed=False,
+            voids=[],
+            restores=[],
+        )
+        return [*prefix, note]
+
+    cases = [with_note(ruled[:end]) for end in range(1, len(ruled) + 1)]
+    short = [fold(events) for events in cases]
+    monkeypatch.setattr(
+        fold_module, "_needs_history", lambda event: type(event) in fold_module.RULING_HANDLERS
+    )
+    long = [fold(events) for events in cases]
+    assert short == long

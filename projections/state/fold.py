@@ -57,6 +57,7 @@ from bgledger.events import (
     ResignationOffered,
     ResignationRejected,
     RollVoided,
+    RulingNoted,
     StartingPositionRecorded,
     UnplayablePlayRecorded,
 )
@@ -214,6 +215,19 @@ class HistoryNeededError(LookupError):
         )
 
 
+def _needs_history(event: MatchEvent) -> bool:
+    """True for a ruling, whose match is folded from the events in force before it.
+
+    Not for a note that voids and restores nothing: the match as recorded
+    before it is the match as corrected (every earlier ruling made it so, and
+    nothing since is void), so a note is folded as it stands, with or
+    without the events before it.
+    """
+    if isinstance(event, RulingNoted):
+        return bool(event.voids or event.restores)
+    return type(event) in RULING_HANDLERS
+
+
 def _step(draft: _Draft | None, event: MatchEvent, before: Sequence[MatchEvent] | None) -> _Draft:
     """``event`` folded onto ``draft``: as recorded given the events ``before`` it, else in force.
 
@@ -227,7 +241,7 @@ def _step(draft: _Draft | None, event: MatchEvent, before: Sequence[MatchEvent] 
         draft.anomalies = (
             f"event {event.originator_version} ({type(event).__name__}) before MatchStarted",
         )
-    if before is not None and type(event) in RULING_HANDLERS:
+    if before is not None and _needs_history(event):
         take_corrected(draft, fold_in_force(in_force([*before, event])) or _ORPHAN)
     else:
         handler = _HANDLERS.get(type(event))
@@ -260,7 +274,7 @@ def apply(
 
     :raises HistoryNeededError: for a ruling onto a ``state`` without ``history``.
     """
-    if history is None and state is not None and type(event) in RULING_HANDLERS:
+    if history is None and state is not None and _needs_history(event):
         raise HistoryNeededError(event)
     draft = None if state is None else _Draft(state)
     return _step(draft, event, () if history is None else history).freeze()
@@ -286,7 +300,7 @@ def fold(
         seen = [] if history is None else list(history)
     for event in events:
         if seen is None:
-            if type(event) in RULING_HANDLERS:
+            if _needs_history(event):
                 raise HistoryNeededError(event)
             draft = _step(draft, event, ())
         else:
