@@ -74,7 +74,7 @@ from bench_ledger import BY, SEED, new_match, profiled, verdict  # noqa: E402
 from bgledger.commands.language import Action  # noqa: E402
 from bgledger.commands.match import Match, match_uuid  # noqa: E402
 from bgledger.commands.rulings import Ruling  # noqa: E402
-from bgledger.events import MatchEvent, MatchStarted, RulingMade  # noqa: E402
+from bgledger.events import MatchEvent, MatchStarted  # noqa: E402
 from bgledger.events.chain import rechain  # noqa: E402
 from bgledger.projections.readmodels.tables import dump_tables  # noqa: E402
 from bgledger.projections.readmodels.tracking import ReadModels  # noqa: E402
@@ -152,13 +152,7 @@ def copy_match(template: Template, number: int) -> tuple[list[MatchEvent], Match
         first, originator_id=stream, match_id=match_id, player_a=players[0],
         player_b=players[1], event=EVENT_NAMES[number % len(EVENT_NAMES)],
     )  # fmt: skip
-    names = {"match_id": match_id, "players": list(players), "event": opened.event}
-    rest = [
-        replace(event, originator_id=stream, state={**event.state, **names})
-        if isinstance(event, RulingMade)
-        else replace(event, originator_id=stream)
-        for event in template.events[1:]
-    ]
+    rest = [replace(event, originator_id=stream) for event in template.events[1:]]
     events = rechain([opened, *rest])
     state = fold(events)
     assert state is not None
