@@ -16,6 +16,7 @@ import json
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -89,6 +90,22 @@ def open_ledger(ctx: click.Context, cache_size: int = 0) -> Ledger:
         ledger = Ledger(url, cache_size=cache_size)
     ctx.call_on_close(ledger.close)
     return ledger
+
+
+class FilePath(click.Path):
+    """``click.Path`` for a file, refusing a name no file can have (a NUL byte) with a message.
+
+    ``click.Path`` asks the operating system about the name first, and a NUL
+    byte makes that a ``ValueError`` traceback instead of a usage error.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(dir_okay=False, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and "\x00" in value:
+            self.fail(f"{value!r} contains a NUL byte: no file has that name", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 class RefusedError(click.ClickException):

@@ -15,6 +15,7 @@ import click
 
 from bgledger.cli.common import (
     BadInputError,
+    FilePath,
     emit_json,
     json_option,
     library_errors,
@@ -24,7 +25,7 @@ from bgledger.service import Ledger, verdict_text
 
 __all__ = ["COMMANDS", "keygen_command", "seal", "verify"]
 
-_PATH = click.Path(dir_okay=False, path_type=Path)
+_PATH = FilePath()
 
 
 @click.command()

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import click
 
-from bgledger.cli.common import emit_json, json_option, library_errors, open_ledger
+from bgledger.cli.common import FilePath, emit_json, json_option, library_errors, open_ledger
 from bgledger.service import (
     DEFAULT_PROFILE,
     EXPORT_FORMATS,
@@ -88,7 +88,7 @@ def _progress(paths: list[Path], as_json: bool) -> Iterator[Iterable[Path]]:
 
 
 @click.command("import")
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=FilePath())
 @click.option(
     "--profile",
     type=click.Choice(list(PROFILES)),
@@ -149,9 +149,7 @@ def import_command(
     help="mat: what gnubg reads; json: every event, rulings included, lossless; "
     "scoresheet(-html): USBGF 4.7.  mat and the score sheets are the match as corrected.",
 )
-@click.option(
-    "-o", "--output", type=click.Path(path_type=Path, dir_okay=False), help="Write to FILE."
-)
+@click.option("-o", "--output", type=FilePath(), help="Write to FILE.")
 @click.pass_context
 def export(ctx: click.Context, match_id: str, kind: str, output: Path | None) -> None:
     """Export a match: as a .mat file, as JSON, or as its score sheet.

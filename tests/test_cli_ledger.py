@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -169,11 +170,12 @@ def test_show_at_gives_the_state_as_recorded_then(db: str) -> None:
 def test_history_numbers_every_event_with_recorder(db: str) -> None:
     started(db, "--by", "kim")
     run(db, "opening", "m", "4", "4", "--by", "lee")  # a tie
-    run(db, "opening", "m", "6", "1", "--by", "lee", "--at", "2030-11-21T10:00:00+00:00")
+    soon = (datetime.now(UTC) + timedelta(minutes=1)).replace(microsecond=0).isoformat()
+    run(db, "opening", "m", "6", "1", "--by", "lee", "--at", soon)
     entries = json.loads(run(db, "history", "m", "--json").stdout)["events"]
     assert [e["number"] for e in entries] == [1, 2, 3, 4]
     assert [e["recorded_by"] for e in entries] == ["kim", "lee", "lee", "lee"]
-    assert entries[3]["at"].startswith("2030-11-21T10:00:00")
+    assert entries[3]["at"] == soon
     backwards = run(db, "move", "m", "13/7 8/7", "--at", "2020-01-01T00:00:00+00:00")
     assert backwards.exit_code == 2 and "before" in backwards.stderr
     assert len(json.loads(run(db, "history", "m", "--json").stdout)["events"]) == 4
@@ -212,3 +214,49 @@ def test_a_bad_database_url_is_a_usage_error() -> None:
     result = CliRunner().invoke(main, ["--db", "nonsense://", "list"])
     assert result.exit_code in (1, 2) and "Traceback" not in result.output
     assert "database" in result.stderr or "URL" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("at", "says"),
+    [
+        ("9999-12-31T23:59:59-12:00", "is in the future"),
+        ("2031-01-01T10:00:00+00:00", "is in the future"),
+        ("1066-10-14T10:00:00+00:00", "a year before 1900"),
+    ],
+)
+def test_a_time_in_the_future_or_from_no_match_is_refused(db: str, at: str, says: str) -> None:
+    started(db, "--at", "2026-11-21T10:00:00+00:00")
+    refused = run(db, "opening", "m", "6", "1", "--at", at)
+    assert refused.exit_code == 2
+    assert f"--at {at!r}" in refused.stderr and says in refused.stderr
+    assert show(db)["events"] == 1
+    listed = run(db, "list", "--json")  # the whole ledger still reads
+    assert listed.exit_code == 0 and len(json.loads(listed.stdout)["matches"]) == 1
+
+
+def test_now_before_the_last_event_is_refused_saying_how_to_fix_it(db: str) -> None:
+    soon = (datetime.now(UTC) + timedelta(minutes=4)).isoformat()
+    started(db, "--at", soon)  # another device's clock, a little ahead of this one's
+    refused = run(db, "opening", "m", "6", "1")
+    assert refused.exit_code == 2
+    assert "before the match's last event" in refused.stderr and "--at" in refused.stderr
+    assert show(db)["events"] == 1
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("verify", "--pub", "\x00"),
+        ("verify", "--seal", "a\x00b"),
+        ("seal", "m", "--key", "\x00"),
+        ("keygen", "--out", "\x00"),
+        ("import", "\x00"),
+        ("export", "m", "--format", "mat", "-o", "\x00"),
+    ],
+)
+def test_a_file_name_with_a_nul_byte_is_a_usage_error(db: str, args: tuple[str, ...]) -> None:
+    """The fuzz test found ``verify --pub $'\\0'`` ending in a ValueError traceback."""
+    started(db)
+    result = run(db, *args)
+    assert result.exit_code == 2 and "NUL byte" in result.stderr
+    assert result.exception is None or isinstance(result.exception, SystemExit)

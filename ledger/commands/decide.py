@@ -9,7 +9,7 @@ Nothing here records anything.
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bgledger.errors import (
@@ -211,27 +211,51 @@ def parse_level(text: str) -> str:
     return str(GameResult.parse(text))
 
 
+FUTURE_TOLERANCE = timedelta(minutes=5)
+"""How far ahead of this machine's clock a time may be: two devices at a table disagree a little."""
+EARLIEST_YEAR = 1900
+"""No backgammon match on record is older; an earlier year is a typing error."""
+
+
 def stamp(at: str | None, previous: str | None) -> str:
     """``at`` as an ISO 8601 time with a UTC offset (now if ``None``).
 
-    A time without an offset is the machine's local time.
+    A time without an offset is the machine's local time.  Times never go
+    backwards: an explicit ``at`` and the default "now" are both checked
+    against the match's last event.
 
-    :raises InvalidTimeError: if ``at`` is not ISO 8601, or is earlier than
+    :raises InvalidTimeError: if ``at`` is not ISO 8601, is before the year
+        :data:`EARLIEST_YEAR` or more than :data:`FUTURE_TOLERANCE` ahead of
+        this machine's clock, or if the time (given or now) is earlier than
         ``previous`` (the match's last event): events are kept in the order
         they happened.
     """
+    now = datetime.now(UTC)
     if at is None:
-        when = datetime.now(UTC)
+        when = now
     else:
         try:
             when = datetime.fromisoformat(at.strip())
             if when.tzinfo is None:
                 when = when.astimezone()
+            ahead = when - now
         except (ValueError, OverflowError, OSError):
             raise InvalidTimeError(
                 f"--at {at!r} is not an ISO 8601 time (e.g. 2026-11-21T14:05:00+01:00)"
             ) from None
-    if at is not None and previous and when < datetime.fromisoformat(previous):
+        if when.year < EARLIEST_YEAR:
+            raise InvalidTimeError(f"--at {at!r}: a year before {EARLIEST_YEAR} is not a match's")
+        if ahead > FUTURE_TOLERANCE:
+            raise InvalidTimeError(
+                f"--at {at!r} is in the future (this machine's clock says "
+                f"{now.isoformat(timespec='seconds')}): record what has happened"
+            )
+    if previous and when < datetime.fromisoformat(previous):
+        if at is None:
+            raise InvalidTimeError(
+                f"now ({when.isoformat(timespec='seconds')}) is before the match's last event, "
+                f"at {previous}: give the time with --at, or set this machine's clock"
+            )
         raise InvalidTimeError(
             f"--at {at!r} is before the match's last event, at {previous}: "
             "events are recorded in the order they happened"
