@@ -188,7 +188,7 @@ def opening(
 @click.command()
 @click.argument("match_id", metavar="MATCH")
 @click.argument("die1", type=int)
-@click.argument("die2", type=int)
+@click.argument("die2", type=int, required=False)
 @_PREMATURE
 @stamp_options
 @json_option
@@ -197,18 +197,23 @@ def roll(
     ctx: click.Context,
     match_id: str,
     die1: int,
-    die2: int,
+    die2: int | None,
     early: bool,
     by: str,
     at: str | None,
     as_json: bool,
 ) -> None:
-    """The player on roll rolled D D (a roll that cannot be played is recorded as a dance).
+    """The player on roll rolled D D, or DD (64 is 6-4); an unplayable roll is a dance.
 
     With --premature, his opponent rolled D D before he moved: the mover then
     accepts or refuses the roll (accept-roll, refuse-roll; it stands at once
     where premature rolls stand, ABT 4.6).
     """
+    if die2 is None:  # 'roll M 64', as a scorekeeper says it
+        digits = str(die1)
+        if len(digits) != 2:
+            raise BadInputError(f"roll {die1}: give both dice, D D or DD (roll {match_id} 6 4)")
+        die1, die2 = int(digits[0]), int(digits[1])
     if early:
         perform(ctx, lambda led: led.roll_early(match_id, die1, die2, by=by, at=at), as_json)
     else:

@@ -41,7 +41,7 @@ COMMANDS: dict[str, Lazy] = {
     ),
     "roll": Lazy(
         "ledger_commands:roll",
-        help="The player on roll rolled D D (a roll that cannot be played is recorded as a dance).",
+        help="The player on roll rolled D D, or DD (64 is 6-4); an unplayable roll is a dance.",
     ),
     "move": Lazy(
         "ledger_commands:move",

@@ -260,3 +260,24 @@ def test_a_file_name_with_a_nul_byte_is_a_usage_error(db: str, args: tuple[str, 
     result = run(db, *args)
     assert result.exit_code == 2 and "NUL byte" in result.stderr
     assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_roll_takes_the_dice_as_a_scorekeeper_says_them(db: str) -> None:
+    started(db)
+    run(db, "opening", "m", "3", "1")
+    run(db, "move", "m", "8/5 6/5")
+    assert run(db, "roll", "m", "64").exit_code == 0
+    assert show(db)["dice"] == [6, 4]
+    for wrong, says in (("6", "give both dice"), ("70", "7"), ("123", "give both dice")):
+        refused = run(db, "roll", "m", wrong)
+        assert refused.exit_code == 2 and says in refused.stderr, refused.stderr
+    assert show(db)["events"] == 5  # start, game, opening, move, the 6-4: nothing more
+
+
+def test_an_unknown_match_names_the_ids_it_looks_like(db: str) -> None:
+    started(db)
+    run(db, "start", "--a", "Cy", "--b", "Di", "--length", "3", "--id", "final")
+    typo = run(db, "show", "fianl")
+    assert typo.exit_code == 2 and "did you mean 'final'?" in typo.stderr
+    nothing = run(db, "show", "zzzzzz")
+    assert nothing.exit_code == 2 and "did you mean" not in nothing.stderr

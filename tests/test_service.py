@@ -124,3 +124,13 @@ def test_a_clock_line_with_the_wrong_arguments_says_what_it_takes(
         ledger.record_line("m", line, by="kim", at=AT.format(1))
     assert str(refused.value) == says
     assert ledger.events("m") == before
+
+
+def test_the_record_language_reads_roll_64_as_6_4(ledger: Ledger) -> None:
+    ledger.record_line("m", "opening 3 1", by="kim", at=AT.format(1))
+    ledger.record_line("m", "move 8/5 6/5", by="kim", at=AT.format(2))
+    ledger.record_line("m", "hit", by="kim", at=AT.format(3))
+    rolled = ledger.record_line("m", "roll 64", by="kim", at=AT.format(4))
+    assert rolled.state.dice == (6, 4) and rolled.state.turn == "b"
+    with pytest.raises(bgledger.RulesError, match="roll takes 2"):
+        ledger.record_line("m", "roll 7", by="kim")

@@ -5,7 +5,7 @@ preceded by ``@TIME`` (when it happened, ISO 8601) and followed by
 ``--as-played`` (record an illegal action that was made at the board)::
 
     opening 3 1            a's die, b's die
-    roll 5 2               move 13/8 13/11
+    roll 5 2 (or roll 52)  move 13/8 13/11
     52: 13/8 13/11         .mat shorthand: roll and play ('52:' alone: roll only)
     double | take | drop   resign gammon [a|b]    accept | reject
     void-roll cocked       @2026-11-21T14:05:00+01:00 roll 6 6
@@ -137,6 +137,8 @@ class Action:
                 f"{line!r}: unknown action {words[0]!r}; one of {', '.join(VERBS + TIME_VERBS)} "
                 "or the shorthand '52: 13/8 13/11'"
             )
+        if verb == "roll" and len(args) == 1 and re.fullmatch(r"[1-6][1-6]", args[0]):
+            args = (args[0][0], args[0][1])  # 'roll 64', as a scorekeeper says it
         _check_arity(line, verb, args)
         if early and verb not in _EARLY:
             raise InvalidActionError(f"{line!r}: --premature goes with roll or double only")

@@ -25,6 +25,7 @@ Example::
 from __future__ import annotations
 
 import contextlib
+import difflib
 import secrets
 from collections.abc import Callable, Iterator
 from copy import deepcopy
@@ -230,7 +231,7 @@ class MatchStore(Application[UUID]):
         try:
             match = self.repository.get(stream, version=at, projector_func=project_match)
         except AggregateNotFoundError:
-            raise MatchNotFoundError(f"no match with id {match_id!r} in {self.url}") from None
+            raise self._not_found(match_id) from None
         except StaleSnapshotError:  # an older snapshot, or a ruling after it or the cached match
             match = self._replay(stream, at)
             cache = self.repository.cache
@@ -263,8 +264,14 @@ class MatchStore(Application[UUID]):
         """
         events = [cast(MatchEvent, e) for e in self.events.get(match_uuid(match_id))]
         if not events:
-            raise MatchNotFoundError(f"no match with id {match_id!r} in {self.url}")
+            raise self._not_found(match_id)
         return events
+
+    def _not_found(self, match_id: str) -> MatchNotFoundError:
+        """No match ``match_id``: the error names the ids it looks like (a typo at the table)."""
+        close = difflib.get_close_matches(match_id, self.match_ids(), n=3, cutoff=0.6)
+        hint = f": did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+        return MatchNotFoundError(f"no match with id {match_id!r} in {self.url}{hint}")
 
     def match_ids(self) -> list[str]:
         """The id of every match, in the order they were started."""
