@@ -210,10 +210,8 @@ def roll(
     where premature rolls stand, ABT 4.6).
     """
     if die2 is None:  # 'roll M 64', as a scorekeeper says it
-        digits = str(die1)
-        if len(digits) != 2:
-            raise BadInputError(f"roll {die1}: give both dice, D D or DD (roll {match_id} 6 4)")
-        die1, die2 = int(digits[0]), int(digits[1])
+        with library_errors():
+            die1, die2 = Ledger.dice_said([str(die1)])
     if early:
         perform(ctx, lambda led: led.roll_early(match_id, die1, die2, by=by, at=at), as_json)
     else:

@@ -77,7 +77,7 @@ from bgledger.projections.views.moment import Moment, moment
 from bgledger.projections.views.summary import state_json
 from bgledger.rules.judge import Judgement
 from bgledger.rules.judge import judge as judge_play
-from bgledger.rules.legal import check_dice, legal_plays
+from bgledger.rules.legal import check_dice, legal_plays, read_dice
 from bgledger.rules.notation import Play
 from bgledger.rules.position import Position
 from bgledger.rules.profiles import DEFAULT_PROFILE, PROFILES, Decision
@@ -1179,6 +1179,14 @@ class Ledger:
         :raises InvalidDiceError: for anything else.
         """
         return check_dice(values)
+
+    @staticmethod
+    def dice_said(words: Sequence[str]) -> tuple[int, int]:
+        """Two dice as a scorekeeper writes them: ``['6', '4']`` or ``['64']``.
+
+        :raises InvalidDiceError: for anything but two dice of 1 to 6.
+        """
+        return read_dice(words)
 
     @staticmethod
     def legal(position: Position | str, dice: Sequence[int]) -> LegalPlays:

@@ -53,6 +53,7 @@ from bgledger.commands import clock
 from bgledger.commands.match import Match
 from bgledger.commands.rulings import Ruling
 from bgledger.errors import RulesError
+from bgledger.rules.legal import read_dice
 
 __all__ = ["TIME_VERBS", "VERBS", "Action", "InvalidActionError", "InvalidTimeActionError"]
 
@@ -137,8 +138,8 @@ class Action:
                 f"{line!r}: unknown action {words[0]!r}; one of {', '.join(VERBS + TIME_VERBS)} "
                 "or the shorthand '52: 13/8 13/11'"
             )
-        if verb == "roll" and len(args) == 1 and re.fullmatch(r"[1-6][1-6]", args[0]):
-            args = (args[0][0], args[0][1])  # 'roll 64', as a scorekeeper says it
+        if verb == "roll" and len(args) == 1 and len(args[0]) == 2:
+            args = tuple(str(die) for die in read_dice(args))  # 'roll 64': six-four
         _check_arity(line, verb, args)
         if early and verb not in _EARLY:
             raise InvalidActionError(f"{line!r}: --premature goes with roll or double only")

@@ -40,6 +40,21 @@ def check_dice(dice: Sequence[int]) -> tuple[int, int]:
     return dice[0], dice[1]
 
 
+def read_dice(words: Sequence[str]) -> tuple[int, int]:
+    """Two dice as a scorekeeper writes them: ``['6', '4']``, or ``['64']`` as one says "six-four".
+
+    :raises InvalidDiceError: for anything but two dice of 1 to 6, quoting the input.
+    """
+    text = " ".join(words)
+    digits = list(words[0]) if len(words) == 1 and len(words[0]) == 2 else list(words)
+    if len(digits) != 2 or not all(d.isascii() and d.isdigit() for d in digits):
+        raise InvalidDiceError(f"{text!r}: give both dice, D D or DD (6 4 or 64)")
+    try:
+        return check_dice([int(d) for d in digits])
+    except InvalidDiceError as error:
+        raise InvalidDiceError(f"{text!r}: {error}") from None
+
+
 @dataclass(frozen=True, slots=True)
 class LegalPlay:
     """One legal play: the checker steps, one die each, and where they lead.
