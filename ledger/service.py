@@ -65,6 +65,7 @@ from bgledger.events import (
     MatchEvent,
     PenaltyPointsAssessed,
     PlaysReverted,
+    RemarkRecorded,
     ReserveTimePenalized,
     ReserveTimeRestored,
     RulingMade,
@@ -659,6 +660,15 @@ class Ledger:
                 reason=action.reason, ruled_by=action.ruled_by, by=by, at=action.at,
             )  # fmt: skip
         return self._act(match_id, lambda m: action.apply(m, by))
+
+    def remark(
+        self, match_id: str, text: str, *, by: str, at: str | None = None
+    ) -> Recorded[RemarkRecorded]:
+        """The scorekeeper's remark for the record (``note TEXT``); not a ruling.
+
+        :raises InvalidCorrectionError: for an empty remark.
+        """
+        return self._act(match_id, lambda m: m.remark(text, by=by, at=at))
 
     # -- recording errors (not rulings) ------------------------------------------------------
 

@@ -352,3 +352,35 @@ def test_phase_after_undoing_a_take_is_the_double_again(ledger: Ledger) -> None:
     match_id = _started(ledger, "opening 3 1", "move 8/5 6/5", "double", "take")
     ledger.undo(match_id, by=BY)
     assert ledger.state(match_id).phase is Phase.DOUBLED
+
+
+def test_a_ruling_on_an_amended_entry_rules_on_what_happened(ledger: Ledger) -> None:
+    from bgledger.service import Ruling
+
+    # The scorekeeper typed Ann's play as 8/5 6/5; she had moved 8/5 alone (illegal: it
+    # does not use both dice).  Amended to what happened, the director reverts it
+    # inside USBGF 4.2.3(a)'s window and she plays the 3-1 again.
+    match_id = _started(ledger, "opening 3 1", "move 8/5 6/5")
+    ledger.amend(match_id, 4, "move 8/5 --as-played", reason="she moved one checker", by=BY)
+    assert ledger.show(match_id).to_json()["turn"] == "b"
+    ledger.revert(match_id, 4, Ruling("director", "must use both dice"))
+    shown = ledger.show(match_id).to_json()
+    assert shown["turn"] == "a" and shown["dice"] == [3, 1]
+    ruling = ledger.history(match_id)[5]
+    assert "Ann's illegal play 8/5 taken back" in ruling.text
+
+
+def test_a_scorekeepers_note_is_no_ruling(tmp_path: Path) -> None:
+    db = ["--db", f"sqlite:///{tmp_path / 'n.db'}"]
+    runner = CliRunner()
+    runner.invoke(main, [*db, "start", "--a", "Ann", "--b", "Bob", "--length", "3", "--id", "m"])
+    done = runner.invoke(main, [*db, "note", "m", "Bob asked for the director"])
+    assert done.exit_code == 0, done.output
+    assert "event 2: scorekeeper's note: Bob asked for the director" in done.output
+    rulings = runner.invoke(main, [*db, "history", "m", "--rulings"])
+    assert "Bob asked" not in rulings.output
+    refused = runner.invoke(main, [*db, "note", "m", "x", "--rule", "USBGF 4.7"])
+    assert refused.exit_code == 2 and "add --ruled-by" in refused.output
+    ruled = runner.invoke(main, [*db, "note", "m", "late start", "--ruled-by", "director"])
+    assert ruled.exit_code == 0
+    assert "late start" in runner.invoke(main, [*db, "history", "m", "--rulings"]).output

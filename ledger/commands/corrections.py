@@ -9,6 +9,8 @@ says who corrected it, when and why.
 
 - :meth:`CorrectionCommands.withdraw` (``undo``): the last entry in force was
   never made.  Undoing again withdraws the entry before it.
+- :meth:`CorrectionCommands.remark` (``note TEXT``): the scorekeeper's own
+  remark for the record, which changes nothing and is no ruling either.
 - :meth:`CorrectionCommands.amend` (``amend N LINE``): entry ``N`` was
   mis-entered and ``LINE`` is what happened.  The line is decided by the
   match's own command on the match as it stood before entry ``N`` (as
@@ -47,6 +49,7 @@ from bgledger.events import (
     GameStarted,
     MatchEvent,
     PenaltyPointsAssessed,
+    RemarkRecorded,
     ReserveTimePenalized,
     ReserveTimeRestored,
     RulingMade,
@@ -191,6 +194,17 @@ class CorrectionCommands(MatchStream):
             event=entry.number, voids=list(entry.voids), reason=reason.strip(),
             ruled_by=ruled_by, line=line.strip(), replacement=[replacement_fields(e) for e in made],
         )  # fmt: skip
+
+    def remark(self, text: str, *, by: str, at: str | None = None) -> RemarkRecorded:
+        """The scorekeeper's remark for the record (``note TEXT``); the match is unchanged.
+
+        Not a ruling: no ``--ruled-by``, no rule.  Like any entry it can be withdrawn.
+
+        :raises InvalidCorrectionError: for an empty remark.
+        """
+        if not text.strip():
+            raise InvalidCorrectionError("a note needs its text, e.g. note 'Bob asked for a break'")
+        return self._record(RemarkRecorded, by, at, text=text.strip())
 
     # -- what every correction checks ------------------------------------------------------
 

@@ -9,6 +9,7 @@ preceded by ``@TIME`` (when it happened, ISO 8601) and followed by
     52: 13/8 13/11         .mat shorthand: roll and play ('52:' alone: roll only)
     double | take | drop   resign gammon [a|b]    accept | reject
     void-roll cocked       @2026-11-21T14:05:00+01:00 roll 6 6
+    note Bob asked for the director     the scorekeeper's remark (not a ruling)
     undo [--reason TEXT]   the last entry was a recording error: withdraw it
     amend 12 roll 6 4      entry 12 was mis-entered: this is what happened
     roll 6 5 --premature   double --premature       (by the player not on roll, early)
@@ -79,6 +80,7 @@ VERBS = (
     "void-roll",
     "accept-roll",
     "refuse-roll",
+    "note",
 )
 _SHORTHAND = re.compile(r"([1-6])([1-6]):(.*)")
 _ARITY = {"opening": 2, "roll": 2, "double": 0, "take": 0, "drop": 0, "accept": 0, "reject": 0}
@@ -160,7 +162,7 @@ class Action:
         _check_arity(line, verb, args)
         if early and verb not in _EARLY:
             raise InvalidActionError(f"{line!r}: --premature goes with roll or double only")
-        if verb == "move":
+        if verb in ("move", "note"):
             args = (" ".join(args),)
         return cls(verb, args, at, as_played, text, early)
 
@@ -231,6 +233,8 @@ class Action:
             match.resign(args[0], player=player, as_played=self.as_played, by=by, at=at)
         elif verb == "void-roll":
             match.void_roll(args[0], by=by, at=at)
+        elif verb == "note":
+            match.remark(args[0], by=by, at=at)
         elif verb == "double":
             match.double(as_played=self.as_played, by=by, at=at)
         elif verb in ("accept-roll", "refuse-roll"):
@@ -254,6 +258,8 @@ def _check_arity(line: str, verb: str, args: tuple[str, ...]) -> None:
         raise InvalidActionError(f"{line!r}: {verb} takes {expected} argument(s): {usage!r}")
     if verb == "move" and not args:
         raise InvalidActionError(f"{line!r}: move needs a play, e.g. 'move 13/8 13/11'")
+    if verb == "note" and not args:
+        raise InvalidActionError(f"{line!r}: note needs its text, e.g. 'note Bob left the table'")
     if verb == "resign" and not 1 <= len(args) <= 2:
         raise InvalidActionError(f"{line!r}: 'resign single|gammon|backgammon [a|b]'")
     if verb == "void-roll" and len(args) != 1:

@@ -64,6 +64,7 @@ ACTIONS: dict[type[MatchEvent], Command] = {
     ev.StartingPositionRecorded: lambda m, e, k: m.record_setup(
         Position(tuple(e.board_a), tuple(e.board_b)).position_id, **when(k)
     ),
+    ev.RemarkRecorded: lambda m, e, k: m.remark(e.text, **when(k)),
 }
 """The command recording each kind of game action."""
 

@@ -39,7 +39,12 @@ from bgledger.events.clock import (
     ReserveTimeRestored,
     TimeExpired,
 )
-from bgledger.events.corrections import EntryAmended, EntryCorrected, EntryWithdrawn
+from bgledger.events.corrections import (
+    EntryAmended,
+    EntryCorrected,
+    EntryWithdrawn,
+    RemarkRecorded,
+)
 from bgledger.events.game import (
     CheckersPlayed,
     CubeDropped,
@@ -85,6 +90,7 @@ __all__ = [
     "MatchEvent", "MatchLengthCorrected", "MatchStarted",
     "MatchWon", "OpeningRollMade", "PenaltyPointsAssessed", "PlaysReverted",
     "PrematureDoubleMade", "PrematureRollAccepted", "PrematureRollMade", "PrematureRollRefused",
+    "RemarkRecorded",
     "ReserveTimePenalized", "ReserveTimeRestored", "ResignationAccepted", "ResignationOffered",
     "ResignationRejected", "RollVoided", "RulingMade", "RulingNoted", "RulingOverturned",
     "ScoreCorrected", "StartingPositionCorrected", "StartingPositionRecorded", "TimeExpired",

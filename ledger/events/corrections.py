@@ -16,6 +16,9 @@ event of its own says who corrected it, when and why, and what it voids:
   re-decided on the amended history before the amendment was recorded, still
   fit after them.
 
+A scorekeeper's remark for the record (:class:`RemarkRecorded`, ``note TEXT``
+without ``--ruled-by``) is not a ruling either: it changes nothing.
+
 ``voids`` lists the events taken out of force: the entry and what the
 command that recorded it recorded along with it (a game won with its last
 play).  ``ruled_by`` is ``""`` when the scorekeeper corrected the entry alone
@@ -29,7 +32,7 @@ from typing import Any
 
 from bgledger.events.base import MatchEvent
 
-__all__ = ["EntryAmended", "EntryCorrected", "EntryWithdrawn"]
+__all__ = ["EntryAmended", "EntryCorrected", "EntryWithdrawn", "RemarkRecorded"]
 
 
 @dataclass(frozen=True)
@@ -64,3 +67,10 @@ class EntryAmended(EntryCorrected):
 
     line: str
     replacement: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class RemarkRecorded(MatchEvent):
+    """The scorekeeper's remark for the record (``note TEXT``): not a ruling, changes nothing."""
+
+    text: str

@@ -95,6 +95,7 @@ from bgledger.events import (
     PrematureRollAccepted,
     PrematureRollMade,
     PrematureRollRefused,
+    RemarkRecorded,
     ReserveTimePenalized,
     ReserveTimeRestored,
     ResignationAccepted,
@@ -112,6 +113,7 @@ from bgledger.events import (
 )
 from bgledger.projections.state.clock import at_ms, clock_text, figure, figures, reason_text
 from bgledger.projections.state.corrected import voided_by
+from bgledger.projections.state.corrections import replacement
 from bgledger.projections.state.fold import Crawford, apply, needs_history
 from bgledger.projections.state.model import MatchState, Phase, game_points, other, seat
 from bgledger.projections.views.words import (
@@ -705,6 +707,9 @@ def history(events: Iterable[MatchEvent]) -> list[HistoryEntry]:
         number = event.originator_version
         if isinstance(event, EntryCorrected):
             text = correction_text(event, texts, numbered)
+            if isinstance(event, EntryAmended):  # later rulings name what it put in place
+                made = [e for e in replacement(event, event.event) if type(e) is not GameStarted]
+                numbered[event.event] = made[0] if made else numbered[event.event]
         else:
             text = texts[number] = describe(event, state, after, numbered)
         by = voided.get(number)
@@ -983,3 +988,8 @@ _DESCRIBERS.update(TIME_DESCRIBERS)
 def _corrected(event: EntryCorrected, before: MatchState, after: MatchState) -> str:
     # Without the trail before it (the history gives the entry's own words).
     return correction_text(event, {}, {})
+
+
+@_on(RemarkRecorded)
+def _remark(event: RemarkRecorded, before: MatchState, after: MatchState) -> str:
+    return f"scorekeeper's note: {event.text}"
