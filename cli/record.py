@@ -89,9 +89,10 @@ def record(ctx: click.Context, match_id: str, by: str, at: str | None, as_json: 
       @2026-11-21T14:05:00+01:00 roll 6 6   (when it happened)
 
     \b
-    Recording errors (not rulings: no rule, no director):
+    Recording errors (a typo at the scorekeeper's table, not a ruling):
       undo [--reason TEXT]              withdraw the last entry
       amend EVENT LINE [--reason TEXT]  entry EVENT was mis-entered; LINE happened
+      amend 12 roll 6 4                 (EVENT: the number the echo and history give)
 
     \b
     The clock, breaks and penalties:
