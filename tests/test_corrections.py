@@ -33,14 +33,14 @@ from bgledger.commands.corrections import (
     InvalidCorrectionError,
 )
 from bgledger.commands.language import Action, InvalidActionError
-from bgledger.commands.match import Match, match_uuid
+from bgledger.commands.match import Match
 from bgledger.events import MatchEvent
 from bgledger.projections.state.corrected import corrected
 from bgledger.projections.state.fold import MatchState, Phase, fold
 from bgledger.rules.legal import legal_plays
 from bgledger.service import Ledger
 from tests.conftest import unique_id
-from tests.match_driver import next_line
+from tests.match_driver import InMemory, next_line
 
 BY = "kim"
 T0 = "2026-11-21T10:00:00+00:00"
@@ -52,22 +52,14 @@ def comparable(state: MatchState) -> MatchState:
     return replace(state, events=0, last_at="", danced=dance, head="")
 
 
-class Recorded:
-    """A match in memory and every event it recorded (what the store would hand a command)."""
+class Recorded(InMemory):
+    """A match in memory with the scorekeeper's corrections."""
 
     def __init__(self, match_id: str, length: int) -> None:
-        self.match = Match.start(
-            match_uuid(match_id), match_id, ("Ann", "Bob"), length, by=BY, at=T0
-        )
-        self.events: list[MatchEvent] = list(self.match.collect_events())
-
-    def act(self, line: str) -> None:
-        Action.parse(line).apply(self.match, BY)
-        self.events += self.match.collect_events()
+        super().__init__(match_id, length, by=BY, at=T0)
 
     def undo(self) -> None:
-        self.match.withdraw(list(self.events), reason="typo", by=BY)
-        self.events += self.match.collect_events()
+        self.rule(lambda m, h: m.withdraw(h, reason="typo", by=BY))
 
     def amend(self, number: int, line: str) -> None:
         action = Action.parse(line)
@@ -75,8 +67,7 @@ class Recorded:
         def perform(scratch: Match, when: str) -> None:
             replace(action, at=when).apply(scratch, BY)
 
-        self.match.amend(list(self.events), number, perform, line=line, by=BY)
-        self.events += self.match.collect_events()
+        self.rule(lambda m, h: m.amend(h, number, perform, line=line, by=BY))
 
 
 def typo(state: MatchState, line: str, rng: random.Random) -> str | None:
