@@ -89,6 +89,8 @@ _EARLY = ("roll", "double")
 """The verbs ``--premature`` goes with (USBGF 4.1.7.1, 4.4.7)."""
 TIME_VERBS = ("hit", "clock", "flag", "early-pickup", "break", "late", "penalty")
 """The verbs of the clock, break and penalty lines."""
+MAX_LINE = 4096
+"""The most characters a line may have: an action, or a note or reason of a paragraph."""
 CORRECTION_VERBS = ("undo", "amend")
 """A scorekeeper's recording errors: ``undo [--reason TEXT]``, ``amend EVENT LINE [--reason
 TEXT]`` (either may add ``--ruled-by director``); the front door records them
@@ -130,6 +132,10 @@ class Action:
         :raises InvalidActionError: for an empty line, an unknown verb, the
             wrong number of arguments or ``--premature`` on another verb.
         """
+        if len(line) > MAX_LINE:  # refused before anything reads it
+            raise InvalidActionError(
+                f"{line[:24]!r}...: {len(line)} characters; a line is at most {MAX_LINE}"
+            )
         text = line.split("#", 1)[0].strip()
         words = text.split()
         at = None
