@@ -180,7 +180,7 @@ def next_step(state: MatchState, action: str = "") -> NextStep | None:
     "record game 1's opening roll first, e.g. `opening m 3 1` (Ann's die, then Ben's)"
     >>> match.opening(3, 1, by="kim")
     >>> next_step(match.state, "roll").text_for_record()
-    "record Ann's play of 3-1 first, e.g. `move 8/5 6/5`"
+    "record Ann's play of 3-1 first, e.g. `move 24/23 24/21`"
     """
     turn, phase = state.turn or "a", state.phase
 
