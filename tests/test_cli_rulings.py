@@ -142,6 +142,41 @@ def test_a_revert_after_the_opponent_rolled_needs_the_directors_approval(db: str
     assert "RULING (USBGF 4.2.3(f), director, players agreed)" in ruling["text"]
 
 
+def test_revert_under_4_2_3_c_the_remedy_within_a_s_window(db: str) -> None:
+    # USBGF 4.2.3(c): "If the Players agree on the facts concerning an illegal move detected in
+    # time for correction, then the illegal move and all subsequent game actions shall be
+    # undone. [...] and the player shall then make a legal play."  "In time" is (a)'s window:
+    # "before the offending player's opponent has completed a valid roll for his next turn".
+    recorded(db, ILLEGAL)
+    reverted = revert_4(db, "--rule", "USBGF 4.2.3(c)")
+    assert reverted.exit_code == 0, reverted.output
+    state = show(db)
+    assert state["turn"] == "a" and state["dice"] == [5, 2] and state["board"] == START
+    # The ruling is recorded under the window that made it timely: 4.2.3(a).
+    assert [r["rule"] for r in state["rulings"]] == ["USBGF 4.2.3(a)"]
+
+
+def test_revert_under_4_2_3_c_after_a_s_window_needs_f_and_says_so(db: str) -> None:
+    recorded(db, ILLEGAL + "roll 6 5\n")  # Bob's valid roll closes (a)'s window
+    refused = revert_4(db, "--rule", "USBGF 4.2.3(c)")
+    assert refused.exit_code == 1
+    assert "USBGF 4.2.3(a): Bob rolled 6-5 at event 5 closed it" in refused.stderr
+    assert "USBGF 4.2.3(f): only with the director's approval" in refused.stderr
+    agreed = json.loads(revert_4(db, "--rule", "USBGF 4.2.3(c)", "--agreed", "--json").stdout)
+    assert agreed["voided"] == [4, 5] and agreed["dice"] == [5, 2]
+
+
+def test_a_rule_that_corrects_no_play_names_those_that_do(db: str) -> None:
+    recorded(db, ILLEGAL)
+    refused = revert_4(db, "--rule", "USBGF 4.2.3(b)")
+    assert refused.exit_code == 1
+    assert (
+        "USBGF 4.2.3(b) does not correct event 4 under usbgf-2016: "
+        "USBGF 4.2.3(a), USBGF 4.2.3(c), USBGF 4.2.3(f) may"
+    ) in refused.stderr
+    assert show(db)["events"] == 4
+
+
 def test_only_a_committee_overturns_and_the_match_is_back_as_recorded(db: str) -> None:
     recorded(db, ILLEGAL)
     before = show(db)
