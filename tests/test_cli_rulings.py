@@ -95,11 +95,15 @@ def test_history_marks_the_voided_play_and_describes_the_ruling(db: str) -> None
     recorded(db, ILLEGAL)
     revert_4(db)
     lines = ok(db, "history", "m").stdout.splitlines()
-    assert len(lines) == 5
-    assert " x " in lines[3] and lines[3].endswith("[voided by ruling 5]")
-    assert "ILLEGAL: Ann played 13/10 13/8" in lines[3]
-    assert "RULING (USBGF 4.2.3(a), director): event 4 void" in lines[4]
-    assert lines[4].endswith(f"reason: {REASON}")
+    assert lines[0] == (
+        "marks: '!' illegal, recorded as played · 'x' voided by a ruling · 'R' a ruling"
+    )
+    assert lines[2:4] == ["", "game 1 · Ann 0, Bob 0"]  # event 1 comes before the first game
+    assert len(lines) == 8 and [line.split()[0] for line in lines[4:]] == ["2", "3", "4", "5"]
+    assert " x " in lines[6] and lines[6].endswith("[voided by ruling 5]")
+    assert "ILLEGAL: Ann played 13/10 13/8" in lines[6]
+    assert "RULING (USBGF 4.2.3(a), director): event 4 void" in lines[7]
+    assert lines[7].endswith(f"reason: {REASON}")
     events = as_json(db, "history", "m")["events"]
     assert [e["voided_by"] for e in events] == [None, None, None, 5, None]
     ruling = events[4]
