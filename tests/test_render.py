@@ -280,13 +280,15 @@ def test_brief_and_show_say_who_won_the_game_that_ended_and_what_comes_next() ->
         "game 1 won by Ann, 1 point · Ann 1, Bob 0 (to 3) · "
         "no game in progress: game 2 starts with an opening roll"
     )
-    footer = board_diagram(match.state).splitlines()[-2]
-    assert footer == " 3-point match · Ann 1, Bob 0 · pre-Crawford · game 1 won by Ann, 1 point"
+    lines = board_diagram(match.state).splitlines()
+    assert lines[-2] == " 3-point match · Ann 1, Bob 0 · pre-Crawford · game 1 won by Ann, 1 point"
+    assert "cube 1, centred" in lines[7]  # the next game's cube
     _ann_wins_by_a_drop(match)
     assert brief(match.state) == (
         "game 2 won by Ann, 1 point · Ann 2, Bob 0 (to 3) · next game is the Crawford game · "
         "no game in progress: game 3 starts with an opening roll"
     )
+    assert "next game: no cube, Crawford game" in board_diagram(match.state).splitlines()[7]
 
 
 def test_brief_in_the_crawford_game_and_after_it() -> None:
@@ -326,5 +328,21 @@ def test_brief_post_crawford_and_when_the_match_is_over() -> None:
     match.accept(by="kim")
     assert brief(match.state).startswith("game 4 won by Ann, 1 point · Ann 3, Bob 1 (to 3) · ")
     assert "the match is over: Ann won" in brief(match.state)
-    footer = board_diagram(match.state).splitlines()[-2]
-    assert footer == " 3-point match · Ann 3, Bob 1 · game 4 won by Ann, 1 point"
+    lines = board_diagram(match.state).splitlines()
+    assert lines[-2] == " 3-point match · Ann 3, Bob 1 · game 4 won by Ann, 1 point"
+    assert "cube" not in "\n".join(lines[1:14])  # no game, no cube
+
+
+def test_between_games_the_cube_of_the_game_that_ended_is_not_shown_as_owned() -> None:
+    match = new_match()
+    match.opening(1, 3, by="kim")
+    match.move("8/5 6/5", by="kim")
+    match.double(by="kim")
+    match.take(by="kim")  # Bob owns the cube at 2
+    assert [i for i, line in enumerate(board_diagram(match.state).splitlines()) if "cube 2" in line]
+    match.resign("single", player="a", as_played=True, by="kim")
+    match.accept(by="kim")
+    lines = board_diagram(match.state).splitlines()
+    assert not [line for line in lines if "cube 2" in line]
+    assert "cube 1, centred" in lines[7]
+    assert brief(match.state).startswith("game 1 won by Bob, 2 points · Ann 0, Bob 2 (to 5) · ")

@@ -155,7 +155,7 @@ def _panel(state: MatchState, me: str) -> list[str]:
 def _side(state: MatchState, player: str, symbol: str) -> list[str]:
     """Beside the player's half, outward in: his name and score, pips, the cube, his turn."""
     index = seat(player)
-    owns = state.cube_owner == player and not _crawford_game(state)
+    owns = state.cube_owner == player and state.in_game and not _crawford_game(state)
     return [
         f"{symbol}: {state.name(player)}, {state.score[index]} of {state.length}",
         f"pips {state.pips()[index]}, off {state.board[index][OFF]}",
@@ -173,7 +173,16 @@ def _acting(state: MatchState, player: str) -> str:
 
 
 def _centre(state: MatchState) -> str:
-    """The cube when it is in the middle: centred, offered, or out of play."""
+    """The cube when it is in the middle: centred, offered, or out of play.
+
+    Between games, the next game's: centred at 1, or none in the Crawford
+    game; nothing once the match is over.
+    """
+    if state.phase is Phase.OVER:
+        return ""
+    if state.phase is Phase.BETWEEN_GAMES:
+        crawford = state.crawford_rule and state.crawford is Crawford.CRAWFORD
+        return "next game: no cube, Crawford game" if crawford else "cube 1, centred"
     if _crawford_game(state):
         return "no cube: Crawford game"
     if state.phase is Phase.DOUBLED and state.offer is not None and state.turn is not None:
@@ -182,7 +191,8 @@ def _centre(state: MatchState) -> str:
 
 
 def _crawford_game(state: MatchState) -> bool:
-    return state.crawford_rule and state.crawford is Crawford.CRAWFORD
+    """True during the Crawford game (between games, Crawford means the next game is)."""
+    return state.in_game and state.crawford_rule and state.crawford is Crawford.CRAWFORD
 
 
 def _crawford_status(state: MatchState) -> str:
