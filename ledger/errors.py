@@ -104,9 +104,15 @@ class ActionRefusedError(BgLedgerError):
         self.rule = rule
         self.next_step = next_step
         self.reason = message
-        if next_step is not None:
-            message += f"; {next_step.text_for_command_line()}"
-        super().__init__(f"{message} ({rule})" if rule else message)
+        super().__init__(self._text(next_step.text_for_command_line() if next_step else ""))
+
+    def text_for_record(self) -> str:
+        """The message with the next step as lines of ``record`` (no match id)."""
+        return self._text(self.next_step.text_for_record() if self.next_step else "")
+
+    def _text(self, step: str) -> str:
+        message = f"{self.reason}; {step}" if step else self.reason
+        return f"{message} ({self.rule})" if self.rule else message
 
 
 class OutOfTurnError(ActionRefusedError):

@@ -9,14 +9,20 @@ players' names), then the rule the profile cites.
 from __future__ import annotations
 
 import json
+import random
+from copy import deepcopy
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bgledger.cli.main import main
+from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
-from bgledger.errors import OutOfTurnError
+from bgledger.errors import ActionRefusedError, OutOfTurnError, RulesError
+from tests.match_driver import play_lines
 
 
 @pytest.fixture
@@ -191,3 +197,51 @@ def test_a_name_with_braces_is_printed_as_typed() -> None:
     with pytest.raises(OutOfTurnError) as caught:
         match.roll(6, 4, by="kim")
     assert "({Ann}'s die, then Ben}{0}'s)" in str(caught.value)
+
+
+def test_the_message_for_record_has_the_lines_without_the_match_id() -> None:
+    match = Match.start(match_uuid("rl"), "rl", ("Ann", "Ben"), 5, by="kim")
+    with pytest.raises(OutOfTurnError) as caught:
+        match.take(by="kim")
+    assert caught.value.text_for_record() == (
+        "cannot take: no game in progress: game 1 starts with an opening roll; "
+        "record game 1's opening roll first, e.g. `opening 3 1` (Ann's die, then Ben's) "
+        "(USBGF Appendix B)"
+    )
+
+
+VERBS = ["roll 6 4", "move 13/7", "double", "take", "drop", "opening 3 1", "accept", "reject"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 120), tried=st.sampled_from(VERBS))
+def test_every_command_a_refusal_offers_is_itself_accepted(
+    seed: int, steps: int, tried: str
+) -> None:
+    """Whatever was refused, the next step it names is an action the ledger records."""
+    match = Match.start(match_uuid("prop"), "prop", ("Ann", "Ben"), 5, by="kim")
+    play_lines(match, random.Random(seed), steps)
+    try:
+        Action.parse(tried).apply(deepcopy(match), "kim")
+    except ActionRefusedError as refused:
+        step = refused.next_step
+        assert step is not None, refused
+        assert match.state.match_id in str(refused) or not step.commands
+        for command in step.commands:
+            line = step.record_line(command)
+            Action.parse(line).apply(deepcopy(match), "kim")  # raises if refused
+    except RulesError:
+        pass  # '13/7' with no checker there: input that describes nothing, not a refusal
+
+
+def test_take_when_the_player_on_roll_may_not_double_says_to_record_his_roll(db: str) -> None:
+    started = run(db, "start", "--a", "Ann", "--b", "Ben", "--length", "1", "--id", "m1")
+    assert started.exit_code == 0
+    assert run(db, "opening", "m1", "3", "1").exit_code == 0
+    assert run(db, "move", "m1", "8/5 6/5").exit_code == 0
+    result = run(db, "take", "m1")  # the cube is dead at 0-0 of 1 point (USBGF 4.4.9)
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (
+        "Error: refused: cannot take: Ben is on roll, to double or to roll; "
+        "record Ben's roll first, e.g. `roll m1 6 4` (USBGF 4.4.4)"
+    )

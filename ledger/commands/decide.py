@@ -200,7 +200,8 @@ def next_step(state: MatchState, action: str = "") -> NextStep | None:
             f"({name('a')}'s die, then {name('b')}'s)",
             ("opening", *_OPENING),
         )
-    if phase is Phase.ROLL and action in ("take", "drop"):
+    doubling = phase is Phase.ROLL and action in ("take", "drop")
+    if doubling and cube_problem(state, get_profile(state.profile), turn) is None:
         return step(f"record {name(turn)}'s double first: {{}}", ("double",))
     if phase in (Phase.ROLL, Phase.REROLL):
         again = "new " if phase is Phase.REROLL else ""
