@@ -76,6 +76,11 @@ class NextStep:
         return shlex.join([verb, self.match_id, *args])
 
     @staticmethod
+    def literal(text: str) -> str:
+        """``text`` (a player's name) to put in :attr:`text` as it is, never as a placeholder."""
+        return text.replace("{", "{{").replace("}", "}}")
+
+    @staticmethod
     def record_line(command: Sequence[str]) -> str:
         """``command`` as a line of ``record``: the verb and its arguments, unquoted."""
         return " ".join(command)

@@ -184,8 +184,8 @@ def next_step(state: MatchState, action: str = "") -> NextStep | None:
     """
     turn, phase = state.turn or "a", state.phase
 
-    def name(player: str) -> str:  # a name is text, never a placeholder
-        return state.name(player).replace("{", "{{").replace("}", "}}")
+    def name(player: str) -> str:
+        return NextStep.literal(state.name(player))
 
     def step(text: str, *commands: tuple[str, ...]) -> NextStep:
         return NextStep(text, commands, state.match_id)

@@ -266,7 +266,7 @@ def _made_instead(state: MatchState, play: str) -> NextStep:
     The dice come first: a scorekeeper who entered the wrong roll sees it.
     """
     assert state.turn is not None and state.dice is not None
-    mover, dice = state.name(state.turn).replace("{", "{{").replace("}", "}}"), state.dice
+    mover, dice = NextStep.literal(state.name(state.turn)), state.dice
     example = str(legal_plays(state.position, dice)[0].play)
     text = (
         f"{mover}'s dice are {dice[0]}-{dice[1]}: record the play made with them, e.g. {{}}, "
