@@ -245,3 +245,16 @@ def test_take_when_the_player_on_roll_may_not_double_says_to_record_his_roll(db:
         "Error: refused: cannot take: Ben is on roll, to double or to roll; "
         "record Ben's roll first, e.g. `roll m1 6 4` (USBGF 4.4.4)"
     )
+
+
+def test_a_second_early_roll_says_to_record_the_movers_play() -> None:
+    match = Match.start(match_uuid("pre"), "pre", ("Ann", "Ben"), 5, by="kim")
+    match.opening(3, 1, by="kim")
+    match.roll_early(6, 4, by="kim")
+    match.accept_roll(by="kim")
+    with pytest.raises(OutOfTurnError) as caught:
+        match.roll_early(5, 5, by="kim")
+    assert str(caught.value) == (
+        "cannot roll early: Ann has rolled 3-1 and must move; then Ben plays his early 6-4; "
+        "record Ann's play of 3-1 first, e.g. `move pre '24/23 24/21'` (USBGF 4.1.7.1)"
+    )

@@ -154,7 +154,8 @@ def _early_player(state: MatchState, action: str, decision: Decision) -> str:
     _decide.require_phase(state, action, decision, Phase.PLAY)
     if state.premature is not None:
         rule = get_profile(state.profile).cite(decision)
-        raise OutOfTurnError(f"cannot {action}: {_decide.situation(state)}", rule)
+        step = _decide.next_step(state, action.split()[0])
+        raise OutOfTurnError(f"cannot {action}: {_decide.situation(state)}", rule, step)
     return other(state.turn or "a")
 
 
