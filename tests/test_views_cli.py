@@ -138,3 +138,13 @@ def test_history_of_a_game_that_is_not_there_is_a_usage_error(match: str) -> Non
     result = run(match, "history", "m", "--game", "3")
     assert result.exit_code == 2
     assert "--game 3: match 'm' has games 1-2" in result.stderr
+
+
+def test_a_heading_has_the_score_a_ruling_made_before_the_game(db: str) -> None:
+    ok(db, "start", "--a", "Ann", "--b", "Ben", "--length", "5", "--id", "s")
+    ok(db, "record", "s", stdin="opening 1 3\nmove 8/5 6/5\ndouble\ndrop\n")  # Ann 1-0
+    ok(db, "correct-score", "s", "1", "2", "--ruled-by", "director", "--reason", "sheet says 1-2")
+    ok(db, "opening", "s", "3", "1")
+    lines = ok(db, "history", "s").splitlines()
+    assert "game 2 · Ann 1, Ben 2" in lines
+    assert lines.index("game 2 · Ann 1, Ben 2") == len(lines) - 3  # then events 9 and 10

@@ -109,7 +109,7 @@ from bgledger.events import (
 )
 from bgledger.projections.state.clock import at_ms, clock_text, figure, figures, reason_text
 from bgledger.projections.state.corrected import voided_by
-from bgledger.projections.state.fold import Crawford, apply
+from bgledger.projections.state.fold import Crawford, apply, fold
 from bgledger.projections.state.model import MatchState, Phase, game_points, other, seat
 from bgledger.projections.views.words import (
     numbers_text,
@@ -728,9 +728,12 @@ def game_headings(events: Sequence[MatchEvent]) -> dict[int, str]:
     """
     headings: dict[int, str] = {}
     state: MatchState | None = None
+    done = 0
     for index, event in enumerate(events):
-        state = apply(state, event, events[:index] if isinstance(event, RulingMade) else None)
-        if isinstance(event, GameStarted):
+        if isinstance(event, GameStarted):  # the one fold, from game to game
+            state = fold(events[done : index + 1], state, history=events[:done])
+            done = index + 1
+            assert state is not None
             note = _CRAWFORD_NOTE.get(state.crawford, "") if state.crawford_rule else ""
             headings[event.number] = f"game {event.number} · {score_text(state)}{note}"
     return headings
