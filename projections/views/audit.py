@@ -107,9 +107,10 @@ from bgledger.events import (
     TimeExpired,
     UnplayablePlayRecorded,
 )
+from bgledger.projections.state import fold as the_fold
 from bgledger.projections.state.clock import at_ms, clock_text, figure, figures, reason_text
 from bgledger.projections.state.corrected import voided_by
-from bgledger.projections.state.fold import Crawford, apply, fold
+from bgledger.projections.state.fold import Crawford, apply
 from bgledger.projections.state.model import MatchState, Phase, game_points, other, seat
 from bgledger.projections.views.words import (
     numbers_text,
@@ -731,7 +732,7 @@ def game_headings(events: Sequence[MatchEvent]) -> dict[int, str]:
     done = 0
     for index, event in enumerate(events):
         if isinstance(event, GameStarted):  # the one fold, from game to game
-            state = fold(events[done : index + 1], state, history=events[:done])
+            state = the_fold.fold(events[done : index + 1], state, history=events[:done])
             done = index + 1
             assert state is not None
             note = _CRAWFORD_NOTE.get(state.crawford, "") if state.crawford_rule else ""
