@@ -96,7 +96,9 @@ def show(
     _print_show(shown, at is not None or as_corrected, viewer, event)
 
 
-def _print_show(shown: Shown, titled: bool, viewer: str | None, event: HistoryEntry | None) -> None:
+def _print_show(
+    shown: Shown, titled: bool, viewer: str | None, event: HistoryEntry | None = None
+) -> None:
     """``show``'s text: title, board, games, clock and breaks, flags, rulings, anomalies.
 
     ``event`` is the event shown the match after (``--at N``): its line of the history.
