@@ -38,13 +38,14 @@ def json_option(func: F) -> F:
 
 
 def viewer_option(func: F) -> F:
-    """``--from a|b``: draw the board from this player's side (default: the player on roll)."""
+    """``--from a|b``: draw the board from this player's side (default: a, whoever is on roll)."""
     return click.option(
         "--from",
         "viewer",
         type=click.Choice(["a", "b"]),
         default=None,
-        help="Draw the board from this player's side (default: the player on roll).",
+        help="Draw the board from this player's side (default: a, at the bottom, whoever is "
+        "on roll).",
     )(func)
 
 

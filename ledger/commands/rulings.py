@@ -180,18 +180,27 @@ class RulingCommands(MatchStream):
         offender: str,
         ruling: Ruling,
     ) -> CorrectionRule:
-        """The first correction rule for ``subjects`` whose window is open (or ``ruling.rule``'s).
+        """The first correction rule for ``subjects`` whose window is open.
+
+        A ``ruling.rule`` names a window (USBGF 4.2.3(a), (e), (f)) or a remedy:
+        USBGF 4.2.3(c), the undoing that applies within (a)'s window and (f)'s,
+        chooses among the rules with that remedy.  The ruling is recorded under
+        the window that was open (:func:`rule_name`).
 
         :raises RulingRefusedError: if every window has closed, naming what closed each.
         """
         rules = [r for s in subjects for r in self.profile.corrections_for(s)]
         if ruling.rule is not None:
-            rules = [r for r in rules if r.window.rule == ruling.rule]
-            if not rules:
+            given = ruling.rule.strip()
+            named = [r for r in rules if given in (r.window.rule, r.remedy.rule)]
+            if not named:
+                known = sorted({str(c) for r in rules for c in (r.window.rule, r.remedy.rule) if c})
+                which = f": {', '.join(known)} may" if known else ""
                 raise RulingRefusedError(
-                    f"{ruling.rule} does not correct event {number} under {self.profile.name}",
-                    ruling.rule,
+                    f"{given} does not correct event {number} under {self.profile.name}{which}",
+                    given,
                 )
+            rules = named
         if not rules:
             raise RulingRefusedError(
                 f"{self.profile.name} provides no correction for event {number}",

@@ -57,7 +57,7 @@ The premature actions (USBGF 4.1.7.1, 4.4.7, ABT 4.6) read::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 from typing import Any, TypedDict, TypeVar
@@ -111,6 +111,7 @@ from bgledger.events import (
     TimeExpired,
     UnplayablePlayRecorded,
 )
+from bgledger.projections.state import fold as the_fold
 from bgledger.projections.state.clock import at_ms, clock_text, figure, figures, reason_text
 from bgledger.projections.state.corrected import voided_by
 from bgledger.projections.state.corrections import replacement
@@ -127,6 +128,7 @@ from bgledger.rules.profiles import PROFILES, Decision, PrematureRoll
 from bgledger.rules.results import GameResult
 
 __all__ = [
+    "HISTORY_LEGEND",
     "PREMATURE_DESCRIBERS",
     "TIME_DESCRIBERS",
     "ClockReading",
@@ -136,9 +138,11 @@ __all__ = [
     "describe",
     "describe_ruling",
     "ending",
+    "game_headings",
     "history",
     "history_json",
     "history_line",
+    "history_text",
     "match_won_text",
     "mode_text",
     "penalty_text",
@@ -790,6 +794,53 @@ def history_line(entry: HistoryEntry, width: int = 0) -> str:
     elif entry.voided_by:
         text += f"  [voided by ruling {entry.voided_by}]"
     return f"{entry.number:>5} {mark} {when}  {entry.recorded_by:<{width}}  {text}"
+
+
+# -- the trail by game (history's headings and legend) --------------------------------------
+
+
+HISTORY_LEGEND = "marks: '!' illegal, recorded as played · 'x' voided by a ruling · 'R' a ruling"
+"""What ``history`` prints first: the marks of :func:`history_line`."""
+
+
+def game_headings(events: Sequence[MatchEvent]) -> dict[int, str]:
+    """The heading of each game of ``events``, by game number: the score before it.
+
+    ``game 2 · Ann 2, Bob 0 (Crawford game)``: the state just after the
+    game's :class:`~bgledger.events.GameStarted`, as recorded then.
+    """
+    headings: dict[int, str] = {}
+    state: MatchState | None = None
+    done = 0
+    for index, event in enumerate(events):
+        if isinstance(event, GameStarted):  # the one fold, from game to game
+            state = the_fold.fold(events[done : index + 1], state, history=events[:done])
+            done = index + 1
+            assert state is not None
+            note = _CRAWFORD_NOTE.get(state.crawford, "") if state.crawford_rule else ""
+            headings[event.number] = f"game {event.number} · {score_text(state)}{note}"
+    return headings
+
+
+def history_text(
+    entries: Sequence[HistoryEntry], headings: Mapping[int, str], game: int | None = None
+) -> list[str]:
+    """``history``'s lines: the legend, then the entries under a heading per game.
+
+    The entries before the first game come first, without a heading; those
+    after a game's end (the match's end, a note, a break) stay with its
+    game.  ``game``: that game's entries only.
+    """
+    shown = [entry for entry in entries if game is None or entry.game == game]
+    width = max((len(entry.recorded_by) for entry in shown), default=0)
+    lines = [HISTORY_LEGEND]
+    current = 0
+    for entry in shown:
+        if entry.game != current:
+            current = entry.game
+            lines += ["", headings.get(current, f"game {current}")]
+        lines.append(history_line(entry, width))
+    return lines
 
 
 def describe(
