@@ -121,10 +121,14 @@ class BadInputError(click.ClickException):
     exit_code = 2
 
 
-def refusal_text(error: Exception) -> str:
-    """The one-line message for a library error, as the CLI prints it."""
+def refusal_text(error: Exception, *, record: bool = False) -> str:
+    """The one-line message for a library error, as the CLI prints it.
+
+    ``record``: as ``record`` and its console print it, the next step as lines of the
+    record language (``roll 6 4``, not ``roll m 6 4``).
+    """
     if isinstance(error, ActionRefusedError):
-        return f"refused: {error}"
+        return f"refused: {error.text_for_record() if record else error}"
     return str(error)
 
 

@@ -38,9 +38,9 @@ from pathlib import Path
 
 import click
 
-from bgledger.cli.common import library_errors, refusal_text
+from bgledger.cli.common import RefusedError, library_errors, refusal_text
 from bgledger.cli.view_commands import _print_show, _title
-from bgledger.errors import BgLedgerError
+from bgledger.errors import ActionRefusedError, BgLedgerError
 from bgledger.projections.views.audit import HistoryEntry, history_line
 from bgledger.projections.views.text import brief, resolve_viewer
 from bgledger.service import Ledger, MatchState, Recorded
@@ -151,7 +151,10 @@ class Console:
         """Record ``line``: echo its events and the new state, or say once why not."""
         try:
             with library_errors():
-                done = self.ledger.record_line(self.match_id, line, by=self.by, at=self.at)
+                try:
+                    done = self.ledger.record_line(self.match_id, line, by=self.by, at=self.at)
+                except ActionRefusedError as refusal:  # the next step as a line to type here
+                    raise RefusedError(refusal_text(refusal, record=True)) from None
                 entries = _entries(self.ledger, done)
         except (click.ClickException, BgLedgerError) as error:
             said = error.format_message() if isinstance(error, click.ClickException) else None

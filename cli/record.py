@@ -47,7 +47,7 @@ class _Session:
         try:
             done = self.ledger.record_line(self.match_id, line, by=self.by, at=self.at)
         except BgLedgerError as error:
-            message = refusal_text(error)
+            message = refusal_text(error, record=True)
             self.refused.append({"line": number, "text": line, "error": message})
             click.echo(f"line {number}: {line!r}: {refusal_once(line, message)}", err=True)
             return

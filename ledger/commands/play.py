@@ -263,14 +263,16 @@ class PlayCommands(PrematureCommands):
 def _made_instead(state: MatchState, play: str) -> NextStep:
     """The next step after an illegal ``play`` refused: the play made, or ``play`` as played.
 
-    The dice come first: a scorekeeper who entered the wrong roll sees it.
+    The dice come first: a scorekeeper who entered the wrong roll sees it, and how to
+    withdraw it (``undo``: a recording error, not a ruling).
     """
     assert state.turn is not None and state.dice is not None
     mover, dice = NextStep.literal(state.name(state.turn)), state.dice
     example = str(legal_plays(state.position, dice)[0].play)
     text = (
         f"{mover}'s dice are {dice[0]}-{dice[1]}: record the play made with them, e.g. {{}}, "
-        "or, if this play was made at the board, {}"
+        "or, if this play was made at the board, {}; if the dice were entered wrong, {} "
+        "the roll and enter it again"
     )
-    commands = (("move", example), ("move", play, "--as-played"))
+    commands = (("move", example), ("move", play, "--as-played"), ("undo",))
     return NextStep(text, commands, state.match_id)
