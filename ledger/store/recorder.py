@@ -484,6 +484,13 @@ class LedgerFactory(InfrastructureFactory[TrackingRecorder]):
             raise ValueError(f"{self.SQLALCHEMY_URL} is not set")
         self.datastore = LedgerDatastore(url)
 
+    def close(self) -> None:
+        """Close the database connections (a SQLite file in WAL mode is checkpointed).
+
+        An in-memory SQLite database is gone with its one connection.
+        """
+        self.datastore.engine.dispose()
+
     def _table_name(self, purpose: str) -> str:
         return f"{self.env.name.lower() or 'stored'}_{purpose}"
 
