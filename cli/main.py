@@ -234,6 +234,7 @@ def load_command(target: str) -> click.Command:
     command = getattr(importlib.import_module(f"bgledger.cli.{module}"), attribute)
     if _Leaving.collect_after_imports:  # run() paused the cycle collector while importing
         _Leaving.collect_after_imports = False
+        gc.freeze()  # what the imports made lives until exit: never collect through it
         gc.enable()
     if not isinstance(command, click.Command):
         raise TypeError(f"bgledger.cli.{target} is not a click command")
