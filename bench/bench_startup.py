@@ -14,6 +14,11 @@ the opening 3-1 and its play, so that Bob is on roll), then runs, each
 - ``bgledger roll M 5 2`` and ``bgledger move M '13/11 13/8'``, each on a fresh
   copy of the ledger (copied before the run, not timed), so that every run
   records the same action on the same match;
+- for information, ``python -c pass`` in an empty virtual environment of the
+  same interpreter (made in the temporary folder): an editable install of
+  bgledger adds a path finder that ``site`` imports at every start-up, which
+  doubles bare Python's cost here; the targets' ratios to this baseline are
+  printed too;
 - for information, the floor under any command that reads the ledger:
   ``python -c "import sqlalchemy"`` (SQLAlchemy alone, which every such
   command needs), ``python -c "import sqlalchemy, eventsourcing.application,
@@ -79,6 +84,7 @@ FLOOR = {
     ),
 }
 MATCH = "m1"
+PLAIN = "python -c pass, empty venv"
 # What a one-shot command imports, in the order it needs it (--profile).
 STEPS = (
     ("click and the lazy group", ("click", "bgledger.cli.main")),
@@ -239,6 +245,11 @@ def main(argv: list[str] | None = None) -> int:
             "roll": [*bgledger, "roll", MATCH, "5", "2"],
             "move": [*bgledger, "move", MATCH, "13/11 13/8"],
         }
+        # For information: bare Python of the same interpreter in an empty virtual
+        # environment, without the editable install's path finder that site imports.
+        plain = folder / "plain"
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(plain)], check=True)
+        commands[PLAIN] = [str(plain / "bin" / "python"), "-c", "pass"]
         # For information: the floor, what the third-party stack costs to import before
         # any module of bgledger (SQLAlchemy alone, then with eventsourcing and click).
         for label, code in FLOOR.items():
@@ -281,6 +292,13 @@ def main(argv: list[str] | None = None) -> int:
         verdict = "PASS" if ratio <= TARGET else "FAIL"
         missed = missed or verdict == "FAIL"
         print(f"{verdict}: {name} at {ratio:.1f}x bare Python (target <= {TARGET:g}x)")
+    plain_base = statistics.median(costs[PLAIN])
+    print(
+        "for information, against bare Python in an empty virtual environment: "
+        + ", ".join(
+            f"{name} {statistics.median(costs[name]) / plain_base:.1f}x" for name in TARGETS
+        )
+    )
     if args.profile:
         print(f"\nwhere the CPU goes, ms (x bare Python's median), minimum of {args.runs} runs")
         print(f"{'step':<40} {'show':>14} {'roll':>14}")
