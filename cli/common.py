@@ -11,7 +11,6 @@ Either way nothing was recorded.
 
 from __future__ import annotations
 
-import getpass
 import json
 import os
 from collections.abc import Callable, Iterator
@@ -56,6 +55,8 @@ def emit_json(document: object) -> None:
 
 def default_recorder() -> str:
     """Who records: ``BGLEDGER_USER``, else the login name."""
+    import getpass  # only when --by is not given: not in every command's start-up
+
     try:
         fallback = getpass.getuser()
     except (KeyError, OSError):

@@ -1,6 +1,6 @@
 """The application: one database URL, matches by the ids people type, commands and queries.
 
-Storage is ``eventsourcing`` with ``eventsourcing-sqlalchemy``: a SQLite file
+Storage is ``eventsourcing`` on SQLAlchemy (:mod:`bgledger.store.recorder`): a SQLite file
 by default (``sqlite:///bgledger.db``), PostgreSQL
 (``postgresql+psycopg://...``) for a tournament.  One stream per match; its
 UUID is derived from the match id (:func:`bgledger.commands.match.match_uuid`).

@@ -273,7 +273,7 @@ def streams(ledger: MatchStore) -> list[UUID]:
     garbled is still checked.
     """
     recorder = cast(LedgerRecorder, ledger.recorder)
-    table = recorder.events_record_cls.__table__
+    table = recorder.table
     query = select(table.c.originator_id).group_by(table.c.originator_id)
     query = query.order_by(func.min(table.c.id))
     with recorder.transaction(commit=False) as session:

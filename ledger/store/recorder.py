@@ -1,11 +1,33 @@
-"""The MatchStore's storage: eventsourcing-sqlalchemy, reading and writing with SQLAlchemy Core.
+"""The MatchStore's storage: ``eventsourcing``'s recorders on SQLAlchemy Core.
 
-eventsourcing-sqlalchemy's recorder builds an ORM object for every row it
-reads or writes.  Replaying a 1,500-event match spent more time in that than
-in reading the rows and folding the events together; this recorder runs the
-same statements on the same tables with SQLAlchemy Core instead.  The table
-lock on PostgreSQL (so notification ids are committed in order) and the
-notification channel are the library's own.
+The events go through the ``eventsourcing`` library (its application,
+repository, mapper and recorder interfaces) into two tables of one SQLAlchemy
+database: ``bgledger_events`` (every event, its ``id`` the application's
+notification sequence) and ``bgledger_snapshots``.  The tables, their columns
+and indexes, and the rows stored in them are those eventsourcing-sqlalchemy
+1.0 made and makes (a ledger written by either is read by the other): the
+stream id is a native ``UUID`` on PostgreSQL and its 16 bytes elsewhere, as
+``sqlalchemy_utils``' ``UUIDType`` stores it.
+
+This module is that package's recorders, written on SQLAlchemy Core rather
+than imported:
+
+- eventsourcing-sqlalchemy builds an ORM object for every row it reads or
+  writes; replaying a 1,500-event match spent more time in that than in
+  reading the rows and folding the events together.
+- Importing it loads SQLAlchemy's ORM and ``sqlalchemy_utils`` (for that one
+  column type), which loads SQLAlchemy's PostgreSQL, Oracle and SQL Server
+  dialects and much of ``cryptography`` whatever the database: about 9 times
+  the CPU of starting Python, paid by every one-shot command before it reads
+  a row (``bench/bench_startup.py``, ``bench/README.md``).
+
+What the library's recorders guarantee is kept: on PostgreSQL every inserting
+transaction locks the events table (``LOCK TABLE ... IN EXCLUSIVE MODE``) so
+that notification ids commit in order, and NOTIFYs the table's channel; a
+SQLite file has one writer at a time per process and is put in WAL mode; an
+in-memory SQLite database is one connection shared under a lock.  Database
+errors inside a transaction become ``eventsourcing.persistence`` errors
+(an ``IntegrityError`` for a lost race), as the library raises them.
 
 :class:`LedgerMapper` stores each event under its name in the vocabulary
 (:mod:`bgledger.events.names`), not under its class's module path, and reads
@@ -15,21 +37,69 @@ topic names anything else is refused instead of being imported.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import contextlib
+from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
+from threading import Lock, Semaphore
+from typing import Any, NoReturn
 from uuid import UUID
 
+import sqlalchemy.exc
 from eventsourcing.domain import DomainEventProtocol
-from eventsourcing.persistence import Mapper, StoredEvent
-from eventsourcing.utils import TopicError, register_topic
-from eventsourcing_sqlalchemy.factory import SQLAlchemyFactory
-from eventsourcing_sqlalchemy.recorders import SQLAlchemyApplicationRecorder
-from sqlalchemy import Table, insert, select
-from sqlalchemy.orm import Session
+from eventsourcing.persistence import (
+    AggregateRecorder,
+    ApplicationRecorder,
+    DatabaseError,
+    DataError,
+    InfrastructureFactory,
+    IntegrityError,
+    InterfaceError,
+    InternalError,
+    Mapper,
+    Notification,
+    NotSupportedError,
+    OperationalError,
+    PersistenceError,
+    ProcessRecorder,
+    ProgrammingError,
+    StoredEvent,
+    Subscription,
+    TrackingRecorder,
+)
+from eventsourcing.utils import TopicError, register_topic, strtobool
+from sqlalchemy import (
+    BINARY,
+    BigInteger,
+    Column,
+    Connection,
+    Dialect,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    Table,
+    Text,
+    TypeDecorator,
+    create_engine,
+    func,
+    insert,
+    select,
+    text,
+)
+from sqlalchemy.pool import StaticPool
+from sqlalchemy.types import UUID as NativeUUID
+from sqlalchemy.types import TypeEngine
 
 from bgledger.events.names import KINDS
 
-__all__ = ["LedgerFactory", "LedgerMapper", "LedgerRecorder", "store_as"]
+__all__ = [
+    "LedgerDatastore",
+    "LedgerFactory",
+    "LedgerMapper",
+    "LedgerRecorder",
+    "SnapshotRecorder",
+    "store_as",
+]
 
 _NAMES: dict[type[Any], str] = {}
 _KNOWN: set[str] = set()
@@ -69,24 +139,233 @@ class LedgerMapper(Mapper[UUID]):
         return super().to_domain_event(stored_event)
 
 
-class LedgerRecorder(SQLAlchemyApplicationRecorder):
-    """The application recorder of eventsourcing-sqlalchemy, without ORM objects per row."""
+# -- the tables ---------------------------------------------------------------------------------
 
-    @property
-    def _table(self) -> Table:
-        table: Table = self.events_record_cls.__table__
-        return table
+
+class StreamId(TypeDecorator[UUID]):
+    """A stream's UUID as ``sqlalchemy_utils.UUIDType()`` stores it.
+
+    A native ``UUID`` on PostgreSQL, its 16 bytes (``BINARY(16)``) elsewhere.
+    A string is read as a UUID.
+    """
+
+    impl = BINARY(16)
+    cache_ok = True
+
+    def load_dialect_impl(self, dialect: Dialect) -> TypeEngine[Any]:
+        if dialect.name == "postgresql":
+            return dialect.type_descriptor(NativeUUID())
+        return dialect.type_descriptor(BINARY(16))
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
+        if value is None:
+            return None
+        stream = value if isinstance(value, UUID) else UUID(str(value))
+        return stream if dialect.name == "postgresql" else stream.bytes
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> UUID | None:
+        if value is None or isinstance(value, UUID):
+            return value
+        return UUID(value) if dialect.name == "postgresql" else UUID(bytes=bytes(value))
+
+
+def _sequence_number() -> TypeEngine[int]:
+    """A 64-bit integer, plain ``INTEGER`` on SQLite (so that ``id`` is the rowid)."""
+    return BigInteger().with_variant(Integer(), "sqlite")
+
+
+_METADATA = MetaData()
+_TABLES: dict[str, Table] = {}
+
+
+def events_table(name: str) -> Table:
+    """The events table ``name``: notification id, stream, version, topic, state."""
+    if name not in _TABLES:
+        _TABLES[name] = Table(
+            name,
+            _METADATA,
+            Column("id", _sequence_number(), primary_key=True, autoincrement=True),
+            Column("originator_id", StreamId(), nullable=False),
+            Column("originator_version", _sequence_number(), nullable=False),
+            Column("topic", Text(), nullable=False),
+            Column("state", LargeBinary(), nullable=False),
+            Index(f"{name}_aggregate_idx", "originator_id", "originator_version", unique=True),
+        )
+    return _TABLES[name]
+
+
+def snapshots_table(name: str) -> Table:
+    """The snapshots table ``name``: keyed by stream and version, with topic and state."""
+    if name not in _TABLES:
+        _TABLES[name] = Table(
+            name,
+            _METADATA,
+            Column("originator_id", StreamId(), primary_key=True),
+            Column("originator_version", _sequence_number(), primary_key=True),
+            Column("topic", Text(), nullable=False),
+            Column("state", LargeBinary(), nullable=False),
+        )
+    return _TABLES[name]
+
+
+class _Rows:
+    """What eventsourcing-sqlalchemy's recorders call ``events_record_cls``: here its table only.
+
+    The read models and some tests reach a recorder's table as
+    ``recorder.events_record_cls.__table__``; :attr:`LedgerRecorder.table` is the same table.
+    """
+
+    def __init__(self, table: Table) -> None:
+        self.__table__ = table
+
+
+# -- connections and transactions ---------------------------------------------------------------
+
+_ERRORS: tuple[tuple[type[sqlalchemy.exc.SQLAlchemyError], type[PersistenceError]], ...] = (
+    (sqlalchemy.exc.InterfaceError, InterfaceError),
+    (sqlalchemy.exc.DataError, DataError),
+    (sqlalchemy.exc.OperationalError, OperationalError),
+    (sqlalchemy.exc.IntegrityError, IntegrityError),
+    (sqlalchemy.exc.InternalError, InternalError),
+    (sqlalchemy.exc.ProgrammingError, ProgrammingError),
+    (sqlalchemy.exc.NotSupportedError, NotSupportedError),
+    (sqlalchemy.exc.DatabaseError, DatabaseError),
+    (sqlalchemy.exc.SQLAlchemyError, PersistenceError),
+)
+
+
+def _translated(error: sqlalchemy.exc.SQLAlchemyError) -> NoReturn:
+    """Raise ``error`` as the ``eventsourcing.persistence`` error the library raises for it."""
+    for sqlalchemy_kind, kind in _ERRORS:
+        if isinstance(error, sqlalchemy_kind):
+            raise kind(error) from error
+    raise error  # pragma: no cover - SQLAlchemyError is the last entry
+
+
+class LedgerDatastore:
+    """One SQLAlchemy engine and its transactions.
+
+    :param url: a SQLAlchemy URL.
+    :ivar engine: the engine (the read models run their own transactions on it).
+    """
+
+    def __init__(self, url: str) -> None:
+        options: dict[str, Any] = {}
+        self.access_lock: Semaphore | None = None
+        self.write_lock: Semaphore | None = None
+        if url.startswith("sqlite"):
+            if ":memory:" in url or "mode=memory" in url:
+                # One connection for every thread, one user at a time.
+                options = {"connect_args": {"check_same_thread": False}, "poolclass": StaticPool}
+                self.access_lock = Semaphore()
+            else:
+                self.write_lock = Semaphore()
+        self.engine = create_engine(url, **options)
+        self._is_sqlite_file = self.engine.dialect.name == "sqlite" and self.access_lock is None
+        self._wal_tried = False
+        self._wal_lock = Lock()
+        self._current: ContextVar[tuple[Connection, bool] | None] = ContextVar(
+            f"bgledger-transaction-{id(self)}", default=None
+        )
+
+    def _init_wal_mode(self) -> None:
+        """Put a SQLite file in WAL mode, once (after its tables exist, as the library does)."""
+        with self._wal_lock:
+            if self._wal_tried:
+                return
+            self._wal_tried = True
+            if self._is_sqlite_file:
+                with self.engine.connect() as connection:
+                    connection.execute(text("PRAGMA journal_mode=WAL;")).all()
+
+    @contextlib.contextmanager
+    def transaction(self, commit: bool) -> Iterator[Connection]:
+        """A connection in a transaction, committed at the end if ``commit`` (else rolled back).
+
+        A transaction opened inside another one (in the same thread or task)
+        joins it.  SQLAlchemy's errors leave as ``eventsourcing.persistence`` errors.
+
+        :raises ProgrammingError: for ``commit=True`` inside a read-only transaction.
+        """
+        current = self._current.get()
+        if current is not None:
+            if commit and not current[1]:
+                raise ProgrammingError("Transaction already started with commit=False")
+            yield current[0]
+            return
+        if not self._wal_tried:
+            self._init_wal_mode()
+        lock = self.access_lock or (self.write_lock if commit else None)
+        if lock is not None:
+            lock.acquire()
+        try:
+            with self.engine.connect() as connection:
+                token = self._current.set((connection, commit))
+                try:
+                    yield connection
+                    if commit:
+                        connection.commit()
+                    else:
+                        connection.rollback()
+                except sqlalchemy.exc.SQLAlchemyError as error:
+                    _translated(error)
+                finally:
+                    self._current.reset(token)
+        finally:
+            if lock is not None:
+                lock.release()
+
+
+# -- the recorders ------------------------------------------------------------------------------
+
+
+class SnapshotRecorder(AggregateRecorder):
+    """The snapshots: eventsourcing's aggregate recorder on one table.
+
+    :ivar datastore: the engine and its transactions.
+    :ivar table: the table.
+    """
+
+    def __init__(self, datastore: LedgerDatastore, table: Table) -> None:
+        self.datastore = datastore
+        self.table = table
+        self.events_record_cls = _Rows(table)
+
+    def transaction(self, commit: bool = True) -> contextlib.AbstractContextManager[Connection]:
+        """:meth:`LedgerDatastore.transaction`."""
+        return self.datastore.transaction(commit)
+
+    def create_table(self) -> None:
+        """Create the table and its index unless they exist."""
+        self.table.create(self.datastore.engine, checkfirst=True)
+
+    def insert_events(
+        self, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> Sequence[int] | None:
+        """Store ``stored_events`` in one transaction.
+
+        :raises IntegrityError: if one of them is stored already (nothing is stored).
+        """
+        with self.transaction(commit=True) as connection:
+            return self._insert_stored_events(connection, stored_events)
+
+    def _insert_stored_events(
+        self, connection: Connection, stored_events: Sequence[StoredEvent]
+    ) -> Sequence[int] | None:
+        connection.execute(insert(self.table), _rows(stored_events))
+        return None
 
     def select_events(
         self,
         originator_id: UUID | str,
+        *,
         gt: int | None = None,
         lte: int | None = None,
         desc: bool = False,
         limit: int | None = None,
     ) -> list[StoredEvent]:
-        """The stored events of one stream, as the library's recorder selects them."""
-        table = self._table
+        """The stored events of one stream, by version (after ``gt``, up to ``lte``)."""
+        table = self.table
         version = table.c.originator_version
         query = select(version, table.c.topic, table.c.state).where(
             table.c.originator_id == originator_id
@@ -98,33 +377,154 @@ class LedgerRecorder(SQLAlchemyApplicationRecorder):
         query = query.order_by(version.desc() if desc else version)
         if limit is not None:
             query = query.limit(limit)
-        with self.transaction(commit=False) as session:
-            rows = session.execute(query).all()
+        with self.transaction(commit=False) as connection:
+            rows = connection.execute(query).all()
         # The stream id is the one asked for: not converting it back row by row
         # saves a fifth of a replay.
         return [StoredEvent(originator_id, row[0], row[1], bytes(row[2])) for row in rows]
 
+
+class LedgerRecorder(SnapshotRecorder, ApplicationRecorder):
+    """The events: eventsourcing's application recorder, the table's ``id`` its notification ids."""
+
+    def __init__(self, datastore: LedgerDatastore, table: Table) -> None:
+        super().__init__(datastore, table)
+        self.channel_name = table.name.replace(".", "_")
+
     def _insert_stored_events(
-        self, session: Session, stored_events: Sequence[StoredEvent], **kwargs: Any
+        self, connection: Connection, stored_events: Sequence[StoredEvent]
     ) -> Sequence[int]:
-        table = self._table
-        rows = [
-            {
-                "originator_id": event.originator_id,
-                "originator_version": event.originator_version,
-                "topic": event.topic,
-                "state": event.state,
-            }
-            for event in stored_events
-        ]
-        self._lock_table(session)
+        table = self.table
+        postgres = connection.dialect.name == "postgresql"
+        if postgres:
+            # Notification ids must commit in the order they were drawn, or a
+            # reader that has passed id 11 never sees a late-committing id 10.
+            connection.execute(text(f"LOCK TABLE {table.name} IN EXCLUSIVE MODE"))
         statement = insert(table).returning(table.c.id, sort_by_parameter_order=True)
-        ids = list(session.execute(statement, rows).scalars())
-        self._notify_channel(session)
+        ids = list(connection.execute(statement, _rows(stored_events)).scalars())
+        if postgres:
+            connection.execute(text(f"NOTIFY {self.channel_name}"))
         return ids
 
+    def select_notifications(
+        self,
+        start: int | None,
+        limit: int,
+        stop: int | None = None,
+        topics: Sequence[str] = (),
+        *,
+        inclusive_of_start: bool = True,
+    ) -> list[Notification]:
+        """Up to ``limit`` events in notification order, from ``start`` (to ``stop``)."""
+        table = self.table
+        query = select(table)
+        if start is not None:
+            query = query.where(table.c.id >= start if inclusive_of_start else table.c.id > start)
+        if stop is not None:
+            query = query.where(table.c.id <= stop)
+        if topics:
+            query = query.where(table.c.topic.in_(topics))
+        query = query.order_by(table.c.id).limit(limit)
+        with self.transaction(commit=False) as connection:
+            rows = connection.execute(query).all()
+        return [
+            Notification(
+                id=row.id,
+                originator_id=row.originator_id,
+                originator_version=row.originator_version,
+                topic=row.topic,
+                state=bytes(row.state),
+            )
+            for row in rows
+        ]
 
-class LedgerFactory(SQLAlchemyFactory):
-    """eventsourcing-sqlalchemy's factory, with :class:`LedgerRecorder` for the events."""
+    def max_notification_id(self) -> int | None:
+        """The highest notification id, None if nothing is stored."""
+        with self.transaction(commit=False) as connection:
+            found: int | None = connection.execute(select(func.max(self.table.c.id))).scalar()
+        return found
 
-    application_recorder_class = LedgerRecorder
+    def subscribe(
+        self, gt: int | None = None, topics: Sequence[str] = ()
+    ) -> Subscription[ApplicationRecorder]:
+        """Not provided: the read models poll the notification log (``catch_up``).
+
+        :raises NotImplementedError: always.
+        """
+        raise NotImplementedError("bgledger's read models catch up by polling; no subscriptions")
+
+
+def _rows(stored_events: Sequence[StoredEvent]) -> list[dict[str, Any]]:
+    return [
+        {
+            "originator_id": event.originator_id,
+            "originator_version": event.originator_version,
+            "topic": event.topic,
+            "state": event.state,
+        }
+        for event in stored_events
+    ]
+
+
+class LedgerFactory(InfrastructureFactory[TrackingRecorder]):
+    """eventsourcing's infrastructure factory for one SQLAlchemy URL (``SQLALCHEMY_URL``).
+
+    Tables are named after the application (``bgledger_events``,
+    ``bgledger_snapshots``) and created unless they exist (``CREATE_TABLE``,
+    default yes).
+    """
+
+    SQLALCHEMY_URL = "SQLALCHEMY_URL"
+    CREATE_TABLE = "CREATE_TABLE"
+
+    def __init__(self, env: Any) -> None:
+        super().__init__(env)
+        url = self.env.get(self.SQLALCHEMY_URL)
+        if not url:
+            raise ValueError(f"{self.SQLALCHEMY_URL} is not set")
+        self.datastore = LedgerDatastore(url)
+
+    def close(self) -> None:
+        """Close the database connections (a SQLite file in WAL mode is checkpointed).
+
+        An in-memory SQLite database is gone with its one connection.
+        """
+        self.datastore.engine.dispose()
+
+    def _table_name(self, purpose: str) -> str:
+        return f"{self.env.name.lower() or 'stored'}_{purpose}"
+
+    def _created(self, recorder: SnapshotRecorder) -> None:
+        if strtobool(self.env.get(self.CREATE_TABLE) or "yes"):
+            recorder.create_table()
+
+    def aggregate_recorder(self, purpose: str = "events") -> AggregateRecorder:
+        """The snapshots' recorder for ``"snapshots"``, else an events table's."""
+        name = self._table_name(purpose)
+        recorder = (
+            SnapshotRecorder(self.datastore, snapshots_table(name))
+            if purpose == "snapshots"
+            else LedgerRecorder(self.datastore, events_table(name))
+        )
+        self._created(recorder)
+        return recorder
+
+    def application_recorder(self) -> ApplicationRecorder:
+        """The events' recorder."""
+        recorder = LedgerRecorder(self.datastore, events_table(self._table_name("events")))
+        self._created(recorder)
+        return recorder
+
+    def tracking_recorder(self, tracking_recorder_class: Any = None) -> TrackingRecorder:
+        """Not provided: the read models keep their own tracking rows.
+
+        :raises NotImplementedError: always.
+        """
+        raise NotImplementedError("bgledger's read models track their own position")
+
+    def process_recorder(self) -> ProcessRecorder:
+        """Not provided: bgledger runs no process applications.
+
+        :raises NotImplementedError: always.
+        """
+        raise NotImplementedError("bgledger runs no process applications")
