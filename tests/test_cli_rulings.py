@@ -96,7 +96,8 @@ def test_history_marks_the_voided_play_and_describes_the_ruling(db: str) -> None
     revert_4(db)
     lines = ok(db, "history", "m").stdout.splitlines()
     assert lines[0] == (
-        "marks: '!' illegal, recorded as played · 'x' voided by a ruling · 'R' a ruling"
+        "marks: '!' illegal, recorded as played · 'x' not in force (voided by a ruling, or "
+        "withdrawn or amended) · 'R' a ruling · 'C' a recording error corrected"
     )
     assert lines[2:4] == ["", "game 1 · Ann 0, Bob 0"]  # event 1 comes before the first game
     assert len(lines) == 8 and [line.split()[0] for line in lines[4:]] == ["2", "3", "4", "5"]

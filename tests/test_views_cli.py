@@ -16,7 +16,10 @@ from bgledger.cli.main import main
 from bgledger.cli.replay import ReplaySession
 from bgledger.store.application import MatchStore
 
-LEGEND = "marks: '!' illegal, recorded as played · 'x' voided by a ruling · 'R' a ruling"
+LEGEND = (
+    "marks: '!' illegal, recorded as played · 'x' not in force (voided by a ruling, or "
+    "withdrawn or amended) · 'R' a ruling · 'C' a recording error corrected"
+)
 
 
 @pytest.fixture

@@ -799,7 +799,10 @@ def history_line(entry: HistoryEntry, width: int = 0) -> str:
 # -- the trail by game (history's headings and legend) --------------------------------------
 
 
-HISTORY_LEGEND = "marks: '!' illegal, recorded as played · 'x' voided by a ruling · 'R' a ruling"
+HISTORY_LEGEND = (
+    "marks: '!' illegal, recorded as played · 'x' not in force (voided by a ruling, or "
+    "withdrawn or amended) · 'R' a ruling · 'C' a recording error corrected"
+)
 """What ``history`` prints first: the marks of :func:`history_line`."""
 
 
