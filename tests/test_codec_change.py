@@ -42,10 +42,11 @@ from bgledger.projections.state.fold import MatchState, fold
 from bgledger.store.application import MatchStore
 from bgledger.store.snapshots import MatchSnapshot, StaleSnapshotError, thaw
 from tests.conftest import unique_id
+from tests.match_driver import InMemory as Recorded
 from tests.match_driver import next_line
 from tests.ruled_match import record_crawford_void, record_ruled_match
 from tests.test_rulings import FIXTURES, run_scenario
-from tests.test_rulings_properties import BY, COMMITTEE, DIRECTOR, T0, Recorded, injection
+from tests.test_rulings_properties import BY, COMMITTEE, DIRECTOR, T0, injection
 from tests.test_setup_errors import ANN_2, BOB_1, OPENING, fix, ledger_with
 from tests.test_stored_rulings_v2 import fixture_rows, store_rows
 
@@ -164,7 +165,10 @@ def test_rulings_stored_with_the_old_codecs_state_fold_the_same_after_it_changes
 
 
 class InMemory(Recorded):
-    """A match recorded in memory (:class:`tests.test_rulings_properties.Recorded`)."""
+    """A match recorded in memory (:class:`tests.match_driver.InMemory`)."""
+
+    def __init__(self, match_id: str, length: int) -> None:
+        super().__init__(match_id, length, by=BY, at=T0)
 
     @property
     def state(self) -> MatchState:
