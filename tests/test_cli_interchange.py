@@ -67,7 +67,7 @@ def test_score_sheets(db: str) -> None:
     assert text.exit_code == 0
     rows = [line for line in text.stdout.splitlines() if re.match(r"\s+\d\s", line)]
     assert len(rows) == 4 and "Crawford" in rows[1] and "Crawford" not in rows[0]
-    assert "Ann wins the match 3-2" in text.stdout
+    assert "Final: Ann 3, Bob 2: Ann wins the match" in text.stdout
     page = run(db, "export", "m", "--format", "scoresheet-html")
     assert page.exit_code == 0 and page.stdout.lstrip().lower().startswith("<!doctype html")
 
@@ -118,7 +118,7 @@ def test_mat_and_score_sheet_exports_are_the_match_as_corrected(ruled_db: str) -
     sheet = run(ruled_db, "export", "m", "--format", "scoresheet")
     assert sheet.exit_code == 0
     lines = sheet.stdout.splitlines()
-    assert "Final: Bob wins the match 3-2" in lines and "Rulings:" in lines
+    assert "Final: Ann 2, Bob 3: Bob wins the match" in lines and "Rulings:" in lines
     assert any(re.match(r"\s+2\s+2-0\s+Bob\s+1\s+resigned, single, cube 1\s", x) for x in lines)
     page = run(ruled_db, "export", "m", "--format", "scoresheet-html")
     assert page.exit_code == 0 and "<h2>Rulings</h2>" in page.stdout

@@ -72,6 +72,7 @@ from bgledger.events import (
     ClockStarted,
     CrawfordPassNullified,
     CubeActionVoided,
+    CubeDropped,
     CubeLevelCorrected,
     GameStarted,
     GameWon,
@@ -89,7 +90,8 @@ from bgledger.projections.state.clock import clock_text
 from bgledger.projections.state.corrected import in_force, voided_by
 from bgledger.projections.state.fold import Crawford, GameRecord
 from bgledger.projections.state.model import MatchState
-from bgledger.projections.views.audit import ending, mode_text, score_text, wall_clock
+from bgledger.projections.state.situation import score_text
+from bgledger.projections.views.audit import ending, mode_text, wall_clock
 from bgledger.projections.views.words import points_of, rule_for, ruling_status
 from bgledger.rules.profiles import DEFAULT_PROFILE, Decision
 
@@ -117,7 +119,7 @@ __all__ = [
 # -- rulings -------------------------------------------------------------------------------
 
 
-RULING_COLUMNS = ("Event", "Ruling", "Rule", "Ruled by", "Reason", "")
+RULING_COLUMNS = ("Event", "Ruling", "Rule", "Ruled by", "Reason", "Status")
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +145,7 @@ class RulingRow:
         return (str(self.number), self.what, self.rule, self.ruled_by, self.reason, self.status)
 
 
-def _what(event: RulingMade) -> str:
+def _what(event: RulingMade, players: tuple[str, str]) -> str:
     if isinstance(event, PlaysReverted):
         return f"play reverted (event {event.event})"
     if isinstance(event, CubeActionVoided):
@@ -155,7 +157,7 @@ def _what(event: RulingMade) -> str:
     if isinstance(event, MatchLengthCorrected):
         return f"match length {event.length}"
     if isinstance(event, ScoreCorrected):
-        return f"score {event.score_a}-{event.score_b}"
+        return f"score {players[0]} {event.score_a}, {players[1]} {event.score_b}"
     if isinstance(event, RulingOverturned):
         return f"ruling {event.ruling} overturned"
     return "noted" if isinstance(event, RulingNoted) else type(event).__name__
@@ -169,14 +171,19 @@ def _status(number: int, voided: dict[int, int], events: dict[int, MatchEvent]) 
     return ruling_status(voider, isinstance(appeal, RulingOverturned) and appeal.ruling == number)
 
 
-def ruling_rows(events: Sequence[MatchEvent]) -> tuple[RulingRow, ...]:
-    """Every ruling in ``events``, in order, those out of force marked."""
+def ruling_rows(
+    events: Sequence[MatchEvent], players: tuple[str, str] = ("a", "b")
+) -> tuple[RulingRow, ...]:
+    """Every ruling in ``events``, in order, those out of force marked.
+
+    A score a ruling sets is given with ``players``' names, player a first.
+    """
     voided = voided_by(events)
     numbered = {e.originator_version: e for e in events}
     return tuple(
         RulingRow(
             e.originator_version,
-            _what(e),
+            _what(e, players),
             e.rule,
             e.ruled_by,
             e.reason,
@@ -350,7 +357,18 @@ def match_ending(events: Sequence[MatchEvent], state: MatchState) -> str:
 
 NONE_RECORDED = "none recorded"
 RULINGS = "Rulings"
-COLUMNS = ("Game", "Before", "Winner", "Points", "How", "After", "Ended", "")
+COLUMNS = (
+    "Game",
+    "Score before",
+    "Winner",
+    "Points",
+    "How won",
+    "Score after",
+    "Ended",
+    "Crawford",
+)
+TRANSCRIBED = "File"
+"""The key of ``MatchStarted.meta`` naming the file a match was imported from."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,9 +376,11 @@ class SheetRow:
     """One finished game as the sheet shows it.
 
     :ivar before: the score (a, b) before the game; ``after`` the running score after it.
-    :ivar how: ``'single, cube 2'``, ``'dropped at cube 1'`` (a pass of the double
-        from that cube), ``'resigned, gammon, cube 1'`` (a concession).
-    :ivar ended: the wall clock time the game ended (``'14:05'``), if the events say.
+    :ivar how: ``'single, cube 2'``, ``'doubled to 4, passed'`` (a pass of the double
+        offered at 4: the game scores the cube before it, 2), ``'resigned, gammon, cube 1'``
+        (a concession).
+    :ivar ended: the wall clock time the game ended (``'14:05'``); blank for a match
+        imported from a transcription, whose events carry no time of play.
     """
 
     game: int
@@ -416,52 +436,91 @@ def _parsed(at: str) -> datetime | None:
         return None
 
 
-def _how(game: GameRecord) -> str:
+def _how(game: GameRecord, offered: int | None) -> str:
     if game.how == "drop":
-        return f"dropped at cube {game.cube}"
+        return f"doubled to {offered}, passed" if offered else f"passed at cube {game.cube}"
     said = f"{game.result}, cube {game.cube}"
     return f"resigned, {said}" if game.how == "resign" else said
 
 
-def _row(state: MatchState, game: GameRecord, ended: dict[int, str]) -> SheetRow:
+def _row(
+    state: MatchState, game: GameRecord, ended: dict[int, str], offered: int | None
+) -> SheetRow:
     won = (game.points, 0) if game.winner == "a" else (0, game.points)
     before = (game.score[0] - won[0], game.score[1] - won[1])
     when = _parsed(ended.get(game.number, ""))
     clock = when.strftime("%H:%M") if when else ""
     name = state.name(game.winner)
-    return SheetRow(
-        game.number, before, name, game.points, _how(game), game.score, game.crawford, clock
+    how = _how(game, offered)
+    return SheetRow(game.number, before, name, game.points, how, game.score, game.crawford, clock)
+
+
+def _offers(events: Iterable[MatchEvent]) -> dict[int, int]:
+    """The cube each game won by a pass was offered at: game number -> the double's value."""
+    offers: dict[int, int] = {}
+    passed: int | None = None
+    for event in events:
+        if isinstance(event, CubeDropped):
+            passed = event.value
+        elif isinstance(event, GameWon):
+            if event.how == "drop" and passed is not None:
+                offers[event.number] = passed
+            passed = None
+    return offers
+
+
+def _transcribed(state: MatchState) -> str:
+    """The file ``state``'s match was imported from, '' if it was recorded here."""
+    return dict(state.meta).get(TRANSCRIBED, "")
+
+
+def _when_played(state: MatchState) -> tuple[str, str]:
+    """The date and the starting time of the match, each '' where the record does not say.
+
+    A transcription's events all carry the time its header gives
+    (``EventDate``, ``EventTime``), or the time of the import without them:
+    the sheet shows only what the header said.
+    """
+    started = _parsed(state.started_at)
+    if started is None:
+        return "", ""
+    day, clock = started.date().isoformat(), f"{started:%H:%M} {started.tzname() or ''}".strip()
+    if not _transcribed(state):
+        return day, clock
+    tags = dict(state.meta)  # a file's time of day has no zone: none is shown
+    return (day if tags.get("EventDate") else ""), (
+        f"{started:%H:%M}" if tags.get("EventTime") else ""
     )
 
 
 def _header(state: MatchState, clock_set: str) -> tuple[tuple[str, str], ...]:
-    started = _parsed(state.started_at)
+    day, clock = _when_played(state)
     rule = "Crawford rule" if state.crawford_rule else "no Crawford rule"
-    clock = "" if state.clock == "none" else f", {state.clock} clock"
+    kind = "" if state.clock == "none" else f", {state.clock} clock"
+    source = _transcribed(state)
     return (
         ("Event", state.event),
         ("Round", state.round),
         ("Table", state.table),
         ("Players", f"{state.players[0]} v {state.players[1]}"),
-        ("Match", f"{points_of(state.length)}, {rule}{clock}"),
+        ("Match", f"{points_of(state.length)}, {rule}{kind}"),
         ("Clock", clock_set),
         ("Profile", state.profile),
-        ("Date", started.date().isoformat() if started else ""),
-        ("Started", f"{started:%H:%M} {started.tzname() or ''}".strip() if started else ""),
+        ("Date", day),
+        ("Started", clock),
         ("Match id", state.match_id),
+        ("Transcribed from", f"{source} (the file gives no time for each game)" if source else ""),
     )
 
 
 def final_line(state: MatchState, how: str = "") -> str:
-    """``'Final: Ann wins the match 3-2'``, or where an unfinished match stands.
+    """``'Final: Ann 3, Bob 2: Ann wins the match'``, or where an unfinished match stands.
 
-    ``how`` follows the score of a match won: how it was won if not by its
-    games (:func:`match_ending`).
+    The score is player a's first, as everywhere; ``how`` follows the winner:
+    how the match was won if not by its games (:func:`match_ending`).
     """
     if state.winner is not None:
-        won = state.score[0 if state.winner == "a" else 1]
-        lost = state.score[1 if state.winner == "a" else 0]
-        return f"Final: {state.name(state.winner)} wins the match {won}-{lost}{how}"
+        return f"Final: {score_text(state)}: {state.name(state.winner)} wins the match{how}"
     parts = [f"game {state.game if state.in_game else state.game + 1}"]
     if state.crawford_rule and state.crawford is Crawford.CRAWFORD:
         parts.append("the Crawford game")
@@ -479,12 +538,14 @@ def score_sheet(state: MatchState, events: Iterable[MatchEvent] = ()) -> ScoreSh
     """
     recorded = list(events)
     kept = in_force(recorded)
-    ended = {e.number: e.at for e in kept if isinstance(e, GameWon)}
-    rows = tuple(_row(state, game, ended) for game in state.games)
+    timed = not _transcribed(state)
+    ended = {e.number: e.at for e in kept if isinstance(e, GameWon) and timed}
+    offers = _offers(kept)
+    rows = tuple(_row(state, game, ended, offers.get(game.number)) for game in state.games)
     header = _header(state, clock_setting(kept, state))
     final = final_line(state, match_ending(kept, state))
     return ScoreSheet(
-        state.players, header, rows, final, ruling_rows(recorded),
+        state.players, header, rows, final, ruling_rows(recorded, state.players),
         penalty_rows(kept, state), break_rows(kept, state), state.profile,
     )  # fmt: skip
 
@@ -517,7 +578,23 @@ def scoresheet_text(state: MatchState, events: Iterable[MatchEvent] = ()) -> str
     lines += ["", sheet.final, ""]
     for title, columns, rows, numeric in _sections(sheet):
         lines += _section_text(title, columns, rows, numeric)
-    return "\n".join(lines[:-1]) + "\n"
+    lines += [f"{label}: {SIGN}" for label in signature_lines(sheet)]
+    return "\n".join(lines) + "\n"
+
+
+SIGN = "_" * 30
+
+
+def signature_lines(sheet: ScoreSheet) -> tuple[str, ...]:
+    """What is signed at the foot of the sheet: each player's agreement to the score
+    (USBGF 4.7: the players agree on it), and the Tournament Director, to whom the
+    result is reported (USBGF 4.6)."""
+    agreed = sheet.rule(Decision.SCORE)
+    return (
+        f"Score agreed ({agreed}), {sheet.players[0]}",
+        f"Score agreed ({agreed}), {sheet.players[1]}",
+        f"Result received ({sheet.rule(Decision.RESULT)}), Tournament Director",
+    )
 
 
 _Section = tuple[str, tuple[str, ...], list[tuple[str, ...]], frozenset[int]]
@@ -567,7 +644,10 @@ tr.crawford td { font-weight: bold; background: #eee; }
 td.none, p.none { font-style: italic; color: #555; }
 tr.void td { color: #666; }
 p.final { font-size: 1.15rem; font-weight: bold; }
-p.signatures { margin-top: 2.5rem; }
+div.signatures { margin-top: 2.5rem; max-width: 48rem; display: grid; gap: 1.6rem .6rem;
+  grid-template-columns: max-content 1fr max-content 8rem; align-items: end; }
+div.signatures p { display: contents; }
+div.signatures span.line, div.signatures span.when { border-bottom: 1px solid #111; height: 1.2em; }
 @media print {
   body { margin: 0; font-size: 11pt; }
   @page { margin: 1.5cm; }
@@ -623,6 +703,15 @@ def _time_html(sheet: ScoreSheet) -> list[str]:
     return lines
 
 
+def _signatures_html(sheet: ScoreSheet) -> list[str]:
+    rows = [
+        f'<p><span class="label">{html.escape(label)}</span><span class="line"></span>'
+        '<span class="label">time</span><span class="when"></span></p>'
+        for label in signature_lines(sheet)
+    ]
+    return ['<div class="signatures">', *rows, "</div>"]
+
+
 def scoresheet_html(state: MatchState, events: Iterable[MatchEvent] = ()) -> str:
     """The score sheet as a standalone, printable HTML page (inline CSS, every string escaped)."""
     sheet = score_sheet(state, events)
@@ -641,7 +730,7 @@ def scoresheet_html(state: MatchState, events: Iterable[MatchEvent] = ()) -> str
         f'<p class="final">{html.escape(sheet.final)}</p>',
         *_rulings_html(sheet),
         *_time_html(sheet),
-        f'<p class="signatures">{a}: ____________________ &nbsp; {b}: ____________________</p>',
+        *_signatures_html(sheet),
     ]
     return "\n".join(
         [
