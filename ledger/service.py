@@ -981,19 +981,27 @@ class Ledger:
         match_id: str | None = None,
         profile: str = DEFAULT_PROFILE,
         by: str = "import",
+        again: bool = False,
     ) -> list[Imported]:
         """Store every match of a ``.mat`` transcription or a JSON copy (``.json``), all or none.
 
         Illegal plays, forbidden doubles and concessions in a transcription
         are recorded as played and flagged (DESIGN principle 2); a JSON copy
-        is re-decided event by event, rulings included.
+        is re-decided event by event, rulings included.  A match already in
+        the ledger (the same players, length and games, whatever the file is
+        called: :func:`~bgledger.interchange.files.content_key`) is refused
+        unless ``again``.
 
         :raises ImportRefusedError: for a file that cannot be read, understood
-            or stored (the match id taken), with the line and the reason.
+            or stored (the match id taken, the match already there), with the
+            line and the reason.
         """
         from bgledger.interchange.files import import_file
 
-        stored = import_file(self._store, path, match_id=match_id, profile=profile, by=by)
+        same = None if again else self._same_match
+        stored = import_file(
+            self._store, path, match_id=match_id, profile=profile, by=by, same=same
+        )
         return [
             Imported(
                 one.match_id,
@@ -1006,6 +1014,26 @@ class Ledger:
             )
             for one in stored
         ]
+
+    def _same_match(self, events: Sequence[MatchEvent]) -> str | None:
+        """The id of a stored match that is the match of ``events``, or None.
+
+        The read models give the matches between the same players at the same
+        length (:meth:`~bgledger.projections.readmodels.tracking.ReadModels.like`,
+        which does not catch up: an import does not wait on them); each is
+        compared by :func:`~bgledger.interchange.files.content_key`, worked out
+        from its events (DESIGN principle 8: caches never decide).
+        """
+        from bgledger.interchange.files import content_key
+
+        key = content_key(events)
+        state = corrected(events)
+        if key is None or state is None:
+            return None
+        for match_id in self._models_as_they_are().like(state.players, state.length):
+            if content_key(self._store.history(match_id)) == key:
+                return match_id
+        return None
 
     def export(self, match_id: str, kind: str) -> str:
         """The match as ``kind``, one of :data:`EXPORT_FORMATS`.
@@ -1119,11 +1147,16 @@ class Ledger:
 
     def _read_models(self) -> ReadModels:
         """The read models, caught up with every event recorded since the last read."""
+        models = self._models_as_they_are()
+        models.catch_up()
+        return models
+
+    def _models_as_they_are(self) -> ReadModels:
+        """The read models, not caught up."""
         from bgledger.projections.readmodels.tracking import ReadModels
 
         if self._models is None:
             self._models = ReadModels(self._store)
-        self._models.catch_up()
         return self._models
 
     def matches(self, event: str | None = None) -> list[dict[str, Any]]:

@@ -44,7 +44,7 @@ def shown(db: str, match_id: str) -> dict[str, Any]:
 def test_json_round_trip_gives_the_same_match(db: str, tmp_path: Path) -> None:
     out = tmp_path / "m.json"
     assert run(db, "export", "m", "--format", "json", "-o", str(out)).exit_code == 0
-    imported = run(db, "import", str(out), "--id", "again")
+    imported = run(db, "import", str(out), "--id", "again", "--again")
     assert imported.exit_code == 0, imported.output
     before, after = shown(db, "m"), shown(db, "again")
     assert {**before, "match_id": "again"} == after
@@ -56,7 +56,7 @@ def test_json_round_trip_gives_the_same_match(db: str, tmp_path: Path) -> None:
 def test_mat_round_trip_gives_the_same_games(db: str, tmp_path: Path) -> None:
     out = tmp_path / "m.mat"
     assert run(db, "export", "m", "--format", "mat", "-o", str(out)).exit_code == 0
-    assert run(db, "import", str(out), "--id", "from-mat").exit_code == 0
+    assert run(db, "import", str(out), "--id", "from-mat", "--again").exit_code == 0
     before, after = shown(db, "m"), shown(db, "from-mat")
     assert after["games"] == before["games"] and after["score"] == {"a": 3, "b": 2}
     assert after["winner"] == "a" and after["board"] == before["board"]
@@ -98,7 +98,7 @@ def test_json_export_holds_the_rulings_and_imports_corrections_included(
     assert len(document["events"]) == 51
     kinds = [entry["type"] for entry in document["events"]]
     assert kinds.count("MatchLengthCorrected") == 2 and "RulingOverturned" in kinds
-    imported = run(ruled_db, "import", str(out), "--id", "again")
+    imported = run(ruled_db, "import", str(out), "--id", "again", "--again")
     assert imported.exit_code == 0, imported.output
     assert {**shown(ruled_db, "m"), "match_id": "again"} == shown(ruled_db, "again")
     old = json.loads(run(ruled_db, "history", "m", "--json").stdout)["events"]

@@ -62,7 +62,7 @@ back) ``voided``, each with the number of the ruling that did it
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -104,6 +104,7 @@ __all__ = [
     "RulingRow",
     "ScoreSheet",
     "SheetRow",
+    "aligned",
     "break_rows",
     "clock_setting",
     "final_line",
@@ -553,7 +554,11 @@ def score_sheet(state: MatchState, events: Iterable[MatchEvent] = ()) -> ScoreSh
 # -- text ---------------------------------------------------------------------------------------
 
 
-def _table(rows: Sequence[Sequence[str]], numeric: frozenset[int]) -> list[str]:
+def aligned(rows: Sequence[Sequence[str]], numeric: Collection[int] = ()) -> list[str]:
+    """``rows`` (the first the column labels) as lines of aligned columns, two spaces apart.
+
+    The columns whose index is in ``numeric`` are right-aligned.
+    """
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return [
         "  ".join(
@@ -572,7 +577,7 @@ def scoresheet_text(state: MatchState, events: Iterable[MatchEvent] = ()) -> str
     lines.append("")
     if sheet.rows:
         lines.append(f"Scores are {sheet.players[0]}-{sheet.players[1]}.")
-        lines += _table([COLUMNS, *(row.cells() for row in sheet.rows)], frozenset({0, 3}))
+        lines += aligned([COLUMNS, *(row.cells() for row in sheet.rows)], frozenset({0, 3}))
     else:
         lines.append("No game finished yet.")
     lines += ["", sheet.final, ""]
@@ -624,7 +629,7 @@ def _section_text(
 ) -> list[str]:
     if not rows:
         return [f"{title}: {NONE_RECORDED}", ""]
-    return [f"{title}:", *_table([columns, *rows], numeric), ""]
+    return [f"{title}:", *aligned([columns, *rows], numeric), ""]
 
 
 # -- HTML ---------------------------------------------------------------------------------------
