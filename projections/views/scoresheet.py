@@ -32,7 +32,7 @@ Example::
     >>> match.accept(by="kim", at="2026-11-21T10:02:00+00:00")
     >>> sheet = score_sheet(match.state, match.collect_events())
     >>> sheet.rows[0].how, sheet.final
-    ('resigned, single, cube 1', 'Final: Ann wins the match 1-0')
+    ('resigned, single, cube 1', 'Final: Ann 1, Bob 0: Ann wins the match')
 
 The clock, breaks and penalty points: USBGF 2.2.2: for each break, the score
 sheet shows the wall clock time, the game clock times and who asked for it;
@@ -128,7 +128,7 @@ class RulingRow:
     """One ruling as the sheet lists it.
 
     :ivar number: the ruling's event number.
-    :ivar what: what it did (``'play reverted (event 6)'``, ``'score 2-1'`` ...).
+    :ivar what: what it did (``'play reverted (event 6)'``, ``'score Ann 2, Bob 1'`` ...).
     :ivar rule: the rule it applied; ``ruled_by`` who ruled (director, committee, players).
     :ivar status: ``''`` for a ruling in force, ``'overturned by ruling 31'`` for one
         an appeal reversed, ``'voided by ruling 44'`` for one a later ruling voided.
