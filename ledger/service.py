@@ -335,6 +335,7 @@ class Ledger:
         self.url = url
         self._store = MatchStore(url, cache_size=cache_size)
         self._models: ReadModels | None = None
+        self._content_keys: dict[str, tuple[int, str | None]] = {}  # by id: (version, key)
 
     def close(self) -> None:
         """Close the database connections."""
@@ -1026,14 +1027,30 @@ class Ledger:
         """
         from bgledger.interchange.files import content_key
 
-        key = content_key(events)
         state = corrected(events)
-        if key is None or state is None:
+        if state is None:
             return None
-        for match_id in self._models_as_they_are().like(state.players, state.length):
-            if content_key(self._store.history(match_id)) == key:
+        candidates = self._models_as_they_are().like(state.players, state.length)
+        key = content_key(events) if candidates else None
+        if key is None:
+            return None
+        for match_id in candidates:
+            if self._content_key(match_id) == key:
                 return match_id
         return None
+
+    def _content_key(self, match_id: str) -> str | None:
+        """The content key of a stored match, worked out again only if it has grown since."""
+        from bgledger.interchange.files import content_key
+
+        stream = match_uuid(match_id)
+        last = next(self._store.events.get(stream, desc=True, limit=1), None)
+        version = 0 if last is None else last.originator_version
+        known = self._content_keys.get(match_id)
+        if known is None or known[0] != version:
+            known = (version, content_key(self._store.history(match_id)))
+            self._content_keys[match_id] = known
+        return known[1]
 
     def export(self, match_id: str, kind: str) -> str:
         """The match as ``kind``, one of :data:`EXPORT_FORMATS`.

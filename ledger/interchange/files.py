@@ -44,7 +44,7 @@ from bgledger.interchange.importer import ImportedMatch, matches_from_mat
 from bgledger.interchange.json_stream import import_json, read_json
 from bgledger.interchange.mat import read_mat_file
 from bgledger.projections.state.corrected import in_force
-from bgledger.projections.state.fold import MatchState, apply_in_force
+from bgledger.projections.state.fold import MatchState, fold_in_force
 from bgledger.store.application import MatchStore
 
 __all__ = ["ImportRefusedError", "SameMatch", "content_key", "import_file"]
@@ -59,14 +59,17 @@ class ImportRefusedError(BgLedgerError):
     """A file that was not imported, and why."""
 
 
-def _token(event: MatchEvent, after: MatchState) -> list[object] | None:
-    """What ``event`` adds to what a match is (None: nothing, e.g. a clock hit or a tie)."""
+def _token(event: MatchEvent, after: MatchState | None) -> list[object] | None:
+    """What ``event`` adds to what a match is (None: nothing, e.g. a clock hit or a tie).
+
+    ``after`` is the match after ``event`` if it is a play (else it may be older).
+    """
     if isinstance(event, OpeningRollMade):
         return None if event.die_a == event.die_b else ["opening", event.die_a, event.die_b]
     if isinstance(event, DiceRolled):
         return ["roll", event.player, *sorted((event.die1, event.die2))]
-    if isinstance(event, CheckersPlayed):  # the board after it: the same play however written
-        return ["play", event.player, after.position.position_id]
+    if isinstance(event, CheckersPlayed) and after is not None:  # the board it leaves:
+        return ["play", event.player, after.position.position_id]  # however it was written
     if isinstance(event, UnplayablePlayRecorded):
         return ["unplayable", event.player, event.play]
     if isinstance(event, CubeOffered | CubeTaken | CubeDropped):
@@ -93,8 +96,11 @@ def content_key(events: Sequence[MatchEvent]) -> str | None:
         [start.player_a, start.player_b, start.length, start.score_a, start.score_b]
     ]
     state: MatchState | None = None
+    waiting: list[MatchEvent] = []  # folded at the next play: one state a play, not an event
     for event in kept:
-        state = apply_in_force(state, event)
+        waiting.append(event)
+        if isinstance(event, CheckersPlayed):
+            state, waiting = fold_in_force(waiting, state), []
         if isinstance(event, RollVoided):  # the roll and a dance recorded with it are void
             while len(tokens) > 1 and tokens.pop()[0] not in ("roll", "opening"):
                 pass

@@ -118,6 +118,7 @@ class ReadModels:
         ]
         self._log_topics = [topic_of(kind) for kind in ruling_kinds()]
         self._started = topic_of(MatchStarted)
+        self._starts: list[tuple[int, str, str, str, int]] = []  # id, match, a, b, length
         self._folder = NotificationFolder(
             ledger.mapper, self.events_table, self._ruling_topics, batch
         )
@@ -277,7 +278,8 @@ class ReadModels:
 
         Read without catching up (an import asks, and recording never waits on
         the read models): the match index as it stands, then the matches
-        started since its position, from the notification log.
+        started since its position, from the notification log (their
+        ``MatchStarted``, never changed, are kept to be read once).
         """
         column = matches_table.c
         query = (
@@ -289,15 +291,26 @@ class ReadModels:
         with self.engine.connect() as connection:
             position = self._read_position(connection) or 0
             found = [row.match_id for row in connection.execute(query)]
-        start = position + 1
+        self._read_starts(position)
+        found += [
+            match_id
+            for notification, match_id, *start in self._starts
+            if notification > position and tuple(start) == (*players, length)
+        ]
+        return found
+
+    def _read_starts(self, position: int) -> None:
+        """Keep the ``MatchStarted`` of the notifications after ``position`` not yet read."""
+        start = max(position, self._starts[-1][0] if self._starts else 0) + 1
         while True:
             page = self.ledger.recorder.select_notifications(start, 500, topics=[self._started])
             for notification in page:
                 event = cast(MatchStarted, self.ledger.mapper.to_domain_event(notification))
-                if (event.player_a, event.player_b, event.length) == (*players, length):
-                    found.append(event.match_id)
+                self._starts.append(
+                    (notification.id, event.match_id, event.player_a, event.player_b, event.length)
+                )
             if len(page) < 500:
-                return found
+                return
             start = page[-1].id + 1
 
     def rulings(self, event: str | None = None) -> list[dict[str, Any]]:
