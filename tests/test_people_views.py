@@ -7,6 +7,7 @@ The expected texts are written from the story of each match, not read back from 
 from __future__ import annotations
 
 import json
+import random
 import re
 import shutil
 from pathlib import Path
@@ -15,8 +16,11 @@ import pytest
 from click.testing import CliRunner, Result
 
 from bgledger.cli.main import main
-from bgledger.interchange.importer import readable_id
-from tests.conftest import REPO
+from bgledger.interchange.files import content_key
+from bgledger.interchange.importer import matches_from_mat, readable_id
+from bgledger.interchange.mat import read_mat, read_mat_file
+from bgledger.interchange.mat_writer import export_mat
+from tests.conftest import REPO, shared_matches
 
 MATS = REPO / "fixtures" / "mat"
 
@@ -192,3 +196,26 @@ def test_a_different_match_between_the_same_players_is_not_refused(db: str, tmp_
     mat.write_text(text.replace("24/18 18/13", "13/7 13/8"), encoding="utf-8")
     imported = ok(db, "import", str(mat), "--json")
     assert json.loads(imported)["match_id"].startswith("ann-bob-5p-")  # and the day it began
+
+
+def _keys(path: Path) -> list[str | None]:
+    found = matches_from_mat(read_mat_file(path), path.name, profile="online")
+    return [content_key(one.match.pending) for one in found]
+
+
+def test_real_matches_are_told_apart_and_their_copies_recognised() -> None:
+    corpus = shared_matches()
+    files = sorted(corpus.glob("*/*.mat"))
+    sample = random.Random(14).sample(files, min(30, len(files)))
+    keys: dict[str, Path] = {}
+    for path in sample:
+        (one,) = matches_from_mat(read_mat_file(path), path.name, profile="online")
+        key = content_key(one.match.pending)
+        assert key is not None and key not in keys, (path.name, keys.get(key or ""))
+        keys[key] = path
+        # gnubg's way of writing it back (another play notation, no tags of ours) is the same.
+        (back,) = matches_from_mat(read_mat(export_mat(one.match.pending), name="x.mat"), "x.mat")
+        assert content_key(back.match.pending) == key, path.name
+    # The corpus holds one file twice, byte for byte but for the last newline.
+    twins = [corpus / "online-2009" / f"snowie-{n}.mat" for n in (221, 223)]
+    assert _keys(twins[0]) == _keys(twins[1])
