@@ -20,7 +20,9 @@ from bgledger.interchange.files import content_key
 from bgledger.interchange.importer import matches_from_mat, readable_id
 from bgledger.interchange.mat import read_mat, read_mat_file
 from bgledger.interchange.mat_writer import export_mat
+from bgledger.store.application import MatchStore
 from tests.conftest import REPO, shared_matches
+from tests.ruled_match import record_ruled_match
 
 MATS = REPO / "fixtures" / "mat"
 
@@ -219,3 +221,16 @@ def test_real_matches_are_told_apart_and_their_copies_recognised() -> None:
     # The corpus holds one file twice, byte for byte but for the last newline.
     twins = [corpus / "online-2009" / f"snowie-{n}.mat" for n in (221, 223)]
     assert _keys(twins[0]) == _keys(twins[1])
+
+
+def test_the_rulings_log_says_what_each_ruling_did_a_score_player_a_first(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'ruled.db'}"
+    with MatchStore(url) as ledger:
+        record_ruled_match(ledger)  # ruling 30 set the score to 2-2; the committee overturned it
+    lines = ok(url, "rulings").splitlines()
+    by_number = {line.split()[2]: line for line in lines}  # date, time, 'm#30' ...
+    assert by_number["m#30"].endswith("ScoreCorrected: score Ann 2, Bob 2: Bob says 2-2")
+    assert by_number["m#7"].endswith(
+        "PlaysReverted: play reverted (event 6): Bob played a 5 with 6-4"
+    )
+    assert by_number["m#31"].endswith("RulingOverturned: ruling 30 overturned: the score was 2-1")

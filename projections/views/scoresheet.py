@@ -62,9 +62,10 @@ back) ``voided``, each with the number of the ruling that did it
 from __future__ import annotations
 
 import html
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
 
 from bgledger.events import (
     BreakEnded,
@@ -111,6 +112,7 @@ __all__ = [
     "match_ending",
     "penalty_rows",
     "ruling_rows",
+    "ruling_what",
     "score_sheet",
     "scoresheet_html",
     "scoresheet_text",
@@ -146,22 +148,30 @@ class RulingRow:
         return (str(self.number), self.what, self.rule, self.ruled_by, self.reason, self.status)
 
 
+_WHAT: dict[str, Callable[[Mapping[str, Any], tuple[str, str]], str]] = {
+    PlaysReverted.__name__: lambda f, _: f"play reverted (event {f['event']})",
+    CubeActionVoided.__name__: lambda f, _: f"double voided (event {f['event']})",
+    CrawfordPassNullified.__name__: lambda f, _: f"pass nullified (event {f['event']})",
+    CubeLevelCorrected.__name__: lambda f, _: f"double stands at {f['value']} (event {f['event']})",
+    MatchLengthCorrected.__name__: lambda f, _: f"match length {f['length']}",
+    ScoreCorrected.__name__: lambda f, p: f"score {p[0]} {f['score_a']}, {p[1]} {f['score_b']}",
+    RulingOverturned.__name__: lambda f, _: f"ruling {f['ruling']} overturned",
+    RulingNoted.__name__: lambda f, _: "noted",
+}
+
+
+def ruling_what(kind: str, fields: Mapping[str, Any], players: tuple[str, str]) -> str:
+    """What a ruling of ``kind`` (its class name) with ``fields`` did, in words; '' if unknown.
+
+    ``'play reverted (event 6)'``, ``'score Ann 2, Bob 1'`` (``players``' names, a first) ...
+    """
+    what = _WHAT.get(kind)
+    return "" if what is None else what(fields, players)
+
+
 def _what(event: RulingMade, players: tuple[str, str]) -> str:
-    if isinstance(event, PlaysReverted):
-        return f"play reverted (event {event.event})"
-    if isinstance(event, CubeActionVoided):
-        return f"double voided (event {event.event})"
-    if isinstance(event, CrawfordPassNullified):
-        return f"pass nullified (event {event.event})"
-    if isinstance(event, CubeLevelCorrected):
-        return f"double stands at {event.value} (event {event.event})"
-    if isinstance(event, MatchLengthCorrected):
-        return f"match length {event.length}"
-    if isinstance(event, ScoreCorrected):
-        return f"score {players[0]} {event.score_a}, {players[1]} {event.score_b}"
-    if isinstance(event, RulingOverturned):
-        return f"ruling {event.ruling} overturned"
-    return "noted" if isinstance(event, RulingNoted) else type(event).__name__
+    kind = type(event).__name__
+    return ruling_what(kind, vars(event), players) or kind
 
 
 def _status(number: int, voided: dict[int, int], events: dict[int, MatchEvent]) -> str:
