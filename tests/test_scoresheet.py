@@ -481,6 +481,7 @@ def test_every_column_is_labelled_and_the_sheet_can_be_signed() -> None:
     ]
     page = Page(scoresheet_html(state, events))
     assert all(all(cell for cell in table[0]) for table in page.tables)  # every <th> says what
+    assert "Transcribed from" not in page.text  # recorded here: no such line to fill in
     words = " ".join(page.text)
     assert "Result received (USBGF 4.6), Tournament Director" in words
     assert "Score agreed (USBGF 4.7), Bob" in words

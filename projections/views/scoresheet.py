@@ -509,7 +509,7 @@ def _header(state: MatchState, clock_set: str) -> tuple[tuple[str, str], ...]:
     rule = "Crawford rule" if state.crawford_rule else "no Crawford rule"
     kind = "" if state.clock == "none" else f", {state.clock} clock"
     source = _transcribed(state)
-    return (
+    header = (
         ("Event", state.event),
         ("Round", state.round),
         ("Table", state.table),
@@ -520,8 +520,10 @@ def _header(state: MatchState, clock_set: str) -> tuple[tuple[str, str], ...]:
         ("Date", day),
         ("Started", clock),
         ("Match id", state.match_id),
-        ("Transcribed from", f"{source} (the file gives no time for each game)" if source else ""),
     )
+    if not source:  # a match recorded here: no line to fill in by hand
+        return header
+    return (*header, ("Transcribed from", f"{source} (the file gives no time for each game)"))
 
 
 def final_line(state: MatchState, how: str = "") -> str:
