@@ -96,7 +96,18 @@ def _progress(paths: list[Path], as_json: bool) -> Iterator[Iterable[Path]]:
     show_default=True,
     help="Rules to judge the transcription by ('online' for server logs).",
 )
-@click.option("--id", "match_id", default=None, metavar="MATCH", help="Match id (one file).")
+@click.option(
+    "--id",
+    "match_id",
+    default=None,
+    metavar="MATCH",
+    help="Match id (one file); default: the players, the length and the date.",
+)
+@click.option(
+    "--again",
+    is_flag=True,
+    help="Import a match the ledger already has (the same players, length and games).",
+)
 @click.option("--by", default="import", show_default=True, help="Who the events are recorded by.")
 @json_option
 @click.pass_context
@@ -105,6 +116,7 @@ def import_command(
     files: tuple[Path, ...],
     profile: str,
     match_id: str | None,
+    again: bool,
     by: str,
     as_json: bool,
 ) -> None:
@@ -112,7 +124,9 @@ def import_command(
 
     Illegal plays, forbidden doubles and concessions are recorded as played and
     flagged; a file that cannot be understood is refused with its line and
-    reason and leaves nothing behind.  Exit 1 if any file was refused.
+    reason and leaves nothing behind.  A match already in the ledger, under
+    whatever file name or exported copy, is refused naming it (--again imports
+    it anyway).  Exit 1 if any file was refused.
     """
     if match_id is not None and len(files) > 1:
         raise click.UsageError("--id names one match: give one file with it")
@@ -121,7 +135,9 @@ def import_command(
     with library_errors(), _progress(list(files), as_json) as paths:
         for path in paths:
             try:
-                imported = ledger.import_file(path, match_id=match_id, profile=profile, by=by)
+                imported = ledger.import_file(
+                    path, match_id=match_id, profile=profile, by=by, again=again
+                )
             except ImportRefusedError as error:
                 tally.refused.append((str(path), str(error)))
                 if as_json:

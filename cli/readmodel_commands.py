@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from bgledger.cli.common import emit_json, json_option, library_errors, open_ledger
+from bgledger.projections.views.scoresheet import aligned, ruling_what
 from bgledger.projections.views.words import ruling_status
 
 __all__ = ["COMMANDS", "list_matches", "rebuild", "rulings", "standings"]
@@ -46,13 +47,36 @@ def list_matches(ctx: click.Context, event: str | None, as_json: bool) -> None:
         where = f" in event {event!r}" if event is not None else ""
         click.echo(f"no matches{where} yet: 'bgledger start' or 'bgledger import'")
         return
-    for row in rows:
-        score = f"{row['score_a']}-{row['score_b']}/{row['length']}"
-        players = f"{row['player_a']} v {row['player_b']}"
-        click.echo(
-            f"{row['match_id']:<16} {players:<32} {score:>9}  {row['status']:<20} "
-            f"{row['events']:>5} events  {row['last_at'][:19].replace('T', ' ')}"
+    table: list[tuple[str, ...]] = [LIST_COLUMNS]
+    table += [
+        (
+            row["match_id"],
+            _shortened(row["event"] or "-", 20),
+            f"{row['player_a']} v {row['player_b']}",
+            f"{row['score_a']}-{row['score_b']}",
+            str(row["length"]),
+            row["status"],
+            str(row["events"]),
+            row["last_at"][:16].replace("T", " "),
         )
+        for row in rows
+    ]
+    if event is not None:  # one event: its column says nothing
+        table = [(cells[0], *cells[2:]) for cells in table]
+    for line in aligned(table, numeric=(3, 5) if event is not None else (4, 6)):
+        click.echo(line)
+
+
+def _shortened(text: str, most: int) -> str:
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
+LIST_COLUMNS = ("Match", "Event", "Players (a v b)", "Score", "Length", "Status", "Events", "Last")
+"""``list``'s header: the score is player a's points first, as the players are listed."""
+STANDINGS_COLUMNS = (
+    "Event", "Player", "Played", "Won", "Lost", "In progress", "Points for", "Points against",
+)  # fmt: skip
+"""``standings``' header."""
 
 
 def ruling_json(row: dict[str, Any]) -> dict[str, Any]:
@@ -95,15 +119,20 @@ def rulings(ctx: click.Context, event: str | None, as_json: bool) -> None:
         click.echo("no rulings" + (f" in event {event!r}" if event is not None else ""))
         return
     overturns = {(row["match_id"], row["number"]): row["overturns"] for row in rows}
+    players = {m["match_id"]: (m["player_a"], m["player_b"]) for m in ledger.matches(event)}
     for row in rows:
         voider = row["voided_by"]
         appealed = voider is not None and overturns.get((row["match_id"], voider)) == row["number"]
         status = ruling_status(voider, appealed)
         when = row["at"][:19].replace("T", " ")
         where = f"{row['match_id']}#{row['number']}"
+        what = ruling_what(
+            row["kind"], json.loads(row["details"]), players.get(row["match_id"], ("a", "b"))
+        )
         click.echo(
             f"{when}  {where:<20} {row['event'] or '-':<16} {row['rule'] or '-':<16} "
-            f"{row['ruled_by']:<9} [{status}]  {row['kind']}: {row['reason']}"
+            f"{row['ruled_by']:<9} [{status}]  {row['kind']}: {what + ': ' if what else ''}"
+            f"{row['reason']}"
         )
 
 
@@ -126,12 +155,13 @@ def standings(ctx: click.Context, event: str | None, as_json: bool) -> None:
     if not rows:
         click.echo("no standings" + (f" in event {event!r}" if event is not None else ""))
         return
-    for row in rows:
-        click.echo(
-            f"{row['event'] or '-':<16} {row['player']:<24} played {row['played']:>3}  "
-            f"won {row['won']:>3}  lost {row['lost']:>3}  in progress {row['in_progress']:>3}  "
-            f"points {row['points_for']:>4}-{row['points_against']:<4}"
-        )
+    keys = ("played", "won", "lost", "in_progress", "points_for", "points_against")
+    table: list[tuple[str, ...]] = [STANDINGS_COLUMNS]
+    table += [
+        (row["event"] or "-", row["player"], *(str(row[key]) for key in keys)) for row in rows
+    ]
+    for line in aligned(table, numeric=range(2, 8)):
+        click.echo(line)
 
 
 @click.command("rebuild")

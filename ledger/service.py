@@ -338,6 +338,7 @@ class Ledger:
         self.url = url
         self._store = MatchStore(url, cache_size=cache_size)
         self._models: ReadModels | None = None
+        self._content_keys: dict[str, tuple[int, str | None]] = {}  # by id: (version, key)
 
     def close(self) -> None:
         """Close the database connections."""
@@ -1064,19 +1065,27 @@ class Ledger:
         match_id: str | None = None,
         profile: str = DEFAULT_PROFILE,
         by: str = "import",
+        again: bool = False,
     ) -> list[Imported]:
         """Store every match of a ``.mat`` transcription or a JSON copy (``.json``), all or none.
 
         Illegal plays, forbidden doubles and concessions in a transcription
         are recorded as played and flagged (DESIGN principle 2); a JSON copy
-        is re-decided event by event, rulings included.
+        is re-decided event by event, rulings included.  A match already in
+        the ledger (the same players, length and games, whatever the file is
+        called: :func:`~bgledger.interchange.files.content_key`) is refused
+        unless ``again``.
 
         :raises ImportRefusedError: for a file that cannot be read, understood
-            or stored (the match id taken), with the line and the reason.
+            or stored (the match id taken, the match already there), with the
+            line and the reason.
         """
         from bgledger.interchange.files import import_file
 
-        stored = import_file(self._store, path, match_id=match_id, profile=profile, by=by)
+        same = None if again else self._same_match
+        stored = import_file(
+            self._store, path, match_id=match_id, profile=profile, by=by, same=same
+        )
         return [
             Imported(
                 one.match_id,
@@ -1089,6 +1098,42 @@ class Ledger:
             )
             for one in stored
         ]
+
+    def _same_match(self, events: Sequence[MatchEvent]) -> str | None:
+        """The id of a stored match that is the match of ``events``, or None.
+
+        The read models give the matches between the same players at the same
+        length (:meth:`~bgledger.projections.readmodels.tracking.ReadModels.like`,
+        which does not catch up: an import does not wait on them); each is
+        compared by :func:`~bgledger.interchange.files.content_key`, worked out
+        from its events (DESIGN principle 8: caches never decide).
+        """
+        from bgledger.interchange.files import content_key
+
+        state = corrected(events)
+        if state is None:
+            return None
+        candidates = self._models_as_they_are().like(state.players, state.length)
+        key = content_key(events) if candidates else None
+        if key is None:
+            return None
+        for match_id in candidates:
+            if self._content_key(match_id) == key:
+                return match_id
+        return None
+
+    def _content_key(self, match_id: str) -> str | None:
+        """The content key of a stored match, worked out again only if it has grown since."""
+        from bgledger.interchange.files import content_key
+
+        stream = match_uuid(match_id)
+        last = next(self._store.events.get(stream, desc=True, limit=1), None)
+        version = 0 if last is None else last.originator_version
+        known = self._content_keys.get(match_id)
+        if known is None or known[0] != version:
+            known = (version, content_key(self._store.history(match_id)))
+            self._content_keys[match_id] = known
+        return known[1]
 
     def export(self, match_id: str, kind: str) -> str:
         """The match as ``kind``, one of :data:`EXPORT_FORMATS`.
@@ -1202,11 +1247,16 @@ class Ledger:
 
     def _read_models(self) -> ReadModels:
         """The read models, caught up with every event recorded since the last read."""
+        models = self._models_as_they_are()
+        models.catch_up()
+        return models
+
+    def _models_as_they_are(self) -> ReadModels:
+        """The read models, not caught up."""
         from bgledger.projections.readmodels.tracking import ReadModels
 
         if self._models is None:
             self._models = ReadModels(self._store)
-        self._models.catch_up()
         return self._models
 
     def matches(self, event: str | None = None) -> list[dict[str, Any]]:

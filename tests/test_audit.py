@@ -168,7 +168,7 @@ def test_a_rejected_then_accepted_resignation_and_the_match_it_wins() -> None:
         "Ann offered to resign a gammon",
         "Bob accepted the resignation (a gammon)",
         "game 1: Bob wins a gammon (a resignation), cube 1: 2 points (Ann 0, Bob 2)",
-        "match won by Bob, 2-0",
+        "match won by Bob (Ann 0, Bob 2)",
     ]
     assert not any(e.flagged for e in entries)
 

@@ -44,7 +44,7 @@ def shown(db: str, match_id: str) -> dict[str, Any]:
 def test_json_round_trip_gives_the_same_match(db: str, tmp_path: Path) -> None:
     out = tmp_path / "m.json"
     assert run(db, "export", "m", "--format", "json", "-o", str(out)).exit_code == 0
-    imported = run(db, "import", str(out), "--id", "again")
+    imported = run(db, "import", str(out), "--id", "again", "--again")
     assert imported.exit_code == 0, imported.output
     before, after = shown(db, "m"), shown(db, "again")
     assert {**before, "match_id": "again"} == after
@@ -56,7 +56,7 @@ def test_json_round_trip_gives_the_same_match(db: str, tmp_path: Path) -> None:
 def test_mat_round_trip_gives_the_same_games(db: str, tmp_path: Path) -> None:
     out = tmp_path / "m.mat"
     assert run(db, "export", "m", "--format", "mat", "-o", str(out)).exit_code == 0
-    assert run(db, "import", str(out), "--id", "from-mat").exit_code == 0
+    assert run(db, "import", str(out), "--id", "from-mat", "--again").exit_code == 0
     before, after = shown(db, "m"), shown(db, "from-mat")
     assert after["games"] == before["games"] and after["score"] == {"a": 3, "b": 2}
     assert after["winner"] == "a" and after["board"] == before["board"]
@@ -67,7 +67,7 @@ def test_score_sheets(db: str) -> None:
     assert text.exit_code == 0
     rows = [line for line in text.stdout.splitlines() if re.match(r"\s+\d\s", line)]
     assert len(rows) == 4 and "Crawford" in rows[1] and "Crawford" not in rows[0]
-    assert "Ann wins the match 3-2" in text.stdout
+    assert "Final: Ann 3, Bob 2: Ann wins the match" in text.stdout
     page = run(db, "export", "m", "--format", "scoresheet-html")
     assert page.exit_code == 0 and page.stdout.lstrip().lower().startswith("<!doctype html")
 
@@ -98,7 +98,7 @@ def test_json_export_holds_the_rulings_and_imports_corrections_included(
     assert len(document["events"]) == 51
     kinds = [entry["type"] for entry in document["events"]]
     assert kinds.count("MatchLengthCorrected") == 2 and "RulingOverturned" in kinds
-    imported = run(ruled_db, "import", str(out), "--id", "again")
+    imported = run(ruled_db, "import", str(out), "--id", "again", "--again")
     assert imported.exit_code == 0, imported.output
     assert {**shown(ruled_db, "m"), "match_id": "again"} == shown(ruled_db, "again")
     old = json.loads(run(ruled_db, "history", "m", "--json").stdout)["events"]
@@ -118,7 +118,7 @@ def test_mat_and_score_sheet_exports_are_the_match_as_corrected(ruled_db: str) -
     sheet = run(ruled_db, "export", "m", "--format", "scoresheet")
     assert sheet.exit_code == 0
     lines = sheet.stdout.splitlines()
-    assert "Final: Bob wins the match 3-2" in lines and "Rulings:" in lines
+    assert "Final: Ann 2, Bob 3: Bob wins the match" in lines and "Rulings:" in lines
     assert any(re.match(r"\s+2\s+2-0\s+Bob\s+1\s+resigned, single, cube 1\s", x) for x in lines)
     page = run(ruled_db, "export", "m", "--format", "scoresheet-html")
     assert page.exit_code == 0 and "<h2>Rulings</h2>" in page.stdout

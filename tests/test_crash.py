@@ -38,7 +38,7 @@ import sqlalchemy
 
 from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
-from bgledger.interchange.importer import match_id_for, matches_from_mat
+from bgledger.interchange.importer import matches_from_mat
 from bgledger.interchange.mat import read_mat_file
 from bgledger.interchange.mat_writer import export_mat
 from bgledger.projections.state.fold import MatchState, fold
@@ -201,10 +201,18 @@ def imported_states(transcriptions: tuple[list[Path], str]) -> dict[str, MatchSt
     paths, profile = transcriptions
     states: dict[str, MatchState] = {}
     for path in paths:
-        (one,) = matches_from_mat(read_mat_file(path), str(path), profile=profile)
-        assert one.match_id == match_id_for(str(path))
+        # Imported in this order, each gets the first readable id the ones before left free.
+        (one,) = matches_from_mat(
+            read_mat_file(path), str(path), profile=profile, taken=states.__contains__
+        )
+        assert one.match_id not in states
         states[one.match_id] = one.match.state
     return states
+
+
+def _id_of(transcriptions: tuple[list[Path], str], states: dict[str, MatchState]) -> dict[str, str]:
+    """The id each file's match gets, by file name (the files are imported in order)."""
+    return dict(zip(map(str, transcriptions[0]), states, strict=True))
 
 
 def _check_import(url: str, expected: dict[str, MatchState]) -> list[str]:
@@ -226,6 +234,7 @@ def test_a_killed_bulk_import_leaves_whole_matches_and_resumes(
 ) -> None:
     paths, profile = transcriptions
     order = list(imported_states)
+    id_of = _id_of(transcriptions, imported_states)
     args = ["import", "--json", "--profile", profile, *map(str, paths)]
     rng = random.Random(20261121)
     before: list[str] = []
@@ -234,7 +243,7 @@ def test_a_killed_bulk_import_leaves_whole_matches_and_resumes(
     for low, high in ((2, 4), (6, 9)):
         printed = [json.loads(line) for line in _kill_after(
             crash_url, args, rng.randint(low, high), rng.uniform(0.0, 0.05))]  # fmt: skip
-        refused = [match_id_for(d["file"]) for d in printed if "error" in d]
+        refused = [id_of[d["file"]] for d in printed if "error" in d]
         stored = [d["match_id"] for d in printed if "error" not in d]
         # What the run found already there it refused; what it imported follows in order.
         assert refused == before
@@ -253,13 +262,15 @@ def test_a_killed_bulk_import_leaves_whole_matches_and_resumes(
     done = _run(crash_url, *args)
     assert done.returncode == 1, done.stderr
     printed = [json.loads(line) for line in done.stdout.splitlines()]
-    assert [match_id_for(d["file"]) for d in printed if "error" in d] == before
+    assert [id_of[d["file"]] for d in printed if "error" in d] == before
     assert [d["match_id"] for d in printed if "error" not in d] == order[len(before) :]
     assert _check_import(crash_url, imported_states) == order
     _verify(crash_url)
 
     # Asked to (another id), the same file is imported again.
-    again = _run(crash_url, "import", "--profile", profile, "--id", "again", str(paths[0]))
+    again = _run(
+        crash_url, "import", "--profile", profile, "--id", "again", "--again", str(paths[0])
+    )
     assert again.returncode == 0, again.stderr
     with MatchStore(crash_url) as ledger:
         assert ledger.match_ids() == [*order, "again"]

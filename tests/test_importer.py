@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from bgledger.cli.main import main
 from bgledger.errors import BgLedgerError
 from bgledger.events import ResignationOffered, UnplayablePlayRecorded
+from bgledger.interchange.files import content_key
 from bgledger.interchange.importer import ImportedMatch, MatImportError, matches_from_mat
 from bgledger.interchange.mat import read_mat, read_mat_file
 from tests.conftest import REPO, shared_matches
@@ -39,7 +40,8 @@ def games(one: ImportedMatch) -> list[tuple[object, ...]]:
 
 def test_a_file_with_two_matches_becomes_two_matches() -> None:
     first, second = imported("two-matches.mat")
-    assert (first.match_id, second.match_id) == ("two-matches", "two-matches-2")
+    # Readable ids: the players, the length (and the date, which this file does not give).
+    assert (first.match_id, second.match_id) == ("ann-bob-3p", "ann-bob-1p")
     assert games(first) == [
         (1, "a", "single", 1, 1, "drop", False),
         (2, "a", "single", 1, 1, "drop", False),
@@ -117,16 +119,21 @@ def test_cli_import_json_one_object_a_match_and_nothing_left_by_a_refusal(tmp_pa
     result = run(db, "import", *files, "--json")
     assert result.exit_code == 1
     documents = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [d.get("match_id") for d in documents] == ["two-matches", "two-matches-2", None]
+    assert [d.get("match_id") for d in documents] == ["ann-bob-3p", "ann-bob-1p", None]
     assert documents[0]["games"] == 3 and documents[0]["illegal_plays"] == 1
     assert documents[0]["score"] == {"a": 3, "b": 0} and documents[0]["file"] == files[0]
     assert "line 7" in documents[2]["error"]
     listed = json.loads(run(db, "list", "--json").stdout)["matches"]
-    assert [m["match_id"] for m in listed] == ["two-matches", "two-matches-2"]
+    assert [m["match_id"] for m in listed] == ["ann-bob-3p", "ann-bob-1p"]
     again = run(db, "import", files[0])
-    assert again.exit_code == 1 and "already in the ledger" in again.stderr
-    renamed = run(db, "import", files[0], "--id", "replay")
+    assert again.exit_code == 1 and "already in the ledger as match ann-bob-3p" in again.stderr
+    renamed = run(db, "import", files[0], "--id", "replay")  # another id is the same match
+    assert renamed.exit_code == 1 and "--again imports it anyway" in renamed.stderr
+    renamed = run(db, "import", files[0], "--id", "replay", "--again")
     assert renamed.exit_code == 0 and "replay-2" in renamed.stdout
+    twice = run(db, "import", files[0], "--again")
+    assert twice.exit_code == 0
+    assert "ann-bob-3p-2" in twice.stdout and "ann-bob-1p-2" in twice.stdout
 
 
 def test_cli_import_summary(tmp_path: Path) -> None:
@@ -187,6 +194,9 @@ def test_random_matches_exported_and_imported_back_are_the_same(seed: int, lengt
     play_lines(match, random.Random(seed), 400)
     events = match.collect_events()
     (back,) = matches_from_mat(read_mat(export_mat(events), name="r.mat"), "r.mat")
+    # The copy is recognised as the same match (import refuses it without --again).
+    key = content_key(events)
+    assert key == content_key(back.match.pending) and (key is None) == (match.state.game == 0)
     ours, theirs = match.state, back.match.state
     assert theirs.games == ours.games and theirs.score == ours.score
     assert theirs.board == ours.board and theirs.winner == ours.winner

@@ -582,7 +582,7 @@ def test_a_clocked_match_round_trips_through_the_cli(tmp_path: Path) -> None:
         ledger.save(*record_clocked_match("m"))
     out = tmp_path / "m.json"
     assert cli(url, "export", "m", "--format", "json", "-o", str(out)).exit_code == 0
-    imported = cli(url, "import", str(out), "--id", "again")
+    imported = cli(url, "import", str(out), "--id", "again", "--again")
     assert imported.exit_code == 0, imported.output
     before = json.loads(cli(url, "show", "m", "--json").stdout)
     after = json.loads(cli(url, "show", "again", "--json").stdout)

@@ -437,7 +437,7 @@ def test_match_ends_when_a_resignation_reaches_the_length() -> None:
 def test_nothing_is_allowed_after_the_match_is_over(action: str) -> None:
     match = won_one_point_match()
     error = refused(match, MatchOverError, "ABT 4.9", line(match, action))
-    assert "the match is over: Ann won 1-0" in str(error)
+    assert "the match is over: Ann won (Ann 1, Bob 0)" in str(error)
 
 
 # -- concessions ------------------------------------------------------------------------------

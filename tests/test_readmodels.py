@@ -139,7 +139,7 @@ def test_incremental_equals_rebuild_and_catch_up_is_idempotent(
     assert rebuilt(url) == incremental
     assert rebuilt(url, full=True) == incremental
     assert dump_tables(models.engine) == incremental
-    assert {m["match_id"] for m in models.matches()} >= {"live", "club-1", "two-matches"}
+    assert {m["match_id"] for m in models.matches()} >= {"live", "club-1", "ann-bob-3p"}
 
 
 def test_rebuild_starts_each_match_from_its_snapshot_and_folds_only_the_tail(
@@ -203,7 +203,7 @@ def test_a_snapshot_not_of_the_streams_history_is_not_used(
     models = ReadModels(ledger)
     honest = models.rebuild(full=True)
     expected = dump_tables(models.engine)
-    match_id = "two-matches"
+    match_id = "ann-bob-3p"  # two-matches.mat's first match
     snapshot = _last_snapshot(ledger, match_id)
     state = {**snapshot.state, "score": [9, 9], "winner": None}
     if damage == "other history":

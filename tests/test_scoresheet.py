@@ -11,6 +11,7 @@ import contextlib
 import re
 from functools import partial
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -21,6 +22,8 @@ from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.rulings import Ruling
 from bgledger.errors import BgLedgerError
 from bgledger.events import MatchEvent
+from bgledger.interchange.importer import matches_from_mat
+from bgledger.interchange.mat import read_mat_file
 from bgledger.projections.state.corrected import corrected
 from bgledger.projections.state.fold import MatchState, fold
 from bgledger.projections.views.scoresheet import scoresheet_html, scoresheet_text
@@ -99,33 +102,33 @@ class Page(HTMLParser):
 THREE_POINT = [
     ["1", "0-0", "Ann", "2", "single, cube 2", "2-0"],  # Bob took Ann's double
     ["2", "2-0", "Bob", "1", "single, cube 1", "2-1", "Crawford"],
-    ["3", "2-1", "Bob", "1", "dropped at cube 1", "2-2"],  # Ann passed Bob's double
+    ["3", "2-1", "Bob", "1", "doubled to 2, passed", "2-2"],  # Ann passed Bob's double
     ["4", "2-2", "Ann", "1", "single, cube 1", "3-2"],
 ]
 EXPECTED = {
-    "three-point-match.txt": (THREE_POINT, "Final: Ann wins the match 3-2"),
+    "three-point-match.txt": (THREE_POINT, "Final: Ann 3, Bob 2: Ann wins the match"),
     "drop-and-resignation.txt": (
         [
-            ["1", "0-0", "Bob", "1", "dropped at cube 1", "0-1"],
+            ["1", "0-0", "Bob", "1", "doubled to 2, passed", "0-1"],
             ["2", "0-1", "Ann", "1", "resigned, single, cube 1", "1-1"],
-            ["3", "1-1", "Ann", "1", "dropped at cube 1", "2-1"],
+            ["3", "1-1", "Ann", "1", "doubled to 2, passed", "2-1"],
             ["4", "2-1", "Ann", "1", "resigned, single, cube 1", "3-1", "Crawford"],
         ],
-        "Final: Ann wins the match 3-1",
+        "Final: Ann 3, Bob 1: Ann wins the match",
     ),
     "gammon-backgammon.txt": (
         [
             ["1", "0-0", "Ann", "4", "gammon, cube 2", "4-0"],
             ["2", "4-0", "Ann", "3", "backgammon, cube 1", "7-0", "Crawford"],
         ],
-        "Final: Ann wins the match 7-0",
+        "Final: Ann 7, Bob 0: Ann wins the match",
     ),
     "refusals.txt": (
         [
-            ["1", "0-0", "Bob", "1", "dropped at cube 1", "0-1"],
-            ["2", "0-1", "Bob", "1", "dropped at cube 1", "0-2"],
+            ["1", "0-0", "Bob", "1", "doubled to 2, passed", "0-1"],
+            ["2", "0-1", "Bob", "1", "doubled to 2, passed", "0-2"],
             ["3", "0-2", "Ann", "1", "single, cube 1", "1-2", "Crawford"],
-            ["4", "1-2", "Ann", "1", "dropped at cube 1", "2-2"],
+            ["4", "1-2", "Ann", "1", "doubled to 2, passed", "2-2"],
         ],
         "In progress: game 5; Ann 2, Bob 2",
     ),
@@ -211,11 +214,11 @@ def test_each_game_shows_when_it_ended_and_an_unbegun_crawford_game() -> None:
     assert state is not None
     page = Page(scoresheet_html(state, events))
     assert page.tables[0][1:] == [
-        ["1", "0-0", "Bob", "1", "dropped at cube 1", "0-1", "14:05", ""],
-        ["2", "0-1", "Ann", "1", "dropped at cube 1", "1-1", "14:12", ""],
+        ["1", "0-0", "Bob", "1", "doubled to 2, passed", "0-1", "14:05", ""],
+        ["2", "0-1", "Ann", "1", "doubled to 2, passed", "1-1", "14:12", ""],
         ["3", "1-1", "Bob", "4", "resigned, gammon, cube 2", "1-5", "14:31", ""],
     ]
-    assert "Final: Bob wins the match 5-1" in page.text
+    assert "Final: Ann 1, Bob 5: Bob wins the match" in page.text
     two = fold(events[:13])  # up to game 2's GameWon: game 3 not yet begun
     assert two is not None and two.score == (1, 1)
     assert "In progress: game 3, not begun; Ann 1, Bob 1" in scoresheet_text(two, events[:13])
@@ -330,7 +333,14 @@ RULING_ROWS = [
     ["12", "noted", "director", "players reminded to announce doubles"],  # no rule cited
     ["28", "double voided (event 23)", "USBGF 4.4.6.1", "director", "a Crawford game double"],
     ["29", "match length 5", "USBGF 4.8.4", "director", "the draw sheet says 5"],
-    ["30", "score 2-2", "USBGF 4.7", "director", "Bob says 2-2", "overturned by ruling 31"],
+    [
+        "30",
+        "score Ann 2, Bob 2",
+        "USBGF 4.7",
+        "director",
+        "Bob says 2-2",
+        "overturned by ruling 31",
+    ],
     ["31", "ruling 30 overturned", "USBGF 5.2", "committee", "the score was 2-1"],
     ["44", "pass nullified (event 41)", "USBGF 4.4.2", "director", "Ann owned the cube"],
     ["50", "match length 3", "USBGF 4.8.5", "director", "it was 3 after all"],
@@ -340,13 +350,17 @@ RULING_ROWS = [
 def test_the_sheet_of_a_ruled_match_shows_it_as_corrected(ruled: list[MatchEvent]) -> None:
     sheet = corrected_sheet(ruled)
     assert section(sheet, "Scores are Ann-Bob.") == RULED_ROWS
-    assert "Final: Bob wins the match 3-2" in sheet.splitlines()
+    assert "Final: Ann 2, Bob 3: Bob wins the match" in sheet.splitlines()
     assert "Match: 3 points, Crawford rule" in sheet.splitlines()
     assert section(sheet, "Rulings:") == RULING_ROWS
-    assert sheet.splitlines()[-3:] == [
+    assert sheet.splitlines()[-7:] == [
         "Penalty points (USBGF 2.2.4): none recorded",
         "",
         "Breaks (USBGF 2.2.2): none recorded",
+        "",
+        f"Score agreed (USBGF 4.7), Ann: {'_' * 30}",
+        f"Score agreed (USBGF 4.7), Bob: {'_' * 30}",
+        f"Result received (USBGF 4.6), Tournament Director: {'_' * 30}",
     ]
 
 
@@ -354,9 +368,9 @@ def test_a_game_result_a_ruling_voided_is_not_on_the_sheet(ruled: list[MatchEven
     recorded = ruled[:43]  # game 3 won by Bob's pass of his own double of Ann's cube
     before = corrected_sheet(recorded)
     assert section(before, "Scores are Ann-Bob.")[2] == [
-        "3", "2-1", "Bob", "2", "dropped at cube 2", "2-3", "10:32",
+        "3", "2-1", "Bob", "2", "doubled to 4, passed", "2-3", "10:32",
     ]  # fmt: skip
-    assert "Final: Bob wins the match 3-2" not in before  # the match was 5 points then
+    assert "Final: Ann 2, Bob 3: Bob wins the match" not in before  # the match was 5 points then
     nullified = corrected_sheet(ruled[:44])
     assert section(nullified, "Scores are Ann-Bob.") == RULED_ROWS[:2]
     assert "In progress: game 3; Ann 2, Bob 1" in nullified.splitlines()
@@ -387,7 +401,7 @@ def test_the_html_sheet_lists_the_rulings(ruled: list[MatchEvent]) -> None:
     assert page.balanced and not page.open
     games, listed = page.tables[0], page.tables[1]
     assert [[c for c in row if c] for row in games[1:]] == RULED_ROWS
-    assert listed[0] == ["Event", "Ruling", "Rule", "Ruled by", "Reason", ""]
+    assert listed[0] == ["Event", "Ruling", "Rule", "Ruled by", "Reason", "Status"]
     assert [[c for c in row if c] for row in listed[1:]] == RULING_ROWS
     assert listed[3][2] == "" and listed[6][5] == "overturned by ruling 31"
     assert '<tr class="void"><td class="number">30</td>' in scoresheet_html(state, ruled)
@@ -398,3 +412,76 @@ def test_a_match_without_rulings_says_none_recorded() -> None:
     assert "Rulings: none recorded" in scoresheet_text(state, events).splitlines()
     page = Page(scoresheet_html(state, events))
     assert "Rulings" in page.text and len(page.tables) == 3  # the games, penalties and breaks
+
+
+# -- a sheet that can be handed in (USBGF 4.6, 4.7) ----------------------------------------------
+
+TRANSCRIPTION = """\
+; [Event "Club night"]
+; [Player 1 "Ann"]
+; [Player 2 "Bob"]
+; [EventDate "2022.07.10"]
+{time}
+ 3 point match
+
+ Game 1
+ Ann : 0                           Bob : 0
+  1) 31: 8/5 6/5                   64: 24/18 13/9
+  2)  Doubles => 2                  Takes
+  3) 65: 24/13                      Doubles => 4
+  4)  Drops
+                                    Wins 2 points
+"""
+
+
+def transcribed(tmp_path: Path, time: str = "") -> tuple[MatchState, list[MatchEvent]]:
+    path = tmp_path / "club.mat"
+    path.write_text(TRANSCRIPTION.format(time=time), encoding="utf-8")
+    (one,) = matches_from_mat(read_mat_file(path), str(path))
+    return one.match.state, one.match.collect_events()
+
+
+def test_a_transcription_without_times_shows_no_invented_times(tmp_path: Path) -> None:
+    state, events = transcribed(tmp_path)
+    lines = scoresheet_text(state, events).splitlines()
+    assert "Date: 2022-07-10" in lines
+    assert not any(line.startswith("Started:") for line in lines)  # not 00:00
+    assert "Transcribed from: club.mat (the file gives no time for each game)" in lines
+    page = Page(scoresheet_html(state, events))
+    game = page.tables[0][1]
+    assert game[6] == "" and not any(TIME.fullmatch(cell) for cell in game)  # no "Ended" time
+
+
+def test_a_transcription_with_a_time_shows_only_the_start(tmp_path: Path) -> None:
+    state, events = transcribed(tmp_path, '; [EventTime "19:30"]')
+    lines = scoresheet_text(state, events).splitlines()
+    assert "Started: 19:30" in lines and "Date: 2022-07-10" in lines
+    assert Page(scoresheet_html(state, events)).tables[0][1][6] == ""  # no time per game
+
+
+def test_a_passed_redouble_reads_as_passed_at_the_cube_offered(tmp_path: Path) -> None:
+    state, events = transcribed(tmp_path)
+    (row,) = text_rows(scoresheet_text(state, events))
+    # Ann doubled to 2, Bob took and redoubled to 4, Ann passed: Bob scores the cube of 2.
+    assert row == ["1", "0-0", "Bob", "2", "doubled to 4, passed", "0-2"]
+
+
+def test_every_column_is_labelled_and_the_sheet_can_be_signed() -> None:
+    state, events = scenario("three-point-match.txt")
+    text = scoresheet_text(state, events).splitlines()
+    header = next(line for line in text if line.startswith("Game "))
+    assert re.split(r"\s{2,}", header) == [
+        "Game", "Score before", "Winner", "Points", "How won", "Score after", "Ended", "Crawford",
+    ]  # fmt: skip
+    signed = [line for line in text if line.endswith("_" * 30)]
+    assert [line.split(":")[0] for line in signed] == [
+        "Score agreed (USBGF 4.7), Ann",
+        "Score agreed (USBGF 4.7), Bob",
+        "Result received (USBGF 4.6), Tournament Director",
+    ]
+    page = Page(scoresheet_html(state, events))
+    assert all(all(cell for cell in table[0]) for table in page.tables)  # every <th> says what
+    assert "Transcribed from" not in page.text  # recorded here: no such line to fill in
+    words = " ".join(page.text)
+    assert "Result received (USBGF 4.6), Tournament Director" in words
+    assert "Score agreed (USBGF 4.7), Bob" in words

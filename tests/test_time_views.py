@@ -106,7 +106,7 @@ def test_the_clocked_match_is_told_with_the_clocks_worked_out_by_hand(
         28: "1 penalty point against Bob (USBGF 1.2.3, director: rude to the director): "
         "Ann scores it (Ann 3, Bob 0)",
         29: "Ann's reserve expired (USBGF 4.3.3): Bob wins the match on time",
-        30: "match won by Bob, 0-3 on time: Ann's reserve expired (USBGF 4.3.3)",
+        30: "match won by Bob (Ann 3, Bob 0) on time: Ann's reserve expired (USBGF 4.3.3)",
     }
 
 
@@ -183,7 +183,10 @@ def test_breaks_combined_during_a_game_and_late_returns_are_told() -> None:
 
 def test_a_no_show_and_an_early_pickup_forfeit_say_how_the_match_was_won() -> None:
     no_show = list(texts(scenario("penalty-no-show.txt")).values())
-    assert no_show[-1] == "match won by Ann, 3-0 by forfeit: Bob's penalty points (USBGF 2.2.4)"
+    assert (
+        no_show[-1]
+        == "match won by Ann (Ann 3, Bob 0) by forfeit: Bob's penalty points (USBGF 2.2.4)"
+    )
     assert (
         "1 penalty point against Bob (USBGF 2.2.4: 25 minutes late after the starting time): "
         "Ann scores it (Ann 3, Bob 0)"
@@ -191,7 +194,8 @@ def test_a_no_show_and_an_early_pickup_forfeit_say_how_the_match_was_won() -> No
     pickups = list(texts(scenario("clock-early-pickup.txt")).values())
     assert pickups[-2:] == [
         "Bob picked up the dice early again at 0:01 (USBGF 4.1.7.2): Ann wins the match on time",
-        "match won by Ann, 0-0 on time: Bob picked up the dice early at 0:01 (USBGF 4.1.7.2)",
+        "match won by Ann (Ann 0, Bob 0) on time: Bob picked up the dice early at 0:01 "
+        "(USBGF 4.1.7.2)",
     ]
     assert (  # the 2nd: 2:00 - 0:30
         "early pick-up by Bob (USBGF 4.1.7.2, director): 0:30 off Bob's reserve: 1:30 left; "
@@ -217,7 +221,9 @@ def test_a_missed_hit_both_expired_and_a_penalty_after_a_game_are_told() -> None
     )
     assert both[8].startswith("clock set (USBGF 4.3.3, director): Ann 1:00, Bob 1:00")
     penalty = texts(penalty_after_game())
-    assert penalty[9] == "match won by Bob, 2-0 by forfeit: Ann's penalty points (USBGF 4.7)"
+    assert (
+        penalty[9] == "match won by Bob (Ann 0, Bob 2) by forfeit: Ann's penalty points (USBGF 4.7)"
+    )
 
 
 def test_a_bronstein_clock_and_a_clock_brought_in_late_are_told() -> None:
@@ -255,7 +261,7 @@ def test_the_sheet_lists_the_breaks_penalty_points_clock_and_time_forfeit(
     assert "Clock: simple delay (USBGF 3.5.5), 12 s delay, 10:00 each" in lines
     assert "Match: 5 points, Crawford rule, simple-delay clock" in lines
     assert (
-        "Final: Bob wins the match 0-3 on time: Ann's reserve expired (USBGF 4.3.3); "
+        "Final: Ann 3, Bob 0: Bob wins the match on time: Ann's reserve expired (USBGF 4.3.3); "
         "the score includes 2 penalty points against Bob"
     ) in lines
     assert section(lines, "Penalty points (USBGF 2.2.4):") == [
@@ -321,7 +327,7 @@ def test_the_sheet_of_breaks_without_a_clock_and_of_a_no_show() -> None:
     assert not any(line.startswith("Clock:") for line in lines)
     no_show = sheet_lines(scenario("penalty-no-show.txt"))
     assert (
-        "Final: Ann wins the match 3-0 by forfeit: Bob's penalty points (USBGF 2.2.4); "
+        "Final: Ann 3, Bob 0: Ann wins the match by forfeit: Bob's penalty points (USBGF 2.2.4); "
         "the score includes 3 penalty points against Bob"
     ) in no_show
     assert [row[:3] for row in section(no_show, "Penalty points (USBGF 2.2.4):")] == [

@@ -65,6 +65,11 @@ class MatchStream:
         """Bring the match up to ``version`` (events others stored since it was loaded)."""
         self._version, self.state = version, state
 
+    @property
+    def pending(self) -> tuple[MatchEvent, ...]:
+        """The events recorded and not yet collected (a new match's: all of them)."""
+        return tuple(self._pending)
+
     def collect_events(self) -> list[MatchEvent]:
         """Hand the events recorded since the last call to the application (and forget them)."""
         pending, self._pending = self._pending, []

@@ -5,51 +5,159 @@ reader and importer, or the JSON stream and its recheck) and stores them in
 one transaction.  A file that cannot be read, understood or stored is refused
 with :class:`ImportRefusedError`, naming the line and the reason, and leaves
 nothing behind.
+
+A match already in the ledger is refused too, whatever the file is called and
+however it was written (the same file renamed, a ``.mat`` or JSON copy that
+bgledger exported): the caller passes ``same``, which finds a stored match
+with the same :func:`content_key`, and the refusal names that match.  The key
+is worked out from the events, not stored: what the match *is* (the players,
+the length, the score it began at, and every roll, play, cube action and game
+result in force), never the file's bytes, its tags or the times.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import sqlalchemy.exc
 from eventsourcing.persistence import IntegrityError
 
+from bgledger.commands.match import match_uuid
 from bgledger.errors import BgLedgerError
+from bgledger.events import (
+    CheckersPlayed,
+    CubeDropped,
+    CubeOffered,
+    CubeTaken,
+    DiceRolled,
+    GameWon,
+    MatchEvent,
+    MatchStarted,
+    OpeningRollMade,
+    RollVoided,
+    UnplayablePlayRecorded,
+)
 from bgledger.interchange.importer import ImportedMatch, matches_from_mat
 from bgledger.interchange.json_stream import import_json, read_json
 from bgledger.interchange.mat import read_mat_file
+from bgledger.projections.state.corrected import in_force
+from bgledger.projections.state.fold import MatchState, fold_in_force
 from bgledger.store.application import MatchStore
 
-__all__ = ["ImportRefusedError", "import_file"]
+__all__ = ["ImportRefusedError", "SameMatch", "content_key", "import_file"]
 
 _CONFLICTS = (IntegrityError, sqlalchemy.exc.IntegrityError)
+
+SameMatch = Callable[[Sequence[MatchEvent]], str | None]
+"""Given a new match's events, the id of a stored match that is the same match, or None."""
 
 
 class ImportRefusedError(BgLedgerError):
     """A file that was not imported, and why."""
 
 
+def _token(event: MatchEvent, after: MatchState | None) -> list[object] | None:
+    """What ``event`` adds to what a match is (None: nothing, e.g. a clock hit or a tie).
+
+    ``after`` is the match after ``event`` if it is a play (else it may be older).
+    """
+    if isinstance(event, OpeningRollMade):
+        return None if event.die_a == event.die_b else ["opening", event.die_a, event.die_b]
+    if isinstance(event, DiceRolled):
+        return ["roll", event.player, *sorted((event.die1, event.die2))]
+    if isinstance(event, CheckersPlayed) and after is not None:  # the board it leaves:
+        return ["play", event.player, after.position.position_id]  # however it was written
+    if isinstance(event, UnplayablePlayRecorded):
+        return ["unplayable", event.player, event.play]
+    if isinstance(event, CubeOffered | CubeTaken | CubeDropped):
+        return [type(event).__name__, event.player, event.value]
+    if isinstance(event, GameWon):
+        return ["won", event.number, event.winner, event.result, event.points]
+    return None
+
+
+def content_key(events: Sequence[MatchEvent]) -> str | None:
+    """A digest of what the match of ``events`` is, the same for every copy of it.
+
+    The players, the length and the score it began at, then each roll, play
+    (as the board it leaves), cube action and game result among the events in
+    force (:func:`~bgledger.projections.state.corrected.in_force`); a voided
+    roll and what was recorded with it do not count.  None for a match with
+    no roll yet: there is nothing to tell two of those apart by.
+    """
+    kept = in_force(events)
+    if not kept or not isinstance(kept[0], MatchStarted):
+        return None
+    start = kept[0]
+    tokens: list[list[object]] = [
+        [start.player_a, start.player_b, start.length, start.score_a, start.score_b]
+    ]
+    state: MatchState | None = None
+    waiting: list[MatchEvent] = []  # folded at the next play: one state a play, not an event
+    for event in kept:
+        waiting.append(event)
+        if isinstance(event, CheckersPlayed):
+            state, waiting = fold_in_force(waiting, state), []
+        if isinstance(event, RollVoided):  # the roll and a dance recorded with it are void
+            while len(tokens) > 1 and tokens.pop()[0] not in ("roll", "opening"):
+                pass
+            continue
+        token = _token(event, state)
+        if token is not None:
+            tokens.append(token)
+    if len(tokens) == 1:
+        return None
+    text = json.dumps(tokens, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _check_new(events: Sequence[MatchEvent], same: SameMatch | None) -> None:
+    found = None if same is None else same(events)
+    if found is not None:
+        raise ImportRefusedError(
+            f"already in the ledger as match {found}: the same players, length and games "
+            "(--again imports it anyway)"
+        )
+
+
 def import_file(
-    ledger: MatchStore, path: Path, *, match_id: str | None, profile: str, by: str
+    ledger: MatchStore,
+    path: Path,
+    *,
+    match_id: str | None,
+    profile: str,
+    by: str,
+    same: SameMatch | None = None,
 ) -> list[ImportedMatch]:
     """Replay every match of the file at ``path`` and store them in one transaction.
 
     A ``.json`` file is bgledger's own export (:mod:`bgledger.interchange.json_stream`).
+    Without ``match_id``, each match of a ``.mat`` file gets a readable id
+    (:func:`~bgledger.interchange.importer.readable_id`) no match has yet.
+    ``same`` (none: no check) finds a stored match that is the same as one of
+    the file's.
 
     :raises ImportRefusedError: for a file that cannot be read, understood or
-        stored (the match id taken); nothing of it is stored.
+        stored (the match id taken, the match already there); nothing of it is stored.
     """
     try:
         if path.suffix.lower() == ".json":
-            return [_import_json(ledger, path, match_id=match_id, by=by)]
+            return [_import_json(ledger, path, match_id=match_id, by=by, same=same)]
         mat = read_mat_file(path)
-        imported = matches_from_mat(mat, str(path), match_id=match_id, profile=profile, by=by)
+        imported = matches_from_mat(
+            mat, str(path), match_id=match_id, profile=profile, by=by, taken=_taken(ledger)
+        )
     except OSError as error:
         raise ImportRefusedError(f"cannot read it: {error.strerror or error}") from None
     except UnicodeDecodeError as error:
         raise ImportRefusedError(f"not UTF-8 text: {error.reason}") from None
     except BgLedgerError as error:
         raise ImportRefusedError(str(error)) from None
+    for one in imported:
+        _check_new(one.match.pending, same)
     try:
         ledger.store_new(*(one.match for one in imported))
     except _CONFLICTS:
@@ -60,8 +168,18 @@ def import_file(
     return imported
 
 
-def _import_json(ledger: MatchStore, path: Path, *, match_id: str | None, by: str) -> ImportedMatch:
+def _taken(ledger: MatchStore) -> Callable[[str], bool]:
+    def taken(match_id: str) -> bool:
+        return bool(list(ledger.events.get(match_uuid(match_id), limit=1)))
+
+    return taken
+
+
+def _import_json(
+    ledger: MatchStore, path: Path, *, match_id: str | None, by: str, same: SameMatch | None
+) -> ImportedMatch:
     document = read_json(path.read_text(encoding="utf-8"), name=str(path))
+    _check_new(document.events, same)
     stored = import_json(ledger, document, match_id=match_id, by=by)
     match = ledger.load(stored)
     return ImportedMatch(match, str(path), len(match.state.games), abandoned=False)

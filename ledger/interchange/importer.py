@@ -26,6 +26,8 @@ reason.
 from __future__ import annotations
 
 import re
+import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -37,7 +39,14 @@ from bgledger.projections.state.model import one_point_away
 from bgledger.rules.errors import InvalidNotationError, InvalidPlayError, RulesError
 from bgledger.rules.profiles import DEFAULT_PROFILE, Decision
 
-__all__ = ["ImportedMatch", "MatImportError", "match_from_mat", "matches_from_mat"]
+__all__ = [
+    "ImportedMatch",
+    "MatImportError",
+    "match_from_mat",
+    "match_id_for",
+    "matches_from_mat",
+    "readable_id",
+]
 
 _PLAYERS = ("a", "b")
 _LEVELS = {1: "single", 2: "gammon", 3: "backgammon"}
@@ -84,11 +93,37 @@ class ImportedMatch:
 
 
 def match_id_for(name: str, index: int = 0) -> str:
-    """A match id from a file name: its stem, with the match's number if a file has several."""
+    """A match id from a file name: its stem, with the match's number if a file has several.
+
+    The ids of matches imported before :func:`readable_id` (they keep them).
+    """
     stem = name.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     cleaned = _ID_CHARS.sub("-", stem).strip("-._") or "match"
     suffix = f"-{index + 1}" if index else ""
     return cleaned[: 64 - len(suffix)] + suffix
+
+
+def _slug(text: str, most: int) -> str:
+    """``text`` as lowercase ASCII letters, digits and dashes, at most ``most`` characters."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    return _ID_CHARS.sub("-", ascii_text.lower()).strip("-._")[:most].strip("-._")
+
+
+def readable_id(
+    players: tuple[str, str], length: int, date: str, taken: Callable[[str], bool]
+) -> str:
+    """``'ann-bob-7p-2022-07-10'``: the players, the length and the date (if the file says).
+
+    The first of that, ``...-2``, ``...-3`` ... that ``taken`` says is free.
+    A name with no ASCII letter or digit is written ``player``.
+    """
+    a, b = (_slug(name, 20) or "player" for name in players)
+    base = "-".join(part for part in (a, b, f"{length}p", date) if part)
+    candidate, number = base, 1
+    while taken(candidate):
+        number += 1
+        candidate = f"{base}-{number}"
+    return candidate
 
 
 def matches_from_mat(
@@ -98,25 +133,48 @@ def matches_from_mat(
     match_id: str | None = None,
     profile: str = DEFAULT_PROFILE,
     by: str = "import",
+    taken: Callable[[str], bool] = lambda _: False,
 ) -> list[ImportedMatch]:
     """Every match of ``mat`` replayed (a file usually holds one).
+
+    Without ``match_id``, each match gets a :func:`readable_id` that neither
+    ``taken`` (the ids in the ledger) nor an earlier match of the file has;
+    with it, the matches are ``match_id``, ``match_id-2`` ...
 
     :raises MatImportError: for a file with no match, or one that cannot be replayed.
     """
     if not mat.matches:
         raise MatImportError(name, 0, "no ' N point match' header: not a match transcription")
-    return [
-        match_from_mat(
-            mat, found, name, match_id=_nth_id(match_id, name, i), profile=profile, by=by
-        )
-        for i, found in enumerate(mat.matches)
-    ]
+    given: set[str] = set()
+
+    def used(candidate: str) -> bool:
+        return candidate in given or taken(candidate)
+
+    imported = []
+    for i, found in enumerate(mat.matches):
+        if match_id is not None:
+            chosen = f"{match_id}-{i + 1}" if i else match_id
+        else:
+            chosen = readable_id(_players(mat, found), found.length, _date(dict(mat.tags)), used)
+        given.add(chosen)
+        imported.append(match_from_mat(mat, found, name, match_id=chosen, profile=profile, by=by))
+    return imported
 
 
-def _nth_id(match_id: str | None, name: str, index: int) -> str:
-    if match_id is None:
-        return match_id_for(name, index)
-    return f"{match_id}-{index + 1}" if index else match_id
+def _players(mat: MatFile, found: MatMatch) -> tuple[str, str]:
+    """The names the games are written under, as gnubg reads them; else the header's."""
+    tags = dict(mat.tags)
+    first = found.games[0] if found.games else None
+    return (
+        (first.players[0] if first else "") or tags.get("Player 1", ""),
+        (first.players[1] if first else "") or tags.get("Player 2", ""),
+    )
+
+
+def _date(tags: dict[str, str]) -> str:
+    """``EventDate`` as ``YYYY-MM-DD``, '' if the file has none or it is not a date."""
+    when = _when({"EventDate": tags.get("EventDate", "")})
+    return when[:10] if when else ""
 
 
 def match_from_mat(
@@ -159,12 +217,8 @@ def _started(
 ) -> Match:
     tags = dict(mat.tags)
     first = found.games[0] if found.games else None
-    # The names the games are written under, as gnubg reads them; the header's
-    # full names (``Player 1``/``Player 2``) stay in ``meta``.
-    players = (
-        (first.players[0] if first else "") or tags.get("Player 1", ""),
-        (first.players[1] if first else "") or tags.get("Player 2", ""),
-    )
+    # The header's full names (``Player 1``/``Player 2``) stay in ``meta``.
+    players = _players(mat, found)
     crawford = {"on": True, "off": False}.get(tags.get("Crawford", "").strip().lower())
     meta = {key: value for key, value in mat.tags if key not in ("Event", "Round")}
     meta["File"] = name.rsplit("/", 1)[-1]

@@ -52,7 +52,7 @@ from typing import Any, cast
 import sqlalchemy.exc
 from sqlalchemy import Connection, Engine, Table, delete, func, insert, select, update
 
-from bgledger.events import RulingMade
+from bgledger.events import MatchStarted, RulingMade
 from bgledger.events.names import topic_of
 from bgledger.projections.readmodels.fold import NotificationFolder
 from bgledger.projections.readmodels.rebuild import rebuild_rows
@@ -117,6 +117,8 @@ class ReadModels:
             topic_of(kind) for kind in ruling_kinds() if issubclass(kind, RulingMade)
         ]
         self._log_topics = [topic_of(kind) for kind in ruling_kinds()]
+        self._started = topic_of(MatchStarted)
+        self._starts: list[tuple[int, str, str, str, int]] = []  # id, match, a, b, length
         self._folder = NotificationFolder(
             ledger.mapper, self.events_table, self._ruling_topics, batch
         )
@@ -270,6 +272,46 @@ class ReadModels:
         if event is not None:
             query = query.where(matches_table.c.event == event)
         return self._rows(query)
+
+    def like(self, players: tuple[str, str], length: int) -> list[str]:
+        """The ids of the matches between ``players`` (a, b) at ``length`` points, in order.
+
+        Read without catching up (an import asks, and recording never waits on
+        the read models): the match index as it stands, then the matches
+        started since its position, from the notification log (their
+        ``MatchStarted``, never changed, are kept to be read once).
+        """
+        column = matches_table.c
+        query = (
+            select(column.match_id)
+            .where(column.player_a == players[0], column.player_b == players[1])
+            .where(column.length == length)
+            .order_by(column.started_id)
+        )
+        with self.engine.connect() as connection:
+            position = self._read_position(connection) or 0
+            found = [row.match_id for row in connection.execute(query)]
+        self._read_starts(position)
+        found += [
+            match_id
+            for notification, match_id, *start in self._starts
+            if notification > position and tuple(start) == (*players, length)
+        ]
+        return found
+
+    def _read_starts(self, position: int) -> None:
+        """Keep the ``MatchStarted`` of the notifications after ``position`` not yet read."""
+        start = max(position, self._starts[-1][0] if self._starts else 0) + 1
+        while True:
+            page = self.ledger.recorder.select_notifications(start, 500, topics=[self._started])
+            for notification in page:
+                event = cast(MatchStarted, self.ledger.mapper.to_domain_event(notification))
+                self._starts.append(
+                    (notification.id, event.match_id, event.player_a, event.player_b, event.length)
+                )
+            if len(page) < 500:
+                return
+            start = page[-1].id + 1
 
     def rulings(self, event: str | None = None) -> list[dict[str, Any]]:
         """The rulings log, in the order the rulings were recorded."""

@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from bgledger.projections.state.model import Crawford, MatchState, Phase, other
 
-__all__ = ["premature_situation", "situation"]
+__all__ = ["premature_situation", "score_text", "situation"]
+
+
+def score_text(state: MatchState) -> str:
+    """The score with the names, player a first: ``'Ann 4, Bob 1'``.
+
+    Every view gives a score this way round (player a's points first, as the
+    players are listed); a sentence names both players, so it never depends
+    on who won.
+    """
+    return f"{state.players[0]} {state.score[0]}, {state.players[1]} {state.score[1]}"
 
 
 def situation(state: MatchState) -> str:
@@ -40,7 +50,7 @@ def situation(state: MatchState) -> str:
     if phase is Phase.ENDING:
         return f"game {state.game} is over: its result follows"
     winner = state.winner or "a"
-    return f"the match is over: {name(winner)} won {state.score[0]}-{state.score[1]}"
+    return f"the match is over: {name(winner)} won ({score_text(state)})"
 
 
 def premature_situation(state: MatchState, moving: str) -> str:

@@ -117,6 +117,7 @@ from bgledger.projections.state.corrected import voided_by
 from bgledger.projections.state.corrections import replacement
 from bgledger.projections.state.fold import Crawford, apply, needs_history
 from bgledger.projections.state.model import MatchState, Phase, game_points, other, seat
+from bgledger.projections.state.situation import score_text
 from bgledger.projections.views.words import (
     numbers_text,
     points_of,
@@ -591,9 +592,11 @@ def ending(previous: MatchEvent | None, state: MatchState) -> str:
 
 
 def match_won_text(event: MatchWon, state: MatchState, previous: MatchEvent | None) -> str:
-    """``'match won by Ann, 5-3'``, with how if not by its games (:func:`ending`)."""
-    won, lost = (event.score_a, event.score_b)[:: 1 if event.winner == "a" else -1]
-    return f"match won by {state.name(event.winner)}, {won}-{lost}{ending(previous, state)}"
+    """``'match won by Ann (Ann 5, Bob 3)'``, with how if not by its games (:func:`ending`).
+
+    ``state`` is the match after ``event``: its score is the final score.
+    """
+    return f"match won by {state.name(event.winner)} ({score_text(state)}){ending(previous, state)}"
 
 
 TIME_DESCRIBERS: dict[type[MatchEvent], Callable[[Any, MatchState, MatchState], str]] = {
@@ -880,11 +883,6 @@ def _rule(event: MatchEvent) -> str | None:
 def result_text(result: str) -> str:
     """A game result as a noun phrase: ``'a single game'``, ``'a gammon'``, ``'a backgammon'``."""
     return "a single game" if result == str(GameResult.SINGLE) else f"a {result}"
-
-
-def score_text(state: MatchState) -> str:
-    """The score with the names: ``'Ann 4, Bob 1'``."""
-    return f"{state.players[0]} {state.score[0]}, {state.players[1]} {state.score[1]}"
 
 
 def _illegal(text: str, reason: str | None, rule: str | None) -> str:

@@ -32,7 +32,7 @@ Example::
     >>> match.accept(by="kim", at="2026-11-21T10:02:00+00:00")
     >>> sheet = score_sheet(match.state, match.collect_events())
     >>> sheet.rows[0].how, sheet.final
-    ('resigned, single, cube 1', 'Final: Ann wins the match 1-0')
+    ('resigned, single, cube 1', 'Final: Ann 1, Bob 0: Ann wins the match')
 
 The clock, breaks and penalty points: USBGF 2.2.2: for each break, the score
 sheet shows the wall clock time, the game clock times and who asked for it;
@@ -62,9 +62,10 @@ back) ``voided``, each with the number of the ruling that did it
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
 
 from bgledger.events import (
     BreakEnded,
@@ -72,6 +73,7 @@ from bgledger.events import (
     ClockStarted,
     CrawfordPassNullified,
     CubeActionVoided,
+    CubeDropped,
     CubeLevelCorrected,
     GameStarted,
     GameWon,
@@ -89,7 +91,8 @@ from bgledger.projections.state.clock import clock_text
 from bgledger.projections.state.corrected import in_force, voided_by
 from bgledger.projections.state.fold import Crawford, GameRecord
 from bgledger.projections.state.model import MatchState
-from bgledger.projections.views.audit import ending, mode_text, score_text, wall_clock
+from bgledger.projections.state.situation import score_text
+from bgledger.projections.views.audit import ending, mode_text, wall_clock
 from bgledger.projections.views.words import points_of, rule_for, ruling_status
 from bgledger.rules.profiles import DEFAULT_PROFILE, Decision
 
@@ -102,12 +105,14 @@ __all__ = [
     "RulingRow",
     "ScoreSheet",
     "SheetRow",
+    "aligned",
     "break_rows",
     "clock_setting",
     "final_line",
     "match_ending",
     "penalty_rows",
     "ruling_rows",
+    "ruling_what",
     "score_sheet",
     "scoresheet_html",
     "scoresheet_text",
@@ -117,7 +122,7 @@ __all__ = [
 # -- rulings -------------------------------------------------------------------------------
 
 
-RULING_COLUMNS = ("Event", "Ruling", "Rule", "Ruled by", "Reason", "")
+RULING_COLUMNS = ("Event", "Ruling", "Rule", "Ruled by", "Reason", "Status")
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +130,7 @@ class RulingRow:
     """One ruling as the sheet lists it.
 
     :ivar number: the ruling's event number.
-    :ivar what: what it did (``'play reverted (event 6)'``, ``'score 2-1'`` ...).
+    :ivar what: what it did (``'play reverted (event 6)'``, ``'score Ann 2, Bob 1'`` ...).
     :ivar rule: the rule it applied; ``ruled_by`` who ruled (director, committee, players).
     :ivar status: ``''`` for a ruling in force, ``'overturned by ruling 31'`` for one
         an appeal reversed, ``'voided by ruling 44'`` for one a later ruling voided.
@@ -143,22 +148,30 @@ class RulingRow:
         return (str(self.number), self.what, self.rule, self.ruled_by, self.reason, self.status)
 
 
-def _what(event: RulingMade) -> str:
-    if isinstance(event, PlaysReverted):
-        return f"play reverted (event {event.event})"
-    if isinstance(event, CubeActionVoided):
-        return f"double voided (event {event.event})"
-    if isinstance(event, CrawfordPassNullified):
-        return f"pass nullified (event {event.event})"
-    if isinstance(event, CubeLevelCorrected):
-        return f"double stands at {event.value} (event {event.event})"
-    if isinstance(event, MatchLengthCorrected):
-        return f"match length {event.length}"
-    if isinstance(event, ScoreCorrected):
-        return f"score {event.score_a}-{event.score_b}"
-    if isinstance(event, RulingOverturned):
-        return f"ruling {event.ruling} overturned"
-    return "noted" if isinstance(event, RulingNoted) else type(event).__name__
+_WHAT: dict[str, Callable[[Mapping[str, Any], tuple[str, str]], str]] = {
+    PlaysReverted.__name__: lambda f, _: f"play reverted (event {f['event']})",
+    CubeActionVoided.__name__: lambda f, _: f"double voided (event {f['event']})",
+    CrawfordPassNullified.__name__: lambda f, _: f"pass nullified (event {f['event']})",
+    CubeLevelCorrected.__name__: lambda f, _: f"double stands at {f['value']} (event {f['event']})",
+    MatchLengthCorrected.__name__: lambda f, _: f"match length {f['length']}",
+    ScoreCorrected.__name__: lambda f, p: f"score {p[0]} {f['score_a']}, {p[1]} {f['score_b']}",
+    RulingOverturned.__name__: lambda f, _: f"ruling {f['ruling']} overturned",
+    RulingNoted.__name__: lambda f, _: "noted",
+}
+
+
+def ruling_what(kind: str, fields: Mapping[str, Any], players: tuple[str, str]) -> str:
+    """What a ruling of ``kind`` (its class name) with ``fields`` did, in words; '' if unknown.
+
+    ``'play reverted (event 6)'``, ``'score Ann 2, Bob 1'`` (``players``' names, a first) ...
+    """
+    what = _WHAT.get(kind)
+    return "" if what is None else what(fields, players)
+
+
+def _what(event: RulingMade, players: tuple[str, str]) -> str:
+    kind = type(event).__name__
+    return ruling_what(kind, vars(event), players) or kind
 
 
 def _status(number: int, voided: dict[int, int], events: dict[int, MatchEvent]) -> str:
@@ -169,14 +182,19 @@ def _status(number: int, voided: dict[int, int], events: dict[int, MatchEvent]) 
     return ruling_status(voider, isinstance(appeal, RulingOverturned) and appeal.ruling == number)
 
 
-def ruling_rows(events: Sequence[MatchEvent]) -> tuple[RulingRow, ...]:
-    """Every ruling in ``events``, in order, those out of force marked."""
+def ruling_rows(
+    events: Sequence[MatchEvent], players: tuple[str, str] = ("a", "b")
+) -> tuple[RulingRow, ...]:
+    """Every ruling in ``events``, in order, those out of force marked.
+
+    A score a ruling sets is given with ``players``' names, player a first.
+    """
     voided = voided_by(events)
     numbered = {e.originator_version: e for e in events}
     return tuple(
         RulingRow(
             e.originator_version,
-            _what(e),
+            _what(e, players),
             e.rule,
             e.ruled_by,
             e.reason,
@@ -350,7 +368,18 @@ def match_ending(events: Sequence[MatchEvent], state: MatchState) -> str:
 
 NONE_RECORDED = "none recorded"
 RULINGS = "Rulings"
-COLUMNS = ("Game", "Before", "Winner", "Points", "How", "After", "Ended", "")
+COLUMNS = (
+    "Game",
+    "Score before",
+    "Winner",
+    "Points",
+    "How won",
+    "Score after",
+    "Ended",
+    "Crawford",
+)
+TRANSCRIBED = "File"
+"""The key of ``MatchStarted.meta`` naming the file a match was imported from."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,9 +387,11 @@ class SheetRow:
     """One finished game as the sheet shows it.
 
     :ivar before: the score (a, b) before the game; ``after`` the running score after it.
-    :ivar how: ``'single, cube 2'``, ``'dropped at cube 1'`` (a pass of the double
-        from that cube), ``'resigned, gammon, cube 1'`` (a concession).
-    :ivar ended: the wall clock time the game ended (``'14:05'``), if the events say.
+    :ivar how: ``'single, cube 2'``, ``'doubled to 4, passed'`` (a pass of the double
+        offered at 4: the game scores the cube before it, 2), ``'resigned, gammon, cube 1'``
+        (a concession).
+    :ivar ended: the wall clock time the game ended (``'14:05'``); blank for a match
+        imported from a transcription, whose events carry no time of play.
     """
 
     game: int
@@ -416,52 +447,93 @@ def _parsed(at: str) -> datetime | None:
         return None
 
 
-def _how(game: GameRecord) -> str:
+def _how(game: GameRecord, offered: int | None) -> str:
     if game.how == "drop":
-        return f"dropped at cube {game.cube}"
+        return f"doubled to {offered}, passed" if offered else f"passed at cube {game.cube}"
     said = f"{game.result}, cube {game.cube}"
     return f"resigned, {said}" if game.how == "resign" else said
 
 
-def _row(state: MatchState, game: GameRecord, ended: dict[int, str]) -> SheetRow:
+def _row(
+    state: MatchState, game: GameRecord, ended: dict[int, str], offered: int | None
+) -> SheetRow:
     won = (game.points, 0) if game.winner == "a" else (0, game.points)
     before = (game.score[0] - won[0], game.score[1] - won[1])
     when = _parsed(ended.get(game.number, ""))
     clock = when.strftime("%H:%M") if when else ""
     name = state.name(game.winner)
-    return SheetRow(
-        game.number, before, name, game.points, _how(game), game.score, game.crawford, clock
+    how = _how(game, offered)
+    return SheetRow(game.number, before, name, game.points, how, game.score, game.crawford, clock)
+
+
+def _offers(events: Iterable[MatchEvent]) -> dict[int, int]:
+    """The cube each game won by a pass was offered at: game number -> the double's value."""
+    offers: dict[int, int] = {}
+    passed: int | None = None
+    for event in events:
+        if isinstance(event, CubeDropped):
+            passed = event.value
+        elif isinstance(event, GameWon):
+            if event.how == "drop" and passed is not None:
+                offers[event.number] = passed
+            passed = None
+    return offers
+
+
+def _transcribed(state: MatchState) -> str:
+    """The file ``state``'s match was imported from, '' if it was recorded here."""
+    return dict(state.meta).get(TRANSCRIBED, "")
+
+
+def _when_played(state: MatchState) -> tuple[str, str]:
+    """The date and the starting time of the match, each '' where the record does not say.
+
+    A transcription's events all carry the time its header gives
+    (``EventDate``, ``EventTime``), or the time of the import without them:
+    the sheet shows only what the header said.
+    """
+    started = _parsed(state.started_at)
+    if started is None:
+        return "", ""
+    day, clock = started.date().isoformat(), f"{started:%H:%M} {started.tzname() or ''}".strip()
+    if not _transcribed(state):
+        return day, clock
+    tags = dict(state.meta)  # a file's time of day has no zone: none is shown
+    return (day if tags.get("EventDate") else ""), (
+        f"{started:%H:%M}" if tags.get("EventTime") else ""
     )
 
 
 def _header(state: MatchState, clock_set: str) -> tuple[tuple[str, str], ...]:
-    started = _parsed(state.started_at)
+    day, clock = _when_played(state)
     rule = "Crawford rule" if state.crawford_rule else "no Crawford rule"
-    clock = "" if state.clock == "none" else f", {state.clock} clock"
-    return (
+    kind = "" if state.clock == "none" else f", {state.clock} clock"
+    source = _transcribed(state)
+    header = (
         ("Event", state.event),
         ("Round", state.round),
         ("Table", state.table),
         ("Players", f"{state.players[0]} v {state.players[1]}"),
-        ("Match", f"{points_of(state.length)}, {rule}{clock}"),
+        ("Match", f"{points_of(state.length)}, {rule}{kind}"),
         ("Clock", clock_set),
         ("Profile", state.profile),
-        ("Date", started.date().isoformat() if started else ""),
-        ("Started", f"{started:%H:%M} {started.tzname() or ''}".strip() if started else ""),
+        ("Date", day),
+        ("Started", clock),
         ("Match id", state.match_id),
     )
+    if not source:  # a match recorded here: no line to fill in by hand
+        return header
+    return (*header, ("Transcribed from", f"{source} (the file gives no time for each game)"))
 
 
 def final_line(state: MatchState, how: str = "") -> str:
-    """``'Final: Ann wins the match 3-2'``, or where an unfinished match stands.
+    """``'Final: Ann 3, Bob 2: Ann wins the match'``, or where an unfinished match stands.
 
-    ``how`` follows the score of a match won: how it was won if not by its
-    games (:func:`match_ending`).
+    The score is player a's first, as everywhere; ``how`` follows the winner:
+    how the match was won if not by its games (:func:`match_ending`).
     """
     if state.winner is not None:
-        won = state.score[0 if state.winner == "a" else 1]
-        lost = state.score[1 if state.winner == "a" else 0]
-        return f"Final: {state.name(state.winner)} wins the match {won}-{lost}{how}"
+        return f"Final: {score_text(state)}: {state.name(state.winner)} wins the match{how}"
     parts = [f"game {state.game if state.in_game else state.game + 1}"]
     if state.crawford_rule and state.crawford is Crawford.CRAWFORD:
         parts.append("the Crawford game")
@@ -479,12 +551,14 @@ def score_sheet(state: MatchState, events: Iterable[MatchEvent] = ()) -> ScoreSh
     """
     recorded = list(events)
     kept = in_force(recorded)
-    ended = {e.number: e.at for e in kept if isinstance(e, GameWon)}
-    rows = tuple(_row(state, game, ended) for game in state.games)
+    timed = not _transcribed(state)
+    ended = {e.number: e.at for e in kept if isinstance(e, GameWon) and timed}
+    offers = _offers(kept)
+    rows = tuple(_row(state, game, ended, offers.get(game.number)) for game in state.games)
     header = _header(state, clock_setting(kept, state))
     final = final_line(state, match_ending(kept, state))
     return ScoreSheet(
-        state.players, header, rows, final, ruling_rows(recorded),
+        state.players, header, rows, final, ruling_rows(recorded, state.players),
         penalty_rows(kept, state), break_rows(kept, state), state.profile,
     )  # fmt: skip
 
@@ -492,7 +566,11 @@ def score_sheet(state: MatchState, events: Iterable[MatchEvent] = ()) -> ScoreSh
 # -- text ---------------------------------------------------------------------------------------
 
 
-def _table(rows: Sequence[Sequence[str]], numeric: frozenset[int]) -> list[str]:
+def aligned(rows: Sequence[Sequence[str]], numeric: Collection[int] = ()) -> list[str]:
+    """``rows`` (the first the column labels) as lines of aligned columns, two spaces apart.
+
+    The columns whose index is in ``numeric`` are right-aligned.
+    """
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return [
         "  ".join(
@@ -511,13 +589,29 @@ def scoresheet_text(state: MatchState, events: Iterable[MatchEvent] = ()) -> str
     lines.append("")
     if sheet.rows:
         lines.append(f"Scores are {sheet.players[0]}-{sheet.players[1]}.")
-        lines += _table([COLUMNS, *(row.cells() for row in sheet.rows)], frozenset({0, 3}))
+        lines += aligned([COLUMNS, *(row.cells() for row in sheet.rows)], frozenset({0, 3}))
     else:
         lines.append("No game finished yet.")
     lines += ["", sheet.final, ""]
     for title, columns, rows, numeric in _sections(sheet):
         lines += _section_text(title, columns, rows, numeric)
-    return "\n".join(lines[:-1]) + "\n"
+    lines += [f"{label}: {SIGN}" for label in signature_lines(sheet)]
+    return "\n".join(lines) + "\n"
+
+
+SIGN = "_" * 30
+
+
+def signature_lines(sheet: ScoreSheet) -> tuple[str, ...]:
+    """What is signed at the foot of the sheet: each player's agreement to the score
+    (USBGF 4.7: the players agree on it), and the Tournament Director, to whom the
+    result is reported (USBGF 4.6)."""
+    agreed = sheet.rule(Decision.SCORE)
+    return (
+        f"Score agreed ({agreed}), {sheet.players[0]}",
+        f"Score agreed ({agreed}), {sheet.players[1]}",
+        f"Result received ({sheet.rule(Decision.RESULT)}), Tournament Director",
+    )
 
 
 _Section = tuple[str, tuple[str, ...], list[tuple[str, ...]], frozenset[int]]
@@ -547,7 +641,7 @@ def _section_text(
 ) -> list[str]:
     if not rows:
         return [f"{title}: {NONE_RECORDED}", ""]
-    return [f"{title}:", *_table([columns, *rows], numeric), ""]
+    return [f"{title}:", *aligned([columns, *rows], numeric), ""]
 
 
 # -- HTML ---------------------------------------------------------------------------------------
@@ -567,7 +661,10 @@ tr.crawford td { font-weight: bold; background: #eee; }
 td.none, p.none { font-style: italic; color: #555; }
 tr.void td { color: #666; }
 p.final { font-size: 1.15rem; font-weight: bold; }
-p.signatures { margin-top: 2.5rem; }
+div.signatures { margin-top: 2.5rem; max-width: 48rem; display: grid; gap: 1.6rem .6rem;
+  grid-template-columns: max-content 1fr max-content 8rem; align-items: end; }
+div.signatures p { display: contents; }
+div.signatures span.line, div.signatures span.when { border-bottom: 1px solid #111; height: 1.2em; }
 @media print {
   body { margin: 0; font-size: 11pt; }
   @page { margin: 1.5cm; }
@@ -623,6 +720,15 @@ def _time_html(sheet: ScoreSheet) -> list[str]:
     return lines
 
 
+def _signatures_html(sheet: ScoreSheet) -> list[str]:
+    rows = [
+        f'<p><span class="label">{html.escape(label)}</span><span class="line"></span>'
+        '<span class="label">time</span><span class="when"></span></p>'
+        for label in signature_lines(sheet)
+    ]
+    return ['<div class="signatures">', *rows, "</div>"]
+
+
 def scoresheet_html(state: MatchState, events: Iterable[MatchEvent] = ()) -> str:
     """The score sheet as a standalone, printable HTML page (inline CSS, every string escaped)."""
     sheet = score_sheet(state, events)
@@ -641,7 +747,7 @@ def scoresheet_html(state: MatchState, events: Iterable[MatchEvent] = ()) -> str
         f'<p class="final">{html.escape(sheet.final)}</p>',
         *_rulings_html(sheet),
         *_time_html(sheet),
-        f'<p class="signatures">{a}: ____________________ &nbsp; {b}: ____________________</p>',
+        *_signatures_html(sheet),
     ]
     return "\n".join(
         [
