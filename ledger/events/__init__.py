@@ -28,6 +28,7 @@ from bgledger.events.clock import (
     BreakEnded,
     BreakStarted,
     ClockHit,
+    ClockHitImplied,
     ClockRead,
     ClockResumed,
     ClockSet,
@@ -76,9 +77,9 @@ from bgledger.events.rulings import (
 )
 
 __all__ = [
-    "TIME_EVENTS", "BreakEnded", "BreakStarted", "CheckersPlayed", "ClockHit", "ClockRead",
-    "ClockResumed", "ClockSet", "ClockStarted", "ClockStopped", "CrawfordPassNullified",
-    "CubeActionVoided", "CubeDropped", "CubeLevelCorrected", "CubeOffered", "CubeTaken",
+    "TIME_EVENTS", "BreakEnded", "BreakStarted", "CheckersPlayed", "ClockHit", "ClockHitImplied",
+    "ClockRead", "ClockResumed", "ClockSet", "ClockStarted", "ClockStopped",
+    "CrawfordPassNullified", "CubeActionVoided", "CubeDropped", "CubeLevelCorrected", "CubeOffered", "CubeTaken",
     "DiceRolled", "GameStarted", "GameWon", "MatchEvent", "MatchLengthCorrected", "MatchStarted",
     "MatchWon", "OpeningRollMade", "PenaltyPointsAssessed", "PlaysReverted",
     "PrematureDoubleMade", "PrematureRollAccepted", "PrematureRollMade", "PrematureRollRefused",

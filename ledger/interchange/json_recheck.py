@@ -195,6 +195,7 @@ def _penalty(match: Match, event: PenaltyPointsAssessed, given: dict[str, Any]) 
 TIME_COMMANDS: dict[type[MatchEvent], Command] = {
     ClockStarted: _clock_started,
     ClockHit: lambda m, e, k: m.hit(e.player, **_when(k)),
+    ev.ClockHitImplied: lambda m, e, k: m.hit_implied(**_when(k)),  # then the action as played
     ClockStopped: lambda m, e, k: m.stop_clock(e.reason, **_when(k)),
     ClockResumed: lambda m, e, k: m.resume_clock(**_when(k)),
     ClockRead: lambda m, e, k: m.read_clock((e.reserve_a_ms, e.reserve_b_ms), **_when(k)),
@@ -275,7 +276,7 @@ _RULING_KINDS: tuple[type[MatchEvent], ...] = (RulingMade, *RULINGS)
 
 COMMANDS: dict[type[MatchEvent], Callable[[Match, Any, dict[str, Any]], object]] = {
     ev.OpeningRollMade: lambda m, e, k: m.opening(e.die_a, e.die_b, **k),
-    ev.DiceRolled: lambda m, e, k: m.roll(e.die1, e.die2, auto_dance=False, **k),
+    ev.DiceRolled: lambda m, e, k: m.roll(e.die1, e.die2, auto_dance=False, as_played=True, **k),
     ev.RollVoided: lambda m, e, k: m.void_roll(e.reason, **k),
     ev.CheckersPlayed: lambda m, e, k: m.move(e.play, as_played=True, **k),
     ev.UnplayablePlayRecorded: lambda m, e, k: m.record_unplayable(e.play, e.reason, **k),
@@ -362,6 +363,8 @@ def _redecide(
         given["at"] = later.at
     if isinstance(later, RulingMade):
         given["history"] = events[:at]
+    elif isinstance(later, ev.OpeningRollMade):  # CLOCK 3.3's hit, unless recorded before it was
+        given["start_clock"] = at + 1 < len(events) and isinstance(events[at + 1], ClockHit)
     elif type(later) in TIME_COMMANDS:
         given["following"] = events[at + 1] if at + 1 < len(events) else None
     try:

@@ -67,6 +67,7 @@ from bgledger.events import (
     BreakStarted,
     CheckersPlayed,
     ClockHit,
+    ClockHitImplied,
     ClockRead,
     ClockResumed,
     ClockSet,
@@ -423,7 +424,17 @@ def _started(event: ClockStarted, before: MatchState, after: MatchState) -> str:
 def _hit(event: ClockHit, before: MatchState, after: MatchState) -> str:
     hitter, opponent = event.player, other(event.player)
     shown = _shown(after, at_ms(event.at), (hitter, opponent))
-    return f"{after.name(hitter)} hit the clock: {after.name(opponent)}'s time runs ({shown})"
+    how = "rolled the lower die" if before.opening_dice else "hit the clock"
+    return f"{after.name(hitter)} {how}: {after.name(opponent)}'s time runs ({shown})"
+
+
+def _hit_implied(event: ClockHitImplied, before: MatchState, after: MatchState) -> str:
+    hitter, opponent = event.player, other(event.player)
+    shown = _shown(after, at_ms(event.at), (hitter, opponent))
+    return (
+        f"{after.name(hitter)}'s hit was not recorded: {after.name(opponent)}'s action next "
+        f"implies it ({event.rule}); {after.name(opponent)}'s time runs ({shown})"
+    )
 
 
 def _stopped(event: ClockStopped, before: MatchState, after: MatchState) -> str:
@@ -590,6 +601,7 @@ def match_won_text(event: MatchWon, state: MatchState, previous: MatchEvent | No
 TIME_DESCRIBERS: dict[type[MatchEvent], Callable[[Any, MatchState, MatchState], str]] = {
     ClockStarted: _started,
     ClockHit: _hit,
+    ClockHitImplied: _hit_implied,
     ClockStopped: _stopped,
     ClockResumed: _resumed,
     ClockRead: _read,
