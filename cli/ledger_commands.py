@@ -190,6 +190,7 @@ def opening(
 @click.argument("die1", type=int)
 @click.argument("die2", type=int, required=False)
 @_PREMATURE
+@_AS_PLAYED
 @stamp_options
 @json_option
 @click.pass_context
@@ -199,6 +200,7 @@ def roll(
     die1: int,
     die2: int | None,
     early: bool,
+    as_played: bool,
     by: str,
     at: str | None,
     as_json: bool,
@@ -207,7 +209,8 @@ def roll(
 
     With --premature, his opponent rolled D D before he moved: the mover then
     accepts or refuses the roll (accept-roll, refuse-roll; it stands at once
-    where premature rolls stand, ABT 4.6).
+    where premature rolls stand, ABT 4.6).  With --as-played, a roll made on the
+    opponent's time (his hit never made) is recorded as made, for the director.
     """
     if die2 is None:  # 'roll M 64', as a scorekeeper says it
         with library_errors():
@@ -215,7 +218,11 @@ def roll(
     if early:
         perform(ctx, lambda led: led.roll_early(match_id, die1, die2, by=by, at=at), as_json)
     else:
-        perform(ctx, lambda led: led.roll(match_id, die1, die2, by=by, at=at), as_json)
+        perform(
+            ctx,
+            lambda led: led.roll(match_id, die1, die2, as_played=as_played, by=by, at=at),
+            as_json,
+        )
 
 
 @click.command()

@@ -458,17 +458,29 @@ class Ledger:
         return self._act(match_id, lambda m: m.opening(die_a, die_b, by=by, at=at))
 
     def roll(
-        self, match_id: str, die1: int, die2: int, *, by: str, at: str | None = None
+        self,
+        match_id: str,
+        die1: int,
+        die2: int,
+        *,
+        as_played: bool = False,
+        by: str,
+        at: str | None = None,
     ) -> Recorded[bool]:
         """The player on roll rolled ``die1``-``die2``; a roll that cannot be played is a dance.
 
-        The result is True for a dance (the turn passes, USBGF Appendix B).
+        The result is True for a dance (the turn passes, USBGF Appendix B).  A
+        roll on the opponent's time (his hit not recorded) is refused, or comes
+        after his hit recorded as implied, as the profile says; ``as_played``
+        records it as made on his time (the director may rule the missed hit).
 
         :raises InvalidDiceError: for a die outside 1-6.
         :raises OutOfTurnError: when nobody is to roll (a double or concession pending:
             USBGF 4.4.4, 4.5; a break: USBGF 2.2.2).
+        :raises ClockRefusedError: for a roll on the opponent's time, where refused
+            (USBGF 4.1.8.1).
         """
-        return self._act(match_id, lambda m: m.roll(die1, die2, by=by, at=at))
+        return self._act(match_id, lambda m: m.roll(die1, die2, as_played=as_played, by=by, at=at))
 
     def void_roll(
         self, match_id: str, reason: str, *, by: str, at: str | None = None

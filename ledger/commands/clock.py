@@ -634,11 +634,11 @@ def forgotten_hit(
         return rule
     name = state.name
     raise ClockRefusedError(
-        f"{name(late)}'s time is still running: {name(late)}'s hit at the end of his turn was "
-        f"not recorded, and {name(player)} may not roll or double on it. If {name(late)} hit "
-        f"the clock, record that first ('hit', with its time if it was earlier), then this; "
-        f"if he did not, a roll made now is void: {name(late)} hits, then {name(player)} "
-        "rolls again",
+        f"{name(late)}'s time is still running: the hit that ends {name(late)}'s turn was not "
+        f"recorded, and {name(player)} may not roll or double on it. If {name(late)} hit the "
+        "clock, record that first ('hit', with its time if it was earlier), then this; if not, "
+        f"a roll made now is void: {name(late)} hits, then {name(player)} rolls again (a roll "
+        "that was played on regardless: 'roll --as-played', for the director)",
         rule,
     )
 

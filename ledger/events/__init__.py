@@ -79,7 +79,8 @@ from bgledger.events.rulings import (
 __all__ = [
     "TIME_EVENTS", "BreakEnded", "BreakStarted", "CheckersPlayed", "ClockHit", "ClockHitImplied",
     "ClockRead", "ClockResumed", "ClockSet", "ClockStarted", "ClockStopped",
-    "CrawfordPassNullified", "CubeActionVoided", "CubeDropped", "CubeLevelCorrected", "CubeOffered", "CubeTaken",
+    "CrawfordPassNullified", "CubeActionVoided", "CubeDropped", "CubeLevelCorrected",
+    "CubeOffered", "CubeTaken",
     "DiceRolled", "GameStarted", "GameWon", "MatchEvent", "MatchLengthCorrected", "MatchStarted",
     "MatchWon", "OpeningRollMade", "PenaltyPointsAssessed", "PlaysReverted",
     "PrematureDoubleMade", "PrematureRollAccepted", "PrematureRollMade", "PrematureRollRefused",

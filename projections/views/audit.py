@@ -415,10 +415,17 @@ def _why(reason: str) -> str:
 
 def _started(event: ClockStarted, before: MatchState, after: MatchState) -> str:
     reserves = _pair(after, (event.reserve_a_ms, event.reserve_b_ms))
+    rules = profile_of(after.profile).clock(event.mode)
+    opening = rules is not None and rules.opening_starts_clock.value
+    starts = "the opening roll" if opening and before.phase in _OPENING_NEXT else "the next hit"
     return (
         f"game clock set: {mode_text(event.mode)} ({event.rule}), {event.delay_ms / 1000:g} s "
-        f"delay, {reserves}; the first hit starts it"
+        f"delay, {reserves}; {starts} starts it"
     )
+
+
+_OPENING_NEXT = (Phase.BETWEEN_GAMES, Phase.OPENING)
+"""Where the next opening roll starts a clock just set (CLOCK 3.3), not the next hit."""
 
 
 def _hit(event: ClockHit, before: MatchState, after: MatchState) -> str:
