@@ -38,10 +38,10 @@ T0 = "2026-11-21T10:00:00+00:00"
 # The events by number: 1 MatchStarted, 2 ClockStarted, then one a line below but for the
 # drop (17 CubeDropped, 18 GameWon), the late return (20 BreakEnded, 21 PenaltyPointsAssessed)
 # and the flag (29 TimeExpired, 30 MatchWon); each opening comes with its GameStarted before it
-# and the lower die's ClockHit after it (3-5, 22-24).
+# and the lower die's ClockHit after it (3-5, 22-24): the opening roll starts the clock of the
+# player who won it (CLOCK 3.3).
 CLOCKED_LINES = """
-@2026-11-21T10:01:00+00:00 opening 3 1       # 3 GameStarted, 4: Ann plays first; 5 Bob's lower
-                                             # die starts Ann's clock (CLOCK 3.3), recorded with it
+@2026-11-21T10:01:00+00:00 opening 3 1       # 3 GameStarted, 4, 5 Bob's lower die: Ann's clock
 @2026-11-21T10:01:45+00:00 move 8/5 6/5      # 6
 @2026-11-21T10:01:45+00:00 hit               # 7: Ann 45 s, 33 past the delay: 9:27
 @2026-11-21T10:01:50+00:00 roll 6 4          # 8
@@ -56,8 +56,7 @@ CLOCKED_LINES = """
 @2026-11-21T10:06:00+00:00 drop              # 17, 18: Bob 30 s, 18 past: 9:29; Ann 1-0
 @2026-11-21T10:10:00+00:00 break start b     # 19: until 10:15, the clocks Ann 9:19, Bob 9:29
 @2026-11-21T10:32:00+00:00 break end late b  # 20, 21: 17 minutes over: 1 point to Ann, 2-0
-@2026-11-21T10:33:00+00:00 opening 1 3       # 22 GameStarted, 23: Bob plays first; 24 Ann's
-                                             # lower die starts Bob's clock
+@2026-11-21T10:33:00+00:00 opening 1 3       # 22 GameStarted, 23, 24 Ann's lower die: Bob's
 @2026-11-21T10:33:10+00:00 move 8/5 6/5      # 25
 @2026-11-21T10:33:10+00:00 hit               # 26: Bob 10 s, inside the delay: 9:29
 @2026-11-21T10:33:20+00:00 clock set a=0:30 b=9:29 clock error  # 27: Ann 10 s into her turn
