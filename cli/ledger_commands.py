@@ -22,10 +22,19 @@ from bgledger.cli.common import (
     open_ledger,
     stamp_options,
 )
+from bgledger.projections.views.audit import describe
 from bgledger.projections.views.summary import state_json
 from bgledger.projections.views.text import brief
 from bgledger.projections.views.words import rule_for
-from bgledger.service import DEFAULT_PROFILE, PROFILES, Decision, Ledger, Recorded
+from bgledger.service import (
+    DEFAULT_PROFILE,
+    PROFILES,
+    ClockHit,
+    ClockHitImplied,
+    Decision,
+    Ledger,
+    Recorded,
+)
 
 _AS_PLAYED = click.option(
     "--as-played",
@@ -52,8 +61,12 @@ def perform(ctx: click.Context, command: Command, as_json: bool) -> None:
     if as_json:
         emit_json(done.to_json())
         return
+    hits = [e for e in done.events if isinstance(e, ClockHit | ClockHitImplied)]
+    for hit in hits:  # a hit the ledger recorded with the action (CLOCK 3.3; an implied one)
+        click.echo(f"event {hit.originator_version}: {describe(hit, done.state, done.state)}")
     for number in done.flagged:
-        click.echo(f"event {number} recorded as played and flagged illegal", err=True)
+        if number not in {hit.originator_version for hit in hits}:
+            click.echo(f"event {number} recorded as played and flagged illegal", err=True)
     click.echo(brief(done.state))
 
 

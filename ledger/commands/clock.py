@@ -25,9 +25,9 @@ Example::
     ...                     clock="simple-delay", at="2026-11-21T10:00:00+00:00")
     >>> match.state.timer.reserve_ms
     (600000, 600000)
-    >>> match.opening(3, 1, by="kim", at="2026-11-21T10:00:05+00:00")
-    >>> match.hit(by="kim", at="2026-11-21T10:00:06+00:00").player   # b starts a's clock
-    'b'
+    >>> match.opening(3, 1, by="kim", at="2026-11-21T10:00:06+00:00")  # b's lower die: CLOCK 3.3
+    >>> match.state.timer.turn, match.state.timer.running               # a's time runs
+    ('a', True)
     >>> _ = match.move("8/5 6/5", by="kim", at="2026-11-21T10:00:40+00:00")
     >>> _ = match.hit(by="kim", at="2026-11-21T10:00:46+00:00")       # 40 s: 12 s delay
     >>> clock_text(match.state.timer.reserve_ms[0])
