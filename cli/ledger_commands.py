@@ -139,7 +139,7 @@ def start(
 ) -> None:
     """Start a match between players a and b; prints its id.
 
-    With --clock the game clock is set up too (the first hit starts it);
+    With --clock the game clock is set up too (the opening roll starts it);
     --reserve, --delay and --doubles need --clock.
     """
     ledger = open_ledger(ctx)

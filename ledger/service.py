@@ -695,8 +695,9 @@ class Ledger:
     ) -> Recorded[ClockHit]:
         """``player`` (default: whose time runs) hits the clock: his turn ends (USBGF 4.1.8.1).
 
-        After the opening roll the player with the lower die starts his
-        opponent's clock (CLOCK 3.3).
+        The opening roll itself starts the winner's clock (CLOCK 3.3: the
+        ledger records the lower die's hit with it); a hit that ends no turn
+        is refused, saying whose hit is missing.
 
         :raises ClockRefusedError: without a clock, or a hit out of turn.
         """
