@@ -229,6 +229,19 @@ def test_the_opening_roll_starts_the_winners_clock_and_charges_his_opening_turn(
     assert match.state.timer is not None and match.state.timer.reserve_ms == (572_000, 600_000)
 
 
+@pytest.mark.parametrize("mode", ["simple-delay", "bronstein"])
+def test_a_clock_set_between_games_starts_with_the_next_opening_roll_not_a_tie(mode: str) -> None:
+    # No clock at first; set between games (CLOCK 1.1 allows a Bronstein clock only then).
+    # A tie has no lower die: nothing starts.  The 2-5 at 10:01:10 starts Bob's clock; his
+    # opening turn ends with his hit at 10:01:40: 30 s, 18 past the delay: 9:42.
+    match = new(clock_mode="none")
+    match.start_clock(mode, by=BY, at=at("10:00:30"))
+    play(match, "10:01:00 opening 4 4")
+    assert match.state.timer is not None and match.state.timer.turn is None
+    play(match, "10:01:10 opening 2 5", "10:01:40 move 13/8 13/11", "10:01:40 hit")
+    assert match.state.timer.reserve_ms == (600_000, 582_000)
+
+
 def test_a_voided_opening_roll_leaves_the_clock_to_the_next_one() -> None:
     # 10:01:05 Ann wins 3-1 and her clock starts; the roll was cocked (void at 10:01:08);
     # 10:01:10 Bob wins 1-3: Ann's lower die stops her clock (5 s, inside the delay) and

@@ -633,8 +633,9 @@ def forgotten_hit(
     if rules.forgotten_hit.value is ForgottenHit.IMPLIED_HIT:
         return rule
     name = state.name
+    running = "still running" if timer.running else "stopped, in his turn"
     raise ClockRefusedError(
-        f"{name(late)}'s time is still running: the hit that ends {name(late)}'s turn was not "
+        f"{name(late)}'s time is {running}: the hit that ends {name(late)}'s turn was not "
         f"recorded, and {name(player)} may not roll or double on it. If {name(late)} hit the "
         "clock, record that first ('hit', with its time if it was earlier), then this; if not, "
         f"a roll made now is void: {name(late)} hits, then {name(player)} rolls again (a roll "
