@@ -24,7 +24,7 @@ import sqlalchemy.exc
 from eventsourcing.persistence import PersistenceError
 
 from bgledger.errors import ActionRefusedError, MatchNotFoundError, SealRefusedError
-from bgledger.rules.errors import RulesError
+from bgledger.rules.errors import BgLedgerError, RulesError
 from bgledger.service import DEFAULT_URL, Ledger
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -38,13 +38,14 @@ def json_option(func: F) -> F:
 
 
 def viewer_option(func: F) -> F:
-    """``--from a|b``: draw the board from this player's side (default: the player on roll)."""
+    """``--from a|b``: draw the board from this player's side (default: a, whoever is on roll)."""
     return click.option(
         "--from",
         "viewer",
         type=click.Choice(["a", "b"]),
         default=None,
-        help="Draw the board from this player's side (default: the player on roll).",
+        help="Draw the board from this player's side (default: a, at the bottom, whoever is "
+        "on roll).",
     )(func)
 
 
@@ -87,7 +88,15 @@ def open_ledger(ctx: click.Context, cache_size: int = 0) -> Ledger:
     root = ctx.find_root()
     url = str(root.obj["db"]) if root.obj else DEFAULT_URL
     with library_errors():
-        ledger = Ledger(url, cache_size=cache_size)
+        try:
+            ledger = Ledger(url, cache_size=cache_size)
+        except ImportError as error:  # a URL for a database whose driver is not installed
+            scheme = url.split(":", 1)[0]
+            raise BadInputError(
+                f"--db {scheme}://...: its driver ({error.name or error}) is not installed; "
+                "bgledger stores in SQLite (sqlite:///FILE) or PostgreSQL "
+                "(postgresql+psycopg://USER@HOST/DB)"
+            ) from None
     ctx.call_on_close(ledger.close)
     return ledger
 
@@ -120,10 +129,23 @@ class BadInputError(click.ClickException):
     exit_code = 2
 
 
-def refusal_text(error: Exception) -> str:
-    """The one-line message for a library error, as the CLI prints it."""
+class DatabaseError(click.ClickException):
+    """The database failed (unreachable, locked, a broken row): exit 3, never a rule's 1.
+
+    A script tells "the rules refused" (1) from "bad input" (2) from "the store failed" (3).
+    """
+
+    exit_code = 3
+
+
+def refusal_text(error: Exception, *, record: bool = False) -> str:
+    """The one-line message for a library error, as the CLI prints it.
+
+    ``record``: as ``record`` and its console print it, the next step as lines of the
+    record language (``roll 6 4``, not ``roll m 6 4``).
+    """
     if isinstance(error, ActionRefusedError):
-        return f"refused: {error}"
+        return f"refused: {error.text_for_record() if record else error}"
     return str(error)
 
 
@@ -142,4 +164,6 @@ def library_errors() -> Iterator[None]:
         raise BadInputError(f"--db: not a database URL: {error}") from None
     except (PersistenceError, sqlalchemy.exc.SQLAlchemyError) as error:
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise click.ClickException(f"database error: {first}") from None
+        raise DatabaseError(f"database error: {first}") from None
+    except BgLedgerError as error:  # any other input the library cannot take (a .mat name)
+        raise BadInputError(str(error)) from None

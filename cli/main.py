@@ -76,6 +76,14 @@ COMMANDS: dict[str, Lazy] = {
         help="The mover refuses his opponent's premature roll: he rolls again once the mover has "
         "moved (the Fast Roll Rule, USBGF 4.1.7.1; not where rolls stand, ABT 4.6).",
     ),
+    "undo": Lazy(
+        "correction_commands:undo",
+        help="Withdraw the last entry as a recording error; undo again for the one before.",
+    ),
+    "amend": Lazy(
+        "correction_commands:amend",
+        help="Entry EVENT was mis-entered; LINE (as 'record' reads it) is what happened.",
+    ),
     "revert": Lazy(
         "ruling_commands:revert",
         help="Undo the illegal play EVENT and the game actions after it (USBGF 4.2.3(c)-(f)).",

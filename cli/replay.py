@@ -35,7 +35,7 @@ class ReplaySession:
     :param events: every event of the match, in order (numbered from 1).
     :param at: the event to start at (clamped to the match).
     :param as_corrected: start in the corrected view.
-    :param viewer: draw the board from this player's side (default: on roll).
+    :param viewer: draw the board from this player's side (default: ``a``, at every step).
     :raises ValueError: if there are no events.
     """
 

@@ -39,8 +39,9 @@ Decision = Callable[[Ledger, Ruling], Recorded[None]]
 F = Callable[..., Any]
 
 
-def ruling_options(reason: bool = True) -> Callable[[F], F]:
-    """The options every ruling takes (``--reason`` only where the ruling needs one)."""
+def ruling_options(reason: bool = True, ruler: bool = True) -> Callable[[F], F]:
+    """The options every ruling takes (``--reason`` only where the ruling needs one;
+    ``--ruled-by`` optional where a scorekeeper's own remark goes without one)."""
 
     def decorate(func: F) -> F:
         func = json_option(stamp_options(func))
@@ -57,8 +58,10 @@ def ruling_options(reason: bool = True) -> Callable[[F], F]:
             "--ruled-by",
             "ruled_by",
             type=click.Choice(RULERS),
-            required=True,
-            help="Who ruled: the director, an appeal committee, or the players.",
+            required=ruler,
+            default=None,
+            help="Who ruled: the director, an appeal committee, or the players."
+            + ("" if ruler else " Without it: the scorekeeper's remark, not a ruling."),
         )(func)
         return click.option(
             "--rule",
@@ -195,11 +198,31 @@ def correct_score(
 @click.command("note")
 @click.argument("match_id", metavar="MATCH")
 @click.argument("text", metavar="TEXT")
-@ruling_options(reason=False)
+@ruling_options(reason=False, ruler=False)
 @click.pass_context
 def note(ctx: click.Context, /, match_id: str, text: str, **options: Any) -> None:
-    """Note a ruling or an observation for the record (TEXT); the match is unchanged."""
-    decide(ctx, match_id, lambda ledger, r: ledger.note(match_id, r), {**options, "reason": text})
+    """Note a ruling or an observation for the record (TEXT); the match is unchanged.
+
+    With --ruled-by it is a ruling noted in the rulings log; without, the
+    scorekeeper's remark (not a ruling: no rule, no ruler).
+
+    Example: bgledger note r2t1 'Bob asked for the director at 14:05'
+    """
+    if options["ruled_by"] is not None:
+        decide(
+            ctx, match_id, lambda ledger, r: ledger.note(match_id, r), {**options, "reason": text}
+        )
+        return
+    if options["rule"] is not None or options["agreed"]:
+        raise BadInputError("--rule and --agreed go with a ruling: add --ruled-by")
+    ledger = open_ledger(ctx)
+    with library_errors():
+        done = ledger.remark(match_id, text, by=options["by"], at=options["at"])
+    if options["as_json"]:
+        emit_json(done.to_json())
+        return
+    click.echo(f"event {done.numbers[0]}: scorekeeper's note: {text.strip()}")
+    click.echo(brief(done.state))
 
 
 COMMANDS = (

@@ -10,8 +10,21 @@ from __future__ import annotations
 
 import click
 
-from bgledger.cli.common import emit_json, json_option, library_errors, open_ledger, viewer_option
-from bgledger.projections.views.audit import HistoryEntry, history_json, history_line
+from bgledger.cli.common import (
+    BadInputError,
+    emit_json,
+    json_option,
+    library_errors,
+    open_ledger,
+    viewer_option,
+)
+from bgledger.projections.views.audit import (
+    HistoryEntry,
+    game_headings,
+    history_json,
+    history_line,
+    history_text,
+)
 from bgledger.projections.views.moment import rulings_text
 from bgledger.projections.views.text import board_diagram, games_table, time_lines
 from bgledger.projections.views.words import ruling_status
@@ -74,18 +87,28 @@ def show(
     ledger = open_ledger(ctx)
     with library_errors():
         shown = ledger.show(match_id, at, corrected=as_corrected, now=now)
+        event = None
+        if at is not None and not as_json:  # what event N was, as the log stood then or today
+            event = ledger.history(match_id, at=None if as_corrected else at)[at - 1]
     if as_json:
         emit_json(shown.to_json())
         return
-    _print_show(shown, at is not None or as_corrected, viewer)
+    _print_show(shown, at is not None or as_corrected, viewer, event)
 
 
-def _print_show(shown: Shown, titled: bool, viewer: str | None) -> None:
-    """``show``'s text: title, board, games, clock and breaks, flags, rulings, anomalies."""
+def _print_show(
+    shown: Shown, titled: bool, viewer: str | None, event: HistoryEntry | None = None
+) -> None:
+    """``show``'s text: title, board, games, clock and breaks, flags, rulings, anomalies.
+
+    ``event`` is the event shown the match after (``--at N``): its line of the history.
+    """
     state, now_ms = shown.state, shown.now_ms
     click.echo(_title(state))
     if titled:
         click.echo(shown.moment.title())
+    if event is not None:
+        click.echo(history_line(event))
     click.echo(board_diagram(state, viewer))
     if state.next_length is not None:
         click.echo(f"\nthe match is {state.next_length} points from the next game")
@@ -112,17 +135,34 @@ def _print_show(shown: Shown, titled: bool, viewer: str | None) -> None:
     is_flag=True,
     help="Only the rulings: what each voided or restored, and whether it is in force.",
 )
+@click.option(
+    "--game",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Only game N: from its start to the start of the next.",
+)
 @json_option
 @click.pass_context
-def history(ctx: click.Context, match_id: str, only_rulings: bool, as_json: bool) -> None:
+def history(
+    ctx: click.Context, match_id: str, only_rulings: bool, game: int | None, as_json: bool
+) -> None:
     """Every event of the match: number, time, recorder and what happened.
 
-    Marks: '!' illegal (recorded as played), 'x' voided by a ruling (the
-    ruling is named), 'R' a ruling, with its rule, who ruled and why.
+    By game: each has a heading with the score before it.  Marks: '!' illegal
+    (recorded as played), 'x' voided by a ruling (the ruling is named), 'R'
+    a ruling, with its rule, who ruled and why.
     """
     ledger = open_ledger(ctx)
     with library_errors():
+        events = ledger.events(match_id)
         entries = ledger.history(match_id, rulings_only=only_rulings)
+    if game is not None:
+        games = max((entry.game for entry in entries), default=0)
+        if not 1 <= game <= games:
+            played = f"games 1-{games}" if games > 1 else "game 1" if games else "no game yet"
+            raise BadInputError(f"--game {game}: match {match_id!r} has {played}")
+        entries = [entry for entry in entries if entry.game == game]
     if as_json:
         key = "rulings" if only_rulings else "events"
         emit_json({"match_id": match_id, key: history_json(entries)})
@@ -130,9 +170,8 @@ def history(ctx: click.Context, match_id: str, only_rulings: bool, as_json: bool
     if only_rulings:
         _print_rulings(match_id, entries)
         return
-    width = max(len(entry.recorded_by) for entry in entries)
-    for entry in entries:
-        click.echo(history_line(entry, width))
+    for line in history_text(entries, game_headings(events), game):
+        click.echo(line)
 
 
 def _print_rulings(match_id: str, entries: list[HistoryEntry]) -> None:

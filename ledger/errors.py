@@ -16,6 +16,10 @@ Nothing is appended to the ledger when either is raised.
 
 from __future__ import annotations
 
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from bgledger.rules.errors import BgLedgerError, RulesError
 
 __all__ = [
@@ -33,6 +37,7 @@ __all__ = [
     "MatchExistsError",
     "MatchNotFoundError",
     "MatchOverError",
+    "NextStep",
     "NotAMatchError",
     "OutOfTurnError",
     "PenaltyRefusedError",
@@ -44,12 +49,75 @@ __all__ = [
 ]
 
 
-class ActionRefusedError(BgLedgerError):
-    """An action the rules or the match's state forbid now; ``rule`` is the rule cited."""
+@dataclass(frozen=True, slots=True)
+class NextStep:
+    """What a scorekeeper records next after a refusal: words, with the commands in them.
 
-    def __init__(self, message: str, rule: str | None = None) -> None:
+    ``text`` holds one ``{}`` for each of ``commands``; a command is a verb of
+    the record language and its arguments (``("roll", "6", "4")``,
+    ``("move", "24/18 13/9")``).  On the command line the match id follows
+    the verb (:meth:`command_line`); in ``record`` the line is the verb and
+    its arguments (:meth:`record_line`).
+
+    >>> step = NextStep("record Ann's play first, e.g. {}", (("move", "24/18 13/9"),), "m")
+    >>> step.text_for_command_line()
+    "record Ann's play first, e.g. `move m '24/18 13/9'`"
+    >>> step.text_for_record()
+    "record Ann's play first, e.g. `move 24/18 13/9`"
+    """
+
+    text: str
+    commands: tuple[tuple[str, ...], ...] = ()
+    match_id: str = ""
+
+    def command_line(self, command: Sequence[str]) -> str:
+        """``command`` as typed after ``bgledger``: the verb, the match id, the arguments."""
+        verb, *args = command
+        return shlex.join([verb, self.match_id, *args])
+
+    @staticmethod
+    def literal(text: str) -> str:
+        """``text`` (a player's name) to put in :attr:`text` as it is, never as a placeholder."""
+        return text.replace("{", "{{").replace("}", "}}")
+
+    @staticmethod
+    def record_line(command: Sequence[str]) -> str:
+        """``command`` as a line of ``record``: the verb and its arguments, unquoted."""
+        return " ".join(command)
+
+    def text_for_command_line(self) -> str:
+        """The advice with each command as the command line takes it."""
+        return self.text.format(*(f"`{self.command_line(c)}`" for c in self.commands))
+
+    def text_for_record(self) -> str:
+        """The advice with each command as a line of ``record``."""
+        return self.text.format(*(f"`{self.record_line(c)}`" for c in self.commands))
+
+
+class ActionRefusedError(BgLedgerError):
+    """An action the rules or the match's state forbid now; ``rule`` is the rule cited.
+
+    ``next_step``, if given, says what to record instead; the message ends
+    with it, then the rule: ``cannot move: Ben is on roll, to double or to
+    roll; record Ben's roll first, e.g. `roll m 6 4` (USBGF Appendix B)``.
+    :attr:`reason` is the message without the next step or the rule.
+    """
+
+    def __init__(
+        self, message: str, rule: str | None = None, next_step: NextStep | None = None
+    ) -> None:
         self.rule = rule
-        super().__init__(f"{message} ({rule})" if rule else message)
+        self.next_step = next_step
+        self.reason = message
+        super().__init__(self._text(next_step.text_for_command_line() if next_step else ""))
+
+    def text_for_record(self) -> str:
+        """The message with the next step as lines of ``record`` (no match id)."""
+        return self._text(self.next_step.text_for_record() if self.next_step else "")
+
+    def _text(self, step: str) -> str:
+        message = f"{self.reason}; {step}" if step else self.reason
+        return f"{message} ({self.rule})" if self.rule else message
 
 
 class OutOfTurnError(ActionRefusedError):

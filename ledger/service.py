@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 from bgledger.commands.breaks import BEST_OF_THREE
 from bgledger.commands.clock import NOMINAL_MS, SET_RULES, parse_clock
 from bgledger.commands.decide import stamp
-from bgledger.commands.language import Action
+from bgledger.commands.language import CORRECTION_VERBS, Action, InvalidActionError
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.rulings import RULERS, Ruling
 from bgledger.errors import InvalidTimeError, MatchNotFoundError, SealRefusedError
@@ -61,9 +61,12 @@ from bgledger.events import (
     ClockSet,
     ClockStarted,
     ClockStopped,
+    EntryAmended,
+    EntryWithdrawn,
     MatchEvent,
     PenaltyPointsAssessed,
     PlaysReverted,
+    RemarkRecorded,
     ReserveTimePenalized,
     ReserveTimeRestored,
     RulingMade,
@@ -644,13 +647,14 @@ class Ledger:
 
     def record_line(
         self, match_id: str, line: str, *, by: str, at: str | None = None
-    ) -> Recorded[None]:
+    ) -> Recorded[Any]:
         """Record one line of the record language (``roll 5 2``, ``52: 13/8 13/11``, ``hit`` ...).
 
         The one path ``bgledger record`` and the web pad's ``POST .../lines``
         share (:mod:`bgledger.commands.language`).  ``at`` is the time of a line
         that gives none (``@TIME``); a line is all or nothing (``52: 13/x``
-        refused records no roll either).
+        refused records no roll either).  ``undo`` and ``amend EVENT LINE`` are
+        :meth:`undo` and :meth:`amend`.
 
         :raises InvalidActionError: for a line that is no action.
         :raises RulesError: for dice, plays, levels or times that describe nothing.
@@ -659,7 +663,86 @@ class Ledger:
         action = Action.parse(line)
         if at is not None and action.at is None:
             action = replace(action, at=at)
+        if action.verb == "undo":
+            return self.undo(
+                match_id, reason=action.reason, ruled_by=action.ruled_by, by=by, at=action.at
+            )
+        if action.verb == "amend":
+            number, said = action.args
+            return self.amend(
+                match_id, int(number), said,
+                reason=action.reason, ruled_by=action.ruled_by, by=by, at=action.at,
+            )  # fmt: skip
         return self._act(match_id, lambda m: action.apply(m, by))
+
+    def remark(
+        self, match_id: str, text: str, *, by: str, at: str | None = None
+    ) -> Recorded[RemarkRecorded]:
+        """The scorekeeper's remark for the record (``note TEXT``); not a ruling.
+
+        :raises InvalidCorrectionError: for an empty remark.
+        """
+        return self._act(match_id, lambda m: m.remark(text, by=by, at=at))
+
+    # -- recording errors (not rulings) ------------------------------------------------------
+
+    def undo(
+        self,
+        match_id: str,
+        *,
+        reason: str = "",
+        ruled_by: str = "",
+        by: str,
+        at: str | None = None,
+    ) -> Recorded[EntryWithdrawn]:
+        """Withdraw the last entry as a recording error (``undo``); undo again for the one before.
+
+        The scorekeeper alone may undo an entry of the game in progress; an
+        earlier game's needs ``ruled_by="director"`` (USBGF 4.7).
+
+        :raises CorrectionRefusedError: if there is nothing to undo, or it may not be undone.
+        """
+        return self._rule(
+            match_id, lambda m, h: m.withdraw(h, reason=reason, ruled_by=ruled_by, by=by, at=at)
+        )
+
+    def amend(
+        self,
+        match_id: str,
+        event: int,
+        line: str,
+        *,
+        reason: str = "",
+        ruled_by: str = "",
+        by: str,
+        at: str | None = None,
+    ) -> Recorded[EntryAmended]:
+        """Entry ``event`` was mis-entered; ``line`` (record language) is what happened.
+
+        The line is decided on the match as it stood before the entry, at the
+        entry's time unless it gives ``@TIME``; the later entries must still be
+        recorded as they were on the amended history, or the amendment is
+        refused naming the first that no longer fits.
+
+        :raises InvalidActionError: for a line that is no action, or is itself a correction.
+        :raises InvalidCorrectionError: for an event that is no entry.
+        :raises CorrectionRefusedError: for an entry that may not be corrected.
+        :raises EntryNoLongerFitsError: if a later entry no longer fits.
+        :raises ActionRefusedError: if the match refuses the line itself, with the rule.
+        """
+        action = Action.parse(line)
+        if action.verb in CORRECTION_VERBS:
+            raise InvalidActionError(f"{line!r}: amend takes what happened, not another correction")
+
+        def perform(match: Match, when: str) -> None:
+            (action if action.at is not None else replace(action, at=when)).apply(match, by)
+
+        return self._rule(
+            match_id,
+            lambda m, h: m.amend(
+                h, event, perform, line=line, reason=reason, ruled_by=ruled_by, by=by, at=at
+            ),
+        )
 
     # -- the game clock, breaks and penalty points -------------------------------------------
 

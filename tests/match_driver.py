@@ -9,10 +9,12 @@ profile allows them.  Feeding its lines to a match plays a random legal match.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from bgledger.commands.decide import cube_problem, resignation_problem
 from bgledger.commands.language import Action
-from bgledger.commands.match import Match
+from bgledger.commands.match import Match, match_uuid
+from bgledger.events import MatchEvent
 from bgledger.projections.state.fold import MatchState, Phase
 from bgledger.rules.legal import legal_plays
 from bgledger.rules.profiles import get_profile
@@ -57,3 +59,25 @@ def play_lines(match: Match, rng: random.Random, limit: int, by: str = "driver")
         Action.parse(line).apply(match, by)
         lines.append(line)
     return lines
+
+
+class InMemory:
+    """A match in memory and every event it recorded, as a ledger would hand them to a ruling
+    or a correction (the decisions alone, without a store: many hypothesis examples)."""
+
+    def __init__(self, match_id: str, length: int, *, by: str, at: str) -> None:
+        self.by = by
+        self.match = Match.start(
+            match_uuid(match_id), match_id, ("Ann", "Bob"), length, by=by, at=at
+        )
+        self.events: list[MatchEvent] = list(self.match.collect_events())
+
+    def act(self, line: str) -> None:
+        """Record ``line`` of the record language."""
+        Action.parse(line).apply(self.match, self.by)
+        self.events += self.match.collect_events()
+
+    def rule(self, decide: Callable[..., object], *args: object) -> None:
+        """Call a command that decides on the history (a ruling, a correction) with ``args``."""
+        decide(self.match, list(self.events), *args)
+        self.events += self.match.collect_events()

@@ -233,6 +233,7 @@ def test_history_json_has_the_contract_keys_and_survives_json() -> None:
         "rule",
         "game",
         "voided_by",
+        "voided_as",
     }
     assert document[2]["text"] == "opening roll: Ann 3, Bob 1: Ann plays first"
     assert document[2]["number"] == 3

@@ -95,11 +95,15 @@ def test_history_marks_the_voided_play_and_describes_the_ruling(db: str) -> None
     recorded(db, ILLEGAL)
     revert_4(db)
     lines = ok(db, "history", "m").stdout.splitlines()
-    assert len(lines) == 5
-    assert " x " in lines[3] and lines[3].endswith("[voided by ruling 5]")
-    assert "ILLEGAL: Ann played 13/10 13/8" in lines[3]
-    assert "RULING (USBGF 4.2.3(a), director): event 4 void" in lines[4]
-    assert lines[4].endswith(f"reason: {REASON}")
+    assert lines[0] == (
+        "marks: '!' illegal, recorded as played · 'x' voided by a ruling · 'R' a ruling"
+    )
+    assert lines[2:4] == ["", "game 1 · Ann 0, Bob 0"]  # event 1 comes before the first game
+    assert len(lines) == 8 and [line.split()[0] for line in lines[4:]] == ["2", "3", "4", "5"]
+    assert " x " in lines[6] and lines[6].endswith("[voided by ruling 5]")
+    assert "ILLEGAL: Ann played 13/10 13/8" in lines[6]
+    assert "RULING (USBGF 4.2.3(a), director): event 4 void" in lines[7]
+    assert lines[7].endswith(f"reason: {REASON}")
     events = as_json(db, "history", "m")["events"]
     assert [e["voided_by"] for e in events] == [None, None, None, 5, None]
     ruling = events[4]
@@ -140,6 +144,41 @@ def test_a_revert_after_the_opponent_rolled_needs_the_directors_approval(db: str
     ruling = as_json(db, "history", "m")["events"][5]
     assert ruling["rule"] == "USBGF 4.2.3(f)" and ruling["agreed"] is True
     assert "RULING (USBGF 4.2.3(f), director, players agreed)" in ruling["text"]
+
+
+def test_revert_under_4_2_3_c_the_remedy_within_a_s_window(db: str) -> None:
+    # USBGF 4.2.3(c): "If the Players agree on the facts concerning an illegal move detected in
+    # time for correction, then the illegal move and all subsequent game actions shall be
+    # undone. [...] and the player shall then make a legal play."  "In time" is (a)'s window:
+    # "before the offending player's opponent has completed a valid roll for his next turn".
+    recorded(db, ILLEGAL)
+    reverted = revert_4(db, "--rule", "USBGF 4.2.3(c)")
+    assert reverted.exit_code == 0, reverted.output
+    state = show(db)
+    assert state["turn"] == "a" and state["dice"] == [5, 2] and state["board"] == START
+    # The ruling is recorded under the window that made it timely: 4.2.3(a).
+    assert [r["rule"] for r in state["rulings"]] == ["USBGF 4.2.3(a)"]
+
+
+def test_revert_under_4_2_3_c_after_a_s_window_needs_f_and_says_so(db: str) -> None:
+    recorded(db, ILLEGAL + "roll 6 5\n")  # Bob's valid roll closes (a)'s window
+    refused = revert_4(db, "--rule", "USBGF 4.2.3(c)")
+    assert refused.exit_code == 1
+    assert "USBGF 4.2.3(a): Bob rolled 6-5 at event 5 closed it" in refused.stderr
+    assert "USBGF 4.2.3(f): only with the director's approval" in refused.stderr
+    agreed = json.loads(revert_4(db, "--rule", "USBGF 4.2.3(c)", "--agreed", "--json").stdout)
+    assert agreed["voided"] == [4, 5] and agreed["dice"] == [5, 2]
+
+
+def test_a_rule_that_corrects_no_play_names_those_that_do(db: str) -> None:
+    recorded(db, ILLEGAL)
+    refused = revert_4(db, "--rule", "USBGF 4.2.3(b)")
+    assert refused.exit_code == 1
+    assert (
+        "USBGF 4.2.3(b) does not correct event 4 under usbgf-2016: "
+        "USBGF 4.2.3(a), USBGF 4.2.3(c), USBGF 4.2.3(f) may"
+    ) in refused.stderr
+    assert show(db)["events"] == 4
 
 
 def test_only_a_committee_overturns_and_the_match_is_back_as_recorded(db: str) -> None:

@@ -141,7 +141,10 @@ def test_a_refused_premature_roll_is_gone_and_the_early_roller_rolls_again() -> 
 def test_nothing_but_the_movers_decision_while_a_premature_roll_awaits_it() -> None:
     match = new_match("usbgf-2016", 5, *BOB_TO_MOVE, "roll 5 2 --premature")
     before = match.version
-    with pytest.raises(OutOfTurnError, match=r"accepts or refuses the roll \(USBGF 4\.1\.7\.1\)"):
+    answer = r"record Bob's answer to Ann's early roll first: `accept-roll p` or `refuse-roll p`"
+    with pytest.raises(
+        OutOfTurnError, match=rf"accepts or refuses the roll; {answer} \(USBGF 4\.1\.7\.1\)"
+    ):
         match.move("24/18 13/9", by="kim")
     with pytest.raises(OutOfTurnError, match=r"USBGF 4\.1\.7\.1"):
         match.roll_early(4, 4, by="kim")  # one early roll at a time

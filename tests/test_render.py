@@ -93,7 +93,7 @@ def test_after_ann_plays_bob_sees_her_checkers_on_his_20_point() -> None:
     match = new_match()
     match.opening(3, 1, by="kim")
     match.move("8/5 6/5", by="kim")
-    diagram = board_diagram(match.state)  # Bob is on roll: his side by default
+    diagram = board_diagram(match.state, "b")  # Bob is on roll; drawn from his side on request
     assert " X = Bob, O = Ann, from Bob's side" in diagram.splitlines()
     shown = drawn(diagram)
     assert shown["20"] == ("O", 2)  # Ann's 5 point
@@ -154,7 +154,7 @@ def test_the_cube_is_shown_centred_offered_owned_or_out_of_play() -> None:
     match.opening(3, 1, by="kim")
     match.move("8/5 6/5", by="kim")
     match.double(by="kim")
-    offered = board_diagram(match.state).splitlines()
+    offered = board_diagram(match.state, "b").splitlines()
     assert "cube offered at 2 by Bob" in offered[7]
     assert "to take or drop" in "\n".join(offered[1:7])  # Ann, drawn on top from Bob's side
     match.take(by="kim")
@@ -190,16 +190,25 @@ def test_a_viewer_who_is_not_a_player_is_refused() -> None:
 def test_brief_says_game_score_cube_and_what_is_next() -> None:
     match = new_match()
     assert brief(match.state) == (
-        "Ann 0, Bob 0 (to 5) · cube 1 · no game in progress: game 1 starts with an opening roll"
+        "Ann 0, Bob 0 (to 5) · no game in progress: game 1 starts with an opening roll"
     )
     match.opening(3, 1, by="kim")
+    assert brief(match.state) == (
+        "game 1 · Ann 0, Bob 0 (to 5) · cube 1, centred · Ann has rolled 3-1 and must move"
+    )
     match.move("8/5 6/5", by="kim")
     match.double(by="kim")
     match.take(by="kim")
     match.roll(5, 2, by="kim")
     assert brief(match.state) == (
-        "game 1 · Ann 0, Bob 0 (to 5) · cube 2 Ann · Bob has rolled 5-2 and must move"
+        "game 1 · Ann 0, Bob 0 (to 5) · cube 2, Ann's · Bob has rolled 5-2 and must move"
     )
+    match.move("13/8 13/11", by="kim")
+    # Ann owns the cube: on roll she may redouble; Bob, who does not own it, only rolls.
+    assert brief(match.state).endswith("cube 2, Ann's · Ann is on roll, to double or to roll")
+    match.roll(6, 4, by="kim")
+    match.move("24/14", by="kim")
+    assert brief(match.state).endswith("cube 2, Ann's · Bob is on roll, to roll")
 
 
 def test_games_table_is_a_score_sheet_with_the_crawford_game_marked() -> None:
@@ -243,3 +252,97 @@ def test_random_legal_matches_always_show_fifteen_checkers_a_side(seed: int) -> 
             break
         Action.parse(line).apply(match, "driver")
     assert games_table(match.state).count("\n") == len(match.state.games)
+
+
+def _ann_wins_by_a_drop(match: Match) -> None:
+    """A game: Bob opens, Ann doubles on her first turn and Bob passes: Ann wins 1 point."""
+    match.opening(1, 3, by="kim")
+    match.move("8/5 6/5", by="kim")
+    match.double(by="kim")
+    match.drop(by="kim")
+
+
+def test_the_board_keeps_anns_side_whoever_is_on_roll() -> None:
+    match = new_match()
+    match.opening(1, 3, by="kim")  # Bob is on roll
+    bob_to_move = board_diagram(match.state).splitlines()
+    assert " X = Ann, O = Bob, from Ann's side" in bob_to_move
+    assert drawn("\n".join(bob_to_move))["24"] == ("X", 2)  # Ann's back checkers, bottom right
+    match.move("8/5 6/5", by="kim")  # Ann is on roll
+    assert " X = Ann, O = Bob, from Ann's side" in board_diagram(match.state).splitlines()
+    assert " X = Bob, O = Ann, from Bob's side" in board_diagram(match.state, "b").splitlines()
+
+
+def test_brief_and_show_say_who_won_the_game_that_ended_and_what_comes_next() -> None:
+    match = new_match(length=3)
+    _ann_wins_by_a_drop(match)
+    assert brief(match.state) == (
+        "game 1 won by Ann, 1 point · Ann 1, Bob 0 (to 3) · "
+        "no game in progress: game 2 starts with an opening roll"
+    )
+    lines = board_diagram(match.state).splitlines()
+    assert lines[-2] == " 3-point match · Ann 1, Bob 0 · pre-Crawford · game 1 won by Ann, 1 point"
+    assert "cube 1, centred" in lines[7]  # the next game's cube
+    _ann_wins_by_a_drop(match)
+    assert brief(match.state) == (
+        "game 2 won by Ann, 1 point · Ann 2, Bob 0 (to 3) · next game is the Crawford game · "
+        "no game in progress: game 3 starts with an opening roll"
+    )
+    assert "next game: no cube, Crawford game" in board_diagram(match.state).splitlines()[7]
+
+
+def test_brief_in_the_crawford_game_and_after_it() -> None:
+    match = new_match(length=3)
+    _ann_wins_by_a_drop(match)
+    _ann_wins_by_a_drop(match)
+    match.opening(1, 3, by="kim")
+    match.move("8/5 6/5", by="kim")
+    # No cube in the Crawford game: Ann, on roll, only rolls.
+    assert brief(match.state) == (
+        "game 3 · Ann 2, Bob 0 (to 3) · no cube: Crawford game · Ann is on roll, to roll"
+    )
+    match.resign("single", player="b", as_played=True, by="kim")
+    match.accept(by="kim")
+    assert brief(match.state).startswith("game 3 won by Ann, 1 point · Ann 3, Bob 0 (to 3)")
+
+
+def test_brief_post_crawford_and_when_the_match_is_over() -> None:
+    match = new_match(length=3)
+    _ann_wins_by_a_drop(match)
+    _ann_wins_by_a_drop(match)
+    match.opening(3, 1, by="kim")  # the Crawford game: Ann moves first
+    match.move("8/5 6/5", by="kim")
+    match.resign("single", player="a", as_played=True, by="kim")
+    match.accept(by="kim")
+    assert brief(match.state) == (
+        "game 3 won by Bob, 1 point · Ann 2, Bob 1 (to 3) · post-Crawford · "
+        "no game in progress: game 4 starts with an opening roll"
+    )
+    match.opening(3, 1, by="kim")
+    match.move("8/5 6/5", by="kim")
+    assert brief(match.state) == (
+        "game 4 · Ann 2, Bob 1 (to 3) · post-Crawford · cube 1, centred · "
+        "Bob is on roll, to double or to roll"
+    )
+    match.resign("single", player="b", as_played=True, by="kim")
+    match.accept(by="kim")
+    assert brief(match.state).startswith("game 4 won by Ann, 1 point · Ann 3, Bob 1 (to 3) · ")
+    assert "the match is over: Ann won" in brief(match.state)
+    lines = board_diagram(match.state).splitlines()
+    assert lines[-2] == " 3-point match · Ann 3, Bob 1 · game 4 won by Ann, 1 point"
+    assert "cube" not in "\n".join(lines[1:14])  # no game, no cube
+
+
+def test_between_games_the_cube_of_the_game_that_ended_is_not_shown_as_owned() -> None:
+    match = new_match()
+    match.opening(1, 3, by="kim")
+    match.move("8/5 6/5", by="kim")
+    match.double(by="kim")
+    match.take(by="kim")  # Bob owns the cube at 2
+    assert [i for i, line in enumerate(board_diagram(match.state).splitlines()) if "cube 2" in line]
+    match.resign("single", player="a", as_played=True, by="kim")
+    match.accept(by="kim")
+    lines = board_diagram(match.state).splitlines()
+    assert not [line for line in lines if "cube 2" in line]
+    assert "cube 1, centred" in lines[7]
+    assert brief(match.state).startswith("game 1 won by Bob, 2 points · Ann 0, Bob 2 (to 5) · ")

@@ -136,7 +136,7 @@ def test_a_note_folds_as_it_stands_wherever_it_falls(
     cases = [with_note(ruled[:end]) for end in range(1, len(ruled) + 1)]
     short = [fold(events) for events in cases]
     monkeypatch.setattr(
-        fold_module, "_needs_history", lambda event: type(event) in fold_module.RULING_HANDLERS
+        fold_module, "needs_history", lambda event: type(event) in fold_module.RULING_HANDLERS
     )
     long = [fold(events) for events in cases]
     assert short == long

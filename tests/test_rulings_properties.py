@@ -40,7 +40,7 @@ from hypothesis import strategies as st
 
 from bgledger.commands.decide import cube_problem
 from bgledger.commands.language import Action
-from bgledger.commands.match import Match, match_uuid
+from bgledger.commands.match import Match
 from bgledger.commands.rulings import Ruling
 from bgledger.events import CheckersPlayed, MatchEvent, PlaysReverted, RulingOverturned
 from bgledger.projections.state.corrected import corrected, voided_by
@@ -50,7 +50,7 @@ from bgledger.rules.legal import legal_plays
 from bgledger.rules.notation import Move
 from bgledger.store.application import MatchStore
 from tests.conftest import unique_id
-from tests.match_driver import next_line
+from tests.match_driver import InMemory, next_line
 
 BY = "driver"
 T0 = "2026-11-21T10:00:00+00:00"
@@ -99,24 +99,6 @@ class Story:
 # -- in memory: many examples, the decisions alone ---------------------------------------------
 
 
-class Recorded:
-    """A match in memory and every event it recorded, as a ledger would hand them to a ruling."""
-
-    def __init__(self, match_id: str, length: int) -> None:
-        self.match = Match.start(
-            match_uuid(match_id), match_id, ("Ann", "Bob"), length, by=BY, at=T0
-        )
-        self.events: list[MatchEvent] = list(self.match.collect_events())
-
-    def act(self, line: str) -> None:
-        Action.parse(line).apply(self.match, BY)
-        self.events += self.match.collect_events()
-
-    def rule(self, decide: Callable[..., None], *args: object) -> None:
-        decide(self.match, list(self.events), *args)
-        self.events += self.match.collect_events()
-
-
 @settings(max_examples=30, deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),
@@ -129,7 +111,7 @@ def test_a_reverted_illegal_play_leaves_the_match_it_would_have_been(
 ) -> None:
     rng = random.Random(seed)
     match_id = unique_id("p")
-    with_it, without = Recorded(match_id, 5), Recorded(match_id, 5)
+    with_it, without = InMemory(match_id, 5, by=BY, at=T0), InMemory(match_id, 5, by=BY, at=T0)
     lines = 0
     while lines < prefix or injection(with_it.match.state) is None:
         line = next_line(with_it.match.state, rng)
@@ -214,7 +196,7 @@ def test_rulings_in_the_ledger_agree_with_every_rebuild(
     rng = random.Random(seed)
     ledger = MatchStore(ledger_url)
     match_id = ledger.start(("Ann", "Bob"), 7, match_id=unique_id("p"), by=BY, at=T0)
-    without = Recorded(match_id, 7)
+    without = InMemory(match_id, 7, by=BY, at=T0)
     story = Story()
     lines = 0
     while lines < prefix or injection(ledger.state(match_id)) is None:

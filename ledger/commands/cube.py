@@ -55,7 +55,10 @@ class CubeCommands(PlayCommands):
         value = state.next_cube if to is None else to
         problem = _decide.cube_problem(state, self.profile, player, value)
         refusal = f"{state.name(player)} may not double"
-        _decide.refuse_unless(as_played, problem, CubeActionRefusedError, refusal)
+        command = ("double",) if to is None else ("double", "--to", str(to))
+        _decide.refuse_unless(
+            as_played, problem, CubeActionRefusedError, refusal, state=state, command=command
+        )
         flags = _decide.flags(problem)
         with self.atomic():
             hit = self._implied_hit(player, as_played, by, at)

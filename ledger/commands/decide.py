@@ -8,6 +8,7 @@ Nothing here records anything.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -17,6 +18,7 @@ from bgledger.errors import (
     InvalidTimeError,
     InvalidVoidReasonError,
     MatchOverError,
+    NextStep,
     OutOfTurnError,
 )
 from bgledger.projections.state.fold import Crawford, MatchState, Phase, other
@@ -31,6 +33,7 @@ __all__ = [
     "cube_problem",
     "flags",
     "match_winner",
+    "next_step",
     "parse_level",
     "premature_situation",
     "refuse_unless",
@@ -64,14 +67,25 @@ def flags(problem: Problem | None) -> dict[str, Any]:
 
 
 def refuse_unless(
-    as_played: bool, problem: Problem | None, error: type[ActionRefusedError], what: str
+    as_played: bool,
+    problem: Problem | None,
+    error: type[ActionRefusedError],
+    what: str,
+    *,
+    state: MatchState,
+    command: Sequence[str],
 ) -> None:
-    """Raise ``error`` for ``problem`` unless the action is recorded ``as_played``."""
+    """Raise ``error`` for ``problem`` unless the action is recorded ``as_played``.
+
+    The refusal's next step is ``command`` with ``--as-played`` if the action
+    happened at the board, and else what is due instead (:func:`next_step`).
+    """
     if problem is not None and not as_played:
-        raise error(
-            f"{what}: {problem[0]}; record it with --as-played if it happened at the board",
-            problem[1],
-        )
+        made = "if it happened at the board, record it as played: {}"
+        due = next_step(state, command[0])
+        text = f"{made}; if not, {due.text}" if due else made
+        commands = ((*command, "--as-played"), *(due.commands if due else ()))
+        raise error(f"{what}: {problem[0]}", problem[1], NextStep(text, commands, state.match_id))
 
 
 def void_reason_rule(profile: Profile, reason: str) -> str:
@@ -124,19 +138,97 @@ def require_phase(state: MatchState, action: str, decision: Decision, *phases: P
         concession, to a premature roll, an opening roll) or else ``decision``'s.
     """
     profile = get_profile(state.profile)
+    verb = action.split()[0]
     if state.breaks.open is not None and state.phase is not Phase.OVER:
         raise OutOfTurnError(
-            f"cannot {action}: the players are on a break; record its end first (break end)",
+            f"cannot {action}: the players are on a break",
             profile.cite(Decision.BREAK),
+            next_step(state, verb),
         )
     if state.phase in phases:
         return
     if state.phase is Phase.OVER:
         raise MatchOverError(
-            f"cannot {action}: {situation(state)}", profile.cite(Decision.MATCH_OVER)
+            f"cannot {action}: {situation(state)}",
+            profile.cite(Decision.MATCH_OVER),
+            next_step(state, verb),
         )
     pending = _PENDING.get(state.phase, decision)
-    raise OutOfTurnError(f"cannot {action}: {situation(state)}", profile.cite(pending))
+    raise OutOfTurnError(
+        f"cannot {action}: {situation(state)}", profile.cite(pending), next_step(state, verb)
+    )
+
+
+_DICE = ("6", "4")
+"""The dice of an example roll in a next step (the issue's own example)."""
+_OPENING = ("3", "1")
+"""The dice of an example opening roll: player a's die, then player b's."""
+
+
+def next_step(state: MatchState, action: str = "") -> NextStep | None:
+    """What a scorekeeper records next in ``state``, having tried ``action`` (a verb).
+
+    The action that is due: the end of a break, an opening roll, a roll, a
+    play (with an example: a legal play of the dice), an answer to a double,
+    to a concession or to an early roll.  A scorekeeper who tried ``take`` or
+    ``drop`` while the player on roll may double is shown the double.
+    ``None`` while nothing is due (a game's result follows at once).
+
+    >>> from bgledger.commands.match import Match, match_uuid
+    >>> match = Match.start(match_uuid("m"), "m", ("Ann", "Ben"), 5, by="kim")
+    >>> next_step(match.state, "roll").text_for_command_line()
+    "record game 1's opening roll first, e.g. `opening m 3 1` (Ann's die, then Ben's)"
+    >>> match.opening(3, 1, by="kim")
+    >>> next_step(match.state, "roll").text_for_record()
+    "record Ann's play of 3-1 first, e.g. `move 24/23 24/21`"
+    """
+    turn, phase = state.turn or "a", state.phase
+
+    def name(player: str) -> str:
+        return NextStep.literal(state.name(player))
+
+    def step(text: str, *commands: tuple[str, ...]) -> NextStep:
+        return NextStep(text, commands, state.match_id)
+
+    if state.breaks.open is not None and phase is not Phase.OVER:
+        return step("record the end of the break first: {}", ("break", "end"))
+    if phase in (Phase.BETWEEN_GAMES, Phase.OPENING):
+        again = " again" if phase is Phase.OPENING else " first"
+        number = state.game + (phase is Phase.BETWEEN_GAMES)
+        return step(
+            f"record game {number}'s opening roll{again}, e.g. {{}} "
+            f"({name('a')}'s die, then {name('b')}'s)",
+            ("opening", *_OPENING),
+        )
+    doubling = phase is Phase.ROLL and action in ("take", "drop")
+    if doubling and cube_problem(state, get_profile(state.profile), turn) is None:
+        return step(f"record {name(turn)}'s double first: {{}}", ("double",))
+    if phase in (Phase.ROLL, Phase.REROLL):
+        again = "new " if phase is Phase.REROLL else ""
+        return step(f"record {name(turn)}'s {again}roll first, e.g. {{}}", ("roll", *_DICE))
+    if phase is Phase.PLAY and state.dice is not None:
+        dice = f"{state.dice[0]}-{state.dice[1]}"
+        example = legal_plays(state.position, state.dice)[0].play
+        if not example.moves:
+            return step(f"record that {name(turn)} cannot move {dice} first: {{}}", ("move", ""))
+        text = f"record {name(turn)}'s play of {dice} first, e.g. {{}}"
+        return step(text, ("move", str(example)))
+    if phase is Phase.PREMATURE_ROLL and state.premature is not None:
+        early = name(state.premature.player)
+        text = f"record {name(turn)}'s answer to {early}'s early roll first: {{}} or {{}}"
+        return step(text, ("accept-roll",), ("refuse-roll",))
+    if phase is Phase.DOUBLED:
+        text = f"record {name(other(turn))}'s answer to the double first: {{}} or {{}}"
+        return step(text, ("take",), ("drop",))
+    if phase is Phase.RESIGNED and state.resignation is not None:
+        answer = name(other(state.resignation.player))
+        return step(f"record {answer}'s answer first: {{}} or {{}}", ("accept",), ("reject",))
+    if phase is Phase.OVER:
+        return step(
+            "nothing more is recorded in this match; the next match starts with "
+            "`start --a NAME --b NAME --length N`"
+        )
+    return None
 
 
 def match_winner(state: MatchState) -> str | None:

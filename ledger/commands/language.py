@@ -9,6 +9,9 @@ preceded by ``@TIME`` (when it happened, ISO 8601) and followed by
     52: 13/8 13/11         .mat shorthand: roll and play ('52:' alone: roll only)
     double | take | drop   resign gammon [a|b]    accept | reject
     void-roll cocked       @2026-11-21T14:05:00+01:00 roll 6 6
+    note Bob asked for the director     the scorekeeper's remark (not a ruling)
+    undo [--reason TEXT]   the last entry was a recording error: withdraw it
+    amend 12 roll 6 4      entry 12 was mis-entered: this is what happened
     roll 6 5 --premature   double --premature       (by the player not on roll, early)
     accept-roll | refuse-roll                       (the mover's answer to an early roll)
     # a comment (also after an action), and blank lines, are skipped
@@ -55,7 +58,14 @@ from bgledger.commands.rulings import Ruling
 from bgledger.errors import RulesError
 from bgledger.rules.legal import read_dice
 
-__all__ = ["TIME_VERBS", "VERBS", "Action", "InvalidActionError", "InvalidTimeActionError"]
+__all__ = [
+    "CORRECTION_VERBS",
+    "TIME_VERBS",
+    "VERBS",
+    "Action",
+    "InvalidActionError",
+    "InvalidTimeActionError",
+]
 
 VERBS = (
     "opening",
@@ -70,6 +80,7 @@ VERBS = (
     "void-roll",
     "accept-roll",
     "refuse-roll",
+    "note",
 )
 _SHORTHAND = re.compile(r"([1-6])([1-6]):(.*)")
 _ARITY = {"opening": 2, "roll": 2, "double": 0, "take": 0, "drop": 0, "accept": 0, "reject": 0}
@@ -78,6 +89,12 @@ _EARLY = ("roll", "double")
 """The verbs ``--premature`` goes with (USBGF 4.1.7.1, 4.4.7)."""
 TIME_VERBS = ("hit", "clock", "flag", "early-pickup", "break", "late", "penalty")
 """The verbs of the clock, break and penalty lines."""
+MAX_LINE = 4096
+"""The most characters a line may have: an action, or a note or reason of a paragraph."""
+CORRECTION_VERBS = ("undo", "amend")
+"""A scorekeeper's recording errors: ``undo [--reason TEXT]``, ``amend EVENT LINE [--reason
+TEXT]`` (either may add ``--ruled-by director``); the front door records them
+(:meth:`bgledger.Ledger.record_line`), not :meth:`Action.apply`."""
 
 
 class InvalidActionError(RulesError):
@@ -103,6 +120,8 @@ class Action:
     as_played: bool = False
     text: str = ""
     premature: bool = False
+    reason: str = ""
+    ruled_by: str = ""
 
     @classmethod
     def parse(cls, line: str) -> Action:
@@ -113,11 +132,17 @@ class Action:
         :raises InvalidActionError: for an empty line, an unknown verb, the
             wrong number of arguments or ``--premature`` on another verb.
         """
+        if len(line) > MAX_LINE:  # refused before anything reads it
+            raise InvalidActionError(
+                f"{line[:24]!r}...: {len(line)} characters; a line is at most {MAX_LINE}"
+            )
         text = line.split("#", 1)[0].strip()
         words = text.split()
         at = None
         if words and words[0].startswith("@"):
             at, words = words[0][1:], words[1:]
+        if words and words[0].lower() in CORRECTION_VERBS:
+            return cls._correction(line, words, at)
         as_played, early = "--as-played" in words, "--premature" in words
         words = [w for w in words if w not in ("--as-played", "--premature")]
         if not words:
@@ -143,9 +168,43 @@ class Action:
         _check_arity(line, verb, args)
         if early and verb not in _EARLY:
             raise InvalidActionError(f"{line!r}: --premature goes with roll or double only")
-        if verb == "move":
+        if verb in ("move", "note"):
             args = (" ".join(args),)
         return cls(verb, args, at, as_played, text, early)
+
+    @classmethod
+    def _correction(cls, line: str, words: list[str], at: str | None) -> Action:
+        """``undo [--ruled-by director] [--reason TEXT]`` or ``amend EVENT LINE [...]``.
+
+        ``--reason`` takes the rest of the line; the amended ``LINE`` must itself be
+        an action (its ``--as-played`` stays with it).
+        """
+        verb, rest = words[0].lower(), words[1:]
+        reason = ""
+        if "--reason" in rest:
+            cut = rest.index("--reason")
+            rest, reason = rest[:cut], " ".join(rest[cut + 1 :])
+            if not reason:
+                raise InvalidActionError(f"{line!r}: --reason needs the reason's words")
+        ruled_by = ""
+        if "--ruled-by" in rest:
+            cut = rest.index("--ruled-by")
+            if cut + 1 >= len(rest):
+                raise InvalidActionError(f"{line!r}: --ruled-by director")
+            ruled_by, rest = rest[cut + 1].lower(), rest[:cut] + rest[cut + 2 :]
+        text = " ".join(words)
+        if verb == "undo":
+            if rest:
+                raise InvalidActionError(f"{line!r}: 'undo [--reason TEXT]' takes no argument")
+            return cls(verb, (), at, text=text, reason=reason, ruled_by=ruled_by)
+        if len(rest) < 2 or not (rest[0].isascii() and rest[0].isdigit()):
+            raise InvalidActionError(
+                f"{line!r}: 'amend EVENT LINE', e.g. 'amend 12 roll 6 4' or 'amend 13 move 13/8'"
+            )
+        said = " ".join(rest[1:])
+        if Action.parse(said).verb in CORRECTION_VERBS:
+            raise InvalidActionError(f"{line!r}: amend takes what happened, not another correction")
+        return cls(verb, (rest[0], said), at, text=text, reason=reason, ruled_by=ruled_by)
 
     def __repr__(self) -> str:
         return f"Action.parse({self.text!r})"
@@ -158,6 +217,10 @@ class Action:
             Either way nothing of the line is recorded.
         """
         at, verb, args = self.at, self.verb, self.args
+        if verb in CORRECTION_VERBS:
+            raise InvalidActionError(
+                f"{self.text!r} corrects the record: Ledger.record_line takes it"
+            )
         if self.premature:
             self._early(match, by)
         elif verb in TIME_VERBS:
@@ -176,6 +239,8 @@ class Action:
             match.resign(args[0], player=player, as_played=self.as_played, by=by, at=at)
         elif verb == "void-roll":
             match.void_roll(args[0], by=by, at=at)
+        elif verb == "note":
+            match.remark(args[0], by=by, at=at)
         elif verb == "double":
             match.double(as_played=self.as_played, by=by, at=at)
         elif verb in ("accept-roll", "refuse-roll"):
@@ -199,6 +264,8 @@ def _check_arity(line: str, verb: str, args: tuple[str, ...]) -> None:
         raise InvalidActionError(f"{line!r}: {verb} takes {expected} argument(s): {usage!r}")
     if verb == "move" and not args:
         raise InvalidActionError(f"{line!r}: move needs a play, e.g. 'move 13/8 13/11'")
+    if verb == "note" and not args:
+        raise InvalidActionError(f"{line!r}: note needs its text, e.g. 'note Bob left the table'")
     if verb == "resign" and not 1 <= len(args) <= 2:
         raise InvalidActionError(f"{line!r}: 'resign single|gammon|backgammon [a|b]'")
     if verb == "void-roll" and len(args) != 1:

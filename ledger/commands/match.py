@@ -12,7 +12,9 @@ The commands live with their feature, as mixins on
   director's clock sanctions; :class:`~bgledger.commands.breaks.BreakCommands`:
   breaks and penalty points;
 - :class:`~bgledger.commands.setup.SetupCommands`: :meth:`Match.start`, and
-  errors in a game's starting position.
+  errors in a game's starting position;
+- :class:`~bgledger.commands.corrections.CorrectionCommands`: a scorekeeper's
+  recording errors withdrawn (``undo``) or amended (``amend``), apart from rulings.
 
 Recording is the stream's protected ``_record``: only the aggregate's own
 commands record, and only after they have decided.
@@ -32,6 +34,7 @@ from __future__ import annotations
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from bgledger.commands.breaks import BreakCommands
+from bgledger.commands.corrections import CorrectionCommands
 from bgledger.commands.cube import CubeCommands
 from bgledger.commands.setup import SetupCommands
 
@@ -45,7 +48,7 @@ def match_uuid(match_id: str) -> UUID:
     return uuid5(_NAMESPACE, match_id)
 
 
-class Match(CubeCommands, BreakCommands, SetupCommands):
+class Match(CubeCommands, BreakCommands, SetupCommands, CorrectionCommands):
     """One match: its id, its version (events so far), its folded state and its commands.
 
     Commands take ``by`` (who records) and ``at`` (when it happened, ISO

@@ -37,6 +37,7 @@ from bgledger.errors import (
     ClockRefusedError,
     IllegalPlayRefusedError,
     InvalidMatchSetupError,
+    NextStep,
     ResignationRefusedError,
 )
 from bgledger.events import (
@@ -54,7 +55,7 @@ from bgledger.events import (
     RollVoided,
     UnplayablePlayRecorded,
 )
-from bgledger.projections.state.fold import Phase, other
+from bgledger.projections.state.fold import MatchState, Phase, other
 from bgledger.projections.state.model import game_points
 from bgledger.rules.judge import Judgement, judge
 from bgledger.rules.legal import check_dice, legal_plays
@@ -224,9 +225,9 @@ class PlayCommands(PrematureCommands):
         if not verdict.legal and not as_played:
             raise IllegalPlayRefusedError(
                 f"illegal play {str(verdict.play) or 'no move'!r} of "
-                f"{state.dice[0]}-{state.dice[1]}: {verdict.reason}; "
-                "record it with --as-played if it was made at the board",
+                f"{state.dice[0]}-{state.dice[1]}: {verdict.reason}",
                 verdict.rule,
+                _made_instead(state, str(verdict.play)),
             )
         player = state.turn
         judged = {"legal": verdict.legal, "reason": verdict.reason, "rule": verdict.rule}
@@ -281,7 +282,10 @@ class PlayCommands(PrematureCommands):
             raise InvalidMatchSetupError(f"player {who!r}: 'a' or 'b'")
         problem = _decide.resignation_problem(state, self.profile, level)
         refusal = f"{state.name(who)} may not resign"
-        _decide.refuse_unless(as_played, problem, ResignationRefusedError, refusal)
+        command = ("resign", level) + (() if player is None else ("--player", who))
+        _decide.refuse_unless(
+            as_played, problem, ResignationRefusedError, refusal, state=state, command=command
+        )
         flags = _decide.flags(problem)
         self._record(ResignationOffered, by, at, player=who, level=level, **flags)
 
@@ -318,3 +322,21 @@ class PlayCommands(PrematureCommands):
         if champion is not None:
             score = after.score
             self._record(MatchWon, by, at, winner=champion, score_a=score[0], score_b=score[1])
+
+
+def _made_instead(state: MatchState, play: str) -> NextStep:
+    """The next step after an illegal ``play`` refused: the play made, or ``play`` as played.
+
+    The dice come first: a scorekeeper who entered the wrong roll sees it, and how to
+    withdraw it (``undo``: a recording error, not a ruling).
+    """
+    assert state.turn is not None and state.dice is not None
+    mover, dice = NextStep.literal(state.name(state.turn)), state.dice
+    example = str(legal_plays(state.position, dice)[0].play)
+    text = (
+        f"{mover}'s dice are {dice[0]}-{dice[1]}: record the play made with them, e.g. {{}}, "
+        "or, if this play was made at the board, {}; if the dice were entered wrong, {} "
+        "the roll and enter it again"
+    )
+    commands = (("move", example), ("move", play, "--as-played"), ("undo",))
+    return NextStep(text, commands, state.match_id)

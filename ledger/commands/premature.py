@@ -119,7 +119,10 @@ class PrematureCommands(MatchStream):
         if problem is None and not stands.value:
             problem = f"a premature double does not stand under {profile.name}", stands.rule or ""
         refusal = f"{state.name(early)} may not double"
-        _decide.refuse_unless(as_played, problem, CubeActionRefusedError, refusal)
+        command = ("double", "--premature") + (() if to is None else ("--to", str(to)))
+        _decide.refuse_unless(
+            as_played, problem, CubeActionRefusedError, refusal, state=state, command=command
+        )
         flags = _decide.flags(problem)
         self._record(PrematureDoubleMade, by, at, player=early, value=value, **flags)
 
@@ -151,7 +154,8 @@ def _early_player(state: MatchState, action: str, decision: Decision) -> str:
     _decide.require_phase(state, action, decision, Phase.PLAY)
     if state.premature is not None:
         rule = get_profile(state.profile).cite(decision)
-        raise OutOfTurnError(f"cannot {action}: {_decide.situation(state)}", rule)
+        step = _decide.next_step(state, action.split()[0])
+        raise OutOfTurnError(f"cannot {action}: {_decide.situation(state)}", rule, step)
     return other(state.turn or "a")
 
 

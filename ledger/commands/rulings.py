@@ -57,12 +57,14 @@ from bgledger.events import (
     CubeOffered,
     CubeTaken,
     DiceRolled,
+    EntryCorrected,
     GameStarted,
     MatchEvent,
     MatchLengthCorrected,
     MatchWon,
     PlaysReverted,
     PrematureDoubleMade,
+    RemarkRecorded,
     RollVoided,
     RulingMade,
     RulingNoted,
@@ -71,7 +73,9 @@ from bgledger.events import (
     UnplayablePlayRecorded,
 )
 from bgledger.projections.state.corrected import corrected, in_force, voided_by
+from bgledger.projections.state.corrections import replacement
 from bgledger.projections.state.fold import other
+from bgledger.projections.state.rulings import amended_slots
 from bgledger.rules.notation import Play
 from bgledger.rules.profiles import CorrectionRule, Decision, Profile, Remedy, Subject, Window
 
@@ -176,18 +180,27 @@ class RulingCommands(MatchStream):
         offender: str,
         ruling: Ruling,
     ) -> CorrectionRule:
-        """The first correction rule for ``subjects`` whose window is open (or ``ruling.rule``'s).
+        """The first correction rule for ``subjects`` whose window is open.
+
+        A ``ruling.rule`` names a window (USBGF 4.2.3(a), (e), (f)) or a remedy:
+        USBGF 4.2.3(c), the undoing that applies within (a)'s window and (f)'s,
+        chooses among the rules with that remedy.  The ruling is recorded under
+        the window that was open (:func:`rule_name`).
 
         :raises RulingRefusedError: if every window has closed, naming what closed each.
         """
         rules = [r for s in subjects for r in self.profile.corrections_for(s)]
         if ruling.rule is not None:
-            rules = [r for r in rules if r.window.rule == ruling.rule]
-            if not rules:
+            given = ruling.rule.strip()
+            named = [r for r in rules if given in (r.window.rule, r.remedy.rule)]
+            if not named:
+                known = sorted({str(c) for r in rules for c in (r.window.rule, r.remedy.rule) if c})
+                which = f": {', '.join(known)} may" if known else ""
                 raise RulingRefusedError(
-                    f"{ruling.rule} does not correct event {number} under {self.profile.name}",
-                    ruling.rule,
+                    f"{given} does not correct event {number} under {self.profile.name}{which}",
+                    given,
                 )
+            rules = named
         if not rules:
             raise RulingRefusedError(
                 f"{self.profile.name} provides no correction for event {number}",
@@ -406,8 +419,15 @@ class RulingCommands(MatchStream):
 
 
 def find(history: Sequence[MatchEvent], number: int) -> MatchEvent:
+    """Event ``number`` as the match has it in force: for an entry a scorekeeper amended,
+    what the amendment says happened (the play, roll or double it put in its place)."""
     if not 1 <= number <= len(history):
         raise InvalidRulingError(f"event {number}: the match has events 1-{len(history)}")
+    amendment = amended_slots(history).get(number)
+    if amendment is not None:
+        made = [e for e in replacement(amendment, number) if not isinstance(e, GameStarted)]
+        if made:
+            return made[0]
     return history[number - 1]
 
 
@@ -427,8 +447,12 @@ def actions_after(history: Sequence[MatchEvent], number: int) -> list[int]:
 
 
 def is_game_action(event: MatchEvent) -> bool:
-    """False for rulings and for the clock, break and penalty-point events."""
-    return not isinstance(event, RulingMade) and type(event) not in TIME_EVENTS
+    """False for rulings, the clock, break and penalty-point events, and the scorekeeper's
+    corrections and remarks."""
+    return (
+        not isinstance(event, RulingMade | EntryCorrected | RemarkRecorded)
+        and type(event) not in TIME_EVENTS
+    )
 
 
 def check_in_force(profile: Profile, history: Sequence[MatchEvent], number: int) -> None:
@@ -444,7 +468,7 @@ def check_in_force(profile: Profile, history: Sequence[MatchEvent], number: int)
                     appeal,
                 )
     voided = voided_by(history)
-    if number in voided:
+    if number in voided and number not in amended_slots(history, voided):
         raise RulingRefusedError(
             f"event {number} is already void (ruling at event {voided[number]})", appeal
         )

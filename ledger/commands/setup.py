@@ -61,12 +61,15 @@ from bgledger.rules.judge import judge
 from bgledger.rules.notation import Play
 from bgledger.rules.position import Position
 from bgledger.rules.profiles import DEFAULT_PROFILE, Decision, Profile, Subject, Window, get_profile
+from bgledger.rules.text import check_text, check_texts
 
 __all__ = ["CLOCKS", "MATCH_ID", "MAX_LENGTH", "SetupCommands", "check_score", "check_setup"]
 
 MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 CLOCKS = ("none", "simple-delay", "bronstein")
 MAX_LENGTH = 999
+MAX_NAME = 100
+"""The most characters of a player's name (a score sheet's column, a .mat score line)."""
 _STATUSES = ("pre", "crawford", "post")
 
 
@@ -212,6 +215,8 @@ def _match_started(
     """
     names = (players[0].strip(), players[1].strip())
     rules = check_setup(match_id, names, length, profile, clock)
+    check_texts({"--event": event, "--round": round, "--table": table, "--by": by})
+    check_texts({"tag": dict(meta or {})})
     rule = rules.cube.crawford.value if crawford is None else crawford
     status = check_score(score, length, crawford_status, rule, rules)
     opened = MatchStarted(
@@ -252,8 +257,9 @@ def check_setup(
             "starting with a letter or digit"
         )
     for label, name in zip(("--a", "--b"), names, strict=True):
-        if not name.strip() or "\n" in name:
+        if not name.strip():
             raise InvalidMatchSetupError(f"player {label} {name!r}: a name is needed")
+        check_text(f"player {label}", name, MAX_NAME)
     if names[0].strip().casefold() == names[1].strip().casefold():
         raise InvalidMatchSetupError(f"both players are called {names[0]!r}")
     if not 1 <= length <= MAX_LENGTH:

@@ -26,6 +26,7 @@ from bgledger.events import MatchEvent
 from bgledger.events.chain import chained
 from bgledger.projections.state.fold import MatchState, apply
 from bgledger.rules.profiles import Profile, get_profile
+from bgledger.rules.text import check_texts
 
 __all__ = ["HistoryMismatchError", "MatchStream"]
 
@@ -102,9 +103,12 @@ class MatchStream:
         positional, so that no event field can be taken for it.
 
         :raises InvalidTimeError: for a malformed ``at``, or one earlier than the last event's.
+        :raises InvalidTextError: for a text that is not one line of visible characters
+            (:mod:`bgledger.rules.text`).
         :raises HistoryNeededError: for a ruling without ``history``.
         :raises HistoryMismatchError: for a ``history`` that is not this stream's so far.
         """
+        check_texts({"by": by, **fields})  # every text of every event: one line, visible
         before = None if history is None else self._before(history)
         event = event_type(
             originator_id=self._id,

@@ -3,7 +3,8 @@
 Each module holds one feature's events: :mod:`~bgledger.events.game` (the
 match, dice, checker plays, the cube, concessions, results),
 :mod:`~bgledger.events.premature`, :mod:`~bgledger.events.rulings`
-(compensating events) and :mod:`~bgledger.events.clock` (the game clock,
+(compensating events), :mod:`~bgledger.events.corrections` (recording errors
+withdrawn or amended, apart from rulings) and :mod:`~bgledger.events.clock` (the game clock,
 breaks and penalty points).  :mod:`~bgledger.events.names` gives each kind
 the name it is stored under, and :mod:`~bgledger.events.chain` the hash
 chain that links a match's events.
@@ -38,6 +39,12 @@ from bgledger.events.clock import (
     ReserveTimePenalized,
     ReserveTimeRestored,
     TimeExpired,
+)
+from bgledger.events.corrections import (
+    EntryAmended,
+    EntryCorrected,
+    EntryWithdrawn,
+    RemarkRecorded,
 )
 from bgledger.events.game import (
     CheckersPlayed,
@@ -80,10 +87,11 @@ __all__ = [
     "TIME_EVENTS", "BreakEnded", "BreakStarted", "CheckersPlayed", "ClockHit", "ClockHitImplied",
     "ClockRead", "ClockResumed", "ClockSet", "ClockStarted", "ClockStopped",
     "CrawfordPassNullified", "CubeActionVoided", "CubeDropped", "CubeLevelCorrected",
-    "CubeOffered", "CubeTaken",
-    "DiceRolled", "GameStarted", "GameWon", "MatchEvent", "MatchLengthCorrected", "MatchStarted",
+    "CubeOffered", "CubeTaken", "DiceRolled", "EntryAmended", "EntryCorrected", "EntryWithdrawn",
+    "GameStarted", "GameWon", "MatchEvent", "MatchLengthCorrected", "MatchStarted",
     "MatchWon", "OpeningRollMade", "PenaltyPointsAssessed", "PlaysReverted",
     "PrematureDoubleMade", "PrematureRollAccepted", "PrematureRollMade", "PrematureRollRefused",
+    "RemarkRecorded",
     "ReserveTimePenalized", "ReserveTimeRestored", "ResignationAccepted", "ResignationOffered",
     "ResignationRejected", "RollVoided", "RulingMade", "RulingNoted", "RulingOverturned",
     "ScoreCorrected", "StartingPositionCorrected", "StartingPositionRecorded", "TimeExpired",

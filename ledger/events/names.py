@@ -15,7 +15,7 @@ here.  A test checks that every event class has a name.
 
 from __future__ import annotations
 
-from bgledger.events import game, premature, rulings
+from bgledger.events import corrections, game, premature, rulings
 from bgledger.events.base import MatchEvent
 from bgledger.events.clock import TIME_EVENTS
 
@@ -26,9 +26,15 @@ _FIRST_VOCABULARY: tuple[type[MatchEvent], ...] = tuple(
 )
 """The kinds first stored under ``ledger.events:`` (all but the clock's), by their modules."""
 
+_CORRECTIONS: tuple[type[MatchEvent], ...] = tuple(
+    getattr(corrections, name) for name in corrections.__all__
+)
+"""Recording errors corrected (added later, named like the first vocabulary)."""
+
 TOPICS: dict[type[MatchEvent], str] = {
     **{kind: f"ledger.events:{kind.__name__}" for kind in _FIRST_VOCABULARY},
     **{kind: f"ledger.events_time:{kind.__name__}" for kind in TIME_EVENTS},
+    **{kind: f"ledger.events:{kind.__name__}" for kind in _CORRECTIONS},
 }
 """Each kind of event and the name it is stored under."""
 

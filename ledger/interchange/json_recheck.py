@@ -54,18 +54,19 @@ from typing import Any
 
 from bgledger import events as ev
 from bgledger.commands import clock
+from bgledger.commands.corrections import InvalidCorrectionError
+from bgledger.commands.language import Action
 from bgledger.commands.match import Match
+from bgledger.commands.redecide import ACTIONS, CLOCK_LINES, Command
 from bgledger.commands.rulings import InvalidRulingError, Ruling
 from bgledger.errors import BgLedgerError
 from bgledger.events import (
-    BreakEnded,
     BreakStarted,
-    ClockHit,
-    ClockRead,
-    ClockResumed,
     ClockSet,
     ClockStarted,
-    ClockStopped,
+    EntryAmended,
+    EntryCorrected,
+    EntryWithdrawn,
     MatchEvent,
     MatchStarted,
     PenaltyPointsAssessed,
@@ -77,9 +78,8 @@ from bgledger.events import (
 )
 from bgledger.interchange.json_schema import InconsistentMatchJsonError, own_fields, short
 from bgledger.projections.state.clock import at_ms, figure
-from bgledger.projections.state.fold import MatchState, apply, fold
+from bgledger.projections.state.fold import MatchState, apply, fold, needs_history
 from bgledger.projections.state.model import seat
-from bgledger.rules.position import Position
 from bgledger.rules.profiles import Subject
 
 __all__ = [
@@ -95,9 +95,6 @@ __all__ = [
 
 
 # -- the clock, break and penalty-point events ----------------------------------------------
-
-
-Command = Callable[[Match, Any, dict[str, Any]], object]
 
 
 def _when(given: dict[str, Any]) -> dict[str, Any]:
@@ -193,17 +190,12 @@ def _penalty(match: Match, event: PenaltyPointsAssessed, given: dict[str, Any]) 
 
 
 TIME_COMMANDS: dict[type[MatchEvent], Command] = {
+    **CLOCK_LINES,
     ClockStarted: _clock_started,
-    ClockHit: lambda m, e, k: m.hit(e.player, **_when(k)),
-    ev.ClockHitImplied: lambda m, e, k: m.hit_implied(**_when(k)),  # then the action as played
-    ClockStopped: lambda m, e, k: m.stop_clock(e.reason, **_when(k)),
-    ClockResumed: lambda m, e, k: m.resume_clock(**_when(k)),
-    ClockRead: lambda m, e, k: m.read_clock((e.reserve_a_ms, e.reserve_b_ms), **_when(k)),
     ClockSet: _set,
     ReserveTimePenalized: _early_pickup,
     TimeExpired: _expired,
     BreakStarted: _break,
-    BreakEnded: lambda m, e, k: m.end_break(late=e.late or "none", **_when(k)),
     PenaltyPointsAssessed: _penalty,
 }
 """The command recording each clock, break and penalty-point event: ``(match, event,
@@ -273,27 +265,33 @@ def _rule(
 
 
 _RULING_KINDS: tuple[type[MatchEvent], ...] = (RulingMade, *RULINGS)
+_CORRECTIONS: tuple[type[MatchEvent], ...] = (EntryCorrected, EntryWithdrawn, EntryAmended)
+
+
+def _correct(
+    match: Match, event: MatchEvent, *, by: str, at: str | None, history: Sequence[MatchEvent]
+) -> None:
+    """Decide the correction of a recording error ``event`` again (``undo`` or ``amend``)."""
+    if isinstance(event, EntryAmended):
+        action = Action.parse(event.line)
+
+        def perform(scratch: Match, when: str) -> None:
+            (action if action.at is not None else replace(action, at=when)).apply(scratch, by)
+
+        match.amend(
+            history, event.event, perform,
+            line=event.line, reason=event.reason, ruled_by=event.ruled_by, by=by, at=at,
+        )  # fmt: skip
+    elif isinstance(event, EntryWithdrawn):
+        match.withdraw(history, reason=event.reason, ruled_by=event.ruled_by, by=by, at=at)
+    else:
+        raise InvalidCorrectionError("a correction is recorded as EntryWithdrawn or EntryAmended")
+
 
 COMMANDS: dict[type[MatchEvent], Callable[[Match, Any, dict[str, Any]], object]] = {
-    ev.OpeningRollMade: lambda m, e, k: m.opening(e.die_a, e.die_b, **k),
-    ev.DiceRolled: lambda m, e, k: m.roll(e.die1, e.die2, auto_dance=False, as_played=True, **k),
-    ev.RollVoided: lambda m, e, k: m.void_roll(e.reason, **k),
-    ev.CheckersPlayed: lambda m, e, k: m.move(e.play, as_played=True, **k),
-    ev.UnplayablePlayRecorded: lambda m, e, k: m.record_unplayable(e.play, e.reason, **k),
-    ev.CubeOffered: lambda m, e, k: m.double(to=e.value, as_played=True, **k),
-    ev.CubeTaken: lambda m, e, k: m.take(**k),
-    ev.CubeDropped: lambda m, e, k: m.drop(**k),
-    ev.ResignationOffered: lambda m, e, k: m.resign(e.level, player=e.player, as_played=True, **k),
-    ev.ResignationAccepted: lambda m, e, k: m.accept(**k),
-    ev.ResignationRejected: lambda m, e, k: m.reject(**k),
-    ev.PrematureRollMade: lambda m, e, k: m.roll_early(e.die1, e.die2, **k),
-    ev.PrematureRollAccepted: lambda m, e, k: m.accept_roll(**k),
-    ev.PrematureRollRefused: lambda m, e, k: m.refuse_roll(**k),
-    ev.PrematureDoubleMade: lambda m, e, k: m.double_early(to=e.value, as_played=True, **k),
-    ev.StartingPositionRecorded: lambda m, e, k: m.record_setup(
-        Position(tuple(e.board_a), tuple(e.board_b)).position_id, **k
-    ),
+    **ACTIONS,
     **{kind: lambda m, e, k: _rule(m, e, **k) for kind in _RULING_KINDS},
+    **{kind: lambda m, e, k: _correct(m, e, **k) for kind in _CORRECTIONS},
     **TIME_COMMANDS,
 }
 """The command recording each kind of event: ``(match, event, {"by": ..., "at": None})``, and
@@ -307,7 +305,9 @@ CONSEQUENCES = (MatchStarted, ev.GameStarted, ev.GameWon, ev.MatchWon, *TIME_CON
 """Events a command records along with another (:meth:`Match.start` records MatchStarted; a
 ruling that leaves a match won records MatchWon; a missed hit's ruling, ReserveTimeRestored)."""
 
-_AT_FILE_TIMES: frozenset[type[MatchEvent]] = frozenset({*_RULING_KINDS, *TIME_COMMANDS})
+_AT_FILE_TIMES: frozenset[type[MatchEvent]] = frozenset(
+    {*_RULING_KINDS, *_CORRECTIONS, *TIME_COMMANDS}
+)
 """The events decided at their own time on the match as the file recorded it (see above)."""
 
 
@@ -361,10 +361,10 @@ def _redecide(
         # decide it at that time, on the match as the file recorded it.
         match.advance(match.version, fold(events[index:at], recorded) or recorded)
         given["at"] = later.at
-    if isinstance(later, RulingMade):
+    if isinstance(later, RulingMade | EntryCorrected):
         given["history"] = events[:at]
     elif isinstance(later, ev.OpeningRollMade):  # CLOCK 3.3's hit, unless recorded before it was
-        given["start_clock"] = at + 1 < len(events) and isinstance(events[at + 1], ClockHit)
+        given["start_clock"] = at + 1 < len(events) and isinstance(events[at + 1], ev.ClockHit)
     elif type(later) in TIME_COMMANDS:
         given["following"] = events[at + 1] if at + 1 < len(events) else None
     try:
@@ -415,7 +415,7 @@ def recheck(events: Sequence[MatchEvent], *, name: str) -> None:
             assert recorded is not None
             pending.extend(_redecide(match, events, index, name, recorded))
         _compare(pending.popleft(), event, name)
-        recorded = apply(recorded, event, events[:index] if isinstance(event, RulingMade) else None)
+        recorded = apply(recorded, event, events[:index] if needs_history(event) else None)
     if pending:
         problem = f"the file ends here; the ledger records {type(pending[0]).__name__} next"
         raise InconsistentMatchJsonError(name, problem, events[-1].originator_version)

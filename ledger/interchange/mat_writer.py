@@ -152,7 +152,8 @@ def export_mat(events: Sequence[MatchEvent], *, tags: Mapping[str, str] | None =
     for name in (started.player_a, started.player_b):
         if ":" in name:
             raise UnwritableNameError(
-                f"player name {name!r} contains ':', which a .mat score line cannot hold"
+                f"player name {name!r} contains ':', which a .mat score line cannot hold; "
+                "export --format json keeps every name"
             )
     transcriber = _Transcriber()
     for event in in_force(events):

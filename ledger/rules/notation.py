@@ -25,6 +25,10 @@ from bgledger.rules.errors import InvalidNotationError, InvalidPlayError
 
 BAR = 25
 OFF = 0
+MAX_PLAY_TEXT = 200
+"""The most characters a play may be written in.  Four checkers' moves with every
+intermediate point and hit (``bar/22*/16*/10*/4*``) take well under a hundred; a longer
+text is refused at once, whatever it holds."""
 
 _NO_MOVE = {"", "cannot move", "can't move", "cant move", "no move", "no legal move"}
 _TOKEN = re.compile(r"(bar|off|[0-9]+)(\*?)", re.IGNORECASE)
@@ -104,6 +108,11 @@ class Play:
         :raises InvalidPlayError: if it names a point outside 0-25, moves a
             checker backwards, from off, or onto the bar.
         """
+        if len(text) > MAX_PLAY_TEXT:  # refused before anything reads it: no quadratic work
+            raise InvalidNotationError(
+                f"play {text[:24]!r}...: {len(text)} characters; a play is written in at most "
+                f"{MAX_PLAY_TEXT}"
+            )
         stripped = " ".join(str(text).split())
         if stripped.lower() in _NO_MOVE:
             return cls()

@@ -38,7 +38,7 @@ from eventsourcing.persistence import IntegrityError, Mapper, Recording
 
 from bgledger.commands.match import Match, match_uuid
 from bgledger.errors import ConcurrentWriteError, MatchExistsError, MatchNotFoundError
-from bgledger.events import MatchEvent, MatchStarted, RulingMade
+from bgledger.events import EntryCorrected, MatchEvent, MatchStarted, RulingMade
 from bgledger.events.names import topic_of
 from bgledger.projections.state.fold import MatchState, fold
 from bgledger.store.recorder import LedgerMapper
@@ -181,7 +181,11 @@ class MatchStore(Application[UUID]):
         """
         if self.snapshots is None:
             return
-        ruled = {e.originator_id for e in processing_event.events if isinstance(e, RulingMade)}
+        ruled = {
+            e.originator_id
+            for e in processing_event.events
+            if isinstance(e, RulingMade | EntryCorrected)
+        }
         for stream in ruled:
             match = processing_event.aggregates.get(stream)
             if isinstance(match, Match) and match.version % SNAPSHOT_INTERVAL:

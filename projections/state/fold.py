@@ -47,6 +47,7 @@ from bgledger.events import (
     CubeOffered,
     CubeTaken,
     DiceRolled,
+    EntryCorrected,
     GameStarted,
     GameWon,
     MatchEvent,
@@ -102,6 +103,7 @@ __all__ = [
     "crawford_after",
     "fold",
     "fold_in_force",
+    "needs_history",
     "other",
     "seat",
     "started",
@@ -215,8 +217,9 @@ class HistoryNeededError(LookupError):
         )
 
 
-def _needs_history(event: MatchEvent) -> bool:
-    """True for a ruling, whose match is folded from the events in force before it.
+def needs_history(event: MatchEvent) -> bool:
+    """True for a ruling or a correction, whose match is folded from the events in force
+    before it.
 
     Not for a note that voids and restores nothing: the match as recorded
     before it is the match as corrected (every earlier ruling made it so, and
@@ -225,7 +228,7 @@ def _needs_history(event: MatchEvent) -> bool:
     """
     if isinstance(event, RulingNoted):
         return bool(event.voids or event.restores)
-    return type(event) in RULING_HANDLERS
+    return type(event) in RULING_HANDLERS or isinstance(event, EntryCorrected)
 
 
 def _step(draft: _Draft | None, event: MatchEvent, before: Sequence[MatchEvent] | None) -> _Draft:
@@ -241,13 +244,17 @@ def _step(draft: _Draft | None, event: MatchEvent, before: Sequence[MatchEvent] 
         draft.anomalies = (
             f"event {event.originator_version} ({type(event).__name__}) before MatchStarted",
         )
-    if before is not None and _needs_history(event):
-        take_corrected(draft, fold_in_force(in_force([*before, event])) or _ORPHAN)
+    if before is not None and needs_history(event):
+        # A recording error corrected was never made: the clock ran as if it had not been
+        # entered.  A ruling leaves the time that ran as it ran (KEPT).
+        whole = isinstance(event, EntryCorrected)
+        take_corrected(draft, fold_in_force(in_force([*before, event])) or _ORPHAN, whole=whole)
     else:
         handler = _HANDLERS.get(type(event))
         if handler is not None:
             handler(draft, event)
-    if type(event) in KEEP_DANCE and draft.danced == draft.events:
+    kept = type(event) in KEEP_DANCE or isinstance(event, EntryCorrected)
+    if kept and draft.danced == draft.events:
         draft.danced = event.originator_version  # a dance stays voidable until the hit
     if draft.timer is not None:
         after = TIME_AFTER.get(type(event))
@@ -274,7 +281,7 @@ def apply(
 
     :raises HistoryNeededError: for a ruling onto a ``state`` without ``history``.
     """
-    if history is None and state is not None and _needs_history(event):
+    if history is None and state is not None and needs_history(event):
         raise HistoryNeededError(event)
     draft = None if state is None else _Draft(state)
     return _step(draft, event, () if history is None else history).freeze()
@@ -300,7 +307,7 @@ def fold(
         seen = [] if history is None else list(history)
     for event in events:
         if seen is None:
-            if _needs_history(event):
+            if needs_history(event):
                 raise HistoryNeededError(event)
             draft = _step(draft, event, ())
         else:

@@ -40,6 +40,8 @@ from bgledger.events import (
     CubeLevelCorrected,
     CubeOffered,
     CubeTaken,
+    EntryAmended,
+    EntryCorrected,
     MatchEvent,
     MatchLengthCorrected,
     PlaysReverted,
@@ -50,12 +52,14 @@ from bgledger.events import (
     ScoreCorrected,
     StartingPositionCorrected,
 )
+from bgledger.projections.state.corrections import replacement
 from bgledger.projections.state.model import Crawford, MatchState, Phase, crawford_status
 
 __all__ = [
     "HANDLERS",
     "KEPT",
     "Draft",
+    "amended_slots",
     "in_force",
     "new_length",
     "rulings_in_force",
@@ -85,22 +89,24 @@ class Draft(Protocol):
 
 
 def voided_by(events: Iterable[MatchEvent]) -> dict[int, int]:
-    """Each event out of force, mapped to the number of the ruling that voided it.
+    """Each event out of force, mapped to the number of the ruling or correction that voided it.
 
     Only a ruling in force counts: one that a later ruling voided (an appeal)
     voids and restores nothing, and one an appeal restored counts again.  A
     ruling names only earlier events, so reading the rulings from the last
     one back decides each ruling before the events it names: an event is
-    out of force if the last ruling in force that names it voids it.
+    out of force if the last ruling in force that names it voids it.  A
+    scorekeeper's correction (:class:`~bgledger.events.EntryCorrected`) voids
+    events the same way, and restores none.
     """
-    rulings = [e for e in events if isinstance(e, RulingMade)]
+    voiding = [e for e in events if isinstance(e, RulingMade | EntryCorrected)]
     named: dict[int, int | None] = {}  # event -> the ruling voiding it; None: restored
-    for ruling in reversed(rulings):
+    for ruling in reversed(voiding):
         if named.get(ruling.originator_version) is not None:
             continue  # voided by a later ruling in force
         for number in ruling.voids:
             named.setdefault(number, ruling.originator_version)
-        for number in ruling.restores:
+        for number in getattr(ruling, "restores", ()):
             named.setdefault(number, None)
     return {number: by for number, by in sorted(named.items()) if by is not None}
 
@@ -114,11 +120,22 @@ def rulings_in_force(events: Sequence[MatchEvent]) -> list[RulingMade]:
 def in_force(events: Sequence[MatchEvent]) -> list[MatchEvent]:
     """The events in force, in order, rulings included (to be folded in force).
 
-    A cube level correction in force changes the value of the double it
-    corrects and of the take that answered it (USBGF 4.4.8).
+    An amendment in force (:class:`~bgledger.events.EntryAmended`) puts the
+    events it says happened where the mis-entered entry stood
+    (:func:`~bgledger.projections.state.corrections.replacement`), unless a
+    later ruling voided that entry too.  A cube level correction in force
+    changes the value of the double it corrects and of the take that
+    answered it (USBGF 4.4.8).
     """
     voided = voided_by(events)
-    kept = [e for e in events if e.originator_version not in voided]
+    slots = amended_slots(events, voided)
+    kept: list[MatchEvent] = []
+    for event in events:
+        number = event.originator_version
+        if number in slots:
+            kept.extend(replacement(slots[number], number))
+        if number not in voided:
+            kept.append(event)
     levels = {e.event: e.value for e in kept if isinstance(e, CubeLevelCorrected)}
     if not levels:
         return kept
@@ -135,6 +152,24 @@ def in_force(events: Sequence[MatchEvent]) -> list[MatchEvent]:
     return result
 
 
+def amended_slots(
+    events: Sequence[MatchEvent], voided: dict[int, int] | None = None
+) -> dict[int, EntryAmended]:
+    """Each entry an amendment in force replaces, mapped to that amendment.
+
+    An entry a later ruling voided as well (its window was open for it) has no
+    replacement in force: the amendment's events went with it.
+    """
+    voided = voided_by(events) if voided is None else voided
+    return {
+        e.event: e
+        for e in events
+        if isinstance(e, EntryAmended)
+        and e.originator_version not in voided
+        and voided.get(e.event) == e.originator_version
+    }
+
+
 # -- a ruling folded as recorded --------------------------------------------------------
 
 KEPT = ("timer", "breaks", "penalties", "clock", "head")
@@ -143,12 +178,14 @@ clock, break and penalty-point events stand whatever a ruling voids), and the st
 hash chain is the stream's.  The event count and the time of the last event are the
 ruling's in both."""
 _TAKEN = tuple(f.name for f in fields(MatchState) if f.name not in KEPT)
+_WHOLE = tuple(f.name for f in fields(MatchState) if f.name != "head")
 
 
-def take_corrected(d: Draft, corrected: MatchState) -> None:
+def take_corrected(d: Draft, corrected: MatchState, *, whole: bool = False) -> None:
     """The recorded match after a ruling: ``corrected`` (the in-force fold up to the ruling)
-    for everything but :data:`KEPT`."""
-    for name in _TAKEN:
+    for everything but :data:`KEPT`; after a recording error corrected (``whole``), for
+    everything but the stream's hash chain."""
+    for name in _WHOLE if whole else _TAKEN:
         setattr(d, name, getattr(corrected, name))
 
 

@@ -7,7 +7,7 @@ the text view writes it under the board and in each one-line summary.
 
 from __future__ import annotations
 
-from bgledger.projections.state.model import MatchState, Phase, other
+from bgledger.projections.state.model import Crawford, MatchState, Phase, other
 
 __all__ = ["premature_situation", "situation"]
 
@@ -21,7 +21,9 @@ def situation(state: MatchState) -> str:
     if phase is Phase.OPENING:
         return f"game {state.game} has begun but its opening roll tied: roll it again"
     if phase is Phase.ROLL:
-        return f"{name(turn)} is on roll, to double or to roll"
+        return f"{name(turn)} is on roll, " + (
+            "to double or to roll" if _may_double(state) else "to roll"
+        )
     if phase is Phase.REROLL:
         return f"{name(turn)}'s roll was voided: {name(turn)} must roll again"
     if phase in (Phase.PLAY, Phase.PREMATURE_ROLL) and state.dice:
@@ -55,3 +57,13 @@ def premature_situation(state: MatchState, moving: str) -> str:
     if early.kind == "accepted":
         return f"{moving}; then {roller} plays his early {dice}"
     return f"{moving}; {roller}'s early {dice} was refused: then {roller} rolls again"
+
+
+def _may_double(state: MatchState) -> bool:
+    """Whether the cube is the player on roll's to turn: centred or his, not the Crawford game.
+
+    What the status line says; the command decides on every rule
+    (:func:`bgledger.commands.decide.cube_problem`).
+    """
+    crawford_game = state.crawford_rule and state.crawford is Crawford.CRAWFORD
+    return not crawford_game and state.cube_owner in (None, state.turn)

@@ -57,10 +57,10 @@ The premature actions (USBGF 4.1.7.1, 4.4.7, ABT 4.6) read::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar
 
 from bgledger.events import (
     BreakEnded,
@@ -80,6 +80,9 @@ from bgledger.events import (
     CubeOffered,
     CubeTaken,
     DiceRolled,
+    EntryAmended,
+    EntryCorrected,
+    EntryWithdrawn,
     GameStarted,
     GameWon,
     MatchEvent,
@@ -93,6 +96,7 @@ from bgledger.events import (
     PrematureRollAccepted,
     PrematureRollMade,
     PrematureRollRefused,
+    RemarkRecorded,
     ReserveTimePenalized,
     ReserveTimeRestored,
     ResignationAccepted,
@@ -108,9 +112,11 @@ from bgledger.events import (
     TimeExpired,
     UnplayablePlayRecorded,
 )
+from bgledger.projections.state import fold as the_fold
 from bgledger.projections.state.clock import at_ms, clock_text, figure, figures, reason_text
 from bgledger.projections.state.corrected import voided_by
-from bgledger.projections.state.fold import Crawford, apply
+from bgledger.projections.state.corrections import replacement
+from bgledger.projections.state.fold import Crawford, apply, needs_history
 from bgledger.projections.state.model import MatchState, Phase, game_points, other, seat
 from bgledger.projections.views.words import (
     numbers_text,
@@ -123,6 +129,7 @@ from bgledger.rules.profiles import PROFILES, Decision, PrematureRoll
 from bgledger.rules.results import GameResult
 
 __all__ = [
+    "HISTORY_LEGEND",
     "PREMATURE_DESCRIBERS",
     "TIME_DESCRIBERS",
     "ClockReading",
@@ -132,9 +139,11 @@ __all__ = [
     "describe",
     "describe_ruling",
     "ending",
+    "game_headings",
     "history",
     "history_json",
     "history_line",
+    "history_text",
     "match_won_text",
     "mode_text",
     "penalty_text",
@@ -642,6 +651,10 @@ class HistoryEntry:
         (for a ruling: the appeal that overturned it).
     :ivar ruling: for a ruling, who ruled, why and what it voided or restored.
     :ivar clock: the game clocks just after the event, in a match with a clock.
+    :ivar voided_as: how it went out of force: ``"ruling"``, or a recording error
+        ``"withdrawn"`` or ``"amended"`` (a scorekeeper's correction, not a ruling).
+    :ivar correction: for a correction of a recording error, who allowed it, why, what
+        it voids and (an amendment) the line that replaced the entry.
     """
 
     number: int
@@ -655,6 +668,48 @@ class HistoryEntry:
     voided_by: int | None = None
     ruling: RulingDetails | None = None
     clock: ClockReading | None = None
+    voided_as: str = ""
+    correction: CorrectionDetails | None = None
+
+
+class CorrectionDetails(TypedDict):
+    """A recording error's correction, as ``history --json`` gives it (not a ruling)."""
+
+    ruled_by: str
+    reason: str
+    voids: list[int]
+    line: str | None
+
+
+def _correction_details(event: MatchEvent) -> CorrectionDetails | None:
+    if not isinstance(event, EntryCorrected):
+        return None
+    line = event.line if isinstance(event, EntryAmended) else None
+    return {"ruled_by": event.ruled_by, "reason": event.reason, "voids": list(event.voids),
+            "line": line}  # fmt: skip
+
+
+def correction_text(
+    event: EntryCorrected, texts: Mapping[int, str], events: Mapping[int, MatchEvent]
+) -> str:
+    """A withdrawn or amended entry, in one line: what was entered, and what happened.
+
+    ``texts`` maps the match's earlier entries to their descriptions, ``events`` its
+    earlier events.
+    """
+    was = "; ".join(texts[n] for n in event.voids if n in texts)
+    amended = [events[n] for n in event.voids if isinstance(events.get(n), EntryAmended)]
+    for earlier in amended:
+        assert isinstance(earlier, EntryAmended)
+        was += f", as amended at {earlier.originator_version} to {earlier.line!r}"
+    entry = f"entry {event.event} ({was})" if was else f"entry {event.event}"
+    if isinstance(event, EntryAmended):
+        text = f"recording error: {entry} amended to {event.line!r}"
+    else:
+        text = f"recording error: {entry} withdrawn"
+    if event.ruled_by:
+        text += f", with the {event.ruled_by}'s leave"
+    return text + (f": {event.reason}" if event.reason else "")
 
 
 def history(events: Iterable[MatchEvent]) -> list[HistoryEntry]:
@@ -668,33 +723,56 @@ def history(events: Iterable[MatchEvent]) -> list[HistoryEntry]:
     voided = voided_by(events)
     numbered = {event.originator_version: event for event in events}
     entries: list[HistoryEntry] = []
+    texts: dict[int, str] = {}
     state: MatchState | None = None
     for index, event in enumerate(events):
-        after = apply(state, event, events[:index] if isinstance(event, RulingMade) else None)
+        after = apply(state, event, events[:index] if needs_history(event) else None)
         number = event.originator_version
+        if isinstance(event, EntryCorrected):
+            text = correction_text(event, texts, numbered)
+            if isinstance(event, EntryAmended):  # later rulings name what it put in place
+                made = [e for e in replacement(event, event.event) if type(e) is not GameStarted]
+                numbered[event.event] = made[0] if made else numbered[event.event]
+        else:
+            text = texts[number] = describe(event, state, after, numbered)
+        by = voided.get(number)
         entries.append(
             HistoryEntry(
                 number=number,
                 at=event.at,
                 recorded_by=event.recorded_by,
                 kind=type(event).__name__,
-                text=describe(event, state, after, numbered),
+                text=text,
                 flagged=after.flagged[-1:] == (number,),
                 rule=_rule(event),
                 game=after.game,
                 voided_by=voided.get(number),
                 ruling=ruling_details(event),
                 clock=clock_reading(event, after),
+                voided_as="" if by is None else _voided_as(numbered.get(by)),
+                correction=_correction_details(event),
             )
         )
         state = after
     return entries
 
 
+def _voided_as(voider: MatchEvent | None) -> str:
+    if isinstance(voider, EntryAmended):
+        return "amended"
+    if isinstance(voider, EntryCorrected):
+        return "withdrawn"
+    return "ruling"
+
+
 def history_json(entries: Iterable[HistoryEntry]) -> list[dict[str, Any]]:
     """``history --json``: one object per entry, with the fields of :class:`HistoryEntry`.
 
-    ``voided_by`` is the number of the ruling that voided the event, or null.
+    ``voided_by`` is the number of the ruling that voided the event, or null;
+    ``voided_as`` says how: ``"ruling"``, or ``"withdrawn"``/``"amended"`` for a
+    recording error a scorekeeper corrected (``""`` for an event in force).  A
+    correction's object has ``correction``: ``ruled_by``, ``reason``, ``voids`` and
+    ``line`` (an amendment's).
     A ruling's object also has ``ruled_by``, ``reason``, ``agreed``, ``voids``,
     ``restores`` (lists of event numbers) and ``in_force`` (false once overturned).  In a
     match with a game clock, each object has ``clock``: ``reserve_a_ms``, ``reserve_b_ms``,
@@ -705,6 +783,8 @@ def history_json(entries: Iterable[HistoryEntry]) -> list[dict[str, Any]]:
         document = asdict(entry)
         if document["clock"] is None:
             del document["clock"]
+        if document["correction"] is None:
+            del document["correction"]
         details = document.pop("ruling")
         if details is not None:
             document.update(details, in_force=entry.voided_by is None)
@@ -718,15 +798,68 @@ def history_line(entry: HistoryEntry, width: int = 0) -> str:
     """``entry`` as ``bgledger history`` prints it: number, mark, time, recorder, text.
 
     The mark is ``x`` for an event a ruling voided (the line then ends with
-    ``[voided by ruling N]``), ``!`` for one flagged against the rules, ``R``
-    for a ruling; ``width`` pads the recorder's name.
+    ``[voided by ruling N]``) or a scorekeeper's correction withdrew or amended
+    (``[withdrawn at N: recording error]``), ``!`` for one flagged against the
+    rules, ``R`` for a ruling, ``C`` for a correction of a recording error;
+    ``width`` pads the recorder's name.
     """
     mark = "x" if entry.voided_by else "!" if entry.flagged else "R" if entry.ruling else " "
+    if entry.correction is not None and not entry.voided_by:
+        mark = "C"
     when = entry.at[:19].replace("T", " ")
     text = entry.text
-    if entry.voided_by:
+    if entry.voided_by and entry.voided_as in ("withdrawn", "amended"):
+        text += f"  [{entry.voided_as} at {entry.voided_by}: recording error]"
+    elif entry.voided_by:
         text += f"  [voided by ruling {entry.voided_by}]"
     return f"{entry.number:>5} {mark} {when}  {entry.recorded_by:<{width}}  {text}"
+
+
+# -- the trail by game (history's headings and legend) --------------------------------------
+
+
+HISTORY_LEGEND = "marks: '!' illegal, recorded as played · 'x' voided by a ruling · 'R' a ruling"
+"""What ``history`` prints first: the marks of :func:`history_line`."""
+
+
+def game_headings(events: Sequence[MatchEvent]) -> dict[int, str]:
+    """The heading of each game of ``events``, by game number: the score before it.
+
+    ``game 2 · Ann 2, Bob 0 (Crawford game)``: the state just after the
+    game's :class:`~bgledger.events.GameStarted`, as recorded then.
+    """
+    headings: dict[int, str] = {}
+    state: MatchState | None = None
+    done = 0
+    for index, event in enumerate(events):
+        if isinstance(event, GameStarted):  # the one fold, from game to game
+            state = the_fold.fold(events[done : index + 1], state, history=events[:done])
+            done = index + 1
+            assert state is not None
+            note = _CRAWFORD_NOTE.get(state.crawford, "") if state.crawford_rule else ""
+            headings[event.number] = f"game {event.number} · {score_text(state)}{note}"
+    return headings
+
+
+def history_text(
+    entries: Sequence[HistoryEntry], headings: Mapping[int, str], game: int | None = None
+) -> list[str]:
+    """``history``'s lines: the legend, then the entries under a heading per game.
+
+    The entries before the first game come first, without a heading; those
+    after a game's end (the match's end, a note, a break) stay with its
+    game.  ``game``: that game's entries only.
+    """
+    shown = [entry for entry in entries if game is None or entry.game == game]
+    width = max((len(entry.recorded_by) for entry in shown), default=0)
+    lines = [HISTORY_LEGEND]
+    current = 0
+    for entry in shown:
+        if entry.game != current:
+            current = entry.game
+            lines += ["", headings.get(current, f"game {current}")]
+        lines.append(history_line(entry, width))
+    return lines
 
 
 def describe(
@@ -917,3 +1050,16 @@ def _game_won(event: GameWon, before: MatchState, after: MatchState) -> str:
 
 _DESCRIBERS.update(PREMATURE_DESCRIBERS)
 _DESCRIBERS.update(TIME_DESCRIBERS)
+
+
+@_on(EntryCorrected)
+@_on(EntryWithdrawn)
+@_on(EntryAmended)
+def _corrected(event: EntryCorrected, before: MatchState, after: MatchState) -> str:
+    # Without the trail before it (the history gives the entry's own words).
+    return correction_text(event, {}, {})
+
+
+@_on(RemarkRecorded)
+def _remark(event: RemarkRecorded, before: MatchState, after: MatchState) -> str:
+    return f"scorekeeper's note: {event.text}"

@@ -38,7 +38,7 @@ from bgledger.projections.state.fold import Crawford, GameRecord, MatchState, Ph
 from bgledger.projections.state.situation import situation
 from bgledger.projections.views.audit import score_text
 from bgledger.projections.views.summary import gnubg_match_id, iso_from_ms
-from bgledger.projections.views.words import profile_of, rule_for
+from bgledger.projections.views.words import points_of, profile_of, rule_for
 from bgledger.rules.position import BAR, OFF
 from bgledger.rules.profiles import Decision
 
@@ -85,8 +85,8 @@ _ACTING = {
 def board_diagram(state: MatchState, viewer: str | None = None) -> str:
     """The board from ``viewer``'s side, with the score, cube, dice and what happens next.
 
-    ``viewer`` is ``'a'``, ``'b'`` or a player's name; by default the player
-    on roll, else ``a``.
+    ``viewer`` is ``'a'``, ``'b'`` or a player's name; by default ``a``, so
+    that the board does not turn round with every turn.
 
     :raises ValueError: if ``viewer`` is neither a player nor a player's name.
     """
@@ -99,12 +99,12 @@ def board_diagram(state: MatchState, viewer: str | None = None) -> str:
 
 
 def resolve_viewer(state: MatchState, viewer: str | None) -> str:
-    """``'a'`` or ``'b'`` for ``viewer``: a player, a player's name, or ``None`` (on roll).
+    """``'a'`` or ``'b'`` for ``viewer``: a player, a player's name, or ``None`` (``a``).
 
     :raises ValueError: if ``viewer`` is neither a player nor a player's name.
     """
     if viewer is None:
-        return state.turn or "a"
+        return "a"
     if viewer in ("a", "b"):
         return viewer
     for player in ("a", "b"):
@@ -155,7 +155,7 @@ def _panel(state: MatchState, me: str) -> list[str]:
 def _side(state: MatchState, player: str, symbol: str) -> list[str]:
     """Beside the player's half, outward in: his name and score, pips, the cube, his turn."""
     index = seat(player)
-    owns = state.cube_owner == player and not _crawford_game(state)
+    owns = state.cube_owner == player and state.in_game and not _crawford_game(state)
     return [
         f"{symbol}: {state.name(player)}, {state.score[index]} of {state.length}",
         f"pips {state.pips()[index]}, off {state.board[index][OFF]}",
@@ -173,7 +173,16 @@ def _acting(state: MatchState, player: str) -> str:
 
 
 def _centre(state: MatchState) -> str:
-    """The cube when it is in the middle: centred, offered, or out of play."""
+    """The cube when it is in the middle: centred, offered, or out of play.
+
+    Between games, the next game's: centred at 1, or none in the Crawford
+    game; nothing once the match is over.
+    """
+    if state.phase is Phase.OVER:
+        return ""
+    if state.phase is Phase.BETWEEN_GAMES:
+        crawford = state.crawford_rule and state.crawford is Crawford.CRAWFORD
+        return "next game: no cube, Crawford game" if crawford else "cube 1, centred"
     if _crawford_game(state):
         return "no cube: Crawford game"
     if state.phase is Phase.DOUBLED and state.offer is not None and state.turn is not None:
@@ -182,7 +191,8 @@ def _centre(state: MatchState) -> str:
 
 
 def _crawford_game(state: MatchState) -> bool:
-    return state.crawford_rule and state.crawford is Crawford.CRAWFORD
+    """True during the Crawford game (between games, Crawford means the next game is)."""
+    return state.in_game and state.crawford_rule and state.crawford is Crawford.CRAWFORD
 
 
 def _crawford_status(state: MatchState) -> str:
@@ -197,10 +207,11 @@ def _crawford_status(state: MatchState) -> str:
 
 def _footer(state: MatchState, me: str) -> list[str]:
     legend = f" X = {state.name(me)}, O = {state.name(other(me))}, from {state.name(me)}'s side"
-    match = f" {state.length}-point match · {score_text(state)} · {_crawford_status(state)}"
-    if state.game:
-        match += f" · game {state.game}"
-    lines = [legend, match, f" {situation(state)}"]
+    parts = [f"{state.length}-point match", score_text(state)]
+    if state.phase is not Phase.OVER:
+        parts.append(_crawford_status(state))
+    parts.extend(_game_status(state))
+    lines = [legend, " " + " · ".join(parts), f" {situation(state)}"]
     problems = state.position.problems()
     if problems:
         lines.append(" wrong position: " + "; ".join(problems))
@@ -211,19 +222,49 @@ def _footer(state: MatchState, me: str) -> list[str]:
 
 
 def brief(state: MatchState) -> str:
-    """One line after each recorded action: game, score, cube and what happens next.
+    """One line after each recorded action: game, score, Crawford, cube and what happens next.
 
-    E.g. ``game 2 · Ann 3, Bob 1 (to 7) · cube 2 Bob · Ann has rolled 5-2 and must move``.
+    During a game: ``game 2 · Ann 3, Bob 1 (to 7) · cube 2, Bob's · Ann has
+    rolled 5-2 and must move``; the cube is ``centred`` or its owner's, and the
+    Crawford game (no cube) and the post-Crawford games say so.  Between
+    games, the game that ended (who won it, how many points) and the
+    Crawford status of the next; once the match is over, the winner.
     """
-    parts = [f"game {state.game}"] if state.game else []
+    parts = _game_status(state)
     parts.append(f"{score_text(state)} (to {state.length})")
-    if _crawford_game(state):
-        parts.append("Crawford game")
-    else:
-        owner = f" {state.name(state.cube_owner)}" if state.cube_owner else ""
-        parts.append(f"cube {state.cube}{owner}")
+    if state.in_game:
+        if state.crawford_rule and state.crawford is Crawford.POST:
+            parts.append("post-Crawford")
+        parts.append("no cube: Crawford game" if _crawford_game(state) else _cube_text(state))
+    elif (
+        state.phase is Phase.BETWEEN_GAMES
+        and state.crawford_rule
+        and state.crawford is not Crawford.PRE
+    ):
+        parts.append(_crawford_status(state))
     parts.append(situation(state))
     return " · ".join(parts)
+
+
+def _cube_text(state: MatchState) -> str:
+    """``'cube 1, centred'`` or ``'cube 2, Bob's'``."""
+    if state.cube_owner is None:
+        return f"cube {state.cube}, centred"
+    return f"cube {state.cube}, {state.name(state.cube_owner)}'s"
+
+
+def _game_status(state: MatchState) -> list[str]:
+    """The game in progress (``'game 2'``), or the one that just ended and what it scored.
+
+    Empty before the first game, and after a match won other than by its last
+    game (on time, by penalty points).
+    """
+    if state.in_game:
+        return [f"game {state.game}"]
+    last = state.games[-1] if state.games else None
+    if last is None or last.number != state.game:
+        return []
+    return [f"game {last.number} won by {state.name(last.winner)}, {points_of(last.points)}"]
 
 
 _HOW = {"played": "played", "drop": "dropped", "resign": "resigned"}

@@ -1,0 +1,358 @@
+"""Recording errors corrected: ``undo`` and ``amend``, decided then recorded (DESIGN principle 9).
+
+A scorekeeper who typed ``roll 6 3`` for a 6-4, or ``13/7`` for ``13/8``,
+corrects the record, not the game: nothing happened at the board for a
+director to rule on, so these are not rulings (no rule window, no
+``--rule``).  The mistaken entry stays in the log as it was recorded; the
+correction is an event of its own (:mod:`bgledger.events.corrections`) that
+says who corrected it, when and why.
+
+- :meth:`CorrectionCommands.withdraw` (``undo``): the last entry in force was
+  never made.  Undoing again withdraws the entry before it.
+- :meth:`CorrectionCommands.remark` (``note TEXT``): the scorekeeper's own
+  remark for the record, which changes nothing and is no ruling either.
+- :meth:`CorrectionCommands.amend` (``amend N LINE``): entry ``N`` was
+  mis-entered and ``LINE`` is what happened.  The line is decided by the
+  match's own command on the match as it stood before entry ``N`` (as
+  corrected), at that entry's time unless the line gives its own; then every
+  later entry is decided again after it (:mod:`bgledger.commands.redecide`)
+  and must record the same facts.  If one no longer fits, the amendment is
+  refused naming it, and nothing is appended.
+
+Who may correct what (USBGF 4.7: the players agree the score before each
+new game starts, and the director resolves scoring disputes): the
+scorekeeper alone may correct any entry of the game in progress (or of the
+game that just ended, before the next one starts).  An entry of an earlier
+game needs ``--ruled-by director``.  An entry that a director's ruling was
+decided on after it is not a recording error any more: the director
+corrects it by a ruling (or a committee's appeal).  The clock's sanctions
+(an expired reserve, a penalty, a clock set by the director) are rulings
+themselves and are never withdrawn as typos.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Sequence
+from copy import deepcopy
+from dataclasses import fields
+from typing import Any
+
+from bgledger.commands.redecide import ACTIONS, CLOCK_LINES, differences
+from bgledger.commands.stream import MatchStream
+from bgledger.errors import ActionRefusedError, BgLedgerError, RulesError
+from bgledger.events import (
+    ClockSet,
+    EntryAmended,
+    EntryCorrected,
+    EntryWithdrawn,
+    GameStarted,
+    MatchEvent,
+    PenaltyPointsAssessed,
+    RemarkRecorded,
+    ReserveTimePenalized,
+    ReserveTimeRestored,
+    RulingMade,
+    RulingNoted,
+    TimeExpired,
+)
+from bgledger.events.names import topic_of
+from bgledger.projections.state.corrections import AFTER, Entry, entries
+from bgledger.projections.state.fold import fold_in_force
+from bgledger.projections.state.rulings import amended_slots, in_force, voided_by
+from bgledger.rules.profiles import Decision
+
+__all__ = [
+    "CORRECTORS",
+    "CorrectionCommands",
+    "CorrectionRefusedError",
+    "EntryNoLongerFitsError",
+    "InvalidCorrectionError",
+    "entries_in_force",
+    "replacement_fields",
+]
+
+CORRECTORS = ("", "director")
+"""Who corrects a recording error: the scorekeeper alone (``""``) or with the director's leave."""
+
+SANCTIONS: tuple[type[MatchEvent], ...] = (
+    TimeExpired,
+    ReserveTimePenalized,
+    ReserveTimeRestored,
+    PenaltyPointsAssessed,
+    ClockSet,
+)
+"""The director's decisions among the clock's events: never withdrawn as a typo."""
+
+
+class CorrectionRefusedError(ActionRefusedError):
+    """A correction the ledger cannot make: nothing to undo, an earlier game without the
+    director, an entry a ruling was decided on."""
+
+
+class EntryNoLongerFitsError(CorrectionRefusedError):
+    """An amendment after which a later entry would not be recorded as it was.
+
+    ``number`` is that entry's event.
+    """
+
+    def __init__(self, number: int, message: str, rule: str | None = None) -> None:
+        self.number = number
+        super().__init__(message, rule)
+
+
+class InvalidCorrectionError(RulesError):
+    """A correction that names no entry (an event number the match does not have, a ruling)."""
+
+
+Perform = Callable[[Any, str], None]
+"""Records a line on a match, at the given time unless the line gives its own."""
+
+
+def entries_in_force(
+    history: Sequence[MatchEvent], kept: Sequence[MatchEvent] | None = None
+) -> list[Entry]:
+    """The entries of the match as corrected (amended ones in place), in order.
+
+    ``kept`` is ``in_force(history)`` when the caller has it already (the entries hold
+    its very events).
+    """
+    return entries(in_force(history) if kept is None else kept, amended_slots(history))
+
+
+def replacement_fields(event: MatchEvent) -> dict[str, Any]:
+    """``event`` as an amendment stores it: its stored name and its fields (time, recorder)."""
+    own = {
+        f.name: getattr(event, f.name)
+        for f in fields(event)
+        if f.name not in ("originator_id", "originator_version", "timestamp", "chain")
+    }
+    return {"kind": topic_of(type(event)), "fields": own}
+
+
+class CorrectionCommands(MatchStream):
+    """``undo`` and ``amend``: a scorekeeper's recording errors, corrected by events of their own.
+
+    Like a ruling, a correction takes ``history``, the match's events so far
+    as stored (:meth:`bgledger.store.application.MatchStore.rule` reads them).
+    """
+
+    def withdraw(
+        self,
+        history: Sequence[MatchEvent],
+        *,
+        reason: str = "",
+        ruled_by: str = "",
+        by: str,
+        at: str | None = None,
+    ) -> EntryWithdrawn:
+        """Withdraw the last entry in force (``undo``), with what its command recorded with it.
+
+        :raises CorrectionRefusedError: if there is nothing to undo, or it may not be undone.
+        """
+        found = entries_in_force(history)
+        if not found:
+            raise CorrectionRefusedError("nothing to undo: no entry has been recorded yet")
+        entry = found[-1]
+        self._may_correct(history, found, entry, ruled_by)
+        return self._record(
+            EntryWithdrawn, by, at, history,
+            event=entry.number, voids=list(entry.voids), reason=reason.strip(), ruled_by=ruled_by,
+        )  # fmt: skip
+
+    def amend(
+        self,
+        history: Sequence[MatchEvent],
+        number: int,
+        perform: Perform,
+        *,
+        line: str,
+        reason: str = "",
+        ruled_by: str = "",
+        by: str,
+        at: str | None = None,
+    ) -> EntryAmended:
+        """Entry ``number`` was mis-entered: ``perform`` records what happened (``line``).
+
+        :raises InvalidCorrectionError: if ``number`` is no entry of the match.
+        :raises CorrectionRefusedError: if the entry may not be corrected.
+        :raises EntryNoLongerFitsError: if a later entry would not be recorded as it was.
+        :raises BgLedgerError: as the line's own command refuses it (nothing is appended).
+        """
+        kept = in_force(history)
+        found = entries_in_force(history, kept)
+        entry = self._entry(history, found, number)
+        self._may_correct(history, found, entry, ruled_by)
+        index = next(i for i, e in enumerate(kept) if e is entry.events[0])
+        scratch = deepcopy(self)
+        scratch.advance(self.version, fold_in_force(kept[:index]) or self.state)
+        perform(scratch, entry.first.at)
+        made = scratch.collect_events()
+        self._still_fits(scratch, kept[index + len(entry.events) :])
+        return self._record(
+            EntryAmended, by, at, history,
+            event=entry.number, voids=list(entry.voids), reason=reason.strip(),
+            ruled_by=ruled_by, line=line.strip(), replacement=[replacement_fields(e) for e in made],
+        )  # fmt: skip
+
+    def remark(self, text: str, *, by: str, at: str | None = None) -> RemarkRecorded:
+        """The scorekeeper's remark for the record (``note TEXT``); the match is unchanged.
+
+        Not a ruling: no ``--ruled-by``, no rule.  Like any entry it can be withdrawn.
+
+        :raises InvalidCorrectionError: for an empty remark.
+        """
+        if not text.strip():
+            raise InvalidCorrectionError("a note needs its text, e.g. note 'Bob asked for a break'")
+        return self._record(RemarkRecorded, by, at, text=text.strip())
+
+    # -- what every correction checks ------------------------------------------------------
+
+    def _entry(self, history: Sequence[MatchEvent], found: list[Entry], number: int) -> Entry:
+        """The entry in force that event ``number`` belongs to.
+
+        :raises InvalidCorrectionError: for a number the match lacks, a ruling, a correction.
+        :raises CorrectionRefusedError: for an event no longer in force.
+        """
+        if not 1 <= number <= len(history):
+            raise InvalidCorrectionError(f"event {number}: the match has events 1-{len(history)}")
+        for entry in found:
+            if any(e.originator_version == number for e in entry.events):
+                return entry
+        event = history[number - 1]
+        kind = type(event).__name__
+        if isinstance(event, RulingMade):
+            raise InvalidCorrectionError(
+                f"event {number} is a ruling ({kind}), not an entry: an appeal overturns it"
+            )
+        if isinstance(event, EntryCorrected):
+            raise InvalidCorrectionError(
+                f"event {number} is a correction ({kind}): amend entry {event.event} itself"
+            )
+        voided = voided_by(history)
+        if number in voided:
+            raise CorrectionRefusedError(
+                f"event {number} ({kind}) is not in force: event {voided[number]} voided it"
+            )
+        raise InvalidCorrectionError(f"event {number} ({kind}) is not an entry of a game")
+
+    def _may_correct(
+        self, history: Sequence[MatchEvent], found: list[Entry], entry: Entry, ruled_by: str
+    ) -> None:
+        """Refuse what a scorekeeper may not correct (see the module's text).
+
+        :raises InvalidCorrectionError: for an unknown ``ruled_by``.
+        :raises CorrectionRefusedError: for a sanction, an entry a ruling was decided on, or
+            an earlier game's entry without the director.
+        """
+        if ruled_by not in CORRECTORS:
+            raise InvalidCorrectionError(
+                f"--ruled-by {ruled_by!r}: a recording error is corrected by the scorekeeper "
+                "alone, or with --ruled-by director"
+            )
+        first = entry.first
+        if isinstance(first, SANCTIONS):
+            raise CorrectionRefusedError(
+                f"event {first.originator_version} ({type(first).__name__}) is the director's "
+                "decision, not a recording error: the director rules on it"
+            )
+        last = max(e.originator_version for e in entry.events)
+        for event in history[last:]:
+            if isinstance(event, RulingMade) and not _bare_note(event):
+                if event.originator_version in voided_by(history):
+                    continue
+                raise CorrectionRefusedError(
+                    f"entry {entry.number} came before the ruling at event "
+                    f"{event.originator_version}, which was decided on it: the director "
+                    "corrects it by a ruling"
+                )
+        current = found[-1].game if found else 0
+        if entry.game < current and ruled_by != "director":
+            raise CorrectionRefusedError(
+                f"entry {entry.number} belongs to game {entry.game}, and game {current} has "
+                "started: the players agreed that game's score; correcting it needs the "
+                "director (--ruled-by director)",
+                self.profile.cite(Decision.SCORE),
+            )
+
+    def _still_fits(self, scratch: Any, later: Sequence[MatchEvent]) -> None:
+        """Decide every entry in ``later`` again on ``scratch`` (the amended match).
+
+        Each command records its entry's events again; they must say what the
+        log says, one by one (a game started with the opening roll after it,
+        a game won with the play before it).
+
+        :raises EntryNoLongerFitsError: naming the first that is not recorded as it was.
+        """
+        events = [e for e in later if not isinstance(e, RulingMade | EntryCorrected)]
+        pending: deque[MatchEvent] = deque()
+        for index, event in enumerate(events):
+            number, kind = event.originator_version, type(event).__name__
+            if not pending:
+                pending.extend(_decide_again(scratch, events, index))
+            again = pending.popleft()
+            changed = differences(again, event)
+            if changed:
+                what = _what_changed(again, changed)
+                raise EntryNoLongerFitsError(
+                    number,
+                    f"entry {number} ({kind}) no longer fits the amended history: {what}; "
+                    "amend or undo it first",
+                )
+        if pending:
+            raise EntryNoLongerFitsError(
+                events[-1].originator_version if events else 0,
+                f"after the amendment the ledger would also record {type(pending[0]).__name__}"
+                ", which the log does not have; amend the later entries first",
+            )
+
+
+def _decide_again(scratch: Any, events: Sequence[MatchEvent], index: int) -> list[MatchEvent]:
+    """What the command of ``events[index]`` (or of the entry it opens) records on ``scratch``.
+
+    :raises EntryNoLongerFitsError: if no command records it, or the command refuses.
+    """
+    event = events[index]
+    number, kind = event.originator_version, type(event).__name__
+    if isinstance(event, AFTER):
+        raise EntryNoLongerFitsError(
+            number,
+            f"event {number} ({kind}) no longer follows: after the amendment the entry "
+            "before it does not lead to it; amend or undo that entry first",
+        )
+    given = next((e for e in events[index:] if not isinstance(e, _WITH_NEXT)), event)
+    command = ACTIONS.get(type(given)) or CLOCK_LINES.get(type(given))
+    if command is None:
+        raise EntryNoLongerFitsError(
+            number,
+            f"entry {number} ({kind}) cannot be decided again after an amendment: "
+            "undo back to the mistaken entry instead",
+        )
+    try:
+        command(scratch, given, {"by": given.recorded_by, "at": given.at})
+    except BgLedgerError as error:
+        raise EntryNoLongerFitsError(
+            given.originator_version,
+            f"entry {given.originator_version} ({type(given).__name__}) no longer fits the "
+            f"amended history: {error}",
+        ) from None
+    made: list[MatchEvent] = scratch.collect_events()
+    return made
+
+
+def _what_changed(again: MatchEvent, changed: list[str]) -> str:
+    """What a later entry re-decided on the amended history would say differently."""
+    if changed == ["kind"]:
+        return f"the ledger would record {type(again).__name__} there"
+    if "legal" in changed:
+        reason = getattr(again, "reason", None)
+        return f"it would be illegal: {reason}" if reason else "it would be legal now"
+    return f"its {', '.join(changed)} would differ"
+
+
+_WITH_NEXT: tuple[type[MatchEvent], ...] = (GameStarted,)
+"""Recorded by the command of the event after it (a game starts with its opening roll)."""
+
+
+def _bare_note(event: RulingMade) -> bool:
+    return isinstance(event, RulingNoted) and not (event.voids or event.restores)
