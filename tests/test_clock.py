@@ -37,6 +37,7 @@ from bgledger.events import (
 )
 from bgledger.projections.state.clock import at_ms, figures
 from bgledger.projections.views.audit import history
+from bgledger.service import Ledger
 
 BY = "kim"
 
@@ -563,3 +564,28 @@ def test_a_command_refused_halfway_leaves_a_bare_match_as_it_was() -> None:
         match.hit(by=BY, at=at("10:01:05"))
         match.hit(by=BY, at=at("10:01:06"))  # Ann has not moved: refused (4.1.8.1)
     assert (match.version, match.state, match.collect_events()) == (version, state, [])
+
+
+# -- recording errors: the ledger's own hits go with the entry they came with ---------------
+
+
+def test_undo_and_amend_take_the_opening_hit_and_an_implied_hit_with_their_entry() -> None:
+    ledger = Ledger("sqlite:///:memory:")
+    ledger.start(
+        ("Ann", "Bob"), 5, match_id="u", by=BY, clock="simple-delay", profile="usbgf-2017",
+        at=at("10:00:00"),
+    )  # fmt: skip
+    ledger.opening("u", 5, 2, by=BY, at=at("10:01:00"))  # 3-5, with Bob's lower-die hit
+    undone = ledger.undo("u", reason="typo", by=BY, at=at("10:01:01"))
+    assert list(undone.result.voids) == [3, 4, 5]  # the opening's hit goes with it
+    timer = undone.state.timer
+    assert timer is not None and timer.turn is None and undone.state.game == 0
+    ledger.opening("u", 2, 5, by=BY, at=at("10:01:10"))  # 7-9: Bob plays first
+    ledger.move("u", "13/8 13/11", by=BY, at=at("10:01:30"))  # 10; his hit forgotten
+    ledger.roll("u", 6, 4, by=BY, at=at("10:01:50"))  # 11 his hit, implied; 12 Ann's roll
+    amended = ledger.amend("u", 11, "roll 6 3", reason="typo", by=BY, at=at("10:01:55"))
+    state = amended.state
+    assert state.dice == (6, 3) and state.turn == "a"
+    # Bob's turn 10:01:10-10:01:50 (the amended roll keeps the entry's time): 40 s, 28 off.
+    assert state.timer is not None and state.timer.reserve_ms == (600_000, 572_000)
+    assert state.timer.turn == "a" and state.timer.running
