@@ -164,8 +164,8 @@ def hit(
     """PLAYER (a or b; default: whose time runs) hits the clock: his turn ends (USBGF 4.1.8.1).
 
     A player hits after his play, his double, his take or a roll he cannot
-    play; after the opening roll the player with the lower die starts his
-    opponent's clock (CLOCK 3.3).  Prints both reserves after the hit.
+    play; the opening roll starts the winner's clock itself (CLOCK 3.3: the
+    lower die's hit is recorded with it).  Prints both reserves after the hit.
     """
 
     timed(ctx, lambda ledger: ledger.hit(match_id, player, by=by, at=at), _said_hit, as_json)

@@ -22,10 +22,19 @@ from bgledger.cli.common import (
     open_ledger,
     stamp_options,
 )
+from bgledger.projections.views.audit import describe
 from bgledger.projections.views.summary import state_json
 from bgledger.projections.views.text import brief
 from bgledger.projections.views.words import rule_for
-from bgledger.service import DEFAULT_PROFILE, PROFILES, Decision, Ledger, Recorded
+from bgledger.service import (
+    DEFAULT_PROFILE,
+    PROFILES,
+    ClockHit,
+    ClockHitImplied,
+    Decision,
+    Ledger,
+    Recorded,
+)
 
 _AS_PLAYED = click.option(
     "--as-played",
@@ -52,8 +61,12 @@ def perform(ctx: click.Context, command: Command, as_json: bool) -> None:
     if as_json:
         emit_json(done.to_json())
         return
+    hits = [e for e in done.events if isinstance(e, ClockHit | ClockHitImplied)]
+    for hit in hits:  # a hit the ledger recorded with the action (CLOCK 3.3; an implied one)
+        click.echo(f"event {hit.originator_version}: {describe(hit, done.state, done.state)}")
     for number in done.flagged:
-        click.echo(f"event {number} recorded as played and flagged illegal", err=True)
+        if number not in {hit.originator_version for hit in hits}:
+            click.echo(f"event {number} recorded as played and flagged illegal", err=True)
     click.echo(brief(done.state))
 
 
@@ -126,7 +139,7 @@ def start(
 ) -> None:
     """Start a match between players a and b; prints its id.
 
-    With --clock the game clock is set up too (the first hit starts it);
+    With --clock the game clock is set up too (the opening roll starts it);
     --reserve, --delay and --doubles need --clock.
     """
     ledger = open_ledger(ctx)
@@ -190,6 +203,7 @@ def opening(
 @click.argument("die1", type=int)
 @click.argument("die2", type=int, required=False)
 @_PREMATURE
+@_AS_PLAYED
 @stamp_options
 @json_option
 @click.pass_context
@@ -199,6 +213,7 @@ def roll(
     die1: int,
     die2: int | None,
     early: bool,
+    as_played: bool,
     by: str,
     at: str | None,
     as_json: bool,
@@ -207,7 +222,8 @@ def roll(
 
     With --premature, his opponent rolled D D before he moved: the mover then
     accepts or refuses the roll (accept-roll, refuse-roll; it stands at once
-    where premature rolls stand, ABT 4.6).
+    where premature rolls stand, ABT 4.6).  With --as-played, a roll made on the
+    opponent's time (his hit never made) is recorded as made, for the director.
     """
     if die2 is None:  # 'roll M 64', as a scorekeeper says it
         with library_errors():
@@ -215,7 +231,11 @@ def roll(
     if early:
         perform(ctx, lambda led: led.roll_early(match_id, die1, die2, by=by, at=at), as_json)
     else:
-        perform(ctx, lambda led: led.roll(match_id, die1, die2, by=by, at=at), as_json)
+        perform(
+            ctx,
+            lambda led: led.roll(match_id, die1, die2, as_played=as_played, by=by, at=at),
+            as_json,
+        )
 
 
 @click.command()

@@ -56,6 +56,7 @@ from bgledger.events import (
     BreakEnded,
     BreakStarted,
     ClockHit,
+    ClockHitImplied,
     ClockResumed,
     ClockSet,
     ClockStarted,
@@ -113,6 +114,7 @@ __all__ = [
     "BreakEnded",
     "BreakStarted",
     "ClockHit",
+    "ClockHitImplied",
     "ClockResumed",
     "ClockSet",
     "ClockStarted",
@@ -462,17 +464,29 @@ class Ledger:
         return self._act(match_id, lambda m: m.opening(die_a, die_b, by=by, at=at))
 
     def roll(
-        self, match_id: str, die1: int, die2: int, *, by: str, at: str | None = None
+        self,
+        match_id: str,
+        die1: int,
+        die2: int,
+        *,
+        as_played: bool = False,
+        by: str,
+        at: str | None = None,
     ) -> Recorded[bool]:
         """The player on roll rolled ``die1``-``die2``; a roll that cannot be played is a dance.
 
-        The result is True for a dance (the turn passes, USBGF Appendix B).
+        The result is True for a dance (the turn passes, USBGF Appendix B).  A
+        roll on the opponent's time (his hit not recorded) is refused, or comes
+        after his hit recorded as implied, as the profile says; ``as_played``
+        records it as made on his time (the director may rule the missed hit).
 
         :raises InvalidDiceError: for a die outside 1-6.
         :raises OutOfTurnError: when nobody is to roll (a double or concession pending:
             USBGF 4.4.4, 4.5; a break: USBGF 2.2.2).
+        :raises ClockRefusedError: for a roll on the opponent's time, where refused
+            (USBGF 4.1.8.1).
         """
-        return self._act(match_id, lambda m: m.roll(die1, die2, by=by, at=at))
+        return self._act(match_id, lambda m: m.roll(die1, die2, as_played=as_played, by=by, at=at))
 
     def void_roll(
         self, match_id: str, reason: str, *, by: str, at: str | None = None
@@ -765,8 +779,9 @@ class Ledger:
     ) -> Recorded[ClockHit]:
         """``player`` (default: whose time runs) hits the clock: his turn ends (USBGF 4.1.8.1).
 
-        After the opening roll the player with the lower die starts his
-        opponent's clock (CLOCK 3.3).
+        The opening roll itself starts the winner's clock (CLOCK 3.3: the
+        ledger records the lower die's hit with it); a hit that ends no turn
+        is refused, saying whose hit is missing.
 
         :raises ClockRefusedError: without a clock, or a hit out of turn.
         """

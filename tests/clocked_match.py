@@ -37,31 +37,31 @@ T0 = "2026-11-21T10:00:00+00:00"
 # 10:00 each, a 12-second delay: a turn of t seconds costs max(0, t - 12) of the reserve.
 # The events by number: 1 MatchStarted, 2 ClockStarted, then one a line below but for the
 # drop (17 CubeDropped, 18 GameWon), the late return (20 BreakEnded, 21 PenaltyPointsAssessed)
-# and the flag (29 TimeExpired, 30 MatchWon); 22 GameStarted comes with the second opening.
+# and the flag (29 TimeExpired, 30 MatchWon); each opening comes with its GameStarted before it
+# and the lower die's ClockHit after it (3-5, 22-24): the opening roll starts the clock of the
+# player who won it (CLOCK 3.3).
 CLOCKED_LINES = """
-@2026-11-21T10:01:00+00:00 opening 3 1       # 3 GameStarted, 4: Ann plays first
-@2026-11-21T10:01:05+00:00 hit               # 5: Bob's lower die starts Ann's clock
+@2026-11-21T10:01:00+00:00 opening 3 1       # 3 GameStarted, 4, 5 Bob's lower die: Ann's clock
 @2026-11-21T10:01:45+00:00 move 8/5 6/5      # 6
-@2026-11-21T10:01:45+00:00 hit               # 7: Ann 40 s, 28 past the delay: 9:32
+@2026-11-21T10:01:45+00:00 hit               # 7: Ann 45 s, 33 past the delay: 9:27
 @2026-11-21T10:01:50+00:00 roll 6 4          # 8
 @2026-11-21T10:02:00+00:00 clock stop dispute  # 9: Bob 15 s, 3 past the delay: 9:57
-@2026-11-21T10:03:00+00:00 clock read a=9:31 b=10:16  # 10: drift -0:01 / +0:19
+@2026-11-21T10:03:00+00:00 clock read a=9:26 b=10:16  # 10: drift -0:01 / +0:19
 @2026-11-21T10:05:00+00:00 clock resume      # 11: three minutes stopped are nobody's
 @2026-11-21T10:05:10+00:00 move 24/18 13/9   # 12
 @2026-11-21T10:05:10+00:00 hit               # 13: Bob 15 s + 10 s = 25 s, 13 past: 9:47
 @2026-11-21T10:05:12+00:00 early-pickup b    # 14: Bob's first: a warning (USBGF 4.1.7.2)
 @2026-11-21T10:05:30+00:00 double            # 15
-@2026-11-21T10:05:30+00:00 hit               # 16: Ann 20 s, 8 past: 9:24
+@2026-11-21T10:05:30+00:00 hit               # 16: Ann 20 s, 8 past: 9:19
 @2026-11-21T10:06:00+00:00 drop              # 17, 18: Bob 30 s, 18 past: 9:29; Ann 1-0
-@2026-11-21T10:10:00+00:00 break start b     # 19: until 10:15, the clocks Ann 9:24, Bob 9:29
+@2026-11-21T10:10:00+00:00 break start b     # 19: until 10:15, the clocks Ann 9:19, Bob 9:29
 @2026-11-21T10:32:00+00:00 break end late b  # 20, 21: 17 minutes over: 1 point to Ann, 2-0
-@2026-11-21T10:33:00+00:00 opening 1 3       # 22 GameStarted, 23: Bob plays first
-@2026-11-21T10:33:05+00:00 hit               # 24: Ann's lower die starts Bob's clock
-@2026-11-21T10:33:15+00:00 move 8/5 6/5      # 25
-@2026-11-21T10:33:15+00:00 hit               # 26: Bob 10 s, inside the delay: 9:29
-@2026-11-21T10:33:20+00:00 clock set a=0:30 b=9:29 clock error  # 27: Ann 5 s into her turn
+@2026-11-21T10:33:00+00:00 opening 1 3       # 22 GameStarted, 23, 24 Ann's lower die: Bob's
+@2026-11-21T10:33:10+00:00 move 8/5 6/5      # 25
+@2026-11-21T10:33:10+00:00 hit               # 26: Bob 10 s, inside the delay: 9:29
+@2026-11-21T10:33:20+00:00 clock set a=0:30 b=9:29 clock error  # 27: Ann 10 s into her turn
 @2026-11-21T10:33:25+00:00 penalty b 1 "USBGF 1.2.3" rude to the director  # 28: 3-0
-@2026-11-21T10:34:00+00:00 flag a            # 29, 30: Ann 45 s, 33 past: 0:30 is gone
+@2026-11-21T10:34:00+00:00 flag a            # 29, 30: Ann 50 s, 38 past: 0:30 is gone
 """
 
 
@@ -86,22 +86,19 @@ def record_clocked_match(match_id: str = "timed") -> list[MatchEvent]:
 def missed_hit_match() -> list[MatchEvent]:
     """Ann never hits after her play; Bob rolls and plays on her time (USBGF 4.1.8.1).
 
-    1-2 the start, 3-4 Ann opens 3-1, 5 Bob hits, 6 Ann plays at 10:01:15 (10 s, inside
-    the delay) and does not hit; 7-8 Bob rolls and plays; 9 the ruling at 10:02:00 voids
-    7-8; 10 restores 0:43 (55 s of Ann's turn, 43 past the delay): Ann 10:00 again.
-    """
-    lines = """
-    @2026-11-21T10:01:00+00:00 opening 3 1
-    @2026-11-21T10:01:05+00:00 hit
-    @2026-11-21T10:01:15+00:00 move 8/5 6/5
-    @2026-11-21T10:01:20+00:00 roll 6 4
-    @2026-11-21T10:01:50+00:00 move 24/18 13/9
+    1-2 the start, 3-4 Ann opens 3-1 at 10:01:00, 5 Bob's lower die starts her clock,
+    6 Ann plays at 10:01:10 (10 s, inside the delay) and does not hit; 7-8 Bob rolls (as
+    played: the ledger refuses a roll on Ann's time unless told it was made) and plays;
+    9 the ruling at 10:02:00 voids 7-8; 10 restores 0:48 (60 s of Ann's turn, 48 past the
+    delay): Ann 10:00 again.
     """
     match = Match.start(
         match_uuid("mh"), "mh", ("Ann", "Bob"), 5, by="kim", at=T0, clock="simple-delay"
     )
-    for line in lines.strip().splitlines():
-        Action.parse(line).apply(match, "kim")
+    Action.parse("@2026-11-21T10:01:00+00:00 opening 3 1").apply(match, "kim")
+    Action.parse("@2026-11-21T10:01:10+00:00 move 8/5 6/5").apply(match, "kim")
+    match.roll(6, 4, as_played=True, by="kim", at="2026-11-21T10:01:20+00:00")
+    Action.parse("@2026-11-21T10:01:50+00:00 move 24/18 13/9").apply(match, "kim")
     events = match.collect_events()
     ruling = Ruling("director", "Ann never hit her clock", by="td", at="2026-11-21T10:02:00+00:00")
     match.missed_hit(events, ruling)
@@ -111,13 +108,13 @@ def missed_hit_match() -> list[MatchEvent]:
 def both_expired_match() -> list[MatchEvent]:
     """Ann's reserve runs out with Bob's at 0:00 already: both expired (USBGF 4.3.3).
 
-    3-4 Ann opens 3-1, 5 Bob hits at 10:01:05; 6 the clocks set at 10:01:10, 5 s into
-    Ann's turn (inside the delay): Ann 0:05, Bob 0:00; 7 Ann flagged at 10:01:40: 35 s in,
-    23 past the delay: 0:00, and Bob's is 0:00: 8 both set to the nominal 1:00.
+    3-4 Ann opens 3-1 at 10:01:05, 5 Bob's lower die starts her clock; 6 the clocks set at
+    10:01:10, 5 s into Ann's turn (inside the delay): Ann 0:05, Bob 0:00; 7 Ann flagged at
+    10:01:40: 35 s in, 23 past the delay: 0:00, and Bob's is 0:00: 8 both set to the nominal
+    1:00.
     """
     lines = """
-    @2026-11-21T10:01:00+00:00 opening 3 1
-    @2026-11-21T10:01:05+00:00 hit
+    @2026-11-21T10:01:05+00:00 opening 3 1
     @2026-11-21T10:01:10+00:00 clock set a=0:05 b=0:00 both clocks wrong
     @2026-11-21T10:01:40+00:00 flag a
     """

@@ -69,13 +69,13 @@ def start(db: str, *extra: str, length: int = 5, match_id: str = "m") -> None:
 
 
 def timed(db: str, *extra: str, length: int = 5) -> None:
-    """A clocked match whose first game began: opening 3-1 at T(5), Bob's hit at T(6).
+    """A clocked match whose first game began: opening 3-1 at T(6).
 
-    Ann rolled the higher die; Bob, with the lower, starts her clock (CLOCK 3.3).
+    Ann rolled the higher die; Bob, with the lower, starts her clock (CLOCK 3.3): the
+    ledger records his hit with the roll (events 3-5).
     """
     start(db, "--clock", "simple-delay", *extra, length=length)
-    ok(db, "opening", "m", "3", "1", "--at", T(5))
-    ok(db, "hit", "m", "--at", T(6))
+    ok(db, "opening", "m", "3", "1", "--at", T(6))
 
 
 def as_json(db: str, *args: str) -> dict[str, Any]:
@@ -156,9 +156,11 @@ def test_a_profile_without_breaks_has_no_allowance(db: str) -> None:
 
 def test_hit_prints_who_hit_and_both_reserves(db: str) -> None:
     start(db, "--clock", "simple-delay")
-    ok(db, "opening", "m", "3", "1", "--at", T(5))
-    first = ok(db, "hit", "m", "--at", T(6)).stdout
-    assert "Bob hit the clock: Ann's time runs · Ann 10:00 · Bob 10:00" in first
+    opened = as_json(db, "opening", "m", "3", "1", "--at", T(6))
+    assert opened["recorded"] == [3, 4, 5]  # the game, the roll, Bob's hit (CLOCK 3.3)
+    assert opened["clock"]["running"] == "a" and opened["clock"]["as_of"] == T(6)
+    told = ok(db, "history", "m").stdout
+    assert "Bob rolled the lower die: Ann's time runs (Bob 10:00, Ann 10:00)" in told
     ok(db, "move", "m", "8/5 6/5", "--at", T(40))
     # Ann's turn: T(6) to T(46), 40 s; 12 s of delay, so 28 s come off: 9:32.
     document = as_json(db, "hit", "m", "a", "--at", T(46))
@@ -175,12 +177,15 @@ def test_hit_refused_for_the_player_whose_time_is_not_running(db: str) -> None:
     ok(db, "move", "m", "8/5 6/5", "--at", T(40))
     out = refused(db, 1, "hit", "m", "b", "--at", T(41), cite="USBGF 4.1.8.1")
     assert "Bob's time is not running, Ann's is" in out
-    assert "missed-hit" in out  # what to do if Ann never hit
+    assert "Record Ann's hit: 'hit a'" in out  # what to do: her hit is the missing one
+    assert "missed-hit" not in out  # not the director's sanction
 
 
 def test_hit_refused_before_the_turn_is_done_and_for_bad_input(db: str) -> None:
     timed(db)
-    refused(db, 1, "hit", "m", "a", "--at", T(10), cite="USBGF 4.1.8.1")  # Ann has not moved
+    out = refused(db, 1, "hit", "m", "a", "--at", T(10), cite="CLOCK 3.3")  # Ann has not moved
+    assert "the opening roll started Ann's clock (Bob's lower die)" in out
+    refused(db, 1, "hit", "m", "b", "--at", T(10), cite="CLOCK 3.3")  # Bob's hit came with it
     refused(db, 2, "hit", "m", "c", "--at", T(10))
     ok(db, "move", "m", "8/5 6/5", "--at", T(20))
     refused(db, 2, "hit", "m", "--at", "half past ten")
@@ -433,8 +438,7 @@ def test_early_pickup_refused_in_the_players_own_turn(db: str) -> None:
 
 def test_early_pickup_under_bronstein_forfeits_the_delay(db: str) -> None:
     start(db, "--clock", "bronstein")  # CLOCK 2.1: 10:00 for 5 points, 12 s deductible
-    ok(db, "opening", "m", "3", "1", "--at", T(5))
-    ok(db, "hit", "m", "--at", T(6))
+    ok(db, "opening", "m", "3", "1", "--at", T(6))  # Bob's lower die starts Ann's clock
     out = ok(db, "early-pickup", "m", "b", "--at", T(7)).stdout
     assert "Bob forfeits the delay of his next turn (CLOCK 4.1)" in out
     assert show(db)["clock"]["delay_forfeited"] == {"a": False, "b": True}
@@ -456,7 +460,9 @@ def test_early_pickup_under_bronstein_forfeits_the_delay(db: str) -> None:
 def test_missed_hit_nullifies_and_restores(db: str) -> None:
     timed(db)
     ok(db, "move", "m", "8/5 6/5", "--at", T(40))  # event 6; Ann forgets to hit
-    ok(db, "roll", "m", "6", "5", "--at", T(50))  # event 7, on Ann's time
+    out = refused(db, 1, "roll", "m", "6", "5", "--at", T(50), cite="USBGF 4.1.8.1")
+    assert "Ann's time is still running" in out and "'roll --as-played'" in out
+    ok(db, "roll", "m", "6", "5", "--as-played", "--at", T(50))  # event 7, on Ann's time
     # At her play Ann had used 34 s (22 past the delay): 9:38; by T(60), 54 s: 9:18.
     out = ok(db, "missed-hit", "m", "--reason", "Ann never hit", "--at", T(60)).stdout
     assert "event 7 nullified (USBGF 4.1.8.1)" in out
@@ -473,7 +479,7 @@ def test_missed_hit_json_and_refusals(db: str) -> None:
     # Nothing done on Ann's time yet: she just hits.
     refused(db, 1, "missed-hit", "m", "--reason", "x", "--at", T(10), cite="USBGF 4.1.8.1")
     ok(db, "move", "m", "8/5 6/5", "--at", T(14))  # 8 s: within the delay
-    ok(db, "roll", "m", "6", "5", "--at", T(16))
+    ok(db, "roll", "m", "6", "5", "--as-played", "--at", T(16))
     document = as_json(db, "missed-hit", "m", "--reason", "no hit", "--at", T(18))
     # 12 s used by T(18): the delay covers it, so the clock took nothing from her.
     assert document["voided"] == [7] and document["restored_ms"] == 0
@@ -602,8 +608,7 @@ def test_a_clocked_game_on_each_store(store_url: str) -> None:
     match_id = unique_id("clock")
     start(store_url, "--clock", "simple-delay", match_id=match_id)
     for args in (
-        ("opening", match_id, "3", "1", "--at", T(5)),
-        ("hit", match_id, "--at", T(6)),
+        ("opening", match_id, "3", "1", "--at", T(6)),  # Bob's lower die: Ann's clock
         ("move", match_id, "8/5 6/5", "--at", T(40)),
         ("hit", match_id, "a", "--at", T(46)),  # Ann: 40 s, 28 past the delay: 9:32
         ("clock", match_id, "stop", "c", "--at", T(50)),  # Bob: 4 s, within the delay

@@ -26,8 +26,18 @@ from bgledger.errors import (
     InvalidMatchSetupError,
     TimeNotExpiredError,
 )
-from bgledger.events import ClockSet, ClockStarted, MatchEvent, TimeExpired
+from bgledger.events import (
+    ClockHit,
+    ClockHitImplied,
+    ClockSet,
+    ClockStarted,
+    DiceRolled,
+    MatchEvent,
+    TimeExpired,
+)
 from bgledger.projections.state.clock import at_ms, figures
+from bgledger.projections.views.audit import history
+from bgledger.service import Ledger
 
 BY = "kim"
 
@@ -45,8 +55,8 @@ def play(match: Match, *lines: str) -> None:
     play_lines(match, BY, *lines)
 
 
-# The opening 3-1: Ann moves first, Bob hits to start her clock.
-OPENED = ("10:01:00 opening 3 1", "10:01:05 hit b")
+# The opening 3-1: Ann moves first; Bob's lower die starts her clock with it (CLOCK 3.3).
+OPENED = ("10:01:05 opening 3 1",)
 
 
 # -- a match without a clock, a profile without clocks ------------------------------------------
@@ -203,17 +213,119 @@ def test_nobody_hits_between_games_or_during_the_opening_roll() -> None:
     refused(match, ClockRefusedError, "CLOCK 3.3", lambda: match.hit(by=BY, at=at("10:01:05")))
 
 
-def test_the_higher_die_does_not_start_the_clock() -> None:
+def test_the_opening_roll_starts_the_winners_clock_and_charges_his_opening_turn() -> None:
+    # CLOCK 3.3: Bob's lower die starts Ann's clock at the opening roll, 10:01:00.  Her
+    # opening turn ends with her hit at 10:01:40: 40 s, 28 past the delay: 9:32.
     match = new()
-    play(match, "10:01:00 opening 3 1")  # Ann moves first: Bob starts her clock
+    play(match, "10:01:00 opening 3 1")
+    hit = match.collect_events()[-1]
+    assert isinstance(hit, ClockHit) and (hit.player, hit.at) == ("b", at("10:01:00"))
+    for player in ("a", "b", None):  # nobody hits before Ann has played
+        message = refused(
+            match, ClockRefusedError, "CLOCK 3.3", lambda p=player: match.hit(p, by=BY)
+        )
+        assert "the opening roll started Ann's clock (Bob's lower die)" in message
+        assert "missed-hit" not in message
+    play(match, "10:01:40 move 8/5 6/5", "10:01:40 hit")
+    assert match.state.timer is not None and match.state.timer.reserve_ms == (572_000, 600_000)
+
+
+@pytest.mark.parametrize("mode", ["simple-delay", "bronstein"])
+def test_a_clock_set_between_games_starts_with_the_next_opening_roll_not_a_tie(mode: str) -> None:
+    # No clock at first; set between games (CLOCK 1.1 allows a Bronstein clock only then).
+    # A tie has no lower die: nothing starts.  The 2-5 at 10:01:10 starts Bob's clock; his
+    # opening turn ends with his hit at 10:01:40: 30 s, 18 past the delay: 9:42.
+    match = new(clock_mode="none")
+    match.start_clock(mode, by=BY, at=at("10:00:30"))
+    play(match, "10:01:00 opening 4 4")
+    assert match.state.timer is not None and match.state.timer.turn is None
+    play(match, "10:01:10 opening 2 5", "10:01:40 move 13/8 13/11", "10:01:40 hit")
+    assert match.state.timer.reserve_ms == (600_000, 582_000)
+
+
+def test_a_voided_opening_roll_leaves_the_clock_to_the_next_one() -> None:
+    # 10:01:05 Ann wins 3-1 and her clock starts; the roll was cocked (void at 10:01:08);
+    # 10:01:10 Bob wins 1-3: Ann's lower die stops her clock (5 s, inside the delay) and
+    # starts Bob's.  Nobody is charged for a roll that did not count.
+    match = new()
+    play(match, *OPENED, "10:01:08 void-roll cocked", "10:01:10 opening 1 3")
+    hit = match.collect_events()[-1]
+    assert isinstance(hit, ClockHit) and hit.player == "a"
+    assert match.state.timer is not None and match.state.timer.turn == "b"
+    assert match.state.timer.reserve_ms == (600_000, 600_000)
+
+
+# -- a forgotten hit (USBGF 4.1.8.1; ABT 4.6) ---------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["simple-delay", "bronstein"])
+@pytest.mark.parametrize("action", ["10:01:20 roll 6 4", "10:01:20 double"])
+def test_usbgf_2016_refuses_a_roll_or_double_on_the_opponents_time(mode: str, action: str) -> None:
+    # Ann plays at 10:01:15 and nobody records her hit: Bob's roll (or double) would be made
+    # on her time, and USBGF 4.1.8.1 nullifies it.  The refusal says how to put it right.
+    match = new(clock_mode=mode)
+    play(match, *OPENED, "10:01:15 move 8/5 6/5")
+    message = refused(match, ClockRefusedError, "USBGF 4.1.8.1", lambda: play(match, action))
+    assert "Ann's time is still running" in message and "record that first ('hit'" in message
+    assert "missed-hit" not in message
+    play(match, "10:01:18 hit", action)  # the hit was made: recorded first, then the roll
+    assert match.state.timer is not None
+    assert match.state.timer.reserve_ms[0] == 599_000  # Ann 13 s: 1 past the delay
+    assert match.state.flagged == ()
+
+
+@pytest.mark.parametrize("mode", ["simple-delay", "bronstein"])
+def test_usbgf_2017_records_the_implied_hit_with_the_roll_flagged(mode: str) -> None:
+    # ABT 4.6: the roll stands.  Ann's hit is recorded as implied, at the roll's time
+    # (10:01:40): her turn ran 35 s, 23 past the delay: 9:37.  Bob's time runs from then.
+    match = new(clock_mode=mode, profile="usbgf-2017")
+    play(match, *OPENED, "10:01:15 move 8/5 6/5", "10:01:40 roll 6 4")
+    events = match.collect_events()
+    implied, rolled = events[-2:]
+    assert isinstance(implied, ClockHitImplied) and isinstance(rolled, DiceRolled)
+    assert (implied.player, implied.rule, implied.at) == ("a", "ABT 4.6", at("10:01:40"))
+    assert rolled.at == implied.at
+    timer = match.state.timer
+    assert timer is not None and timer.turn == "b" and timer.reserve_ms == (577_000, 600_000)
+    assert match.state.flagged == (implied.originator_version,)
+    told = history(events)[-2]  # flagged, and told apart from a hit that was made
+    assert told.flagged and told.rule == "ABT 4.6"
+    assert told.text.startswith("Ann's hit was not recorded: Bob's action next implies it")
+
+
+def test_usbgf_2017_implies_the_hit_before_a_double_too() -> None:
+    match = new(profile="usbgf-2017")
+    play(match, *OPENED, "10:01:15 move 8/5 6/5", "10:01:30 double", "10:01:40 hit")
+    # Ann's turn: 10:01:05 to the double at 10:01:30, 25 s, 13 past the delay: 9:47.
+    kinds = [type(e).__name__ for e in match.collect_events()[-3:]]
+    assert kinds == ["ClockHitImplied", "CubeOffered", "ClockHit"]
+    assert match.state.timer is not None and match.state.timer.reserve_ms == (587_000, 600_000)
+
+
+# -- a hit by the wrong player says what happened, not "missed-hit" --------------------------
+
+
+def test_a_hit_by_the_wrong_player_says_whose_hit_is_missing() -> None:
+    match = new()
+    play(match, *OPENED, "10:01:15 move 8/5 6/5")  # Ann has played; her hit is not recorded
     message = refused(
-        match,
-        ClockRefusedError,
-        "USBGF 4.1.8.1",
-        lambda: match.hit("a", by=BY, at=at("10:01:05")),
+        match, ClockRefusedError, "USBGF 4.1.8.1", lambda: play(match, "10:01:16 hit b")
     )
-    assert "Ann has not finished the turn" in message
-    assert match.hit(by=BY, at=at("10:01:05")).player == "b"
+    assert "Bob's time is not running, Ann's is" in message
+    assert "Record Ann's hit: 'hit a'" in message and "missed-hit" not in message
+    play(match, "10:01:16 hit a")
+
+
+def test_a_second_hit_when_nothing_moved_is_refused_without_the_sanction() -> None:
+    match = new()
+    play(match, *OPENED, "10:01:15 move 8/5 6/5", "10:01:15 hit a")  # Bob's time runs
+    again = refused(
+        match, ClockRefusedError, "USBGF 4.1.8.1", lambda: play(match, "10:01:16 hit a")
+    )
+    assert "Ann's time is not running, Bob's is, and it is Bob's turn" in again
+    assert "Ann has nothing to hit" in again and "missed-hit" not in again
+    mine = refused(match, ClockRefusedError, "USBGF 4.1.8.1", lambda: play(match, "10:01:16 hit"))
+    assert "Bob has not finished the turn (Bob is on roll" in mine
 
 
 def test_a_hit_by_a_player_c_is_invalid() -> None:
@@ -244,15 +356,14 @@ def test_time_offsets_do_not_change_the_figures() -> None:
 
 def test_nothing_to_stop_before_the_first_hit_nor_to_resume_between_games() -> None:
     match = new()
-    play(match, "10:01:00 opening 3 1")
     message = refused(
         match,
         ClockRefusedError,
         "USBGF 4.3.2",
-        lambda: match.stop_clock("dispute", by=BY, at=at("10:01:02")),
+        lambda: match.stop_clock("dispute", by=BY, at=at("10:00:30")),
     )
     assert "nobody's time has started" in message
-    play(match, "10:01:05 hit b", "10:01:15 move 8/5 6/5", "10:01:15 hit a")
+    play(match, *OPENED, "10:01:15 move 8/5 6/5", "10:01:15 hit a")
     play(match, "10:01:20 double", "10:01:20 hit b", "10:01:30 drop")  # game over: 4.3.2(a)
     message = refused(match, ClockRefusedError, "USBGF 4.3.2", lambda: match.resume_clock(by=BY))
     assert "the next hit starts it" in message
@@ -394,14 +505,12 @@ def test_the_one_second_reduction_never_raises_a_reserve() -> None:
 def test_missed_hit_needs_a_running_clock_and_something_to_nullify() -> None:
     match = new()
     history: list[MatchEvent] = match.collect_events()
-    play(match, "10:01:00 opening 3 1")
-    history += match.collect_events()
-    ruling = Ruling("director", "no hit", at=at("10:01:10"))
+    ruling = Ruling("director", "no hit", at=at("10:01:00"))
     message = refused(
         match, ClockRefusedError, "USBGF 4.1.8.1", lambda: match.missed_hit(history, ruling)
     )
     assert "nobody's time is running" in message
-    play(match, "10:01:05 hit b", "10:01:15 move 8/5 6/5")  # Ann has not hit: nothing since
+    play(match, *OPENED, "10:01:15 move 8/5 6/5")  # Ann has not hit: nothing since
     history += match.collect_events()
     ruling = Ruling("director", "no hit", at=at("10:01:20"))
     message = refused(
@@ -455,3 +564,28 @@ def test_a_command_refused_halfway_leaves_a_bare_match_as_it_was() -> None:
         match.hit(by=BY, at=at("10:01:05"))
         match.hit(by=BY, at=at("10:01:06"))  # Ann has not moved: refused (4.1.8.1)
     assert (match.version, match.state, match.collect_events()) == (version, state, [])
+
+
+# -- recording errors: the ledger's own hits go with the entry they came with ---------------
+
+
+def test_undo_and_amend_take_the_opening_hit_and_an_implied_hit_with_their_entry() -> None:
+    ledger = Ledger("sqlite:///:memory:")
+    ledger.start(
+        ("Ann", "Bob"), 5, match_id="u", by=BY, clock="simple-delay", profile="usbgf-2017",
+        at=at("10:00:00"),
+    )  # fmt: skip
+    ledger.opening("u", 5, 2, by=BY, at=at("10:01:00"))  # 3-5, with Bob's lower-die hit
+    undone = ledger.undo("u", reason="typo", by=BY, at=at("10:01:01"))
+    assert list(undone.result.voids) == [3, 4, 5]  # the opening's hit goes with it
+    timer = undone.state.timer
+    assert timer is not None and timer.turn is None and undone.state.game == 0
+    ledger.opening("u", 2, 5, by=BY, at=at("10:01:10"))  # 7-9: Bob plays first
+    ledger.move("u", "13/8 13/11", by=BY, at=at("10:01:30"))  # 10; his hit forgotten
+    ledger.roll("u", 6, 4, by=BY, at=at("10:01:50"))  # 11 his hit, implied; 12 Ann's roll
+    amended = ledger.amend("u", 11, "roll 6 3", reason="typo", by=BY, at=at("10:01:55"))
+    state = amended.state
+    assert state.dice == (6, 3) and state.turn == "a"
+    # Bob's turn 10:01:10-10:01:50 (the amended roll keeps the entry's time): 40 s, 28 off.
+    assert state.timer is not None and state.timer.reserve_ms == (600_000, 572_000)
+    assert state.timer.turn == "a" and state.timer.running

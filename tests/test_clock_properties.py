@@ -18,6 +18,12 @@ Refused lines are part of the run: each must leave the match as it was.
     from its snapshots.
 (4) Simple delay and Bronstein give the same reserves after every hit as
     long as no reserve has run out.
+(5) Over random clocked games, every hit forgotten now and then: each
+    player's reserve spent is the sum of his turns, less the delay each, the
+    first turn of each game timed from its opening roll (CLOCK 3.3); no time
+    is charged to a player whose time was not running, and a roll on the
+    opponent's time is refused (usbgf-2016) or comes after his hit, implied
+    and flagged (usbgf-2017).
 """
 
 from __future__ import annotations
@@ -34,12 +40,18 @@ from hypothesis import strategies as st
 from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.rulings import Ruling
-from bgledger.errors import BgLedgerError
+from bgledger.errors import BgLedgerError, ClockRefusedError
 from bgledger.events import (
     ClockHit,
+    ClockHitImplied,
     ClockSet,
     ClockStarted,
+    CubeOffered,
+    DiceRolled,
+    GameWon,
     MatchEvent,
+    MatchWon,
+    OpeningRollMade,
     PlaysReverted,
     ReserveTimeRestored,
     RulingMade,
@@ -404,3 +416,82 @@ def test_simple_delay_and_bronstein_agree_after_each_hit(
             assert simple_timer.reserve_ms == bronstein_timer.reserve_ms, step
             compared += 1
         assert simple_timer.turn == bronstein_timer.turn
+
+
+# -- (5): the reserves spent add up to the turns, the opening turn the opening winner's ----------
+
+
+def spent_by_turns(events: Sequence[MatchEvent], delay_ms: int) -> tuple[int, int]:
+    """Each player's reserve spent, turn by turn: a turn runs from the hit (or opening roll)
+    that started his time to his own hit or the game's end, and costs what passed the delay.
+
+    Worked out from the events' times alone, not by the fold; it also checks that every hit is
+    made by the player whose time runs, that each roll and double is made on the roller's own
+    time, and that each opening roll starts the winner's time.
+    """
+    spent = {"a": 0, "b": 0}
+    running: tuple[str, int] | None = None  # whose time runs, since when
+    for index, event in enumerate(events):
+        now = ms_of(event.at)
+        if isinstance(event, OpeningRollMade) and event.die_a != event.die_b:
+            winner = "a" if event.die_a > event.die_b else "b"
+            lower_die = events[index + 1]  # CLOCK 3.3: recorded with the roll, at its time
+            assert isinstance(lower_die, ClockHit) and lower_die.at == event.at
+            assert lower_die.player != winner
+        if isinstance(event, DiceRolled | CubeOffered) and running is not None:
+            assert running[0] == event.player, event  # a roll or double on one's own time
+        if isinstance(event, ClockHit | ClockHitImplied):
+            if running is not None:
+                assert running[0] == event.player, event  # never a hit by the other player
+                spent[event.player] += max(0, now - running[1] - delay_ms)
+            running = ("b" if event.player == "a" else "a", now)
+        elif isinstance(event, GameWon | MatchWon) and running is not None:
+            spent[running[0]] += max(0, now - running[1] - delay_ms)
+            running = None
+    return spent["a"], spent["b"]
+
+
+@RUNS
+@given(
+    seed=SEEDS,
+    mode=MODES,
+    profile=st.sampled_from(("usbgf-2016", "usbgf-2017")),
+    length=st.integers(1, 5),
+)
+def test_reserves_spent_add_up_to_the_turns_from_each_opening_roll(
+    seed: int, mode: str, profile: str, length: int
+) -> None:
+    rng = random.Random(seed)
+    reserve = 3_600_000  # an hour each: no flag falls, so every turn is charged in full
+    match = Match.start(
+        match_uuid("sum"), "sum", ("Ann", "Bob"), length, by=BY, clock=mode, profile=profile,
+        reserve_ms=reserve, at=T0.isoformat(),
+    )  # fmt: skip
+    now, forgotten, refused = T0, 0, 0
+    for _ in range(300):
+        if match.state.winner is not None:
+            break
+        now += timedelta(milliseconds=rng.randint(0, 40_000))
+        due = turn_over(match.state)
+        line = "hit" if due and rng.random() < 0.8 else next_line(match.state, rng) or "hit"
+        forgotten += due and line != "hit"
+        try:
+            Action.parse(f"@{now.isoformat()} {line}").apply(match, BY)
+        except ClockRefusedError as refusal:
+            # Only a roll or double on the opponent's time (usbgf-2016), or a hit that ends
+            # no turn; the scorekeeper then records the hit.
+            assert profile == "usbgf-2016" or line == "hit", refusal
+            refused += 1
+    events = match.collect_events()
+    assert not refused or forgotten
+    implied = [e for e in events if isinstance(e, ClockHitImplied)]
+    assert profile == "usbgf-2017" or not implied
+    for hit in implied:  # flagged, and the roll or double it implies comes at its time
+        following = events[hit.originator_version]
+        assert hit.originator_version in match.state.flagged
+        assert following.at == hit.at and not isinstance(following, ClockHit)
+        assert isinstance(following, DiceRolled | CubeOffered)
+    timer = match.state.timer
+    assert timer is not None
+    spent_a, spent_b = spent_by_turns(events, timer.delay_ms)
+    assert (reserve - timer.reserve_ms[0], reserve - timer.reserve_ms[1]) == (spent_a, spent_b)

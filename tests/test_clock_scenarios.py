@@ -652,10 +652,16 @@ def test_missed_hit_nullifies_the_opponents_roll_and_restores_the_reserve() -> N
         Action.parse(f"@{DAY}{hms}+00:00 {line}").apply(match, "kim")
         history.extend(match.collect_events())
 
-    act("10:01:00", "opening 3 1")
-    act("10:01:05", "hit b")  # Bob starts Ann's clock
+    act("10:01:05", "opening 3 1")  # Bob's lower die starts Ann's clock (CLOCK 3.3)
     act("10:01:15", "move 8/5 6/5")  # Ann's play, 10 s; she forgets to hit
-    act("10:01:20", "roll 6 4")  # Bob rolls on Ann's time
+    with pytest.raises(ClockRefusedError) as refused:  # the ledger will not take it as is
+        act("10:01:20", "roll 6 4")
+    assert refused.value.rule == "USBGF 4.1.8.1" and "Ann's time is still running" in str(
+        refused.value
+    )
+    # but it was made at the board, and the players played on: recorded as played
+    match.roll(6, 4, as_played=True, by="kim", at=f"{DAY}10:01:20+00:00")
+    history.extend(match.collect_events())
     act("10:01:35", "move 24/14")
     before = match.version
     with pytest.raises(ClockRefusedError) as refused:

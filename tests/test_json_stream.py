@@ -590,7 +590,7 @@ def test_a_clocked_match_round_trips_through_the_cli(tmp_path: Path) -> None:
     assert (after["score"], after["winner"]) == ({"a": 3, "b": 0}, "b")
     old = json.loads(cli(url, "history", "m", "--json").stdout)["events"]
     new = json.loads(cli(url, "history", "again", "--json").stdout)["events"]
-    assert old == new and old[6]["clock"]["reserve_a_ms"] == 572_000
+    assert old == new and old[6]["clock"]["reserve_a_ms"] == 567_000  # 10:00 - 0:33
     with MatchStore(url) as ledger:
         assert dataclasses.replace(ledger.state("again"), match_id="m") == ledger.state("m")
         assert ledger.state("m").timer == ledger.state("again").timer
@@ -610,6 +610,50 @@ def test_the_rarer_time_events_round_trip(make: Callable[[], list[MatchEvent]]) 
         assert export_json(ledger.history(match_id)) == export_json(events)
 
 
+def _before_and_after_clock_3_3() -> list[list[MatchEvent]]:
+    """Clocked openings as matches recorded before the opening roll started the clock (no
+    ClockHit with it: the lower die's hit typed later, or never) and one recorded after, under
+    usbgf-2017, with a forgotten hit recorded as implied by the roll (ABT 4.6)."""
+    when = "2026-11-21T10:01:{:02d}+00:00".format
+    matches = []
+    for late_hit in (True, False):
+        old = Match.start(match_uuid("o"), "o", ("Ann", "Bob"), 5, by="k", at=AT, clock="bronstein")
+        old.opening(3, 1, start_clock=False, by="k", at=when(0))
+        if late_hit:
+            old.hit("b", by="k", at=when(5))  # Bob's lower die, typed by the scorekeeper
+        old.move("8/5 6/5", by="k", at=when(20))
+        old.hit("a", by="k", at=when(20))
+        old.roll(6, 4, by="k", at=when(25))
+        matches.append(old.collect_events())
+    new = Match.start(
+        match_uuid("n"), "n", ("Ann", "Bob"), 5, by="k", at=AT, clock="simple-delay",
+        profile="usbgf-2017",
+    )  # fmt: skip
+    new.opening(3, 1, by="k", at=when(0))
+    new.move("8/5 6/5", by="k", at=when(20))
+    new.roll(6, 4, by="k", at=when(40))  # on Ann's time: her hit is implied, flagged
+    new.move("24/18 13/9", by="k", at=when(50))
+    new.double(by="k", at=when(55))  # on Bob's time: his hit is implied too
+    matches.append(new.collect_events())
+    return matches
+
+
+@pytest.mark.parametrize(
+    "events", _before_and_after_clock_3_3(), ids=["late-opening-hit", "no-opening-hit", "implied"]
+)
+def test_clocked_openings_recorded_before_and_after_clock_3_3_round_trip(
+    events: list[MatchEvent],
+) -> None:
+    """An old copy keeps its meaning (its opening turn uncharged, as it was recorded), and an
+    implied hit is re-decided as made, flagged."""
+    with MatchStore("sqlite:///:memory:") as ledger:
+        match_id = import_json(ledger, read(export_json(events)), by="lee")
+        assert ledger.state(match_id) == fold(events)
+        assert trail(ledger.history(match_id)) == trail(events)
+    kinds = [type(e).__name__ for e in events]
+    assert kinds.count("ClockHitImplied") in (0, 2)
+
+
 @pytest.mark.parametrize(
     ("mode", "timing"),
     [
@@ -626,8 +670,7 @@ def test_a_clock_set_up_with_figures_of_its_own_round_trips(
     match = Match.start(
         match_uuid("c"), "c", ("Ann", "Bob"), 5, by="k", at=AT, clock=mode, **timing
     )
-    match.opening(3, 1, by="k", at="2026-11-21T10:01:00+00:00")
-    match.hit(by="k", at="2026-11-21T10:01:01+00:00")
+    match.opening(3, 1, by="k", at="2026-11-21T10:01:00+00:00")  # with Bob's hit (CLOCK 3.3)
     later = Match.start(match_uuid("d"), "d", ("Ann", "Bob"), 5, by="k", at=AT)  # no clock yet
     later.start_clock(mode, reserve_ms=420_000, by="k", at="2026-11-21T10:01:00+00:00")
     for events in (match.collect_events(), later.collect_events()):
@@ -660,7 +703,7 @@ FORGED_TIME: list[tuple[str, int, dict[str, Any], str]] = [
     ("break clock reading changed", 19, {"reserve_b_ms": 600_000},
      r"event 19: BreakStarted's reserve_b_ms is 600000 in the file; the ledger records 569000"),
     ("flag while time remained", 29, {"at": "2026-11-21T10:33:50+00:00"},
-     r"event 29: the ledger refuses TimeExpired here: Ann has 0:07 left"),
+     r"event 29: the ledger refuses TimeExpired here: Ann has 0:02 left"),  # 40 s in: 0:30 - 0:28
     ("flag figures changed", 29, {"reserve_b_ms": 1},
      r"event 29: TimeExpired's reserve_b_ms is 1 in the file; the ledger records 569000"),
     ("a warning made a deduction", 14, {"kind": "reserve", "penalty_ms": 30_000},

@@ -355,7 +355,7 @@ def test_voided_rolls_are_left_out_and_entries_hits_and_dances_are_written_plain
 # VOIDS with a clock: hits, a hit after a dance, and stops between a roll and its void (the
 # dance stays voidable until the hit, USBGF 4.1.4) and between a play and its hit.
 CLOCKED_VOIDS = """
-opening 2 2; opening 4 2; void-roll cocked; opening 5 2; hit; move 13/11 13/8; hit
+opening 2 2; opening 4 2; void-roll cocked; opening 5 2; move 13/11 13/8; hit
 roll 5 5; clock stop die-fell; clock resume; void-roll cocked; roll 6 4; move 24/14*
 clock stop dispute; clock read a=9:00 b=9:00; clock resume; hit
 roll 6 6; clock stop c; void-roll cocked; clock resume; roll 6 6; hit; 31: 8/5 6/5; hit

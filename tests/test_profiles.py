@@ -23,6 +23,7 @@ from bgledger.rules.profiles import (
     ClockKind,
     Decision,
     Decisions,
+    ForgottenHit,
     Party,
     PrematureRoll,
     Profile,
@@ -394,6 +395,21 @@ def test_bronstein_per_clock_2_1_and_2_2() -> None:
     assert clock.introduce_mid_game.value is False
     assert clock.introduce_mid_game.rule == "CLOCK 1.1"
     assert clock.expiry_loses_match.rule == "CLOCK 5.3"
+
+
+@pytest.mark.parametrize("kind", ["simple-delay", "bronstein"])
+def test_the_opening_roll_starts_the_clock_and_a_forgotten_hit_is_the_profiles(kind: str) -> None:
+    for name, forgotten, rule in (
+        ("usbgf-2016", ForgottenHit.REFUSE_ROLL, "USBGF 4.1.8.1"),  # the roll is nullified
+        ("usbgf-2017", ForgottenHit.IMPLIED_HIT, "ABT 4.6"),  # premature actions stand
+    ):
+        clock = get_profile(name).clock(kind)
+        assert clock is not None
+        assert (clock.opening_starts_clock.value, clock.opening_starts_clock.rule) == (
+            True,
+            "CLOCK 3.3",
+        )
+        assert (clock.forgotten_hit.value, clock.forgotten_hit.rule) == (forgotten, rule)
 
 
 def test_clock_lookup() -> None:

@@ -36,15 +36,15 @@ def test_the_package_is_the_front_door() -> None:
 
 def test_a_game_through_the_named_methods(ledger: Ledger) -> None:
     opened = ledger.opening("m", 3, 1, by="kim", at=AT.format(1))
-    assert kinds(opened) == ["GameStarted", "OpeningRollMade"]
-    assert opened.numbers == (3, 4) and opened.state.turn == "a"
+    assert kinds(opened) == ["GameStarted", "OpeningRollMade", "ClockHit"]  # CLOCK 3.3
+    assert opened.numbers == (3, 4, 5) and opened.state.turn == "a"
 
     moved = ledger.move("m", "8/5 6/5", by="kim", at=AT.format(2))
-    assert moved.numbers == (5,) and moved.result.legal and moved.state.turn == "b"
+    assert moved.numbers == (6,) and moved.result.legal and moved.state.turn == "b"
 
     hit = ledger.hit("m", by="kim", at=AT.format(3))
     assert isinstance(hit.result, ClockHit) and hit.result.player == "a"
-    assert hit.numbers == (6,)
+    assert hit.numbers == (7,)
 
     doubled = ledger.double("m", by="kim", at=AT.format(4))
     assert kinds(doubled) == ["CubeOffered"] and doubled.state.offer == 2
@@ -53,12 +53,12 @@ def test_a_game_through_the_named_methods(ledger: Ledger) -> None:
     assert (taken.state.cube, taken.state.cube_owner) == (2, "a")
 
     rolled = ledger.roll("m", 6, 5, by="kim", at=AT.format(6))
-    assert rolled.numbers == (9,) and rolled.state.dice == (6, 5)
-    assert rolled.to_json()["recorded"] == [9]
+    assert rolled.numbers == (10,) and rolled.state.dice == (6, 5)
+    assert rolled.to_json()["recorded"] == [10]
 
     shown = ledger.show("m").to_json()
     assert shown["cube"] == {"value": 2, "owner": "a", "offered": False}
-    assert shown["turn"] == "b" and shown["events"] == 9
+    assert shown["turn"] == "b" and shown["events"] == 10
 
 
 def test_a_refusal_cites_the_rule_and_records_nothing(ledger: Ledger) -> None:
@@ -82,10 +82,10 @@ def test_the_record_language_is_one_path(ledger: Ledger) -> None:
 def test_a_ruling_and_the_score(ledger: Ledger) -> None:
     ledger.opening("m", 3, 1, by="kim", at=AT.format(1))
     played = ledger.move("m", "8/5", as_played=True, by="kim", at=AT.format(2))
-    assert played.flagged == played.numbers == (5,)
+    assert played.flagged == played.numbers == (6,)  # 5: Bob's hit with the opening roll
 
-    ruled = ledger.revert("m", 5, Ruling("director", "one die unused", by="dir", at=AT.format(3)))
-    assert ruled.ruling is not None and list(ruled.ruling.voids) == [5]
+    ruled = ledger.revert("m", 6, Ruling("director", "one die unused", by="dir", at=AT.format(3)))
+    assert ruled.ruling is not None and list(ruled.ruling.voids) == [6]
     assert ruled.state.turn == "a" and ruled.state.dice == (3, 1)
     assert ledger.history("m", rulings_only=True)[0].number == ruled.numbers[0]
 

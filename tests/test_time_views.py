@@ -84,24 +84,24 @@ def test_the_clocked_match_is_told_with_the_clocks_worked_out_by_hand(
     assert len(said) == 30
     assert {n: said[n] for n in (2, 5, 7, 9, 10, 11, 13, 14, 16)} == {
         2: "game clock set: simple delay (USBGF 3.5.5), 12 s delay, 10:00 each; "
-        "the first hit starts it",
-        5: "Bob hit the clock: Ann's time runs (Bob 10:00, Ann 10:00)",
-        7: "Ann hit the clock: Bob's time runs (Ann 9:32, Bob 10:00)",  # 40 s: 28 off
+        "the opening roll starts it",
+        5: "Bob rolled the lower die: Ann's time runs (Bob 10:00, Ann 10:00)",  # CLOCK 3.3
+        7: "Ann hit the clock: Bob's time runs (Ann 9:27, Bob 10:00)",  # 45 s: 33 off
         9: "clock stopped: a dispute, or the director was called (USBGF 4.3.2(d)); "
-        "Ann 9:32, Bob 9:57",  # Bob 15 s in: 3 past the delay
-        10: "clock read Ann 9:31, Bob 10:16; the ledger has 9:32, 9:57: drift -0:01 / +0:19",
-        11: "clock restarted: Bob's time runs again (Ann 9:32, Bob 9:57)",
-        13: "Bob hit the clock: Ann's time runs (Bob 9:47, Ann 9:32)",  # 25 s: 13 off
+        "Ann 9:27, Bob 9:57",  # Bob 15 s in: 3 past the delay
+        10: "clock read Ann 9:26, Bob 10:16; the ledger has 9:27, 9:57: drift -0:01 / +0:19",
+        11: "clock restarted: Bob's time runs again (Ann 9:27, Bob 9:57)",
+        13: "Bob hit the clock: Ann's time runs (Bob 9:47, Ann 9:27)",  # 25 s: 13 off
         14: "early pick-up by Bob (USBGF 4.1.7.2, director): a warning; "
         "reason: picked up the dice before the opponent hit the clock",
-        16: "Ann hit the clock: Bob's time runs (Ann 9:24, Bob 9:47)",  # 20 s: 8 off
+        16: "Ann hit the clock: Bob's time runs (Ann 9:19, Bob 9:47)",  # 20 s: 8 off
     }
     assert {n: said[n] for n in (19, 20, 21, 27, 28, 29, 30)} == {
-        19: "break: Bob, 5 minutes, until 10:15 (Ann 9:24, Bob 9:29 on the clock)",
+        19: "break: Bob, 5 minutes, until 10:15 (Ann 9:19, Bob 9:29 on the clock)",
         20: "break of 5 minutes ended 17 minutes over: Bob returned late",
         21: "1 penalty point against Bob (USBGF 2.2.4: 17 minutes late after the end of the "
         "break): Ann scores it (Ann 2, Bob 0)",
-        27: "clock set (USBGF 4.3.4, director): Ann 0:30, Bob 9:29 (was Ann 9:24, Bob 9:29); "
+        27: "clock set (USBGF 4.3.4, director): Ann 0:30, Bob 9:29 (was Ann 9:19, Bob 9:29); "
         "reason: clock error",
         28: "1 penalty point against Bob (USBGF 1.2.3, director: rude to the director): "
         "Ann scores it (Ann 3, Bob 0)",
@@ -125,13 +125,13 @@ def test_history_json_gives_the_clocks_after_each_event(clocked: list[MatchEvent
     assert json.loads(json.dumps(document)) == document
     by_number = {entry["number"]: entry for entry in document}
     assert by_number[7]["clock"] == {
-        "reserve_a_ms": 572_000,  # 10:00 - 0:28
+        "reserve_a_ms": 567_000,  # 10:00 - 0:33
         "reserve_b_ms": 600_000,
         "running": "b",
         "stopped": None,
     }
     assert by_number[9]["clock"] == {
-        "reserve_a_ms": 572_000,
+        "reserve_a_ms": 567_000,
         "reserve_b_ms": 597_000,  # 15 s in: 3 s past the delay
         "running": None,
         "stopped": "dispute",
@@ -210,8 +210,8 @@ def test_a_missed_hit_both_expired_and_a_penalty_after_a_game_are_told() -> None
         "RULING (USBGF 4.1.8.1, director): events 7-8 void: Bob's roll 6-4 and what followed "
         "nullified: Ann's turn goes on until the clock is hit; reason: Ann never hit her clock"
     )
-    assert missed[10] == (  # 55 s of Ann's turn, 43 past the delay, given back
-        "0:43 of Ann's reserve restored (USBGF 4.1.8.1, director): Ann 10:00; "
+    assert missed[10] == (  # 60 s of Ann's turn, 48 past the delay, given back
+        "0:48 of Ann's reserve restored (USBGF 4.1.8.1, director): Ann 10:00; "
         "reason: Ann never hit her clock"
     )
     both = texts(both_expired_match())
@@ -232,8 +232,8 @@ def test_a_bronstein_clock_and_a_clock_brought_in_late_are_told() -> None:
     assert any("no delay on Bob's next turn" in text for text in bronstein.values())
     late = list(texts(scenario("clock-introduced-at-3-5.txt")).values())
     assert (
-        "game clock set: simple delay (USBGF 3.5.6), 12 s delay, 10:00 each; the first hit "
-        "starts it" in late
+        "game clock set: simple delay (USBGF 3.5.6), 12 s delay, 10:00 each; the next hit "
+        "starts it" in late  # brought in during a game: the next hit, not an opening roll
     )
 
 
@@ -271,7 +271,7 @@ def test_the_sheet_lists_the_breaks_penalty_points_clock_and_time_forfeit(
     ]  # fmt: skip
     # USBGF 2.2.2: the wall clock time, both game clocks and who asked
     assert section(lines, "Breaks (USBGF 2.2.2):") == [
-        ["10:10", "Ann 9:24, Bob 9:29", "Bob", "5 min", "10:32", "17 min", "Bob"],
+        ["10:10", "Ann 9:19, Bob 9:29", "Bob", "5 min", "10:32", "17 min", "Bob"],
     ]
     # game 2 was played at 2-0: the penalty point counts in the running score
     assert score_sheet(state_of(clocked), clocked).rows[0].after == (1, 0)
@@ -286,7 +286,7 @@ def test_the_html_sheet_has_the_same_sections_escaped(clocked: list[MatchEvent])
     assert "came &amp; went &lt;late&gt;" in page and "USBGF &lt;2.2.4&gt;" in page
     assert "<late>" not in page
     cells = Cells(scoresheet_html(state_of(clocked), clocked))
-    assert ["10:10", "Ann 9:24, Bob 9:29", "Bob", "5 min", "10:32", "17 min", "Bob", ""] in (
+    assert ["10:10", "Ann 9:19, Bob 9:29", "Bob", "5 min", "10:32", "17 min", "Bob", ""] in (
         cells.rows
     )
     assert ["10:33", "Bob", "1", "USBGF 1.2.3", "rude to the director", "director"] in cells.rows

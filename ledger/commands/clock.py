@@ -25,9 +25,9 @@ Example::
     ...                     clock="simple-delay", at="2026-11-21T10:00:00+00:00")
     >>> match.state.timer.reserve_ms
     (600000, 600000)
-    >>> match.opening(3, 1, by="kim", at="2026-11-21T10:00:05+00:00")
-    >>> match.hit(by="kim", at="2026-11-21T10:00:06+00:00").player   # b starts a's clock
-    'b'
+    >>> match.opening(3, 1, by="kim", at="2026-11-21T10:00:06+00:00")  # b's lower die: CLOCK 3.3
+    >>> match.state.timer.turn, match.state.timer.running               # a's time runs
+    ('a', True)
     >>> _ = match.move("8/5 6/5", by="kim", at="2026-11-21T10:00:40+00:00")
     >>> _ = match.hit(by="kim", at="2026-11-21T10:00:46+00:00")       # 40 s: 12 s delay
     >>> clock_text(match.state.timer.reserve_ms[0])
@@ -45,6 +45,7 @@ from bgledger.errors import ClockRefusedError, InvalidClockError, TimeNotExpired
 from bgledger.events import (
     CheckersPlayed,
     ClockHit,
+    ClockHitImplied,
     ClockRead,
     ClockResumed,
     ClockSet,
@@ -71,12 +72,22 @@ from bgledger.rules.profiles import (
     ClockRules,
     Decision,
     EarlyPickup,
+    ForgottenHit,
     Profile,
     Subject,
     get_profile,
 )
 
-__all__ = ["NOMINAL_MS", "SET_RULES", "SET_UNDER", "ClockCommands", "parse_clock", "timer_of"]
+__all__ = [
+    "NOMINAL_MS",
+    "SET_RULES",
+    "SET_UNDER",
+    "ClockCommands",
+    "forgotten_hit",
+    "opening_hitter",
+    "parse_clock",
+    "timer_of",
+]
 
 NOMINAL_MS = 60_000
 """The nominal reserve reinstated when both expired (USBGF 4.3.3: the director's figure)."""
@@ -206,12 +217,16 @@ class ClockCommands(RulingCommands):
     def hit(self, player: str | None = None, *, by: str, at: str | None = None) -> ClockHit:
         """``player`` (default: the one whose time runs) hits: his turn ends, his opponent's starts.
 
-        After an opening roll the player with the lower die starts his
-        opponent's clock (CLOCK 3.3); after that a player hits after his play,
-        his double, his take, or a roll he cannot play (USBGF 4.1.8.1, CLOCK 3.4).
+        The opening roll starts the winner's clock itself, where the
+        profile's clock rules say so (CLOCK 3.3: :meth:`PlayCommands.opening
+        <bgledger.commands.play.PlayCommands.opening>` records the lower die's
+        hit); after that a player hits after his play, his double, his take,
+        or a roll he cannot play (USBGF 4.1.8.1, CLOCK 3.4).  A clock brought
+        in mid-game starts with the first hit.
 
         :raises ClockRefusedError: without a clock, on a break, outside a game,
-            for the player whose time is not running, or before the turn is done.
+            before the turn is done, or for the player whose time is not
+            running; each refusal says what happened and what to record instead.
         """
         state, cite = self.state, self.profile.cite
         timer = timer_of(state)
@@ -221,11 +236,11 @@ class ClockCommands(RulingCommands):
         hitter = player or timer.turn or (other(state.actor) if state.actor else None)
         if hitter is None or state.phase in (Phase.BETWEEN_GAMES, Phase.OPENING, Phase.ENDING):
             raise ClockRefusedError(
-                f"nobody hits now: {_decide.situation(state)}; after the opening roll the "
-                "player with the lower die starts his opponent's clock",
+                f"nobody hits now: {_decide.situation(state)}; the opening roll starts the "
+                "clock of the player who won it",
                 cite(Decision.OPENING_HIT),
             )
-        _check_hitter(state, timer, hitter)
+        _check_hitter(state, timer, hitter, self.profile)
         when, _ = self._moment(at)
         return self._record(ClockHit, by, when, player=hitter)
 
@@ -524,15 +539,39 @@ def _reserve(
     return rules.reserve_seconds(length, a, b) * 1000, cited.rule
 
 
-def _check_hitter(state: MatchState, timer: ClockState, hitter: str) -> None:
+def _check_hitter(state: MatchState, timer: ClockState, hitter: str, profile: Profile) -> None:
+    """Refuse a hit by ``hitter`` that ends no turn, saying what happened and what to record.
+
+    Never pointing to the ``missed-hit`` sanction: a hit by the wrong player is
+    nearly always a slip of the scorekeeper's, and a roll on the wrong time is
+    refused or recorded with its implied hit before it can happen
+    (:func:`forgotten_hit`).
+    """
     if hitter not in ("a", "b"):
         raise InvalidClockError(f"player {hitter!r}: 'a' or 'b'")
-    name, turn_end = state.name, get_profile(state.profile).cite(Decision.TURN_END)
-    if timer.turn is not None and timer.turn != hitter:
+    name, turn_end = state.name, profile.cite(Decision.TURN_END)
+    running = timer.turn
+    opening = _opening_started(state, timer, profile)
+    if opening is not None:
+        winner, loser = name(state.turn or "a"), name(other(state.turn or "a"))
         raise ClockRefusedError(
-            f"{name(hitter)}'s time is not running, {name(timer.turn)}'s is; if "
-            f"{name(timer.turn)} never hit after the turn, later rolls and plays are void: "
-            f"'bgledger missed-hit {state.match_id}'",
+            f"the opening roll started {winner}'s clock ({loser}'s lower die): nothing to hit "
+            f"until {winner} has played; then 'hit'",
+            opening,
+        )
+    if running is not None and running != hitter:
+        if state.actor == hitter:
+            raise ClockRefusedError(
+                f"{name(hitter)}'s time is not running, {name(running)}'s is: {name(running)} "
+                f"has ended the turn ({_decide.situation(state)}) but that hit was not recorded. "
+                f"Record {name(running)}'s hit: 'hit {running}' (with its time if it was "
+                f"earlier); {name(hitter)} hits after his own turn",
+                turn_end,
+            )
+        raise ClockRefusedError(
+            f"{name(hitter)}'s time is not running, {name(running)}'s is, and it is "
+            f"{name(running)}'s turn ({_decide.situation(state)}): {name(hitter)} has nothing "
+            f"to hit; {name(running)} hits after his play, double or take",
             turn_end,
         )
     if state.actor == hitter:
@@ -541,6 +580,68 @@ def _check_hitter(state: MatchState, timer: ClockState, hitter: str) -> None:
             "ends with a hit after a play, a double, a take or a roll that cannot be played",
             turn_end,
         )
+
+
+def _opening_started(state: MatchState, timer: ClockState, profile: Profile) -> str | None:
+    """The rule by which the opening roll on the board started the winner's clock, if it did."""
+    if not (state.opening_dice and state.phase is Phase.PLAY and timer.running):
+        return None
+    rules = profile.clock(timer.mode)
+    if rules is None or timer.turn != state.turn:
+        return None
+    return rules.opening_starts_clock.rule or profile.cite(Decision.OPENING_HIT)
+
+
+def opening_hitter(state: MatchState, profile: Profile) -> str | None:
+    """Who starts his opponent's clock with the opening roll just made: the lower die's player.
+
+    ``state`` is the match with the opening roll folded in.  None without a
+    clock, on a tie, or where the profile's clock rules do not start the
+    clock with the opening roll (:attr:`ClockRules.opening_starts_clock`,
+    CLOCK 3.3).
+    """
+    timer = state.timer
+    if timer is None or state.turn is None or not state.opening_dice:
+        return None
+    rules = profile.clock(timer.mode)
+    if rules is None or not rules.opening_starts_clock.value:
+        return None
+    return other(state.turn)
+
+
+def forgotten_hit(
+    state: MatchState, profile: Profile, player: str, *, as_played: bool = False
+) -> str | None:
+    """Before ``player`` rolls or doubles: his opponent's time must not be running.
+
+    If it is, the opponent's hit at the end of his turn was never recorded.
+    The profile's clock rules decide (:attr:`ClockRules.forgotten_hit`):
+    under :attr:`ForgottenHit.IMPLIED_HIT` the rule to record the opponent's
+    hit under, as implied by the action (:class:`ClockHitImplied`); else the
+    action is refused.  None when the clock is right, or there is none, or
+    the action is recorded ``as_played`` (as made on the opponent's time).
+
+    :raises ClockRefusedError: under :attr:`ForgottenHit.REFUSE_ROLL`, saying how to fix it.
+    """
+    timer, late = state.timer, other(player)
+    if timer is None or timer.turn != late or as_played:
+        return None
+    rules = profile.clock(timer.mode)
+    if rules is None:
+        return None
+    rule = rules.forgotten_hit.rule or profile.cite(Decision.TURN_END)
+    if rules.forgotten_hit.value is ForgottenHit.IMPLIED_HIT:
+        return rule
+    name = state.name
+    running = "still running" if timer.running else "stopped, in his turn"
+    raise ClockRefusedError(
+        f"{name(late)}'s time is {running}: the hit that ends {name(late)}'s turn was not "
+        f"recorded, and {name(player)} may not roll or double on it. If {name(late)} hit the "
+        "clock, record that first ('hit', with its time if it was earlier), then this; if not, "
+        f"a roll made now is void: {name(late)} hits, then {name(player)} rolls again (a roll "
+        "that was played on regardless: 'roll --as-played', for the director)",
+        rule,
+    )
 
 
 def _reason(text: str, stops: str) -> str:
@@ -570,7 +671,11 @@ def _turn_end(history: Sequence[MatchEvent], late: str) -> tuple[MatchEvent | No
     """
     events = in_force(history)
     started = max(
-        (e.originator_version for e in events if isinstance(e, ClockHit) and e.player != late),
+        (
+            e.originator_version
+            for e in events
+            if isinstance(e, ClockHit | ClockHitImplied) and e.player != late
+        ),
         default=0,
     )
     ended: MatchEvent | None = None

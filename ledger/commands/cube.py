@@ -60,7 +60,10 @@ class CubeCommands(PlayCommands):
             as_played, problem, CubeActionRefusedError, refusal, state=state, command=command
         )
         flags = _decide.flags(problem)
-        self._record(CubeOffered, by, at, player=player, value=value, **flags)
+        with self.atomic():
+            hit = self._implied_hit(player, as_played, by, at)
+            at = at if hit is None else hit.at
+            self._record(CubeOffered, by, at, player=player, value=value, **flags)
 
     def take(self, *, by: str, at: str | None = None) -> None:
         """The doubled player accepted: he owns the cube at the doubled value.

@@ -31,8 +31,10 @@ Example::
 from __future__ import annotations
 
 from bgledger.commands import decide as _decide
+from bgledger.commands.clock import forgotten_hit, opening_hitter
 from bgledger.commands.premature import PrematureCommands
 from bgledger.errors import (
+    ClockRefusedError,
     IllegalPlayRefusedError,
     InvalidMatchSetupError,
     NextStep,
@@ -40,6 +42,8 @@ from bgledger.errors import (
 )
 from bgledger.events import (
     CheckersPlayed,
+    ClockHit,
+    ClockHitImplied,
     DiceRolled,
     GameStarted,
     GameWon,
@@ -74,11 +78,17 @@ class PlayCommands(PrematureCommands):
 
     # -- dice -----------------------------------------------------------------
 
-    def opening(self, die_a: int, die_b: int, *, by: str, at: str | None = None) -> None:
+    def opening(
+        self, die_a: int, die_b: int, *, start_clock: bool = True, by: str, at: str | None = None
+    ) -> None:
         """The opening roll: ``a``'s die and ``b``'s die; the higher moves first.
 
         The first opening roll of a game also records :class:`GameStarted`.
-        A tie is recorded and must be rolled again.
+        A tie is recorded and must be rolled again.  With a game clock, the
+        player with the lower die starts his opponent's clock (CLOCK 3.3): a
+        :class:`ClockHit` is recorded with the roll, at its time, where the
+        profile's clock rules say so (``start_clock=False``: not, as in a
+        match recorded before the ledger did this).
 
         :raises InvalidDiceError: for a die outside 1-6.
         :raises OutOfTurnError: during a game.
@@ -87,12 +97,23 @@ class PlayCommands(PrematureCommands):
         state = self.state
         phases = (Phase.BETWEEN_GAMES, Phase.OPENING)
         _decide.require_phase(state, "make an opening roll", Decision.BASIC_RULES, *phases)
-        if state.phase is Phase.BETWEEN_GAMES:
-            self._record(GameStarted, by, at, number=state.game + 1)
-        self._record(OpeningRollMade, by, at, die_a=die_a, die_b=die_b)
+        with self.atomic():
+            if state.phase is Phase.BETWEEN_GAMES:
+                self._record(GameStarted, by, at, number=state.game + 1)
+            rolled = self._record(OpeningRollMade, by, at, die_a=die_a, die_b=die_b)
+            hitter = opening_hitter(self.state, self.profile) if start_clock else None
+            if hitter is not None:
+                self._record(ClockHit, by, rolled.at, player=hitter)
 
     def roll(
-        self, die1: int, die2: int, *, auto_dance: bool = True, by: str, at: str | None = None
+        self,
+        die1: int,
+        die2: int,
+        *,
+        auto_dance: bool = True,
+        as_played: bool = False,
+        by: str,
+        at: str | None = None,
     ) -> bool:
         """The player on roll rolled ``die1``-``die2``.
 
@@ -101,21 +122,32 @@ class PlayCommands(PrematureCommands):
         ``auto_dance=False`` leaves the play to :meth:`move` (a transcription
         that writes a play for a roll that cannot be played).
 
+        A roll on the opponent's time (his hit was never recorded) is refused
+        or recorded after his hit, implied, as the profile says
+        (:func:`~bgledger.commands.clock.forgotten_hit`); ``as_played``
+        records it as made on his time (a transcription: the director may
+        then rule the missed hit, USBGF 4.1.8.1).
+
         :raises InvalidDiceError: for a die outside 1-6.
         :raises OutOfTurnError: if it is not the time to roll.
+        :raises ClockRefusedError: for a roll on the opponent's time, where refused.
         """
         dice = check_dice((die1, die2))
         _decide.require_phase(self.state, "roll", Decision.ROLL, Phase.ROLL, Phase.REROLL)
         player = self.state.turn or "a"
-        self._record(DiceRolled, by, at, player=player, die1=die1, die2=die2)
-        if not auto_dance:
-            return False
-        options = legal_plays(self.state.position, dice)
-        if len(options) == 1 and not options[0].steps:
-            self._record(
-                CheckersPlayed, by, at, player=player, play="", legal=True, reason=None, rule=None
-            )
-            return True
+        with self.atomic():
+            hit = self._implied_hit(player, as_played, by, at)
+            at = at if hit is None else hit.at
+            self._record(DiceRolled, by, at, player=player, die1=die1, die2=die2)
+            if not auto_dance:
+                return False
+            options = legal_plays(self.state.position, dice)
+            if len(options) == 1 and not options[0].steps:
+                self._record(
+                    CheckersPlayed, by, at, player=player, play="", legal=True, reason=None,
+                    rule=None,
+                )  # fmt: skip
+                return True
         return False
 
     def void_roll(self, reason: str, *, by: str, at: str | None = None) -> None:
@@ -135,6 +167,38 @@ class PlayCommands(PrematureCommands):
             _decide.require_phase(state, "void a roll", Decision.VOID_ROLL, Phase.PLAY)
         player = other(state.turn or "b") if danced else state.turn or "a"
         self._record(RollVoided, by, at, player=player, reason=reason, rule=rule)
+
+    def _implied_hit(
+        self, player: str, as_played: bool, by: str, at: str | None
+    ) -> ClockHitImplied | None:
+        """Before ``player``'s roll or double: his opponent's hit, implied, if it is missing.
+
+        :raises ClockRefusedError: where the profile refuses the action instead.
+        """
+        rule = forgotten_hit(self.state, self.profile, player, as_played=as_played)
+        if rule is None:
+            return None
+        return self._record(ClockHitImplied, by, at, player=other(player), rule=rule)
+
+    def hit_implied(self, *, by: str, at: str | None = None) -> ClockHitImplied:
+        """The hit of the player whose time runs, implied by his opponent's roll or double next.
+
+        :meth:`roll` and :meth:`~bgledger.commands.cube.CubeCommands.double`
+        record it themselves; a transcription (the JSON copy's import) records
+        it on its own, then the action ``as_played``.
+
+        :raises OutOfTurnError: if nobody is on roll.
+        :raises ClockRefusedError: if no hit is missing, or the profile refuses the action.
+        """
+        _decide.require_phase(self.state, "roll", Decision.ROLL, Phase.ROLL, Phase.REROLL)
+        player = self.state.turn or "a"
+        hit = self._implied_hit(player, False, by, at)
+        if hit is None:
+            raise ClockRefusedError(
+                f"no hit is missing: {_decide.situation(self.state)}",
+                self.profile.cite(Decision.TURN_END),
+            )
+        return hit
 
     # -- checkers -------------------------------------------------------------
 

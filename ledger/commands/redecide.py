@@ -15,6 +15,9 @@ where ``given`` holds ``by`` and ``at`` (the time to decide it at, or None for
 now).  :func:`same_facts` compares what a command recorded with the event it
 re-decides, times and chain aside.
 
+An opening roll records the lower die's hit with it (CLOCK 3.3) unless ``given`` says
+``start_clock`` False (a match recorded before it did); a roll is re-decided as played, after
+the implied hit it came with, if any (its own line, :class:`~bgledger.events.ClockHitImplied`).
 A dance is re-decided by its empty play (:meth:`~bgledger.commands.play.PlayCommands.move`
 records it as the roll does): the roll is re-decided without its automatic dance.
 """
@@ -44,8 +47,12 @@ def when(given: dict[str, Any]) -> dict[str, Any]:
 
 
 ACTIONS: dict[type[MatchEvent], Command] = {
-    ev.OpeningRollMade: lambda m, e, k: m.opening(e.die_a, e.die_b, **when(k)),
-    ev.DiceRolled: lambda m, e, k: m.roll(e.die1, e.die2, auto_dance=False, **when(k)),
+    ev.OpeningRollMade: lambda m, e, k: m.opening(
+        e.die_a, e.die_b, start_clock=k.get("start_clock", True), **when(k)
+    ),
+    ev.DiceRolled: lambda m, e, k: m.roll(
+        e.die1, e.die2, auto_dance=False, as_played=True, **when(k)
+    ),
     ev.RollVoided: lambda m, e, k: m.void_roll(e.reason, **when(k)),
     ev.CheckersPlayed: lambda m, e, k: m.move(e.play, as_played=True, **when(k)),
     ev.UnplayablePlayRecorded: lambda m, e, k: m.record_unplayable(e.play, e.reason, **when(k)),
@@ -70,6 +77,7 @@ ACTIONS: dict[type[MatchEvent], Command] = {
 
 CLOCK_LINES: dict[type[MatchEvent], Command] = {
     ev.ClockHit: lambda m, e, k: m.hit(e.player, **when(k)),
+    ev.ClockHitImplied: lambda m, e, k: m.hit_implied(**when(k)),  # then the action as played
     ev.ClockStopped: lambda m, e, k: m.stop_clock(e.reason, **when(k)),
     ev.ClockResumed: lambda m, e, k: m.resume_clock(**when(k)),
     ev.ClockRead: lambda m, e, k: m.read_clock((e.reserve_a_ms, e.reserve_b_ms), **when(k)),

@@ -109,7 +109,7 @@ class SetupCommands(ClockCommands):
         opened = _match_started(stream, match_id, players, length, by=by, at=at, **setup)
         match = cls(stream, 1, apply(None, opened))
         match._pending.append(opened)  # the first event: there is no stream to record it on yet
-        if opened.clock != "none":  # the clock is set now; the first hit starts it
+        if opened.clock != "none":  # the clock is set now; the opening roll starts it
             match.start_clock(opened.clock, by=by, at=opened.at, **timing)
         return match
 

@@ -29,6 +29,7 @@ from bgledger.events.clock import (
     BreakEnded,
     BreakStarted,
     ClockHit,
+    ClockHitImplied,
     ClockRead,
     ClockResumed,
     ClockSet,
@@ -83,11 +84,11 @@ from bgledger.events.rulings import (
 )
 
 __all__ = [
-    "TIME_EVENTS", "BreakEnded", "BreakStarted", "CheckersPlayed", "ClockHit", "ClockRead",
-    "ClockResumed", "ClockSet", "ClockStarted", "ClockStopped", "CrawfordPassNullified",
-    "CubeActionVoided", "CubeDropped", "CubeLevelCorrected", "CubeOffered", "CubeTaken",
-    "DiceRolled", "EntryAmended", "EntryCorrected", "EntryWithdrawn", "GameStarted", "GameWon",
-    "MatchEvent", "MatchLengthCorrected", "MatchStarted",
+    "TIME_EVENTS", "BreakEnded", "BreakStarted", "CheckersPlayed", "ClockHit", "ClockHitImplied",
+    "ClockRead", "ClockResumed", "ClockSet", "ClockStarted", "ClockStopped",
+    "CrawfordPassNullified", "CubeActionVoided", "CubeDropped", "CubeLevelCorrected",
+    "CubeOffered", "CubeTaken", "DiceRolled", "EntryAmended", "EntryCorrected", "EntryWithdrawn",
+    "GameStarted", "GameWon", "MatchEvent", "MatchLengthCorrected", "MatchStarted",
     "MatchWon", "OpeningRollMade", "PenaltyPointsAssessed", "PlaysReverted",
     "PrematureDoubleMade", "PrematureRollAccepted", "PrematureRollMade", "PrematureRollRefused",
     "RemarkRecorded",

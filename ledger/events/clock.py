@@ -22,6 +22,7 @@ __all__ = [
     "BreakEnded",
     "BreakStarted",
     "ClockHit",
+    "ClockHitImplied",
     "ClockRead",
     "ClockResumed",
     "ClockSet",
@@ -41,7 +42,8 @@ class ClockStarted(MatchEvent):
     Recorded with :class:`~bgledger.events.MatchStarted` for a match started
     with ``--clock``, or later when a clock is introduced (USBGF 3.5.6,
     2.3; CLOCK 1.1: only at the start of a game).  Nobody's time runs until
-    the first hit.
+    the first hit, or the opening roll (CLOCK 3.3: the opening command records
+    the lower die's :class:`ClockHit`).
     """
 
     mode: str
@@ -56,6 +58,20 @@ class ClockHit(MatchEvent):
     """``player`` hit the clock: his time stops and his opponent's starts (USBGF 4.1.8.1)."""
 
     player: str
+
+
+@dataclass(frozen=True)
+class ClockHitImplied(MatchEvent):
+    """``player``'s hit was not recorded; his opponent's roll or double, recorded next, implies it.
+
+    Under a profile where that action stands (ABT 4.6, ``usbgf-2017``) the
+    ledger records it with the action, at the action's time, citing ``rule``:
+    it counts as ``player``'s hit then (his turn is charged up to it) and is
+    flagged, so the clock error shows in the history (USBGF 4.3.4).
+    """
+
+    player: str
+    rule: str
 
 
 @dataclass(frozen=True)
@@ -186,6 +202,7 @@ class PenaltyPointsAssessed(MatchEvent):
 TIME_EVENTS: tuple[type[MatchEvent], ...] = (
     ClockStarted,
     ClockHit,
+    ClockHitImplied,
     ClockStopped,
     ClockResumed,
     ClockRead,

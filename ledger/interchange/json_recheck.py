@@ -363,6 +363,8 @@ def _redecide(
         given["at"] = later.at
     if isinstance(later, RulingMade | EntryCorrected):
         given["history"] = events[:at]
+    elif isinstance(later, ev.OpeningRollMade):  # CLOCK 3.3's hit, unless recorded before it was
+        given["start_clock"] = at + 1 < len(events) and isinstance(events[at + 1], ev.ClockHit)
     elif type(later) in TIME_COMMANDS:
         given["following"] = events[at + 1] if at + 1 < len(events) else None
     try:

@@ -21,6 +21,7 @@ from bgledger.rules._profile_model import (
     CubeRules,
     Decision,
     Decisions,
+    ForgottenHit,
     Party,
     PlayRules,
     PrematureRoll,
@@ -140,6 +141,14 @@ _ROLLS_2017 = RollRules(
         "All premature actions (dice rolls or cube actions) shall stand if otherwise valid.",
     ),
 )
+_IMPLIED_HIT_2017 = cite(
+    ForgottenHit.IMPLIED_HIT,
+    "ABT 4.6",
+    "All premature actions (dice rolls or cube actions) shall stand if otherwise valid.",
+    "A roll or double made before the opponent's hit stands (and ABT 4.5 ends a turn with "
+    "the lifting of the dice): the ledger records his hit as implied by it, at its time, "
+    "flagged, so that the clock error is seen (USBGF 4.3.4) and his time stops there.",
+)
 _NO_CONTACT_2017 = "conceding a no-contact position as a single game, gammon, or backgammon loss"
 
 USBGF_2017 = replace(
@@ -161,6 +170,7 @@ USBGF_2017 = replace(
     ),
     corrections=_corrections_2017(),
     rolls=_ROLLS_2017,
+    clocks=tuple(replace(clock, forgotten_hit=_IMPLIED_HIT_2017) for clock in USBGF_2016.clocks),
     resignations=replace(
         play.RESIGNATIONS,
         non_contact_only=cite(True, "ABT 4.9", _NO_CONTACT_2017),

@@ -241,6 +241,17 @@ class EarlyPickup(StrEnum):
     DELAY_FORFEITED = "delay-forfeited"
 
 
+class ForgottenHit(StrEnum):
+    """What the ledger does with a roll or double made while the opponent's time still runs.
+
+    The opponent played but his hit of the clock was never recorded: either
+    he never hit (a clock error) or the scorekeeper missed it.
+    """
+
+    REFUSE_ROLL = "refuse-roll"  #: refused: record the hit first, or the roll is void
+    IMPLIED_HIT = "implied-hit"  #: the hit is recorded as implied by the roll, flagged
+
+
 class ClockKind(StrEnum):
     """The clock a match declares (``--clock``)."""
 
@@ -377,6 +388,9 @@ class ClockRules:
     """Settings and sanctions of one kind of clock, times in seconds.
 
     ``basis`` says why the profile offers this clock at all.
+    ``opening_starts_clock``: the opening roll starts the winner's time, the
+    lower die's player hitting (CLOCK 3.3).  ``forgotten_hit``: what a roll or
+    double on the opponent's time does (:class:`ForgottenHit`).
     """
 
     kind: ClockKind
@@ -393,6 +407,8 @@ class ClockRules:
     expiry_loses_match: Cited[bool]
     early_pickup: Cited[EarlyPickup]
     early_pickup_penalty_seconds: Cited[int | None]
+    opening_starts_clock: Cited[bool]
+    forgotten_hit: Cited[ForgottenHit]
 
     def reserve_seconds(self, length: int, score_a: int, score_b: int) -> int:
         """Singles reserve time per player when the clock is set at this score.

@@ -16,6 +16,7 @@ from bgledger.rules._profile_model import (
     ClockKind,
     ClockRules,
     EarlyPickup,
+    ForgottenHit,
     LatenessRules,
     cite,
 )
@@ -98,6 +99,16 @@ _DOUBLES_BY_DIRECTOR: Cited[int | None] = cite(
     "discretion to determine the appropriate amount of match time and delay time",
 )
 
+_REFUSE_ROLL = cite(
+    ForgottenHit.REFUSE_ROLL,
+    "USBGF 4.1.8.1",
+    "If a player fails to activate his opponent's time, all subsequent purported rolls and "
+    "moves shall be nullified",
+    "A roll or double on the opponent's time would be nullified on detection, so the ledger "
+    "refuses it: record the hit first if it was made; if it was not, the opponent hits now "
+    "and the roll is made again.",
+)
+
 SIMPLE_DELAY = ClockRules(
     kind=ClockKind.SIMPLE_DELAY,
     basis=Citation(
@@ -156,6 +167,16 @@ SIMPLE_DELAY = ClockRules(
         "impose a reserve time penalty of thirty (30) seconds for each subsequent violation",
         "Down to one second if less than 30 s remain; one more violation forfeits the match.",
     ),
+    opening_starts_clock=cite(
+        True,
+        "CLOCK 3.3",
+        "The player rolling the lower die starts the opponent's clock.",
+        "The USBGF rules do not say who starts the clock after the opening roll; USBGF 4.3.4 "
+        "has the players 'ensure that it is assessing time against the appropriate player', "
+        "and the winner of the opening roll plays first: the ledger applies the 2007 clock "
+        "rules' CLOCK 3.3 to a simple-delay clock too.",
+    ),
+    forgotten_hit=_REFUSE_ROLL,
 )
 
 _BRONSTEIN_DEDUCTIBLE = "The per move deductible is 12 seconds per move for each player."
@@ -228,4 +249,8 @@ BRONSTEIN = ClockRules(
         "The penalized player must wait until his deductible has counted down to zero",
         "No reserve-time penalty: the deductible is lost instead.",
     ),
+    opening_starts_clock=cite(
+        True, "CLOCK 3.3", "The player rolling the lower die starts the opponent's clock."
+    ),
+    forgotten_hit=_REFUSE_ROLL,
 )

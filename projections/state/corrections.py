@@ -27,6 +27,9 @@ from dataclasses import dataclass
 
 from bgledger.events import (
     CheckersPlayed,
+    ClockHit,
+    ClockHitImplied,
+    CubeOffered,
     DiceRolled,
     EntryAmended,
     EntryCorrected,
@@ -35,6 +38,7 @@ from bgledger.events import (
     MatchEvent,
     MatchStarted,
     MatchWon,
+    OpeningRollMade,
     ReserveTimeRestored,
     RulingMade,
 )
@@ -90,9 +94,17 @@ class Entry:
 
 
 def _follows(event: MatchEvent, previous: MatchEvent | None) -> bool:
-    """True if ``event`` was recorded with ``previous`` by one command."""
+    """True if ``event`` was recorded with ``previous`` by one command.
+
+    The opening roll's lower-die hit (CLOCK 3.3) comes with it, at its time; a roll or
+    double comes with the hit it implied (ABT 4.6), recorded just before it.
+    """
     if isinstance(event, AFTER):
         return True
+    if isinstance(previous, OpeningRollMade) and isinstance(event, ClockHit):
+        return previous.die_a != previous.die_b and event.at == previous.at
+    if isinstance(previous, ClockHitImplied):
+        return isinstance(event, DiceRolled | CubeOffered)
     dance = isinstance(event, CheckersPlayed) and not event.play and event.legal
     return dance and isinstance(previous, DiceRolled)
 

@@ -18,6 +18,7 @@ from bgledger.events import (
     BreakEnded,
     BreakStarted,
     ClockHit,
+    ClockHitImplied,
     ClockRead,
     ClockResumed,
     ClockSet,
@@ -71,6 +72,13 @@ def _started(d: Any, event: ClockStarted) -> None:
 @_on(ClockHit)
 def _hit(d: Any, event: ClockHit) -> None:
     _timed(d, event, lambda c, now: clk.hit(c, event.player, now))
+
+
+@_on(ClockHitImplied)
+def _hit_implied(d: Any, event: ClockHitImplied) -> None:
+    # A hit all the same, at the time of the action that implies it; flagged: a clock error.
+    _timed(d, event, lambda c, now: clk.hit(c, event.player, now))
+    d.flagged = (*d.flagged, event.originator_version)
 
 
 @_on(ClockStopped)
@@ -178,8 +186,8 @@ def _penalty(d: Any, event: PenaltyPointsAssessed) -> None:
         d.crawford = crawford_status(d.crawford_rule, d.length, d.score)
 
 
-KEEP_DANCE = frozenset(kind for kind in TIME_EVENTS if kind is not ClockHit)
+KEEP_DANCE = frozenset(kind for kind in TIME_EVENTS if kind not in (ClockHit, ClockHitImplied))
 """Events after which a roll that could not be played can still be voided (USBGF 4.1.4).
 
-A hit ends the turn (USBGF 4.1.8.1): after it the dance stands.
+A hit ends the turn (USBGF 4.1.8.1), an implied one too: after it the dance stands.
 """

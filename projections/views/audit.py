@@ -67,6 +67,7 @@ from bgledger.events import (
     BreakStarted,
     CheckersPlayed,
     ClockHit,
+    ClockHitImplied,
     ClockRead,
     ClockResumed,
     ClockSet,
@@ -424,16 +425,33 @@ def _why(reason: str) -> str:
 
 def _started(event: ClockStarted, before: MatchState, after: MatchState) -> str:
     reserves = _pair(after, (event.reserve_a_ms, event.reserve_b_ms))
+    rules = profile_of(after.profile).clock(event.mode)
+    opening = rules is not None and rules.opening_starts_clock.value
+    starts = "the opening roll" if opening and before.phase in _OPENING_NEXT else "the next hit"
     return (
         f"game clock set: {mode_text(event.mode)} ({event.rule}), {event.delay_ms / 1000:g} s "
-        f"delay, {reserves}; the first hit starts it"
+        f"delay, {reserves}; {starts} starts it"
     )
+
+
+_OPENING_NEXT = (Phase.BETWEEN_GAMES, Phase.OPENING)
+"""Where the next opening roll starts a clock just set (CLOCK 3.3), not the next hit."""
 
 
 def _hit(event: ClockHit, before: MatchState, after: MatchState) -> str:
     hitter, opponent = event.player, other(event.player)
     shown = _shown(after, at_ms(event.at), (hitter, opponent))
-    return f"{after.name(hitter)} hit the clock: {after.name(opponent)}'s time runs ({shown})"
+    how = "rolled the lower die" if before.opening_dice else "hit the clock"
+    return f"{after.name(hitter)} {how}: {after.name(opponent)}'s time runs ({shown})"
+
+
+def _hit_implied(event: ClockHitImplied, before: MatchState, after: MatchState) -> str:
+    hitter, opponent = event.player, other(event.player)
+    shown = _shown(after, at_ms(event.at), (hitter, opponent))
+    return (
+        f"{after.name(hitter)}'s hit was not recorded: {after.name(opponent)}'s action next "
+        f"implies it ({event.rule}); {after.name(opponent)}'s time runs ({shown})"
+    )
 
 
 def _stopped(event: ClockStopped, before: MatchState, after: MatchState) -> str:
@@ -602,6 +620,7 @@ def match_won_text(event: MatchWon, state: MatchState, previous: MatchEvent | No
 TIME_DESCRIBERS: dict[type[MatchEvent], Callable[[Any, MatchState, MatchState], str]] = {
     ClockStarted: _started,
     ClockHit: _hit,
+    ClockHitImplied: _hit_implied,
     ClockStopped: _stopped,
     ClockResumed: _resumed,
     ClockRead: _read,
