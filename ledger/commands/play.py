@@ -197,7 +197,9 @@ class PlayCommands(PrematureCommands):
 
         Under ``usbgf-2016`` only in a non-contact position (USBGF 4.5, ABT
         4.9); the ``online`` profile allows it at any time.  A concession the
-        profile forbids is refused unless ``as_played``.
+        profile forbids is refused unless ``as_played``.  ``as_played``, a
+        game may be conceded before its opening roll (a transcription's game
+        forfeited before it began): the game starts with the concession.
 
         :raises InvalidResultError: if ``level`` is not single, gammon or backgammon.
         :raises InvalidMatchSetupError: if ``player`` is not ``a`` or ``b``.
@@ -206,16 +208,21 @@ class PlayCommands(PrematureCommands):
         """
         level = _decide.parse_level(level)
         state = self.state
-        phases = (Phase.ROLL, Phase.REROLL, Phase.PLAY)
+        phases: tuple[Phase, ...] = (Phase.ROLL, Phase.REROLL, Phase.PLAY)
+        if as_played:
+            phases += (Phase.BETWEEN_GAMES, Phase.OPENING)
         _decide.require_phase(state, "resign", Decision.RESIGNATION, *phases)
         who = player or state.turn or "a"
         if who not in ("a", "b"):
             raise InvalidMatchSetupError(f"player {who!r}: 'a' or 'b'")
-        problem = _decide.resignation_problem(state, self.profile, level)
-        refusal = f"{state.name(who)} may not resign"
-        _decide.refuse_unless(as_played, problem, ResignationRefusedError, refusal)
-        flags = _decide.flags(problem)
-        self._record(ResignationOffered, by, at, player=who, level=level, **flags)
+        with self.atomic():  # the game it begins, if any, and the concession, or nothing
+            if state.phase is Phase.BETWEEN_GAMES:
+                self._record(GameStarted, by, at, number=state.game + 1)
+            problem = _decide.resignation_problem(self.state, self.profile, level)
+            refusal = f"{state.name(who)} may not resign"
+            _decide.refuse_unless(as_played, problem, ResignationRefusedError, refusal)
+            flags = _decide.flags(problem)
+            self._record(ResignationOffered, by, at, player=who, level=level, **flags)
 
     def accept(self, *, by: str, at: str | None = None) -> None:
         """The concession was accepted: the other player wins that many points times the cube.
@@ -239,6 +246,25 @@ class PlayCommands(PrematureCommands):
         self._record(ResignationRejected, by, at, player=state.actor)
 
     # -- ends -------------------------------------------------------------------
+
+    def forfeit_match(self, winner: str, *, by: str, at: str | None = None) -> None:
+        """``winner`` wins the match at the score as it stands: his opponent forfeited it.
+
+        For imports (a transcription that declares a match won short of its
+        length, ``Wins 1 point and the match`` at 1-0 of 5): the
+        :class:`MatchWon` names the winner and the score, as a forfeit on
+        time or by penalty points does (USBGF 4.3.3, 2.2.4).
+
+        :raises InvalidMatchSetupError: if ``winner`` is not ``a`` or ``b``.
+        :raises OutOfTurnError: during a game or after the match.
+        """
+        if winner not in ("a", "b"):
+            raise InvalidMatchSetupError(f"player {winner!r}: 'a' or 'b'")
+        state = self.state
+        phases = (Phase.BETWEEN_GAMES,)
+        _decide.require_phase(state, "forfeit the match", Decision.BASIC_RULES, *phases)
+        score = state.score
+        self._record(MatchWon, by, at, winner=winner, score_a=score[0], score_b=score[1])
 
     def _win(self, winner: str, result: GameResult, how: str, by: str, at: str | None) -> None:
         state = self.state
