@@ -218,7 +218,7 @@ def _status(first: MatGame | None, length: int) -> str | None:
 def _when(tags: dict[str, str]) -> str | None:
     """When the match was played, from ``EventDate`` (and ``EventTime``), if they say."""
     date = tags.get("EventDate", "").strip().replace(".", "-")
-    clock = tags.get("EventTime", "").strip() or "00:00"
+    clock = tags.get("EventTime", "").strip().replace(".", ":") or "00:00"  # XG: "20.15"
     try:
         return datetime.fromisoformat(f"{date}T{clock}").isoformat() if date else None
     except ValueError:

@@ -571,8 +571,9 @@ def ending(previous: MatchEvent | None, state: MatchState) -> str:
     """How a match was won, if not by its games: ``' on time: ...'``, ``' by forfeit: ...'``.
 
     ``previous`` is the event recorded just before the :class:`MatchWon` (a
-    forfeit is recorded with the event that caused it); '' for a match won
-    by its games.
+    forfeit is recorded with the event that caused it, or after the remark
+    that says why: an imported transcription's ``and the match`` short of the
+    length); '' for a match won by its games.
     """
     if isinstance(previous, TimeExpired) and previous.outcome == "forfeit":
         name = state.name(previous.player)
@@ -583,6 +584,12 @@ def ending(previous: MatchEvent | None, state: MatchState) -> str:
         return f" on time: {name}'s reserve expired ({previous.rule})"
     if isinstance(previous, PenaltyPointsAssessed):
         return f" by forfeit: {state.name(previous.player)}'s penalty points ({previous.rule})"
+    if max(state.score) < state.length:  # short of the length: forfeited (an import's)
+        return (
+            f" by forfeit: {previous.text}"
+            if isinstance(previous, RemarkRecorded)
+            else (" by forfeit")
+        )
     return ""
 
 
