@@ -21,8 +21,8 @@ from bgledger.cli.main import main
 from bgledger.events import (
     GameWon,
     MatchEvent,
+    MatchForfeited,
     MatchWon,
-    RemarkRecorded,
     ResignationOffered,
 )
 from bgledger.interchange.importer import UNNAMED, ImportedMatch, matches_from_mat
@@ -126,8 +126,9 @@ def test_a_match_forfeited_before_the_first_roll_is_won_at_nil_nil() -> None:
     state = one.match.state
     assert (state.phase, state.winner, state.score, state.games) == (Phase.OVER, "a", (0, 0), ())
     recorded = events(one)
-    *_, remark, won = recorded
-    assert isinstance(remark, RemarkRecorded) and "declares lasse the winner" in remark.text
+    *_, forfeited, won = recorded
+    assert isinstance(forfeited, MatchForfeited) and forfeited.player == "b"
+    assert "'Wins 1 point and the match', declares lasse the winner" in forfeited.reason
     assert isinstance(won, MatchWon) and (won.winner, won.score_a, won.score_b) == ("a", 0, 0)
     assert not any(isinstance(e, GameWon) for e in recorded)
 
@@ -151,11 +152,16 @@ def test_and_the_match_short_of_the_length_is_a_forfeit_naming_the_winner() -> N
     assert (state.phase, state.winner, state.score) == (Phase.OVER, "b", (0, 2))
     assert not one.abandoned
     recorded = events(one)
-    *_, game, remark, won = recorded
-    assert isinstance(game, GameWon) and isinstance(remark, RemarkRecorded)
+    *_, game, forfeited, won = recorded
+    assert isinstance(game, GameWon) and isinstance(forfeited, MatchForfeited)
+    assert forfeited.player == "a"
     assert isinstance(won, MatchWon) and (won.winner, won.score_a, won.score_b) == ("b", 0, 2)
-    last = history(recorded)[-1]
-    assert last.text.startswith("match won by Bob, 2-0 by forfeit: line 24 of the transcription")
+    said = [entry.text for entry in history(recorded)[-2:]]
+    assert said == [
+        "lasse forfeits the match: line 24 of the transcription, 'Wins 1 point and the match', "
+        "declares Bob the winner of the match at 0-2 of 5",
+        "match won by Bob, 2-0 by forfeit: lasse forfeited it",
+    ]
 
 
 def test_a_forfeited_match_survives_the_json_import_and_the_mat_export() -> None:

@@ -38,6 +38,7 @@ from bgledger.events import (
     DiceRolled,
     GameStarted,
     GameWon,
+    MatchForfeited,
     MatchWon,
     OpeningRollMade,
     ResignationAccepted,
@@ -247,24 +248,26 @@ class PlayCommands(PrematureCommands):
 
     # -- ends -------------------------------------------------------------------
 
-    def forfeit_match(self, winner: str, *, by: str, at: str | None = None) -> None:
-        """``winner`` wins the match at the score as it stands: his opponent forfeited it.
+    def forfeit_match(self, player: str, reason: str, *, by: str, at: str | None = None) -> None:
+        """``player`` forfeited the match (``reason``): his opponent wins it as the score stands.
 
-        For imports (a transcription that declares a match won short of its
-        length, ``Wins 1 point and the match`` at 1-0 of 5): the
-        :class:`MatchWon` names the winner and the score, as a forfeit on
-        time or by penalty points does (USBGF 4.3.3, 2.2.4).
+        For imports: a transcription that declares a match won short of its
+        length (``Wins 1 point and the match`` at 1-0 of 5).  Recorded as
+        :class:`MatchForfeited` and the :class:`MatchWon` it brings, as a
+        forfeit on time or by penalty points is (USBGF 4.3.3, 2.2.4).
 
-        :raises InvalidMatchSetupError: if ``winner`` is not ``a`` or ``b``.
+        :raises InvalidMatchSetupError: if ``player`` is not ``a`` or ``b``.
         :raises OutOfTurnError: during a game or after the match.
         """
-        if winner not in ("a", "b"):
-            raise InvalidMatchSetupError(f"player {winner!r}: 'a' or 'b'")
+        if player not in ("a", "b"):
+            raise InvalidMatchSetupError(f"player {player!r}: 'a' or 'b'")
         state = self.state
         phases = (Phase.BETWEEN_GAMES,)
         _decide.require_phase(state, "forfeit the match", Decision.BASIC_RULES, *phases)
-        score = state.score
-        self._record(MatchWon, by, at, winner=winner, score_a=score[0], score_b=score[1])
+        a, b = state.score
+        with self.atomic():
+            self._record(MatchForfeited, by, at, player=player, reason=reason.strip())
+            self._record(MatchWon, by, at, winner=other(player), score_a=a, score_b=b)
 
     def _win(self, winner: str, result: GameResult, how: str, by: str, at: str | None) -> None:
         state = self.state

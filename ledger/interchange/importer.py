@@ -387,11 +387,11 @@ class _Game:
             )
 
     def declared(self, result: WrittenResult) -> None:
-        """``and the match`` short of the length: the match forfeited to the line's winner.
+        """``and the match`` short of the length: the other player forfeited the match.
 
-        Recorded as a remark quoting the line and the :class:`MatchWon` at the
-        score as it stands (a forfeit, as on time or by penalty points); a
-        game not yet begun is not recorded (gnubg reads no game there either).
+        Recorded as :class:`~bgledger.events.MatchForfeited` quoting the line,
+        and the match won at the score as it stands; a game not yet begun is
+        not recorded (gnubg reads no game there either).
         """
         state = self.match.state
         if not result.and_match or state.phase is not Phase.BETWEEN_GAMES:
@@ -400,11 +400,10 @@ class _Game:
         text = (
             f"line {line} of the transcription, {result.action.raw!r}, declares "
             f"{state.name(winner)} the winner of the match at {state.score[0]}-{state.score[1]}"
-            f" of {state.length}: a forfeit"
+            f" of {state.length}"
         )
-        self.match.remark(text, by=self.by, at=self.at)
-        self.match.forfeit_match(winner, by=self.by, at=self.at)
-        self.imported.notes.append(text)
+        self.match.forfeit_match(other(winner), text, by=self.by, at=self.at)
+        self.imported.notes.append(f"{text}: a forfeit")
 
 
 def _closest_level(points: int, cube: int) -> str:

@@ -85,6 +85,7 @@ from bgledger.events import (
     GameStarted,
     GameWon,
     MatchEvent,
+    MatchForfeited,
     MatchLengthCorrected,
     MatchStarted,
     MatchWon,
@@ -571,9 +572,8 @@ def ending(previous: MatchEvent | None, state: MatchState) -> str:
     """How a match was won, if not by its games: ``' on time: ...'``, ``' by forfeit: ...'``.
 
     ``previous`` is the event recorded just before the :class:`MatchWon` (a
-    forfeit is recorded with the event that caused it, or after the remark
-    that says why: an imported transcription's ``and the match`` short of the
-    length); '' for a match won by its games.
+    forfeit is recorded with the event that caused it); '' for a match won
+    by its games.
     """
     if isinstance(previous, TimeExpired) and previous.outcome == "forfeit":
         name = state.name(previous.player)
@@ -584,12 +584,8 @@ def ending(previous: MatchEvent | None, state: MatchState) -> str:
         return f" on time: {name}'s reserve expired ({previous.rule})"
     if isinstance(previous, PenaltyPointsAssessed):
         return f" by forfeit: {state.name(previous.player)}'s penalty points ({previous.rule})"
-    if max(state.score) < state.length:  # short of the length: forfeited (an import's)
-        return (
-            f" by forfeit: {previous.text}"
-            if isinstance(previous, RemarkRecorded)
-            else (" by forfeit")
-        )
+    if isinstance(previous, MatchForfeited):
+        return f" by forfeit: {state.name(previous.player)} forfeited it"
     return ""
 
 
@@ -995,6 +991,11 @@ _DESCRIBERS.update(TIME_DESCRIBERS)
 def _corrected(event: EntryCorrected, before: MatchState, after: MatchState) -> str:
     # Without the trail before it (the history gives the entry's own words).
     return correction_text(event, {}, {})
+
+
+@_on(MatchForfeited)
+def _forfeited(event: MatchForfeited, before: MatchState, after: MatchState) -> str:
+    return f"{after.name(event.player)} forfeits the match: {event.reason}"
 
 
 @_on(RemarkRecorded)
