@@ -162,13 +162,18 @@ def _started(
     first = found.games[0] if found.games else None
     # The names the games are written under, as gnubg reads them; the header's
     # full names (``Player 1``/``Player 2``) stay in ``meta``.
-    players = _names(first.players if first else ("", ""), tags)
+    players = (
+        (first.players[0] if first else "") or tags.get("Player 1", ""),
+        (first.players[1] if first else "") or tags.get("Player 2", ""),
+    )
     crawford = {"on": True, "off": False}.get(tags.get("Crawford", "").strip().lower())
     meta = {key: value for key, value in mat.tags if key not in ("Event", "Round")}
     meta["File"] = name.rsplit("/", 1)[-1]
-    unnamed = [f"Player {n}" for n, written in enumerate(players, 1) if written[1]]
-    if first is not None and unnamed:
+    # A name the score line leaves out is the header's, else a placeholder; flagged in meta.
+    unnamed = [f"Player {n}" for n in (1, 2) if first is not None and not first.players[n - 1]]
+    if unnamed:
         meta[UNNAMED] = ", ".join(unnamed)
+    players = (players[0] or "Player 1 (unnamed)", players[1] or "Player 2 (unnamed)")
     if first is not None:
         for label, rating in zip(("Rating a", "Rating b"), first.ratings, strict=True):
             if rating:
@@ -176,8 +181,7 @@ def _started(
     score = first.score if first is not None else (0, 0)
     try:
         return Match.start(
-            match_uuid(match_id), match_id, (players[0][0], players[1][0]), found.length,
-            profile=profile,
+            match_uuid(match_id), match_id, players, found.length, profile=profile,
             crawford=crawford, event=tags.get("Event", ""), round=tags.get("Round", ""),
             meta=meta, score=score, crawford_status=_status(first, found.length), by=by, at=at,
         )  # fmt: skip
@@ -187,20 +191,6 @@ def _started(
 
 UNNAMED = "Unnamed in score line"
 """The ``meta`` key of a match whose score line names no one (``Player 2``, or both)."""
-
-
-def _names(written: tuple[str, str], tags: dict[str, str]) -> tuple[tuple[str, bool], ...]:
-    """Each player's name, and whether the score line left it out.
-
-    A name missing from the score line (`` lasse : 0             : 0``) is the
-    header's (``; [Player 2 "..."]``), or else ``Player 2 (unnamed)``.
-    """
-    return tuple(
-        (name, False)
-        if name
-        else (tags.get(f"Player {n}", "").strip() or f"Player {n} (unnamed)", True)
-        for n, name in enumerate(written, 1)
-    )
 
 
 def _status(first: MatGame | None, length: int) -> str | None:
@@ -394,8 +384,8 @@ class _Game:
         not recorded (gnubg reads no game there either).
         """
         state = self.match.state
-        if not result.and_match or state.phase is not Phase.BETWEEN_GAMES:
-            return
+        if not result.and_match or not state.length or state.phase is not Phase.BETWEEN_GAMES:
+            return  # no claim, an unlimited session, or the match already won
         winner, line = _PLAYERS[result.winner], result.action.line
         text = (
             f"line {line} of the transcription, {result.action.raw!r}, declares "
