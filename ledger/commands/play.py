@@ -216,14 +216,23 @@ class PlayCommands(PrematureCommands):
         who = player or state.turn or "a"
         if who not in ("a", "b"):
             raise InvalidMatchSetupError(f"player {who!r}: 'a' or 'b'")
-        with self.atomic():  # the game it begins, if any, and the concession, or nothing
-            if state.phase is Phase.BETWEEN_GAMES:
-                self._record(GameStarted, by, at, number=state.game + 1)
+        if state.phase is Phase.BETWEEN_GAMES:  # as played: the game begins with it
+            self._concede_unbegun(who, level, by=by, at=at)
+            return
+        problem = _decide.resignation_problem(state, self.profile, level)
+        refusal = f"{state.name(who)} may not resign"
+        _decide.refuse_unless(as_played, problem, ResignationRefusedError, refusal)
+        flags = _decide.flags(problem)
+        self._record(ResignationOffered, by, at, player=who, level=level, **flags)
+
+    def _concede_unbegun(self, who: str, level: str, *, by: str, at: str | None) -> None:
+        """``who`` conceded the next game before its opening roll (as played): it begins so."""
+        with self.atomic():  # the game and the concession, or nothing
+            self._record(GameStarted, by, at, number=self.state.game + 1)
             problem = _decide.resignation_problem(self.state, self.profile, level)
-            refusal = f"{state.name(who)} may not resign"
-            _decide.refuse_unless(as_played, problem, ResignationRefusedError, refusal)
-            flags = _decide.flags(problem)
-            self._record(ResignationOffered, by, at, player=who, level=level, **flags)
+            self._record(
+                ResignationOffered, by, at, player=who, level=level, **_decide.flags(problem)
+            )
 
     def accept(self, *, by: str, at: str | None = None) -> None:
         """The concession was accepted: the other player wins that many points times the cube.
