@@ -47,6 +47,7 @@ from bgledger.events import (
     DiceRolled,
     GameStarted,
     GameWon,
+    MatchForfeited,
     MatchWon,
     OpeningRollMade,
     ResignationAccepted,
@@ -266,7 +267,9 @@ class PlayCommands(PrematureCommands):
 
         Under ``usbgf-2016`` only in a non-contact position (USBGF 4.5, ABT
         4.9); the ``online`` profile allows it at any time.  A concession the
-        profile forbids is refused unless ``as_played``.
+        profile forbids is refused unless ``as_played``.  ``as_played``, a
+        game may be conceded before its opening roll (a transcription's game
+        forfeited before it began): the game starts with the concession.
 
         :raises InvalidResultError: if ``level`` is not single, gammon or backgammon.
         :raises InvalidMatchSetupError: if ``player`` is not ``a`` or ``b``.
@@ -275,11 +278,16 @@ class PlayCommands(PrematureCommands):
         """
         level = _decide.parse_level(level)
         state = self.state
-        phases = (Phase.ROLL, Phase.REROLL, Phase.PLAY)
+        phases: tuple[Phase, ...] = (Phase.ROLL, Phase.REROLL, Phase.PLAY)
+        if as_played:
+            phases += (Phase.BETWEEN_GAMES, Phase.OPENING)
         _decide.require_phase(state, "resign", Decision.RESIGNATION, *phases)
         who = player or state.turn or "a"
         if who not in ("a", "b"):
             raise InvalidMatchSetupError(f"player {who!r}: 'a' or 'b'")
+        if state.phase is Phase.BETWEEN_GAMES:  # as played: the game begins with it
+            self._concede_unbegun(who, level, by=by, at=at)
+            return
         problem = _decide.resignation_problem(state, self.profile, level)
         refusal = f"{state.name(who)} may not resign"
         command = ("resign", level) + (() if player is None else ("--player", who))
@@ -288,6 +296,15 @@ class PlayCommands(PrematureCommands):
         )
         flags = _decide.flags(problem)
         self._record(ResignationOffered, by, at, player=who, level=level, **flags)
+
+    def _concede_unbegun(self, who: str, level: str, *, by: str, at: str | None) -> None:
+        """``who`` conceded the next game before its opening roll (as played): it begins so."""
+        with self.atomic():  # the game and the concession, or nothing
+            self._record(GameStarted, by, at, number=self.state.game + 1)
+            problem = _decide.resignation_problem(self.state, self.profile, level)
+            self._record(
+                ResignationOffered, by, at, player=who, level=level, **_decide.flags(problem)
+            )
 
     def accept(self, *, by: str, at: str | None = None) -> None:
         """The concession was accepted: the other player wins that many points times the cube.
@@ -311,6 +328,27 @@ class PlayCommands(PrematureCommands):
         self._record(ResignationRejected, by, at, player=state.actor)
 
     # -- ends -------------------------------------------------------------------
+
+    def forfeit_match(self, player: str, reason: str, *, by: str, at: str | None = None) -> None:
+        """``player`` forfeited the match (``reason``): his opponent wins it as the score stands.
+
+        For imports: a transcription that declares a match won short of its
+        length (``Wins 1 point and the match`` at 1-0 of 5).  Recorded as
+        :class:`MatchForfeited` and the :class:`MatchWon` it brings, as a
+        forfeit on time or by penalty points is (USBGF 4.3.3, 2.2.4).
+
+        :raises InvalidMatchSetupError: if ``player`` is not ``a`` or ``b``.
+        :raises OutOfTurnError: during a game or after the match.
+        """
+        if player not in ("a", "b"):
+            raise InvalidMatchSetupError(f"player {player!r}: 'a' or 'b'")
+        state = self.state
+        phases = (Phase.BETWEEN_GAMES,)
+        _decide.require_phase(state, "forfeit the match", Decision.BASIC_RULES, *phases)
+        a, b = state.score
+        with self.atomic():
+            self._record(MatchForfeited, by, at, player=player, reason=reason.strip())
+            self._record(MatchWon, by, at, winner=other(player), score_a=a, score_b=b)
 
     def _win(self, winner: str, result: GameResult, how: str, by: str, at: str | None) -> None:
         state = self.state

@@ -19,6 +19,7 @@ __all__ = [
     "DiceRolled",
     "GameStarted",
     "GameWon",
+    "MatchForfeited",
     "MatchStarted",
     "MatchWon",
     "OpeningRollMade",
@@ -192,8 +193,26 @@ class GameWon(MatchEvent):
 
 
 @dataclass(frozen=True)
+class MatchForfeited(MatchEvent):
+    """``player`` forfeited the match (``reason``); the :class:`MatchWon` after it names the winner.
+
+    Recorded by an import whose transcription declares the match won short of
+    its length: ``Wins 1 point and the match`` at 1-0 of 5, an online server's
+    record of a player who left.  A forfeit on time or by penalty points is
+    recorded with its own cause instead (``TimeExpired``, ``PenaltyPointsAssessed``).
+    """
+
+    player: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class MatchWon(MatchEvent):
-    """``winner`` reached the match length; the final score."""
+    """``winner`` won the match: reached its length, or by forfeit; the final score.
+
+    A forfeit (USBGF 4.3.3, 2.2.4, or a transcription's, :class:`MatchForfeited`) is won
+    at the score as it stands, recorded with the event that caused it.
+    """
 
     winner: str
     score_a: int

@@ -34,6 +34,7 @@ from datetime import datetime
 from bgledger.commands.match import Match, match_uuid
 from bgledger.errors import ActionRefusedError, BgLedgerError
 from bgledger.interchange.mat import MatAction, MatFile, MatGame, MatMatch
+from bgledger.interchange.replay import WrittenResult, written_result
 from bgledger.projections.state.fold import Phase, other
 from bgledger.projections.state.model import one_point_away
 from bgledger.rules.errors import InvalidNotationError, InvalidPlayError, RulesError
@@ -222,6 +223,11 @@ def _started(
     crawford = {"on": True, "off": False}.get(tags.get("Crawford", "").strip().lower())
     meta = {key: value for key, value in mat.tags if key not in ("Event", "Round")}
     meta["File"] = name.rsplit("/", 1)[-1]
+    # A name the score line leaves out is the header's, else a placeholder; flagged in meta.
+    unnamed = [f"Player {n}" for n in (1, 2) if first is not None and not first.players[n - 1]]
+    if unnamed:
+        meta[UNNAMED] = ", ".join(unnamed)
+    players = (players[0] or "Player 1 (unnamed)", players[1] or "Player 2 (unnamed)")
     if first is not None:
         for label, rating in zip(("Rating a", "Rating b"), first.ratings, strict=True):
             if rating:
@@ -235,6 +241,10 @@ def _started(
         )  # fmt: skip
     except RulesError as error:
         raise MatImportError(name, found.line, str(error)) from None
+
+
+UNNAMED = "Unnamed in score line"
+"""The ``meta`` key of a match whose score line names no one (``Player 2``, or both)."""
 
 
 def _status(first: MatGame | None, length: int) -> str | None:
@@ -252,7 +262,7 @@ def _status(first: MatGame | None, length: int) -> str | None:
 def _when(tags: dict[str, str]) -> str | None:
     """When the match was played, from ``EventDate`` (and ``EventTime``), if they say."""
     date = tags.get("EventDate", "").strip().replace(".", "-")
-    clock = tags.get("EventTime", "").strip() or "00:00"
+    clock = tags.get("EventTime", "").strip().replace(".", ":") or "00:00"  # XG: "20.15"
     try:
         return datetime.fromisoformat(f"{date}T{clock}").isoformat() if date else None
     except ValueError:
@@ -261,7 +271,13 @@ def _when(tags: dict[str, str]) -> str | None:
 
 def _check_score(imported: ImportedMatch, game: MatGame) -> None:
     names = imported.match.state.players
-    if game.players != names:
+    for n, (written, kept) in enumerate(zip(game.players, names, strict=True), 1):
+        if not written:
+            imported.notes.append(
+                f"game {game.number} (line {game.line}): the score line names no player {n}; "
+                f"imported as {kept!r}"
+            )
+    if any(w and w != kept for w, kept in zip(game.players, names, strict=True)):
         imported.notes.append(
             f"game {game.number} (line {game.line}) names the players {game.players[0]!r} and "
             f"{game.players[1]!r}; the match keeps {names[0]!r} and {names[1]!r}"
@@ -282,6 +298,8 @@ class _Game:
         self.match = imported.match
         rolls = [a for a in game.actions if a.kind in ("roll", "illegal-play")]
         self.last_roll = rolls[-1] if rolls else None
+        state = self.match.state
+        self.result = written_result(game, state.length, state.score)
 
     def fail(self, action: MatAction, reason: str) -> MatImportError:
         return MatImportError(self.imported.name, action.line, f"game {self.game.number}: {reason}")
@@ -308,12 +326,13 @@ class _Game:
             self.match.double(as_played=True, by=self.by, at=self.at)
         elif action.kind in ("take", "drop"):
             getattr(self.match, action.kind)(by=self.by, at=self.at)
-        elif action.kind in ("win", "loss"):
-            self.win(action)
+        elif self.result is not None and action is self.result.action:
+            self.win(self.result)
         elif action.kind in ("beaver", "raccoon"):
             rule = self.match.profile.cite(Decision.SOCIAL_DOUBLES)
             raise self.fail(action, f"a {action.kind} is not played in tournaments ({rule})")
-        # 'concede' and 'unknown' ('????') only announce the result that follows.
+        # 'concede' and 'unknown' ('????') only announce the result that follows, and so do
+        # the result lines that do not decide it (a 'Losses' line beside a 'Wins' line).
 
     def whose_turn(self, action: MatAction, what: str) -> None:
         turn = self.match.state.turn
@@ -324,8 +343,11 @@ class _Game:
             )
 
     def after_the_end(self, action: MatAction) -> None:
+        if self.result is not None and action is self.result.action:
+            self.check_result(self.result)
+            self.declared(self.result)
+            return
         if action.kind in ("win", "loss"):
-            self.check_result(action)
             return
         self.imported.notes.append(
             f"line {action.line}: {action.raw!r} after the end of game {self.game.number}: ignored"
@@ -366,48 +388,66 @@ class _Game:
             self.match.record_unplayable(play, str(error), by=self.by, at=self.at)
             self.imported.notes.append(f"line {action.line}: unplayable: {error}")
 
-    def win(self, action: MatAction) -> None:
+    def win(self, result: WrittenResult) -> None:
         state = self.match.state
-        winner = _winner(action)
-        points = action.value or 0
+        winner = _PLAYERS[result.winner]
+        if result.note:
+            self.imported.notes.append(result.note)
+        if state.phase is Phase.BETWEEN_GAMES and result.and_match:
+            self.declared(result)  # the match forfeited before the game's first roll
+            return
         if state.phase is Phase.DOUBLED and state.turn == winner:
             self.match.drop(by=self.by, at=self.at)  # the pass was not written
         else:
-            self.concede(action, winner, points)
-        self.check_result(action)
+            self.concede(result.action, winner, result.points)
+        self.check_result(result)
+        self.declared(result)
 
     def concede(self, action: MatAction, winner: str, points: int) -> None:
         state = self.match.state
         if state.phase is Phase.RESIGNED:
             self.match.reject(by=self.by, at=self.at)
-        level = _LEVELS.get(points // state.cube) if points % state.cube == 0 else None
+        cube = 1 if state.phase is Phase.BETWEEN_GAMES else state.cube  # before the first roll
+        level = _LEVELS.get(points // cube) if points % cube == 0 else None
         if level is None:
-            level = _closest_level(points, state.cube)
+            level = _closest_level(points, cube)
             self.imported.notes.append(
                 f"line {action.line}: {action.raw!r} is not a single, gammon or backgammon at "
-                f"cube {state.cube}: recorded as a {level} concession"
+                f"cube {cube}: recorded as a {level} concession"
             )
         loser = other(winner)
         self.match.resign(level, player=loser, as_played=True, by=self.by, at=self.at)
         self.match.accept(by=self.by, at=self.at)
 
-    def check_result(self, action: MatAction) -> None:
+    def check_result(self, result: WrittenResult) -> None:
         games = self.match.state.games
         if not games or games[-1].number != self.game.number:
             return
-        last = games[-1]
-        winner = _winner(action)
-        if (last.winner, last.points) != (winner, action.value):
+        last, action = games[-1], result.action
+        if (last.winner, last.points) != (_PLAYERS[result.winner], result.points):
             self.imported.notes.append(
                 f"line {action.line}: the transcription says {action.raw!r}; the board and the "
                 f"cube give {self.match.state.name(last.winner)} {last.points}"
             )
 
+    def declared(self, result: WrittenResult) -> None:
+        """``and the match`` short of the length: the other player forfeited the match.
 
-def _winner(action: MatAction) -> str:
-    """Who a result line gives the game to: its column, or the other for ``Losses N``."""
-    column = _PLAYERS[action.column]
-    return other(column) if action.kind == "loss" else column
+        Recorded as :class:`~bgledger.events.MatchForfeited` quoting the line,
+        and the match won at the score as it stands; a game not yet begun is
+        not recorded (gnubg reads no game there either).
+        """
+        state = self.match.state
+        if not result.and_match or not state.length or state.phase is not Phase.BETWEEN_GAMES:
+            return  # no claim, an unlimited session, or the match already won
+        winner, line = _PLAYERS[result.winner], result.action.line
+        text = (
+            f"line {line} of the transcription, {result.action.raw!r}, declares "
+            f"{state.name(winner)} the winner of the match at {state.score[0]}-{state.score[1]}"
+            f" of {state.length}"
+        )
+        self.match.forfeit_match(other(winner), text, by=self.by, at=self.at)
+        self.imported.notes.append(f"{text}: a forfeit")
 
 
 def _closest_level(points: int, cube: int) -> str:

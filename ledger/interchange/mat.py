@@ -41,7 +41,7 @@ _Player = tuple[tuple[str, str | None], int]  # ((name, rating), score)
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _MATCH = re.compile(rf"({NUMBER})\s*[Pp]oint\s+[Mm]atch")
 _GAME = re.compile(rf"Game\s+({NUMBER})")
-_SCORE = re.compile(rf"\s*({NUMBER})\s+(\S.*)", re.DOTALL)
+_SCORE = re.compile(rf"\s*({NUMBER})(?:\s+(\S.*)|\s*)", re.DOTALL)
 _RATING = re.compile(r"0*[1-9][0-9]*(?:\.[0-9]+)?")
 _TAG = re.compile(r'[;#]\s*\[\s*([^"\]\s][^"\]]*?)\s*"(.*)"\s*\]')
 
@@ -255,15 +255,19 @@ class _Reader:
 def _score_fields(line: str) -> tuple[_Player, _Player] | None:
     """Split ``name : 3   name,1650 : 0`` at its first and its last colon.
 
+    A name may be missing (`` lasse : 0              : 0``, as an online
+    server writes a player it has no name for): it is read as ``''`` and the
+    importer names the player.
+
     :returns: ``((name, rating), score)`` for each column, or ``None``.
     """
     first, last = line.find(":"), line.rfind(":")
     middle = _SCORE.fullmatch(line[first + 1 : last]) if 0 <= first < last else None
     right_score = line[last + 1 :].strip()
-    if middle is None or not re.fullmatch(NUMBER, right_score) or not line[:first].strip():
+    if middle is None or not re.fullmatch(NUMBER, right_score):
         return None
     left = (_name(line[:first]), int(middle[1]))
-    return left, (_name(middle[2]), int(right_score))
+    return left, (_name(middle[2] or ""), int(right_score))
 
 
 def _name(text: str) -> tuple[str, str | None]:

@@ -43,6 +43,7 @@ _WIN = re.compile(rf"wins?\s+({NUMBER})\s+points?(\s+and\s+the\s+match)?", re.IG
 _LOSS = re.compile(
     rf"(?:loses|losses?)\s+({NUMBER})\s+points?(\s+and\s+the\s+match)?", re.IGNORECASE
 )
+_LOSS_THEN_WIN = re.compile(r"((?:loses|losses?)\s+\S+\s+points?)\s{2,}(wins?\s.*)", re.IGNORECASE)
 _UNKNOWN = re.compile(r"(?:00:\s*)?\?{3,4}")
 _WORDS: dict[str, ActionKind] = {"take": "take", "drop": "drop", "concede": "concede"}
 _ANIMALS: dict[str, ActionKind] = {"double": "double", "beaver": "beaver", "raccoon": "raccoon"}
@@ -67,7 +68,9 @@ class MatAction:
     - ``win``: ``value`` is the points (``Wins 2 points``) and ``and_match``
       tells whether ``and the match`` follows.
     - ``loss``: the same, written in the loser's column (``Losses 2 points``,
-      ``Loses 2 points``): the other player wins.
+      ``Loses 2 points``): the other player wins.  A column that holds
+      ``Losses N point`` and then ``Wins N point`` gives a ``loss`` and a
+      ``win`` in that column; the importer settles whose game it is.
     - ``unknown``: a turn written as ``????`` or ``00: ????`` with no roll.
 
     ``raw`` is the column's text as written, stripped.
@@ -141,6 +144,10 @@ def _column(text: str, number: int, column: Literal[0, 1]) -> list[MatAction]:
         return [
             MatAction(number, column, "loss", text, value=int(loss[1]), and_match=bool(loss[2]))
         ]
+    if both := _LOSS_THEN_WIN.fullmatch(text):
+        # ``Losses 2 point   Wins 2 point and the match``, both phrases in one column (an
+        # online server's numbered result line): gnubg's ParseMatMove reads neither.
+        return [*_column(both[1], number, column), *_column(both[2], number, column)]
     if _UNKNOWN.fullmatch(text):
         return [MatAction(number, column, "unknown", text)]
     if kind := _WORDS.get(text.lower().removesuffix("s")):

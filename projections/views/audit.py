@@ -86,6 +86,7 @@ from bgledger.events import (
     GameStarted,
     GameWon,
     MatchEvent,
+    MatchForfeited,
     MatchLengthCorrected,
     MatchStarted,
     MatchWon,
@@ -606,6 +607,8 @@ def ending(previous: MatchEvent | None, state: MatchState) -> str:
         return f" on time: {name}'s reserve expired ({previous.rule})"
     if isinstance(previous, PenaltyPointsAssessed):
         return f" by forfeit: {state.name(previous.player)}'s penalty points ({previous.rule})"
+    if isinstance(previous, MatchForfeited):
+        return f" by forfeit: {state.name(previous.player)} forfeited it"
     return ""
 
 
@@ -1059,6 +1062,11 @@ _DESCRIBERS.update(TIME_DESCRIBERS)
 def _corrected(event: EntryCorrected, before: MatchState, after: MatchState) -> str:
     # Without the trail before it (the history gives the entry's own words).
     return correction_text(event, {}, {})
+
+
+@_on(MatchForfeited)
+def _forfeited(event: MatchForfeited, before: MatchState, after: MatchState) -> str:
+    return f"{after.name(event.player)} forfeits the match: {event.reason}"
 
 
 @_on(RemarkRecorded)
