@@ -168,8 +168,8 @@ def test_anything_after_the_match_says_nothing_more_is_recorded(db: str) -> None
         result = run(db, args[0], "m1", *args[1:])
         assert result.exit_code == 1, args
         assert result.stderr.strip().endswith(
-            "the match is over: Ben won (Ann 0, Ben 1); nothing more is recorded in this match; the next "
-            "match starts with `start --a NAME --b NAME --length N` (ABT 4.9)"
+            "the match is over: Ben won (Ann 0, Ben 1); nothing more is recorded in this match; "
+            "the next match starts with `start --a NAME --b NAME --length N` (ABT 4.9)"
         ), result.stderr
 
 
