@@ -12,6 +12,7 @@ to, except where the file itself names the match's winner.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -160,7 +161,7 @@ def test_and_the_match_short_of_the_length_is_a_forfeit_naming_the_winner() -> N
     assert said == [
         "lasse forfeits the match: line 24 of the transcription, 'Wins 1 point and the match', "
         "declares Bob the winner of the match at 0-2 of 5",
-        "match won by Bob, 2-0 by forfeit: lasse forfeited it",
+        "match won by Bob (lasse 0, Bob 2) by forfeit: lasse forfeited it",
     ]
 
 
@@ -176,10 +177,14 @@ def test_a_forfeited_match_survives_the_json_import_and_the_mat_export() -> None
 
 def test_the_cli_imports_every_galaxy_file(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'l.db'}"
+    ids = {}
     for path in GALAXY:
-        result = CliRunner().invoke(main, ["--db", db, "import", str(path), "--profile", "online"])
+        result = CliRunner().invoke(
+            main, ["--db", db, "import", str(path), "--profile", "online", "--json"]
+        )
         assert result.exit_code == 0, result.output
-    shown = CliRunner().invoke(main, ["--db", db, "show", "galaxy-match-forfeit"])
+        ids[path.name] = json.loads(result.output.splitlines()[0])["match_id"]
+    shown = CliRunner().invoke(main, ["--db", db, "show", ids["galaxy-match-forfeit.mat"]])
     assert shown.exit_code == 0 and "Bob" in shown.output
 
 
