@@ -173,3 +173,14 @@ def test_check_text_accepts_only_visible_text_and_raises_only_its_error(text: st
 def test_play_parsing_raises_only_the_projects_errors(text: str) -> None:
     with contextlib.suppress(RulesError):  # anything else fails the test
         Play.parse(text)
+
+
+def test_import_reads_no_device_and_no_file_past_its_bound(cli: Cli, tmp_path: Path) -> None:
+    code, out = cli("import", "/dev/zero")  # once a MemoryError traceback
+    assert code == 1 and "'/dev/zero' is not a regular file" in out
+    huge = tmp_path / "huge.mat"
+    with huge.open("wb") as handle:
+        handle.truncate(17 * 1024 * 1024)  # sparse: nothing is written
+    code, out = cli("import", str(huge))
+    assert code == 1 and "is over 16 MB" in out
+    assert cli("list")[1].startswith("no matches")

@@ -42,7 +42,7 @@ from bgledger.events import (
 )
 from bgledger.interchange.importer import ImportedMatch, matches_from_mat
 from bgledger.interchange.json_stream import import_json, read_json
-from bgledger.interchange.mat import read_mat_file
+from bgledger.interchange.mat import read_bounded, read_mat_file
 from bgledger.projections.state.corrected import in_force
 from bgledger.projections.state.fold import MatchState, fold_in_force
 from bgledger.store.application import MatchStore
@@ -178,7 +178,8 @@ def _taken(ledger: MatchStore) -> Callable[[str], bool]:
 def _import_json(
     ledger: MatchStore, path: Path, *, match_id: str | None, by: str, same: SameMatch | None
 ) -> ImportedMatch:
-    document = read_json(path.read_text(encoding="utf-8"), name=str(path))
+    text = read_bounded(path).decode("utf-8", errors="replace")
+    document = read_json(text, name=str(path))
     _check_new(document.events, same)
     stored = import_json(ledger, document, match_id=match_id, by=by)
     match = ledger.load(stored)

@@ -12,7 +12,9 @@ into columns, and the :class:`MatAction` values each column says) are read by
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,6 +34,7 @@ __all__ = [
     "MatGame",
     "MatMatch",
     "MatSyntaxError",
+    "read_bounded",
     "read_mat",
     "read_mat_file",
     "split_columns",
@@ -119,8 +122,35 @@ def read_mat_file(path: str | Path) -> MatFile:
     :raises MatSyntaxError: if the text is not a ``.mat`` transcription.
     :raises OSError: if the file cannot be read.
     """
-    data = Path(path).read_bytes()
-    return read_mat(_decode(data), name=str(path))
+    return read_mat(_decode(read_bounded(path)), name=str(path))
+
+
+MAX_FILE_BYTES = 16 * 1024 * 1024
+"""The largest file ``import`` reads: a 17-point match's ``.mat`` is about 30 KB, its JSON copy
+a few hundred KB; a file of many matches still fits many times over."""
+
+
+class FileTooLargeError(BgLedgerError, ValueError):
+    """A file ``import`` will not read: larger than :data:`MAX_FILE_BYTES`, or not a file."""
+
+
+def read_bounded(path: str | Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of the regular file ``path``, refused past ``limit`` without reading them all.
+
+    A device (``/dev/zero``), a pipe or a directory is refused before it is read.
+
+    :raises FileTooLargeError: for a file that is not regular, or larger than ``limit``.
+    :raises OSError: if the file cannot be read.
+    """
+    with open(path, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise FileTooLargeError(f"{str(path)!r} is not a regular file")
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise FileTooLargeError(
+            f"{str(path)!r} is over {limit // (1024 * 1024)} MB: not a match transcription"
+        )
+    return data
 
 
 def _decode(data: bytes) -> str:
