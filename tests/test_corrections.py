@@ -375,3 +375,23 @@ def test_a_scorekeepers_note_is_no_ruling(tmp_path: Path) -> None:
     ruled = runner.invoke(main, [*db, "note", "m", "late start", "--ruled-by", "director"])
     assert ruled.exit_code == 0
     assert "late start" in runner.invoke(main, [*db, "history", "m", "--rulings"]).output
+
+
+def test_the_score_sheet_lists_corrections_apart_from_rulings(ledger: Ledger) -> None:
+    from bgledger.projections.views.scoresheet import scoresheet_html, scoresheet_text
+
+    match_id = _started(ledger, "opening 3 1", "move 8/5 6/5", "roll 6 3")
+    ledger.amend(match_id, 5, "roll 6 4", reason="typed 6-3", by="lee")
+    events = ledger.events(match_id)
+    text = scoresheet_text(ledger.state(match_id, corrected=True), events)
+    assert "Rulings: none recorded" in text
+    section = text.split("Recording errors corrected (not rulings):\n", 1)[1]
+    assert section.splitlines()[1].split(None, 3)[:3] == [
+        "6",
+        section.splitlines()[1].split()[1],
+        "lee",
+    ]
+    assert "entry 5 (Bob rolled 6-3) amended to 'roll 6 4': typed 6-3" in section.splitlines()[1]
+    page = scoresheet_html(ledger.state(match_id, corrected=True), events)
+    assert "<h2>Recording errors corrected (not rulings)</h2>" in page
+    assert "amended to &#x27;roll 6 4&#x27;" in page

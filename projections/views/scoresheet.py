@@ -75,6 +75,7 @@ from bgledger.events import (
     CubeActionVoided,
     CubeDropped,
     CubeLevelCorrected,
+    EntryCorrected,
     GameStarted,
     GameWon,
     MatchEvent,
@@ -92,7 +93,7 @@ from bgledger.projections.state.corrected import in_force, voided_by
 from bgledger.projections.state.fold import Crawford, GameRecord
 from bgledger.projections.state.model import MatchState
 from bgledger.projections.state.situation import score_text
-from bgledger.projections.views.audit import ending, mode_text, wall_clock
+from bgledger.projections.views.audit import ending, history, mode_text, wall_clock
 from bgledger.projections.views.words import points_of, rule_for, ruling_status
 from bgledger.rules.profiles import DEFAULT_PROFILE, Decision
 
@@ -265,6 +266,38 @@ class BreakRow:
         )  # fmt: skip
 
 
+CORRECTIONS = "Recording errors corrected (not rulings)"
+CORRECTION_COLUMNS = ("Event", "Time", "Corrected by", "What")
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectionRow:
+    """A scorekeeper's correction of a recording error (``undo``, ``amend``): apart from rulings.
+
+    :ivar what: the history's words: the entry as it was made, and what happened instead.
+    """
+
+    event: int
+    time: str
+    by: str
+    what: str
+
+    def cells(self) -> tuple[str, ...]:
+        """The row's cells in :data:`CORRECTION_COLUMNS` order."""
+        return (str(self.event), self.time, self.by, self.what)
+
+
+def correction_rows(events: Sequence[MatchEvent]) -> tuple[CorrectionRow, ...]:
+    """Every correction of a recording error among ``events``, in order, in the history's words."""
+    if not any(isinstance(e, EntryCorrected) for e in events):
+        return ()
+    return tuple(
+        CorrectionRow(entry.number, wall_clock(entry.at), entry.recorded_by, entry.text)
+        for entry in history(events)
+        if entry.correction is not None
+    )
+
+
 def penalty_rows(events: Sequence[MatchEvent], state: MatchState) -> tuple[PenaltyRow, ...]:
     """Every :class:`PenaltyPointsAssessed` of ``events``, in order; names from ``state``."""
     return tuple(
@@ -427,6 +460,7 @@ class ScoreSheet:
     rows: tuple[SheetRow, ...]
     final: str
     rulings: tuple[RulingRow, ...] = ()
+    corrections: tuple[CorrectionRow, ...] = ()
     penalties: tuple[PenaltyRow, ...] = ()
     breaks: tuple[BreakRow, ...] = ()
     profile: str = DEFAULT_PROFILE
@@ -559,7 +593,8 @@ def score_sheet(state: MatchState, events: Iterable[MatchEvent] = ()) -> ScoreSh
     final = final_line(state, match_ending(kept, state))
     return ScoreSheet(
         state.players, header, rows, final, ruling_rows(recorded, state.players),
-        penalty_rows(kept, state), break_rows(kept, state), state.profile,
+        correction_rows(recorded), penalty_rows(kept, state), break_rows(kept, state),
+        state.profile,
     )  # fmt: skip
 
 
@@ -618,9 +653,19 @@ _Section = tuple[str, tuple[str, ...], list[tuple[str, ...]], frozenset[int]]
 
 
 def _sections(sheet: ScoreSheet) -> list[_Section]:
-    """The rulings, penalty points and breaks: title, columns, rows, numeric columns."""
+    """The rulings, recording errors corrected, penalty points and breaks: title, columns,
+    rows, numeric columns."""
+    corrections: list[_Section] = [
+        (
+            CORRECTIONS,
+            CORRECTION_COLUMNS,
+            [row.cells() for row in sheet.corrections],
+            frozenset({0}),
+        )
+    ]
     return [
         (RULINGS, RULING_COLUMNS, [row.cells() for row in sheet.rulings], frozenset({0})),
+        *(corrections if sheet.corrections else []),  # a sheet without any has no such section
         (
             f"Penalty points ({sheet.rule(Decision.PENALTY_POINTS)})",
             PENALTY_COLUMNS,
@@ -708,7 +753,8 @@ def _rulings_html(sheet: ScoreSheet) -> list[str]:
 
 
 def _time_html(sheet: ScoreSheet) -> list[str]:
-    """The penalty points and the breaks: a table each, "none recorded" in it if empty."""
+    """The recording errors corrected, the penalty points and the breaks: a table each, "none
+    recorded" in it if empty."""
     lines = []
     for title, columns, rows, numeric in _sections(sheet)[1:]:
         lines.append(f"<h2>{html.escape(title)}</h2>")
