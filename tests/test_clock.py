@@ -8,13 +8,17 @@ play; these are the rest.  Figures are milliseconds, worked out by hand.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from timeline import at, play_lines, refused
 
+from bgledger.cli.main import main
 from bgledger.commands import clock
 from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
@@ -589,3 +593,22 @@ def test_undo_and_amend_take_the_opening_hit_and_an_implied_hit_with_their_entry
     # Bob's turn 10:01:10-10:01:50 (the amended roll keeps the entry's time): 40 s, 28 off.
     assert state.timer is not None and state.timer.reserve_ms == (600_000, 572_000)
     assert state.timer.turn == "a" and state.timer.running
+
+
+def test_record_reads_a_roll_made_on_the_opponents_time_as_played(tmp_path: Path) -> None:
+    """USBGF 4.1.8.1: a roll made before the opponent hit is void, so usbgf-2016 refuses it;
+    one that was played on regardless is recorded ``--as-played`` for the director, from
+    ``record`` as from the command line."""
+    db = ["--db", f"sqlite:///{tmp_path / 'asplayed.db'}"]
+    runner = CliRunner()
+    start = ["start", "--a", "Gus", "--b", "Hal", "--length", "5", "--clock", "simple-delay"]
+    runner.invoke(main, [*db, *start, "--id", "c", "--at", "2026-11-26T03:00:00+00:00"])
+    lines = (
+        "@2026-11-26T03:00:00+00:00 opening 3 1\n@2026-11-26T03:00:20+00:00 move 8/5 6/5\n"
+        "@2026-11-26T03:00:30+00:00 roll 6 4\n@2026-11-26T03:00:31+00:00 roll 6 4 --as-played\n"
+    )
+    result = runner.invoke(main, [*db, "record", "c"], input=lines)
+    assert result.exit_code == 1  # the plain roll was refused
+    assert "'roll --as-played', for the director" in result.output
+    shown = json.loads(runner.invoke(main, [*db, "show", "c", "--json"]).output)
+    assert shown["dice"] == [6, 4] and shown["turn"] == "b"

@@ -229,7 +229,9 @@ class Action:
             match.opening(_die(args[0]), _die(args[1]), by=by, at=at)
         elif verb in ("roll", "roll-move"):
             with match.atomic():  # '52: 13/x' refused records no roll either
-                danced = match.roll(_die(args[0]), _die(args[1]), by=by, at=at)
+                # --as-played: a roll really made on the opponent's time (his hit missed)
+                on_time = self.as_played and verb == "roll"  # '52: 13/x --as-played': the play
+                danced = match.roll(_die(args[0]), _die(args[1]), as_played=on_time, by=by, at=at)
                 if verb == "roll-move" and not (danced and _is_dance(args[2])):
                     match.move(args[2], as_played=self.as_played, by=by, at=at)
         elif verb == "move":
