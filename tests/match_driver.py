@@ -65,11 +65,10 @@ class InMemory:
     """A match in memory and every event it recorded, as a ledger would hand them to a ruling
     or a correction (the decisions alone, without a store: many hypothesis examples)."""
 
-    def __init__(self, match_id: str, length: int, *, by: str, at: str) -> None:
+    def __init__(self, match_id: str, length: int, *, by: str, at: str, **setup: object) -> None:
         self.by = by
-        self.match = Match.start(
-            match_uuid(match_id), match_id, ("Ann", "Bob"), length, by=by, at=at
-        )
+        uuid = match_uuid(match_id)
+        self.match = Match.start(uuid, match_id, ("Ann", "Bob"), length, by=by, at=at, **setup)
         self.events: list[MatchEvent] = list(self.match.collect_events())
 
     def act(self, line: str) -> None:

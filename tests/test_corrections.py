@@ -55,19 +55,19 @@ def comparable(state: MatchState) -> MatchState:
 class Recorded(InMemory):
     """A match in memory with the scorekeeper's corrections."""
 
-    def __init__(self, match_id: str, length: int) -> None:
-        super().__init__(match_id, length, by=BY, at=T0)
+    def __init__(self, match_id: str, length: int, **setup: object) -> None:
+        super().__init__(match_id, length, by=BY, at=T0, **setup)
 
-    def undo(self) -> None:
-        self.rule(lambda m, h: m.withdraw(h, reason="typo", by=BY))
+    def undo(self, at: str | None = None) -> None:
+        self.rule(lambda m, h: m.withdraw(h, reason="typo", by=BY, at=at))
 
-    def amend(self, number: int, line: str) -> None:
+    def amend(self, number: int, line: str, at: str | None = None) -> None:
         action = Action.parse(line)
 
         def perform(scratch: Match, when: str) -> None:
             replace(action, at=when).apply(scratch, BY)
 
-        self.rule(lambda m, h: m.amend(h, number, perform, line=line, by=BY))
+        self.rule(lambda m, h: m.amend(h, number, perform, line=line, by=BY, at=at))
 
 
 def typo(state: MatchState, line: str, rng: random.Random) -> str | None:
@@ -395,3 +395,64 @@ def test_the_score_sheet_lists_corrections_apart_from_rulings(ledger: Ledger) ->
     page = scoresheet_html(ledger.state(match_id, corrected=True), events)
     assert "<h2>Recording errors corrected (not rulings)</h2>" in page
     assert "amended to &#x27;roll 6 4&#x27;" in page
+
+
+# -- with a game clock: the clock too is what it would have been -------------------------------
+
+
+def _clocked(match_id: str) -> Recorded:
+    return Recorded(match_id, 7, clock="simple-delay")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    lines=st.integers(1, 80),
+    rate=st.floats(0.1, 0.5),
+    how=st.sampled_from(["undo", "amend"]),
+)
+def test_typos_corrected_in_a_clocked_match_leave_the_clock_as_it_would_have_been(
+    seed: int, lines: int, rate: float, how: str
+) -> None:
+    from datetime import datetime, timedelta
+
+    from bgledger.errors import BgLedgerError
+
+    rng = random.Random(seed)
+    match_id = unique_id("k")
+    typed, right = _clocked(match_id), _clocked(match_id)
+    when = datetime.fromisoformat(T0)
+
+    def stamped(line: str) -> str:
+        return f"@{when.isoformat()} {line}"
+
+    for _ in range(lines):
+        line = next_line(right.match.state, rng)
+        if line is None:
+            break
+        when += timedelta(seconds=rng.randint(1, 40))
+        try:
+            right.act(stamped(line))
+        except BgLedgerError:  # the clock wants the mover's hit first
+            right.act(stamped("hit"))
+            typed.act(stamped("hit"))
+            when += timedelta(seconds=rng.randint(1, 5))
+            right.act(stamped(line))
+        wrong = typo(typed.match.state, line, rng) if rng.random() < rate else None
+        if wrong is not None:
+            try:
+                typed.act(stamped(wrong))
+            except BgLedgerError:
+                wrong = None
+        if wrong is None:
+            typed.act(stamped(line))
+        elif how == "undo":
+            typed.undo(at=when.isoformat())
+            typed.act(stamped(line))
+        else:
+            last = typed.events[-1].originator_version
+            typed.amend(_entry_number(typed.events, last), line, at=when.isoformat())
+        assert comparable(typed.match.state) == comparable(right.match.state)
+        assert typed.match.state.timer == right.match.state.timer
+    replayed = fold(typed.events)
+    assert replayed is not None and comparable(replayed) == comparable(typed.match.state)
