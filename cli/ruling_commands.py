@@ -178,7 +178,9 @@ def parse_score(words: tuple[str, ...]) -> tuple[int, int]:
     """
     parts = words[0].split("-") if len(words) == 1 else list(words)
     if len(parts) != 2 or not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
-        raise BadInputError(f"score {' '.join(words)!r}: give a's and b's points, 'A B' or 'A-B'")
+        raise BadInputError(
+            f"score {' '.join(words)!r}: give a's and b's points as A B|A-B, e.g. '2 1' or '2-1'"
+        )
     return int(parts[0]), int(parts[1])
 
 
