@@ -32,7 +32,10 @@ def serve(ctx: click.Context, host: str, port: int) -> None:
 
     ledger = open_ledger(ctx, cache_size=CACHE_SIZE)
     click.echo(f"bgledger: http://{host}:{port}/ (Ctrl-C stops)", err=True)
-    uvicorn.run(create_app(ledger), host=host, port=port, log_level="warning")
+    # open event streams never end by themselves: give them 3 s at Ctrl-C
+    uvicorn.run(
+        create_app(ledger), host=host, port=port, log_level="warning", timeout_graceful_shutdown=3
+    )
 
 
 @click.command("token")

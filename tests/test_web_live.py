@@ -19,6 +19,7 @@ import pytest
 
 from bgledger.service import Ledger
 from bgledger.web import create_app
+from tests.conftest import unique_id
 
 WITHIN = 1.0
 """Seconds a posted line may take to reach an open stream."""
@@ -29,6 +30,16 @@ def ledger(tmp_path: Path) -> Iterator[Ledger]:
     ledger = Ledger(f"sqlite:///{tmp_path / 'ledger.db'}")
     ledger.start(("Ann", "Bob"), 5, match_id="final", by="kim")
     yield ledger
+    ledger.close()
+
+
+@pytest.fixture
+def any_store(store_url: str) -> Iterator[tuple[Ledger, str]]:
+    """A ledger on SQLite, then on PostgreSQL (shared: a match id of its own)."""
+    ledger = Ledger(store_url)
+    match_id = unique_id("live")
+    ledger.start(("Ann", "Bob"), 5, match_id=match_id, by="kim")
+    yield ledger, match_id
     ledger.close()
 
 
@@ -91,17 +102,19 @@ class Stream:
         await asyncio.wait_for(self.task, 5)
 
 
-async def _follow_a_posted_line(ledger: Ledger) -> tuple[list[dict[str, Any]], float, Stream]:
+async def _follow_a_posted_line(
+    ledger: Ledger, match_id: str
+) -> tuple[list[dict[str, Any]], float, Stream]:
     app = create_app(ledger)
-    token = ledger.issue_token("scorekeeper", match_id="final")
-    stream = Stream(app, "/api/matches/final/events")
+    token = ledger.issue_token("scorekeeper", match_id=match_id)
+    stream = Stream(app, f"/api/matches/{match_id}/events")
     loop = asyncio.get_running_loop()
     await asyncio.wait_for(stream.chunks.get(), WITHIN)  # the stream is open
     transport = httpx2.ASGITransport(app=app)
     async with httpx2.AsyncClient(transport=transport, base_url="http://test") as pad:
         posted = loop.time()
         response = await pad.post(
-            "/api/matches/final/lines",
+            f"/api/matches/{match_id}/lines",
             json={"line": "opening 3 1"},
             headers={"Authorization": f"Bearer {token}"},
         )
@@ -112,9 +125,13 @@ async def _follow_a_posted_line(ledger: Ledger) -> tuple[list[dict[str, Any]], f
     return events, loop.time() - posted, stream
 
 
-def test_a_posted_line_reaches_an_open_stream_within_a_second(ledger: Ledger) -> None:
+def test_a_posted_line_reaches_an_open_stream_within_a_second(
+    any_store: tuple[Ledger, str],
+) -> None:
+    ledger, match_id = any_store
+
     async def scenario() -> tuple[list[dict[str, Any]], float, Stream]:
-        events, took, stream = await _follow_a_posted_line(ledger)
+        events, took, stream = await _follow_a_posted_line(ledger, match_id)
         await stream.close()
         return events, took, stream
 
