@@ -67,6 +67,16 @@ class Grant:
             return self.event == event
         return self.role == "committee"
 
+    def may_claim(self, ruled_by: str) -> bool:
+        """True if a line this token records may say it was ruled by ``ruled_by``.
+
+        The director's word needs a director's or the committee's token, the
+        committee's the committee's; a line with no ruler, or the players'
+        agreement, any token.
+        """
+        needs = {"director": ("director", "committee"), "committee": ("committee",)}
+        return self.role in needs.get(ruled_by, ROLES)
+
     @classmethod
     def checked(
         cls, role: str, match_id: str | None, event: str | None, label: str | None

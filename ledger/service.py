@@ -1299,12 +1299,17 @@ class Ledger:
             self.state(match_id)  # the match exists
         return self._tokens().issue(grant)
 
-    def authorize(self, token: str | None, match_id: str) -> str:
-        """Who records with ``token`` in ``match_id``: the token's label.
+    def authorize(self, token: str | None, match_id: str, line: str | None = None) -> str:
+        """Who records with ``token`` in ``match_id`` (``line``, if given): the token's label.
+
+        A line that says who allowed it (``undo --ruled-by director``) needs a
+        token of that role or above: a scorekeeper's pad cannot claim the director.
 
         :raises UnknownTokenError: for no token, or one never issued or revoked.
-        :raises TokenScopeError: for a token of another match or event.
+        :raises TokenScopeError: for a token of another match or event, or a line
+            claiming a ruler the token's role is not.
         :raises MatchNotFoundError: for an unknown match.
+        :raises InvalidActionError: for a line that is no action.
         """
         grant = self._tokens().grant(token) if token else None
         if grant is None:
@@ -1313,6 +1318,12 @@ class Ledger:
         if not grant.covers(match_id, event):
             scope = grant.match_id or grant.event or "no match"
             raise TokenScopeError(f"this token ({grant.label}) records in {scope}, not {match_id}")
+        claimed = Action.parse(line).ruled_by if line is not None else ""
+        if not grant.may_claim(claimed):
+            raise TokenScopeError(
+                f"{line!r} is ruled by the {claimed}: this token ({grant.label}) is a "
+                f"{grant.role}'s; record it with the {claimed}'s token"
+            )
         return grant.label
 
     def revoke_token(self, token: str) -> None:

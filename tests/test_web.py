@@ -209,6 +209,21 @@ def test_a_token_records_only_where_its_role_and_scope_allow(
     assert post(client, "nope", "opening 3 1", committee).status_code == 404
 
 
+def test_a_pad_cannot_claim_the_directors_word(client: TestClient, ledger: Ledger) -> None:
+    pad = ledger.issue_token("scorekeeper", match_id="final")
+    director = ledger.issue_token("director", event="Open")
+    assert post(client, "final", "opening 3 1", pad).status_code == 201
+    line = "undo --ruled-by director --reason wrong dice"
+    refused = post(client, "final", line, pad)
+    assert refused.status_code == 403
+    assert "director" in refused.json()["error"]
+    assert count(ledger) == 3
+    assert post(client, "final", line, director).status_code == 201
+    assert (
+        post(client, "final", "undo --ruled-by committee --reason x", director).status_code == 403
+    )
+
+
 def test_tokens_are_stored_hashed(ledger: Ledger, tmp_path: Path) -> None:
     token = ledger.issue_token("scorekeeper", match_id="final")
     with sqlite3.connect(tmp_path / "ledger.db") as connection:

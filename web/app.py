@@ -144,9 +144,8 @@ def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlet
     async def record(request: Request) -> Response:
         match_id = request.path_params["match_id"]
         scheme, _, token = request.headers.get("authorization", "").partition(" ")
-        by = await run_in_threadpool(
-            ledger.authorize, token.strip() if scheme.lower() == "bearer" else None, match_id
-        )
+        bearer = token.strip() if scheme.lower() == "bearer" else None
+        await run_in_threadpool(ledger.authorize, bearer, match_id)
         kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if kind != "application/json":
             return JSONResponse(
@@ -159,6 +158,7 @@ def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlet
         line = body.get("line") if isinstance(body, dict) else None
         if not isinstance(line, str):
             return JSONResponse({"error": 'give the line as {"line": "roll 6 4"}'}, 400)
+        by = await run_in_threadpool(ledger.authorize, bearer, match_id, line)
         done = await run_in_threadpool(ledger.record_line, match_id, line, by=by)
         entries = {e.number: e for e in await run_in_threadpool(ledger.history, match_id)}
         recorded = [
