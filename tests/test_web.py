@@ -89,6 +89,20 @@ def test_the_match_page_has_the_board_the_status_and_the_history(client: TestCli
     assert client.get("/static/style.css").status_code == 200
 
 
+def test_the_match_page_shows_the_game_clock(client: TestClient, ledger: Ledger) -> None:
+    ledger.record_line("final", "clock start simple-delay reserve 10:00 delay 12", by="kim")
+    page = client.get("/matches/final")
+    assert "clock: simple delay, 12 s · Ann 10:00 · Bob 10:00" in page.text
+
+
+def test_every_answer_forbids_scripts_and_frames_from_elsewhere(client: TestClient) -> None:
+    for url in ("/", "/matches/final", "/api/matches/final", "/static/live.js", "/nope"):
+        headers = client.get(url).headers
+        assert "default-src 'self'" in headers["content-security-policy"], url
+        assert "frame-ancestors 'none'" in headers["content-security-policy"], url
+        assert headers["x-content-type-options"] == "nosniff", url
+
+
 def test_every_page_escapes_what_players_typed(client: TestClient) -> None:
     for url in ("/", "/matches/side"):
         page = client.get(url)

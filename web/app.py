@@ -33,12 +33,15 @@ import sqlalchemy.exc
 from eventsourcing.persistence import PersistenceError
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bgledger.errors import (
     ActionRefusedError,
@@ -49,7 +52,7 @@ from bgledger.errors import (
 )
 from bgledger.projections.views.audit import history_line
 from bgledger.projections.views.svg import board_svg
-from bgledger.projections.views.text import brief
+from bgledger.projections.views.text import brief, clock_line
 from bgledger.rules.errors import BgLedgerError
 from bgledger.service import Ledger
 
@@ -62,6 +65,13 @@ HISTORY_SHOWN = 8
 """History lines on the match page (the last ones)."""
 KEEPALIVE_SECONDS = 15.0
 """A comment line on a quiet stream, so that proxies keep it open."""
+SECURITY_HEADERS = {
+    # everything from the app itself; no inline script, no framing by another site
+    "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+"""Sent with every answer."""
 
 
 def error_document(error: Exception) -> tuple[int, dict[str, Any]]:
@@ -112,6 +122,7 @@ def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlet
             "viewer": viewer,
             "svg": board_svg(state, viewer),
             "brief": brief(state),
+            "clock": clock_line(state, shown.now_ms),
             "history": [history_line(entry) for entry in entries[-HISTORY_SHOWN:]],
             "events": state.events,
         }
@@ -212,7 +223,27 @@ def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlet
         sqlalchemy.exc.SQLAlchemyError: library_error,
         HTTPException: http_error,
     }
-    return Starlette(routes=routes, exception_handlers=handlers)
+    middleware = [Middleware(SecurityHeaders)]
+    return Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)
+
+
+class SecurityHeaders:
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every answer (streams included)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                MutableHeaders(scope=message).update(SECURITY_HEADERS)
+            await send(message)
+
+        await self.app(scope, receive, sending)
 
 
 async def _follow(
