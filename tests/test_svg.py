@@ -27,7 +27,7 @@ from tests.match_driver import next_line
 from tests.test_render import drawn, off_counts
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
-MIDDLE_OF_THE_BOARD = 360  # half the drawing's height (its viewBox is 720 high)
+MIDDLE_OF_THE_BOARD = 350  # the middle of the field (70 to 630 in the viewBox)
 
 
 def parse(svg: str) -> ET.Element:

@@ -30,7 +30,7 @@ from bgledger.rules.position import BAR, OFF
 
 __all__ = ["board_svg"]
 
-WIDTH, HEIGHT = 860, 720
+WIDTH, HEIGHT = 860, 740
 """The drawing's size in user units (the page scales it)."""
 
 _STACK = 5
@@ -147,12 +147,12 @@ def _point(point: int, top: bool, mine: int, theirs: int) -> str:
         (_FIELD_TOP, _FIELD_TOP + _TRIANGLE) if top else (_FIELD_BOTTOM, _FIELD_BOTTOM - _TRIANGLE)
     )
     colour = _COLOURS["dark_point"] if point % 2 else _COLOURS["light_point"]
-    number_y = _FIELD_TOP - 7 if top else _FIELD_BOTTOM + 17
+    number_y = _FIELD_TOP - 6 if top else _FIELD_BOTTOM + 18
     parts = [
         f'<g class="point" data-point="{point}">',
         f'<polygon points="{x},{edge} {x + _POINT},{edge} {x + _POINT // 2},{tip}" '
         f'fill="{colour}"/>',
-        f'<text x="{x + _POINT // 2}" y="{number_y}" font-size="13" text-anchor="middle" '
+        f'<text x="{x + _POINT // 2}" y="{number_y}" font-size="15" text-anchor="middle" '
         f'fill="#f5f1e6" font-family="sans-serif">{point}</text>',
     ]
     step = 2 * _RADIUS if top else -2 * _RADIUS
@@ -299,7 +299,7 @@ def _bands(state: MatchState, me: str) -> list[str]:
     """Above the board the opponent, below it the viewer; then the match line."""
     pips = state.pips()
     lines = []
-    for player, y in ((other(me), 30), (me, _FIELD_BOTTOM + 50)):
+    for player, y in ((other(me), 34), (me, _FIELD_BOTTOM + 56)):
         index = seat(player)
         side = "mine" if player == me else "theirs"
         acting = " · to act" if state.actor == player else ""
@@ -309,9 +309,9 @@ def _bands(state: MatchState, me: str) -> list[str]:
         )
         lines.append(
             f'<g class="player {side}" data-player="{player}">'
-            f'<circle cx="{_LEFT + 4}" cy="{y - 6}" r="9" fill="{_COLOURS[side]}" '
+            f'<circle cx="{_LEFT + 4}" cy="{y - 9}" r="12" fill="{_COLOURS[side]}" '
             f'stroke="{_COLOURS[f"{side}_edge"]}" stroke-width="2"/>'
-            f'<text x="{_LEFT + 22}" y="{y}" font-size="19" fill="{_COLOURS["text"]}" '
+            f'<text x="{_LEFT + 24}" y="{y}" font-size="27" fill="{_COLOURS["text"]}" '
             f'font-family="sans-serif">{_e(text)}</text></g>'
         )
     parts = [f"{state.length}-point match", _crawford_status(state)]
@@ -320,7 +320,7 @@ def _bands(state: MatchState, me: str) -> list[str]:
     if state.phase is Phase.OVER and state.winner is not None:
         parts.append(f"won by {state.name(state.winner)}")
     lines.append(
-        f'<text class="match" x="{_LEFT + 22}" y="{_FIELD_BOTTOM + 78}" font-size="16" '
+        f'<text class="match" x="{_LEFT + 24}" y="{_FIELD_BOTTOM + 92}" font-size="23" '
         f'fill="#444" font-family="sans-serif">{_e(" · ".join(parts))}</text>'
     )
     return lines
