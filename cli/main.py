@@ -224,6 +224,14 @@ COMMANDS: dict[str, Lazy] = {
         "readmodel_commands:rebuild",
         help="Recompute every read model (match index, rulings, standings) from the events.",
     ),
+    "serve": Lazy(
+        "web_commands:serve",
+        help="Serve the match pages and the JSON API (reads open; writes with a `token`).",
+    ),
+    "token": Lazy(
+        "web_commands:token",
+        help="Print a bearer token for `serve` that may record in MATCH (or an event's matches).",
+    ),
     "legal": Lazy(
         "rules_commands:legal",
         help="Legal plays for a gnubg POSITION id and two DICE (the player on roll moves).",

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from bgledger.rules.errors import BgLedgerError, RulesError
 
 __all__ = [
+    "AccessDeniedError",
     "ActionRefusedError",
     "BgLedgerError",
     "BreakRefusedError",
@@ -46,6 +47,8 @@ __all__ = [
     "RulesError",
     "SealRefusedError",
     "TimeNotExpiredError",
+    "TokenScopeError",
+    "UnknownTokenError",
 ]
 
 
@@ -205,3 +208,15 @@ class SealRefusedError(BgLedgerError):
     The seal was altered, forged or signed by another key; or the match's
     chain has a mismatch or none at all.  The CLI exits 1.
     """
+
+
+class AccessDeniedError(BgLedgerError):
+    """A bearer token of ``bgledger serve`` that may not record here (:mod:`bgledger.access`)."""
+
+
+class UnknownTokenError(AccessDeniedError):
+    """No token, or one the ledger never issued or has revoked (HTTP 401)."""
+
+
+class TokenScopeError(AccessDeniedError):
+    """A valid token for another match or event (HTTP 403)."""

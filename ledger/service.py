@@ -45,13 +45,20 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
+from bgledger.access import ROLES, Grant, InvalidGrantError, TokenBook
 from bgledger.commands.breaks import BEST_OF_THREE
 from bgledger.commands.clock import NOMINAL_MS, SET_RULES, parse_clock
 from bgledger.commands.decide import stamp
 from bgledger.commands.language import CORRECTION_VERBS, Action, InvalidActionError
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.rulings import RULERS, Ruling
-from bgledger.errors import InvalidTimeError, MatchNotFoundError, SealRefusedError
+from bgledger.errors import (
+    InvalidTimeError,
+    MatchNotFoundError,
+    SealRefusedError,
+    TokenScopeError,
+    UnknownTokenError,
+)
 from bgledger.events import (
     BreakEnded,
     BreakStarted,
@@ -109,6 +116,7 @@ __all__ = [
     "NOMINAL_MS",
     "PICKUP_REASON",
     "PROFILES",
+    "ROLES",
     "RULERS",
     "SET_RULES",
     "BreakEnded",
@@ -123,6 +131,7 @@ __all__ = [
     "HistoryEntry",
     "ImportRefusedError",
     "Imported",
+    "InvalidGrantError",
     "InvalidSealError",
     "Judgement",
     "Ledger",
@@ -341,6 +350,7 @@ class Ledger:
         self._store = MatchStore(url, cache_size=cache_size)
         self._models: ReadModels | None = None
         self._content_keys: dict[str, tuple[int, str | None]] = {}  # by id: (version, key)
+        self._token_book: TokenBook | None = None
 
     def close(self) -> None:
         """Close the database connections."""
@@ -1257,6 +1267,72 @@ class Ledger:
         from bgledger.store.seal import keygen as make_key_pair
 
         return make_key_pair(path)
+
+    # -- who may record through the web server (bgledger.access) ------------------------
+
+    def _tokens(self) -> TokenBook:
+        if self._token_book is None:
+            datastore = getattr(self._store.recorder, "datastore")  # noqa: B009
+            self._token_book = TokenBook(datastore.transaction)
+        return self._token_book
+
+    def issue_token(
+        self,
+        role: str,
+        *,
+        match_id: str | None = None,
+        event: str | None = None,
+        label: str | None = None,
+    ) -> str:
+        """A new bearer token for ``bgledger serve`` (printed once; the ledger keeps its hash).
+
+        A scorekeeper's records in ``match_id`` only; a director's in the matches
+        of ``event`` (or of ``match_id``); a committee's in its scope, or every
+        match without one.  ``label`` is who the events it records are ``by``
+        (default: the role and the scope, ``scorekeeper of final``).
+
+        :raises InvalidGrantError: for a role or scope that grants nothing.
+        :raises MatchNotFoundError: for an unknown match.
+        """
+        grant = Grant.checked(role, match_id, event, label)
+        if match_id is not None:
+            self.state(match_id)  # the match exists
+        return self._tokens().issue(grant)
+
+    def authorize(self, token: str | None, match_id: str, line: str | None = None) -> str:
+        """Who records with ``token`` in ``match_id`` (``line``, if given): the token's label.
+
+        A line that says who allowed it (``undo --ruled-by director``) needs a
+        token of that role or above: a scorekeeper's pad cannot claim the director.
+
+        :raises UnknownTokenError: for no token, or one never issued or revoked.
+        :raises TokenScopeError: for a token of another match or event, or a line
+            claiming a ruler the token's role is not.
+        :raises MatchNotFoundError: for an unknown match.
+        :raises InvalidActionError: for a line that is no action.
+        """
+        grant = self._tokens().grant(token) if token else None
+        if grant is None:
+            raise UnknownTokenError("no valid token: 'bgledger token MATCH --role scorekeeper'")
+        event = self.state(match_id).event if grant.match_id is None else ""
+        if not grant.covers(match_id, event):
+            scope = grant.match_id or grant.event or "no match"
+            raise TokenScopeError(f"this token ({grant.label}) records in {scope}, not {match_id}")
+        claimed = Action.parse(line).ruled_by if line is not None else ""
+        if not grant.may_claim(claimed):
+            raise TokenScopeError(
+                f"{line!r} is ruled by the {claimed}: this token ({grant.label}) is a "
+                f"{grant.role}'s; record it with the {claimed}'s token"
+            )
+        return grant.label
+
+    def revoke_token(self, token: str) -> None:
+        """Revoke ``token``: it records nothing more.
+
+        :raises UnknownTokenError: if no such token is in force.
+        """
+        if not self._tokens().revoke(token):
+            raise UnknownTokenError("no such token in force (never issued, or already revoked)")
 
     # -- the tournament-wide views ---------------------------------------------------------
 

@@ -5,9 +5,11 @@ the pure rules and the event vocabulary at the bottom, the one fold above
 them, the aggregate's commands above the fold, the store above the commands,
 then interchange and the tournament read models, the front door, and the
 adapters on top.  A new import that crosses a layer the wrong way fails here,
-naming the module and the import.  The command line goes through the front
-door only: it imports the service (or the package's surface), the views and
-the error types, nothing else of the library.
+naming the module and the import.  The adapters (the command line and the
+web server) go through the front door only: they import the service (or the
+package's surface), the views and the error types, nothing else of the
+library; the bearer tokens of the web server are a small module the front
+door owns (``bgledger.access``).
 """
 
 from __future__ import annotations
@@ -22,7 +24,12 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-FOLDERS = {"ledger": "bgledger", "projections": "bgledger.projections", "cli": "bgledger.cli"}
+FOLDERS = {
+    "ledger": "bgledger",
+    "projections": "bgledger.projections",
+    "cli": "bgledger.cli",
+    "web": "bgledger.web",
+}
 
 RULES = "bgledger.rules"
 EVENTS = "bgledger.events"
@@ -33,6 +40,7 @@ READMODELS = "bgledger.projections.readmodels"
 COMMANDS = "bgledger.commands"
 STORE = "bgledger.store"
 INTERCHANGE = "bgledger.interchange"
+ACCESS = "bgledger.access"  # the web server's bearer tokens, which the front door owns
 SERVICE = "bgledger.service"  # the front door
 PACKAGE = "bgledger"  # the package's own __init__: the import surface
 
@@ -46,17 +54,35 @@ ALLOWED: dict[str, set[str]] = {
     STORE: {RULES, EVENTS, ERRORS, STATE, COMMANDS},
     INTERCHANGE: {RULES, EVENTS, ERRORS, STATE, VIEWS, COMMANDS, STORE},
     READMODELS: {RULES, EVENTS, ERRORS, STATE, VIEWS, STORE},
-    SERVICE: {RULES, EVENTS, ERRORS, STATE, VIEWS, COMMANDS, STORE, INTERCHANGE, READMODELS},
+    ACCESS: {RULES, ERRORS},
+    SERVICE: {
+        RULES,
+        EVENTS,
+        ERRORS,
+        STATE,
+        VIEWS,
+        COMMANDS,
+        STORE,
+        INTERCHANGE,
+        READMODELS,
+        ACCESS,
+    },
     PACKAGE: {SERVICE, ERRORS, RULES},
 }
 """Each layer and the layers it may import (the package's own, not other libraries)."""
 
 CLI = "bgledger.cli"
-GROUPS = sorted([*(group for group in ALLOWED if group != PACKAGE), CLI], key=len, reverse=True)
+WEB = "bgledger.web"  # an adapter, the command line's peer
+ADAPTERS = (CLI, WEB)
+GROUPS = sorted(
+    [*(group for group in ALLOWED if group != PACKAGE), *ADAPTERS], key=len, reverse=True
+)
 """The layers a module can belong to (the package's ``__init__`` is its own: :func:`layer`)."""
 
-CLI_MAY_IMPORT = (PACKAGE, SERVICE, ERRORS, "bgledger.rules.errors")
-"""What the command line imports of the library, besides itself and the views."""
+ADAPTER_MAY_IMPORT = (PACKAGE, SERVICE, ERRORS, "bgledger.rules.errors")
+"""What an adapter (command line, web) imports of the library, besides the layers below."""
+ADAPTER_LAYERS = {CLI: (CLI, VIEWS, WEB), WEB: (WEB, VIEWS)}
+"""The layers an adapter imports whole: itself, the views; ``serve`` starts the web app."""
 
 
 def module_name(path: Path) -> str:
@@ -131,11 +157,13 @@ def test_every_import_goes_down_the_layers() -> None:
     assert not wrong, "\n".join(wrong)
 
 
-def test_the_command_line_imports_only_the_front_door_the_views_and_the_errors() -> None:
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_an_adapter_imports_only_the_front_door_the_views_and_the_errors(adapter: str) -> None:
+    folder = next(folder for folder, name in FOLDERS.items() if name == adapter)
     wrong = []
-    for path in sorted((REPO / "cli").rglob("*.py")):
+    for path in sorted((REPO / folder).rglob("*.py")):
         for module, _ in imports(path):
-            if module not in CLI_MAY_IMPORT and layer(module) not in (CLI, VIEWS):
+            if module not in ADAPTER_MAY_IMPORT and layer(module) not in ADAPTER_LAYERS[adapter]:
                 wrong.append(f"{path.relative_to(REPO)} imports {module}")
     assert not wrong, "\n".join(wrong)
 
@@ -184,7 +212,7 @@ def _run(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize("generic", ["cli", "ledger", "projections"])
+@pytest.mark.parametrize("generic", ["cli", "ledger", "projections", "web"])
 def test_no_generic_import_name_is_installed(generic: str, tmp_path: Path) -> None:
     result = _run(f"import {generic}", tmp_path)
     assert result.returncode == 1

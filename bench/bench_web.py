@@ -1,0 +1,194 @@
+"""Benchmark: ``bgledger serve`` in-process with 1,000 matches stored: page, API, live stream.
+
+    python bench/bench_web.py [--matches N] [--actions A] [--requests R] [--posts P]
+                              [--dir DIR] [--check]
+
+Stores ``--matches`` (1,000) small matches in a fresh SQLite file: match
+``i`` plays ``--actions`` (30) seeded random legal actions
+(``tests/match_driver.py``, every action decided by the ``Match`` commands)
+and is stored as an import is (``MatchStore.store_new``, 50 a transaction).
+Then, on one :class:`bgledger.Ledger` configured as ``bgledger serve``
+configures it (a cache of 256 matches) and the application of
+:func:`bgledger.web.create_app`, driven in-process (Starlette's TestClient:
+the whole ASGI stack, no network):
+
+1. ``GET /api/matches/M`` (``show --json``) and ``GET /matches/M`` (the match
+   page: board SVG, status, history), ``--requests`` (300) each on random
+   matches, each match's first request (cold: read from the database, folded
+   from its snapshot) and its second (warm) apart; median and p95 in ms.
+   **Target: < 50 ms** (median of the cold requests, the worst case a page meets).
+   ``GET /`` (the list of all matches) for information.
+2. Live: a stream (``GET /api/matches/M/events``) is open while a pad posts
+   ``--posts`` (20) lines, one at a time; the time from the POST being sent
+   to the event arriving on the stream.  **Target: < 1 s** (the worst).
+
+Prints a table and PASS/FAIL per target; exit 0 either way (``--check``: 1
+if a target is missed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import platform
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx2
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from bgledger.commands.match import Match, match_uuid  # noqa: E402
+from bgledger.service import Ledger  # noqa: E402
+from bgledger.store.application import MatchStore  # noqa: E402
+from bgledger.web import create_app  # noqa: E402
+from tests.match_driver import next_line, play_lines  # noqa: E402
+from tests.test_web_live import Stream  # noqa: E402
+
+CACHE = 256  # as bgledger serve (cli/web_commands.py)
+TARGET_MS = 50.0
+LIVE_TARGET_S = 1.0
+
+
+def build(url: str, matches: int, actions: int) -> float:
+    """Store the matches; seconds taken."""
+    started = time.perf_counter()
+    store = MatchStore(url)
+    batch: list[Match] = []
+    for i in range(matches):
+        match_id = f"m{i:04d}"
+        match = Match.start(
+            match_uuid(match_id), match_id, (f"A{i}", f"B{i}"), 7,
+            event=f"Event {i % 10}", by="bench",
+        )  # fmt: skip
+        play_lines(match, random.Random(i), actions, by="bench")
+        batch.append(match)
+        if len(batch) == 50:
+            store.store_new(*batch)
+            batch = []
+    if batch:
+        store.store_new(*batch)
+    store.close()
+    return time.perf_counter() - started
+
+
+def timed(call: Callable[[], Any]) -> float:
+    started = time.perf_counter()
+    call()
+    return (time.perf_counter() - started) * 1000
+
+
+def stats(values: list[float]) -> tuple[float, float, float]:
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return statistics.median(ordered), p95, ordered[-1]
+
+
+def requests(client: TestClient, path: str, ids: list[str]) -> dict[str, list[float]]:
+    """Each id's first (cold) and second (warm) request of ``path``, in ms."""
+    out: dict[str, list[float]] = {"cold": [], "warm": []}
+    for match_id in ids:
+        url = path.format(match_id)
+        for kind in ("cold", "warm"):
+
+            def get(url: str = url) -> None:
+                response = client.get(url)
+                assert response.status_code == 200, (url, response.status_code)
+
+            out[kind].append(timed(get))
+    return out
+
+
+async def live(ledger: Ledger, match_id: str, posts: int) -> list[float]:
+    """Seconds from each POST to its event on an open stream."""
+    app = create_app(ledger)
+    token = ledger.issue_token("scorekeeper", match_id=match_id, label="bench")
+    stream = Stream(app, f"/api/matches/{match_id}/events")
+    loop = asyncio.get_running_loop()
+    await asyncio.wait_for(stream.chunks.get(), 5)
+    took = []
+    rng = random.Random(7)
+    transport = httpx2.ASGITransport(app=app)
+    async with httpx2.AsyncClient(transport=transport, base_url="http://bench") as pad:
+        for _ in range(posts):
+            line = next_line(ledger.state(match_id), rng)
+            if line is None:
+                break
+            posted = loop.time()
+            response = await pad.post(
+                f"/api/matches/{match_id}/lines",
+                json={"line": line},
+                headers={"Authorization": f"Bearer {token}"},
+            )
+            assert response.status_code == 201, response.text
+            last = response.json()["recorded"][-1]["number"]
+            seen = 0
+            while seen < last and loop.time() < posted + 5:
+                events = await stream.events(posted + 5)
+                seen = max([seen, *(event["number"] for event in events)])
+            took.append(loop.time() - posted)
+    await stream.close()
+    return took
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=1000)
+    parser.add_argument("--actions", type=int, default=30)
+    parser.add_argument("--requests", type=int, default=300)
+    parser.add_argument("--posts", type=int, default=20)
+    parser.add_argument("--dir", default=None)
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(dir=args.dir) as folder:
+        url = f"sqlite:///{Path(folder) / 'bench.db'}"
+        build_s = build(url, args.matches, args.actions)
+        ledger = Ledger(url, cache_size=CACHE)
+        ledger.matches()  # the read models caught up once, as a server's first list does
+        client = TestClient(create_app(ledger))
+        rng = random.Random(1)
+        ids = rng.sample([f"m{i:04d}" for i in range(args.matches)], args.requests)
+        half = len(ids) // 2
+        api = requests(client, "/api/matches/{}", ids[:half])
+        page = requests(client, "/matches/{}", ids[half:])
+        index = [timed(lambda: client.get("/")) for _ in range(5)]
+        fresh = next(f"m{i:04d}" for i in range(args.matches) if ledger.state(f"m{i:04d}").in_game)
+        latency = asyncio.run(live(ledger, fresh, args.posts))
+        ledger.close()
+
+    print(f"# bench_web: {args.matches} matches ({args.actions} actions each), SQLite, "
+          f"Python {platform.python_version()}, stored in {build_s:.1f} s")  # fmt: skip
+    print(f"{'':34} {'median':>8} {'p95':>8} {'max':>8}  (ms)")
+    rows = [
+        ("GET /api/matches/M (cold)", api["cold"]),
+        ("GET /api/matches/M (warm)", api["warm"]),
+        ("GET /matches/M (cold)", page["cold"]),
+        ("GET /matches/M (warm)", page["warm"]),
+        (f"GET / ({args.matches} matches, info)", index),
+        ("POST line -> SSE event", [s * 1000 for s in latency]),
+    ]
+    for name, values in rows:
+        median, p95, worst = stats(values)
+        print(f"{name:34} {median:8.1f} {p95:8.1f} {worst:8.1f}")
+    verdicts = [
+        ("page median < 50 ms", stats(page["cold"])[0] < TARGET_MS),
+        ("API median < 50 ms", stats(api["cold"])[0] < TARGET_MS),
+        ("posted line on the stream < 1 s (worst)", max(latency) < LIVE_TARGET_S),
+    ]
+    for name, ok in verdicts:
+        print(f"{'PASS' if ok else 'FAIL'}  {name}")
+    return 1 if args.check and not all(ok for _, ok in verdicts) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,326 @@
+"""The board as SVG, drawn from the match state alone (as python-chess's ``chess.svg.board``).
+
+:func:`board_svg` draws what :func:`~bgledger.projections.views.text.board_diagram`
+writes, for a browser: the 24 points from one player's side (his checkers
+light, moving from his 24 point at the top right round to his 1 point at the
+bottom right; the opponent's dark), the bar, the borne-off trays, the cube
+beside the board on its owner's side (in the middle when nobody owns it; in
+the field when it is offered), the dice in the roller's half, and above and
+below the board each player's name, score, pip count and checkers off, the
+match length and the Crawford status.
+
+A point shows up to five checkers; a taller stack shows five with its count
+on the outermost, so every checker can be counted.  Every string of the
+match (players' names) is escaped.  The web server inlines the SVG in the
+match page; nothing in it needs a script or a font of its own.
+
+>>> from bgledger.projections.state.model import MatchState
+>>> svg = board_svg(MatchState("m", ("Ann", "Bob <b>"), 5, "usbgf-2016", "none", True))
+>>> svg.startswith("<svg") and "Bob &lt;b&gt;" in svg
+True
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from bgledger.projections.state.fold import MatchState, Phase, other, seat
+from bgledger.projections.views.text import _crawford_game, _crawford_status, resolve_viewer
+from bgledger.rules.position import BAR, OFF
+
+__all__ = ["board_svg"]
+
+WIDTH, HEIGHT = 860, 740
+"""The drawing's size in user units (the page scales it)."""
+
+_STACK = 5
+"""Checkers drawn on a point before the outermost shows the stack's count."""
+_BAR_STACK = 4
+"""Checkers drawn on each side of the bar before the outermost shows the count."""
+
+# The field: two halves of six points, the bar between them, the tray on the right.
+_FIELD_TOP, _FIELD_BOTTOM = 70, 630
+_LEFT = 90  # x of the left half's first point
+_POINT = 50  # a point's width
+_BAR_WIDTH = 56
+_RIGHT = _LEFT + 6 * _POINT + _BAR_WIDTH  # x of the right half's first point
+_FIELD_RIGHT = _RIGHT + 6 * _POINT
+_TRAY = _FIELD_RIGHT + 16  # x of the borne-off tray
+_TRAY_WIDTH = 52
+_CUBE_X = 14  # the cube's column, left of the board
+_CUBE = 48
+_RADIUS = 24
+_TRIANGLE = 236  # a point's height
+_DIE = 44
+
+_COLOURS = {
+    "frame": "#5b3a21",
+    "felt": "#1f5d3a",
+    "light_point": "#e3cfa4",
+    "dark_point": "#a0522d",
+    "mine": "#f7f3e8",
+    "mine_edge": "#3a3a3a",
+    "theirs": "#262626",
+    "theirs_edge": "#d8d8d8",
+    "text": "#1b1b1b",
+}
+
+_TOP_HALVES = (range(13, 19), range(19, 25))
+_BOTTOM_HALVES = (range(12, 6, -1), range(6, 0, -1))
+
+
+def board_svg(state: MatchState, viewer: str = "a") -> str:
+    """The board of ``state`` as one ``<svg>`` element, from ``viewer``'s side (``a`` or ``b``).
+
+    Each checker is a ``<circle class="checker mine|theirs">`` in the ``<g
+    class="point" data-point="N">`` of its point (the viewer's numbering,
+    ``bar`` and ``off`` for the bar and the trays); a stack taller than a
+    point shows its count in a ``<text class="count">``.
+
+    :raises ValueError: if ``viewer`` is neither a player nor a player's name.
+    """
+    me = resolve_viewer(state, viewer)
+    them = other(me)
+    mine, theirs = state.board[seat(me)], state.board[seat(them)]
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
+        f'class="board" role="img" aria-label="{_e(_label(state, me))}">',
+        f"<title>{_e(_label(state, me))}</title>",
+        f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="#f5f1e6"/>',
+        _frame(),
+    ]
+    for top, halves in ((True, _TOP_HALVES), (False, _BOTTOM_HALVES)):
+        for half in halves:
+            for point in half:
+                parts.append(_point(point, top, mine[point], theirs[BAR - point]))
+    parts.append(_bar(theirs[BAR], mine[BAR]))
+    parts.append(_trays(theirs[OFF], mine[OFF]))
+    parts.append(_cube(state, me))
+    parts.append(_dice(state, me))
+    parts.extend(_bands(state, me))
+    parts.append("</svg>")
+    return "\n".join(part for part in parts if part)
+
+
+def _e(text: object) -> str:
+    return escape(str(text), quote=True)
+
+
+def _label(state: MatchState, me: str) -> str:
+    return (
+        f"{state.name(me)} v {state.name(other(me))}, from {state.name(me)}'s side, "
+        f"{state.length}-point match"
+    )
+
+
+def _frame() -> str:
+    c = _COLOURS
+    left, right = _LEFT - 14, _TRAY + _TRAY_WIDTH + 10
+    top, bottom = _FIELD_TOP - 22, _FIELD_BOTTOM + 22
+    return "\n".join(
+        [
+            f'<rect x="{left}" y="{top}" width="{right - left}" height="{bottom - top}" '
+            f'rx="8" fill="{c["frame"]}"/>',
+            f'<rect x="{_LEFT}" y="{_FIELD_TOP}" width="{6 * _POINT}" '
+            f'height="{_FIELD_BOTTOM - _FIELD_TOP}" fill="{c["felt"]}"/>',
+            f'<rect x="{_RIGHT}" y="{_FIELD_TOP}" width="{6 * _POINT}" '
+            f'height="{_FIELD_BOTTOM - _FIELD_TOP}" fill="{c["felt"]}"/>',
+            f'<rect x="{_TRAY}" y="{_FIELD_TOP}" width="{_TRAY_WIDTH}" '
+            f'height="{_FIELD_BOTTOM - _FIELD_TOP}" fill="{c["felt"]}"/>',
+        ]
+    )
+
+
+def _point_x(point: int) -> int:
+    """The left edge of the viewer's ``point``."""
+    halves = _TOP_HALVES if point >= 13 else _BOTTOM_HALVES
+    for start, half in zip((_LEFT, _RIGHT), halves, strict=True):
+        if point in half:
+            return start + list(half).index(point) * _POINT
+    raise ValueError(point)  # pragma: no cover - every point 1-24 is in a half
+
+
+def _point(point: int, top: bool, mine: int, theirs: int) -> str:
+    """One point: its triangle, its number, its checkers (only one side's can be there)."""
+    x = _point_x(point)
+    edge, tip = (
+        (_FIELD_TOP, _FIELD_TOP + _TRIANGLE) if top else (_FIELD_BOTTOM, _FIELD_BOTTOM - _TRIANGLE)
+    )
+    colour = _COLOURS["dark_point"] if point % 2 else _COLOURS["light_point"]
+    number_y = _FIELD_TOP - 6 if top else _FIELD_BOTTOM + 18
+    parts = [
+        f'<g class="point" data-point="{point}">',
+        f'<polygon points="{x},{edge} {x + _POINT},{edge} {x + _POINT // 2},{tip}" '
+        f'fill="{colour}"/>',
+        f'<text x="{x + _POINT // 2}" y="{number_y}" font-size="15" text-anchor="middle" '
+        f'fill="#f5f1e6" font-family="sans-serif">{point}</text>',
+    ]
+    step = 2 * _RADIUS if top else -2 * _RADIUS
+    first = edge + (_RADIUS if top else -_RADIUS)
+    for side, count in (("mine", mine), ("theirs", theirs)):
+        parts.extend(_stack(side, count, x + _POINT // 2, first, step, _STACK))
+    parts.append("</g>")
+    return "\n".join(parts)
+
+
+def _stack(side: str, count: int, cx: int, first: int, step: int, most: int) -> list[str]:
+    """``count`` checkers of ``side`` from ``first`` outward; past ``most``, the count."""
+    fill, edge = _COLOURS[side], _COLOURS[f"{side}_edge"]
+    parts = []
+    for level in range(min(count, most)):
+        cy = first + level * step
+        parts.append(
+            f'<circle class="checker {side}" cx="{cx}" cy="{cy}" r="{_RADIUS - 1}" '
+            f'fill="{fill}" stroke="{edge}" stroke-width="2"/>'
+        )
+    if count > most:
+        cy = first + (most - 1) * step
+        parts.append(
+            f'<text class="count" x="{cx}" y="{cy + 6}" font-size="18" font-weight="bold" '
+            f'text-anchor="middle" fill="{edge}" font-family="sans-serif">{count}</text>'
+        )
+    return parts
+
+
+def _bar(theirs: int, mine: int) -> str:
+    """The bar: the opponent's checkers above the middle, the viewer's below (as gnubg has them)."""
+    x = _LEFT + 6 * _POINT
+    middle = (_FIELD_TOP + _FIELD_BOTTOM) // 2
+    cx = x + _BAR_WIDTH // 2
+    parts = [
+        '<g class="point" data-point="bar">',
+        f'<rect x="{x}" y="{_FIELD_TOP - 22}" width="{_BAR_WIDTH}" '
+        f'height="{_FIELD_BOTTOM - _FIELD_TOP + 44}" fill="{_COLOURS["frame"]}"/>',
+    ]
+    parts.extend(_stack("theirs", theirs, cx, middle - 2 * _RADIUS, -2 * _RADIUS, _BAR_STACK))
+    parts.extend(_stack("mine", mine, cx, middle + 2 * _RADIUS, 2 * _RADIUS, _BAR_STACK))
+    parts.append("</g>")
+    return "\n".join(parts)
+
+
+def _trays(theirs: int, mine: int) -> str:
+    """The borne-off checkers edge on: the opponent's in the top tray, the viewer's below."""
+    parts = ['<g class="point" data-point="off">']
+    height, gap = 12, 3
+    for side, count, top in (("theirs", theirs, True), ("mine", mine, False)):
+        fill, edge = _COLOURS[side], _COLOURS[f"{side}_edge"]
+        for n in range(count):
+            y = (
+                _FIELD_TOP + 4 + n * (height + gap)
+                if top
+                else _FIELD_BOTTOM - 4 - height - n * (height + gap)
+            )
+            parts.append(
+                f'<rect class="checker {side}" x="{_TRAY + 4}" y="{y}" '
+                f'width="{_TRAY_WIDTH - 8}" height="{height}" rx="3" fill="{fill}" '
+                f'stroke="{edge}" stroke-width="1.5"/>'
+            )
+        if count:
+            middle = (_FIELD_TOP + _FIELD_BOTTOM) // 2
+            y = middle - 10 if top else middle + 24
+            parts.append(
+                f'<text class="off-count" x="{_TRAY + _TRAY_WIDTH // 2}" y="{y}" font-size="16" '
+                f'text-anchor="middle" fill="#f5f1e6" font-family="sans-serif">{count}</text>'
+            )
+    parts.append("</g>")
+    return "\n".join(parts)
+
+
+def _cube(state: MatchState, me: str) -> str:
+    """The cube: beside the board on its owner's side, in the middle when centred.
+
+    Offered, it stands in the taker's half of the field at the offered value;
+    there is none in the Crawford game or once the match is over.
+    """
+    if state.phase is Phase.OVER or _crawford_game(state):
+        return ""
+    middle = (_FIELD_TOP + _FIELD_BOTTOM) // 2
+    value = state.cube
+    owner = state.cube_owner if state.in_game else None
+    x, y = _CUBE_X, middle - _CUBE // 2
+    if state.phase is Phase.DOUBLED and state.offer is not None and state.turn is not None:
+        value, owner = state.offer, None
+        taker_half = _LEFT if state.turn == me else _RIGHT  # the taker's side of the field
+        x, y = taker_half + 3 * _POINT - _CUBE // 2, middle - _CUBE // 2
+    elif owner == me:
+        y = _FIELD_BOTTOM - _CUBE
+    elif owner is not None:
+        y = _FIELD_TOP
+    state_word = (
+        "offered"
+        if state.phase is Phase.DOUBLED
+        else ("centred" if owner is None else f"owned by {owner}")
+    )
+    return (
+        f'<g class="cube" data-owner="{owner or ""}" data-state="{state_word}">'
+        f'<rect x="{x}" y="{y}" width="{_CUBE}" height="{_CUBE}" rx="6" fill="#fffdf5" '
+        f'stroke="#222" stroke-width="2"/>'
+        f'<text x="{x + _CUBE // 2}" y="{y + _CUBE // 2 + 8}" font-size="22" font-weight="bold" '
+        f'text-anchor="middle" fill="#222" font-family="sans-serif">{value}</text></g>'
+    )
+
+
+_PIPS = {
+    1: ((0, 0),),
+    2: ((-1, -1), (1, 1)),
+    3: ((-1, -1), (0, 0), (1, 1)),
+    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
+    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+    6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)),
+}
+
+
+def _dice(state: MatchState, me: str) -> str:
+    """The dice rolled, in the roller's right half (the viewer's on the right, the other's left)."""
+    if state.dice is None:
+        return ""
+    roller = state.turn
+    half = _RIGHT if roller in (me, None) else _LEFT
+    middle = (_FIELD_TOP + _FIELD_BOTTOM) // 2
+    parts = ['<g class="dice">']
+    for n, value in enumerate(state.dice):
+        x = half + 3 * _POINT - _DIE - 6 + n * (_DIE + 12)
+        y = middle - _DIE // 2
+        mine = roller == me or (roller is None and n == seat(me))
+        fill, pip = (_COLOURS["mine"], "#222") if mine else (_COLOURS["theirs"], "#eee")
+        parts.append(
+            f'<g class="die" data-value="{value}"><rect x="{x}" y="{y}" width="{_DIE}" '
+            f'height="{_DIE}" rx="7" fill="{fill}" stroke="#111" stroke-width="2"/>'
+        )
+        for dx, dy in _PIPS[value]:
+            cx, cy = x + _DIE // 2 + dx * 11, y + _DIE // 2 + dy * 11
+            parts.append(f'<circle cx="{cx}" cy="{cy}" r="4" fill="{pip}"/>')
+        parts.append("</g>")
+    parts.append("</g>")
+    return "\n".join(parts)
+
+
+def _bands(state: MatchState, me: str) -> list[str]:
+    """Above the board the opponent, below it the viewer; then the match line."""
+    pips = state.pips()
+    lines = []
+    for player, y in ((other(me), 34), (me, _FIELD_BOTTOM + 56)):
+        index = seat(player)
+        side = "mine" if player == me else "theirs"
+        acting = " · to act" if state.actor == player else ""
+        text = (
+            f"{state.name(player)}: {state.score[index]} of {state.length} · "
+            f"pips {pips[index]} · off {state.board[index][OFF]}{acting}"
+        )
+        lines.append(
+            f'<g class="player {side}" data-player="{player}">'
+            f'<circle cx="{_LEFT + 4}" cy="{y - 9}" r="12" fill="{_COLOURS[side]}" '
+            f'stroke="{_COLOURS[f"{side}_edge"]}" stroke-width="2"/>'
+            f'<text x="{_LEFT + 24}" y="{y}" font-size="27" fill="{_COLOURS["text"]}" '
+            f'font-family="sans-serif">{_e(text)}</text></g>'
+        )
+    parts = [f"{state.length}-point match", _crawford_status(state)]
+    if state.game:
+        parts.insert(0, f"game {state.game}")
+    if state.phase is Phase.OVER and state.winner is not None:
+        parts.append(f"won by {state.name(state.winner)}")
+    lines.append(
+        f'<text class="match" x="{_LEFT + 24}" y="{_FIELD_BOTTOM + 92}" font-size="23" '
+        f'fill="#444" font-family="sans-serif">{_e(" · ".join(parts))}</text>'
+    )
+    return lines

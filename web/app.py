@@ -1,0 +1,275 @@
+"""The Starlette application of ``bgledger serve``: pages, the JSON API, the live stream.
+
+Routes (the API mirrors the command line, DESIGN "Command-line contract")::
+
+    GET  /                              the matches, as ``list`` shows them
+    GET  /matches/MATCH                 the match page: the board as inline SVG,
+                                        score, status, the last entries of the history
+    GET  /matches/MATCH/live            the page's live part alone (the page refetches it)
+    GET  /matches/MATCH/board.svg       the board alone (``?from=a|b``)
+    GET  /api/matches/MATCH             ``show MATCH --json``
+    POST /api/matches/MATCH/lines       ``{"line": "roll 6 4"}``: one line of the record
+                                        language, with ``Authorization: Bearer TOKEN``
+    GET  /api/matches/MATCH/events      server-sent events: each new event's number and
+                                        history line, and the match after it
+
+Reads are open; a write needs a bearer token (``bgledger token``) and a JSON
+body, which a cross-site HTML form cannot send.  The library's errors are
+mapped here, at the edge, as the command line maps them to exit codes:
+input that describes nothing 400, an unknown match 404, a refusal 409 with
+its reason, rule and next step (a race lost: 409 naming the event that won),
+no or a revoked token 401, a token for another match 403, the database 503.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy.exc
+from eventsourcing.persistence import PersistenceError
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import MutableHeaders
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from bgledger.errors import (
+    ActionRefusedError,
+    ConcurrentWriteError,
+    MatchNotFoundError,
+    TokenScopeError,
+    UnknownTokenError,
+)
+from bgledger.projections.views.audit import history_line
+from bgledger.projections.views.svg import board_svg
+from bgledger.projections.views.text import brief, clock_line
+from bgledger.rules.errors import BgLedgerError
+from bgledger.service import Ledger
+
+__all__ = ["HISTORY_SHOWN", "POLL_SECONDS", "create_app", "error_document"]
+
+HERE = Path(__file__).resolve().parent
+POLL_SECONDS = 0.25
+"""How often a live stream reads the match's stored events."""
+HISTORY_SHOWN = 8
+"""History lines on the match page (the last ones)."""
+KEEPALIVE_SECONDS = 15.0
+"""A comment line on a quiet stream, so that proxies keep it open."""
+SECURITY_HEADERS = {
+    # everything from the app itself; no inline script, no framing by another site
+    "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+"""Sent with every answer."""
+
+
+def error_document(error: Exception) -> tuple[int, dict[str, Any]]:
+    """The HTTP status and JSON body for a library error, as the command line maps exit codes.
+
+    A refusal (409) carries ``reason``, ``rule`` and ``next_step`` (as lines of
+    the record language); a lost race also ``raced``, the event that won it.
+    """
+    if isinstance(error, UnknownTokenError):
+        return 401, {"error": str(error)}
+    if isinstance(error, TokenScopeError):
+        return 403, {"error": str(error)}
+    if isinstance(error, MatchNotFoundError):
+        return 404, {"error": str(error)}
+    if isinstance(error, ActionRefusedError):
+        step = error.next_step.text_for_record() if error.next_step else None
+        document: dict[str, Any] = {
+            "error": f"refused: {error.text_for_record()}",
+            "reason": error.reason,
+            "rule": error.rule,
+            "next_step": step,
+        }
+        if isinstance(error, ConcurrentWriteError):
+            document["raced"] = error.raced
+        return 409, document
+    if isinstance(error, BgLedgerError):
+        return 400, {"error": str(error)}
+    if isinstance(error, PersistenceError | sqlalchemy.exc.SQLAlchemyError):
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        return 503, {"error": f"database error: {first}"}
+    raise error
+
+
+def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlette:
+    """The application on ``ledger`` (the caller closes it); ``poll_seconds``: live streams."""
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+
+    def page(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
+        return templates.TemplateResponse(request, name, context, status_code=status)
+
+    def live_context(match_id: str, viewer: str) -> dict[str, Any]:
+        shown = ledger.show(match_id)
+        state = shown.state
+        entries = ledger.history(match_id)
+        return {
+            "match_id": match_id,
+            "state": state,
+            "viewer": viewer,
+            "svg": board_svg(state, viewer),
+            "brief": brief(state),
+            "clock": clock_line(state, shown.now_ms),
+            "history": [history_line(entry) for entry in entries[-HISTORY_SHOWN:]],
+            "events": state.events,
+        }
+
+    def viewer_of(request: Request) -> str:
+        viewer = request.query_params.get("from", "a")
+        if viewer not in ("a", "b"):
+            raise HTTPException(400, f"from={viewer!r}: 'a' or 'b'")
+        return viewer
+
+    def index(request: Request) -> Response:
+        rows = ledger.matches(request.query_params.get("event") or None)
+        return page(request, "index.html", {"rows": rows})
+
+    def match_page(request: Request) -> Response:
+        match_id = request.path_params["match_id"]
+        return page(request, "match.html", live_context(match_id, viewer_of(request)))
+
+    def match_live(request: Request) -> Response:
+        match_id = request.path_params["match_id"]
+        return page(request, "_live.html", live_context(match_id, viewer_of(request)))
+
+    def board(request: Request) -> Response:
+        state = ledger.state(request.path_params["match_id"])
+        return Response(board_svg(state, viewer_of(request)), media_type="image/svg+xml")
+
+    def show(request: Request) -> Response:
+        return JSONResponse(ledger.show(request.path_params["match_id"]).to_json())
+
+    async def record(request: Request) -> Response:
+        match_id = request.path_params["match_id"]
+        scheme, _, token = request.headers.get("authorization", "").partition(" ")
+        bearer = token.strip() if scheme.lower() == "bearer" else None
+        await run_in_threadpool(ledger.authorize, bearer, match_id)
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            return JSONResponse(
+                {"error": "send the line as JSON: Content-Type: application/json"}, 415
+            )
+        try:
+            body = json.loads(await request.body())
+        except (ValueError, UnicodeDecodeError):
+            return JSONResponse({"error": 'the body is not JSON: {"line": "roll 6 4"}'}, 400)
+        line = body.get("line") if isinstance(body, dict) else None
+        if not isinstance(line, str):
+            return JSONResponse({"error": 'give the line as {"line": "roll 6 4"}'}, 400)
+        by = await run_in_threadpool(ledger.authorize, bearer, match_id, line)
+        done = await run_in_threadpool(ledger.record_line, match_id, line, by=by)
+        entries = {e.number: e for e in await run_in_threadpool(ledger.history, match_id)}
+        recorded = [
+            {"number": n, "kind": entries[n].kind, "text": entries[n].text, "by": by}
+            for n in done.numbers
+        ]
+        document = ledger.show(match_id).to_json()
+        return JSONResponse({"recorded": recorded, "match": document}, 201)
+
+    async def events(request: Request) -> Response:
+        match_id = request.path_params["match_id"]
+        count = (await run_in_threadpool(ledger.state, match_id)).events
+        since = request.query_params.get("since") or request.headers.get("last-event-id")
+        try:
+            start = min(int(since), count) if since is not None else count
+        except ValueError:
+            raise HTTPException(400, f"since={since!r}: an event number") from None
+        stream = _follow(ledger, match_id, start, poll_seconds)
+        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        return StreamingResponse(stream, media_type="text/event-stream", headers=headers)
+
+    async def library_error(request: Request, error: Exception) -> Response:
+        status, document = error_document(error)
+        # the database's URL (with a password, maybe) stays on the server
+        document["error"] = document["error"].replace(ledger.url, "the ledger")
+        if request.url.path.startswith("/api/"):
+            headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+            return JSONResponse(document, status, headers=headers)
+        return page(request, "error.html", {"status": status, "message": document["error"]}, status)
+
+    async def http_error(request: Request, error: Exception) -> Response:
+        assert isinstance(error, HTTPException)
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": error.detail}, error.status_code)
+        context = {"status": error.status_code, "message": error.detail}
+        return page(request, "error.html", context, error.status_code)
+
+    routes = [
+        Route("/", index),
+        Route("/matches/{match_id}", match_page),
+        Route("/matches/{match_id}/live", match_live),
+        Route("/matches/{match_id}/board.svg", board),
+        Route("/api/matches/{match_id}", show),
+        Route("/api/matches/{match_id}/lines", record, methods=["POST"]),
+        Route("/api/matches/{match_id}/events", events),
+        Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+    ]
+    handlers = {
+        BgLedgerError: library_error,
+        PersistenceError: library_error,
+        sqlalchemy.exc.SQLAlchemyError: library_error,
+        HTTPException: http_error,
+    }
+    middleware = [Middleware(SecurityHeaders)]
+    return Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)
+
+
+class SecurityHeaders:
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every answer (streams included)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                MutableHeaders(scope=message).update(SECURITY_HEADERS)
+            await send(message)
+
+        await self.app(scope, receive, sending)
+
+
+async def _follow(
+    ledger: Ledger, match_id: str, start: int, poll_seconds: float
+) -> AsyncIterator[str]:
+    """The stream: each event after ``start`` as it is stored (``id`` is its number).
+
+    It runs until the client goes away (Starlette then cancels it).
+    """
+    last = start
+    quiet = 0.0
+    yield f"retry: 1000\n: following {json.dumps(match_id)} after event {start}\n\n"
+    while True:
+        count = (await run_in_threadpool(ledger.state, match_id)).events
+        if count > last:
+            entries, document = await run_in_threadpool(_news, ledger, match_id)
+            for entry in entries[last:count]:
+                data = {"number": entry.number, "line": history_line(entry), "match": document}
+                yield f"id: {entry.number}\nevent: recorded\ndata: {json.dumps(data)}\n\n"
+            last, quiet = count, 0.0
+        elif quiet >= KEEPALIVE_SECONDS:
+            yield ": keep-alive\n\n"
+            quiet = 0.0
+        await asyncio.sleep(poll_seconds)
+        quiet += poll_seconds
+
+
+def _news(ledger: Ledger, match_id: str) -> tuple[list[Any], dict[str, Any]]:
+    return ledger.history(match_id), ledger.show(match_id).to_json()
