@@ -102,6 +102,12 @@ COMMANDS: dict[str, Lazy] = {
         help="Nullify the pass of the invalid double EVENT: the game resumes at the double (USBGF "
         "4.4.6.2).",
     ),
+    "void-concession": Lazy(
+        "ruling_commands:void_concession",
+        help="Void the accepted concession EVENT the rules did not allow (a contact position): "
+        "it and everything after it are void, and the game resumes where it was conceded "
+        "(USBGF 4.5, 4.2.6).",
+    ),
     "correct-cube": Lazy(
         "ruling_commands:correct_cube",
         help="The double EVENT to a wrong level stands at the right level (USBGF 4.4.8).",

@@ -998,6 +998,15 @@ class Ledger:
         """
         return self._rule(match_id, lambda m, h: m.nullify_pass(h, event, ruling))
 
+    def void_concession(self, match_id: str, event: int, ruling: Ruling) -> Recorded[None]:
+        """Void the accepted concession ``event`` the rules did not allow: the game resumes
+        where it was conceded (USBGF 4.5, 4.2.6).
+
+        :raises InvalidRulingError: for an event that is no concession.
+        :raises RulingRefusedError: for a concession allowed, not accepted, or too late.
+        """
+        return self._rule(match_id, lambda m, h: m.void_concession(h, event, ruling))
+
     def correct_cube(self, match_id: str, event: int, ruling: Ruling) -> Recorded[None]:
         """The double ``event`` to a wrong level stands at the right level (USBGF 4.4.8).
 

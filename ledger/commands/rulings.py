@@ -18,7 +18,11 @@ The remedies, from the rule text:
   double that was taken is void with its take; the game scores as if the cube
   had not turned (a match it had ended resumes).
 - :meth:`~RulingCommands.nullify_pass` (4.4.6.2): an invalid double that was
-  passed is void with everything after it; the game resumes at the double.
+  passed is void with everything after it; the game resumes at the double,
+  and the clock as it stood then (:class:`~bgledger.events.ClockRestored`).
+- :meth:`~RulingCommands.void_concession` (4.5, 4.2.6): a concession the
+  rules did not allow (a contact position) is void with everything after it;
+  the game resumes where it was conceded.
 - :meth:`~RulingCommands.correct_cube` (4.4.8): a double to a wrong level
   stands at the right one.
 - :meth:`~RulingCommands.correct_length` (4.8.4, 4.8.5),
@@ -50,6 +54,8 @@ from bgledger.errors import ActionRefusedError, RulesError
 from bgledger.events import (
     TIME_EVENTS,
     CheckersPlayed,
+    ClockRestored,
+    ConcessionVoided,
     CrawfordPassNullified,
     CubeActionVoided,
     CubeDropped,
@@ -65,6 +71,9 @@ from bgledger.events import (
     PlaysReverted,
     PrematureDoubleMade,
     RemarkRecorded,
+    ResignationAccepted,
+    ResignationOffered,
+    ResignationRejected,
     RollVoided,
     RulingMade,
     RulingNoted,
@@ -72,6 +81,7 @@ from bgledger.events import (
     ScoreCorrected,
     UnplayablePlayRecorded,
 )
+from bgledger.projections.state.clock import at_ms
 from bgledger.projections.state.corrected import corrected, in_force, voided_by
 from bgledger.projections.state.corrections import replacement
 from bgledger.projections.state.fold import other
@@ -305,7 +315,92 @@ class RulingCommands(MatchStream):
         chosen = self._choose(history, [subject], number, offered.player, ruling)
         voids = [number, *actions_after(history, number)]
         rule = _cube_rule(self.profile, offered, chosen)
-        self._record_ruling(history, CrawfordPassNullified, ruling, rule, voids, event=number)
+        with self.atomic():  # the nullification and the clock put back, or nothing
+            self._record_ruling(history, CrawfordPassNullified, ruling, rule, voids, event=number)
+            self._restore_clock(history, offered, chosen.remedy.rule or rule, ruling)
+
+    def _restore_clock(
+        self, history: Sequence[MatchEvent], event: MatchEvent, rule: str, ruling: Ruling
+    ) -> ClockRestored | None:
+        """Put the clock back as it stood when ``event`` was made (USBGF 4.4.6.2).
+
+        "The Crawford game will resume based on the checker position and game
+        clock reserve times that existed when the improper double was made":
+        each reserve as it was then, and the turn the clock was timing then
+        (the doubler's, who had not ended it: a turn ends with the hit of
+        USBGF 4.1.8.1, and the double it ended with is void) runs again from
+        the ruling, with what he had used of it.  The time that ran since is
+        not voided (time events never are): this event sets the clock back.
+        Nothing is recorded without a clock then and now.
+        """
+        before = corrected(history, at=event.originator_version - 1)
+        then = None if before is None else before.timer
+        if then is None or self.state.timer is None:
+            return None
+        moment = at_ms(event.at)
+        timing = then.turn is not None
+        restored = self._record(
+            ClockRestored, ruling.by, self.state.last_at, event=event.originator_version,
+            player=then.turn or "", running=then.running,
+            reserve_a_ms=then.reserve_ms[0], reserve_b_ms=then.reserve_ms[1],
+            used_ms=then.used(moment) if timing else 0,
+            turn_delay_ms=then.turn_delay_ms if timing else 0,
+            rule=rule, ruled_by=ruling.ruled_by, reason=ruling.reason.strip(),
+        )  # fmt: skip
+        assert isinstance(restored, ClockRestored)
+        return restored
+
+    # -- USBGF 4.5, 4.2.6: concessions the rules do not allow ------------------------------
+
+    def void_concession(self, history: Sequence[MatchEvent], number: int, ruling: Ruling) -> None:
+        """Void the accepted concession ``number`` that the rules did not allow: play resumes.
+
+        USBGF 4.5 allows a concession "in non-contact positions" only; any
+        other agreement on the outcome of a game is "invalid and
+        unenforceable" (USBGF 4.2.6; ABT 4.9 under ``usbgf-2017``).  The
+        concession, its acceptance and everything after it are void, and the
+        game resumes at the position, cube and turn where it was conceded.
+        The window is the profile's: before the next game starts; if the
+        concession ended the match, before either player's next match (which
+        the ledger cannot see: the ruler answers for it).
+
+        :raises InvalidRulingError: if ``number`` is not a concession.
+        :raises RulingRefusedError: for a concession the rules allow, one not
+            accepted (a rejected one ended nothing), a void one, or too late.
+        """
+        event, cite = find(history, number), self.profile.cite
+        if not isinstance(event, ResignationOffered):
+            raise InvalidRulingError(
+                f"event {number} is a {type(event).__name__}, not a concession"
+            )
+        resignation = cite(Decision.RESIGNATION)
+        if event.legal:
+            raise RulingRefusedError(
+                f"the concession at event {number} was allowed: it stands", resignation
+            )
+        check_in_force(self.profile, history, number)
+        after = in_force_after(history, number)
+        answer = next(
+            (e for e in after if isinstance(e, ResignationAccepted | ResignationRejected)), None
+        )
+        if answer is None:
+            raise RulingRefusedError(
+                f"the concession at event {number} has not been answered: reject it instead",
+                event.rule or resignation,
+            )
+        if isinstance(answer, ResignationRejected):
+            raise RulingRefusedError(
+                f"the concession at event {number} was rejected: the game went on",
+                event.rule or resignation,
+            )
+        ended = _won_by_the_game(after) is not None
+        subject = Subject.INVALID_CONCESSION_MATCH_ENDED if ended else Subject.INVALID_CONCESSION
+        chosen = self._choose(history, [subject], number, event.player, ruling)
+        voids = [number, *actions_after(history, number)]
+        self._record_ruling(
+            history, ConcessionVoided, ruling, rule_name(self.profile, chosen), voids,
+            event=number,
+        )  # fmt: skip
 
     def correct_cube(self, history: Sequence[MatchEvent], number: int, ruling: Ruling) -> None:
         """The double ``number`` to a wrong level stands at the right level (USBGF 4.4.8).

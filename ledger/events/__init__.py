@@ -31,6 +31,7 @@ from bgledger.events.clock import (
     ClockHit,
     ClockHitImplied,
     ClockRead,
+    ClockRestored,
     ClockResumed,
     ClockSet,
     ClockStarted,
@@ -72,6 +73,7 @@ from bgledger.events.premature import (
     PrematureRollRefused,
 )
 from bgledger.events.rulings import (
+    ConcessionVoided,
     CrawfordPassNullified,
     CubeActionVoided,
     CubeLevelCorrected,
@@ -86,8 +88,8 @@ from bgledger.events.rulings import (
 
 __all__ = [
     "TIME_EVENTS", "BreakEnded", "BreakStarted", "CheckersPlayed", "ClockHit", "ClockHitImplied",
-    "ClockRead", "ClockResumed", "ClockSet", "ClockStarted", "ClockStopped",
-    "CrawfordPassNullified", "CubeActionVoided", "CubeDropped", "CubeLevelCorrected",
+    "ClockRead", "ClockRestored", "ClockResumed", "ClockSet", "ClockStarted", "ClockStopped",
+    "ConcessionVoided", "CrawfordPassNullified", "CubeActionVoided", "CubeDropped", "CubeLevelCorrected",
     "CubeOffered", "CubeTaken", "DiceRolled", "EntryAmended", "EntryCorrected", "EntryWithdrawn",
     "GameStarted", "GameWon", "MatchEvent", "MatchForfeited", "MatchLengthCorrected",
     "MatchStarted", "MatchWon", "OpeningRollMade", "PenaltyPointsAssessed", "PlaysReverted",

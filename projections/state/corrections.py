@@ -29,6 +29,7 @@ from bgledger.events import (
     CheckersPlayed,
     ClockHit,
     ClockHitImplied,
+    ClockRestored,
     CubeOffered,
     DiceRolled,
     EntryAmended,
@@ -46,7 +47,7 @@ from bgledger.events.names import kind_named
 
 __all__ = ["AFTER", "Entry", "entries", "replacement"]
 
-AFTER: tuple[type[MatchEvent], ...] = (GameWon, MatchWon, ReserveTimeRestored)
+AFTER: tuple[type[MatchEvent], ...] = (GameWon, MatchWon, ReserveTimeRestored, ClockRestored)
 """Events a command records after the one it was given: part of that entry."""
 
 

@@ -1,4 +1,4 @@
-"""The fold's part for rulings (USBGF 4.2.3, 4.4.6-4.4.10, 4.7, 4.8, 5.2): facts in, state derived.
+"""The fold's part for rulings (USBGF 4.2.3, 4.4.6-4.4.10, 4.5, 4.7, 4.8, 5.2): facts in, state derived.
 
 A ruling (:class:`~bgledger.events.RulingMade`) records facts only: the events
 it voids and restores and what it sets (DESIGN principle 7).  Which events are
@@ -35,6 +35,7 @@ from dataclasses import fields, replace
 from typing import Any, Protocol
 
 from bgledger.events import (
+    ConcessionVoided,
     CrawfordPassNullified,
     CubeActionVoided,
     CubeLevelCorrected,
@@ -215,7 +216,8 @@ def _ruled(d: Draft, event: RulingMade) -> None:
 HANDLERS: dict[type[MatchEvent], Callable[[Draft, Any], None]] = dict.fromkeys(
     (
         StartingPositionCorrected,
-        PlaysReverted, CubeActionVoided, CrawfordPassNullified, CubeLevelCorrected,
+        PlaysReverted, CubeActionVoided, CrawfordPassNullified, ConcessionVoided,
+        CubeLevelCorrected,
         MatchLengthCorrected, ScoreCorrected, RulingNoted, RulingOverturned,
     ),
     _ruled,

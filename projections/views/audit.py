@@ -73,6 +73,8 @@ from bgledger.events import (
     ClockSet,
     ClockStarted,
     ClockStopped,
+    ClockRestored,
+    ConcessionVoided,
     CrawfordPassNullified,
     CubeActionVoided,
     CubeDropped,
@@ -319,6 +321,14 @@ def _pass_nullified(event: CrawfordPassNullified, after: MatchState, events: Eve
     )
 
 
+def _concession_voided(event: ConcessionVoided, after: MatchState, events: Events) -> str:
+    conceded = events.get(event.event)
+    what = f"the concession at event {event.event}"
+    if isinstance(conceded, ResignationOffered):
+        what = f"{after.name(conceded.player)}'s concession of a {conceded.level} (event {event.event})"
+    return f"{what} and its acceptance are void: the game resumes where it was conceded"
+
+
 def _level(event: CubeLevelCorrected, after: MatchState, events: Events) -> str:
     return f"{_doubler(event.event, after, events)} stands at {event.value}"
 
@@ -352,6 +362,7 @@ _EXPLAINERS: dict[type[RulingMade], Callable[[Any, MatchState, Events], str]] = 
     PlaysReverted: _reverted,
     CubeActionVoided: _cube_voided,
     CrawfordPassNullified: _pass_nullified,
+    ConcessionVoided: _concession_voided,
     CubeLevelCorrected: _level,
     MatchLengthCorrected: _length,
     ScoreCorrected: _score,
@@ -518,6 +529,21 @@ def _restored(event: ReserveTimeRestored, before: MatchState, after: MatchState)
     )
 
 
+def _clock_restored(event: ClockRestored, before: MatchState, after: MatchState) -> str:
+    a, b = after.players
+    shown = figures(after.timer, at_ms(event.at)) if after.timer else (0, 0)
+    turn = (
+        f"; {after.name(event.player)}'s time runs"
+        if event.player and event.running
+        else "; the clock is stopped"
+    )
+    return (
+        f"clock put back as it stood at event {event.event} "
+        f"({ruled_by_text(event.rule, event.ruled_by)}): {a} {clock_text(shown[0])}, "
+        f"{b} {clock_text(shown[1])}{turn}" + _why(event.reason)
+    )
+
+
 def _expired(event: TimeExpired, before: MatchState, after: MatchState) -> str:
     name, opponent = after.name(event.player), after.name(other(event.player))
     if event.outcome == "both-expired":
@@ -630,6 +656,7 @@ TIME_DESCRIBERS: dict[type[MatchEvent], Callable[[Any, MatchState, MatchState], 
     ClockSet: _set,
     ReserveTimePenalized: _penalized,
     ReserveTimeRestored: _restored,
+    ClockRestored: _clock_restored,
     TimeExpired: _expired,
     BreakStarted: _break_started,
     BreakEnded: _break_ended,
