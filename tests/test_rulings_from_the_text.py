@@ -106,7 +106,8 @@ def test_a_nullified_pass_resumes_with_the_reserves_that_existed_at_the_double(
     assert shown(db)["clock"]["reserve_ms"] == {"a": 584_000, "b": 562_000}
     with MatchStore(db) as ledger:
         restored = [e for e in ledger.history("m") if isinstance(e, ClockRestored)]
-    assert [(e.event, e.player, e.running, e.used_ms) for e in restored] == [(17, "b", True, 40_000)]
+    facts = [(e.event, e.player, e.running, e.used_ms, e.turn_delay_ms) for e in restored]
+    assert facts == [(17, "b", True, 40_000, 12_000)]
 
 
 # -- USBGF 4.5, 4.2.6: a concession in a contact position is invalid and unenforceable --------

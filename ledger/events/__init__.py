@@ -89,7 +89,8 @@ from bgledger.events.rulings import (
 __all__ = [
     "TIME_EVENTS", "BreakEnded", "BreakStarted", "CheckersPlayed", "ClockHit", "ClockHitImplied",
     "ClockRead", "ClockRestored", "ClockResumed", "ClockSet", "ClockStarted", "ClockStopped",
-    "ConcessionVoided", "CrawfordPassNullified", "CubeActionVoided", "CubeDropped", "CubeLevelCorrected",
+    "ConcessionVoided", "CrawfordPassNullified", "CubeActionVoided", "CubeDropped",
+    "CubeLevelCorrected",
     "CubeOffered", "CubeTaken", "DiceRolled", "EntryAmended", "EntryCorrected", "EntryWithdrawn",
     "GameStarted", "GameWon", "MatchEvent", "MatchForfeited", "MatchLengthCorrected",
     "MatchStarted", "MatchWon", "OpeningRollMade", "PenaltyPointsAssessed", "PlaysReverted",

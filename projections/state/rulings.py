@@ -1,4 +1,5 @@
-"""The fold's part for rulings (USBGF 4.2.3, 4.4.6-4.4.10, 4.5, 4.7, 4.8, 5.2): facts in, state derived.
+"""The fold's part for rulings (USBGF 4.2.3, 4.4.6-4.4.10, 4.5, 4.7, 4.8, 5.2): facts in,
+state derived.
 
 A ruling (:class:`~bgledger.events.RulingMade`) records facts only: the events
 it voids and restores and what it sets (DESIGN principle 7).  Which events are

@@ -69,11 +69,11 @@ from bgledger.events import (
     ClockHit,
     ClockHitImplied,
     ClockRead,
+    ClockRestored,
     ClockResumed,
     ClockSet,
     ClockStarted,
     ClockStopped,
-    ClockRestored,
     ConcessionVoided,
     CrawfordPassNullified,
     CubeActionVoided,
@@ -325,7 +325,8 @@ def _concession_voided(event: ConcessionVoided, after: MatchState, events: Event
     conceded = events.get(event.event)
     what = f"the concession at event {event.event}"
     if isinstance(conceded, ResignationOffered):
-        what = f"{after.name(conceded.player)}'s concession of a {conceded.level} (event {event.event})"
+        who = after.name(conceded.player)
+        what = f"{who}'s concession of a {conceded.level} (event {event.event})"
     return f"{what} and its acceptance are void: the game resumes where it was conceded"
 
 
