@@ -18,6 +18,7 @@ from click.testing import CliRunner, Result
 from bgledger.cli.main import main
 from bgledger.commands.rulings import Ruling
 from bgledger.events import ClockRestored, ConcessionVoided, StartingPositionCorrected
+from bgledger.interchange.json_stream import export_json, import_json, read_json
 from bgledger.store.application import MatchStore
 from tests.conftest import board
 
@@ -42,6 +43,19 @@ def record(db: str, *lines: str) -> Result:
 def shown(db: str) -> dict[str, Any]:
     document: dict[str, Any] = json.loads(run(db, "show", "m", "--json").stdout)
     return document
+
+
+def round_trips(db: str) -> None:
+    """The match's JSON copy imports (every event decided again) to the same match."""
+    with MatchStore(db) as ledger:
+        events, state = ledger.history("m"), ledger.state("m")
+    document = read_json(json.dumps(export_json(events)), name="m.json")
+    with MatchStore("sqlite:///:memory:") as copy:
+        assert import_json(copy, document, match_id="c", by="kim") == "c"
+        again = copy.state("c")
+    assert (again.score, again.board, again.turn, again.timer) == (
+        state.score, state.board, state.turn, state.timer,
+    )  # fmt: skip
 
 
 def rule(db: str, *args: str, at: str | None = None) -> Result:
@@ -108,6 +122,7 @@ def test_a_nullified_pass_resumes_with_the_reserves_that_existed_at_the_double(
         restored = [e for e in ledger.history("m") if isinstance(e, ClockRestored)]
     facts = [(e.event, e.player, e.running, e.used_ms, e.turn_delay_ms) for e in restored]
     assert facts == [(17, "b", True, 40_000, 12_000)]
+    round_trips(db)
 
 
 # -- USBGF 4.5, 4.2.6: a concession in a contact position is invalid and unenforceable --------
@@ -157,6 +172,7 @@ def test_a_concession_in_a_contact_position_is_voided_and_the_game_resumes(
     assert "void" in run(db, "history", "m").stdout
     again = rule(db, "void-concession", "m", "7")
     assert again.exit_code == 1 and "already void" in again.output
+    round_trips(db)
 
 
 def test_a_concession_voided_too_late_or_one_the_rules_allow_is_refused(tmp_path: Path) -> None:
