@@ -60,6 +60,16 @@ COMMANDS: dict[str, Lazy] = {
         help="The player on roll doubles, before rolling (USBGF 4.4.2).",
     ),
     "take": Lazy("ledger_commands:take", help="The doubled player takes: he owns the cube."),
+    "beaver": Lazy(
+        "ledger_commands:beaver",
+        help="The doubled player took and at once redoubled, keeping the cube: not played in "
+        "tournaments (USBGF 4.4.10); --as-played records it, flagged, for 'void-cube'.",
+    ),
+    "automatic-double": Lazy(
+        "ledger_commands:automatic_double",
+        help="The opening roll tied and the cube was turned, staying in the middle: not played "
+        "in tournaments (USBGF 4.4.10); --as-played records it, flagged, for 'void-cube'.",
+    ),
     "drop": Lazy("ledger_commands:drop", help="The doubled player passes: the game is lost."),
     "resign": Lazy(
         "ledger_commands:resign",

@@ -259,3 +259,87 @@ def test_the_status_line_says_a_tie_only_after_a_tie(tmp_path: Path) -> None:
     status = run(db, "show", "m").stdout
     assert "tied" not in status
     assert "game 1 has begun from a position set up by hand: its opening roll is next" in status
+
+
+# -- USBGF 4.4.10: beavers and automatic doubles, recorded as played, then voided ------------
+
+
+def test_a_beaver_made_at_the_board_is_recorded_as_played_and_voided(tmp_path: Path) -> None:
+    """USBGF 4.4.10: "Additional doubling rules that sometimes apply in the context of social
+    backgammon play (including but not limited to "automatic doubles," "beavers," and the
+    so-called "Jacoby Rule") are not permitted in tournament backgammon and shall be declared
+    invalid and remedied within the same allowable time limits and within the same manner as
+    doubling during the Crawford Game (see section 4.4.6)."  USBGF 4.4.6.1: "the score adjusted
+    as if the cube had never been turned".
+
+    Bob doubles to 2; Ann beavers (takes and at once redoubles to 4, keeping the cube); Ann
+    concedes a single later (as played) and the match to 3 looks won by Bob, 0-4.  The beaver
+    is void: Ann's take at 2 stands, Bob wins 2 and the match goes on at 0-2 (the match had
+    ended on the beavered game: 4.4.6.1's window is then the next match, which the ledger
+    cannot see).
+    """
+    db = f"sqlite:///{tmp_path / 'beaver.db'}"
+    assert run(db, "start", "--a", "Ann", "--b", "Bob", "--length", "3", "--id", "m").exit_code == 0
+    record(db, "opening 3 1", "move 8/5 6/5", "double")  # 2-3, 4, 5: Bob doubles
+    refused = run(db, "beaver", "m")
+    assert refused.exit_code == 1
+    assert "beaver m --as-played" in refused.output and "(USBGF 4.4.10)" in refused.output
+    made = run(db, "beaver", "m", "--as-played")
+    assert made.exit_code == 0, made.output  # 6 Ann's take, 7 her beaver
+    state = shown(db)
+    assert state["cube"] == {"value": 4, "owner": "a", "offered": False} and state["flagged"] == [7]
+    assert "ILLEGAL: Ann beavered: redoubled to 4" in run(db, "history", "m").stdout
+    record(db, "roll 6 4", "move 24/18 13/9", "resign single --as-played", "accept")  # 8-13
+    assert (shown(db)["winner"], shown(db)["score"]) == ("b", {"a": 0, "b": 4})
+    passed = rule(db, "nullify-pass", "m", "7")
+    assert passed.exit_code == 1 and "void it instead" in passed.output
+    voided = rule(db, "void-cube", "m", "7")
+    assert voided.exit_code == 0, voided.output
+    assert "Ann's beaver to 4 (event 7) is void" in voided.output
+    state = shown(db)
+    assert (state["winner"], state["score"]) == (None, {"a": 0, "b": 2})
+    with MatchStore(db) as ledger:
+        ruling = ledger.history("m")[13]
+        assert (getattr(ruling, "voids", None), getattr(ruling, "rule", None)) == (
+            [7, 13], "USBGF 4.4.10",
+        )  # fmt: skip
+    round_trips(db)
+
+
+def test_an_automatic_double_is_recorded_as_played_and_voided(tmp_path: Path) -> None:
+    """USBGF 4.4.10 (quoted above): an automatic double on a tied opening roll is invalid and
+    remedied as a Crawford-game double: the game is scored "as if the cube had never been
+    turned" (4.4.6.1).  The opening ties, the cube is turned to 2 at the board; Bob wins the
+    next opening roll, Ann then doubles to 4 and Bob takes; Bob concedes a single: 4-0 as
+    recorded.  Voided before the match ends, every cube action of that game counts as if the
+    automatic double had not been: Ann's double was to 2, and she wins 2."""
+    db = f"sqlite:///{tmp_path / 'automatic.db'}"
+    assert run(db, "start", "--a", "Ann", "--b", "Bob", "--length", "7", "--id", "m").exit_code == 0
+    record(db, "opening 4 4")  # 2, 3
+    refused = run(db, "automatic-double", "m")
+    assert refused.exit_code == 1 and "(USBGF 4.4.10)" in refused.output
+    assert run(db, "automatic-double", "m", "--as-played").exit_code == 0  # 4
+    assert shown(db)["cube"] == {"value": 2, "owner": None, "offered": False}
+    record(db, "opening 1 3", "move 8/5 6/5", "double", "take")  # 5, 6, 7 (to 4), 8
+    record(db, "roll 5 2", "move 13/11 13/8", "resign single b --as-played", "accept")  # 9-13
+    assert shown(db)["score"] == {"a": 4, "b": 0}
+    voided = rule(db, "void-cube", "m", "4")
+    assert voided.exit_code == 0, voided.output
+    assert "the automatic double to 2 (event 4) is void" in voided.output
+    state = shown(db)
+    assert state["score"] == {"a": 2, "b": 0} and state["flagged"] == [11]
+    round_trips(db)
+
+
+def test_where_the_profile_allows_a_beaver_it_stands(tmp_path: Path) -> None:
+    """The classic laws (3-11) predate the cube and forbid no beaver: recorded without
+    --as-played, not flagged, and no ruling voids it."""
+    db = f"sqlite:///{tmp_path / 'classic.db'}"
+    started = run(db, "start", "--a", "Ann", "--b", "Bob", "--length", "3", "--id", "m",
+                  "--profile", "classic")  # fmt: skip
+    assert started.exit_code == 0, started.output
+    record(db, "opening 3 1", "move 8/5 6/5", "double", "beaver")
+    assert shown(db)["cube"] == {"value": 4, "owner": "a", "offered": False}
+    assert shown(db)["flagged"] == []
+    refused = rule(db, "void-cube", "m", "7")
+    assert refused.exit_code == 1 and "was allowed under classic" in refused.output

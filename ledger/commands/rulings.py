@@ -79,6 +79,7 @@ from bgledger.events import (
     RulingNoted,
     RulingOverturned,
     ScoreCorrected,
+    SocialDoubleMade,
     UnplayablePlayRecorded,
 )
 from bgledger.projections.state.clock import at_ms
@@ -278,14 +279,25 @@ class RulingCommands(MatchStream):
         the match, before either player's next match (which the ledger cannot
         see: the ruler answers for it).  A match the double had won resumes.
 
+        A beaver or an automatic double (USBGF 4.4.10: "remedied within the
+        same allowable time limits and within the same manner as doubling
+        during the Crawford Game") is void alone: the take a beaver answered
+        stands, and the cube is back at the value it had before it.
+
         :raises RulingRefusedError: for a valid or passed double, or too late.
         """
-        offered, answer = _invalid_double(self.profile, history, number, CubeTaken)
+        social = find(history, number)
+        if isinstance(social, SocialDoubleMade):
+            offered: CubeOffered | PrematureDoubleMade | SocialDoubleMade = social
+            _check_social(self.profile, history, social)
+            voids = [number]
+        else:
+            offered, answer = _invalid_double(self.profile, history, number, CubeTaken)
+            voids = [number, answer.originator_version]
         after = in_force_after(history, number)
         won = _won_by_the_game(after)
         subject = Subject.INVALID_DOUBLE_TAKEN_MATCH_ENDED if won else Subject.INVALID_DOUBLE_TAKEN
-        chosen = self._choose(history, [subject], number, offered.player, ruling)
-        voids = [number, answer.originator_version]
+        chosen = self._choose(history, [subject], number, offered.player or "a", ruling)
         played = [e for e in after if is_game_action(e)]  # a note or a hit may come first
         if won is not None and won.originator_version != played[-1].originator_version:
             went_on = "the match went on after it was won"
@@ -306,6 +318,14 @@ class RulingCommands(MatchStream):
 
         :raises RulingRefusedError: for a valid or taken double, or too late.
         """
+        social = find(history, number)
+        if isinstance(social, SocialDoubleMade):
+            _check_social(self.profile, history, social)
+            raise RulingRefusedError(
+                f"{_SOCIAL.get(social.kind, social.kind)} at event {number} was not passed: "
+                "nobody answers it; void it instead ('void-cube')",
+                social.rule or self.profile.cite(Decision.SOCIAL_DOUBLES),
+            )
         offered, _ = _invalid_double(self.profile, history, number, CubeDropped)
         after = in_force_after(history, number)
         ended = _won_by_the_game(after) is not None
@@ -660,6 +680,21 @@ def _invalid_double(
     return event, answer
 
 
+_SOCIAL = {"beaver": "the beaver", "automatic": "the automatic double"}
+"""A social double (USBGF 4.4.10) by its kind, in words."""
+
+
+def _check_social(profile: Profile, history: Sequence[MatchEvent], event: SocialDoubleMade) -> None:
+    """Refuse a ruling on a beaver or an automatic double the rules allowed, or a void one."""
+    if event.legal:
+        raise RulingRefusedError(
+            f"{_SOCIAL.get(event.kind, event.kind)} at event {event.originator_version} was "
+            f"allowed under {profile.name}: nothing to void",
+            profile.cite(Decision.SOCIAL_DOUBLES),
+        )
+    check_in_force(profile, history, event.originator_version)
+
+
 def _valid_but_for_its_level(
     profile: Profile, history: Sequence[MatchEvent], double: CubeOffered | PrematureDoubleMade
 ) -> bool:
@@ -686,7 +721,9 @@ def _won_by_the_game(after: Sequence[MatchEvent]) -> MatchWon | None:
 
 
 def _cube_rule(
-    profile: Profile, offered: CubeOffered | PrematureDoubleMade, chosen: CorrectionRule
+    profile: Profile,
+    offered: CubeOffered | PrematureDoubleMade | SocialDoubleMade,
+    chosen: CorrectionRule,
 ) -> str:
     """The rule an invalid double is corrected under.
 

@@ -63,6 +63,7 @@ from bgledger.events.game import (
     ResignationOffered,
     ResignationRejected,
     RollVoided,
+    SocialDoubleMade,
     StartingPositionRecorded,
     UnplayablePlayRecorded,
 )
@@ -98,6 +99,7 @@ __all__ = [
     "RemarkRecorded",
     "ReserveTimePenalized", "ReserveTimeRestored", "ResignationAccepted", "ResignationOffered",
     "ResignationRejected", "RollVoided", "RulingMade", "RulingNoted", "RulingOverturned",
-    "ScoreCorrected", "StartingPositionCorrected", "StartingPositionRecorded", "TimeExpired",
+    "ScoreCorrected", "SocialDoubleMade", "StartingPositionCorrected", "StartingPositionRecorded",
+    "TimeExpired",
     "UnplayablePlayRecorded",
 ]  # fmt: skip

@@ -110,6 +110,7 @@ from bgledger.events import (
     RulingNoted,
     RulingOverturned,
     ScoreCorrected,
+    SocialDoubleMade,
     StartingPositionCorrected,
     StartingPositionRecorded,
     TimeExpired,
@@ -308,6 +309,10 @@ def _reverted(event: PlaysReverted, after: MatchState, events: Events) -> str:
 
 
 def _cube_voided(event: CubeActionVoided, after: MatchState, events: Events) -> str:
+    social = events.get(event.event)
+    if isinstance(social, SocialDoubleMade):  # USBGF 4.4.10
+        what = f"{after.name(social.player)}'s beaver" if social.player else "the automatic double"
+        return f"{what} to {social.value} (event {event.event}) is void: the cube is {after.cube}"
     return (
         f"{_doubler(event.event, after, events)} and its take are void: "
         f"the game counts as if the cube had not turned"
@@ -1031,6 +1036,18 @@ def _unplayable(event: UnplayablePlayRecorded, before: MatchState, after: MatchS
 @_on(CubeOffered)
 def _doubled(event: CubeOffered, before: MatchState, after: MatchState) -> str:
     text = f"{after.name(event.player)} doubled to {event.value}"
+    return text if event.legal else _illegal(text, event.reason, event.rule)
+
+
+@_on(SocialDoubleMade)
+def _social_double(event: SocialDoubleMade, before: MatchState, after: MatchState) -> str:
+    if event.kind == "beaver":
+        name = after.name(event.player)
+        text = f"{name} beavered: redoubled to {event.value} at once, keeping the cube"
+    elif event.kind == "automatic":
+        text = f"automatic double: the cube turned to {event.value}, in the middle"
+    else:  # a kind of a newer bgledger, as it is
+        text = f"{event.kind}: the cube at {event.value}"
     return text if event.legal else _illegal(text, event.reason, event.rule)
 
 
