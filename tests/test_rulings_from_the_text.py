@@ -194,6 +194,22 @@ def test_a_concession_voided_too_late_or_one_the_rules_allow_is_refused(tmp_path
     assert allowed.exit_code == 1 and "was allowed: it stands" in allowed.output
 
 
+def test_under_abt_a_contact_concession_is_voided_under_abt_4_9(tmp_path: Path) -> None:
+    """ABT 4.9: "Each game must be rolled to completion unless ended by passing a double or
+    redouble, or conceding a no-contact position. No individual game or match may be
+    canceled, replayed, or settled."  Under ``usbgf-2017`` the concession is flagged and
+    voided under ABT 4.9."""
+    db = f"sqlite:///{tmp_path / 'abt.db'}"
+    started = run(db, "start", "--a", "Ann", "--b", "Bob", "--length", "5", "--id", "m",
+                  "--profile", "usbgf-2017")  # fmt: skip
+    assert started.exit_code == 0
+    record(db, *CONTACT_CONCESSION)
+    voided = rule(db, "void-concession", "m", "7")
+    assert voided.exit_code == 0, voided.output
+    assert "RULING (ABT 4.9, director)" in voided.output
+    assert shown(db)["score"] == {"a": 0, "b": 0}
+
+
 def test_a_concession_that_ended_the_match_is_voided_and_the_match_resumes(
     tmp_path: Path,
 ) -> None:
