@@ -10,15 +10,21 @@ from the ledger.
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner, Result
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bgledger.cli.main import main
+from bgledger.commands.language import Action
 from bgledger.commands.rulings import Ruling
 from bgledger.events import ClockRestored, ConcessionVoided, StartingPositionCorrected
 from bgledger.interchange.json_stream import export_json, import_json, read_json
+from bgledger.projections.state.clock import at_ms, figures
 from bgledger.store.application import MatchStore
 from tests.conftest import board
 
@@ -359,3 +365,41 @@ def test_where_the_profile_allows_a_beaver_it_stands(tmp_path: Path) -> None:
     assert shown(db)["flagged"] == []
     refused = rule(db, "void-cube", "m", "7")
     assert refused.exit_code == 1 and "was allowed under classic" in refused.output
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    used=st.integers(0, 300),
+    answered=st.integers(1, 600),
+    later=st.integers(0, 600),
+    after=st.integers(0, 60),
+)
+def test_any_nullified_pass_gives_back_exactly_the_clock_at_the_double(
+    used: int, answered: int, later: int, after: int
+) -> None:
+    """USBGF 4.4.6.2, for any timing: Bob doubles ``used`` s into his turn, hits, Ann passes
+    ``answered`` s later, the director rules ``later`` s after that.  ``after`` s into the
+    resumed turn Ann shows 9:44 (as at the double) and Bob 10:00 less his turn's time beyond
+    the 12 s delay: ``used + after - 12`` s (simple delay, USBGF 3.5.5)."""
+    start = datetime(2026, 11, 21, 10, 0, tzinfo=UTC)
+
+    def at(seconds: float) -> str:
+        return (start + timedelta(seconds=seconds)).isoformat()
+
+    with MatchStore("sqlite:///:memory:") as ledger:
+        ledger.start(("Ann", "Bob"), 2, match_id="p", by="kim", clock="simple-delay",
+                     reserve_ms=600_000, delay_ms=12_000, at=at(0))  # fmt: skip
+        for line in CRAWFORD_PASS[:9]:  # up to Ann's hit in the Crawford game, at 10:02:20
+            clock, _, action = line.partition(" ")
+            ledger.act("p", partial(Action.parse(f"@{DAY}{clock}+00:00 {action}").apply, by="kim"))
+        doubled = 140 + used
+        ledger.act("p", lambda m: m.double(as_played=True, by="kim", at=at(doubled)))  # 17
+        ledger.act("p", lambda m: m.hit(by="kim", at=at(doubled)))
+        ledger.act("p", lambda m: m.drop(by="kim", at=at(doubled + answered)))
+        ruled = doubled + answered + later
+        ruling = Ruling("director", "no cube in the Crawford game", by="tom", at=at(ruled))
+        ledger.rule("p", lambda m, h: m.nullify_pass(h, 17, ruling))
+        timer = ledger.state("p").timer
+    assert timer is not None and timer.turn == "b" and timer.running
+    now = at_ms(at(ruled + after))
+    assert figures(timer, now) == (584_000, 600_000 - 1000 * max(0, used + after - 12))
