@@ -403,3 +403,19 @@ def test_any_nullified_pass_gives_back_exactly_the_clock_at_the_double(
     assert timer is not None and timer.turn == "b" and timer.running
     now = at_ms(at(ruled + after))
     assert figures(timer, now) == (584_000, 600_000 - 1000 * max(0, used + after - 12))
+
+
+def test_a_beaver_entered_by_mistake_is_withdrawn_with_its_take(tmp_path: Path) -> None:
+    """A beaver is one line (the take and the redouble, at once): ``undo`` withdraws both, and
+    the double waits for its answer again (DESIGN principle 9: a recording error is not a
+    ruling)."""
+    db = f"sqlite:///{tmp_path / 'undo.db'}"
+    assert run(db, "start", "--a", "Ann", "--b", "Bob", "--length", "5", "--id", "m").exit_code == 0
+    record(db, "opening 3 1", "move 8/5 6/5", "double", "beaver --as-played")
+    undone = run(db, "undo", "m", "--reason", "she only took")
+    assert undone.exit_code == 0, undone.output
+    assert "entry 6 (Ann took: cube at 2" in undone.output
+    state = shown(db)
+    assert state["cube"] == {"value": 1, "owner": None, "offered": True}
+    record(db, "take")
+    assert shown(db)["cube"] == {"value": 2, "owner": "a", "offered": False}

@@ -117,8 +117,8 @@ class CubeCommands(PlayCommands):
         _decide.refuse_unless(
             as_played, problem, CubeActionRefusedError, refusal, state=state, command=command
         )
-        if not taken:
-            self._record(CubeTaken, by, at, player=player, value=state.offer)
+        if not taken:  # the take the beaver answered with, at the same moment
+            at = self._record(CubeTaken, by, at, player=player, value=state.offer).at
         self._record(
             SocialDoubleMade, by, at, player=player, kind=kind, value=value, owner=owner,
             **_decide.flags(problem),
