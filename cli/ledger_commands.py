@@ -358,6 +358,37 @@ def double(
     perform(ctx, command, as_json)
 
 
+def _social_double(name: str, help: str) -> click.Command:
+    """``NAME MATCH --as-played``: a doubling rule of social play made at the board."""
+
+    @click.pass_context
+    def command(
+        ctx: click.Context, /, match_id: str, as_played: bool, by: str, at: str | None,
+        as_json: bool,
+    ) -> None:  # fmt: skip
+        def turn(ledger: Ledger) -> Recorded[None]:
+            method: Callable[..., Recorded[None]] = getattr(ledger, name.replace("-", "_"))
+            return method(match_id, as_played=as_played, by=by, at=at)
+
+        perform(ctx, turn, as_json)
+
+    command.__doc__ = help
+    decorated = json_option(stamp_options(_AS_PLAYED(command)))
+    return click.command(name)(click.argument("match_id", metavar="MATCH")(decorated))
+
+
+beaver = _social_double(
+    "beaver",
+    help="The doubled player took and at once redoubled, keeping the cube: not played in "
+    "tournaments (USBGF 4.4.10); --as-played records it, flagged, for 'void-cube'.",
+)
+automatic_double = _social_double(
+    "automatic-double",
+    help="The opening roll tied and the cube was turned, staying in the middle: not played in "
+    "tournaments (USBGF 4.4.10); --as-played records it, flagged, for 'void-cube'.",
+)
+
+
 accept_roll = _answer(
     "accept-roll",
     help="The mover lets his opponent's premature roll stand and moves knowing it (USBGF 4.1.7.1).",
@@ -383,6 +414,8 @@ COMMANDS = (
     double,
     take,
     drop,
+    beaver,
+    automatic_double,
     resign,
     accept,
     reject,

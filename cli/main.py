@@ -60,6 +60,16 @@ COMMANDS: dict[str, Lazy] = {
         help="The player on roll doubles, before rolling (USBGF 4.4.2).",
     ),
     "take": Lazy("ledger_commands:take", help="The doubled player takes: he owns the cube."),
+    "beaver": Lazy(
+        "ledger_commands:beaver",
+        help="The doubled player took and at once redoubled, keeping the cube: not played in "
+        "tournaments (USBGF 4.4.10); --as-played records it, flagged, for 'void-cube'.",
+    ),
+    "automatic-double": Lazy(
+        "ledger_commands:automatic_double",
+        help="The opening roll tied and the cube was turned, staying in the middle: not played "
+        "in tournaments (USBGF 4.4.10); --as-played records it, flagged, for 'void-cube'.",
+    ),
     "drop": Lazy("ledger_commands:drop", help="The doubled player passes: the game is lost."),
     "resign": Lazy(
         "ledger_commands:resign",
@@ -101,6 +111,12 @@ COMMANDS: dict[str, Lazy] = {
         "ruling_commands:nullify_pass",
         help="Nullify the pass of the invalid double EVENT: the game resumes at the double (USBGF "
         "4.4.6.2).",
+    ),
+    "void-concession": Lazy(
+        "ruling_commands:void_concession",
+        help="Void the accepted concession EVENT the rules did not allow (a contact position): "
+        "it and everything after it are void, and the game resumes where it was conceded "
+        "(USBGF 4.5, 4.2.6).",
     ),
     "correct-cube": Lazy(
         "ruling_commands:correct_cube",

@@ -144,6 +144,12 @@ nullify_pass = _event_command(
     help="Nullify the pass of the invalid double EVENT: the game resumes at the double "
     "(USBGF 4.4.6.2).",
 )
+void_concession = _event_command(
+    "void-concession",
+    help="Void the accepted concession EVENT the rules did not allow (a contact position): "
+    "it and everything after it are void, and the game resumes where it was conceded "
+    "(USBGF 4.5, 4.2.6).",
+)
 correct_cube = _event_command(
     "correct-cube",
     help="The double EVENT to a wrong level stands at the right level (USBGF 4.4.8).",
@@ -231,6 +237,7 @@ COMMANDS = (
     revert,
     void_cube,
     nullify_pass,
+    void_concession,
     correct_cube,
     correct_setup,
     correct_length,

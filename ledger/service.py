@@ -543,6 +543,30 @@ class Ledger:
         """
         return self._act(match_id, lambda m: m.double(to=to, as_played=as_played, by=by, at=at))
 
+    def beaver(
+        self, match_id: str, *, as_played: bool = False, by: str, at: str | None = None
+    ) -> Recorded[None]:
+        """The doubled player took and at once redoubled, keeping the cube (a beaver).
+
+        Not played in tournaments (USBGF 4.4.10): refused unless ``as_played``, flagged.
+
+        :raises CubeActionRefusedError: without ``as_played`` where the profile forbids it.
+        :raises OutOfTurnError: with no double to beaver.
+        """
+        return self._act(match_id, lambda m: m.beaver(as_played=as_played, by=by, at=at))
+
+    def automatic_double(
+        self, match_id: str, *, as_played: bool = False, by: str, at: str | None = None
+    ) -> Recorded[None]:
+        """The opening roll tied and the cube was turned, in the middle (an automatic double).
+
+        Not played in tournaments (USBGF 4.4.10): refused unless ``as_played``, flagged.
+
+        :raises CubeActionRefusedError: without ``as_played`` where the profile forbids it.
+        :raises OutOfTurnError: unless a game waits for its opening roll.
+        """
+        return self._act(match_id, lambda m: m.automatic_double(as_played=as_played, by=by, at=at))
+
     def take(self, match_id: str, *, by: str, at: str | None = None) -> Recorded[None]:
         """The doubled player takes: he owns the cube at the new level (USBGF 4.4.4).
 
@@ -1007,6 +1031,15 @@ class Ledger:
         :raises RulingRefusedError: for a double the rules allowed, or too late.
         """
         return self._rule(match_id, lambda m, h: m.nullify_pass(h, event, ruling))
+
+    def void_concession(self, match_id: str, event: int, ruling: Ruling) -> Recorded[None]:
+        """Void the accepted concession ``event`` the rules did not allow: the game resumes
+        where it was conceded (USBGF 4.5, 4.2.6).
+
+        :raises InvalidRulingError: for an event that is no concession.
+        :raises RulingRefusedError: for a concession allowed, not accepted, or too late.
+        """
+        return self._rule(match_id, lambda m, h: m.void_concession(h, event, ruling))
 
     def correct_cube(self, match_id: str, event: int, ruling: Ruling) -> Recorded[None]:
         """The double ``event`` to a wrong level stands at the right level (USBGF 4.4.8).

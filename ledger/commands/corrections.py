@@ -42,6 +42,7 @@ from bgledger.commands.redecide import ACTIONS, CLOCK_LINES, differences
 from bgledger.commands.stream import MatchStream
 from bgledger.errors import ActionRefusedError, BgLedgerError, RulesError
 from bgledger.events import (
+    ClockRestored,
     ClockSet,
     EntryAmended,
     EntryCorrected,
@@ -76,6 +77,7 @@ CORRECTORS = ("", "director")
 """Who corrects a recording error: the scorekeeper alone (``""``) or with the director's leave."""
 
 SANCTIONS: tuple[type[MatchEvent], ...] = (
+    ClockRestored,
     TimeExpired,
     ReserveTimePenalized,
     ReserveTimeRestored,

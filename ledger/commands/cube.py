@@ -25,8 +25,8 @@ from __future__ import annotations
 from bgledger.commands import decide as _decide
 from bgledger.commands.play import PlayCommands
 from bgledger.errors import CubeActionRefusedError
-from bgledger.events import CubeDropped, CubeOffered, CubeTaken
-from bgledger.projections.state.fold import Phase
+from bgledger.events import CubeDropped, CubeOffered, CubeTaken, SocialDoubleMade
+from bgledger.projections.state.fold import Phase, other
 from bgledger.rules.profiles import Decision
 from bgledger.rules.results import GameResult
 
@@ -64,6 +64,65 @@ class CubeCommands(PlayCommands):
             hit = self._implied_hit(player, as_played, by, at)
             at = at if hit is None else hit.at
             self._record(CubeOffered, by, at, player=player, value=value, **flags)
+
+    # -- USBGF 4.4.10: doubling rules of social play ---------------------------------------
+
+    def beaver(self, *, as_played: bool = False, by: str, at: str | None = None) -> None:
+        """The doubled player took and at once redoubled, keeping the cube (a beaver).
+
+        Made while the double waits for its answer, the take is recorded with
+        it; made after the take was recorded (the doubler on roll, the cube
+        the taker's), the redouble alone.  USBGF 4.4.10: beavers "are not
+        permitted in tournament backgammon": refused unless ``as_played``, then
+        recorded and flagged for the director (``void-cube``).
+
+        :raises OutOfTurnError: with no double to beaver.
+        :raises CubeActionRefusedError: without ``as_played`` where the profile forbids it.
+        """
+        state = self.state
+        taken = state.phase is Phase.ROLL and state.cube_owner == other(state.turn or "a")
+        if not taken:
+            _decide.require_phase(state, "beaver", Decision.TAKE_OR_DROP, Phase.DOUBLED)
+        beaver = state.cube_owner if taken else state.actor
+        assert beaver is not None
+        value = 2 * (state.cube if taken else (state.offer or state.next_cube))
+        with self.atomic():  # the take and the beaver, or nothing
+            self._social_double("beaver", beaver, value, beaver, as_played, by, at, taken)
+
+    def automatic_double(self, *, as_played: bool = False, by: str, at: str | None = None) -> None:
+        """The opening roll tied and the cube was turned, staying in the middle (automatic).
+
+        USBGF 4.4.10: automatic doubles "are not permitted in tournament
+        backgammon": refused unless ``as_played``, then recorded and flagged.
+
+        :raises OutOfTurnError: unless a game waits for its opening roll.
+        :raises CubeActionRefusedError: without ``as_played`` where the profile forbids it.
+        """
+        state = self.state
+        _decide.require_phase(state, "automatic-double", Decision.BASIC_RULES, Phase.OPENING)
+        self._social_double("automatic", "", state.next_cube, "", as_played, by, at, True)
+
+    def _social_double(
+        self, kind: str, player: str, value: int, owner: str, as_played: bool,
+        by: str, at: str | None, taken: bool,
+    ) -> None:  # fmt: skip
+        state, allowed = self.state, self.profile.cube.social_doubles_allowed
+        words = {"beaver": "a beaver", "automatic": "an automatic double"}[kind]
+        problem = None
+        if not allowed.value:
+            rule = allowed.rule or self.profile.cite(Decision.SOCIAL_DOUBLES)
+            problem = (f"{words} is not played in tournaments", rule)
+        command = ("beaver",) if kind == "beaver" else ("automatic-double",)
+        refusal = "the cube may not be turned so"
+        _decide.refuse_unless(
+            as_played, problem, CubeActionRefusedError, refusal, state=state, command=command
+        )
+        if not taken:  # the take the beaver answered with, at the same moment
+            at = self._record(CubeTaken, by, at, player=player, value=state.offer).at
+        self._record(
+            SocialDoubleMade, by, at, player=player, kind=kind, value=value, owner=owner,
+            **_decide.flags(problem),
+        )  # fmt: skip
 
     def take(self, *, by: str, at: str | None = None) -> None:
         """The doubled player accepted: he owns the cube at the doubled value.

@@ -8,6 +8,7 @@ preceded by ``@TIME`` (when it happened, ISO 8601) and followed by
     roll 5 2 (or roll 52)  move 13/8 13/11
     52: 13/8 13/11         .mat shorthand: roll and play ('52:' alone: roll only)
     double | take | drop   resign gammon [a|b]    accept | reject
+    beaver --as-played     automatic-double --as-played     (USBGF 4.4.10, for the director)
     void-roll cocked       @2026-11-21T14:05:00+01:00 roll 6 6
     note Bob asked for the director     the scorekeeper's remark (not a ruling)
     undo [--reason TEXT]   the last entry was a recording error: withdraw it
@@ -74,6 +75,8 @@ VERBS = (
     "double",
     "take",
     "drop",
+    "beaver",
+    "automatic-double",
     "resign",
     "accept",
     "reject",
@@ -84,7 +87,7 @@ VERBS = (
 )
 _SHORTHAND = re.compile(r"([1-6])([1-6]):(.*)")
 _ARITY = {"opening": 2, "roll": 2, "double": 0, "take": 0, "drop": 0, "accept": 0, "reject": 0}
-_ARITY.update({"accept-roll": 0, "refuse-roll": 0})
+_ARITY.update({"accept-roll": 0, "refuse-roll": 0, "beaver": 0, "automatic-double": 0})
 _EARLY = ("roll", "double")
 """The verbs ``--premature`` goes with (USBGF 4.1.7.1, 4.4.7)."""
 TIME_VERBS = ("hit", "clock", "flag", "early-pickup", "break", "late", "penalty")
@@ -245,6 +248,10 @@ class Action:
             match.remark(args[0], by=by, at=at)
         elif verb == "double":
             match.double(as_played=self.as_played, by=by, at=at)
+        elif verb == "beaver":
+            match.beaver(as_played=self.as_played, by=by, at=at)
+        elif verb == "automatic-double":
+            match.automatic_double(as_played=self.as_played, by=by, at=at)
         elif verb in ("accept-roll", "refuse-roll"):
             decide = match.accept_roll if verb == "accept-roll" else match.refuse_roll
             decide(by=by, at=at)

@@ -58,6 +58,11 @@ ACTIONS: dict[type[MatchEvent], Command] = {
     ev.UnplayablePlayRecorded: lambda m, e, k: m.record_unplayable(e.play, e.reason, **when(k)),
     ev.CubeOffered: lambda m, e, k: m.double(to=e.value, as_played=True, **when(k)),
     ev.CubeTaken: lambda m, e, k: m.take(**when(k)),
+    ev.SocialDoubleMade: lambda m, e, k: (
+        m.beaver(as_played=True, **when(k))
+        if e.kind == "beaver"
+        else m.automatic_double(as_played=True, **when(k))
+    ),
     ev.CubeDropped: lambda m, e, k: m.drop(**when(k)),
     ev.ResignationOffered: lambda m, e, k: m.resign(
         e.level, player=e.player, as_played=True, **when(k)

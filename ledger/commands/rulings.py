@@ -18,7 +18,11 @@ The remedies, from the rule text:
   double that was taken is void with its take; the game scores as if the cube
   had not turned (a match it had ended resumes).
 - :meth:`~RulingCommands.nullify_pass` (4.4.6.2): an invalid double that was
-  passed is void with everything after it; the game resumes at the double.
+  passed is void with everything after it; the game resumes at the double,
+  and the clock as it stood then (:class:`~bgledger.events.ClockRestored`).
+- :meth:`~RulingCommands.void_concession` (4.5, 4.2.6): a concession the
+  rules did not allow (a contact position) is void with everything after it;
+  the game resumes where it was conceded.
 - :meth:`~RulingCommands.correct_cube` (4.4.8): a double to a wrong level
   stands at the right one.
 - :meth:`~RulingCommands.correct_length` (4.8.4, 4.8.5),
@@ -50,6 +54,8 @@ from bgledger.errors import ActionRefusedError, RulesError
 from bgledger.events import (
     TIME_EVENTS,
     CheckersPlayed,
+    ClockRestored,
+    ConcessionVoided,
     CrawfordPassNullified,
     CubeActionVoided,
     CubeDropped,
@@ -65,13 +71,18 @@ from bgledger.events import (
     PlaysReverted,
     PrematureDoubleMade,
     RemarkRecorded,
+    ResignationAccepted,
+    ResignationOffered,
+    ResignationRejected,
     RollVoided,
     RulingMade,
     RulingNoted,
     RulingOverturned,
     ScoreCorrected,
+    SocialDoubleMade,
     UnplayablePlayRecorded,
 )
+from bgledger.projections.state.clock import at_ms
 from bgledger.projections.state.corrected import corrected, in_force, voided_by
 from bgledger.projections.state.corrections import replacement
 from bgledger.projections.state.fold import other
@@ -268,14 +279,25 @@ class RulingCommands(MatchStream):
         the match, before either player's next match (which the ledger cannot
         see: the ruler answers for it).  A match the double had won resumes.
 
+        A beaver or an automatic double (USBGF 4.4.10: "remedied within the
+        same allowable time limits and within the same manner as doubling
+        during the Crawford Game") is void alone: the take a beaver answered
+        stands, and the cube is back at the value it had before it.
+
         :raises RulingRefusedError: for a valid or passed double, or too late.
         """
-        offered, answer = _invalid_double(self.profile, history, number, CubeTaken)
+        social = find(history, number)
+        if isinstance(social, SocialDoubleMade):
+            offered: CubeOffered | PrematureDoubleMade | SocialDoubleMade = social
+            _check_social(self.profile, history, social)
+            voids = [number]
+        else:
+            offered, answer = _invalid_double(self.profile, history, number, CubeTaken)
+            voids = [number, answer.originator_version]
         after = in_force_after(history, number)
         won = _won_by_the_game(after)
         subject = Subject.INVALID_DOUBLE_TAKEN_MATCH_ENDED if won else Subject.INVALID_DOUBLE_TAKEN
-        chosen = self._choose(history, [subject], number, offered.player, ruling)
-        voids = [number, answer.originator_version]
+        chosen = self._choose(history, [subject], number, offered.player or "a", ruling)
         played = [e for e in after if is_game_action(e)]  # a note or a hit may come first
         if won is not None and won.originator_version != played[-1].originator_version:
             went_on = "the match went on after it was won"
@@ -296,6 +318,14 @@ class RulingCommands(MatchStream):
 
         :raises RulingRefusedError: for a valid or taken double, or too late.
         """
+        social = find(history, number)
+        if isinstance(social, SocialDoubleMade):
+            _check_social(self.profile, history, social)
+            raise RulingRefusedError(
+                f"{_SOCIAL.get(social.kind, social.kind)} at event {number} was not passed: "
+                "nobody answers it; void it instead ('void-cube')",
+                social.rule or self.profile.cite(Decision.SOCIAL_DOUBLES),
+            )
         offered, _ = _invalid_double(self.profile, history, number, CubeDropped)
         after = in_force_after(history, number)
         ended = _won_by_the_game(after) is not None
@@ -305,7 +335,92 @@ class RulingCommands(MatchStream):
         chosen = self._choose(history, [subject], number, offered.player, ruling)
         voids = [number, *actions_after(history, number)]
         rule = _cube_rule(self.profile, offered, chosen)
-        self._record_ruling(history, CrawfordPassNullified, ruling, rule, voids, event=number)
+        with self.atomic():  # the nullification and the clock put back, or nothing
+            self._record_ruling(history, CrawfordPassNullified, ruling, rule, voids, event=number)
+            self._restore_clock(history, offered, chosen.remedy.rule or rule, ruling)
+
+    def _restore_clock(
+        self, history: Sequence[MatchEvent], event: MatchEvent, rule: str, ruling: Ruling
+    ) -> ClockRestored | None:
+        """Put the clock back as it stood when ``event`` was made (USBGF 4.4.6.2).
+
+        "The Crawford game will resume based on the checker position and game
+        clock reserve times that existed when the improper double was made":
+        each reserve as it was then, and the turn the clock was timing then
+        (the doubler's, who had not ended it: a turn ends with the hit of
+        USBGF 4.1.8.1, and the double it ended with is void) runs again from
+        the ruling, with what he had used of it.  The time that ran since is
+        not voided (time events never are): this event sets the clock back.
+        Nothing is recorded without a clock then and now.
+        """
+        before = corrected(history, at=event.originator_version - 1)
+        then = None if before is None else before.timer
+        if then is None or self.state.timer is None:
+            return None
+        moment = at_ms(event.at)
+        timing = then.turn is not None
+        restored = self._record(
+            ClockRestored, ruling.by, self.state.last_at, event=event.originator_version,
+            player=then.turn or "", running=then.running,
+            reserve_a_ms=then.reserve_ms[0], reserve_b_ms=then.reserve_ms[1],
+            used_ms=then.used(moment) if timing else 0,
+            turn_delay_ms=then.turn_delay_ms if timing else 0,
+            rule=rule, ruled_by=ruling.ruled_by, reason=ruling.reason.strip(),
+        )  # fmt: skip
+        assert isinstance(restored, ClockRestored)
+        return restored
+
+    # -- USBGF 4.5, 4.2.6: concessions the rules do not allow ------------------------------
+
+    def void_concession(self, history: Sequence[MatchEvent], number: int, ruling: Ruling) -> None:
+        """Void the accepted concession ``number`` that the rules did not allow: play resumes.
+
+        USBGF 4.5 allows a concession "in non-contact positions" only; any
+        other agreement on the outcome of a game is "invalid and
+        unenforceable" (USBGF 4.2.6; ABT 4.9 under ``usbgf-2017``).  The
+        concession, its acceptance and everything after it are void, and the
+        game resumes at the position, cube and turn where it was conceded.
+        The window is the profile's: before the next game starts; if the
+        concession ended the match, before either player's next match (which
+        the ledger cannot see: the ruler answers for it).
+
+        :raises InvalidRulingError: if ``number`` is not a concession.
+        :raises RulingRefusedError: for a concession the rules allow, one not
+            accepted (a rejected one ended nothing), a void one, or too late.
+        """
+        event, cite = find(history, number), self.profile.cite
+        if not isinstance(event, ResignationOffered):
+            raise InvalidRulingError(
+                f"event {number} is a {type(event).__name__}, not a concession"
+            )
+        resignation = cite(Decision.RESIGNATION)
+        if event.legal:
+            raise RulingRefusedError(
+                f"the concession at event {number} was allowed: it stands", resignation
+            )
+        check_in_force(self.profile, history, number)
+        after = in_force_after(history, number)
+        answer = next(
+            (e for e in after if isinstance(e, ResignationAccepted | ResignationRejected)), None
+        )
+        if answer is None:
+            raise RulingRefusedError(
+                f"the concession at event {number} has not been answered: reject it instead",
+                event.rule or resignation,
+            )
+        if isinstance(answer, ResignationRejected):
+            raise RulingRefusedError(
+                f"the concession at event {number} was rejected: the game went on",
+                event.rule or resignation,
+            )
+        ended = _won_by_the_game(after) is not None
+        subject = Subject.INVALID_CONCESSION_MATCH_ENDED if ended else Subject.INVALID_CONCESSION
+        chosen = self._choose(history, [subject], number, event.player, ruling)
+        voids = [number, *actions_after(history, number)]
+        self._record_ruling(
+            history, ConcessionVoided, ruling, rule_name(self.profile, chosen), voids,
+            event=number,
+        )  # fmt: skip
 
     def correct_cube(self, history: Sequence[MatchEvent], number: int, ruling: Ruling) -> None:
         """The double ``number`` to a wrong level stands at the right level (USBGF 4.4.8).
@@ -565,6 +680,21 @@ def _invalid_double(
     return event, answer
 
 
+_SOCIAL = {"beaver": "the beaver", "automatic": "the automatic double"}
+"""A social double (USBGF 4.4.10) by its kind, in words."""
+
+
+def _check_social(profile: Profile, history: Sequence[MatchEvent], event: SocialDoubleMade) -> None:
+    """Refuse a ruling on a beaver or an automatic double the rules allowed, or a void one."""
+    if event.legal:
+        raise RulingRefusedError(
+            f"{_SOCIAL.get(event.kind, event.kind)} at event {event.originator_version} was "
+            f"allowed under {profile.name}: nothing to void",
+            profile.cite(Decision.SOCIAL_DOUBLES),
+        )
+    check_in_force(profile, history, event.originator_version)
+
+
 def _valid_but_for_its_level(
     profile: Profile, history: Sequence[MatchEvent], double: CubeOffered | PrematureDoubleMade
 ) -> bool:
@@ -591,7 +721,9 @@ def _won_by_the_game(after: Sequence[MatchEvent]) -> MatchWon | None:
 
 
 def _cube_rule(
-    profile: Profile, offered: CubeOffered | PrematureDoubleMade, chosen: CorrectionRule
+    profile: Profile,
+    offered: CubeOffered | PrematureDoubleMade | SocialDoubleMade,
+    chosen: CorrectionRule,
 ) -> str:
     """The rule an invalid double is corrected under.
 

@@ -57,7 +57,7 @@ from bgledger.projections.state.corrected import corrected, in_force
 from bgledger.projections.state.fold import Phase, apply
 from bgledger.projections.state.model import Crawford, crawford_status
 from bgledger.rules.errors import RulesError
-from bgledger.rules.judge import judge
+from bgledger.rules.judge import judge, play_result
 from bgledger.rules.notation import Play
 from bgledger.rules.position import Position
 from bgledger.rules.profiles import DEFAULT_PROFILE, Decision, Profile, Subject, Window, get_profile
@@ -338,7 +338,14 @@ def _closed(window: Window, game: Sequence[MatchEvent]) -> str | None:
 
 
 def _affected(history: Sequence[MatchEvent], number: int) -> bool:
-    """True if a play made on the wrong setup would not be the same play on the right one."""
+    """True if a play made on the wrong setup would not be the same play on the right one.
+
+    USBGF 4.2.4: "If, however, either player's moves were affected by the
+    original error, then the game must be replayed".  A play is affected if
+    on the right position it would be illegal where it was legal (or the
+    other way round), or would hit a different number of checkers: a hit on
+    a checker that should not have been there, or no hit on one that should.
+    """
     without = [e for e in history if e.originator_version != number]
     for event in _game_after(history, number):
         if not isinstance(event, CheckersPlayed):
@@ -346,12 +353,24 @@ def _affected(history: Sequence[MatchEvent], number: int) -> bool:
                 return True
             continue
         before = corrected(without, at=event.originator_version - 1)
-        if before is None or before.dice is None:
+        made_on = corrected(history, at=event.originator_version - 1)
+        if before is None or before.dice is None or made_on is None:
             return True
         try:
-            verdict = judge(before.position, before.dice, Play.parse(event.play))
+            play = Play.parse(event.play)
+            verdict = judge(before.position, before.dice, play)
+            hits = (_hits(before.position, play), _hits(made_on.position, play))
         except RulesError:
             return True
-        if verdict.legal != event.legal:
+        if verdict.legal != event.legal or hits[0] != hits[1]:
             return True
     return False
+
+
+def _hits(position: Position, play: Play) -> int:
+    """How many of the opponent's checkers ``play`` sends to the bar from ``position``.
+
+    :raises RulesError: if the play does not fit the position.
+    """
+    after = play_result(position, play)  # the opponent is on roll after it
+    return after.mover[25] - position.opponent[25]

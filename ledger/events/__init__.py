@@ -31,6 +31,7 @@ from bgledger.events.clock import (
     ClockHit,
     ClockHitImplied,
     ClockRead,
+    ClockRestored,
     ClockResumed,
     ClockSet,
     ClockStarted,
@@ -62,6 +63,7 @@ from bgledger.events.game import (
     ResignationOffered,
     ResignationRejected,
     RollVoided,
+    SocialDoubleMade,
     StartingPositionRecorded,
     UnplayablePlayRecorded,
 )
@@ -72,6 +74,7 @@ from bgledger.events.premature import (
     PrematureRollRefused,
 )
 from bgledger.events.rulings import (
+    ConcessionVoided,
     CrawfordPassNullified,
     CubeActionVoided,
     CubeLevelCorrected,
@@ -86,8 +89,9 @@ from bgledger.events.rulings import (
 
 __all__ = [
     "TIME_EVENTS", "BreakEnded", "BreakStarted", "CheckersPlayed", "ClockHit", "ClockHitImplied",
-    "ClockRead", "ClockResumed", "ClockSet", "ClockStarted", "ClockStopped",
-    "CrawfordPassNullified", "CubeActionVoided", "CubeDropped", "CubeLevelCorrected",
+    "ClockRead", "ClockRestored", "ClockResumed", "ClockSet", "ClockStarted", "ClockStopped",
+    "ConcessionVoided", "CrawfordPassNullified", "CubeActionVoided", "CubeDropped",
+    "CubeLevelCorrected",
     "CubeOffered", "CubeTaken", "DiceRolled", "EntryAmended", "EntryCorrected", "EntryWithdrawn",
     "GameStarted", "GameWon", "MatchEvent", "MatchForfeited", "MatchLengthCorrected",
     "MatchStarted", "MatchWon", "OpeningRollMade", "PenaltyPointsAssessed", "PlaysReverted",
@@ -95,6 +99,7 @@ __all__ = [
     "RemarkRecorded",
     "ReserveTimePenalized", "ReserveTimeRestored", "ResignationAccepted", "ResignationOffered",
     "ResignationRejected", "RollVoided", "RulingMade", "RulingNoted", "RulingOverturned",
-    "ScoreCorrected", "StartingPositionCorrected", "StartingPositionRecorded", "TimeExpired",
+    "ScoreCorrected", "SocialDoubleMade", "StartingPositionCorrected", "StartingPositionRecorded",
+    "TimeExpired",
     "UnplayablePlayRecorded",
 ]  # fmt: skip

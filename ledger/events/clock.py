@@ -24,6 +24,7 @@ __all__ = [
     "ClockHit",
     "ClockHitImplied",
     "ClockRead",
+    "ClockRestored",
     "ClockResumed",
     "ClockSet",
     "ClockStarted",
@@ -137,6 +138,31 @@ class ReserveTimeRestored(MatchEvent):
 
 
 @dataclass(frozen=True)
+class ClockRestored(MatchEvent):
+    """The director put the clock back as it stood when event ``event`` was made (USBGF 4.4.6.2).
+
+    A nullified pass resumes the game "based on the checker position and game
+    clock reserve times that existed when the improper double was made": each
+    player's reserve at the start of his turn then (``reserve_a_ms``,
+    ``reserve_b_ms``), whose turn the clock was timing (``player``, ``""`` for
+    nobody's), whether it ran (``running``: from this event's time on), what
+    of that turn he had used (``used_ms``) and the delay of that turn
+    (``turn_delay_ms``).  The figures are the director's, fixed when he ruled.
+    """
+
+    event: int
+    player: str
+    running: bool
+    reserve_a_ms: int
+    reserve_b_ms: int
+    used_ms: int
+    turn_delay_ms: int
+    rule: str
+    ruled_by: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class TimeExpired(MatchEvent):
     """``player``'s reserve was announced expired and the ledger's figures confirm it.
 
@@ -209,6 +235,7 @@ TIME_EVENTS: tuple[type[MatchEvent], ...] = (
     ClockSet,
     ReserveTimePenalized,
     ReserveTimeRestored,
+    ClockRestored,
     TimeExpired,
     BreakStarted,
     BreakEnded,

@@ -27,6 +27,7 @@ __all__ = [
     "ResignationOffered",
     "ResignationRejected",
     "RollVoided",
+    "SocialDoubleMade",
     "StartingPositionRecorded",
     "UnplayablePlayRecorded",
 ]
@@ -141,6 +142,26 @@ class CubeTaken(MatchEvent):
 
     player: str
     value: int
+
+
+@dataclass(frozen=True)
+class SocialDoubleMade(MatchEvent):
+    """The cube was turned to ``value`` by a doubling rule of social play (USBGF 4.4.10).
+
+    ``kind`` ``beaver``: ``player``, just doubled, took and at once redoubled,
+    keeping the cube (``owner`` is he); ``automatic``: an opening roll tied and
+    the cube was turned by nobody (``player`` and ``owner`` are ``""``: it
+    stays in the middle).  Tournaments do not play them: recorded as played,
+    flagged, for the director to declare invalid.
+    """
+
+    player: str
+    kind: str
+    value: int
+    owner: str
+    legal: bool
+    reason: str | None
+    rule: str | None
 
 
 @dataclass(frozen=True)

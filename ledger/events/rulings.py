@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 from bgledger.events.base import MatchEvent
 
 __all__ = [
+    "ConcessionVoided",
     "CrawfordPassNullified",
     "CubeActionVoided",
     "CubeLevelCorrected",
@@ -93,6 +94,14 @@ class CubeActionVoided(RulingMade):
 @dataclass(frozen=True)
 class CrawfordPassNullified(RulingMade):
     """An invalid double that was passed (``event``) is nullified (USBGF 4.4.6.2, 4.4.9, 4.4.10)."""
+
+    event: int
+
+
+@dataclass(frozen=True)
+class ConcessionVoided(RulingMade):
+    """A concession the rules did not allow (``event``) is void with everything after it
+    (USBGF 4.5, 4.2.6: "invalid and unenforceable"); the game resumes where it was conceded."""
 
     event: int
 

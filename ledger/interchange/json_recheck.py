@@ -201,8 +201,9 @@ TIME_COMMANDS: dict[type[MatchEvent], Command] = {
 """The command recording each clock, break and penalty-point event: ``(match, event,
 {"by": ..., "at": the event's time, "following": the event after it or None})``."""
 
-TIME_CONSEQUENCES = (ReserveTimeRestored,)
-"""Recorded only along with another event: a restore with the ruling of a missed hit."""
+TIME_CONSEQUENCES = (ReserveTimeRestored, ev.ClockRestored)
+"""Recorded only along with another event: a restore with the ruling of a missed hit, the
+clock put back with a nullified pass."""
 
 
 def revert_plays(
@@ -230,6 +231,7 @@ RULINGS: dict[type[RulingMade], Decision] = {
     ev.PlaysReverted: revert_plays,  # an illegal play, or a missed hit (USBGF 4.1.8.1)
     ev.CubeActionVoided: lambda m, h, e, r: m.void_cube(h, e.event, r),
     ev.CrawfordPassNullified: lambda m, h, e, r: m.nullify_pass(h, e.event, r),
+    ev.ConcessionVoided: lambda m, h, e, r: m.void_concession(h, e.event, r),
     ev.CubeLevelCorrected: lambda m, h, e, r: m.correct_cube(h, e.event, r),
     ev.MatchLengthCorrected: lambda m, h, e, r: m.correct_length(h, e.length, r),
     ev.ScoreCorrected: lambda m, h, e, r: m.correct_score(h, (e.score_a, e.score_b), r),

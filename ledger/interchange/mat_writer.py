@@ -82,6 +82,7 @@ from bgledger.events import (
     OpeningRollMade,
     ResignationAccepted,
     RollVoided,
+    SocialDoubleMade,
     UnplayablePlayRecorded,
 )
 from bgledger.projections.state.corrected import in_force
@@ -94,7 +95,7 @@ from bgledger.rules.position import Position
 
 __all__ = ["NotAMatchError", "UnwritableNameError", "export_mat"]
 
-RecordKind = Literal["move", "double", "take", "drop", "resign", "dice"]
+RecordKind = Literal["move", "double", "take", "beaver", "drop", "resign", "dice"]
 _SCORE_WIDTH = 31
 _MOVE_WIDTH = 27
 _FIRST_MOVE_O = "  1)" + " " * 29
@@ -230,6 +231,10 @@ class _Transcriber:
         elif isinstance(event, CubeTaken | CubeDropped):
             kind: RecordKind = "take" if isinstance(event, CubeTaken) else "drop"
             game.records.append(_Record(kind, seat(event.player)))
+        elif isinstance(event, SocialDoubleMade) and event.kind == "beaver" and game.records:
+            # gnubg writes a beaver in the taker's column, in place of his take
+            if game.records[-1].kind == "take":
+                game.records[-1] = _Record("beaver", seat(event.player), value=event.value)
         elif isinstance(event, ResignationAccepted) and before.resignation is not None:
             if self.pending is not None:
                 game.records.append(_dice_record(*self.pending))
@@ -371,6 +376,8 @@ def _record_text(record: _Record, game: _Game, column: int, rolled: bool) -> str
         return f" Doubles => {record.value}"
     if record.kind == "take":
         return " Takes"
+    if record.kind == "beaver":
+        return f" Beavers => {record.value}"
     if record.kind == "drop":
         return " Drops" + ("\n      " if column & 1 else " " * 23) + points
     return _concession(1 - record.player, bool(column & 1), rolled) + points + "\n"

@@ -89,10 +89,40 @@ _SETUP_2017 = replace(
 )
 
 
+_NO_SETTLEMENT_2017 = cite(
+    Remedy.RESUME_GAME_AT_CONCESSION,
+    "ABT 4.9",
+    "No individual game or match may be canceled, replayed, or settled.",
+    "A concession in a contact position settles the game: it is void, and the game resumes "
+    "where it was conceded (as USBGF 4.2.6 has it).",
+)
+
+
+def _concession_2017(rule: CorrectionRule) -> CorrectionRule:
+    """A concession ABT 4.9 does not allow is remedied under ABT 4.9, in USBGF 4.5's window."""
+    window = replace(
+        rule.window,
+        rule="ABT 4.9",
+        quote="Each game must be rolled to completion unless ended by passing a double or "
+        "redouble, or conceding a no-contact position",
+        note="ABT 4.9 sets no time limit either: the window stays the one usbgf-2016 applies "
+        "(before the next game; a concession that ended the match, before the next match).",
+    )
+    return replace(rule, window=window, remedy=_NO_SETTLEMENT_2017)
+
+
+_CONCESSIONS = {Subject.INVALID_CONCESSION, Subject.INVALID_CONCESSION_MATCH_ENDED}
+
+
 def _corrections_2017() -> tuple[CorrectionRule, ...]:
-    """ABT 4.8 in place of USBGF 4.2.3(a) and (e); ABT 4.7's window for setup errors."""
+    """ABT 4.8 in place of USBGF 4.2.3(a) and (e); ABT 4.7's window for setup errors; ABT
+    4.9 for concessions in contact positions."""
     kept = (
-        _SETUP_2017 if rule is _SETUP_2016 else rule
+        _SETUP_2017
+        if rule is _SETUP_2016
+        else _concession_2017(rule)
+        if _CONCESSIONS & set(rule.subjects)
+        else rule
         for rule in corrections.CORRECTIONS
         if rule.window.value not in _REPLACED_BY_ABT_4_8
     )

@@ -47,6 +47,19 @@ RESUME_AT_DOUBLE = cite(
     "the Crawford game will resume based on the checker position and game clock reserve "
     "times that existed when the improper double was made",
 )
+RESUME_AT_CONCESSION = cite(
+    Remedy.RESUME_GAME_AT_CONCESSION,
+    "USBGF 4.2.6",
+    "Any such agreements shall be considered invalid and unenforceable.",
+    "USBGF 4.5 allows a concession only in non-contact positions; any other is an agreement "
+    "on the outcome of a game, so the concession, its acceptance and everything after it are "
+    "void and the game resumes where it was conceded.",
+)
+_CONCESSION_LIMITS = (
+    "USBGF 4.5 and 4.2.6 set no time limit. The ledger applies the limits 4.5 itself cites for "
+    "a match ended on a pass it should not have ended on (4.4.6.2): the game resumes only "
+    "while no later game has started"
+)
 
 CORRECTIONS = (
     CorrectionRule(
@@ -184,6 +197,32 @@ CORRECTIONS = (
             "all subsequent purported rolls and moves shall be nullified, and the affected "
             "player's lost reserve time shall be fully restored",
         ),
+    ),
+    CorrectionRule(
+        (Subject.INVALID_CONCESSION,),
+        cite(
+            Window.BEFORE_NEXT_GAME_STARTS,
+            "USBGF 4.5",
+            "All moves, games and matches must be played to completion unless brought to an "
+            "end either by the pass of a valid double, the expiration of a player's game clock "
+            "reserve time, or in non-contact positions the concession",
+            _CONCESSION_LIMITS + ".",
+        ),
+        ANYONE,
+        RESUME_AT_CONCESSION,
+    ),
+    CorrectionRule(
+        (Subject.INVALID_CONCESSION_MATCH_ENDED,),
+        cite(
+            Window.BEFORE_NEXT_MATCH_STARTS,
+            "USBGF 4.5",
+            "subject to the time limits set forth in sections 4.4.6, .9, and .10, above, a "
+            "match may not end on a dropped cube",
+            _CONCESSION_LIMITS + "; a concession that ended the match, before either player "
+            "starts his next match.",
+        ),
+        ANYONE,
+        RESUME_AT_CONCESSION,
     ),
     CorrectionRule(
         (Subject.MATCH_LENGTH,),

@@ -29,7 +29,9 @@ from bgledger.events import (
     CheckersPlayed,
     ClockHit,
     ClockHitImplied,
+    ClockRestored,
     CubeOffered,
+    CubeTaken,
     DiceRolled,
     EntryAmended,
     EntryCorrected,
@@ -41,12 +43,13 @@ from bgledger.events import (
     OpeningRollMade,
     ReserveTimeRestored,
     RulingMade,
+    SocialDoubleMade,
 )
 from bgledger.events.names import kind_named
 
 __all__ = ["AFTER", "Entry", "entries", "replacement"]
 
-AFTER: tuple[type[MatchEvent], ...] = (GameWon, MatchWon, ReserveTimeRestored)
+AFTER: tuple[type[MatchEvent], ...] = (GameWon, MatchWon, ReserveTimeRestored, ClockRestored)
 """Events a command records after the one it was given: part of that entry."""
 
 
@@ -97,10 +100,13 @@ def _follows(event: MatchEvent, previous: MatchEvent | None) -> bool:
     """True if ``event`` was recorded with ``previous`` by one command.
 
     The opening roll's lower-die hit (CLOCK 3.3) comes with it, at its time; a roll or
-    double comes with the hit it implied (ABT 4.6), recorded just before it.
+    double comes with the hit it implied (ABT 4.6), recorded just before it; a beaver
+    (USBGF 4.4.10) with the take it answered the double with, by the same player at once.
     """
     if isinstance(event, AFTER):
         return True
+    if isinstance(event, SocialDoubleMade) and isinstance(previous, CubeTaken):
+        return event.player == previous.player and event.at == previous.at
     if isinstance(previous, OpeningRollMade) and isinstance(event, ClockHit):
         return previous.die_a != previous.die_b and event.at == previous.at
     if isinstance(previous, ClockHitImplied):

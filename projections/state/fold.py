@@ -59,6 +59,7 @@ from bgledger.events import (
     ResignationRejected,
     RollVoided,
     RulingNoted,
+    SocialDoubleMade,
     StartingPositionRecorded,
     UnplayablePlayRecorded,
 )
@@ -404,7 +405,7 @@ def _unplayable(d: _Draft, event: UnplayablePlayRecorded) -> None:
     takes_effect(d)
 
 
-def _flag(d: _Draft, event: CubeOffered | ResignationOffered) -> None:
+def _flag(d: _Draft, event: CubeOffered | ResignationOffered | SocialDoubleMade) -> None:
     if not event.legal:
         d.flagged = (*d.flagged, event.originator_version)
 
@@ -418,6 +419,13 @@ def _offered(d: _Draft, event: CubeOffered) -> None:
 @_on(CubeTaken)
 def _taken(d: _Draft, event: CubeTaken) -> None:
     d.cube, d.cube_owner, d.offer, d.phase = event.value, event.player, None, Phase.ROLL
+
+
+@_on(SocialDoubleMade)
+def _social_double(d: _Draft, event: SocialDoubleMade) -> None:
+    # A beaver keeps the cube with the beaver; an automatic double leaves it in the middle.
+    d.cube, d.cube_owner = event.value, event.owner or None
+    _flag(d, event)
 
 
 @_on(CubeDropped)

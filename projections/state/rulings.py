@@ -1,4 +1,5 @@
-"""The fold's part for rulings (USBGF 4.2.3, 4.4.6-4.4.10, 4.7, 4.8, 5.2): facts in, state derived.
+"""The fold's part for rulings (USBGF 4.2.3, 4.4.6-4.4.10, 4.5, 4.7, 4.8, 5.2): facts in,
+state derived.
 
 A ruling (:class:`~bgledger.events.RulingMade`) records facts only: the events
 it voids and restores and what it sets (DESIGN principle 7).  Which events are
@@ -35,6 +36,7 @@ from dataclasses import fields, replace
 from typing import Any, Protocol
 
 from bgledger.events import (
+    ConcessionVoided,
     CrawfordPassNullified,
     CubeActionVoided,
     CubeLevelCorrected,
@@ -42,6 +44,7 @@ from bgledger.events import (
     CubeTaken,
     EntryAmended,
     EntryCorrected,
+    GameStarted,
     MatchEvent,
     MatchLengthCorrected,
     PlaysReverted,
@@ -50,6 +53,7 @@ from bgledger.events import (
     RulingNoted,
     RulingOverturned,
     ScoreCorrected,
+    SocialDoubleMade,
     StartingPositionCorrected,
 )
 from bgledger.projections.state.corrections import replacement
@@ -136,6 +140,7 @@ def in_force(events: Sequence[MatchEvent]) -> list[MatchEvent]:
             kept.extend(replacement(slots[number], number))
         if number not in voided:
             kept.append(event)
+    kept = _without_social_doubles(events, voided, kept)
     levels = {e.event: e.value for e in kept if isinstance(e, CubeLevelCorrected)}
     if not levels:
         return kept
@@ -148,6 +153,40 @@ def in_force(events: Sequence[MatchEvent]) -> list[MatchEvent]:
                 event = replace(event, value=levels[offered])
         elif isinstance(event, CubeTaken) and offered in levels:
             event = replace(event, value=levels[offered])
+        result.append(event)
+    return result
+
+
+_CUBE_VALUES = (CubeOffered, PrematureDoubleMade, CubeTaken, SocialDoubleMade)
+"""The events that say what the cube is turned to."""
+
+
+def _without_social_doubles(
+    events: Sequence[MatchEvent], voided: dict[int, int], kept: list[MatchEvent]
+) -> list[MatchEvent]:
+    """``kept`` with the cube actions after a void beaver or automatic double halved.
+
+    USBGF 4.4.10 remedies them "in the same manner as doubling during the
+    Crawford Game", whose score is "adjusted as if the cube had never been
+    turned" (4.4.6.1): each doubled the cube, so every later cube action of
+    that game counts at half the value recorded.
+    """
+    void = [
+        e.originator_version
+        for e in events
+        if isinstance(e, SocialDoubleMade) and e.originator_version in voided
+    ]
+    if not void:
+        return kept
+    result: list[MatchEvent] = []
+    factor, passed = 1, 0
+    for event in kept:
+        while passed < len(void) and void[passed] < event.originator_version:
+            factor, passed = factor * 2, passed + 1
+        if isinstance(event, GameStarted):
+            factor = 1
+        if factor > 1 and isinstance(event, _CUBE_VALUES):
+            event = replace(event, value=max(1, event.value // factor))
         result.append(event)
     return result
 
@@ -215,7 +254,8 @@ def _ruled(d: Draft, event: RulingMade) -> None:
 HANDLERS: dict[type[MatchEvent], Callable[[Draft, Any], None]] = dict.fromkeys(
     (
         StartingPositionCorrected,
-        PlaysReverted, CubeActionVoided, CrawfordPassNullified, CubeLevelCorrected,
+        PlaysReverted, CubeActionVoided, CrawfordPassNullified, ConcessionVoided,
+        CubeLevelCorrected,
         MatchLengthCorrected, ScoreCorrected, RulingNoted, RulingOverturned,
     ),
     _ruled,

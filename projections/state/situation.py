@@ -7,7 +7,7 @@ the text view writes it under the board and in each one-line summary.
 
 from __future__ import annotations
 
-from bgledger.projections.state.model import Crawford, MatchState, Phase, other
+from bgledger.projections.state.model import START_SIDE, Crawford, MatchState, Phase, other
 
 __all__ = ["premature_situation", "score_text", "situation"]
 
@@ -29,7 +29,7 @@ def situation(state: MatchState) -> str:
     if phase is Phase.BETWEEN_GAMES:
         return f"no game in progress: game {state.game + 1} starts with an opening roll"
     if phase is Phase.OPENING:
-        return f"game {state.game} has begun but its opening roll tied: roll it again"
+        return _opening_due(state)
     if phase is Phase.ROLL:
         return f"{name(turn)} is on roll, " + (
             "to double or to roll" if _may_double(state) else "to roll"
@@ -51,6 +51,18 @@ def situation(state: MatchState) -> str:
         return f"game {state.game} is over: its result follows"
     winner = state.winner or "a"
     return f"the match is over: {name(winner)} won ({score_text(state)})"
+
+
+def _opening_due(state: MatchState) -> str:
+    """A game begun without its opening roll: a tie, a voided roll, a setup or a game replayed.
+
+    The state does not say which (each leaves the game waiting for its opening
+    roll), so the words fit them all; a board set up otherwise than the
+    standard position is named, as the next roll is played on it.
+    """
+    standard = state.board == (START_SIDE, START_SIDE)
+    board = "" if standard else " from a position set up by hand"
+    return f"game {state.game} has begun{board}: its opening roll is next"
 
 
 def premature_situation(state: MatchState, moving: str) -> str:

@@ -20,6 +20,7 @@ from bgledger.events import (
     ClockHit,
     ClockHitImplied,
     ClockRead,
+    ClockRestored,
     ClockResumed,
     ClockSet,
     ClockStarted,
@@ -117,6 +118,27 @@ def _restored(d: Any, event: ReserveTimeRestored) -> None:
         )
 
     _timed(d, event, give)
+
+
+@_on(ClockRestored)
+def _clock_restored(d: Any, event: ClockRestored) -> None:
+    # The clock as it stood when the event the ruling resumes at was made (USBGF 4.4.6.2):
+    # the turn it timed goes on from here, with what was used of it then.
+    def back(c: clk.ClockState, now: int) -> clk.ClockState:
+        turn = event.player or None
+        return replace(
+            c,
+            reserve_ms=(event.reserve_a_ms, event.reserve_b_ms),
+            turn=turn,
+            running=turn is not None and event.running,
+            stopped=None if turn is not None and event.running else c.stopped,
+            since_ms=now,
+            used_ms=event.used_ms,
+            turn_delay_ms=event.turn_delay_ms,
+            drift_ms=None,
+        )
+
+    _timed(d, event, back)
 
 
 @_on(ReserveTimePenalized)

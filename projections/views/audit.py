@@ -69,10 +69,12 @@ from bgledger.events import (
     ClockHit,
     ClockHitImplied,
     ClockRead,
+    ClockRestored,
     ClockResumed,
     ClockSet,
     ClockStarted,
     ClockStopped,
+    ConcessionVoided,
     CrawfordPassNullified,
     CubeActionVoided,
     CubeDropped,
@@ -108,6 +110,7 @@ from bgledger.events import (
     RulingNoted,
     RulingOverturned,
     ScoreCorrected,
+    SocialDoubleMade,
     StartingPositionCorrected,
     StartingPositionRecorded,
     TimeExpired,
@@ -306,6 +309,10 @@ def _reverted(event: PlaysReverted, after: MatchState, events: Events) -> str:
 
 
 def _cube_voided(event: CubeActionVoided, after: MatchState, events: Events) -> str:
+    social = events.get(event.event)
+    if isinstance(social, SocialDoubleMade):  # USBGF 4.4.10
+        what = f"{after.name(social.player)}'s beaver" if social.player else "the automatic double"
+        return f"{what} to {social.value} (event {event.event}) is void: the cube is {after.cube}"
     return (
         f"{_doubler(event.event, after, events)} and its take are void: "
         f"the game counts as if the cube had not turned"
@@ -317,6 +324,15 @@ def _pass_nullified(event: CrawfordPassNullified, after: MatchState, events: Eve
         f"{_doubler(event.event, after, events)} and its pass are nullified: "
         f"the game resumes at the double"
     )
+
+
+def _concession_voided(event: ConcessionVoided, after: MatchState, events: Events) -> str:
+    conceded = events.get(event.event)
+    what = f"the concession at event {event.event}"
+    if isinstance(conceded, ResignationOffered):
+        who = after.name(conceded.player)
+        what = f"{who}'s concession of a {conceded.level} (event {event.event})"
+    return f"{what} and its acceptance are void: the game resumes where it was conceded"
 
 
 def _level(event: CubeLevelCorrected, after: MatchState, events: Events) -> str:
@@ -352,6 +368,7 @@ _EXPLAINERS: dict[type[RulingMade], Callable[[Any, MatchState, Events], str]] = 
     PlaysReverted: _reverted,
     CubeActionVoided: _cube_voided,
     CrawfordPassNullified: _pass_nullified,
+    ConcessionVoided: _concession_voided,
     CubeLevelCorrected: _level,
     MatchLengthCorrected: _length,
     ScoreCorrected: _score,
@@ -518,6 +535,21 @@ def _restored(event: ReserveTimeRestored, before: MatchState, after: MatchState)
     )
 
 
+def _clock_restored(event: ClockRestored, before: MatchState, after: MatchState) -> str:
+    a, b = after.players
+    shown = figures(after.timer, at_ms(event.at)) if after.timer else (0, 0)
+    turn = (
+        f"; {after.name(event.player)}'s time runs"
+        if event.player and event.running
+        else "; the clock is stopped"
+    )
+    return (
+        f"clock put back as it stood at event {event.event} "
+        f"({ruled_by_text(event.rule, event.ruled_by)}): {a} {clock_text(shown[0])}, "
+        f"{b} {clock_text(shown[1])}{turn}" + _why(event.reason)
+    )
+
+
 def _expired(event: TimeExpired, before: MatchState, after: MatchState) -> str:
     name, opponent = after.name(event.player), after.name(other(event.player))
     if event.outcome == "both-expired":
@@ -630,6 +662,7 @@ TIME_DESCRIBERS: dict[type[MatchEvent], Callable[[Any, MatchState, MatchState], 
     ClockSet: _set,
     ReserveTimePenalized: _penalized,
     ReserveTimeRestored: _restored,
+    ClockRestored: _clock_restored,
     TimeExpired: _expired,
     BreakStarted: _break_started,
     BreakEnded: _break_ended,
@@ -1003,6 +1036,18 @@ def _unplayable(event: UnplayablePlayRecorded, before: MatchState, after: MatchS
 @_on(CubeOffered)
 def _doubled(event: CubeOffered, before: MatchState, after: MatchState) -> str:
     text = f"{after.name(event.player)} doubled to {event.value}"
+    return text if event.legal else _illegal(text, event.reason, event.rule)
+
+
+@_on(SocialDoubleMade)
+def _social_double(event: SocialDoubleMade, before: MatchState, after: MatchState) -> str:
+    if event.kind == "beaver":
+        name = after.name(event.player)
+        text = f"{name} beavered: redoubled to {event.value} at once, keeping the cube"
+    elif event.kind == "automatic":
+        text = f"automatic double: the cube turned to {event.value}, in the middle"
+    else:  # a kind of a newer bgledger, as it is
+        text = f"{event.kind}: the cube at {event.value}"
     return text if event.legal else _illegal(text, event.reason, event.rule)
 
 

@@ -70,7 +70,9 @@ from typing import Any
 from bgledger.events import (
     BreakEnded,
     BreakStarted,
+    ClockRestored,
     ClockStarted,
+    ConcessionVoided,
     CrawfordPassNullified,
     CubeActionVoided,
     CubeDropped,
@@ -153,6 +155,8 @@ _WHAT: dict[str, Callable[[Mapping[str, Any], tuple[str, str]], str]] = {
     PlaysReverted.__name__: lambda f, _: f"play reverted (event {f['event']})",
     CubeActionVoided.__name__: lambda f, _: f"double voided (event {f['event']})",
     CrawfordPassNullified.__name__: lambda f, _: f"pass nullified (event {f['event']})",
+    ConcessionVoided.__name__: lambda f, _: f"concession voided (event {f['event']})",
+    ClockRestored.__name__: lambda f, _: f"clock put back as at event {f['event']}",
     CubeLevelCorrected.__name__: lambda f, _: f"double stands at {f['value']} (event {f['event']})",
     MatchLengthCorrected.__name__: lambda f, _: f"match length {f['length']}",
     ScoreCorrected.__name__: lambda f, p: f"score {p[0]} {f['score_a']}, {p[1]} {f['score_b']}",
