@@ -97,7 +97,6 @@ def test_a_transcription_that_begins_mid_match() -> None:
     ("name", "line", "reason"),
     [
         ("broken-notation.mat", 7, "13/x"),
-        ("beaver.mat", 8, "USBGF 4.4.10"),
     ],
 )
 def test_a_file_that_cannot_be_understood_is_refused_with_its_line(
@@ -140,10 +139,9 @@ def test_cli_import_summary(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'import.db'}"
     names = ("abandoned.mat", "losses-dialect.mat", "beaver.mat")
     result = run(db, "import", *(str(MATS / name) for name in names))
-    assert result.exit_code == 1
-    assert "3 files: 2 imported (2 matches" in result.stderr
-    assert "2 events flagged" in result.stderr and "1 matches abandoned" in result.stderr
-    assert "refused" in result.stderr and "beaver" in result.stderr
+    assert result.exit_code == 0  # the beaver is imported as played, flagged (USBGF 4.4.10)
+    assert "3 files: 3 imported (3 matches" in result.stderr and "0 refused" in result.stderr
+    assert "3 events flagged" in result.stderr and "2 matches abandoned" in result.stderr
 
 
 def _mutated(lines: list[str], rng: random.Random) -> str:
@@ -220,3 +218,20 @@ def test_an_imported_match_is_stored_with_one_snapshot_of_its_end(tmp_path: Path
     events = ledger.history("m")
     assert ledger.state("m") == fold(events)
     assert ledger.state("m", at=10) == fold(events[:10])
+
+
+def test_a_beaver_made_at_the_board_imports_flagged_and_round_trips(tmp_path: Path) -> None:
+    # USBGF 4.4.10: beavers "are not permitted in tournament backgammon" and are remedied as a
+    # double in the Crawford game (void-cube): a transcription that has one is imported as
+    # played and flagged, so that the director can rule; .mat writes it back as gnubg does.
+    db = f"sqlite:///{tmp_path / 'b.db'}"
+    run(db, "start", "--a", "Ann", "--b", "Bob", "--length", "7", "--id", "b")
+    for args in (["opening", "b", "3", "1"], ["move", "b", "8/5 6/5"], ["double", "b"]):
+        assert run(db, *args).exit_code == 0
+    assert run(db, "beaver", "b", "--as-played").exit_code == 0
+    mat = tmp_path / "b.mat"
+    mat.write_text(run(db, "export", "b", "--format", "mat").output)
+    assert "Beavers => 4" in mat.read_text()
+    (one,) = matches_from_mat(read_mat_file(mat), "b.mat")
+    assert (one.match.state.cube, one.match.state.cube_owner) == (4, "a")
+    assert one.match.state.flagged  # the beaver, for the director

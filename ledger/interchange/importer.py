@@ -328,7 +328,9 @@ class _Game:
             getattr(self.match, action.kind)(by=self.by, at=self.at)
         elif self.result is not None and action is self.result.action:
             self.win(self.result)
-        elif action.kind in ("beaver", "raccoon"):
+        elif action.kind == "beaver":  # made at the board: recorded as played, flagged (4.4.10)
+            self.match.beaver(as_played=True, by=self.by, at=self.at)
+        elif action.kind == "raccoon":
             rule = self.match.profile.cite(Decision.SOCIAL_DOUBLES)
             raise self.fail(action, f"a {action.kind} is not played in tournaments ({rule})")
         # 'concede' and 'unknown' ('????') only announce the result that follows, and so do
