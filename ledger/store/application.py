@@ -6,8 +6,11 @@ by default (``sqlite:///bgledger.db``), PostgreSQL
 UUID is derived from the match id (:func:`bgledger.commands.match.match_uuid`).
 
 Loading a match reads its latest snapshot (one every
-:data:`SNAPSHOT_INTERVAL` events) and the events after it, so a command on a
-long match folds at most that many events.  A ruling among those events
+:data:`SNAPSHOT_INTERVAL` events), checks it against the event it was taken
+at (:class:`~bgledger.store.snapshots.CheckedSnapshots`: its digest, chain head
+and count; one that fails is not used and the match is folded from its
+events), and folds the events after it, so a command on a long match folds
+at most that many events.  A ruling among those events
 needs the events before it (:mod:`bgledger.projections.state.rulings`): the
 match is then folded from its first event.  So that this stays rare, the
 match is also snapshot right after each command that records a ruling.
@@ -34,15 +37,20 @@ from uuid import UUID
 
 import sqlalchemy.exc
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
-from eventsourcing.persistence import IntegrityError, Mapper, Recording
+from eventsourcing.persistence import EventStore, IntegrityError, Mapper, Recording
 
 from bgledger.commands.match import Match, match_uuid
 from bgledger.errors import ConcurrentWriteError, MatchExistsError, MatchNotFoundError
 from bgledger.events import EntryCorrected, MatchEvent, MatchStarted, RulingMade
 from bgledger.events.names import topic_of
 from bgledger.projections.state.fold import MatchState, fold
-from bgledger.store.recorder import LedgerMapper
-from bgledger.store.snapshots import MatchSnapshot, StaleSnapshotError, project_match
+from bgledger.store.recorder import LedgerMapper, UnreadableRowError
+from bgledger.store.snapshots import (
+    CheckedSnapshots,
+    MatchSnapshot,
+    StaleSnapshotError,
+    project_match,
+)
 
 __all__ = ["DEFAULT_URL", "SNAPSHOT_INTERVAL", "MatchStore"]
 
@@ -85,6 +93,15 @@ class MatchStore(Application[UUID]):
         return self.factory.mapper(
             transcoder=self.construct_transcoder(), mapper_class=LedgerMapper
         )
+
+    def construct_snapshot_store(self) -> EventStore[UUID]:
+        """The snapshots, each checked against the events before a command uses it.
+
+        A snapshot whose digest, chain head or event count does not match
+        (:func:`bgledger.store.snapshots.check`) is not used: the match is
+        folded from its events (DESIGN principle 8, caches never decide).
+        """
+        return CheckedSnapshots(super().construct_snapshot_store(), self.events)
 
     # -- commands -------------------------------------------------------------
 
@@ -230,22 +247,31 @@ class MatchStore(Application[UUID]):
 
         :raises MatchNotFoundError: if there is no such match or ``at`` is not
             one of its event numbers.
+        :raises UnreadableRowError: for a stored event that cannot be read.
         """
         stream = match_uuid(match_id)
         try:
-            match = self.repository.get(stream, version=at, projector_func=project_match)
+            match = self._get(stream, at)
         except AggregateNotFoundError:
             raise self._not_found(match_id) from None
-        except StaleSnapshotError:  # an older snapshot, or a ruling after it or the cached match
-            match = self._replay(stream, at)
-            cache = self.repository.cache
-            if cache is not None and at is None:  # the next load folds on from this one
-                cache.put(stream, deepcopy(match))
+        except UnreadableRowError as error:
+            raise error.of(match_id) from None
         if at is not None and match.version != at:
             raise MatchNotFoundError(
                 f"match {match_id!r} has {match.version} events: --at {at} is not one of them"
             )
         return match
+
+    def _get(self, stream: UUID, at: int | None) -> Match:
+        """The match from its checked snapshot and the events after it, else from its events."""
+        try:
+            return self.repository.get(stream, version=at, projector_func=project_match)
+        except StaleSnapshotError:  # failed its checks, or a ruling after it or the cached match
+            match = self._replay(stream, at)
+            cache = self.repository.cache
+            if cache is not None and at is None:  # the next load folds on from this one
+                cache.put(stream, deepcopy(match))
+            return match
 
     def _replay(self, stream: UUID, at: int | None) -> Match:
         events = cast(Iterator[MatchEvent], iter(self.events.get(stream, lte=at)))
@@ -265,8 +291,12 @@ class MatchStore(Application[UUID]):
         """Every event of the match, in order.
 
         :raises MatchNotFoundError: if there is no such match.
+        :raises UnreadableRowError: for a stored row that cannot be read.
         """
-        events = [cast(MatchEvent, e) for e in self.events.get(match_uuid(match_id))]
+        try:
+            events = [cast(MatchEvent, e) for e in self.events.get(match_uuid(match_id))]
+        except UnreadableRowError as error:
+            raise error.of(match_id) from None
         if not events:
             raise self._not_found(match_id)
         return events

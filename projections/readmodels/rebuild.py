@@ -8,9 +8,10 @@ recorded after it, instead of decoding and folding every event again.
 A snapshot (:class:`bgledger.store.snapshots.MatchSnapshot`) is the one fold's state
 at an event (:func:`bgledger.projections.state.fold.fold`), taken by the ledger as it
 records, and the state every command that loads a match starts from.  It is
-used here only if it still belongs to the stream's history: the event it was
-taken at must carry the hash-chain head (:mod:`bgledger.events.chain`) the snapshot
-kept.  A snapshot from another history (a store restored from a backup, a
+used here only if it passes the checks every command makes
+(:func:`bgledger.store.snapshots.check`): its digest matches its state, and the
+event it was taken at carries the hash-chain head (:mod:`bgledger.events.chain`)
+the snapshot kept.  A snapshot from another history (a store restored from a backup, a
 stream edited by hand), one in an older form, or none at all, and the match
 is folded from its first event, and so is a match with a ruling after its
 snapshot (the match after a ruling is worked out from the events before it,
@@ -38,7 +39,7 @@ from bgledger.events import MatchEvent
 from bgledger.projections.readmodels.rows import match_row, ruling_row
 from bgledger.projections.state.corrected import voided_by
 from bgledger.projections.state.fold import HistoryNeededError, MatchState, fold
-from bgledger.store.snapshots import MatchSnapshot, StaleSnapshotError, thaw
+from bgledger.store.snapshots import MatchSnapshot, StaleSnapshotError, check, thaw
 
 __all__ = ["Rebuilt", "Span", "rebuild_rows"]
 
@@ -77,17 +78,21 @@ def rebuild_rows(
     tables: tuple[Table, Table],
     ruling_topics: Sequence[str],
     position: int,
+    *,
+    snapshots: bool = True,
 ) -> Rebuilt:
     """The match index and rulings rows of every stream, as of notification ``position``.
 
     :param tables: the events table and the snapshots table.
     :param ruling_topics: the topics of the events the rulings log lists.
+    :param snapshots: start from each match's snapshot if it passes its checks
+        (False: fold every event, as ``verify`` does).
     :raises sqlalchemy.exc.SQLAlchemyError: on a database error.
     """
     events_table, snapshots_table = tables
     reader = _Reader(connection, mapper, events_table)
     spans = _spans(connection, events_table, position)
-    latest = _snapshots(connection, mapper, snapshots_table, spans)
+    latest = _snapshots(connection, mapper, snapshots_table, spans) if snapshots else {}
     rebuilt = Rebuilt(events=sum(span.version for span in spans))
     states: dict[UUID, MatchState] = {}
     for span in spans:
@@ -158,7 +163,10 @@ def _snapshots(
             ).where(tuple_(column.originator_id, column.originator_version).in_(chunk))
         ).all()
         for stream, version, topic, state in rows:
-            snapshot = mapper.to_domain_event(StoredEvent(stream, version, topic, bytes(state)))
+            try:
+                snapshot = mapper.to_domain_event(StoredEvent(stream, version, topic, bytes(state)))
+            except Exception:  # a snapshot that cannot be read is not used: fold the events
+                continue
             if isinstance(snapshot, MatchSnapshot):
                 found[_uuid(stream)] = snapshot
     return found
@@ -175,7 +183,9 @@ def _state(
             state = None
         if state is not None:
             tail = reader.stream(span.stream, snapshot.originator_version, span.version)
-            if tail and tail[0].chain == state.head and state.events == tail[0].originator_version:
+            number = snapshot.originator_version
+            at = tail[0] if tail and tail[0].originator_version == number else None
+            if at is not None and check(snapshot, at.chain) is None:
                 with contextlib.suppress(HistoryNeededError):  # else: a ruling in the tail
                     after = fold(tail[1:], state)
                     rebuilt.snapshots += 1
