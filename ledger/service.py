@@ -196,6 +196,8 @@ def verdict_text(verdict: Verdict) -> str:
     problem = verdict.problem
     if problem is not None and problem.kind == "readmodel":
         return f"{verdict.match_id}: read models: {problem.why}"
+    if problem is not None and problem.kind == "deleted":
+        return f"{verdict.match_id}: {problem.why}"
     if problem is not None:
         return f"{verdict.match_id}: event {problem.number}: {problem.why}"
     text = f"{verdict.match_id}: {verdict.events} events, chain intact"
@@ -1138,13 +1140,22 @@ class Ledger:
         must still extend it.  Then every snapshot is compared with the match
         folded again from its events, and every read-model row with the rows
         the events give (a row whose match has no events left is a deleted
-        match).  Events without a chain fail unless ``allow_unchained`` (a
-        ledger recorded before hash chains).
+        match).  Of every match, a SQLite ledger's notification log must also
+        have no hole (:func:`~bgledger.store.integrity.log_gaps`).  Events
+        without a chain fail unless ``allow_unchained`` (a ledger recorded
+        before hash chains).
 
         :raises MatchNotFoundError: for an unknown match.
         """
         from bgledger.projections.readmodels.audit import audit_read_models
-        from bgledger.store.integrity import Problem, Verdict, Witness, streams, verify_stream
+        from bgledger.store.integrity import (
+            Problem,
+            Verdict,
+            Witness,
+            log_gaps,
+            streams,
+            verify_stream,
+        )
 
         store = self._store
         if match_id is None:
@@ -1163,6 +1174,13 @@ class Ledger:
                     allow_unchained=allow_unchained,
                 )
             ]
+        if match_id is None:
+            for first, last in log_gaps(store):
+                why = (
+                    f"notifications {first}-{last} are missing from the log: events were "
+                    "deleted (a whole match, if no match shows a gap)"
+                )
+                verdicts.append(Verdict("the ledger", problem=Problem(first, "deleted", why)))
         if not all(verdict.ok for verdict in verdicts):
             return verdicts  # the read models are compared once the events hold
         by_id = {verdict.match_id: i for i, verdict in enumerate(verdicts)}

@@ -66,6 +66,7 @@ __all__ = [
     "Verdict",
     "Witness",
     "check_snapshots",
+    "log_gaps",
     "snapshot_witness",
     "streams",
     "verify",
@@ -375,6 +376,35 @@ def streams(ledger: MatchStore) -> list[UUID]:
     with recorder.transaction(commit=False) as session:
         found = session.execute(query).scalars().all()
     return [stream if isinstance(stream, UUID) else UUID(str(stream)) for stream in found]
+
+
+def log_gaps(ledger: MatchStore) -> list[tuple[int, int]]:
+    """The runs of notification ids missing from a SQLite ledger's log: ``(first, last)`` each.
+
+    SQLite gives each stored event the next id after the highest (a failed or
+    rolled-back insert uses none), so the ids of a SQLite ledger run 1..N
+    without a hole unless rows were deleted: a hole is events deleted, every
+    event of a match included (a stream gone leaves no gap in any stream's
+    numbers).  PostgreSQL's sequence skips the ids of rolled-back inserts (a
+    lost race between scorekeepers), so there a hole proves nothing and none
+    is reported.
+    """
+    recorder = cast(LedgerRecorder, ledger.recorder)
+    table = recorder.table
+    with recorder.transaction(commit=False) as session:
+        if session.dialect.name != "sqlite":
+            return []
+        count, last = session.execute(select(func.count(), func.max(table.c.id))).one()
+        if not last or count == last:
+            return []
+        ids = session.execute(select(table.c.id).order_by(table.c.id)).scalars().all()
+    gaps: list[tuple[int, int]] = []
+    expected = 1
+    for found in ids:
+        if found > expected:
+            gaps.append((expected, found - 1))
+        expected = found + 1
+    return gaps
 
 
 def verify_stream(

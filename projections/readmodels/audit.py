@@ -10,7 +10,8 @@ names each row that differs, is missing or has no match behind it.
 
 A match whose every event was deleted still has its row in the match index
 (until the next ``rebuild``): the row with no stream behind it is how
-``verify`` notices the stream disappeared.  Nothing is written: a ledger whose
+``verify`` notices the stream disappeared; and a tracking position beyond the
+last notification shows the last events recorded were deleted.  Nothing is written: a ledger whose
 read models were never built has nothing to compare.
 """
 
@@ -20,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Engine, Table, inspect, select
+from sqlalchemy import Engine, Table, func, inspect, select
 
 from bgledger.events.names import topic_of
 from bgledger.projections.readmodels.rebuild import rebuild_rows
@@ -67,11 +68,19 @@ def audit_read_models(ledger: MatchStore, match_id: str | None = None) -> list[F
         rebuilt = rebuild_rows(
             connection, ledger.mapper, tables, topics, int(position or 0), snapshots=False
         )
+        last = connection.execute(select(func.max(events_table.c.id))).scalar()
         stored = {
             table.name: [dict(row) for row in connection.execute(select(table)).mappings()]
             for table in (matches_table, rulings_table, standings_table)
         }
-    findings = _compare(
+    findings: list[Finding] = []
+    if int(position or 0) > int(last or 0):
+        why = (
+            f"the read models have read the log up to notification {position}, but it ends at "
+            f"{last or 0}: the last events recorded were deleted"
+        )
+        findings.append(Finding(None, tracking_table.name, why))
+    findings += _compare(
         matches_table.name, ("match_id",), stored[matches_table.name], rebuilt.matches, match_id
     )
     findings += _compare(
