@@ -222,7 +222,7 @@ def test_an_unreadable_event_is_a_message_not_a_traceback(copy: tuple[Path, str]
         result = cli(url, *args)
         assert result.exit_code == 3, (args, result.output)
         assert "Traceback" not in result.output and not isinstance(result.exception, ValueError)
-        assert "row 5 cannot be read" in result.stderr
+        assert "stored event 5 cannot be read (JSONDecodeError: " in result.stderr
     assert f"match {match_id!r}" in cli(url, "show", match_id).stderr
     code, found = verdicts(url, match_id)
     assert code == 1 and (found[0]["problem"]["kind"], found[0]["problem"]["event"]) == (

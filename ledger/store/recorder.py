@@ -128,7 +128,7 @@ class UnreadableRowError(DataError, TopicError):
         self.stream, self.number, self.why, self.match_id = stream, number, why, match_id
         whose = f"match {match_id!r}" if match_id is not None else f"stream {stream}"
         super().__init__(
-            f"{whose}: stored row {number} cannot be read ({why}); "
+            f"{whose}: stored event {number} cannot be read ({why}); "
             "bgledger verify names what was changed"
         )
 
@@ -163,7 +163,8 @@ class LedgerMapper(Mapper[UUID]):
         try:
             return super().to_domain_event(stored_event)
         except Exception as error:  # whatever a hand-made row makes the decoder raise
-            why = f"{type(error).__name__}: {error}"
+            cause = error.__cause__ or error  # the mapper wraps the decoder's error
+            why = f"{type(cause).__name__}: {cause}"
             raise UnreadableRowError(UUID(str(stream)), number, why) from None
 
 

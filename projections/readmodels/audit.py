@@ -134,6 +134,7 @@ def _compare(
         else:
             differ = sorted(c for c in right if c in row and row[c] != right[c])
             if differ:
-                why = f"{table} row {label}: {', '.join(differ)} differ from what the events give"
+                verb = "differs" if len(differ) == 1 else "differ"
+                why = f"{table} row {label}: {', '.join(differ)} {verb} from what the events give"
                 findings.append(Finding(name, table, why))
     return findings
