@@ -37,6 +37,7 @@ from uuid import UUID
 
 import sqlalchemy.exc
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
+from eventsourcing.domain import DomainEvent
 from eventsourcing.persistence import EventStore, IntegrityError, Mapper, Recording
 
 from bgledger.commands.match import Match, match_uuid
@@ -49,6 +50,7 @@ from bgledger.store.snapshots import (
     CheckedSnapshots,
     MatchSnapshot,
     StaleSnapshotError,
+    check,
     project_match,
 )
 
@@ -263,15 +265,48 @@ class MatchStore(Application[UUID]):
         return match
 
     def _get(self, stream: UUID, at: int | None) -> Match:
-        """The match from its checked snapshot and the events after it, else from its events."""
+        """The match from its checked snapshot and the events after it, else from its events.
+
+        :raises AggregateNotFoundError: if the stream has no events (up to ``at``).
+        """
         try:
-            return self.repository.get(stream, version=at, projector_func=project_match)
+            if self.repository.cache is not None and at is None:
+                return self.repository.get(stream, projector_func=project_match)
+            return self._from_snapshot(stream, at)
         except StaleSnapshotError:  # failed its checks, or a ruling after it or the cached match
             match = self._replay(stream, at)
             cache = self.repository.cache
             if cache is not None and at is None:  # the next load folds on from this one
                 cache.put(stream, deepcopy(match))
             return match
+
+    def _from_snapshot(self, stream: UUID, at: int | None) -> Match:
+        """The match from its latest snapshot, checked on the event it was taken at, and the rest.
+
+        The events are read from the snapshot's own event on, so that the check
+        costs no extra query (the library's repository reads those after it).
+
+        :raises StaleSnapshotError: for a snapshot that fails its checks, or a ruling after it.
+        :raises AggregateNotFoundError: if the stream has no events (up to ``at``).
+        """
+        snapshots = cast(CheckedSnapshots, self.snapshots)
+        snapshot = next(snapshots.unchecked(stream, lte=at, desc=True, limit=1), None)
+        if snapshot is None:
+            found = project_match(
+                None, cast(Iterator[DomainEvent], self.events.get(stream, lte=at))
+            )
+        else:
+            number = snapshot.originator_version
+            events = cast(list[DomainEvent], list(self.events.get(stream, gt=number - 1, lte=at)))
+            first = cast(MatchEvent, events[0]) if events else None
+            chain_at = first.chain if first and first.originator_version == number else None
+            unusable = check(snapshot, chain_at)
+            if unusable is not None:
+                raise StaleSnapshotError(unusable.why)
+            found = project_match(None, [snapshot, *events[1:]])
+        if found is None:
+            raise AggregateNotFoundError(stream)
+        return found
 
     def _replay(self, stream: UUID, at: int | None) -> Match:
         events = cast(Iterator[MatchEvent], iter(self.events.get(stream, lte=at)))

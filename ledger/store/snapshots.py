@@ -214,6 +214,31 @@ class CheckedSnapshots(EventStore[UUID]):
 
         :raises StaleSnapshotError: for a snapshot that cannot be read or fails :func:`check`.
         """
+        for snapshot in self.unchecked(originator_id, gt=gt, lte=lte, desc=desc, limit=limit):
+            number = snapshot.originator_version
+            at = self.events.recorder.select_events(originator_id, gt=number - 1, lte=number)
+            chain_at: str | None = None
+            if at:
+                event = cast(MatchEvent, self.events.mapper.to_domain_event(at[0]))
+                chain_at = event.chain
+            unusable = check(snapshot, chain_at)
+            if unusable is not None:
+                raise StaleSnapshotError(unusable.why)
+            yield snapshot
+
+    def unchecked(
+        self,
+        originator_id: UUID | str,
+        *,
+        gt: int | None = None,
+        lte: int | None = None,
+        desc: bool = False,
+        limit: int | None = None,
+    ) -> Iterator[MatchSnapshot]:
+        """The snapshots of a stream as stored: the caller must :func:`check` each before use.
+
+        :raises StaleSnapshotError: for a row that cannot be read as a snapshot.
+        """
         rows = self.recorder.select_events(originator_id, gt=gt, lte=lte, desc=desc, limit=limit)
         for row in rows:
             try:
@@ -226,14 +251,4 @@ class CheckedSnapshots(EventStore[UUID]):
             if not isinstance(snapshot, MatchSnapshot):
                 why = f"the row at event {row.originator_version} is not a snapshot"
                 raise StaleSnapshotError(why)
-            at = self.events.recorder.select_events(
-                originator_id, gt=row.originator_version - 1, lte=row.originator_version
-            )
-            chain_at: str | None = None
-            if at:
-                event = cast(MatchEvent, self.events.mapper.to_domain_event(at[0]))
-                chain_at = event.chain
-            unusable = check(snapshot, chain_at)
-            if unusable is not None:
-                raise StaleSnapshotError(unusable.why)
             yield snapshot
