@@ -226,21 +226,14 @@ class CheckedSnapshots(EventStore[UUID]):
                 raise StaleSnapshotError(unusable.why)
             yield snapshot
 
-    def unchecked(
-        self,
-        originator_id: UUID | str,
-        *,
-        gt: int | None = None,
-        lte: int | None = None,
-        desc: bool = False,
-        limit: int | None = None,
-    ) -> Iterator[MatchSnapshot]:
+    def unchecked(self, originator_id: UUID | str, **options: Any) -> Iterator[MatchSnapshot]:
         """The snapshots of a stream as stored: the caller must :func:`check` each before use.
+
+        ``options`` are the recorder's ``select_events`` ones (gt, lte, desc, limit).
 
         :raises StaleSnapshotError: for a row that cannot be read as a snapshot.
         """
-        rows = self.recorder.select_events(originator_id, gt=gt, lte=lte, desc=desc, limit=limit)
-        for row in rows:
+        for row in self.recorder.select_events(originator_id, **options):
             try:
                 snapshot = self.mapper.to_domain_event(row)
             except Exception as error:  # a row no bgledger wrote: fold from the events
