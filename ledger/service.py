@@ -1145,7 +1145,8 @@ class Ledger:
         without a chain fail unless ``allow_unchained`` (a ledger recorded
         before hash chains).
 
-        :raises MatchNotFoundError: for an unknown match.
+        :raises MatchNotFoundError: for an unknown match (one the read models
+            list is reported as deleted instead).
         """
         from bgledger.projections.readmodels.audit import audit_read_models
         from bgledger.store.integrity import (
@@ -1165,15 +1166,21 @@ class Ledger:
             ]
         else:
             witnesses = [] if seal is None else [Witness(seal.events, seal.head, "the seal")]
-            verdicts = [
-                verify_stream(
-                    store,
-                    match_uuid(match_id),
-                    witnesses,
-                    asked=match_id,
-                    allow_unchained=allow_unchained,
-                )
-            ]
+            try:
+                verdicts = [
+                    verify_stream(
+                        store,
+                        match_uuid(match_id),
+                        witnesses,
+                        asked=match_id,
+                        allow_unchained=allow_unchained,
+                    )
+                ]
+            except MatchNotFoundError:  # unknown, unless the read models list it: deleted
+                gone = [f for f in audit_read_models(store, match_id) if f.match_id == match_id]
+                if not gone:
+                    raise
+                return [Verdict(match_id, problem=Problem(0, "readmodel", gone[0].why))]
         if match_id is None:
             for first, last in log_gaps(store):
                 why = (

@@ -25,8 +25,10 @@ from sqlalchemy import update
 
 from bgledger.cli.main import main
 from bgledger.commands.match import match_uuid
+from bgledger.projections.readmodels.tracking import ReadModels
 from bgledger.projections.state.fold import fold
 from bgledger.store.application import SNAPSHOT_INTERVAL, MatchStore
+from tests.conftest import unique_id
 from tests.test_integrity import record_match
 
 ZEN = "Beautiful is better than ugly"
@@ -325,6 +327,24 @@ def test_the_last_match_deleted_whole_fails_verify_once_listed(copy: tuple[Path,
         for v in found
         if v["problem"]
     )
+
+
+def test_a_listed_match_deleted_whole_is_named_on_every_store(stored: tuple[str, str]) -> None:
+    url, match_id = stored
+    ledger = MatchStore(url)
+    ReadModels(ledger).catch_up()  # the match is in the tournament's list
+    assert ledger.snapshots is not None
+    stream = match_uuid(match_id)
+    for recorder in (ledger.recorder, ledger.snapshots.recorder):
+        table = recorder.events_record_cls.__table__  # type: ignore[attr-defined]
+        with recorder.transaction(commit=True) as session:  # type: ignore[attr-defined]
+            session.execute(table.delete().where(table.c.originator_id == stream))
+    ledger.close()
+    code, found = verdicts(url, match_id)
+    assert code == 1
+    assert found[0]["match_id"] == match_id
+    assert "its events were deleted" in found[0]["problem"]["why"]
+    assert cli(url, "verify", unique_id("never")).exit_code == 2  # unknown is still unknown
 
 
 # -- 4. seals need the director's key -------------------------------------------------------
