@@ -109,7 +109,17 @@ def open_ledger(ctx: click.Context, cache_size: int = 0, *, create: bool = False
                 "bgledger stores in SQLite (sqlite:///FILE) or PostgreSQL "
                 "(postgresql+psycopg://USER@HOST/DB)"
             ) from None
-    ctx.call_on_close(ledger.close)
+
+    def close() -> None:
+        for text in ledger.distrusted:
+            click.echo(
+                f"warning: {text}; not used: the match was folded from its events "
+                "(bgledger verify names every forged cache)",
+                err=True,
+            )
+        ledger.close()
+
+    ctx.call_on_close(close)
     return ledger
 
 

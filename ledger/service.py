@@ -350,6 +350,15 @@ class Ledger:
         """Close the database connections."""
         self._store.close()
 
+    @property
+    def distrusted(self) -> tuple[str, ...]:
+        """What the ledger found forged and did not use (a snapshot), one line each.
+
+        The matches concerned were folded from their events instead; ``verify``
+        names every such cache.
+        """
+        return tuple(dict.fromkeys(self._store.distrusted))
+
     # -- the match as it stands ------------------------------------------------------------
 
     def state(self, match_id: str, at: int | None = None, *, corrected: bool = False) -> MatchState:

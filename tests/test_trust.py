@@ -104,6 +104,9 @@ def test_an_edited_snapshot_is_not_believed_and_verify_names_it(copy: tuple[Path
         store_snapshot(db, version, data)
     assert version >= 2 * SNAPSHOT_INTERVAL
     assert shown_players(url, match_id) == ["Ann", "Bob"]
+    warned = cli(url, "show", match_id).stderr
+    assert warned.count("warning: ") == 1
+    assert f"match {match_id!r}: the snapshot at event {version} no longer matches" in warned
     listed = cli(url, "list")
     assert listed.exit_code == 0 and "Bob" in listed.stdout and "Mallory" not in listed.stdout
     code, found = verdicts(url, match_id)

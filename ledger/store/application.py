@@ -48,10 +48,12 @@ from bgledger.projections.state.fold import MatchState, fold
 from bgledger.store.recorder import LedgerMapper, UnreadableRowError
 from bgledger.store.snapshots import (
     CheckedSnapshots,
+    ForgedSnapshotError,
     MatchSnapshot,
     StaleSnapshotError,
     check,
     project_match,
+    refusal,
 )
 
 __all__ = ["DEFAULT_URL", "SNAPSHOT_INTERVAL", "MatchStore"]
@@ -89,6 +91,8 @@ class MatchStore(Application[UUID]):
         super().__init__(env)
         self.url = url
         self._storing_whole_matches = False
+        self.distrusted: list[str] = []
+        """What was found forged and not used (a snapshot), one line each, for the user."""
 
     def construct_mapper(self) -> Mapper[UUID]:
         """The :class:`~bgledger.store.recorder.LedgerMapper`: events stored by their names."""
@@ -253,7 +257,7 @@ class MatchStore(Application[UUID]):
         """
         stream = match_uuid(match_id)
         try:
-            match = self._get(stream, at)
+            match = self._get(stream, at, match_id)
         except AggregateNotFoundError:
             raise self._not_found(match_id) from None
         except UnreadableRowError as error:
@@ -264,8 +268,10 @@ class MatchStore(Application[UUID]):
             )
         return match
 
-    def _get(self, stream: UUID, at: int | None) -> Match:
+    def _get(self, stream: UUID, at: int | None, match_id: str) -> Match:
         """The match from its checked snapshot and the events after it, else from its events.
+
+        A forged snapshot is noted in :attr:`distrusted`.
 
         :raises AggregateNotFoundError: if the stream has no events (up to ``at``).
         """
@@ -273,7 +279,10 @@ class MatchStore(Application[UUID]):
             if self.repository.cache is not None and at is None:
                 return self.repository.get(stream, projector_func=project_match)
             return self._from_snapshot(stream, at)
-        except StaleSnapshotError:  # failed its checks, or a ruling after it or the cached match
+        except StaleSnapshotError as error:
+            if isinstance(error, ForgedSnapshotError):
+                self.distrusted.append(f"match {match_id!r}: {error}")
+            # else an older form, or a ruling after the snapshot or the cached match
             match = self._replay(stream, at)
             cache = self.repository.cache
             if cache is not None and at is None:  # the next load folds on from this one
@@ -302,7 +311,7 @@ class MatchStore(Application[UUID]):
             chain_at = first.chain if first and first.originator_version == number else None
             unusable = check(snapshot, chain_at)
             if unusable is not None:
-                raise StaleSnapshotError(unusable.why)
+                raise refusal(unusable)
             found = project_match(None, [snapshot, *events[1:]])
         if found is None:
             raise AggregateNotFoundError(stream)

@@ -50,12 +50,14 @@ from bgledger.store.recorder import store_as
 
 __all__ = [
     "CheckedSnapshots",
+    "ForgedSnapshotError",
     "MatchSnapshot",
     "StaleSnapshotError",
     "Unusable",
     "check",
     "digest",
     "project_match",
+    "refusal",
     "thaw",
 ]
 
@@ -66,6 +68,10 @@ class StaleSnapshotError(Exception):
     Written in a form it no longer reads, or followed by a ruling, which needs
     the events before it.
     """
+
+
+class ForgedSnapshotError(StaleSnapshotError):
+    """A snapshot changed after it was taken (its digest, head or count disagree): not used."""
 
 
 @dataclass(frozen=True)
@@ -187,6 +193,12 @@ def thaw(snapshot: MatchSnapshot) -> MatchState:
         raise StaleSnapshotError(str(error)) from error
 
 
+def refusal(unusable: Unusable) -> StaleSnapshotError:
+    """The error that keeps a command off a snapshot: :class:`ForgedSnapshotError` if forged."""
+    kind = ForgedSnapshotError if unusable.forged else StaleSnapshotError
+    return kind(unusable.why)
+
+
 class CheckedSnapshots(EventStore[UUID]):
     """The snapshot store, handing out only snapshots that pass :func:`check`.
 
@@ -223,7 +235,7 @@ class CheckedSnapshots(EventStore[UUID]):
                 chain_at = event.chain
             unusable = check(snapshot, chain_at)
             if unusable is not None:
-                raise StaleSnapshotError(unusable.why)
+                raise refusal(unusable)
             yield snapshot
 
     def unchecked(self, originator_id: UUID | str, **options: Any) -> Iterator[MatchSnapshot]:
