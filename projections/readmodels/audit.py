@@ -23,6 +23,7 @@ from typing import Any, cast
 
 from sqlalchemy import Engine, Table, func, inspect, select
 
+from bgledger.commands.match import match_uuid
 from bgledger.events.names import topic_of
 from bgledger.projections.readmodels.rebuild import rebuild_rows
 from bgledger.projections.readmodels.rows import ruling_kinds, standings_rows
@@ -65,8 +66,15 @@ def audit_read_models(ledger: MatchStore, match_id: str | None = None) -> list[F
             select(tracking_table.c.notification_id).where(tracking_table.c.name == TRACKING_NAME)
         ).scalar()
         tables = (events_table, snapshots_table)
+        only = None if match_id is None else match_uuid(match_id)
         rebuilt = rebuild_rows(
-            connection, ledger.mapper, tables, topics, int(position or 0), snapshots=False
+            connection,
+            ledger.mapper,
+            tables,
+            topics,
+            int(position or 0),
+            snapshots=False,
+            stream=only,
         )
         last = connection.execute(select(func.max(events_table.c.id))).scalar()
         stored = {

@@ -33,7 +33,7 @@ from typing import Any, cast
 from uuid import UUID
 
 from eventsourcing.persistence import Mapper, StoredEvent
-from sqlalchemy import Connection, Table, func, select, tuple_
+from sqlalchemy import Connection, Table, func, select, true, tuple_
 
 from bgledger.events import MatchEvent
 from bgledger.projections.readmodels.rows import match_row, ruling_row
@@ -80,6 +80,7 @@ def rebuild_rows(
     position: int,
     *,
     snapshots: bool = True,
+    stream: UUID | None = None,
 ) -> Rebuilt:
     """The match index and rulings rows of every stream, as of notification ``position``.
 
@@ -87,11 +88,12 @@ def rebuild_rows(
     :param ruling_topics: the topics of the events the rulings log lists.
     :param snapshots: start from each match's snapshot if it passes its checks
         (False: fold every event, as ``verify`` does).
+    :param stream: only this stream's rows (None: every stream's).
     :raises sqlalchemy.exc.SQLAlchemyError: on a database error.
     """
     events_table, snapshots_table = tables
     reader = _Reader(connection, mapper, events_table)
-    spans = _spans(connection, events_table, position)
+    spans = _spans(connection, events_table, position, stream)
     latest = _snapshots(connection, mapper, snapshots_table, spans) if snapshots else {}
     rebuilt = Rebuilt(events=sum(span.version for span in spans))
     states: dict[UUID, MatchState] = {}
@@ -102,7 +104,7 @@ def rebuild_rows(
             rebuilt.matches.append(
                 {**match_row(state, str(span.stream), span.version), "started_id": span.started_id}
             )
-    rebuilt.rulings = _rulings(reader, ruling_topics, position, states)
+    rebuilt.rulings = _rulings(reader, ruling_topics, position, states, stream)
     return rebuilt
 
 
@@ -128,12 +130,15 @@ class _Reader:
         return [self.decode(*row) for row in rows]
 
 
-def _spans(connection: Connection, table: Table, position: int) -> list[Span]:
+def _spans(
+    connection: Connection, table: Table, position: int, stream: UUID | None = None
+) -> list[Span]:
     """Every stream with an event at or before ``position``, in the order it began."""
     column = table.c
     rows = connection.execute(
         select(column.originator_id, func.max(column.originator_version), func.min(column.id))
         .where(column.id <= position)
+        .where(column.originator_id == stream if stream is not None else true())
         .group_by(column.originator_id)
     ).all()
     spans = [Span(_uuid(stream), int(version), int(first)) for stream, version, first in rows]
@@ -197,7 +202,11 @@ def _state(
 
 
 def _rulings(
-    reader: _Reader, topics: Sequence[str], position: int, states: dict[UUID, MatchState]
+    reader: _Reader,
+    topics: Sequence[str],
+    position: int,
+    states: dict[UUID, MatchState],
+    stream: UUID | None = None,
 ) -> list[dict[str, Any]]:
     """The rulings log rows of every match, ``voided_by`` set from the rulings in force."""
     column = reader.table.c
@@ -205,6 +214,7 @@ def _rulings(
         select(column.id, column.originator_id, column.originator_version)
         .add_columns(column.topic, column.state)
         .where(column.topic.in_(topics), column.id <= position)
+        .where(column.originator_id == stream if stream is not None else true())
         .order_by(column.id)
     ).all()
     by_stream: dict[UUID, list[tuple[int, MatchEvent]]] = defaultdict(list)
