@@ -1186,7 +1186,8 @@ class Ledger:
                     )
                 ]
             except MatchNotFoundError:  # unknown, unless the read models list it: deleted
-                gone = [f for f in audit_read_models(store, match_id) if f.match_id == match_id]
+                gone = audit_read_models(store, match_id, match_uuid(match_id))
+                gone = [finding for finding in gone if finding.match_id == match_id]
                 if not gone:
                     raise
                 return [Verdict(match_id, problem=Problem(0, "readmodel", gone[0].why))]
@@ -1200,7 +1201,8 @@ class Ledger:
         if not all(verdict.ok for verdict in verdicts):
             return verdicts  # the read models are compared once the events hold
         by_id = {verdict.match_id: i for i, verdict in enumerate(verdicts)}
-        for finding in audit_read_models(store, match_id):
+        only = None if match_id is None else match_uuid(match_id)
+        for finding in audit_read_models(store, match_id, only):
             problem = Problem(0, "readmodel", finding.why)
             name = finding.match_id or finding.table
             at = by_id.get(name)

@@ -20,10 +20,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
+from uuid import UUID
 
 from sqlalchemy import Engine, Table, func, inspect, select
 
-from bgledger.commands.match import match_uuid
 from bgledger.events.names import topic_of
 from bgledger.projections.readmodels.rebuild import rebuild_rows
 from bgledger.projections.readmodels.rows import ruling_kinds, standings_rows
@@ -48,8 +48,12 @@ class Finding:
     why: str
 
 
-def audit_read_models(ledger: MatchStore, match_id: str | None = None) -> list[Finding]:
+def audit_read_models(
+    ledger: MatchStore, match_id: str | None = None, stream: UUID | None = None
+) -> list[Finding]:
     """Every read-model row (of ``match_id``'s match, if given) that the events do not give.
+
+    ``stream`` is that match's stream (only its events are folded).
 
     :raises sqlalchemy.exc.SQLAlchemyError: on a database error.
     :raises Exception: whatever decoding an event raises (verify checks the chain first).
@@ -66,7 +70,6 @@ def audit_read_models(ledger: MatchStore, match_id: str | None = None) -> list[F
             select(tracking_table.c.notification_id).where(tracking_table.c.name == TRACKING_NAME)
         ).scalar()
         tables = (events_table, snapshots_table)
-        only = None if match_id is None else match_uuid(match_id)
         rebuilt = rebuild_rows(
             connection,
             ledger.mapper,
@@ -74,7 +77,7 @@ def audit_read_models(ledger: MatchStore, match_id: str | None = None) -> list[F
             topics,
             int(position or 0),
             snapshots=False,
-            stream=only,
+            stream=stream,
         )
         last = connection.execute(select(func.max(events_table.c.id))).scalar()
         stored = {
