@@ -97,7 +97,9 @@ class Problem:
 
     ``kind`` is ``edited``, ``missing``, ``unreadable``, ``unchained``,
     ``rewritten``, ``truncated`` or ``snapshot`` (a snapshot that disagrees
-    with the events, or cannot be read).
+    with the events, or cannot be read); the front door adds ``readmodel``
+    (a read-model row the events do not give, ``number`` 0) and ``deleted``
+    (a hole in the notification log, ``number`` its first id).
     """
 
     number: int

@@ -124,7 +124,7 @@ def check(snapshot: MatchSnapshot, chain_at: str | None) -> Unusable | None:
     """
     state = snapshot.state
     number = snapshot.originator_version
-    if not isinstance(state.get("head"), str) or not state.get("head"):
+    if not isinstance(state.get("head"), str):
         return Unusable(f"the snapshot at event {number} was written before the hash chain", False)
     if not isinstance(state.get("digest"), str):
         return Unusable(f"the snapshot at event {number} was written without a digest", False)
