@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 import click
 import sqlalchemy.exc
 from eventsourcing.persistence import PersistenceError
+from sqlalchemy.engine import make_url
 
 from bgledger.errors import ActionRefusedError, MatchNotFoundError, SealRefusedError
 from bgledger.rules.errors import BgLedgerError, RulesError
@@ -81,13 +82,23 @@ def stamp_options(func: F) -> F:
     )(func)
 
 
-def open_ledger(ctx: click.Context, cache_size: int = 0) -> Ledger:
+def open_ledger(ctx: click.Context, cache_size: int = 0, *, create: bool = False) -> Ledger:
     """The front door (:class:`bgledger.Ledger`) on the group's ``--db`` URL.
 
-    Closed when the command ends.
+    A SQLite file that does not exist is made only by a command that records
+    a new match (``create``: ``start``, ``import``, ``record``); any other
+    command refuses it (exit 2) and leaves nothing behind, rather than
+    making an empty ledger and reporting "no matches" from it.  Closed when
+    the command ends.
     """
     root = ctx.find_root()
     url = str(root.obj["db"]) if root.obj else DEFAULT_URL
+    missing = None if create else _missing_file(url)
+    if missing is not None:
+        raise BadInputError(
+            f"--db {url}: there is no ledger file {missing}; nothing was created "
+            "(bgledger start or import makes one)"
+        )
     with library_errors():
         try:
             ledger = Ledger(url, cache_size=cache_size)
@@ -98,8 +109,32 @@ def open_ledger(ctx: click.Context, cache_size: int = 0) -> Ledger:
                 "bgledger stores in SQLite (sqlite:///FILE) or PostgreSQL "
                 "(postgresql+psycopg://USER@HOST/DB)"
             ) from None
-    ctx.call_on_close(ledger.close)
+
+    def close() -> None:
+        for text in ledger.distrusted:
+            click.echo(
+                f"warning: {text}; not used: the match was folded from its events "
+                "(bgledger verify names every forged cache)",
+                err=True,
+            )
+        ledger.close()
+
+    ctx.call_on_close(close)
     return ledger
+
+
+def _missing_file(url: str) -> str | None:
+    """The file a SQLite URL names if it does not exist (None: it exists, or no such file)."""
+    try:
+        parsed = make_url(url)
+    except sqlalchemy.exc.ArgumentError:
+        return None  # the ledger reports the URL itself
+    database = parsed.database
+    if not parsed.drivername.startswith("sqlite") or not database or database == ":memory:":
+        return None
+    if database.startswith("file:") or parsed.query.get("mode") == "memory":
+        return None  # a URI filename: SQLite's own rules
+    return None if os.path.exists(database) else database
 
 
 class FilePath(click.Path):

@@ -31,7 +31,14 @@ _PATH = FilePath()
 @click.command()
 @click.argument("match_id", metavar="[MATCH]", required=False)
 @click.option("--seal", "seal_path", type=_PATH, help="Check the match against this seal too.")
-@click.option("--pub", type=_PATH, help="The director's public key the seal must be signed with.")
+@click.option(
+    "--pub", type=_PATH, help="The director's public key the seal must be signed with (PEM)."
+)
+@click.option(
+    "--allow-unchained",
+    is_flag=True,
+    help="The ledger was recorded before hash chains: events without a chain are not a mismatch.",
+)
 @json_option
 @click.pass_context
 def verify(
@@ -39,28 +46,40 @@ def verify(
     match_id: str | None,
     seal_path: Path | None,
     pub: Path | None,
+    allow_unchained: bool,
     as_json: bool,
 ) -> None:
-    """Recompute the hash chain of MATCH (every match without one); exit 1 on any mismatch.
+    """Check MATCH (every match without one) against its events; exit 1 on any mismatch.
 
-    Every link is checked, and the match's latest snapshot as a witness of
-    its length.  The first event that does not match is named: an edited,
-    deleted, inserted or moved event, a row that cannot be read.  Events
-    recorded before hash chains (by an older bgledger) are reported as not
-    verifiable; they alone do not make verify fail.  With --seal FILE (of
-    ``bgledger seal``) the seal's signature is checked and the stream must
-    still extend it: events up to the sealed count unchanged (later rulings
-    are fine), none cut off.  --pub pins the key the seal must be signed
-    with.  Exit 2 for an unknown match or an unreadable seal or key.
+    Every link of the hash chain is recomputed, with the match's latest
+    snapshot as a witness of its length; the first event that does not match
+    is named: an edited, deleted, inserted or moved event, a row that cannot
+    be read, an event whose chain was removed.  Then the match is folded again
+    from its events and every snapshot must equal it, and every read-model row
+    (list, standings, rulings) must be what the events give; a listed match
+    whose events are gone is named.  --allow-unchained: the ledger was
+    recorded before hash chains (by an older bgledger), its unchained events
+    are reported as not verifiable instead of failing.  With --seal FILE (of
+    ``bgledger seal``) and --pub KEY.pub (the director's public key: a seal
+    carries its signer's key, which proves nothing alone) the signature is
+    checked and the stream must still extend the seal: events up to the sealed
+    count unchanged (later rulings are fine), none cut off.  Exit 2 for an
+    unknown match, an unreadable seal or key, or --seal without --pub.
     """
     if pub is not None and seal_path is None:
         raise BadInputError("--pub goes with --seal")
+    if seal_path is not None and pub is None:
+        raise BadInputError(
+            "--seal needs --pub KEY.pub: the director's public key, kept apart from the seal "
+            "(the key inside a seal proves only that someone signed it)"
+        )
     with library_errors():
         found = None
-        if seal_path is not None:
+        if seal_path is not None and pub is not None:
             found = Ledger.check_seal(seal_path, pub=pub, match_id=match_id)
             match_id = found.match_id
-        verdicts = open_ledger(ctx).verify(match_id, seal=found)
+        ledger = open_ledger(ctx)
+        verdicts = ledger.verify(match_id, seal=found, allow_unchained=allow_unchained)
     if as_json:
         ok = all(v.ok for v in verdicts)
         emit_json({"ok": ok, "matches": [v.to_json() for v in verdicts]})

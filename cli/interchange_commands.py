@@ -130,7 +130,7 @@ def import_command(
     """
     if match_id is not None and len(files) > 1:
         raise click.UsageError("--id names one match: give one file with it")
-    ledger = open_ledger(ctx)
+    ledger = open_ledger(ctx, create=True)
     tally = _Tally()
     with library_errors(), _progress(list(files), as_json) as paths:
         for path in paths:

@@ -142,7 +142,7 @@ def start(
     With --clock the game clock is set up too (the opening roll starts it);
     --reserve, --delay and --doubles need --clock.
     """
-    ledger = open_ledger(ctx)
+    ledger = open_ledger(ctx, create=True)
     options: dict[str, Any] = {"profile": profile, "clock": clock, "event": event}
     options.update(round=round_, **_clock_setup(profile, clock, reserve, delay, doubles))
     options.update(best_of_three=best_of_three, table=table)

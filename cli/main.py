@@ -183,7 +183,7 @@ COMMANDS: dict[str, Lazy] = {
     ),
     "verify": Lazy(
         "integrity_commands:verify",
-        help="Recompute the hash chain of MATCH (every match without one); exit 1 on any mismatch.",
+        help="Check MATCH (every match without one) against its events; exit 1 on any mismatch.",
     ),
     "seal": Lazy(
         "integrity_commands:seal",

@@ -116,7 +116,7 @@ def record(ctx: click.Context, match_id: str, by: str, at: str | None, as_json: 
     sessions), Tab completes a verb.  From stdin: one state line per recorded
     line, and exit status 1 if any line was refused (--json: one document).
     """
-    ledger = open_ledger(ctx, cache_size=16)
+    ledger = open_ledger(ctx, cache_size=16, create=True)
     try:
         state = ledger.state(match_id)
     except BgLedgerError as error:

@@ -205,6 +205,10 @@ def verdict_text(verdict: Verdict) -> str:
     E.g. ``final: 412 events, chain intact (head 9c1f...), matches the seal``.
     """
     problem = verdict.problem
+    if problem is not None and problem.kind == "readmodel":
+        return f"{verdict.match_id}: read models: {problem.why}"
+    if problem is not None and problem.kind == "deleted":
+        return f"{verdict.match_id}: {problem.why}"
     if problem is not None:
         return f"{verdict.match_id}: event {problem.number}: {problem.why}"
     text = f"{verdict.match_id}: {verdict.events} events, chain intact"
@@ -215,7 +219,10 @@ def verdict_text(verdict: Verdict) -> str:
         )
     if verdict.head:
         text += f" (head {verdict.head[:16]})"
-    return text + "".join(f", matches {source}" for source in verdict.witnesses)
+    text += "".join(f", matches {source}" for source in verdict.witnesses)
+    if verdict.snapshots:
+        text += f", {verdict.snapshots} snapshot(s) equal to the events refolded"
+    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,6 +362,15 @@ class Ledger:
     def close(self) -> None:
         """Close the database connections."""
         self._store.close()
+
+    @property
+    def distrusted(self) -> tuple[str, ...]:
+        """What the ledger found forged and did not use (a snapshot), one line each.
+
+        The matches concerned were folded from their events instead; ``verify``
+        names every such cache.
+        """
+        return tuple(dict.fromkeys(self._store.distrusted))
 
     # -- the match as it stands ------------------------------------------------------------
 
@@ -1222,24 +1238,90 @@ class Ledger:
 
     # -- tamper evidence -------------------------------------------------------------------
 
-    def verify(self, match_id: str | None = None, *, seal: Seal | None = None) -> list[Verdict]:
-        """Recompute the hash chain of one match, or of every stream (DESIGN principle 6).
+    def verify(
+        self,
+        match_id: str | None = None,
+        *,
+        seal: Seal | None = None,
+        allow_unchained: bool = False,
+    ) -> list[Verdict]:
+        """Check one match, or every stream, against its events (DESIGN principles 6 and 8).
 
-        Every link is checked, with the latest snapshot as a witness of the
-        length; with ``seal`` (:meth:`check_seal`), the stream must still extend it.
+        Every link of the hash chain is recomputed, with the latest snapshot as
+        a witness of the length; with ``seal`` (:meth:`check_seal`), the stream
+        must still extend it.  Then every snapshot is compared with the match
+        folded again from its events, and every read-model row with the rows
+        the events give (a row whose match has no events left is a deleted
+        match).  Of every match, a SQLite ledger's notification log must also
+        have no hole (:func:`~bgledger.store.integrity.log_gaps`).  Events
+        without a chain fail unless ``allow_unchained`` (a ledger recorded
+        before hash chains).
 
-        :raises MatchNotFoundError: for an unknown match.
+        :raises MatchNotFoundError: for an unknown match (one the read models
+            list is reported as deleted instead).
         """
-        from bgledger.store.integrity import Witness, streams, verify_stream
+        from bgledger.projections.readmodels.audit import audit_read_models
+        from bgledger.store.integrity import (
+            Problem,
+            Verdict,
+            Witness,
+            log_gaps,
+            streams,
+            verify_stream,
+        )
 
+        store = self._store
         if match_id is None:
-            return [verify_stream(self._store, stream) for stream in streams(self._store)]
-        witnesses = [] if seal is None else [Witness(seal.events, seal.head, "the seal")]
-        return [verify_stream(self._store, match_uuid(match_id), witnesses, asked=match_id)]
+            verdicts = [
+                verify_stream(store, stream, allow_unchained=allow_unchained)
+                for stream in streams(store)
+            ]
+        else:
+            witnesses = [] if seal is None else [Witness(seal.events, seal.head, "the seal")]
+            try:
+                verdicts = [
+                    verify_stream(
+                        store,
+                        match_uuid(match_id),
+                        witnesses,
+                        asked=match_id,
+                        allow_unchained=allow_unchained,
+                    )
+                ]
+            except MatchNotFoundError:  # unknown, unless the read models list it: deleted
+                gone = audit_read_models(store, match_id, match_uuid(match_id))
+                gone = [finding for finding in gone if finding.match_id == match_id]
+                if not gone:
+                    raise
+                return [Verdict(match_id, problem=Problem(0, "readmodel", gone[0].why))]
+        if match_id is None:
+            for first, last in log_gaps(store):
+                why = (
+                    f"notifications {first}-{last} are missing from the log: events were "
+                    "deleted (a whole match, if no match shows a gap)"
+                )
+                verdicts.append(Verdict("the ledger", problem=Problem(first, "deleted", why)))
+        if not all(verdict.ok for verdict in verdicts):
+            return verdicts  # the read models are compared once the events hold
+        by_id = {verdict.match_id: i for i, verdict in enumerate(verdicts)}
+        only = None if match_id is None else match_uuid(match_id)
+        for finding in audit_read_models(store, match_id, only):
+            problem = Problem(0, "readmodel", finding.why)
+            name = finding.match_id or finding.table
+            at = by_id.get(name)
+            if at is None:
+                by_id[name] = len(verdicts)
+                verdicts.append(Verdict(name, problem=problem))
+            elif verdicts[at].ok:
+                verdicts[at] = replace(verdicts[at], problem=problem)
+        return verdicts
 
     @staticmethod
-    def check_seal(path: Path, *, pub: Path | None = None, match_id: str | None = None) -> Seal:
-        """The seal in ``path``, its signature (and, with ``pub``, its signer) checked.
+    def check_seal(path: Path, *, pub: Path, match_id: str | None = None) -> Seal:
+        """The seal in ``path``, its signature and its signer (the key in ``pub``) checked.
+
+        The key inside a seal proves nothing by itself (anyone can make a key
+        and sign): the seal must be signed by the director's key, given apart.
 
         :raises InvalidSealError: for an unreadable seal or key, or a seal of
             another match than ``match_id``.
@@ -1248,7 +1330,7 @@ class Ledger:
         from bgledger.store.seal import InvalidSealError, Seal, load_public_key
 
         found = Seal.read(path)
-        key = None if pub is None else load_public_key(pub)
+        key = load_public_key(pub)
         if match_id is not None and found.match_id != match_id:
             raise InvalidSealError(f"seal {path} is of match {found.match_id!r}, not {match_id!r}")
         if not found.genuine():
@@ -1256,7 +1338,7 @@ class Ledger:
                 f"{found.match_id}: seal {path}: the signature does not match the seal's "
                 "content: the seal was altered or forged"
             )
-        if key is not None and key != found.public_key:
+        if key != found.public_key:
             raise SealRefusedError(
                 f"{found.match_id}: seal {path} was not signed by the key in {pub}"
             )

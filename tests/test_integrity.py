@@ -306,7 +306,7 @@ def test_a_seal_allows_later_rulings_and_catches_an_earlier_edit(
         set_state(session, table, row.id, state)
 
     edit(url, change)
-    problem = failure(url, match_id, "--seal", str(seal))
+    problem = failure(url, match_id, "--seal", str(seal), "--pub", str(pub))
     assert problem["kind"] == "edited" and problem["event"] <= sealed
 
 
@@ -314,7 +314,7 @@ def test_a_tail_cut_after_the_snapshot_needs_the_seal(
     recorded: tuple[str, str], tmp_path: Path
 ) -> None:
     url, match_id = recorded
-    seal, _ = seal_match(url, match_id, tmp_path)
+    seal, pub = seal_match(url, match_id, tmp_path)
     sealed = json.loads(seal.read_text())["events"]
     assert sealed > SNAPSHOT_INTERVAL + 3
 
@@ -325,17 +325,17 @@ def test_a_tail_cut_after_the_snapshot_needs_the_seal(
 
     edit(url, change)
     assert cli(url, "verify", match_id).exit_code == 0  # nothing else vouches for the tail
-    problem = failure(url, match_id, "--seal", str(seal))
+    problem = failure(url, match_id, "--seal", str(seal), "--pub", str(pub))
     assert (problem["event"], problem["kind"]) == (sealed - 2, "truncated")
 
 
 def test_an_edited_or_foreign_seal_fails(recorded: tuple[str, str], tmp_path: Path) -> None:
     url, match_id = recorded
-    seal, _ = seal_match(url, match_id, tmp_path)
+    seal, pub = seal_match(url, match_id, tmp_path)
     document = json.loads(seal.read_text())
     forged = tmp_path / "forged.json"
     forged.write_text(json.dumps({**document, "events": document["events"] - 1}))
-    result = cli(url, "verify", match_id, "--seal", str(forged))
+    result = cli(url, "verify", match_id, "--seal", str(forged), "--pub", str(pub))
     assert result.exit_code == 1 and "signature" in result.stderr
     other = tmp_path / "other" / "key.pem"
     other.parent.mkdir()
@@ -343,7 +343,8 @@ def test_an_edited_or_foreign_seal_fails(recorded: tuple[str, str], tmp_path: Pa
     result = cli(url, "verify", match_id, "--seal", str(seal), "--pub", f"{other}.pub")
     assert result.exit_code == 1 and "not signed by" in result.stderr
     (tmp_path / "junk.json").write_text("{")
-    assert cli(url, "verify", match_id, "--seal", str(tmp_path / "junk.json")).exit_code == 2
+    junk = cli(url, "verify", match_id, "--seal", str(tmp_path / "junk.json"), "--pub", str(pub))
+    assert junk.exit_code == 2
     assert cli(url, "verify", unique_id("nosuch")).exit_code == 2
     assert cli(url, "seal", match_id, "--key", str(tmp_path / "nokey")).exit_code == 2
 
@@ -391,11 +392,13 @@ def test_a_store_written_before_the_chain_loads_and_verifies_as_unchained(
     assert ledger.state(match_id) == fold(events)  # the old snapshots are refused, replayed
     unchained = len(events)
     ledger.close()
-    result = cli(url, "verify", match_id)
+    refused = cli(url, "verify", match_id)  # unchained rows are how a chain is silenced
+    assert refused.exit_code == 1 and "--allow-unchained" in refused.stderr
+    result = cli(url, "verify", match_id, "--allow-unchained")
     assert result.exit_code == 0, result.output
     assert f"events 1-{unchained} recorded before hash chains: not verifiable" in result.stdout
     assert cli(url, "keygen", "--out", str(tmp_path / "k.pem")).exit_code == 0
     assert cli(url, "seal", match_id, "--key", str(tmp_path / "k.pem")).exit_code == 1
     record_match(url, 60, 3, match_id)  # new events chain on from the old ones
-    verdict = verify_stream(MatchStore(url), match_uuid(match_id))
+    verdict = verify_stream(MatchStore(url), match_uuid(match_id), allow_unchained=True)
     assert verdict.ok and verdict.unchained == unchained and verdict.events > unchained + 50

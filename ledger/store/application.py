@@ -6,8 +6,11 @@ by default (``sqlite:///bgledger.db``), PostgreSQL
 UUID is derived from the match id (:func:`bgledger.commands.match.match_uuid`).
 
 Loading a match reads its latest snapshot (one every
-:data:`SNAPSHOT_INTERVAL` events) and the events after it, so a command on a
-long match folds at most that many events.  A ruling among those events
+:data:`SNAPSHOT_INTERVAL` events), checks it against the event it was taken
+at (:class:`~bgledger.store.snapshots.CheckedSnapshots`: its digest, chain head
+and count; one that fails is not used and the match is folded from its
+events), and folds the events after it, so a command on a long match folds
+at most that many events.  A ruling among those events
 needs the events before it (:mod:`bgledger.projections.state.rulings`): the
 match is then folded from its first event.  So that this stays rare, the
 match is also snapshot right after each command that records a ruling.
@@ -34,15 +37,24 @@ from uuid import UUID
 
 import sqlalchemy.exc
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
-from eventsourcing.persistence import IntegrityError, Mapper, Recording
+from eventsourcing.domain import DomainEvent
+from eventsourcing.persistence import EventStore, IntegrityError, Mapper, Recording
 
 from bgledger.commands.match import Match, match_uuid
 from bgledger.errors import ConcurrentWriteError, MatchExistsError, MatchNotFoundError
 from bgledger.events import EntryCorrected, MatchEvent, MatchStarted, RulingMade
 from bgledger.events.names import topic_of
 from bgledger.projections.state.fold import MatchState, fold
-from bgledger.store.recorder import LedgerMapper
-from bgledger.store.snapshots import MatchSnapshot, StaleSnapshotError, project_match
+from bgledger.store.recorder import LedgerMapper, UnreadableRowError
+from bgledger.store.snapshots import (
+    CheckedSnapshots,
+    ForgedSnapshotError,
+    MatchSnapshot,
+    StaleSnapshotError,
+    check,
+    project_match,
+    refusal,
+)
 
 __all__ = ["DEFAULT_URL", "SNAPSHOT_INTERVAL", "MatchStore"]
 
@@ -79,12 +91,23 @@ class MatchStore(Application[UUID]):
         super().__init__(env)
         self.url = url
         self._storing_whole_matches = False
+        self.distrusted: list[str] = []
+        """What was found forged and not used (a snapshot), one line each, for the user."""
 
     def construct_mapper(self) -> Mapper[UUID]:
         """The :class:`~bgledger.store.recorder.LedgerMapper`: events stored by their names."""
         return self.factory.mapper(
             transcoder=self.construct_transcoder(), mapper_class=LedgerMapper
         )
+
+    def construct_snapshot_store(self) -> EventStore[UUID]:
+        """The snapshots, each checked against the events before a command uses it.
+
+        A snapshot whose digest, chain head or event count does not match
+        (:func:`bgledger.store.snapshots.check`) is not used: the match is
+        folded from its events (DESIGN principle 8, caches never decide).
+        """
+        return CheckedSnapshots(super().construct_snapshot_store(), self.events)
 
     # -- commands -------------------------------------------------------------
 
@@ -230,22 +253,69 @@ class MatchStore(Application[UUID]):
 
         :raises MatchNotFoundError: if there is no such match or ``at`` is not
             one of its event numbers.
+        :raises UnreadableRowError: for a stored event that cannot be read.
         """
         stream = match_uuid(match_id)
         try:
-            match = self.repository.get(stream, version=at, projector_func=project_match)
+            match = self._get(stream, at, match_id)
         except AggregateNotFoundError:
             raise self._not_found(match_id) from None
-        except StaleSnapshotError:  # an older snapshot, or a ruling after it or the cached match
-            match = self._replay(stream, at)
-            cache = self.repository.cache
-            if cache is not None and at is None:  # the next load folds on from this one
-                cache.put(stream, deepcopy(match))
+        except UnreadableRowError as error:
+            raise error.of(match_id) from None
         if at is not None and match.version != at:
             raise MatchNotFoundError(
                 f"match {match_id!r} has {match.version} events: --at {at} is not one of them"
             )
         return match
+
+    def _get(self, stream: UUID, at: int | None, match_id: str) -> Match:
+        """The match from its checked snapshot and the events after it, else from its events.
+
+        A forged snapshot is noted in :attr:`distrusted`.
+
+        :raises AggregateNotFoundError: if the stream has no events (up to ``at``).
+        """
+        try:
+            if self.repository.cache is not None and at is None:
+                return self.repository.get(stream, projector_func=project_match)
+            return self._from_snapshot(stream, at)
+        except StaleSnapshotError as error:
+            if isinstance(error, ForgedSnapshotError):
+                self.distrusted.append(f"match {match_id!r}: {error}")
+            # else an older form, or a ruling after the snapshot or the cached match
+            match = self._replay(stream, at)
+            cache = self.repository.cache
+            if cache is not None and at is None:  # the next load folds on from this one
+                cache.put(stream, deepcopy(match))
+            return match
+
+    def _from_snapshot(self, stream: UUID, at: int | None) -> Match:
+        """The match from its latest snapshot, checked on the event it was taken at, and the rest.
+
+        The events are read from the snapshot's own event on, so that the check
+        costs no extra query (the library's repository reads those after it).
+
+        :raises StaleSnapshotError: for a snapshot that fails its checks, or a ruling after it.
+        :raises AggregateNotFoundError: if the stream has no events (up to ``at``).
+        """
+        snapshots = cast(CheckedSnapshots, self.snapshots)
+        snapshot = next(snapshots.unchecked(stream, lte=at, desc=True, limit=1), None)
+        if snapshot is None:
+            found = project_match(
+                None, cast(Iterator[DomainEvent], self.events.get(stream, lte=at))
+            )
+        else:
+            number = snapshot.originator_version
+            events = cast(list[DomainEvent], list(self.events.get(stream, gt=number - 1, lte=at)))
+            first = cast(MatchEvent, events[0]) if events else None
+            chain_at = first.chain if first and first.originator_version == number else None
+            unusable = check(snapshot, chain_at)
+            if unusable is not None:
+                raise refusal(unusable)
+            found = project_match(None, [snapshot, *events[1:]])
+        if found is None:
+            raise AggregateNotFoundError(stream)
+        return found
 
     def _replay(self, stream: UUID, at: int | None) -> Match:
         events = cast(Iterator[MatchEvent], iter(self.events.get(stream, lte=at)))
@@ -265,8 +335,12 @@ class MatchStore(Application[UUID]):
         """Every event of the match, in order.
 
         :raises MatchNotFoundError: if there is no such match.
+        :raises UnreadableRowError: for a stored row that cannot be read.
         """
-        events = [cast(MatchEvent, e) for e in self.events.get(match_uuid(match_id))]
+        try:
+            events = [cast(MatchEvent, e) for e in self.events.get(match_uuid(match_id))]
+        except UnreadableRowError as error:
+            raise error.of(match_id) from None
         if not events:
             raise self._not_found(match_id)
         return events

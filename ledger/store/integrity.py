@@ -23,16 +23,26 @@ chain covers exactly what the store holds, and a row stored by an older
 bgledger still verifies after its class has changed (a ruling's ``state``,
 dropped on reading since class version 3).
 
-Events stored by a bgledger before the chain (class version 1) carry none:
-they can only be a leading run of the stream and are reported as unchained,
-not as a mismatch (an unchained event after a chained one is one).
+Events stored by a bgledger before the chain (class version 1) carry none.
+Setting rows back to that form is also how an attacker would silence the
+chain, so an unchained event fails verify unless the operator says the ledger
+predates the chain (``allow_unchained``, ``verify --allow-unchained``); even
+then they can only be a leading run of the stream (an unchained event after a
+chained one is always a mismatch).
+
+Once the chain holds, every snapshot of the stream is checked
+(:func:`check_snapshots`): the match is folded again from its events and each
+snapshot's state must equal the fold at its event, its chain head and digest
+must match (:func:`bgledger.store.snapshots.check`).  A snapshot in an older
+form, which no command uses, is skipped; one that cannot be read at all, or
+whose state, head or digest disagree with the events, is a mismatch.
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, cast
 from uuid import UUID
 
@@ -43,9 +53,11 @@ from bgledger.commands.match import match_uuid
 from bgledger.errors import MatchNotFoundError
 from bgledger.events import MatchEvent, MatchStarted
 from bgledger.events.chain import link_content, stored_content
+from bgledger.projections.state.codec import state_to_dict
+from bgledger.projections.state.fold import HistoryNeededError, MatchState, fold
 from bgledger.store.application import MatchStore
 from bgledger.store.recorder import LedgerRecorder
-from bgledger.store.snapshots import MatchSnapshot
+from bgledger.store.snapshots import MatchSnapshot, StaleSnapshotError, check, thaw
 
 __all__ = [
     "Problem",
@@ -53,6 +65,8 @@ __all__ = [
     "UnreadableEventError",
     "Verdict",
     "Witness",
+    "check_snapshots",
+    "log_gaps",
     "snapshot_witness",
     "streams",
     "verify",
@@ -82,7 +96,10 @@ class Problem:
     """The first thing that does not match: at event ``number``, of ``kind``, ``why``.
 
     ``kind`` is ``edited``, ``missing``, ``unreadable``, ``unchained``,
-    ``rewritten`` or ``truncated``.
+    ``rewritten``, ``truncated`` or ``snapshot`` (a snapshot that disagrees
+    with the events, or cannot be read); the front door adds ``readmodel``
+    (a read-model row the events do not give, ``number`` 0) and ``deleted``
+    (a hole in the notification log, ``number`` its first id).
     """
 
     number: int
@@ -96,7 +113,8 @@ class Verdict:
 
     ``events`` is how many events were checked (up to the first problem),
     ``unchained`` how many leading ones were stored before the chain,
-    ``head`` the chain of the last event checked.
+    ``head`` the chain of the last event checked, ``snapshots`` how many
+    snapshots were found equal to the match folded from its events.
     """
 
     match_id: str
@@ -105,6 +123,7 @@ class Verdict:
     head: str = ""
     witnesses: tuple[str, ...] = ()
     problem: Problem | None = None
+    snapshots: int = 0
 
     @property
     def ok(self) -> bool:
@@ -121,6 +140,7 @@ class Verdict:
             "unchained": self.unchained,
             "head": self.head,
             "witnesses": list(self.witnesses),
+            "snapshots": self.snapshots,
             "problem": None
             if problem is None
             else {"event": problem.number, "kind": problem.kind, "why": problem.why},
@@ -142,6 +162,7 @@ class _Walk:
     previous: str = ""
     count: int = 0
     unchained: int = 0
+    allow_unchained: bool = False
     at: dict[int, str] = field(default_factory=dict)
 
 
@@ -157,6 +178,12 @@ def _step(walk: _Walk, row: Row, watched: set[int]) -> Problem | None:
     if number == 1 and not isinstance(event, MatchStarted):
         return Problem(1, "edited", f"event 1 is {type(event).__name__}, not MatchStarted")
     if not event.chain:
+        if not walk.allow_unchained:
+            why = (
+                f"event {number} has no chain: its chain was removed, or the ledger was "
+                "recorded before hash chains (then say so: verify --allow-unchained)"
+            )
+            return Problem(number, "unchained", why)
         if walk.unchained < walk.count:
             why = f"event {number} has no chain, after chained events: its chain was removed"
             return Problem(number, "unchained", why)
@@ -195,14 +222,21 @@ def _check_witnesses(walk: _Walk, witnesses: Sequence[Witness]) -> Problem | Non
     return None
 
 
-def verify(match_id: str, rows: Iterable[Row], witnesses: Sequence[Witness] = ()) -> Verdict:
+def verify(
+    match_id: str,
+    rows: Iterable[Row],
+    witnesses: Sequence[Witness] = (),
+    *,
+    allow_unchained: bool = False,
+) -> Verdict:
     """Recompute every link of a match's chain; check it against ``witnesses``.
 
     ``rows`` are the stream's, in the stored order; an
     :class:`UnreadableEventError` raised while iterating them is reported as
-    the event at fault.  Stops at the first problem.
+    the event at fault.  Stops at the first problem.  An event without a chain
+    is one unless ``allow_unchained`` (a ledger recorded before hash chains).
     """
-    walk = _Walk()
+    walk = _Walk(allow_unchained=allow_unchained)
     watched = {w.number for w in witnesses}
     problem: Problem | None = None
     try:
@@ -232,7 +266,8 @@ def _decode(ledger: MatchStore, rows: Sequence[StoredEvent]) -> Iterator[Row]:
                 row.topic, event.originator_id, row.originator_version, _as_stored(ledger, row)
             )
         except Exception as error:  # any row that does not read back is a finding
-            raise UnreadableEventError(row.originator_version, str(error)) from None
+            why = getattr(error, "why", str(error))
+            raise UnreadableEventError(row.originator_version, why) from None
         if not isinstance(event, MatchEvent):
             raise UnreadableEventError(row.originator_version, f"a {type(event).__name__}")
         yield Row(event, covered)
@@ -250,19 +285,83 @@ def _as_stored(ledger: MatchStore, row: StoredEvent) -> dict[str, Any]:
     return decoded
 
 
+def _snapshot_rows(ledger: MatchStore, stream: UUID) -> list[StoredEvent]:
+    """The stream's stored snapshots as rows, oldest first (read as stored, nothing checked)."""
+    if ledger.snapshots is None:
+        return []
+    return list(ledger.snapshots.recorder.select_events(stream))
+
+
 def snapshot_witness(ledger: MatchStore, stream: UUID) -> Witness | None:
     """The chain at the match's latest snapshot (None without one, or an older one without it)."""
-    if ledger.snapshots is None:
-        return None
-    try:
-        found = ledger.snapshots.get(stream, desc=True, limit=1)
-        latest = [cast(MatchSnapshot, snapshot) for snapshot in found]
-    except Exception:  # an unreadable snapshot vouches for nothing; the events are checked
-        return None
-    head = latest[0].state.get("head") if latest else None
-    if not isinstance(head, str) or not head:
-        return None
-    return Witness(latest[0].originator_version, head, "the latest snapshot")
+    return _witness(ledger, _snapshot_rows(ledger, stream))
+
+
+def _witness(ledger: MatchStore, rows: Sequence[StoredEvent]) -> Witness | None:
+    for row in reversed(rows):
+        try:
+            snapshot = ledger.mapper.to_domain_event(row)
+        except Exception:  # an unreadable snapshot vouches for nothing (check_snapshots names it)
+            continue
+        head = snapshot.state.get("head") if isinstance(snapshot, MatchSnapshot) else None
+        if isinstance(head, str) and head:
+            return Witness(row.originator_version, head, "the latest snapshot")
+    return None
+
+
+def check_snapshots(
+    ledger: MatchStore, rows: Sequence[StoredEvent], events: Sequence[MatchEvent]
+) -> tuple[int, Problem | None]:
+    """Each snapshot ``rows`` hold against the match folded from ``events`` (the stream's, intact).
+
+    :return: how many snapshots equal the fold at their event, and the first
+        that cannot be read or disagrees with the events (None: none).
+    """
+    state: MatchState | None = None
+    folded_to = 0
+    equal = 0
+    for row in rows:
+        number = row.originator_version
+        try:
+            snapshot = ledger.mapper.to_domain_event(row)
+        except Exception as error:  # any row that does not read back is a finding
+            why = f"the snapshot at event {number} cannot be read: {getattr(error, 'why', error)}"
+            return equal, Problem(number, "snapshot", why)
+        if not isinstance(snapshot, MatchSnapshot):
+            why = f"the snapshot at event {number} is a {type(snapshot).__name__}"
+            return equal, Problem(number, "snapshot", why)
+        chain_at = events[number - 1].chain if 0 < number <= len(events) else None
+        unusable = check(snapshot, chain_at)
+        if unusable is not None:
+            if unusable.forged:
+                return equal, Problem(number, "snapshot", unusable.why)
+            continue  # an older form: no command uses it
+        try:
+            kept = thaw(snapshot)
+        except StaleSnapshotError:  # a form this bgledger does not read: not used either
+            continue
+        try:
+            state = fold(events[folded_to:number], state)
+        except HistoryNeededError:  # a ruling needs the events before it
+            state = fold(events[:number])
+        folded_to = number
+        assert state is not None  # number >= 1 and the stream begins with MatchStarted
+        differ = _differences(kept, state)
+        if differ:
+            why = (
+                f"the snapshot at event {number} does not match the match folded from events "
+                f"1-{number} ({', '.join(differ)} differ): the snapshot was forged"
+            )
+            return equal, Problem(number, "snapshot", why)
+        equal += 1
+    return equal, None
+
+
+def _differences(kept: MatchState, folded: MatchState) -> list[str]:
+    """The codec keys on which two states differ (and ``head``)."""
+    one, two = state_to_dict(kept), state_to_dict(folded)
+    differ = [key for key in sorted(one.keys() | two.keys()) if one.get(key) != two.get(key)]
+    return differ + (["head"] if kept.head != folded.head else [])
 
 
 def streams(ledger: MatchStore) -> list[UUID]:
@@ -281,13 +380,48 @@ def streams(ledger: MatchStore) -> list[UUID]:
     return [stream if isinstance(stream, UUID) else UUID(str(stream)) for stream in found]
 
 
-def verify_stream(
-    ledger: MatchStore, stream: UUID, witnesses: Sequence[Witness] = (), *, asked: str | None = None
-) -> Verdict:
-    """:func:`verify` on the stored rows of ``stream``, with its latest snapshot as a witness.
+def log_gaps(ledger: MatchStore) -> list[tuple[int, int]]:
+    """The runs of notification ids missing from a SQLite ledger's log: ``(first, last)`` each.
 
-    The verdict names the match by the id in its first event (the stream id if unreadable);
-    ``asked`` is the match id the stream was asked for by, if any.
+    SQLite gives each stored event the next id after the highest (a failed or
+    rolled-back insert uses none), so the ids of a SQLite ledger run 1..N
+    without a hole unless rows were deleted: a hole is events deleted, every
+    event of a match included (a stream gone leaves no gap in any stream's
+    numbers).  PostgreSQL's sequence skips the ids of rolled-back inserts (a
+    lost race between scorekeepers), so there a hole proves nothing and none
+    is reported.
+    """
+    recorder = cast(LedgerRecorder, ledger.recorder)
+    table = recorder.table
+    with recorder.transaction(commit=False) as session:
+        if session.dialect.name != "sqlite":
+            return []
+        count, last = session.execute(select(func.count(), func.max(table.c.id))).one()
+        if not last or count == last:
+            return []
+        ids = session.execute(select(table.c.id).order_by(table.c.id)).scalars().all()
+    gaps: list[tuple[int, int]] = []
+    expected = 1
+    for found in ids:
+        if found > expected:
+            gaps.append((expected, found - 1))
+        expected = found + 1
+    return gaps
+
+
+def verify_stream(
+    ledger: MatchStore,
+    stream: UUID,
+    witnesses: Sequence[Witness] = (),
+    *,
+    asked: str | None = None,
+    allow_unchained: bool = False,
+) -> Verdict:
+    """:func:`verify` on the stored rows of ``stream``, then :func:`check_snapshots`.
+
+    The latest snapshot is also a witness of the stream's length.  The
+    verdict names the match by the id in its first event (the stream id if
+    unreadable); ``asked`` is the match id the stream was asked for by, if any.
 
     :raises MatchNotFoundError: if the stream has no stored events.
     """
@@ -300,6 +434,18 @@ def verify_stream(
         first = ledger.mapper.to_domain_event(rows[0])
         if isinstance(first, MatchStarted) and match_uuid(first.match_id) == stream:
             name = first.match_id
-    snapshot = snapshot_witness(ledger, stream)
+    snapshots = _snapshot_rows(ledger, stream)
+    snapshot = _witness(ledger, snapshots)
     extra = [] if snapshot is None else [snapshot]
-    return verify(name, _decode(ledger, rows), [*witnesses, *extra])
+    seen: list[MatchEvent] = []
+
+    def decoded() -> Iterator[Row]:
+        for row in _decode(ledger, rows):
+            seen.append(row.event)
+            yield row
+
+    verdict = verify(name, decoded(), [*witnesses, *extra], allow_unchained=allow_unchained)
+    if not verdict.ok:
+        return verdict
+    equal, problem = check_snapshots(ledger, snapshots, seen)
+    return replace(verdict, snapshots=equal, problem=problem)

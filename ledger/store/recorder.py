@@ -98,6 +98,7 @@ __all__ = [
     "LedgerMapper",
     "LedgerRecorder",
     "SnapshotRecorder",
+    "UnreadableRowError",
     "store_as",
 ]
 
@@ -116,6 +117,26 @@ for _topic, _kind in KINDS.items():
     store_as(_kind, _topic)
 
 
+class UnreadableRowError(DataError, TopicError):
+    """A stored row that does not read back as what bgledger stores (the CLI exits 3).
+
+    A topic outside the vocabulary, a state that is not the JSON of its
+    event's fields.  ``match_id`` names the match once the store knows it.
+    """
+
+    def __init__(self, stream: UUID, number: int, why: str, match_id: str | None = None) -> None:
+        self.stream, self.number, self.why, self.match_id = stream, number, why, match_id
+        whose = f"match {match_id!r}" if match_id is not None else f"stream {stream}"
+        super().__init__(
+            f"{whose}: stored event {number} cannot be read ({why}); "
+            "bgledger verify names what was changed"
+        )
+
+    def of(self, match_id: str) -> UnreadableRowError:
+        """The same error, naming the match ``match_id``."""
+        return UnreadableRowError(self.stream, self.number, self.why, match_id)
+
+
 class LedgerMapper(Mapper[UUID]):
     """eventsourcing's mapper, storing and reading events by their names in the vocabulary."""
 
@@ -130,13 +151,21 @@ class LedgerMapper(Mapper[UUID]):
     def to_domain_event(self, stored_event: StoredEvent) -> DomainEventProtocol[UUID]:
         """The event a stored row holds.
 
-        :raises TopicError: for a topic that names no kind of the vocabulary
-            (no module is imported to find out).
+        :raises UnreadableRowError: (a ``TopicError``) for a topic that names
+            no kind of the vocabulary (no module is imported to find out), or
+            a row that does not decode as its kind.
         """
         topic = stored_event.topic
+        stream, number = stored_event.originator_id, stored_event.originator_version
         if topic not in _KNOWN:
-            raise TopicError(f"topic {topic!r} names no kind of event bgledger stores")
-        return super().to_domain_event(stored_event)
+            why = f"topic {topic!r} names no kind of event bgledger stores"
+            raise UnreadableRowError(UUID(str(stream)), number, why)
+        try:
+            return super().to_domain_event(stored_event)
+        except Exception as error:  # whatever a hand-made row makes the decoder raise
+            cause = error.__cause__ or error  # the mapper wraps the decoder's error
+            why = f"{type(cause).__name__}: {cause}"
+            raise UnreadableRowError(UUID(str(stream)), number, why) from None
 
 
 # -- the tables ---------------------------------------------------------------------------------

@@ -14,12 +14,14 @@ recorded later (rulings after the result) do not matter, a change to any
 event up to it does.  The key pair is made by :func:`keygen` (a PEM private
 key, and its public key beside it with ``.pub``).  The seal carries its own
 public key, so what it proves is that whoever held that key sealed this
-head: compare the key with the director's (``verify --pub``).
+head: ``verify --seal`` therefore requires the director's public key
+(``--pub``), kept apart from the seal, and checks the seal was signed with it.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -113,9 +115,13 @@ class Seal:
 def keygen(path: Path) -> Path:
     """Write a new Ed25519 private key to ``path`` (PEM) and its public key to ``path.pub``.
 
-    Returns the public key's path.
+    Returns the public key's path.  Each file is created with its mode
+    (``0600`` for the private key) and never over an existing file or link
+    (:func:`_create`); if the public key cannot be written, the private key
+    just written is removed.
 
-    :raises InvalidSealError: if a file cannot be written or ``path`` exists.
+    :raises InvalidSealError: if a file cannot be written, or ``path`` or
+        ``path.pub`` exists (a symbolic link included).
     """
     if not path.name:
         raise InvalidSealError(f"key {str(path)!r}: name a file for the private key")
@@ -129,14 +135,36 @@ def keygen(path: Path) -> Path:
         serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
     )
     pub = path.with_name(path.name + ".pub")
+    written: list[Path] = []
     try:
-        with path.open("xb") as out:  # never overwrite a key
-            out.write(private)
-        path.chmod(0o600)
-        pub.write_bytes(public)
+        _create(path, private, 0o600)  # the private key: never readable by others, not even once
+        written.append(path)
+        _create(pub, public, 0o644)
     except OSError as error:
-        raise InvalidSealError(f"key {path}: cannot be written: {error}") from None
+        for made in written:  # no half of a pair left behind
+            made.unlink(missing_ok=True)
+        where = error.filename or path
+        raise InvalidSealError(f"key {where}: cannot be written: {error}") from None
     return pub
+
+
+def _create(path: Path, data: bytes, mode: int) -> None:
+    """Write ``data`` to a new file ``path`` created with ``mode``, in one step.
+
+    The file is created by the one ``open`` (``O_CREAT | O_EXCL``): an existing
+    file is never overwritten and a symbolic link at ``path`` (even a dangling
+    one) is refused, never followed (``O_NOFOLLOW``); it is created with
+    ``mode`` (less what the umask takes away) before anything is written.
+
+    :raises OSError: if ``path`` exists (a link included) or cannot be written.
+    """
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    descriptor = os.open(path, flags, mode)
+    try:
+        with os.fdopen(descriptor, "wb", closefd=False) as out:
+            out.write(data)
+    finally:
+        os.close(descriptor)
 
 
 def load_private_key(path: Path) -> Ed25519PrivateKey:

@@ -8,9 +8,10 @@ recorded after it, instead of decoding and folding every event again.
 A snapshot (:class:`bgledger.store.snapshots.MatchSnapshot`) is the one fold's state
 at an event (:func:`bgledger.projections.state.fold.fold`), taken by the ledger as it
 records, and the state every command that loads a match starts from.  It is
-used here only if it still belongs to the stream's history: the event it was
-taken at must carry the hash-chain head (:mod:`bgledger.events.chain`) the snapshot
-kept.  A snapshot from another history (a store restored from a backup, a
+used here only if it passes the checks every command makes
+(:func:`bgledger.store.snapshots.check`): its digest matches its state, and the
+event it was taken at carries the hash-chain head (:mod:`bgledger.events.chain`)
+the snapshot kept.  A snapshot from another history (a store restored from a backup, a
 stream edited by hand), one in an older form, or none at all, and the match
 is folded from its first event, and so is a match with a ruling after its
 snapshot (the match after a ruling is worked out from the events before it,
@@ -32,13 +33,13 @@ from typing import Any, cast
 from uuid import UUID
 
 from eventsourcing.persistence import Mapper, StoredEvent
-from sqlalchemy import Connection, Table, func, select, tuple_
+from sqlalchemy import Connection, Table, func, select, true, tuple_
 
 from bgledger.events import MatchEvent
 from bgledger.projections.readmodels.rows import match_row, ruling_row
 from bgledger.projections.state.corrected import voided_by
 from bgledger.projections.state.fold import HistoryNeededError, MatchState, fold
-from bgledger.store.snapshots import MatchSnapshot, StaleSnapshotError, thaw
+from bgledger.store.snapshots import MatchSnapshot, StaleSnapshotError, check, thaw
 
 __all__ = ["Rebuilt", "Span", "rebuild_rows"]
 
@@ -77,17 +78,23 @@ def rebuild_rows(
     tables: tuple[Table, Table],
     ruling_topics: Sequence[str],
     position: int,
+    *,
+    snapshots: bool = True,
+    stream: UUID | None = None,
 ) -> Rebuilt:
     """The match index and rulings rows of every stream, as of notification ``position``.
 
     :param tables: the events table and the snapshots table.
     :param ruling_topics: the topics of the events the rulings log lists.
+    :param snapshots: start from each match's snapshot if it passes its checks
+        (False: fold every event, as ``verify`` does).
+    :param stream: only this stream's rows (None: every stream's).
     :raises sqlalchemy.exc.SQLAlchemyError: on a database error.
     """
     events_table, snapshots_table = tables
     reader = _Reader(connection, mapper, events_table)
-    spans = _spans(connection, events_table, position)
-    latest = _snapshots(connection, mapper, snapshots_table, spans)
+    spans = _spans(connection, events_table, position, stream)
+    latest = _snapshots(connection, mapper, snapshots_table, spans) if snapshots else {}
     rebuilt = Rebuilt(events=sum(span.version for span in spans))
     states: dict[UUID, MatchState] = {}
     for span in spans:
@@ -97,7 +104,7 @@ def rebuild_rows(
             rebuilt.matches.append(
                 {**match_row(state, str(span.stream), span.version), "started_id": span.started_id}
             )
-    rebuilt.rulings = _rulings(reader, ruling_topics, position, states)
+    rebuilt.rulings = _rulings(reader, ruling_topics, position, states, stream)
     return rebuilt
 
 
@@ -123,12 +130,15 @@ class _Reader:
         return [self.decode(*row) for row in rows]
 
 
-def _spans(connection: Connection, table: Table, position: int) -> list[Span]:
+def _spans(
+    connection: Connection, table: Table, position: int, stream: UUID | None = None
+) -> list[Span]:
     """Every stream with an event at or before ``position``, in the order it began."""
     column = table.c
     rows = connection.execute(
         select(column.originator_id, func.max(column.originator_version), func.min(column.id))
         .where(column.id <= position)
+        .where(column.originator_id == stream if stream is not None else true())
         .group_by(column.originator_id)
     ).all()
     spans = [Span(_uuid(stream), int(version), int(first)) for stream, version, first in rows]
@@ -158,7 +168,10 @@ def _snapshots(
             ).where(tuple_(column.originator_id, column.originator_version).in_(chunk))
         ).all()
         for stream, version, topic, state in rows:
-            snapshot = mapper.to_domain_event(StoredEvent(stream, version, topic, bytes(state)))
+            try:
+                snapshot = mapper.to_domain_event(StoredEvent(stream, version, topic, bytes(state)))
+            except Exception:  # a snapshot that cannot be read is not used: fold the events
+                continue
             if isinstance(snapshot, MatchSnapshot):
                 found[_uuid(stream)] = snapshot
     return found
@@ -175,7 +188,9 @@ def _state(
             state = None
         if state is not None:
             tail = reader.stream(span.stream, snapshot.originator_version, span.version)
-            if tail and tail[0].chain == state.head and state.events == tail[0].originator_version:
+            number = snapshot.originator_version
+            at = tail[0] if tail and tail[0].originator_version == number else None
+            if at is not None and check(snapshot, at.chain) is None:
                 with contextlib.suppress(HistoryNeededError):  # else: a ruling in the tail
                     after = fold(tail[1:], state)
                     rebuilt.snapshots += 1
@@ -187,7 +202,11 @@ def _state(
 
 
 def _rulings(
-    reader: _Reader, topics: Sequence[str], position: int, states: dict[UUID, MatchState]
+    reader: _Reader,
+    topics: Sequence[str],
+    position: int,
+    states: dict[UUID, MatchState],
+    stream: UUID | None = None,
 ) -> list[dict[str, Any]]:
     """The rulings log rows of every match, ``voided_by`` set from the rulings in force."""
     column = reader.table.c
@@ -195,6 +214,7 @@ def _rulings(
         select(column.id, column.originator_id, column.originator_version)
         .add_columns(column.topic, column.state)
         .where(column.topic.in_(topics), column.id <= position)
+        .where(column.originator_id == stream if stream is not None else true())
         .order_by(column.id)
     ).all()
     by_stream: dict[UUID, list[tuple[int, MatchEvent]]] = defaultdict(list)
