@@ -63,7 +63,8 @@ def verify(
     ``bgledger seal``) and --pub KEY.pub (the director's public key: a seal
     carries its signer's key, which proves nothing alone) the signature is
     checked and the stream must still extend the seal: events up to the sealed
-    count unchanged (later rulings are fine), none cut off.  Exit 2 for an
+    count unchanged (later rulings are fine), none cut off; with a ledger seal
+    (seal --all) every sealed match, and one deleted since is named.  Exit 2 for an
     unknown match, an unreadable seal or key, or --seal without --pub.
     """
     if pub is not None and seal_path is None:
@@ -77,7 +78,7 @@ def verify(
         found = None
         if seal_path is not None and pub is not None:
             found = Ledger.check_seal(seal_path, pub=pub, match_id=match_id)
-            match_id = found.match_id
+            match_id = None if found.whole_ledger else found.match_id
         ledger = open_ledger(ctx)
         verdicts = ledger.verify(match_id, seal=found, allow_unchained=allow_unchained)
     if as_json:
@@ -93,23 +94,37 @@ def verify(
 
 
 @click.command()
-@click.argument("match_id", metavar="MATCH")
+@click.argument("match_id", metavar="MATCH", required=False)
+@click.option("--all", "whole", is_flag=True, help="Seal every match of the ledger at once.")
 @click.option("--key", "key_path", type=_PATH, required=True, help="Ed25519 private key (PEM).")
 @click.option("-o", "--out", type=_PATH, default=None, help="Seal file (default: stdout).")
 @click.pass_context
-def seal(ctx: click.Context, match_id: str, key_path: Path, out: Path | None) -> None:
+def seal(
+    ctx: click.Context, match_id: str | None, whole: bool, key_path: Path, out: Path | None
+) -> None:
     """Write a signed digest of MATCH as it stands: its event count and chain head.
 
-    The match is verified first; a match with a mismatch, or whose last
+    With --all instead of MATCH, one seal of every match: `verify --seal` with
+    it then also names any sealed match whose events were deleted since.  The
+    match (every match) is verified first; one with a mismatch, or whose last
     event was recorded before hash chains, is not sealed (exit 1).
+
+    Example: bgledger seal --all --key td.pem -o round3.seal
     """
+    if whole == (match_id is not None):
+        raise BadInputError("seal MATCH, or seal --all for every match")
     ledger = open_ledger(ctx)
     with library_errors():
-        made = ledger.seal(match_id, key_path, out)
+        made = (
+            ledger.seal_ledger(key_path, out)
+            if whole
+            else ledger.seal(str(match_id), key_path, out)
+        )
     if out is None:
         emit_json(made.to_json())
         return
-    click.echo(f"sealed {match_id} at event {made.events} in {out}", err=True)
+    what = f"{len(made.matches)} matches" if whole else str(match_id)
+    click.echo(f"sealed {what} at {made.events} events in {out}", err=True)
 
 
 @click.command("keygen")

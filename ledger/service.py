@@ -1271,7 +1271,9 @@ class Ledger:
         )
 
         store = self._store
-        if match_id is None:
+        if match_id is None and seal is not None and seal.whole_ledger:
+            verdicts = self._verify_sealed(seal, allow_unchained)
+        elif match_id is None:
             verdicts = [
                 verify_stream(store, stream, allow_unchained=allow_unchained)
                 for stream in streams(store)
@@ -1288,7 +1290,13 @@ class Ledger:
                         allow_unchained=allow_unchained,
                     )
                 ]
-            except MatchNotFoundError:  # unknown, unless the read models list it: deleted
+            except MatchNotFoundError:  # unknown, unless a seal or the read models list it
+                if seal is not None:
+                    why = (
+                        f"the seal of {seal.sealed_at} has it at event {seal.events}; its events "
+                        "are gone: the match was deleted"
+                    )
+                    return [Verdict(match_id, problem=Problem(0, "deleted", why))]
                 gone = audit_read_models(store, match_id, match_uuid(match_id))
                 gone = [finding for finding in gone if finding.match_id == match_id]
                 if not gone:
@@ -1316,6 +1324,36 @@ class Ledger:
                 verdicts[at] = replace(verdicts[at], problem=problem)
         return verdicts
 
+    def _verify_sealed(self, seal: Seal, allow_unchained: bool) -> list[Verdict]:
+        """Every stream, each sealed match against the ledger seal's head (one gone is named)."""
+        from bgledger.store.integrity import Problem, Verdict, Witness, streams, verify_stream
+
+        store, verdicts = self._store, []
+        sealed = {
+            match_uuid(match_id): (match_id, events, head)
+            for match_id, events, head in seal.matches
+        }
+        present = streams(store)
+        for stream in present:
+            if stream in sealed:
+                match_id, events, head = sealed[stream]
+                witness = Witness(events, head, f"the ledger seal of {seal.sealed_at}")
+                verdicts.append(
+                    verify_stream(
+                        store, stream, [witness], asked=match_id, allow_unchained=allow_unchained
+                    )
+                )
+            else:
+                verdicts.append(verify_stream(store, stream, allow_unchained=allow_unchained))
+        for stream in sorted(set(sealed) - set(present), key=lambda s: sealed[s][0]):
+            match_id, events, _ = sealed[stream]
+            why = (
+                f"the ledger seal of {seal.sealed_at} has it at event {events}; its events are "
+                "gone: the match was deleted"
+            )
+            verdicts.append(Verdict(match_id, problem=Problem(0, "deleted", why)))
+        return verdicts
+
     @staticmethod
     def check_seal(path: Path, *, pub: Path, match_id: str | None = None) -> Seal:
         """The seal in ``path``, its signature and its signer (the key in ``pub``) checked.
@@ -1331,7 +1369,9 @@ class Ledger:
 
         found = Seal.read(path)
         key = load_public_key(pub)
-        if match_id is not None and found.match_id != match_id:
+        if match_id is not None and found.whole_ledger:
+            pass  # checked as a whole below, then read for that match
+        elif match_id is not None and found.match_id != match_id:
             raise InvalidSealError(f"seal {path} is of match {found.match_id!r}, not {match_id!r}")
         if not found.genuine():
             raise SealRefusedError(
@@ -1342,7 +1382,35 @@ class Ledger:
             raise SealRefusedError(
                 f"{found.match_id}: seal {path} was not signed by the key in {pub}"
             )
+        if match_id is not None and found.whole_ledger:
+            one = found.of(match_id)
+            if one is None:
+                raise InvalidSealError(f"seal {path}: the ledger seal lists no match {match_id!r}")
+            return one
         return found
+
+    def seal_ledger(self, key: Path, out: Path | None = None) -> Seal:
+        """A director's signed digest of every match as it stands (``seal --all``).
+
+        Every match is verified first; a ledger with a mismatch, or a match whose
+        last event was recorded before hash chains, is not sealed.  ``verify --seal``
+        with it names any sealed match later deleted, on any store.
+
+        :raises InvalidSealError: for an unreadable key, or a seal file that cannot be written.
+        :raises SealRefusedError: for a ledger that cannot be sealed.
+        """
+        from bgledger.store.seal import Seal, load_private_key
+
+        private = load_private_key(key)
+        verdicts = self.verify()
+        for verdict in verdicts:
+            if not verdict.ok:
+                raise SealRefusedError(f"not sealed: {verdict_text(verdict)}")
+            if not verdict.head:
+                raise SealRefusedError(f"not sealed: {verdict.match_id}: recorded before chains")
+        made = Seal.make_ledger(private, [(v.match_id, v.events, v.head) for v in verdicts])
+        self._write_seal(made, out)
+        return made
 
     def seal(self, match_id: str, key: Path, out: Path | None = None) -> Seal:
         """A director's signed digest of the match as it stands (written to ``out`` if given).
@@ -1354,7 +1422,7 @@ class Ledger:
         :raises SealRefusedError: for a match that cannot be sealed.
         :raises MatchNotFoundError: for an unknown match.
         """
-        from bgledger.store.seal import InvalidSealError, Seal, load_private_key
+        from bgledger.store.seal import Seal, load_private_key
 
         private = load_private_key(key)
         (verdict,) = self.verify(match_id)
@@ -1363,13 +1431,20 @@ class Ledger:
         if not verdict.head:
             raise SealRefusedError(f"not sealed: {match_id}: recorded before hash chains")
         made = Seal.make(private, match_id, verdict.events, verdict.head)
-        if out is not None:
-            text = json.dumps(made.to_json(), ensure_ascii=False, indent=2) + "\n"
-            try:
-                out.write_text(text, encoding="utf-8")
-            except OSError as error:
-                raise InvalidSealError(f"seal {out}: cannot be written: {error}") from None
+        self._write_seal(made, out)
         return made
+
+    @staticmethod
+    def _write_seal(made: Seal, out: Path | None) -> None:
+        from bgledger.store.seal import InvalidSealError
+
+        if out is None:
+            return
+        text = json.dumps(made.to_json(), ensure_ascii=False, indent=2) + "\n"
+        try:
+            out.write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise InvalidSealError(f"seal {out}: cannot be written: {error}") from None
 
     @staticmethod
     def keygen(path: Path) -> Path:

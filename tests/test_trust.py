@@ -478,3 +478,57 @@ def test_every_check_passes_on_an_untouched_ledger(copy: tuple[Path, str]) -> No
     assert "snapshot(s) equal to the events refolded" in result.stdout
     _, found = verdicts(url)
     assert found[0]["snapshots"] >= 2
+
+
+# -- 2. a match deleted whole, against a director's seal (any store) ---------------------------
+
+
+def test_a_sealed_match_deleted_whole_is_named_on_every_store(
+    stored: tuple[str, str], tmp_path: Path
+) -> None:
+    """A seal lives outside the database: a match it holds cannot vanish unnoticed, whether or
+    not the read models ever listed it."""
+    url, match_id = stored
+    key, seal = tmp_path / "td.pem", tmp_path / "m.seal"
+    assert cli(url, "keygen", "--out", str(key)).exit_code == 0
+    assert cli(url, "seal", match_id, "--key", str(key), "-o", str(seal)).exit_code == 0
+    delete_stream(url, match_id)
+    code, found = verdicts(url, match_id, "--seal", str(seal), "--pub", f"{key}.pub")
+    assert code == 1 and found[0]["match_id"] == match_id
+    assert "its events are gone: the match was deleted" in found[0]["problem"]["why"]
+
+
+def test_a_ledger_seal_names_every_match_deleted_since(
+    copy: tuple[Path, str], tmp_path: Path
+) -> None:
+    path, match_id = copy
+    url = f"sqlite:///{path}"
+    other = "second"
+    assert (
+        cli(url, "start", "--a", "Cy", "--b", "Di", "--length", "1", "--id", other).exit_code == 0
+    )
+    key, seal = tmp_path / "td.pem", tmp_path / "ledger.seal"
+    assert cli(url, "keygen", "--out", str(key)).exit_code == 0
+    made = cli(url, "seal", "--all", "--key", str(key), "-o", str(seal))
+    assert made.exit_code == 0 and "sealed 2 matches" in made.stderr
+    pub = f"{key}.pub"
+    assert verdicts(url, "--seal", str(seal), "--pub", pub)[0] == 0
+    code, found = verdicts(url, match_id, "--seal", str(seal), "--pub", pub)  # one of them
+    assert code == 0 and found[0]["match_id"] == match_id
+    assert cli(url, "list").exit_code == 0  # the read models list it...
+    delete_match(path, other)
+    with sqlite3.connect(path) as db:  # ...and lose every trace of it too
+        tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        for table in (t for t in tables if t.startswith("bgledger_rm_")):
+            columns = [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
+            if "match_id" in columns:
+                db.execute(f"DELETE FROM {table} WHERE match_id = ?", (other,))
+    code, found = verdicts(url, "--seal", str(seal), "--pub", pub)
+    assert code == 1
+    gone = [v for v in found if v["problem"] and v["match_id"] == other]
+    assert gone and "the ledger seal of" in gone[0]["problem"]["why"]
+    forged = json.loads(seal.read_text())
+    forged["matches"] = [m for m in forged["matches"] if m["match_id"] != other]
+    seal.write_text(json.dumps(forged))
+    result = cli(url, "verify", "--seal", str(seal), "--pub", pub)
+    assert result.exit_code == 1 and "altered or forged" in result.stderr

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -34,10 +35,20 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from bgledger.errors import RulesError
 from bgledger.events.chain import canonical_json
 
-__all__ = ["FORMAT", "InvalidSealError", "Seal", "keygen", "load_private_key", "load_public_key"]
+__all__ = [
+    "FORMAT",
+    "LEDGER",
+    "InvalidSealError",
+    "Seal",
+    "keygen",
+    "load_private_key",
+    "load_public_key",
+]
 
 FORMAT = "bgledger-seal"
-_SIGNED = ("format", "match_id", "events", "head", "sealed_at", "public_key")
+LEDGER = "*"
+"""The ``match_id`` of a ledger seal: every match, listed in ``matches``."""
+_SIGNED = ("format", "match_id", "events", "head", "sealed_at", "public_key", "matches")
 
 
 class InvalidSealError(RulesError):
@@ -54,6 +65,19 @@ class Seal:
     sealed_at: str
     public_key: str
     signature: str
+    matches: tuple[tuple[str, int, str], ...] = ()
+
+    @property
+    def whole_ledger(self) -> bool:
+        """True for a ledger seal (``seal --all``): every match in :attr:`matches`."""
+        return self.match_id == LEDGER
+
+    def of(self, match_id: str) -> Seal | None:
+        """The seal of ``match_id`` a ledger seal holds (None if it lists no such match)."""
+        for sealed, events, head in self.matches:
+            if sealed == match_id:
+                return Seal(sealed, events, head, self.sealed_at, self.public_key, self.signature)
+        return None
 
     def signed(self) -> bytes:
         """The bytes the signature covers."""
@@ -61,8 +85,8 @@ class Seal:
         return canonical_json(data).encode("utf-8")
 
     def to_json(self) -> dict[str, Any]:
-        """The seal document."""
-        return {
+        """The seal document (a ledger seal's has ``matches`` too)."""
+        document: dict[str, Any] = {
             "format": FORMAT,
             "match_id": self.match_id,
             "events": self.events,
@@ -71,6 +95,11 @@ class Seal:
             "public_key": self.public_key,
             "signature": self.signature,
         }
+        if self.whole_ledger:
+            document["matches"] = [
+                {"match_id": m, "events": n, "head": h} for m, n, h in self.matches
+            ]
+        return document
 
     @classmethod
     def make(cls, key: Ed25519PrivateKey, match_id: str, events: int, head: str) -> Seal:
@@ -82,6 +111,19 @@ class Seal:
         unsigned = cls(match_id, events, head, sealed_at, public.hex(), "")
         signature = key.sign(unsigned.signed()).hex()
         return cls(match_id, events, head, sealed_at, public.hex(), signature)
+
+    @classmethod
+    def make_ledger(cls, key: Ed25519PrivateKey, matches: Sequence[tuple[str, int, str]]) -> Seal:
+        """A seal of every match in ``matches`` (id, events, head), signed now with ``key``."""
+        public = key.public_key().public_bytes(
+            serialization.Encoding.Raw, serialization.PublicFormat.Raw
+        )
+        sealed_at = datetime.now(UTC).isoformat(timespec="seconds")
+        listed = tuple(sorted(matches))
+        total = sum(events for _, events, _ in listed)
+        unsigned = cls(LEDGER, total, "", sealed_at, public.hex(), "", listed)
+        signature = key.sign(unsigned.signed()).hex()
+        return replace(unsigned, signature=signature)
 
     @classmethod
     def read(cls, path: Path) -> Seal:
@@ -100,7 +142,21 @@ class Seal:
         for key, kind in types.items():
             if type(data.get(key)) is not kind:
                 raise InvalidSealError(f"seal {path}: {key!r} missing or not a {kind.__name__}")
-        return cls(**{key: data[key] for key in types})
+        found = cls(**{key: data[key] for key in types})
+        if not found.whole_ledger:
+            return found
+        listed = data.get("matches")
+        entries = listed if isinstance(listed, list) else None
+        if entries is None or not all(
+            isinstance(e, dict)
+            and type(e.get("match_id")) is str
+            and type(e.get("events")) is int
+            and type(e.get("head")) is str
+            for e in entries
+        ):
+            raise InvalidSealError(f"seal {path}: 'matches' missing or not a list of matches")
+        matches = tuple((e["match_id"], e["events"], e["head"]) for e in entries)
+        return replace(found, matches=matches)
 
     def genuine(self) -> bool:
         """True when the signature is the seal's own key's signature over its content."""
