@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import random
 import sqlite3
 import stat
 from collections.abc import Iterator
@@ -30,7 +31,8 @@ from bgledger.projections.readmodels.tracking import ReadModels
 from bgledger.projections.state.fold import fold
 from bgledger.store.application import SNAPSHOT_INTERVAL, MatchStore
 from tests.conftest import unique_id
-from tests.test_integrity import record_match
+from tests.match_driver import next_line
+from tests.test_integrity import acting, record_match
 
 ZEN = "Beautiful is better than ugly"
 
@@ -143,6 +145,34 @@ def test_a_snapshot_forged_with_its_digest_recomputed_fails_verify(
     assert "players" in problem["why"] and "forged" in problem["why"]
     text = cli(url, "verify", match_id)
     assert text.exit_code == 1 and f"{match_id}: event {version}: " in text.stderr
+
+
+@pytest.mark.parametrize("cache_size", [0, 16], ids=["one-shot", "console"])
+def test_no_command_decides_on_a_snapshot_forged_with_its_digest_recomputed(
+    copy: tuple[Path, str], cache_size: int
+) -> None:
+    """DESIGN principle 8: a command folds the match from its events, so a forgery that passes
+    the snapshot's own checks is never built on, nor copied into the snapshots it writes."""
+    path, match_id = copy
+    url = f"sqlite:///{path}"
+    with sqlite3.connect(path) as db:
+        version, data = latest_snapshot(db)
+        data["state"]["players"] = ["Ann", "Mallory"]
+        data["state"]["digest"] = forger_digest(data["state"])
+        store_snapshot(db, version, data)
+    ledger = MatchStore(url, cache_size=cache_size)
+    ledger.state(match_id)  # a read first (the console shows the match): it may seed the cache
+    rng = random.Random(2)
+    for _ in range(SNAPSHOT_INTERVAL + 5):  # past the next snapshot
+        line = next_line(ledger.state(match_id), rng)
+        if line is None:
+            break
+        ledger.act(match_id, acting(line))
+    assert ledger.state(match_id).players == ("Ann", "Bob")
+    ledger.close()
+    with sqlite3.connect(path) as db:
+        newest, written = latest_snapshot(db)
+    assert newest > version and written["state"]["players"] == ["Ann", "Bob"]
 
 
 def test_a_forged_snapshot_of_another_history_is_not_used(copy: tuple[Path, str]) -> None:
