@@ -6,6 +6,8 @@ Routes (the API mirrors the command line, DESIGN "Command-line contract")::
     GET  /matches/MATCH                 the match page: the board as inline SVG,
                                         score, status, the last entries of the history
     GET  /matches/MATCH/live            the page's live part alone (the page refetches it)
+    GET  /matches/MATCH/pad             the scorekeeper's pad: the board and the buttons that
+                                        post lines to the API (web/static/pad.js)
     GET  /matches/MATCH/board.svg       the board alone (``?from=a|b``)
     GET  /api/matches/MATCH             ``show MATCH --json``
     POST /api/matches/MATCH/lines       ``{"line": "roll 6 4"}``: one line of the record
@@ -141,6 +143,12 @@ def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlet
         match_id = request.path_params["match_id"]
         return page(request, "match.html", live_context(match_id, viewer_of(request)))
 
+    def pad_page(request: Request) -> Response:
+        match_id = request.path_params["match_id"]
+        state = ledger.state(match_id)
+        # the board from the side of the player on roll: his tap on point N is his point N
+        return page(request, "pad.html", live_context(match_id, state.turn or "a"))
+
     def match_live(request: Request) -> Response:
         match_id = request.path_params["match_id"]
         return page(request, "_live.html", live_context(match_id, viewer_of(request)))
@@ -211,6 +219,7 @@ def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlet
         Route("/", index),
         Route("/matches/{match_id}", match_page),
         Route("/matches/{match_id}/live", match_live),
+        Route("/matches/{match_id}/pad", pad_page),
         Route("/matches/{match_id}/board.svg", board),
         Route("/api/matches/{match_id}", show),
         Route("/api/matches/{match_id}/lines", record, methods=["POST"]),
