@@ -9,18 +9,14 @@ test's temporary folder.  Skipped where no Chromium is installed.
 from __future__ import annotations
 
 import shutil
-import socket
 import subprocess
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 
 from bgledger.service import Ledger
-from bgledger.web import create_app
+from tests.served import serving
 
 pytestmark = pytest.mark.browser
 
@@ -35,20 +31,8 @@ def served(tmp_path: Path) -> Iterator[str]:
     ledger.start(("Ann", "Bob <b>"), 7, match_id="final", by="kim")
     for line in ["opening 3 1", "move 8/5 6/5", "roll 6 4"]:
         ledger.record_line("final", line, by="kim")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    config = uvicorn.Config(create_app(ledger), host="127.0.0.1", port=port, log_level="warning")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert server.started
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    with serving(ledger) as url:
+        yield url
     ledger.close()
 
 

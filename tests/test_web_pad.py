@@ -37,12 +37,13 @@ def test_the_pad_has_every_control_and_the_token_field(client: TestClient) -> No
     assert response.status_code == 200
     page = response.text
     assert 'id="token"' in page and 'type="password"' in page
-    for control in ('id="hit"', 'id="dice-confirm"', 'id="play-confirm"', 'id="step-undo"',
-                    'id="play-clear"', 'id="line"', 'id="amend-n"', 'id="amend-line"'):
-        assert control in page, control
-    for line in ("double", "take", "drop", "resign single", "resign gammon",
-                 "resign backgammon", "accept", "reject", "undo", "break start a",
-                 "break start both", "break end"):
+    controls = "hit dice-confirm play-confirm step-undo play-clear line amend-n amend-line"
+    for control in controls.split():
+        assert f'id="{control}"' in page, control
+    lines = ["double", "take", "drop", "accept", "reject", "undo", "break end"]
+    lines += [f"resign {kind}" for kind in ("single", "gammon", "backgammon")]
+    lines += [f"break start {who}" for who in ("a", "b", "both")]
+    for line in lines:
         assert f'data-line="{line}"' in page, line
     assert page.count('class="die"') == 12  # two rows of faces 1-6
     assert "<svg" in page and page.count('class="checker mine"') == 15

@@ -1,0 +1,206 @@
+"""The scorekeeper's pad in a real browser: a game recorded by tapping, in headless Chromium.
+
+Selenium drives Debian's Chromium through Debian's ``chromedriver`` (both
+installed by ``.ci/run``) at a phone's size (390x844), then a tablet's; the
+server is uvicorn on a free port of 127.0.0.1 with a SQLite ledger in the
+test's temporary folder.  After every tap the test reads what the server
+recorded (``GET /api/matches/final``), not what the page says it did.
+Screenshots are saved in the temporary folder.  Skipped where no Chromium,
+chromedriver or selenium is installed.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bgledger.service import Ledger
+from tests.served import serving
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+PHONE = (390, 844)
+TABLET = (820, 1180)
+
+
+@pytest.fixture
+def pad(tmp_path: Path) -> Iterator[tuple[Any, str, str]]:
+    """A browser, the server's URL and a scorekeeper's token for match ``final``."""
+    if CHROMIUM is None or CHROMEDRIVER is None:
+        pytest.skip("no Chromium or chromedriver: apt-get install chromium chromium-driver")
+    webdriver = pytest.importorskip("selenium.webdriver")
+    ledger = Ledger(f"sqlite:///{tmp_path / 'ledger.db'}")
+    ledger.start(("Ann", "Bob"), 3, match_id="final", clock="simple-delay", by="kim")
+    token = ledger.issue_token("scorekeeper", match_id="final", label="Sam at table 4")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"):
+        options.add_argument(argument)
+    service = webdriver.ChromeService(executable_path=CHROMEDRIVER)
+    with serving(ledger) as url:
+        driver = webdriver.Chrome(options=options, service=service)
+        try:
+            size(driver, PHONE)
+            yield driver, url, token
+        finally:
+            driver.quit()
+    ledger.close()
+
+
+def size(driver: Any, viewport: tuple[int, int]) -> None:
+    """A phone's or a tablet's screen: its viewport, as Chromium emulates a device."""
+    width, height = viewport
+    metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True}
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+
+
+def test_a_game_recorded_by_tapping_on_a_phone(pad: tuple[Any, str, str], tmp_path: Path) -> None:
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver, url, token = pad
+    shots = tmp_path / "shots"
+    shots.mkdir()
+
+    def server() -> dict[str, Any]:
+        with urllib.request.urlopen(f"{url}/api/matches/final") as answer:
+            document: dict[str, Any] = json.load(answer)
+            return document
+
+    def until(what: Callable[[], object], message: str) -> None:
+        try:
+            WebDriverWait(driver, 5, poll_frequency=0.05).until(lambda _: what())
+        except TimeoutException:
+            logs = driver.get_log("browser")
+            raise AssertionError(f"{message}; the pad: {find('#message').text!r}; {logs}") from None
+
+    def find(css: str) -> Any:
+        return driver.find_element(By.CSS_SELECTOR, css)
+
+    def tap(css: str) -> None:
+        element = find(css)
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        until(element.is_enabled, f"{css} is enabled")
+        element.click()
+
+    def act(css: str) -> dict[str, Any]:
+        """Tap ``css``; the server's document once it has recorded the line the tap posted."""
+        before = server()["events"]
+        tap(css)
+        until(lambda: server()["events"] > before, f"{css}: the server records")
+        events = server()["events"]
+        until(lambda: f"#{events} " in find("#msg-head").text + " ", f"the pad says #{events}")
+        return server()
+
+    def die(row: int, face: int) -> None:
+        tap(f'.dice-row[data-die="{row}"] .die[data-face="{face}"]')
+
+    def point(name: str) -> None:
+        tap(f'#live [data-point="{name}"]')
+
+    def shoot(name: str, top: str | None = None) -> None:
+        if top:  # that element at the top of the screen
+            driver.execute_script("arguments[0].scrollIntoView(true)", find(top))
+        driver.save_screenshot(str(shots / f"{name}.png"))
+
+    # the token comes in the address once, is kept, and leaves the address
+    driver.get(f"{url}/matches/final/pad?token={token}")
+    until(lambda: find(".die").is_enabled(), "the pad has read the match")
+    assert "token" not in driver.current_url
+    assert driver.execute_script("return localStorage.getItem('bgledger.pad.token.final')") == token
+    assert find("#dice-legend").text == "Opening roll"
+    assert not find("#play-confirm").is_enabled() and not find("[data-line=double]").is_enabled()
+    shoot("1-phone-start")
+
+    # the opening roll: Ann's die, Bob's die, confirm
+    die(0, 3)
+    die(1, 1)
+    assert find("#dice-confirm").text == "Opening 3-1"
+    document = act("#dice-confirm")
+    assert (document["phase"], document["turn"], document["dice"]) == ("play", "a", [3, 1])
+    until(lambda: "running" in find("#reserve-a").get_attribute("class"), "Ann's time runs")
+
+    # an illegal play, tapped: refused with the rule and the next step; nothing recorded
+    point("24")
+    point("18")
+    assert find("#notation").text == "24/18"
+    events = server()["events"]
+    tap("#play-confirm")
+    until(lambda: find("#message").get_attribute("class") == "message refused", "a refusal")
+    assert "moves more than 3-1 allows" in find("#msg-head").text
+    assert find("#msg-rule-text").text == "USBGF 4.2.3(a)"
+    assert "move 24/23 24/21" in find("#msg-next-text").text
+    assert server()["events"] == events
+    shoot("2-phone-refused")
+
+    # the play Ann made, tapped checker by checker; one step taken back on the way
+    tap("#play-clear")
+    point("8")
+    point("4")
+    assert find("#notation").text == "8/4"
+    tap("#step-undo")
+    point("8")
+    point("5")
+    point("6")
+    point("5")
+    assert find("#notation").text == "8/5 6/5"
+    document = act("#play-confirm")
+    assert (document["phase"], document["turn"], document["dice"]) == ("roll", "b", None)
+    assert document["board"] != "4HPwATDgc/ABMA"  # no longer the starting position
+    until(lambda: find("#dice-legend").text == "Bob rolls", "Bob is on roll")
+    # the board turns: Bob's taps are on Bob's points
+    side = "from Bob's side"
+    until(lambda: side in find("#live svg").get_attribute("aria-label"), "the board turns")
+
+    # the clock: Ann hits, Bob's time runs
+    document = act("#hit")
+    assert document["clock"]["running"] == "b"
+    until(lambda: "running" in find("#reserve-b").get_attribute("class"), "Bob's time runs")
+    assert find("#reserve-a b").text == "6:00"  # the reserve the profile gives a 3-point match
+    shoot("3-phone-clock", top=".pad-board .score")
+
+    # a recording error: 6-3 entered for another roll, then undone
+    die(0, 6)
+    die(1, 3)
+    document = act("#dice-confirm")
+    assert document["dice"] == [6, 3]
+    document = act("#undo")
+    assert (document["phase"], document["dice"]) == ("roll", None)
+    assert "recording error" in find("#msg-head").text
+    shoot("4-phone-undone")
+
+    # Bob doubles, Ann drops: Bob wins the game
+    assert not find("[data-line=take]").is_enabled()
+    document = act("[data-line=double]")
+    assert (document["phase"], document["cube"]["offered"]) == ("doubled", True)
+    assert find("[data-line=drop]").is_enabled() and not find("[data-line=double]").is_enabled()
+    tap("[data-line=drop]")
+    until(lambda: server()["phase"] == "between-games", "the game is over")
+    document = server()
+    assert document["score"] == {"a": 0, "b": 1}
+    until(lambda: find("#dice-legend").text == "Opening roll", "the pad offers game 2")
+    shoot("5-phone-dropped", top=".pad-board .score")
+
+    # on a tablet: game 2's opening roll and a play typed as a line
+    size(driver, TABLET)
+    die(0, 5)
+    die(1, 2)
+    tap("#dice-confirm")
+    until(lambda: server()["phase"] == "play", "game 2's opening roll")
+    line = find("#line")
+    line.send_keys("move 13/8 13/11")
+    tap("#line-send")
+    until(lambda: server()["turn"] == "b", "Ann's play recorded")
+    assert server()["game"] == 2
+    shoot("6-tablet-typed", top=".pad-board")
+    for shot in shots.iterdir():
+        assert shot.read_bytes().startswith(b"\x89PNG") and shot.stat().st_size > 20_000
