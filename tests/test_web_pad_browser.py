@@ -12,9 +12,11 @@ chromedriver or selenium is installed.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import urllib.request
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +42,11 @@ def pad(tmp_path: Path) -> Iterator[tuple[Any, str, str]]:
     ledger = Ledger(f"sqlite:///{tmp_path / 'ledger.db'}")
     ledger.start(("Ann", "Bob"), 3, match_id="final", clock="simple-delay", by="kim")
     token = ledger.issue_token("scorekeeper", match_id="final", label="Sam at table 4")
+    # a second table, where Ann's time has been running for half a minute
+    now = datetime.now(UTC)
+    ago = [(now - timedelta(seconds=s)).isoformat() for s in (60, 30)]
+    ledger.start(("Cy", "Di"), 3, match_id="side", clock="simple-delay", by="kim", at=ago[0])
+    ledger.record_line("side", f"@{ago[1]} opening 3 1", by="kim")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"):
@@ -201,6 +208,33 @@ def test_a_game_recorded_by_tapping_on_a_phone(pad: tuple[Any, str, str], tmp_pa
     tap("#line-send")
     until(lambda: server()["turn"] == "b", "Ann's play recorded")
     assert server()["game"] == 2
+
+    # a roll entered wrong, amended by its entry number
+    act("#hit")
+    die(0, 6)
+    die(1, 3)
+    wrong = act("#dice-confirm")["events"]
+    find("#amend-n").send_keys(str(wrong))
+    find("#amend-line").send_keys("roll 6 4")
+    document = act("#amend-send")
+    assert (document["dice"], document["turn"], document["phase"]) == ([6, 4], "b", "play")
+    assert f"entry {wrong}" in find("#msg-head").text
     shoot("6-tablet-typed", top=".pad-board")
+
+    # the other table's pad: Cy's reserve counts down, from the server's figures at his
+    # opening roll (6:00, 30 s ago) less the time since beyond the 12 s delay
+    driver.get(f"{url}/matches/side/pad")
+    until(lambda: "running" in find("#reserve-a").get_attribute("class"), "Cy's time runs")
+
+    def seconds() -> int:
+        shown = re.fullmatch(r"(\d+):(\d\d)", find("#reserve-a b").text)
+        assert shown, find("#reserve-a b").text
+        return 60 * int(shown[1]) + int(shown[2])
+
+    first = seconds()
+    assert 330 <= first <= 343  # 6:00 less 18 s or more
+    until(lambda: seconds() < first, "Cy's reserve counts down")
+    assert find("#reserve-b b").text == "6:00"
+    assert "kept on this device" not in find("#token-state").text  # a token is for its match
     for shot in shots.iterdir():
         assert shot.read_bytes().startswith(b"\x89PNG") and shot.stat().st_size > 20_000

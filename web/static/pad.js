@@ -18,10 +18,13 @@
   var skew = 0;            // the server's clock minus this device's, in ms
   var busy = false;
 
-  // -- the token: typed once, or ?token= in the address; kept in localStorage, never logged
+  // -- the token: typed once, or ?token= (or #token=, which never leaves the device) in
+  // the address; kept in localStorage, taken out of the address, never logged
   var query = new URLSearchParams(window.location.search);
-  if (query.get("token")) {
-    localStorage.setItem(key, query.get("token"));
+  var hash = new URLSearchParams(window.location.hash.slice(1));
+  var given = hash.get("token") || query.get("token");
+  if (given) {
+    localStorage.setItem(key, given);
     query.delete("token");
     var rest = query.toString();
     history.replaceState(null, "", window.location.pathname + (rest ? "?" + rest : ""));
