@@ -41,6 +41,7 @@ def test_the_pad_has_every_control_and_the_token_field(client: TestClient) -> No
     for control in controls.split():
         assert f'id="{control}"' in page, control
     lines = ["double", "take", "drop", "accept", "reject", "undo", "break end"]
+    lines += ["accept-roll", "refuse-roll"]
     lines += [f"resign {kind}" for kind in ("single", "gammon", "backgammon")]
     lines += [f"break start {who}" for who in ("a", "b", "both")]
     for line in lines:

@@ -101,6 +101,7 @@
       case "answer": return phase === "doubled";
       case "resign": return ["roll", "reroll", "play"].indexOf(phase) >= 0;
       case "resigned": return phase === "resigned";
+      case "premature": return phase === "premature-roll";
       case "hit": return doc.clock.mode !== "none" && doc.clock.reserve_ms !== null;
       case "break-start": return !doc.breaks.on_break && phase !== "over";
       case "break-end": return !!doc.breaks.on_break;
