@@ -26,6 +26,7 @@ from bgledger.projections.views.audit import describe
 from bgledger.projections.views.summary import state_json
 from bgledger.projections.views.text import brief
 from bgledger.projections.views.words import rule_for
+from bgledger.rules.errors import RulesError
 from bgledger.service import (
     DEFAULT_PROFILE,
     PROFILES,
@@ -180,28 +181,32 @@ def _clock_setup(
 
 @click.command()
 @click.argument("match_id", metavar="MATCH")
-@click.argument("die_a", type=int)
-@click.argument("die_b", type=int)
+@click.argument("die_a", metavar="DA")
+@click.argument("die_b", metavar="DB")
 @stamp_options
 @json_option
 @click.pass_context
 def opening(
     ctx: click.Context,
     match_id: str,
-    die_a: int,
-    die_b: int,
+    die_a: str,
+    die_b: str,
     by: str,
     at: str | None,
     as_json: bool,
 ) -> None:
     """The opening roll: a's die, then b's die (a tie is recorded; roll again)."""
-    perform(ctx, lambda ledger: ledger.opening(match_id, die_a, die_b, by=by, at=at), as_json)
+    try:  # read as typed: '٣' is not a die, whatever int() makes of it
+        a, b = Ledger.dice_said([die_a, die_b])
+    except RulesError as error:
+        raise BadInputError(f"opening DA DB (a's die, b's die): {error}") from None
+    perform(ctx, lambda ledger: ledger.opening(match_id, a, b, by=by, at=at), as_json)
 
 
 @click.command()
 @click.argument("match_id", metavar="MATCH")
-@click.argument("die1", type=int)
-@click.argument("die2", type=int, required=False)
+@click.argument("die1", metavar="D")
+@click.argument("die2", metavar="[D]", required=False)
 @_PREMATURE
 @_AS_PLAYED
 @stamp_options
@@ -210,8 +215,8 @@ def opening(
 def roll(
     ctx: click.Context,
     match_id: str,
-    die1: int,
-    die2: int | None,
+    die1: str,
+    die2: str | None,
     early: bool,
     as_played: bool,
     by: str,
@@ -225,15 +230,14 @@ def roll(
     where premature rolls stand, ABT 4.6).  With --as-played, a roll made on the
     opponent's time (his hit never made) is recorded as made, for the director.
     """
-    if die2 is None:  # 'roll M 64', as a scorekeeper says it
-        with library_errors():
-            die1, die2 = Ledger.dice_said([str(die1)])
+    with library_errors():  # 'roll M 64', as a scorekeeper says it; read as typed
+        one, two = Ledger.dice_said([die1] if die2 is None else [die1, die2])
     if early:
-        perform(ctx, lambda led: led.roll_early(match_id, die1, die2, by=by, at=at), as_json)
+        perform(ctx, lambda led: led.roll_early(match_id, one, two, by=by, at=at), as_json)
     else:
         perform(
             ctx,
-            lambda led: led.roll(match_id, die1, die2, as_played=as_played, by=by, at=at),
+            lambda led: led.roll(match_id, one, two, as_played=as_played, by=by, at=at),
             as_json,
         )
 
