@@ -35,7 +35,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from bgledger.projections.views.audit import HistoryEntry, history, history_line
-from bgledger.projections.views.moment import Moment, moment
+from bgledger.projections.views.moment import Moment, moment, ruling_names
 from bgledger.projections.views.scoresheet import scoresheet_html
 from bgledger.projections.views.svg import board_svg
 from bgledger.projections.views.text import brief
@@ -131,7 +131,11 @@ def replay_routes(ledger: Ledger, page: Page) -> list[Route]:
             )
         stretch = range(first, last + 1)
         state = moments[last].state
-        bearing = [e for e in entries if e.ruling is not None and _touches(e, stretch)]
+        bearing = [
+            e
+            for e in entries
+            if e.ruling is not None and _touches(e, events[e.number - 1], stretch)
+        ]
         context = {
             "match_id": match_id,
             "state": state,
@@ -143,7 +147,7 @@ def replay_routes(ledger: Ledger, page: Page) -> list[Route]:
             "corrections": [
                 history_line(e, width)
                 for e in entries
-                if e.correction is not None and _touches(e, stretch)
+                if e.correction is not None and _touches(e, events[e.number - 1], stretch)
             ],
         }
         return page(request, "packet.html", context)
@@ -152,8 +156,12 @@ def replay_routes(ledger: Ledger, page: Page) -> list[Route]:
         match_id = request.path_params["match_id"]
         shown = ledger.moment(match_id, corrected=True)
         sheet = scoresheet_html(shown.state, ledger.events(match_id))
-        board = f'<h2>The board at the end</h2>\n<div class="board">{board_svg(shown.state)}</div>'
-        body = sheet.replace("</body>", board + "\n</body>", 1)
+        css = request.url_for("static", path="replay.css")
+        board = (
+            f'<link rel="stylesheet" href="{css}">\n<h2>The board at the end</h2>\n'
+            f'<div class="sheet-board">{board_svg(shown.state)}</div>\n'
+        )
+        body = sheet.replace("</body>", board + "</body>", 1)
         # the sheet's own <style>, allowed by its hash (the app allows no other inline style)
         styles = re.findall(r"<style>(.*?)</style>", body, re.DOTALL)
         hashes = " ".join(
@@ -224,11 +232,11 @@ def _ruled(
     return Ruled(entry.number, history_line(entry, width), event.rule, quotes)
 
 
-def _touches(entry: HistoryEntry, stretch: range) -> bool:
-    """A ruling or correction made in ``stretch``, or naming an event in it."""
-    named: list[int] = []
-    if entry.ruling is not None:
-        named = [*entry.ruling.voids, *entry.ruling.restores]
+def _touches(entry: HistoryEntry, event: MatchEvent, stretch: range) -> bool:
+    """A ruling or correction made in ``stretch``, or about an event in it."""
+    named: tuple[int, ...] = ()
+    if isinstance(event, RulingMade):
+        named = ruling_names(event)
     elif entry.correction is not None:
-        named = list(entry.correction["voids"])
+        named = tuple(entry.correction["voids"])
     return entry.number in stretch or any(n in stretch for n in named)

@@ -12,6 +12,8 @@
   var view = box.dataset.view;
   var from = box.dataset.from || "a";
   var busy = false;
+  var keys = document.getElementById("replay-keys");
+  if (keys) { keys.hidden = false; }  // the keys work: say so
   function query(n, v) {
     return "?at=" + n + "&view=" + encodeURIComponent(v) + "&from=" + encodeURIComponent(from);
   }
@@ -29,6 +31,12 @@
         if (jump) { jump.value = String(n); }
         var pick = document.querySelector("form.jump select[name=view]");
         if (pick) { pick.value = v; }
+        var stretch = document.querySelector("form.packet-form");
+        if (stretch) {
+          stretch.elements.from.value = String(Math.max(n - 2, 1));
+          stretch.elements.to.value = String(n);
+          stretch.elements.view.value = v;
+        }
       })
       .catch(function () { window.location.search = query(n, v); })
       .then(function () { busy = false; });
