@@ -45,11 +45,15 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     ledger.close()
 
 
+def ok(client: TestClient, url: str) -> str:
+    response = client.get(url)
+    assert response.status_code == 200, response.text
+    return response.text
+
+
 def step(client: TestClient, at: int, view: str, match: str = "m") -> str:
     """The page at event ``at`` in ``view``, with each ``&amp;`` read as ``&`` (links)."""
-    response = client.get(f"/matches/{match}/replay?at={at}&view={view}")
-    assert response.status_code == 200, response.text
-    return response.text.replace("&amp;", "&")
+    return ok(client, f"/matches/{match}/replay?at={at}&view={view}").replace("&amp;", "&")
 
 
 def pips(page: str, player: str) -> int:
@@ -141,9 +145,7 @@ def test_the_board_turns_for_bob(client: TestClient) -> None:
 def test_a_packet_has_each_event_of_the_stretch_with_the_board_before_and_after(
     client: TestClient,
 ) -> None:
-    response = client.get("/matches/m/packet?from=5&to=8")
-    assert response.status_code == 200
-    page = response.text
+    page = ok(client, "/matches/m/packet?from=5&to=8")
     sections = page.split('<section class="packet-step"')[1:]
     assert [re.search(r'id="event-(\d+)"', s).group(1) for s in sections] == ["5", "6", "7", "8"]  # type: ignore[union-attr]
     assert all(s.count("<svg") == 2 for s in sections)
@@ -156,7 +158,7 @@ def test_a_packet_has_each_event_of_the_stretch_with_the_board_before_and_after(
 def test_a_packet_lists_a_later_ruling_about_an_event_of_the_stretch(
     client: TestClient,
 ) -> None:
-    page = client.get("/matches/m/packet?from=9&to=10&view=corrected").text
+    page = ok(client, "/matches/m/packet?from=9&to=10&view=corrected")
     assert CUBE_WORDS in rulings_part(page)  # ruling 11, made after the stretch, names event 9
     assert "(2)" in page and page.count('<section class="packet-step"') == 2
 
@@ -164,7 +166,7 @@ def test_a_packet_lists_a_later_ruling_about_an_event_of_the_stretch(
 def test_a_packet_from_the_first_event_says_there_was_no_board_before_it(
     client: TestClient,
 ) -> None:
-    page = client.get("/matches/m/packet?from=1&to=2").text
+    page = ok(client, "/matches/m/packet?from=1&to=2")
     first = page.split('id="event-1"', 1)[1].split("</section>", 1)[0]
     assert first.count("<svg") == 1 and "the match had not begun" in first
 

@@ -10,19 +10,15 @@ would.  Skipped where no Chromium is installed.
 from __future__ import annotations
 
 import re
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 
 from bgledger.service import Ledger
 from bgledger.store.application import MatchStore
-from bgledger.web import create_app
 from tests.ruled_match import record_ruled_match
+from tests.served import serving
 from tests.test_web_browser import CHROMIUM, chromium
 
 pytestmark = pytest.mark.browser
@@ -36,20 +32,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with MatchStore(url) as store:
         record_ruled_match(store, "m")
     ledger = Ledger(url)
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    config = uvicorn.Config(create_app(ledger), host="127.0.0.1", port=port, log_level="warning")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert server.started
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    with serving(ledger) as url:
+        yield url
     ledger.close()
 
 

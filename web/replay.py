@@ -10,7 +10,8 @@ Routes, added to the application by :func:`replay_routes`::
                                        rulings bearing on the stretch with their rules'
                                        words, the corrections of recording errors
                                        (``view=``; ``side=b``: the boards from b's side)
-    GET /matches/MATCH/scoresheet      the HTML score sheet, with the final board
+    GET /matches/MATCH/scoresheet      the HTML score sheet (``export --format scoresheet-html``),
+                                       with the board at the end
 
 A step is the match after event N in one of the two views of the past
 (:mod:`bgledger.projections.views.moment`): *recorded*, as the log stood
@@ -36,7 +37,6 @@ from starlette.routing import Route
 
 from bgledger.projections.views.audit import HistoryEntry, history, history_line
 from bgledger.projections.views.moment import Moment, moment, ruling_names
-from bgledger.projections.views.scoresheet import scoresheet_html
 from bgledger.projections.views.svg import board_svg
 from bgledger.projections.views.text import brief
 from bgledger.service import Ledger, MatchEvent, RulingMade
@@ -154,12 +154,12 @@ def replay_routes(ledger: Ledger, page: Page) -> list[Route]:
 
     def scoresheet(request: Request) -> Response:
         match_id = request.path_params["match_id"]
-        shown = ledger.moment(match_id, corrected=True)
-        sheet = scoresheet_html(shown.state, ledger.events(match_id))
+        sheet = ledger.export(match_id, "scoresheet-html")  # the match as corrected
+        final = ledger.state(match_id, corrected=True)
         css = request.url_for("static", path="replay.css")
         board = (
             f'<link rel="stylesheet" href="{css}">\n<h2>The board at the end</h2>\n'
-            f'<div class="sheet-board">{board_svg(shown.state)}</div>\n'
+            f'<div class="sheet-board">{board_svg(final)}</div>\n'
         )
         body = sheet.replace("</body>", board + "</body>", 1)
         # the sheet's own <style>, allowed by its hash (the app allows no other inline style)
