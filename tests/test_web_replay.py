@@ -223,15 +223,21 @@ def test_an_unknown_match_is_not_found(client: TestClient, path: str) -> None:
 # -- the score sheet ------------------------------------------------------------------------------
 
 
-def test_the_score_sheet_page_has_the_final_board_and_allows_only_its_own_style(
+def test_the_score_sheet_page_has_each_games_last_board_and_allows_only_its_own_style(
     client: TestClient,
 ) -> None:
     response = client.get("/matches/m/scoresheet")
     assert response.status_code == 200
     page = response.text
     assert "<h1>Score sheet</h1>" in page and "Bob wins the match" in page
-    board = page.split("The board at the end", 1)[1]
-    assert "<svg" in board and ">Bob: 3 of 3 ·" in board
+    boards = page.split("The board at each game's end", 1)[1].split("<figure>")[1:]
+    captions = [re.search(r"<figcaption>(.*?)</figcaption>", b).group(1) for b in boards]  # type: ignore[union-attr]
+    # the last game's board is the match's last: the length was set back to 3 at event 50
+    assert captions[:2] == ["game 1: the end (event 17)", "game 2: the end (event 27)"]
+    assert captions[2:] == ["game 3: the end of the match (event 51)"]
+    # game 2 as corrected: Bob's Crawford-game double void, he won 1 point, not 2
+    assert ">Ann: 2 of 3 ·" in boards[1] and ">Bob: 1 of 3 ·" in boards[1]
+    assert ">Bob: 3 of 3 ·" in boards[2]
     style = re.search(r"<style>(.*?)</style>", page, re.DOTALL)
     assert style is not None
     digest = base64.b64encode(hashlib.sha256(style.group(1).encode()).digest()).decode()

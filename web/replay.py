@@ -11,7 +11,7 @@ Routes, added to the application by :func:`replay_routes`::
                                        words, the corrections of recording errors
                                        (``view=``; ``side=b``: the boards from b's side)
     GET /matches/MATCH/scoresheet      the HTML score sheet (``export --format scoresheet-html``),
-                                       with the board at the end
+                                       with the board at each game's end
 
 A step is the match after event N in one of the two views of the past
 (:mod:`bgledger.projections.views.moment`): *recorded*, as the log stood
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import html
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -155,13 +156,29 @@ def replay_routes(ledger: Ledger, page: Page) -> list[Route]:
     def scoresheet(request: Request) -> Response:
         match_id = request.path_params["match_id"]
         sheet = ledger.export(match_id, "scoresheet-html")  # the match as corrected
-        final = ledger.state(match_id, corrected=True)
-        css = request.url_for("static", path="replay.css")
-        board = (
-            f'<link rel="stylesheet" href="{css}">\n<h2>The board at the end</h2>\n'
-            f'<div class="sheet-board">{board_svg(final)}</div>\n'
+        events = ledger.events(match_id)
+        # each game's end in force, as corrected (the sheet's rows), and a game under way now
+        ends = [e for e in history(events) if e.kind == "GameWon" and not e.voided_by]
+        shown = [(f"game {e.game}: the end (event {e.number})", e.number) for e in ends]
+        now = moment(events, len(events), True).state
+        if now.game > (ends[-1].game if ends else 0):
+            shown.append((f"game {now.game}: now (event {len(events)})", len(events)))
+        elif now.winner is not None and shown:  # the last board: as the match ended
+            shown[-1] = (
+                f"game {now.game}: the end of the match (event {len(events)})",
+                len(events),
+            )
+        figures = "".join(
+            f"<figure><figcaption>{html.escape(caption)}</figcaption>"
+            f"{board_svg(moment(events, number, True).state)}</figure>\n"
+            for caption, number in shown
         )
-        body = sheet.replace("</body>", board + "</body>", 1)
+        css = request.url_for("static", path="replay.css")
+        boards = (
+            f'<link rel="stylesheet" href="{css}">\n<h2>The board at each game\'s end</h2>\n'
+            f'<div class="sheet-boards">\n{figures}</div>\n'
+        )
+        body = sheet.replace("</body>", (boards if shown else "") + "</body>", 1)
         # the sheet's own <style>, allowed by its hash (the app allows no other inline style)
         styles = re.findall(r"<style>(.*?)</style>", body, re.DOTALL)
         hashes = " ".join(
