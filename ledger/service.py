@@ -91,7 +91,7 @@ from bgledger.rules.judge import judge as judge_play
 from bgledger.rules.legal import check_dice, legal_plays, read_dice
 from bgledger.rules.notation import Play
 from bgledger.rules.position import Position
-from bgledger.rules.profiles import DEFAULT_PROFILE, PROFILES, Decision
+from bgledger.rules.profiles import DEFAULT_PROFILE, PROFILES, Decision, get_profile
 from bgledger.store.application import DEFAULT_URL, MatchStore
 
 # What only some commands need is imported in the methods that need it, so
@@ -444,6 +444,26 @@ class Ledger:
         if rulings_only:
             return [entry for entry in entries if entry.ruling is not None]
         return entries
+
+    @staticmethod
+    def rule_text(profile: str, rule: str) -> tuple[str, ...]:
+        """The words of ``rule`` as rulebook ``profile`` quotes them, each quote once.
+
+        The quotes are the profile's own (each value and decision it cites,
+        ``bgledger.rules.profiles``): a ruling or a refusal that names
+        ``rule`` can show what the rule says.  Empty for a rule the profile
+        never cites.
+
+        >>> Ledger.rule_text("usbgf-2016", "USBGF 5.2")
+        ("The Ruling Committee may uphold, reverse, or modify the Tournament Director's rulings.",)
+
+        A quote another one contains is left out.
+
+        :raises UnknownProfileError: for a profile no rulebook has.
+        """
+        citations = get_profile(profile).citations()
+        quotes = dict.fromkeys(c.quote for c in citations if c.rule == rule and c.quote)
+        return tuple(q for q in quotes if not any(q != o and q in o for o in quotes))
 
     def match_ids(self) -> list[str]:
         """The id of every match, in the order they were started."""

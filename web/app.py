@@ -9,6 +9,7 @@ Routes (the API mirrors the command line, DESIGN "Command-line contract")::
     GET  /matches/MATCH/pad             the scorekeeper's pad: the board and the buttons that
                                         post lines to the API (web/static/pad.js)
     GET  /matches/MATCH/board.svg       the board alone (``?from=a|b``)
+    GET  /matches/MATCH/replay ...      the committee's view (:mod:`bgledger.web.replay`)
     GET  /api/matches/MATCH             ``show MATCH --json``
     POST /api/matches/MATCH/lines       ``{"line": "roll 6 4"}``: one line of the record
                                         language, with ``Authorization: Bearer TOKEN``
@@ -57,6 +58,7 @@ from bgledger.projections.views.svg import board_svg
 from bgledger.projections.views.text import brief, clock_line
 from bgledger.rules.errors import BgLedgerError
 from bgledger.service import Ledger
+from bgledger.web.replay import replay_routes
 
 __all__ = ["HISTORY_SHOWN", "POLL_SECONDS", "create_app", "error_document"]
 
@@ -224,6 +226,7 @@ def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlet
         Route("/api/matches/{match_id}", show),
         Route("/api/matches/{match_id}/lines", record, methods=["POST"]),
         Route("/api/matches/{match_id}/events", events),
+        *replay_routes(ledger, page),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     handlers = {
@@ -249,7 +252,9 @@ class SecurityHeaders:
 
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
-                MutableHeaders(scope=message).update(SECURITY_HEADERS)
+                headers = MutableHeaders(scope=message)
+                for name, value in SECURITY_HEADERS.items():  # a page may narrow its own
+                    headers.setdefault(name, value)
             await send(message)
 
         await self.app(scope, receive, sending)

@@ -29,7 +29,7 @@ from bgledger.projections.state.corrected import corrected, rulings_in_force
 from bgledger.projections.state.fold import MatchState, fold
 from bgledger.projections.views.words import ruled_by_text
 
-__all__ = ["Moment", "moment", "rulings_text"]
+__all__ = ["Moment", "moment", "ruling_names", "rulings_text"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +57,7 @@ def moment(events: Sequence[MatchEvent], at: int, as_corrected: bool) -> Moment:
     Recorded: the first ``at`` events folded, rulings made by then included.
     Corrected: the events in force numbered up to ``at``, through every
     ruling in force today; the rulings listed are those made by ``at`` or
-    voiding or restoring an event by ``at``.
+    about an event by ``at`` (:func:`ruling_names`).
 
     :raises ValueError: if ``at`` is not one of the events' numbers.
     """
@@ -74,8 +74,21 @@ def moment(events: Sequence[MatchEvent], at: int, as_corrected: bool) -> Moment:
 
 
 def _bears_on(ruling: RulingMade, at: int) -> bool:
-    named = [*ruling.voids, *ruling.restores]
+    named = ruling_names(ruling)
     return ruling.originator_version <= at or (bool(named) and min(named) <= at)
+
+
+def ruling_names(ruling: RulingMade) -> tuple[int, ...]:
+    """The events ``ruling`` is about: those it voids or restores, the event it
+    corrects (a cube level set right names the double and voids nothing) and the
+    ruling an appeal overturns.
+    """
+    named = [*ruling.voids, *ruling.restores]
+    for field in ("event", "ruling"):  # PlaysReverted.event ..., RulingOverturned.ruling
+        number = getattr(ruling, field, None)
+        if isinstance(number, int):
+            named.append(number)
+    return tuple(sorted(set(named)))
 
 
 def rulings_text(rulings: Sequence[RulingMade]) -> str:

@@ -1,0 +1,259 @@
+"""The committee's view (USBGF 5.3): a match replayed step by step, the appeal packet, the sheet.
+
+Routes, added to the application by :func:`replay_routes`::
+
+    GET /matches/MATCH/replay          one step, whole page: ``?at=N&view=recorded|corrected``
+                                       (and ``from=a|b``); links step without a script
+    GET /matches/MATCH/replay/step     the same step's part alone (``replay.js`` swaps it in)
+    GET /matches/MATCH/packet          the appeal packet of events ``?from=N&to=K``: each
+                                       event with the board before and after it, the
+                                       rulings bearing on the stretch with their rules'
+                                       words, the corrections of recording errors
+                                       (``view=``; ``side=b``: the boards from b's side)
+    GET /matches/MATCH/scoresheet      the HTML score sheet (``export --format scoresheet-html``),
+                                       with the board at each game's end
+
+A step is the match after event N in one of the two views of the past
+(:mod:`bgledger.projections.views.moment`): *recorded*, as the log stood
+then, or *corrected*, through every ruling in force today.  It shows the
+event's history line, the board, the rulings in force (each with the words
+of its rule, :meth:`bgledger.service.Ledger.rule_text`) and the recording
+errors corrected by then.  Nothing here decides: every state is the one fold.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Route
+
+from bgledger.projections.views.audit import HistoryEntry, history, history_line
+from bgledger.projections.views.moment import Moment, moment, ruling_names
+from bgledger.projections.views.svg import board_svg
+from bgledger.projections.views.text import brief
+from bgledger.service import Ledger, MatchEvent, RulingMade
+
+__all__ = ["PACKET_MOST", "VIEWS", "replay_routes"]
+
+VIEWS = ("recorded", "corrected")
+"""The two views of the past a step is shown in."""
+PACKET_MOST = 200
+"""The most events one appeal packet holds (each is two boards)."""
+
+Page = Callable[[Request, str, dict[str, Any]], Response]
+
+
+@dataclass(frozen=True, slots=True)
+class Ruled:
+    """A ruling as the committee reads it: its history line and its rule's words."""
+
+    number: int
+    line: str
+    rule: str
+    quotes: tuple[str, ...]
+
+
+def replay_routes(ledger: Ledger, page: Page) -> list[Route]:
+    """The committee's routes on ``ledger``; ``page`` renders a template."""
+
+    def step_context(request: Request) -> dict[str, Any]:
+        match_id = request.path_params["match_id"]
+        events = ledger.events(match_id)
+        at = _number(request, "at", 1, len(events))
+        view = _view(request)
+        viewer = _viewer(request)
+        shown = moment(events, at, view == "corrected")
+        # as recorded: the trail as it stood after event N; as corrected: as it stands today
+        entries = history(events[:at] if view == "recorded" else events)
+        width = max(len(entry.recorded_by) for entry in entries)
+        return {
+            "match_id": match_id,
+            "state": shown.state,
+            "at": at,
+            "last": len(events),
+            "view": view,
+            "other_view": VIEWS[1 - VIEWS.index(view)],
+            "viewer": viewer,
+            "title": shown.title(),
+            "line": history_line(entries[at - 1], width),
+            "svg": board_svg(shown.state, viewer),
+            "brief": brief(shown.state),
+            "rulings": _rulings(ledger, shown, entries, width),
+            "corrections": [
+                history_line(entry, width)
+                for entry in entries[:at]
+                if entry.correction is not None and not entry.voided_by
+            ],
+        }
+
+    def replay_page(request: Request) -> Response:
+        return page(request, "replay.html", step_context(request))
+
+    def replay_step(request: Request) -> Response:
+        return page(request, "_replay_step.html", step_context(request))
+
+    def packet(request: Request) -> Response:
+        match_id = request.path_params["match_id"]
+        events = ledger.events(match_id)
+        first = _number(request, "from", 1, len(events))
+        last = _number(request, "to", len(events), len(events))
+        if last < first:
+            raise HTTPException(400, f"to={last}: the stretch runs from={first} to a later event")
+        if last - first + 1 > PACKET_MOST:
+            raise HTTPException(
+                400, f"from={first}&to={last}: at most {PACKET_MOST} events a packet"
+            )
+        view, viewer = _view(request), _viewer(request, "side")
+        entries = history(events)
+        width = max(len(entry.recorded_by) for entry in entries)
+        moments = {
+            n: moment(events, n, view == "corrected") for n in range(max(first - 1, 1), last + 1)
+        }
+        steps = []
+        for number in range(first, last + 1):
+            before = moments.get(number - 1)
+            steps.append(
+                {
+                    "number": number,
+                    "line": history_line(entries[number - 1], width),
+                    "before": board_svg(before.state, viewer) if before else None,
+                    "after": board_svg(moments[number].state, viewer),
+                    "brief": brief(moments[number].state),
+                }
+            )
+        stretch = range(first, last + 1)
+        state = moments[last].state
+        bearing = [
+            e
+            for e in entries
+            if e.ruling is not None and _touches(e, events[e.number - 1], stretch)
+        ]
+        context = {
+            "match_id": match_id,
+            "state": state,
+            "first": first,
+            "last": last,
+            "view": view,
+            "steps": steps,
+            "rulings": [_ruled(ledger, state.profile, e, events, width) for e in bearing],
+            "corrections": [
+                history_line(e, width)
+                for e in entries
+                if e.correction is not None and _touches(e, events[e.number - 1], stretch)
+            ],
+        }
+        return page(request, "packet.html", context)
+
+    def scoresheet(request: Request) -> Response:
+        match_id = request.path_params["match_id"]
+        sheet = ledger.export(match_id, "scoresheet-html")  # the match as corrected
+        events = ledger.events(match_id)
+        # each game's end in force, as corrected (the sheet's rows), and a game under way now
+        ends = [e for e in history(events) if e.kind == "GameWon" and not e.voided_by]
+        shown = [(f"game {e.game}: the end (event {e.number})", e.number) for e in ends]
+        now = moment(events, len(events), True).state
+        if now.game > (ends[-1].game if ends else 0):
+            shown.append((f"game {now.game}: now (event {len(events)})", len(events)))
+        elif now.winner is not None and shown:  # the last board: as the match ended
+            shown[-1] = (
+                f"game {now.game}: the end of the match (event {len(events)})",
+                len(events),
+            )
+        figures = "".join(
+            f"<figure><figcaption>{html.escape(caption)}</figcaption>"
+            f"{board_svg(moment(events, number, True).state)}</figure>\n"
+            for caption, number in shown
+        )
+        css = request.url_for("static", path="replay.css")
+        boards = (
+            f'<link rel="stylesheet" href="{css}">\n<h2>The board at each game\'s end</h2>\n'
+            f'<div class="sheet-boards">\n{figures}</div>\n'
+        )
+        body = sheet.replace("</body>", (boards if shown else "") + "</body>", 1)
+        # the sheet's own <style>, allowed by its hash (the app allows no other inline style)
+        styles = re.findall(r"<style>(.*?)</style>", body, re.DOTALL)
+        hashes = " ".join(
+            "'sha256-" + base64.b64encode(hashlib.sha256(s.encode()).digest()).decode() + "'"
+            for s in styles
+        )
+        from bgledger.web.app import SECURITY_HEADERS  # the app's policy (app imports this)
+
+        policy = SECURITY_HEADERS["Content-Security-Policy"].replace(
+            "; ", f"; style-src 'self' {hashes}; ", 1
+        )
+        return HTMLResponse(body, headers={"Content-Security-Policy": policy})
+
+    return [
+        Route("/matches/{match_id}/replay", replay_page),
+        Route("/matches/{match_id}/replay/step", replay_step),
+        Route("/matches/{match_id}/packet", packet),
+        Route("/matches/{match_id}/scoresheet", scoresheet),
+    ]
+
+
+def _number(request: Request, name: str, default: int, last: int) -> int:
+    """The event number query parameter ``name`` (``default`` if absent); 400 if it is none."""
+    given = request.query_params.get(name)
+    if given is None or given == "":
+        return default
+    if not (given.isascii() and given.isdigit()) or not 1 <= int(given) <= last:
+        raise HTTPException(400, f"{name}={given!r}: an event number, 1-{last}")
+    return int(given)
+
+
+def _view(request: Request) -> str:
+    view = request.query_params.get("view") or VIEWS[0]
+    if view not in VIEWS:
+        raise HTTPException(400, f"view={view!r}: 'recorded' or 'corrected'")
+    return view
+
+
+def _viewer(request: Request, name: str = "from") -> str:
+    """The side the boards are drawn from: ``from=``, or the packet's ``side=``."""
+    viewer = request.query_params.get(name) or "a"
+    if viewer not in ("a", "b"):
+        raise HTTPException(400, f"{name}={viewer!r}: 'a' or 'b'")
+    return viewer
+
+
+def _rulings(
+    ledger: Ledger, shown: Moment, entries: Sequence[HistoryEntry], width: int
+) -> list[Ruled]:
+    """The rulings bearing on the moment, each with its history line and its rule's words."""
+    return [
+        Ruled(
+            ruling.originator_version,
+            history_line(entries[ruling.originator_version - 1], width),
+            ruling.rule,
+            ledger.rule_text(shown.state.profile, ruling.rule),
+        )
+        for ruling in shown.rulings
+    ]
+
+
+def _ruled(
+    ledger: Ledger, profile: str, entry: HistoryEntry, events: Sequence[MatchEvent], width: int
+) -> Ruled:
+    event = events[entry.number - 1]
+    assert isinstance(event, RulingMade)
+    quotes = ledger.rule_text(profile, event.rule)
+    return Ruled(entry.number, history_line(entry, width), event.rule, quotes)
+
+
+def _touches(entry: HistoryEntry, event: MatchEvent, stretch: range) -> bool:
+    """A ruling or correction made in ``stretch``, or about an event in it."""
+    named: tuple[int, ...] = ()
+    if isinstance(event, RulingMade):
+        named = ruling_names(event)
+    elif entry.correction is not None:
+        named = tuple(entry.correction["voids"])
+    return entry.number in stretch or any(n in stretch for n in named)
