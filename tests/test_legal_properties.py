@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from bgledger.rules.errors import InvalidPlayError
 from bgledger.rules.judge import judge
-from bgledger.rules.legal import Step, full_plays_to, legal_plays
+from bgledger.rules.legal import Step, can_play, full_plays_to, legal_plays
 from bgledger.rules.notation import Play
 from bgledger.rules.position import Position
 from tests.strategies import game_positions
@@ -134,3 +134,13 @@ def test_the_judge_agrees_with_the_full_legal_play_search(
             assert verdict.play in {o.play for o in leaving}
         else:
             assert verdict.reason and verdict.rule
+
+
+@settings(max_examples=300, deadline=None)
+@given(game_positions())
+def test_a_roll_can_be_played_unless_the_only_legal_play_is_empty(
+    case: tuple[Position, tuple[int, int]],
+) -> None:
+    """A dance is recorded with the roll exactly when no legal play moves a checker."""
+    position, dice = case
+    assert can_play(position, dice) == bool(legal_plays(position, dice)[0].steps)

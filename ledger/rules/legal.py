@@ -185,6 +185,20 @@ def legal_plays(position: Position, dice: Sequence[int]) -> tuple[LegalPlay, ...
     return tuple(_legal_play(position, key, steps) for key, steps in found.items())
 
 
+def can_play(position: Position, dice: Sequence[int]) -> bool:
+    """Whether any checker can be moved with ``dice``: False exactly when
+    :func:`legal_plays` gives only the empty play (a dance).
+
+    Every play starts with one die from the position as it stands, so one step
+    of either die is all there is to look for.
+
+    :raises InvalidDiceError: if ``dice`` is not two dice of 1-6.
+    """
+    d1, d2 = check_dice(dice)
+    me, opp = list(position.mover), list(position.opponent)
+    return any(not _Search((die,)).run(me, opp, 0, 24, []) for die in {d1, d2})
+
+
 class _Toward(_Search):
     """The same search, following only steps after which ``target`` can still be reached.
 
