@@ -235,9 +235,9 @@ class _Toward(_Search):
         pips: int,
     ) -> None:
         slack = self.slack
-        span = range(dst + 1, src + 1)
-        if not all(slack[p] for p in span):
+        if 0 in slack[dst + 1 : src + 1]:
             return
+        span = range(dst + 1, src + 1)
         for p in span:
             slack[p] -= 1
         super()._step(me, opp, depth, src, dst, top, steps, pips)
