@@ -6,9 +6,10 @@
 Imports every file of the real corpus (``../shared/fixtures/matches/*/*.mat``,
 313 files) into a fresh SQLite ledger in a temporary folder (under ``--dir``,
 else the system's temporary folder) the way ``bgledger import`` does: one
-``bgledger.cli.interchange_commands.import_file`` call per file (read the ``.mat``,
-replay each match through the aggregate, which judges every play, and store
-it with ``MatchStore.save`` in one transaction).  Files under ``online-2009/`` are
+``bgledger.interchange.files.import_file`` call per file, the function
+``Ledger.import_file`` calls (read the ``.mat``, replay each match through the
+aggregate, which judges every play, and store it with ``MatchStore.store_new`` in
+one transaction).  Files under ``online-2009/`` are
 judged by the ``online`` profile, the others by ``usbgf-2016``, as
 ``tests/test_import_corpus.py`` does.  Our time is split into reading (the
 ``.mat`` parse), replaying and storing by timers wrapped around the three
@@ -55,8 +56,8 @@ from unittest import mock
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-import bgledger.cli.interchange_commands as commands  # noqa: E402
-from bgledger.cli.interchange_commands import ImportRefusedError, import_file  # noqa: E402
+import bgledger.interchange.files as commands  # noqa: E402
+from bgledger.interchange.files import ImportRefusedError, import_file  # noqa: E402
 from bgledger.interchange.importer import ImportedMatch, matches_from_mat  # noqa: E402
 from bgledger.interchange.mat import read_mat_file  # noqa: E402
 from bgledger.store.application import SNAPSHOT_INTERVAL, MatchStore  # noqa: E402
@@ -116,7 +117,7 @@ class OurRun:
 
 
 class TimedLedger(MatchStore):
-    """The ledger, adding the seconds each ``save`` takes to ``split["storing"]``.
+    """The ledger, adding the seconds each ``store_new`` takes to ``split["storing"]``.
 
     Its tables are the ledger's own (``bgledger_events``, ``bgledger_snapshots``).
     """
@@ -124,11 +125,11 @@ class TimedLedger(MatchStore):
     name = MatchStore.name
     split: dict[str, float]
 
-    def save(self, *objs: Any, **kwargs: Any) -> Any:
-        """``MatchStore.save``, timed."""
+    def store_new(self, *objs: Any, **kwargs: Any) -> Any:
+        """``MatchStore.store_new``, timed."""
         started = time.perf_counter()
         try:
-            return super().save(*objs, **kwargs)
+            return super().store_new(*objs, **kwargs)
         finally:
             self.split["storing"] += time.perf_counter() - started
 

@@ -59,7 +59,7 @@ from bgledger.events import (
 from bgledger.projections.state.fold import MatchState, Phase, other
 from bgledger.projections.state.model import game_points
 from bgledger.rules.judge import Judgement, judge
-from bgledger.rules.legal import check_dice, legal_plays
+from bgledger.rules.legal import can_play, check_dice, legal_plays
 from bgledger.rules.notation import Play
 from bgledger.rules.profiles import Decision
 from bgledger.rules.results import GameResult, final_result
@@ -142,8 +142,7 @@ class PlayCommands(PrematureCommands):
             self._record(DiceRolled, by, at, player=player, die1=die1, die2=die2)
             if not auto_dance:
                 return False
-            options = legal_plays(self.state.position, dice)
-            if len(options) == 1 and not options[0].steps:
+            if not can_play(self.state.position, dice):
                 self._record(
                     CheckersPlayed, by, at, player=player, play="", legal=True, reason=None,
                     rule=None,

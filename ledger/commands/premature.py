@@ -42,7 +42,7 @@ from bgledger.events import (
     PrematureRollRefused,
 )
 from bgledger.projections.state.fold import MatchState, Phase, other
-from bgledger.rules.legal import check_dice, legal_plays
+from bgledger.rules.legal import can_play, check_dice
 from bgledger.rules.profiles import Decision, PrematureRoll, Profile, get_profile
 
 __all__ = ["PrematureCommands"]
@@ -137,8 +137,7 @@ class PrematureCommands(MatchStream):
         state = self.state
         if state.phase is not Phase.PLAY or state.dice is None or state.turn is None:
             return False
-        options = legal_plays(state.position, state.dice)
-        if len(options) != 1 or options[0].steps:
+        if can_play(state.position, state.dice):
             return False
         fields = {"play": "", "legal": True, "reason": None, "rule": None}
         self._record(CheckersPlayed, by, at, player=state.turn, **fields)

@@ -4,7 +4,11 @@ A play is legal when the checkers it leaves are those of a legal play of the
 same roll (:mod:`bgledger.rules.legal`): the path a checker took cannot be seen
 on the board, so ``13/6`` for 5-2 is ``13/8/6`` and ``11/4`` for 6-1 is
 whichever of ``11/5/4`` and ``11/10/4`` is legal.  Hits are worked out from the
-board; a ``*`` written on a point without a blot is ignored.
+board; a ``*`` written on a point without a blot is ignored.  A play that
+uses every die is legal as soon as a sequence of legal single steps leads to
+its checkers (:func:`~bgledger.rules.legal.full_plays_to`); only a play that
+uses fewer dice needs every legal play generated, to show that no fuller play
+(or, for one die, the larger die) was possible.
 
 An illegal play is one a player could make on a real board but the rules
 forbid; it is described as made (hits on blots where it lands, a checker
@@ -23,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bgledger.rules.errors import InvalidPlayError
-from bgledger.rules.legal import LegalPlay, check_dice, legal_plays
+from bgledger.rules.legal import LegalPlay, check_dice, full_plays_to, legal_plays
 from bgledger.rules.notation import Move, Play
 from bgledger.rules.position import BAR, Position
 
@@ -93,9 +97,14 @@ def judge(position: Position, dice: Sequence[int], play: Play) -> Judgement:
     pair = check_dice(dice)
     play = _with_board_hits(position, play)
     made = _make(position, play)
-    options = legal_plays(position, pair)
-    after_me = tuple(made.me)
-    matches = [lp for lp in options if lp.result.opponent == after_me]
+    # A play that uses every die is legal with no search beyond the few sequences that
+    # lead to its checkers; only a shorter one needs every legal play to be judged.
+    matches = list(full_plays_to(position, pair, made.me))
+    options: tuple[LegalPlay, ...] = ()
+    if not matches:
+        options = legal_plays(position, pair)
+        after_me = tuple(made.me)
+        matches = [lp for lp in options if lp.result.opponent == after_me]
     if matches:
         chosen = _closest_hits(matches, play.hits)
         return Judgement(position, pair, chosen.play, True, None, None, chosen.result)

@@ -185,6 +185,103 @@ def legal_plays(position: Position, dice: Sequence[int]) -> tuple[LegalPlay, ...
     return tuple(_legal_play(position, key, steps) for key, steps in found.items())
 
 
+def can_play(position: Position, dice: Sequence[int]) -> bool:
+    """Whether any checker can be moved with ``dice``: False exactly when
+    :func:`legal_plays` gives only the empty play (a dance).
+
+    Every play starts with one die from the position as it stands, so one step
+    of either die is all there is to look for.
+
+    :raises InvalidDiceError: if ``dice`` is not two dice of 1-6.
+    """
+    d1, d2 = check_dice(dice)
+    me, opp = list(position.mover), list(position.opponent)
+    return any(not _Search((die,)).run(me, opp, 0, 24, []) for die in {d1, d2})
+
+
+class _Toward(_Search):
+    """The same search, following only steps after which ``target`` can still be reached.
+
+    Checkers only move down, so a step from ``src`` to ``dst`` lowers by one the
+    mover's count of checkers on points ``dst + 1`` to ``src`` and above; once
+    that count is below the target's on some point, no later step can restore
+    it.  ``slack[p]`` is how many more checkers the mover has on ``p`` and above
+    than the target; a step is followed only if it leaves every slack at zero
+    or more.  No sequence ending at the target is cut, and the ones kept are
+    visited in the order the full search visits them.  Only sequences that use
+    every die and end at the target are saved.
+    """
+
+    __slots__ = ("slack", "target")
+
+    def __init__(self, dice: tuple[int, ...], slack: list[int], target: list[int]) -> None:
+        super().__init__(dice)
+        self.slack = slack
+        self.target = target
+
+    def save(self, me: list[int], opp: list[int], steps: list[Step], pips: int) -> None:
+        if len(steps) == len(self.dice) and me == self.target:
+            self.found.setdefault((tuple(me), tuple(opp)), tuple(steps))
+
+    def _step(
+        self,
+        me: list[int],
+        opp: list[int],
+        depth: int,
+        src: int,
+        dst: int,
+        top: int,
+        steps: list[Step],
+        pips: int,
+    ) -> None:
+        slack = self.slack
+        if 0 in slack[dst + 1 : src + 1]:
+            return
+        span = range(dst + 1, src + 1)
+        for p in span:
+            slack[p] -= 1
+        super()._step(me, opp, depth, src, dst, top, steps, pips)
+        for p in span:
+            slack[p] += 1
+
+
+def full_plays_to(
+    position: Position, dice: Sequence[int], mover_after: Sequence[int]
+) -> tuple[LegalPlay, ...]:
+    """The plays of ``dice`` that use every die and leave the mover's checkers as
+    ``mover_after``, in the order :func:`legal_plays` lists them; none if there is none.
+
+    A play that uses every die (four for doubles) uses the most dice and the
+    most pips any play can, so every play found here is legal and these are
+    exactly the plays of :func:`legal_plays` that leave ``mover_after``
+    (USBGF 4.2.3: both dice must be used if possible).  Only when none is found
+    must the full search decide whether fewer dice, or the larger die alone,
+    was all that could be played.  The search follows only the steps that can
+    still end at ``mover_after`` (:class:`_Toward`), so it visits a handful of
+    sequences where :func:`legal_plays` visits them all.
+
+    :raises InvalidDiceError: if ``dice`` is not two dice of 1-6.
+    """
+    d1, d2 = check_dice(dice)
+    me, opp = list(position.mover), list(position.opponent)
+    target = list(mover_after)
+    slack = [0] * 26
+    above = 0
+    for point in range(BAR, 0, -1):
+        above += me[point] - target[point]
+        if above < 0:
+            return ()
+        slack[point] = above
+    orders = [(d1,) * 4] if d1 == d2 else [(d1, d2), (d2, d1)]
+    found: dict[_Key, tuple[Step, ...]] = {}
+    for order in orders:
+        search = _Toward(order, slack, target)
+        search.run(me, opp, 0, 24, [])
+        for key, steps in search.found.items():
+            found.setdefault(key, steps)
+    return tuple(_legal_play(position, key, steps) for key, steps in found.items())
+
+
 def _legal_play(position: Position, key: _Key, steps: tuple[Step, ...]) -> LegalPlay:
     me, opp = key
     hits = frozenset(dst for _, dst in steps if dst and position.opponent_at(dst))

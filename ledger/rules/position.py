@@ -121,7 +121,7 @@ class Position:
 
     def swapped(self) -> Position:
         """The same checkers with the other player on roll."""
-        return Position(self.opponent, self.mover)
+        return Position.trusted(self.opponent, self.mover)  # both sides were checked already
 
     # -- queries -------------------------------------------------------------
 
