@@ -259,10 +259,10 @@ class CorrectionCommands(MatchStream):
                 "decision, not a recording error: the director rules on it"
             )
         last = max(e.originator_version for e in entry.events)
-        for event in history[last:]:
-            if isinstance(event, RulingMade) and not _bare_note(event):
-                if event.originator_version in voided_by(history):
-                    continue
+        later = [e for e in history[last:] if isinstance(e, RulingMade) and not _bare_note(e)]
+        voided = voided_by(history) if later else {}
+        for event in later:
+            if event.originator_version not in voided:
                 raise CorrectionRefusedError(
                     f"entry {entry.number} came before the ruling at event "
                     f"{event.originator_version}, which was decided on it: the director "
