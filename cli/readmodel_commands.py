@@ -15,8 +15,7 @@ from typing import Any
 import click
 
 from bgledger.cli.common import emit_json, json_option, library_errors, open_ledger
-from bgledger.projections.views.scoresheet import aligned, ruling_what
-from bgledger.projections.views.words import ruling_status
+from bgledger.projections.views.scoresheet import aligned, ruling_log
 
 __all__ = ["COMMANDS", "list_matches", "rebuild", "rulings", "standings"]
 
@@ -118,20 +117,14 @@ def rulings(ctx: click.Context, event: str | None, as_json: bool) -> None:
     if not rows:
         click.echo("no rulings" + (f" in event {event!r}" if event is not None else ""))
         return
-    overturns = {(row["match_id"], row["number"]): row["overturns"] for row in rows}
     players = {m["match_id"]: (m["player_a"], m["player_b"]) for m in ledger.matches(event)}
-    for row in rows:
-        voider = row["voided_by"]
-        appealed = voider is not None and overturns.get((row["match_id"], voider)) == row["number"]
-        status = ruling_status(voider, appealed)
+    for row in ruling_log(rows, players):
         when = row["at"][:19].replace("T", " ")
         where = f"{row['match_id']}#{row['number']}"
-        what = ruling_what(
-            row["kind"], json.loads(row["details"]), players.get(row["match_id"], ("a", "b"))
-        )
+        what = row["what"]
         click.echo(
             f"{when}  {where:<20} {row['event'] or '-':<16} {row['rule'] or '-':<16} "
-            f"{row['ruled_by']:<9} [{status}]  {row['kind']}: {what + ': ' if what else ''}"
+            f"{row['ruled_by']:<9} [{row['status']}]  {row['kind']}: {what + ': ' if what else ''}"
             f"{row['reason']}"
         )
 

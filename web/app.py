@@ -10,6 +10,7 @@ Routes (the API mirrors the command line, DESIGN "Command-line contract")::
                                         post lines to the API (web/static/pad.js)
     GET  /matches/MATCH/board.svg       the board alone (``?from=a|b``)
     GET  /matches/MATCH/replay ...      the committee's view (:mod:`bgledger.web.replay`)
+    GET  /events/EVENT/director ...     the director's console (:mod:`bgledger.web.director`)
     GET  /api/matches/MATCH             ``show MATCH --json``
     POST /api/matches/MATCH/lines       ``{"line": "roll 6 4"}``: one line of the record
                                         language, with ``Authorization: Bearer TOKEN``
@@ -58,6 +59,7 @@ from bgledger.projections.views.svg import board_svg
 from bgledger.projections.views.text import brief, clock_line
 from bgledger.rules.errors import BgLedgerError
 from bgledger.service import Ledger
+from bgledger.web.director import director_routes
 from bgledger.web.replay import replay_routes
 
 __all__ = ["HISTORY_SHOWN", "POLL_SECONDS", "create_app", "error_document"]
@@ -139,7 +141,8 @@ def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlet
 
     def index(request: Request) -> Response:
         rows = ledger.matches(request.query_params.get("event") or None)
-        return page(request, "index.html", {"rows": rows})
+        events = list(dict.fromkeys(row["event"] for row in rows if row["event"]))
+        return page(request, "index.html", {"rows": rows, "events": events})
 
     def match_page(request: Request) -> Response:
         match_id = request.path_params["match_id"]
@@ -227,6 +230,7 @@ def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlet
         Route("/api/matches/{match_id}/lines", record, methods=["POST"]),
         Route("/api/matches/{match_id}/events", events),
         *replay_routes(ledger, page),
+        *director_routes(ledger, page, poll_seconds),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     handlers = {

@@ -62,6 +62,7 @@ back) ``voided``, each with the number of the ruling that did it
 from __future__ import annotations
 
 import html
+import json
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -114,6 +115,7 @@ __all__ = [
     "final_line",
     "match_ending",
     "penalty_rows",
+    "ruling_log",
     "ruling_rows",
     "ruling_what",
     "score_sheet",
@@ -172,6 +174,27 @@ def ruling_what(kind: str, fields: Mapping[str, Any], players: tuple[str, str]) 
     """
     what = _WHAT.get(kind)
     return "" if what is None else what(fields, players)
+
+
+def ruling_log(
+    rows: Sequence[Mapping[str, Any]], players: Mapping[str, tuple[str, str]]
+) -> list[dict[str, Any]]:
+    """The rulings log's rows (``Ledger.rulings``), each with ``what`` it did and ``status``.
+
+    ``players`` names each match's players (a, b) by match id; ``status`` is
+    :func:`~bgledger.projections.views.words.ruling_status`: in force, or voided or overturned
+    (an appeal against it, USBGF 5.2) by a later ruling.  The command line's ``rulings``
+    and the director's console both read it.
+    """
+    overturns = {(row["match_id"], row["number"]): row["overturns"] for row in rows}
+    logged = []
+    for row in rows:
+        voider = row["voided_by"]
+        appealed = voider is not None and overturns.get((row["match_id"], voider)) == row["number"]
+        names = players.get(row["match_id"], ("a", "b"))
+        what = ruling_what(row["kind"], json.loads(row["details"]), names)
+        logged.append({**row, "what": what, "status": ruling_status(voider, appealed)})
+    return logged
 
 
 def _what(event: RulingMade, players: tuple[str, str]) -> str:

@@ -8,6 +8,7 @@ comes from the match's profile (:func:`rule_for`), never from a string.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from bgledger.rules.profiles import DEFAULT_PROFILE, PROFILES, Decision, Profile
@@ -18,6 +19,7 @@ __all__ = [
     "profile_of",
     "rule_for",
     "ruled_by_text",
+    "rules_cited",
     "rules_text",
     "ruling_status",
 ]
@@ -38,6 +40,24 @@ def rule_for(profile: str, decision: Decision) -> str:
     ('USBGF 4.7', 'CLASSIC 10')
     """
     return profile_of(profile).cite(decision)
+
+
+def rules_cited(profile: str) -> tuple[str, ...]:
+    """Every rule the match's ``profile`` cites, once each, in the rulebook's order.
+
+    What a director picks a penalty's rule from: the rules this ledger knows the words of.
+
+    >>> rules = rules_cited("usbgf-2016")
+    >>> rules.index("USBGF 4.4.2") < rules.index("USBGF 4.4.10"), "USBGF 2.2.4" in rules
+    (True, True)
+    """
+    cited = {c.rule for c in profile_of(profile).citations() if c.rule}
+    return tuple(sorted(cited, key=_rule_order))
+
+
+def _rule_order(rule: str) -> list[tuple[int, str]]:
+    """``'USBGF 4.4.10'`` after ``'USBGF 4.4.2'``: numbers as numbers, the rest as text."""
+    return [(int(part), "") if part.isdigit() else (-1, part) for part in re.split(r"(\d+)", rule)]
 
 
 def numbers_text(numbers: Iterable[int]) -> str:

@@ -1,0 +1,264 @@
+// bgledger serve: the director's console. The server streams which matches of
+// the event have new events (server-sent events); the console refetches its
+// live part, drawn by the server. The desk of one match lists its history; an
+// event picked there asks the server which rulings are open at it
+// (GET /api/matches/M/rulings?event=N). A ruling, a late arrival or penalty
+// points is one line of the record language posted to
+// POST /api/matches/M/lines with the director's token; the server decides.
+(function () {
+  "use strict";
+  var root = document.getElementById("director");
+  if (!root) { return; }
+  var $ = function (id) { return document.getElementById(id); };
+  var key = "bgledger.director.token." + root.dataset.scope;
+  var total = root.dataset.total;
+  var desk = null;      // the match whose desk is open
+  var picked;          // the event picked in its history (null: the whole match; none yet)
+  var choices = [];     // the open rulings listed
+  var busy = false;
+  var pending = null, ticking = null;
+
+  // -- the token: typed once (or ?token= / #token= in the address, then taken out of it),
+  // kept in localStorage, never logged
+  var query = new URLSearchParams(window.location.search);
+  var hash = new URLSearchParams(window.location.hash.slice(1));
+  var given = hash.get("token") || query.get("token");
+  if (given) {
+    localStorage.setItem(key, given);
+    query.delete("token");
+    var rest = query.toString();
+    history.replaceState(null, "", window.location.pathname + (rest ? "?" + rest : ""));
+  }
+  function token() { return localStorage.getItem(key) || ""; }
+  function showToken() {
+    $("token-state").textContent = token() ? "kept on this device" : "none: paste it to rule";
+    $("token-box").className = token() ? "token kept" : "token";
+  }
+  $("token-save").addEventListener("click", function () {
+    var value = $("token").value.trim();
+    if (value) { localStorage.setItem(key, value); }
+    $("token").value = "";
+    showToken();
+  });
+  $("token-forget").addEventListener("click", function () {
+    localStorage.removeItem(key);
+    showToken();
+  });
+
+  // -- what the server said
+  function say(kind, head, rule, next) {
+    $("message").hidden = false;
+    $("message").className = "message " + kind;
+    $("msg-head").textContent = head;
+    $("msg-rule").hidden = !rule;
+    $("msg-rule-text").textContent = rule || "";
+    $("msg-next").hidden = !next;
+    $("msg-next-text").textContent = next || "";
+  }
+
+  function post(match, line, done) {
+    if (busy) { return; }
+    if (!token()) { say("refused", "No token: paste the director's token first."); return; }
+    busy = true;
+    fetch("/api/matches/" + encodeURIComponent(match) + "/lines", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Authorization": "Bearer " + token() },
+      body: JSON.stringify({ line: line })
+    }).then(function (r) {
+      return r.json().catch(function () { return {}; }).then(function (body) { return [r.status, body]; });
+    }).then(function (answer) {
+      var status = answer[0], body = answer[1];
+      busy = false;
+      if (status === 201) {
+        say("recorded", match + ": " + body.recorded.map(function (e) { return "#" + e.number + " " + e.text; }).join(" · "));
+        if (done) { done(); }
+        refresh();
+        if (desk === match) { refreshDesk(); }
+      } else if (status === 409) {
+        say("refused", body.reason || body.error, body.rule, body.next_step);
+      } else {
+        say("refused", (body && body.error) || ("error " + status));
+      }
+    }).catch(function () {
+      busy = false;
+      say("refused", "The server did not answer: nothing was recorded. Try again.");
+    });
+  }
+
+  // -- the live part: every match, the standings, the rulings log
+  function refresh() {
+    pending = null;
+    fetch(root.dataset.live)
+      .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function (html) {
+        $("console").innerHTML = html;
+        var mark = document.querySelector("#console .as-of");
+        if (mark && mark.dataset.running === "1" && ticking === null) {
+          ticking = setTimeout(function () { ticking = null; refresh(); }, 1000);  // the clocks
+        }
+      })
+      .catch(function () { $("live-status").textContent = "reload the page"; });
+  }
+  if (window.EventSource) {
+    var source = new EventSource(root.dataset.stream + "?since=" + encodeURIComponent(total));
+    source.addEventListener("changed", function (event) {
+      var data = JSON.parse(event.data);
+      if (pending === null) { pending = setTimeout(refresh, 30); }
+      if (desk !== null && data.matches.indexOf(desk) >= 0) { refreshDesk(); }
+    });
+    source.onopen = function () { $("live-status").textContent = "live"; $("live-status").className = "live"; };
+    source.onerror = function () { $("live-status").textContent = "reconnecting…"; $("live-status").className = "live off"; };
+  }
+  var first = document.querySelector("#console .as-of");
+  if (first && first.dataset.running === "1") { ticking = setTimeout(function () { ticking = null; refresh(); }, 1000); }
+
+  // -- the desk of one match
+  function openDesk(match) {
+    fetch("/matches/" + encodeURIComponent(match) + "/desk")
+      .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function (html) {
+        desk = match; picked = undefined; choices = [];
+        $("desk").innerHTML = html;
+        $("desk").className = "desk open";
+        $("desk").scrollIntoView({ block: "start" });
+      })
+      .catch(function (status) { say("refused", "The desk of " + match + " did not load (" + status + ")."); });
+  }
+  function refreshDesk() {
+    if (desk === null) { return; }
+    var match = desk;
+    fetch("/matches/" + encodeURIComponent(match) + "/desk/history")
+      .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function (html) {
+        if (desk !== match) { return; }
+        $("desk-history").innerHTML = html;
+        markPicked();
+        if (picked !== undefined) { pick(picked, true); }  // the windows move with the match
+      });
+  }
+  function markPicked() {
+    var entries = document.querySelectorAll("#desk-history .entry");
+    for (var i = 0; i < entries.length; i++) {
+      var on = Number(entries[i].dataset.number) === picked;
+      entries[i].classList.toggle("picked", on);
+      entries[i].setAttribute("aria-pressed", String(on));
+    }
+  }
+
+  // -- the picker: the rulings whose windows are open at the event picked
+  function pick(number, again) {
+    var match = desk;
+    picked = number;
+    markPicked();
+    var url = "/api/matches/" + encodeURIComponent(match) + "/rulings" + (number === null ? "" : "?event=" + number);
+    fetch(url).then(function (r) {
+      return r.json().catch(function () { return {}; }).then(function (body) { return [r.status, body]; });
+    }).then(function (answer) {
+      if (desk !== match || picked !== number) { return; }
+      var status = answer[0], body = answer[1];
+      if (status !== 200) {
+        say("refused", (body && body.error) || ("the rulings: error " + status));
+        return;
+      }
+      list(body, again);
+    });
+  }
+  function item(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) { node.className = cls; }
+    if (text !== undefined) { node.textContent = text; }
+    return node;
+  }
+  function list(body, again) {
+    var chosen = again ? document.querySelector("#open-rulings input:checked") : null;
+    var before = chosen ? chosen.value : null;
+    $("picked").textContent = picked === null ? "the whole match" : "event " + picked;
+    var open = $("open-rulings"), closed = $("closed-rulings");
+    open.textContent = ""; closed.textContent = "";
+    choices = body.open || [];
+    if (!choices.length) { open.appendChild(item("li", "none", "no ruling is open at " + $("picked").textContent)); }
+    choices.forEach(function (ruling, i) {
+      var li = item("li", "open-ruling");
+      var label = item("label");
+      var radio = item("input");
+      radio.type = "radio"; radio.name = "ruling"; radio.value = String(i);
+      radio.checked = before === String(i);
+      label.appendChild(radio);
+      label.appendChild(item("strong", "verb", " " + ruling.verb));
+      label.appendChild(item("span", "rule", " " + (ruling.rule || "")));
+      label.appendChild(item("span", "effect", ": " + (ruling.effect || "")));
+      label.appendChild(item("span", "ruled-by", " · " + (ruling.ruled_by || "director")));
+      li.appendChild(label);
+      if (ruling.rule_text && ruling.rule_text.length) {
+        var quote = item("blockquote", "rule-text");
+        ruling.rule_text.forEach(function (words) { quote.appendChild(item("p", "", "“" + words + "”")); });
+        quote.appendChild(item("footer", "", ruling.rule));
+        li.appendChild(quote);
+      }
+      open.appendChild(li);
+    });
+    (body.closed || []).forEach(function (ruling) {
+      var li = item("li", "closed-ruling");
+      li.appendChild(item("strong", "verb", ruling.verb));
+      li.appendChild(item("span", "rule", " " + (ruling.rule || "")));
+      li.appendChild(item("span", "why", ": " + (ruling.reason || "closed")));
+      closed.appendChild(li);
+    });
+    offer();
+  }
+  function choice() {
+    var chosen = document.querySelector("#open-rulings input:checked");
+    return chosen ? choices[Number(chosen.value)] : null;
+  }
+  // a match-wide ruling's line names its value: correct-length LENGTH, correct-score A-B
+  var PLACEHOLDER = /\b(LENGTH|A-B)\b/;
+  function offer() {
+    var ruling = choice();
+    var needs = ruling && PLACEHOLDER.test(ruling.line);
+    $("ruling-value-box").hidden = !needs;
+    if (needs) { $("ruling-value").placeholder = PLACEHOLDER.exec(ruling.line)[1]; }
+    $("ruling-send").disabled = !ruling || !$("ruling-reason").value.trim() || (needs && !$("ruling-value").value.trim());
+  }
+
+  // -- the clicks and forms, on the console and on whichever desk is open
+  document.addEventListener("click", function (event) {
+    var open = event.target.closest(".open-desk");
+    if (open) { openDesk(open.dataset.match); return; }
+    if (desk === null) { return; }
+    var entry = event.target.closest("#desk-history .entry");
+    if (entry) { pick(Number(entry.dataset.number)); return; }
+    if (event.target.closest("#match-wide")) { pick(null); return; }
+    if (event.target.closest("#desk-close")) {
+      desk = null; picked = undefined;
+      $("desk").className = "desk";
+      $("desk").innerHTML = "<h2>Desk</h2>";
+      return;
+    }
+    var button = event.target.closest("#desk button[data-line]");
+    if (button) { post(desk, button.dataset.line); }
+  });
+  document.addEventListener("change", function (event) {
+    if (event.target.closest("#ruling-form, #open-rulings")) { offer(); }
+  });
+  document.addEventListener("input", function (event) {
+    if (event.target.closest("#ruling-form")) { offer(); }
+  });
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (form.id === "ruling-form") {
+      event.preventDefault();
+      var ruling = choice(), reason = $("ruling-reason").value.trim();
+      if (!ruling || !reason) { say("refused", "Pick an open ruling and give its reason."); return; }
+      var line = ruling.line.replace(PLACEHOLDER, $("ruling-value").value.trim());
+      if (ruling.rule) { line += " --rule " + ruling.rule; }
+      post(desk, line + " --reason " + reason, function () { $("ruling-reason").value = ""; $("ruling-value").value = ""; });
+    } else if (form.id === "penalty-form") {
+      event.preventDefault();
+      var points = $("penalty-points").value.trim(), why = $("penalty-reason").value.trim();
+      if (!points || !why) { say("refused", "Penalty points: give the points and the reason."); return; }
+      post(desk, "penalty " + $("penalty-player").value + " " + points + ' "' + $("penalty-rule").value + '" ' + why,
+        function () { $("penalty-reason").value = ""; });
+    }
+  });
+  showToken();
+})();
