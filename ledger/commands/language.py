@@ -282,10 +282,11 @@ class Action:
                 f"{line!r}: 'amend EVENT LINE', e.g. 'amend 12 roll 6 4' or 'amend 13 move 13/8'"
             )
         said = " ".join(rest[1:])
-        if Action.parse(said).verb in CORRECTION_VERBS + RULING_VERBS:
+        if rest[1].lower() in CORRECTION_VERBS + RULING_VERBS:
             raise InvalidActionError(
                 f"{line!r}: amend takes what happened at the table, not a correction or a ruling"
             )
+        Action.parse(said)  # what happened must itself be a line
         return cls(verb, (rest[0], said), at, text=text, reason=reason, ruled_by=ruled_by)
 
     @classmethod
