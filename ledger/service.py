@@ -39,8 +39,10 @@ from __future__ import annotations
 
 import importlib
 import json
+import shlex
 import time
 from collections.abc import Callable, Sequence
+from copy import deepcopy
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
@@ -49,10 +51,16 @@ from bgledger.access import ROLES, Grant, InvalidGrantError, TokenBook
 from bgledger.commands.breaks import BEST_OF_THREE
 from bgledger.commands.clock import NOMINAL_MS, SET_RULES, parse_clock
 from bgledger.commands.decide import stamp
-from bgledger.commands.language import CORRECTION_VERBS, Action, InvalidActionError
+from bgledger.commands.language import (
+    CORRECTION_VERBS,
+    RULING_VERBS,
+    Action,
+    InvalidActionError,
+)
 from bgledger.commands.match import Match, match_uuid
-from bgledger.commands.rulings import RULERS, Ruling
+from bgledger.commands.rulings import RULERS, InvalidRulingError, Ruling
 from bgledger.errors import (
+    ActionRefusedError,
     InvalidTimeError,
     MatchNotFoundError,
     SealRefusedError,
@@ -82,7 +90,7 @@ from bgledger.events import (
 from bgledger.projections.state.clock import at_ms
 from bgledger.projections.state.corrected import corrected, rulings_in_force
 from bgledger.projections.state.fold import MatchState
-from bgledger.projections.views.audit import HistoryEntry
+from bgledger.projections.views.audit import HistoryEntry, ruling_effect
 from bgledger.projections.views.audit import history as audit_history
 from bgledger.projections.views.moment import Moment, moment
 from bgledger.projections.views.summary import state_json
@@ -148,6 +156,7 @@ __all__ = [
     "ReserveTimeRestored",
     "Ruling",
     "RulingMade",
+    "RulingOption",
     "Seal",
     "SealRefusedError",
     "Shown",
@@ -179,6 +188,17 @@ def __getattr__(name: str) -> Any:
 
 T = TypeVar("T")
 
+EVENT_RULINGS = (
+    "revert",
+    "void-cube",
+    "nullify-pass",
+    "void-concession",
+    "correct-cube",
+    "correct-setup",
+    "overturn",
+)
+"""The rulings on one recorded event, in the order the director's picker lists them."""
+
 PICKUP_REASON = "picked up the dice before the opponent hit the clock"
 """Why an early pick-up is sanctioned, unless the director says otherwise (USBGF 4.1.7.2)."""
 
@@ -197,6 +217,81 @@ def state_document(state: MatchState, now_ms: int | None = None) -> dict[str, An
     is read at (default: the last event).
     """
     return {**state_json(state, now_ms), "next_length": state.next_length}
+
+
+@dataclass(frozen=True, slots=True)
+class RulingOption:
+    """A ruling that could be made on an event now (``open``), or why it cannot.
+
+    ``rule`` is the rule it would be recorded under (closed: the rule that
+    refused it), ``effect`` what it would do as its history line would say it
+    (closed: the refusal's reason), ``agreed`` that it needs the players'
+    agreement (USBGF 4.2.3(f)), ``rule_text`` the rule's words from the profile.
+    """
+
+    verb: str
+    event: int
+    rule: str
+    ruled_by: str
+    open: bool
+    effect: str
+    agreed: bool = False
+    rule_text: tuple[str, ...] = ()
+
+    @property
+    def line(self) -> str:
+        """The record-language line that makes it, but for its ``--reason``."""
+        line = f"{self.verb} {self.event}"
+        if self.rule:
+            line += f" --rule {shlex.quote(self.rule)}"
+        if self.ruled_by != ("committee" if self.verb == "overturn" else "director"):
+            line += f" --ruled-by {self.ruled_by}"
+        return line + (" --agreed" if self.agreed else "")
+
+    def to_json(self) -> dict[str, Any]:
+        """The picker's row: every field and :attr:`line`."""
+        return {
+            "verb": self.verb,
+            "event": self.event,
+            "rule": self.rule,
+            "ruled_by": self.ruled_by,
+            "open": self.open,
+            "effect": self.effect,
+            "agreed": self.agreed,
+            "line": self.line,
+            "rule_text": list(self.rule_text),
+        }
+
+
+def _try_ruling(
+    match: Match, history: list[MatchEvent], verb: str, event: int, profile: str
+) -> RulingOption | None:
+    """``verb`` on ``event`` tried on copies of ``match``: open, closed, or None (no such case).
+
+    Tried without the players' agreement, then with it; nothing is stored.
+    """
+    ruler = "committee" if verb == "overturn" else "director"
+    numbered = {e.originator_version: e for e in history}
+    closed: RulingOption | None = None
+    for agreed in (False, True):
+        trial = deepcopy(match)
+        ruling = Ruling(ruler, "(tried for the picker)", agreed=agreed, by=ruler)
+        try:
+            getattr(trial, verb.replace("-", "_"))(history, event, ruling)
+        except InvalidRulingError:
+            return None
+        except ActionRefusedError as refused:
+            rule = refused.rule or ""
+            closed = closed or RulingOption(
+                verb, event, rule, ruler, False, refused.reason, False,
+                Ledger.rule_text(profile, rule) if rule else (),
+            )  # fmt: skip
+            continue
+        made = next(e for e in trial.collect_events() if isinstance(e, RulingMade))
+        effect = ruling_effect(made, trial.state, numbered)
+        text = Ledger.rule_text(profile, made.rule) if made.rule else ()
+        return RulingOption(verb, event, made.rule, ruler, True, effect, agreed, text)
+    return closed
 
 
 def verdict_text(verdict: Verdict) -> str:
@@ -744,7 +839,23 @@ class Ledger:
                 match_id, int(number), said,
                 reason=action.reason, ruled_by=action.ruled_by, by=by, at=action.at,
             )  # fmt: skip
+        if action.verb in RULING_VERBS:
+            return self._ruling_line(match_id, action, by)
         return self._act(match_id, lambda m: action.apply(m, by))
+
+    def _ruling_line(self, match_id: str, action: Action, by: str) -> Recorded[None]:
+        """A ruling line (``revert 12 --reason ...``): the ruling method of its verb."""
+        ruling = replace(action.ruling, by=by)
+        (argument,) = action.args
+        if action.verb == "correct-length":
+            return self.correct_length(match_id, int(argument), ruling)
+        if action.verb == "correct-score":
+            a, b = argument.split("-")
+            return self.correct_score(match_id, (int(a), int(b)), ruling)
+        method: Callable[[str, int, Ruling], Recorded[None]] = getattr(
+            self, action.verb.replace("-", "_")
+        )
+        return method(match_id, int(argument), ruling)
 
     def remark(
         self, match_id: str, text: str, *, by: str, at: str | None = None
@@ -1123,6 +1234,31 @@ class Ledger:
         :raises RulingRefusedError: for a ruler other than the committee.
         """
         return self._rule(match_id, lambda m, h: m.overturn(h, event, ruling))
+
+    def open_rulings(self, match_id: str, event: int) -> tuple[RulingOption, ...]:
+        """The rulings that could be made on ``event`` now, and those whose windows have closed.
+
+        Each of the match's ruling commands (``revert``, ``void-cube`` ...) is tried on
+        a copy of the match, as the director would make it (the committee for
+        ``overturn``), first without, then with the players' agreement (USBGF
+        4.2.3(f)); nothing is stored.  A ruling that does not apply to that kind of
+        event is left out; one refused is listed closed, with the refusal's reason
+        and rule.  The director's picker (``GET /api/matches/M/rulings?event=N``).
+
+        :raises MatchNotFoundError: for an unknown match.
+        :raises InvalidRulingError: for an event the match does not have.
+        """
+        match, history = self._store.to_rule_on(match_id)
+        if not 1 <= event <= len(history):
+            raise InvalidRulingError(
+                f"event {event}: match {match_id!r} has events 1-{len(history)}"
+            )
+        profile = match.state.profile
+        return tuple(
+            option
+            for verb in EVENT_RULINGS
+            if (option := _try_ruling(match, history, verb, event, profile)) is not None
+        )
 
     def _act(self, match_id: str, command: Callable[[Match], T]) -> Recorded[T]:
         """Run ``command`` on the match, store what it recorded, and say what that was.
@@ -1528,10 +1664,14 @@ class Ledger:
         if not grant.covers(match_id, event):
             scope = grant.match_id or grant.event or "no match"
             raise TokenScopeError(f"this token ({grant.label}) records in {scope}, not {match_id}")
-        claimed = Action.parse(line).ruled_by if line is not None else ""
+        action = Action.parse(line) if line is not None else None
+        claimed = action.ruler if action is not None else ""
         if not grant.may_claim(claimed):
+            decision = action.directors_decision if action is not None else None
+            profile = get_profile(self.state(match_id).profile)
+            why = f" ({profile.cite(decision)})" if decision else ""
             raise TokenScopeError(
-                f"{line!r} is ruled by the {claimed}: this token ({grant.label}) is a "
+                f"{line!r} is the {claimed}'s{why}: this token ({grant.label}) is a "
                 f"{grant.role}'s; record it with the {claimed}'s token"
             )
         return grant.label

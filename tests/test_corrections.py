@@ -273,8 +273,10 @@ def test_a_correction_names_no_ruling_and_no_event_the_match_lacks(ledger: Ledge
         ledger.amend(match_id, 9, "roll 6 4", by=BY)
     with pytest.raises(InvalidCorrectionError, match="not an entry"):
         ledger.amend(match_id, 1, "roll 6 4", by=BY)
-    with pytest.raises(InvalidActionError, match="not another correction"):
+    with pytest.raises(InvalidActionError, match="not a correction or a ruling"):
         ledger.record_line(match_id, "amend 3 undo", by=BY)
+    with pytest.raises(InvalidActionError, match="not a correction or a ruling"):
+        ledger.record_line(match_id, "amend 3 revert 3 --reason x", by=BY)
 
 
 def test_the_json_copy_carries_corrections_and_imports_them_again(

@@ -16,6 +16,10 @@ Routes (the API mirrors the command line, DESIGN "Command-line contract")::
                                         language, with ``Authorization: Bearer TOKEN``
     GET  /api/matches/MATCH/events      server-sent events: each new event's number and
                                         history line, and the match after it
+    GET  /api/matches/MATCH/rulings?event=N
+                                        the director's picker: the rulings on event N whose
+                                        windows are open now, and those closed, with why
+                                        (:meth:`bgledger.Ledger.open_rulings`)
 
 Reads are open; a write needs a bearer token (``bgledger token``) and a JSON
 body, which a cross-site HTML form cannot send.  The library's errors are
@@ -165,6 +169,19 @@ def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlet
     def show(request: Request) -> Response:
         return JSONResponse(ledger.show(request.path_params["match_id"]).to_json())
 
+    def rulings(request: Request) -> Response:
+        """``{"match", "event", "open": [...], "closed": [...]}``; each row has ``line``, the
+        line to post (``--rule`` included) once ``--reason TEXT`` is added to it."""
+        match_id, given = request.path_params["match_id"], request.query_params.get("event")
+        if given is None or not (given.isascii() and given.isdigit()):
+            raise HTTPException(400, f"event={given!r}: the number of the event to rule on")
+        options = ledger.open_rulings(match_id, int(given))
+        rows = [option.to_json() for option in options]
+        document = {"match": match_id, "event": int(given)}
+        document |= {"open": [r for r in rows if r["open"]]}
+        document |= {"closed": [r for r in rows if not r["open"]]}
+        return JSONResponse(document)
+
     async def record(request: Request) -> Response:
         match_id = request.path_params["match_id"]
         scheme, _, token = request.headers.get("authorization", "").partition(" ")
@@ -229,6 +246,7 @@ def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlet
         Route("/api/matches/{match_id}", show),
         Route("/api/matches/{match_id}/lines", record, methods=["POST"]),
         Route("/api/matches/{match_id}/events", events),
+        Route("/api/matches/{match_id}/rulings", rulings),
         *replay_routes(ledger, page),
         *director_routes(ledger, page, poll_seconds),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),

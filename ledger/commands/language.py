@@ -32,6 +32,14 @@ and the clock, break and penalty lines::
     late a|b                           absent at the start or after a break (USBGF 2.2.4)
     penalty a|b POINTS "RULE" REASON...  the director's other penalty points
 
+and the director's or the committee's rulings, the command line's ruling verbs
+without the match id (``--reason`` last: it takes the rest of the line)::
+
+    revert 12 [--rule "USBGF 4.2.3(f)"] [--ruled-by director] [--agreed] --reason TEXT
+    void-cube N | nullify-pass N | void-concession N | correct-cube N | correct-setup N
+    overturn RULING --reason TEXT       (--ruled-by committee, the default for overturn)
+    correct-length LENGTH --reason TEXT     correct-score A-B --reason TEXT
+
 Each line calls the match's command for it, as the command line's verbs do
 (``clock stop`` is :meth:`~bgledger.commands.clock.ClockCommands.stop_clock`,
 ``break end`` :meth:`~bgledger.commands.breaks.BreakCommands.end_break`).
@@ -44,6 +52,10 @@ Example::
     True
     >>> Action.parse("roll 6 5 --premature").premature
     True
+    >>> Action.parse('revert 12 --rule "USBGF 4.2.3(f)" --agreed --reason both agreed').ruler
+    'director'
+    >>> Action.parse("penalty a 1 'USBGF 2.2.4' left without a break").ruler
+    'director'
 """
 
 from __future__ import annotations
@@ -55,12 +67,14 @@ from dataclasses import dataclass
 
 from bgledger.commands import clock
 from bgledger.commands.match import Match
-from bgledger.commands.rulings import Ruling
+from bgledger.commands.rulings import RULERS, Ruling
 from bgledger.errors import RulesError
 from bgledger.rules.legal import read_dice
+from bgledger.rules.profiles import Decision
 
 __all__ = [
     "CORRECTION_VERBS",
+    "RULING_VERBS",
     "TIME_VERBS",
     "VERBS",
     "Action",
@@ -100,6 +114,31 @@ TEXT]`` (either may add ``--ruled-by director``); the front door records them
 (:meth:`bgledger.Ledger.record_line`), not :meth:`Action.apply`."""
 
 
+RULING_VERBS = (
+    "revert",
+    "void-cube",
+    "nullify-pass",
+    "void-concession",
+    "correct-cube",
+    "correct-setup",
+    "overturn",
+    "correct-length",
+    "correct-score",
+)
+"""The rulings: ``VERB EVENT`` (``correct-length LENGTH``, ``correct-score A-B``) and
+``[--rule RULE] [--ruled-by WHO] [--agreed] --reason TEXT``; the front door
+records them (:meth:`bgledger.Ledger.record_line`), deciding on the match's history."""
+_DIRECTORS_LINES = {
+    "penalty": Decision.PENALTY_POINTS,
+    "late": Decision.PENALTY_POINTS,
+    "clock set": Decision.CLOCK_REPLACED,
+    "early-pickup": Decision.STOP_EARLY_PICKUP,
+}
+"""Lines only the director records, and the decision whose rule says so: penalty points
+are "assessed by the Tournament Director" (USBGF 2.2.4), the director "shall set the
+remaining times" (USBGF 3.7.2), an early pick-up's sanction is a ruling (CLOCK 4.1)."""
+
+
 class InvalidActionError(RulesError):
     """A line that is not an action: an unknown verb, missing or extra arguments."""
 
@@ -125,6 +164,42 @@ class Action:
     premature: bool = False
     reason: str = ""
     ruled_by: str = ""
+    rule: str | None = None
+    agreed: bool = False
+
+    @property
+    def ruler(self) -> str:
+        """Who the line says decided it: ``director``, ``committee``, ``players``, or ``""``.
+
+        A ruling is its ``--ruled-by`` (by default the director's; the committee's
+        for ``overturn``); ``undo``/``amend`` say it with ``--ruled-by``; penalty
+        points (``penalty``, ``late``: USBGF 2.2.4), the clocks' times (``clock
+        set``: USBGF 3.7.2) and an early pick-up's sanction are the director's.
+        Every other line is the scorekeeper's record of what happened (``""``).
+        A token records a line only if its role may claim the ruler
+        (:meth:`bgledger.access.Grant.may_claim`).
+        """
+        if self.ruled_by:
+            return self.ruled_by
+        if self.verb in RULING_VERBS:
+            return "committee" if self.verb == "overturn" else "director"
+        return "director" if self.directors_decision is not None else ""
+
+    @property
+    def directors_decision(self) -> Decision | None:
+        """The decision whose rule makes this line the director's (penalty points ...)."""
+        key = self.verb
+        if key == "clock" and self.args[:1] and self.args[0].lower() == "set":
+            key = "clock set"
+        return _DIRECTORS_LINES.get(key)
+
+    @property
+    def ruling(self) -> Ruling:
+        """The :class:`Ruling` a ruling line describes (recorded by ``by`` at ``at``).
+
+        :raises InvalidRulingError: for a ruler that is none, or no reason.
+        """
+        return Ruling(self.ruler, self.reason, self.rule, self.agreed, at=self.at)
 
     @classmethod
     def parse(cls, line: str) -> Action:
@@ -146,6 +221,8 @@ class Action:
             at, words = words[0][1:], words[1:]
         if words and words[0].lower() in CORRECTION_VERBS:
             return cls._correction(line, words, at)
+        if words and words[0].lower() in RULING_VERBS:
+            return cls._ruling(line, words, at)
         as_played, early = "--as-played" in words, "--premature" in words
         words = [w for w in words if w not in ("--as-played", "--premature")]
         if not words:
@@ -205,9 +282,49 @@ class Action:
                 f"{line!r}: 'amend EVENT LINE', e.g. 'amend 12 roll 6 4' or 'amend 13 move 13/8'"
             )
         said = " ".join(rest[1:])
-        if Action.parse(said).verb in CORRECTION_VERBS:
-            raise InvalidActionError(f"{line!r}: amend takes what happened, not another correction")
+        if rest[1].lower() in CORRECTION_VERBS + RULING_VERBS:
+            raise InvalidActionError(
+                f"{line!r}: amend takes what happened at the table, not a correction or a ruling"
+            )
+        Action.parse(said)  # what happened must itself be a line
         return cls(verb, (rest[0], said), at, text=text, reason=reason, ruled_by=ruled_by)
+
+    @classmethod
+    def _ruling(cls, line: str, words: list[str], at: str | None) -> Action:
+        """``VERB ARG [--rule RULE] [--ruled-by WHO] [--agreed] --reason TEXT``.
+
+        ``--reason`` takes the rest of the line; the rest may quote (``--rule "USBGF 4.4.8"``).
+        """
+        verb, rest = words[0].lower(), words[1:]
+        usage = f"'{verb} {_RULING_ARG.get(verb, 'EVENT')} [--rule RULE] [--ruled-by WHO] "
+        usage += "[--agreed] --reason TEXT'"
+        if "--reason" not in rest or rest.index("--reason") == len(rest) - 1:
+            raise InvalidActionError(f"{line!r}: a ruling needs --reason and its words: {usage}")
+        cut = rest.index("--reason")
+        reason = " ".join(rest[cut + 1 :])
+        head = list(_quoted(line, ["", *rest[:cut]]))
+        options: dict[str, str] = {}
+        agreed = "--agreed" in head
+        head = [word for word in head if word != "--agreed"]
+        for name in ("--rule", "--ruled-by"):
+            if name in head:
+                at_name = head.index(name)
+                if at_name + 1 >= len(head):
+                    raise InvalidActionError(f"{line!r}: {name} needs a value: {usage}")
+                options[name] = head[at_name + 1]
+                del head[at_name : at_name + 2]
+        if len(head) != 1 or not _ruling_argument(verb, head[0]):
+            raise InvalidActionError(f"{line!r}: {usage}")
+        ruled_by = options.get("--ruled-by", "").lower()
+        if ruled_by and ruled_by not in RULERS:
+            raise InvalidActionError(
+                f"{line!r}: --ruled-by {ruled_by!r}: one of {', '.join(RULERS)}"
+            )
+        return cls(
+            verb, (head[0],), at, text=line.split("#", 1)[0].strip(), reason=reason,
+            ruled_by=ruled_by,
+            rule=options.get("--rule"), agreed=agreed,
+        )  # fmt: skip
 
     def __repr__(self) -> str:
         return f"Action.parse({self.text!r})"
@@ -220,9 +337,9 @@ class Action:
             Either way nothing of the line is recorded.
         """
         at, verb, args = self.at, self.verb, self.args
-        if verb in CORRECTION_VERBS:
+        if verb in CORRECTION_VERBS or verb in RULING_VERBS:
             raise InvalidActionError(
-                f"{self.text!r} corrects the record: Ledger.record_line takes it"
+                f"{self.text!r} decides on the match's history: Ledger.record_line takes it"
             )
         if self.premature:
             self._early(match, by)
@@ -264,6 +381,18 @@ class Action:
             match.roll_early(_die(self.args[0]), _die(self.args[1]), by=by, at=self.at)
         else:
             match.double_early(as_played=self.as_played, by=by, at=self.at)
+
+
+_RULING_ARG = {"correct-length": "LENGTH", "correct-score": "A-B", "overturn": "RULING"}
+"""What a ruling line names, where it is not an EVENT number."""
+
+
+def _ruling_argument(verb: str, word: str) -> bool:
+    """True if ``word`` is what ``verb`` names: a number, or a score ``A-B``."""
+    if verb == "correct-score":
+        parts = word.split("-")
+        return len(parts) == 2 and all(p.isascii() and p.isdigit() for p in parts)
+    return word.isascii() and word.isdigit() and int(word) > 0
 
 
 def _check_arity(line: str, verb: str, args: tuple[str, ...]) -> None:

@@ -210,6 +210,17 @@ class MatchStore(Application[UUID]):
 
         return self.act(match_id, decide)
 
+    def to_rule_on(self, match_id: str) -> tuple[Match, list[MatchEvent]]:
+        """The match as :meth:`rule` decides on it, and its history; for trying rulings.
+
+        Nothing the caller does to the match is stored (the director's picker tries
+        each ruling on a copy of it, :meth:`bgledger.Ledger.open_rulings`).
+
+        :raises MatchNotFoundError: if there is no such match.
+        """
+        match = self._to_decide_on(match_id)
+        return match, self.history(match_id)[: match.version]
+
     def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:
         # The library caches a saved aggregate only without fast-forwarding;
         # with it (the default, so that another scorekeeper's events are

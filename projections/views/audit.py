@@ -154,6 +154,7 @@ __all__ = [
     "penalty_text",
     "result_text",
     "ruling_details",
+    "ruling_effect",
     "score_text",
     "signed_clock",
     "wall_clock",
@@ -272,6 +273,15 @@ def describe_ruling(
     names are described from it; a missing one is named by its number only).
     """
     head = f"RULING ({ruled_by_text(event.rule, event.ruled_by, event.agreed)})"
+    return f"{head}: {ruling_effect(event, after, events)}; reason: {event.reason}"
+
+
+def ruling_effect(event: RulingMade, after: MatchState, events: Events) -> str:
+    """What ``event`` does, in words: what it voids or restores, then what that means.
+
+    The middle of its history line (:func:`describe_ruling`); the director's picker
+    shows it for a ruling not yet made.
+    """
     named = [numbers_text(event.voids) + " void"] if event.voids else []
     if event.restores:
         named.append(numbers_text(event.restores) + " back in force")
@@ -279,7 +289,7 @@ def describe_ruling(
     explain = _EXPLAINERS.get(type(event))
     if explain is not None:
         parts.append(explain(event, after, events))
-    return f"{head}: " + ": ".join(parts) + f"; reason: {event.reason}"
+    return ": ".join(parts)
 
 
 def _doubler(number: int, after: MatchState, events: Events) -> str:
