@@ -29,8 +29,8 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from datetime import datetime
 from collections.abc import AsyncIterator, Callable
+from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 

@@ -150,7 +150,7 @@
     var match = desk;
     picked = number;
     markPicked();
-    var url = "/api/matches/" + encodeURIComponent(match) + "/rulings" + (number === null ? "" : "?event=" + number);
+    var url = "/api/matches/" + encodeURIComponent(match) + "/rulings?event=" + number;
     fetch(url).then(function (r) {
       return r.json().catch(function () { return {}; }).then(function (body) { return [r.status, body]; });
     }).then(function (answer) {
@@ -172,7 +172,7 @@
   function list(body, again) {
     var chosen = again ? document.querySelector("#open-rulings input:checked") : null;
     var before = chosen ? chosen.value : null;
-    $("picked").textContent = picked === null ? "the whole match" : "event " + picked;
+    $("picked").textContent = "event " + picked;
     var open = $("open-rulings"), closed = $("closed-rulings");
     open.textContent = ""; closed.textContent = "";
     choices = body.open || [];
@@ -187,7 +187,7 @@
       label.appendChild(item("strong", "verb", " " + ruling.verb));
       label.appendChild(item("span", "rule", " " + (ruling.rule || "")));
       label.appendChild(item("span", "effect", ": " + (ruling.effect || "")));
-      label.appendChild(item("span", "ruled-by", " · " + (ruling.ruled_by || "director")));
+      label.appendChild(item("span", "ruled-by", " · " + ruling.ruled_by + (ruling.agreed ? ", the players agreeing" : "")));
       li.appendChild(label);
       if (ruling.rule_text && ruling.rule_text.length) {
         var quote = item("blockquote", "rule-text");
@@ -201,7 +201,7 @@
       var li = item("li", "closed-ruling");
       li.appendChild(item("strong", "verb", ruling.verb));
       li.appendChild(item("span", "rule", " " + (ruling.rule || "")));
-      li.appendChild(item("span", "why", ": " + (ruling.reason || "closed")));
+      li.appendChild(item("span", "why", ": " + (ruling.effect || ruling.reason || "closed")));
       closed.appendChild(li);
     });
     offer();
@@ -210,15 +210,12 @@
     var chosen = document.querySelector("#open-rulings input:checked");
     return chosen ? choices[Number(chosen.value)] : null;
   }
-  // a match-wide ruling's line names its value: correct-length LENGTH, correct-score A-B
-  var PLACEHOLDER = /\b(LENGTH|A-B)\b/;
   function offer() {
-    var ruling = choice();
-    var needs = ruling && PLACEHOLDER.test(ruling.line);
-    $("ruling-value-box").hidden = !needs;
-    if (needs) { $("ruling-value").placeholder = PLACEHOLDER.exec(ruling.line)[1]; }
-    $("ruling-send").disabled = !ruling || !$("ruling-reason").value.trim() || (needs && !$("ruling-value").value.trim());
+    $("ruling-send").disabled = !choice() || !$("ruling-reason").value.trim();
   }
+
+  // the penalty line's words are read as a shell reads them: a quote in the reason is escaped
+  function quoted(text) { return '"' + text.replace(/\\/g, "\\\\").replace(/"/g, '\\"') + '"'; }
 
   // -- the clicks and forms, on the console and on whichever desk is open
   document.addEventListener("click", function (event) {
@@ -227,7 +224,6 @@
     if (desk === null) { return; }
     var entry = event.target.closest("#desk-history .entry");
     if (entry) { pick(Number(entry.dataset.number)); return; }
-    if (event.target.closest("#match-wide")) { pick(null); return; }
     if (event.target.closest("#desk-close")) {
       desk = null; picked = undefined;
       $("desk").className = "desk";
@@ -249,14 +245,18 @@
       event.preventDefault();
       var ruling = choice(), reason = $("ruling-reason").value.trim();
       if (!ruling || !reason) { say("refused", "Pick an open ruling and give its reason."); return; }
-      var line = ruling.line.replace(PLACEHOLDER, $("ruling-value").value.trim());
-      if (ruling.rule) { line += " --rule " + ruling.rule; }
-      post(desk, line + " --reason " + reason, function () { $("ruling-reason").value = ""; $("ruling-value").value = ""; });
+      post(desk, ruling.line + " --reason " + reason, function () { $("ruling-reason").value = ""; });
+    } else if (form.id === "match-wide-form") {
+      event.preventDefault();
+      var value = $("match-wide-value").value.trim(), because = $("match-wide-reason").value.trim();
+      if (!value || !because) { say("refused", "Give the value as the sheets have it and the reason."); return; }
+      post(desk, $("match-wide-verb").value + " " + value + " --reason " + because,
+        function () { $("match-wide-value").value = ""; $("match-wide-reason").value = ""; });
     } else if (form.id === "penalty-form") {
       event.preventDefault();
       var points = $("penalty-points").value.trim(), why = $("penalty-reason").value.trim();
       if (!points || !why) { say("refused", "Penalty points: give the points and the reason."); return; }
-      post(desk, "penalty " + $("penalty-player").value + " " + points + ' "' + $("penalty-rule").value + '" ' + why,
+      post(desk, "penalty " + $("penalty-player").value + " " + points + " " + quoted($("penalty-rule").value) + " " + quoted(why),
         function () { $("penalty-reason").value = ""; });
     }
   });

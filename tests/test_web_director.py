@@ -1,0 +1,265 @@
+"""The director's console in-process: what a director notices on it, and its live stream.
+
+The console (``GET /events/EVENT/director``) is driven through Starlette's
+TestClient on a SQLite file, as a browser would; its live part is refetched
+after lines posted with a scorekeeper's or a director's token, and the
+event-wide stream (``GET /api/events/EVENT/events``) is read as a raw ASGI
+call while a pad posts, as in ``tests/test_web_live.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+from starlette.testclient import TestClient
+
+from bgledger.service import Ledger
+from bgledger.web import create_app
+from tests.test_web_live import WITHIN, Stream
+
+HOSTILE = '<script>alert("x")</script>'
+ILLEGAL = ["opening 3 1", "move 8/5 6/5", "roll 6 4", "move 24/13 --as-played"]
+"""Bob's 24/13 with 6-4 is event 6: one checker 11 pips."""
+
+
+@pytest.fixture
+def ledger(tmp_path: Path) -> Iterator[Ledger]:
+    ledger = Ledger(f"sqlite:///{tmp_path / 'ledger.db'}")
+    ledger.start(("Ann", "Bob"), 5, match_id="final", event="Open Cup", by="kim")
+    ledger.start(("Cy", HOSTILE), 3, match_id="side", event="Open Cup", by="kim")
+    ledger.start(("Eve", "Fay"), 3, match_id="other", event="Ladder", by="kim")
+    yield ledger
+    ledger.close()
+
+
+@pytest.fixture
+def client(ledger: Ledger) -> TestClient:
+    return TestClient(create_app(ledger))
+
+
+def post(client: TestClient, match: str, line: str, token: str) -> Any:
+    headers = {"Authorization": f"Bearer {token}"}
+    return client.post(f"/api/matches/{match}/lines", json={"line": line}, headers=headers)
+
+
+def card(page: str, match: str) -> str:
+    """The text of match ``match``'s card on the console, tags and spacing taken out."""
+    found = re.search(rf'<article class="card[^"]*" data-match="{match}".*?</article>', page, re.S)
+    assert found, f"no card for {match}"
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", found.group(0))))
+
+
+def section(page: str, name: str) -> str:
+    found = re.search(rf'<section id="{name}".*?</section>', page, re.S)
+    assert found, f"no section {name}"
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", found.group(0)))).strip()
+
+
+LIVE = "/events/Open%20Cup/director/live"
+
+
+def test_the_index_links_each_events_console(client: TestClient) -> None:
+    page = client.get("/").text
+    assert 'href="/events/Open%20Cup/director"' in page
+    assert 'href="/events/Ladder/director"' in page
+    assert 'href="/director"' in page
+
+
+def test_the_console_shows_every_match_of_the_event_and_no_other(client: TestClient) -> None:
+    page = client.get("/events/Open%20Cup/director")
+    assert page.status_code == 200
+    assert 'data-match="final"' in page.text and 'data-match="side"' in page.text
+    assert 'data-match="other"' not in page.text  # the Ladder's
+    assert "Ann v Bob" in card(page.text, "final")
+    assert "0\N{EN DASH}0 to 5" in card(page.text, "final")
+    assert "not begun" in card(page.text, "final")
+    assert '/static/director.js"' in page.text and "<script>" not in page.text
+    assert 'data-stream="/api/events/Open%20Cup/events"' in page.text
+    assert client.get("/static/director.js").status_code == 200
+    everything = client.get("/director").text
+    assert all(f'data-match="{m}"' in everything for m in ("final", "side", "other"))
+
+
+def test_a_line_posted_by_a_pad_shows_on_the_console(client: TestClient, ledger: Ledger) -> None:
+    pad = ledger.issue_token("scorekeeper", match_id="final")
+    for line in ["opening 3 1", "move 8/5 6/5", "double", "take"]:
+        assert post(client, "final", line, pad).status_code == 201
+    shown = card(client.get(LIVE).text, "final")
+    assert "game 1" in shown
+    assert "cube 2, Ann's" in shown  # Bob doubled, Ann took: her cube
+    assert "turn Bob (roll)" in shown
+    assert "Ann took: cube at 2, Ann owns it" in shown  # the last event
+    assert "flagged" not in shown
+
+
+def test_an_illegal_play_recorded_as_played_is_flagged(client: TestClient, ledger: Ledger) -> None:
+    pad = ledger.issue_token("scorekeeper", match_id="final")
+    for line in ILLEGAL:
+        assert post(client, "final", line, pad).status_code == 201
+    page = client.get(LIVE).text
+    assert '<article class="card flagged" data-match="final"' in page
+    assert "flagged: event 6, recorded as played" in card(page, "final")
+    assert "flagged" not in card(page, "side")
+
+
+def test_the_clocks_a_break_and_penalty_points_show(client: TestClient, ledger: Ledger) -> None:
+    ledger.record_line("final", "clock start simple-delay reserve 10:00 delay 12", by="kim")
+    for line in ["opening 3 1", "move 8/5 6/5", "hit", "double", "drop", "break start both"]:
+        ledger.record_line("final", line, by="kim")
+    director = ledger.issue_token("director", event="Open Cup")
+    answer = post(client, "final", 'penalty a 1 "USBGF 2.2.4" "Ann\'s phone rang"', director)
+    assert answer.status_code == 201, answer.json()
+    shown = card(client.get(LIVE).text, "final")
+    assert "clock Ann 10:00 Bob 10:00" in shown
+    assert "clock: simple delay, 12 s" in shown
+    assert "on a break for Ann and Bob since" in shown
+    assert "penalty Ann 1 · Bob 0" in shown
+    assert "0\N{EN DASH}2 to 5" in shown  # Ann dropped Bob's double; Ann's penalty point is Bob's
+
+
+def test_a_ruling_posted_with_the_directors_token_appears_in_the_log(
+    client: TestClient, ledger: Ledger
+) -> None:
+    for line in ILLEGAL:
+        ledger.record_line("final", line, by="kim")
+    director = ledger.issue_token("director", event="Open Cup", label="Tom, TD")
+    picker = client.get("/api/matches/final/rulings?event=6").json()
+    line = picker["open"][0]["line"]
+    answer = post(client, "final", f"{line} --reason one checker 11 pips", director)
+    assert answer.status_code == 201, answer.json()
+    page = client.get(LIVE).text
+    log = section(page, "rulings-log")
+    assert "final#7" in log
+    assert "USBGF 4.2.3(a)" in log and "director" in log
+    assert "PlaysReverted: play reverted (event 6)" in log
+    assert "one checker 11 pips" in log and "in force" in log
+    assert "flagged" not in card(page, "final")  # the illegal play is void
+    assert "turn Bob (play)" in card(page, "final")  # Bob plays his 6-4 again
+    # the committee overturns it: the log says so, the ruling struck through
+    committee = ledger.issue_token("committee", event="Open Cup")
+    answer = post(client, "final", "overturn 7 --reason the play stands", committee)
+    assert answer.status_code == 201, answer.json()
+    log = section(client.get(LIVE).text, "rulings-log")
+    assert "overturned by ruling 8" in log
+    assert "RulingOverturned: ruling 7 overturned" in log
+
+
+def test_a_scorekeepers_token_cannot_rule(client: TestClient, ledger: Ledger) -> None:
+    for line in ILLEGAL:
+        ledger.record_line("final", line, by="kim")
+    pad = ledger.issue_token("scorekeeper", match_id="final")
+    answer = post(client, "final", "revert 6 --reason no", pad)
+    assert answer.status_code == 403
+    assert section(client.get(LIVE).text, "rulings-log").endswith("no rulings yet")
+
+
+def test_the_standings_count_finished_matches(client: TestClient, ledger: Ledger) -> None:
+    ledger.record_line("side", "correct-score 2-0 --reason the sheets say 2-0", by="tom")
+    for line in ["opening 3 1", "move 8/5 6/5", "resign single b --as-played", "accept"]:
+        ledger.record_line("side", line, by="kim")
+    standings = section(client.get(LIVE).text, "standings")
+    assert "Cy 1 1 0 0 3 0" in standings  # played, won, lost, in progress, for, against
+    assert "Ann 0 0 0 1 0 0" in standings  # the final: in progress
+
+
+def test_the_desk_lists_the_history_by_number_and_the_profiles_rules(
+    client: TestClient, ledger: Ledger
+) -> None:
+    for line in ILLEGAL:
+        ledger.record_line("final", line, by="kim")
+    desk = client.get("/matches/final/desk").text
+    assert 'data-number="6"' in desk and "ILLEGAL: Bob played 24/13" in html.unescape(desk)
+    assert '<option value="USBGF 2.2.4" selected>' in desk  # penalty points' rule
+    assert '<option value="USBGF 4.4.10">' in desk
+    assert 'data-line="late a">Ann is late' in desk and 'data-line="late b">Bob is late' in desk
+    history = client.get("/matches/final/desk/history").text
+    assert history.count("<li>") == 6
+    assert client.get("/matches/nope/desk").status_code == 404
+
+
+def test_every_console_page_escapes_what_players_typed(client: TestClient) -> None:
+    for url in ("/events/Open%20Cup/director", LIVE, "/director", "/matches/side/desk"):
+        page = client.get(url)
+        assert page.status_code == 200, url
+        assert HOSTILE not in page.text, url
+        assert "&lt;script&gt;" in page.text, url
+
+
+def test_an_event_named_with_markup_is_escaped(client: TestClient, ledger: Ledger) -> None:
+    ledger.start(("Gil", "Hal"), 3, match_id="odd", event=HOSTILE, by="kim")
+    assert HOSTILE not in client.get("/").text
+    page = client.get("/director")
+    assert HOSTILE not in page.text and "&lt;script&gt;" in page.text
+
+
+def test_the_stream_says_which_match_of_the_event_moved(ledger: Ledger) -> None:
+    app = create_app(ledger)
+    pad = ledger.issue_token("scorekeeper", match_id="final")
+    other = ledger.issue_token("scorekeeper", match_id="other")
+
+    async def scenario() -> tuple[list[dict[str, Any]], Stream]:
+        stream = Stream(app, "/api/events/Open Cup/events", "since=2")  # as drawn
+        loop = asyncio.get_running_loop()
+        await asyncio.wait_for(stream.chunks.get(), WITHIN)  # the stream is open
+        transport = httpx2.ASGITransport(app=app)
+        async with httpx2.AsyncClient(transport=transport, base_url="http://test") as client:
+            headers = {"Authorization": f"Bearer {other}"}  # the Ladder's match: not followed
+            answer = await client.post(
+                "/api/matches/other/lines", json={"line": "opening 3 1"}, headers=headers
+            )
+            assert answer.status_code == 201
+            headers = {"Authorization": f"Bearer {pad}"}
+            answer = await client.post(
+                "/api/matches/final/lines", json={"line": "opening 3 1"}, headers=headers
+            )
+            assert answer.status_code == 201
+        posted = loop.time()
+        events = await changed(stream, posted + WITHIN)
+        await stream.close()
+        return events, stream
+
+    events, stream = asyncio.run(scenario())
+    assert stream.headers["content-type"].startswith("text/event-stream")
+    assert [event["matches"] for event in events] == [["final"]]
+    assert events[0]["total"] == 4  # final's 3 events (2 new), side's 1
+
+
+async def changed(stream: Stream, deadline: float) -> list[dict[str, Any]]:
+    """The ``changed`` events the stream sends until ``deadline`` (or the first of them)."""
+    import json
+
+    loop = asyncio.get_running_loop()
+    text = ""
+    while loop.time() < deadline and "event: changed" not in text:
+        try:
+            chunk = await asyncio.wait_for(stream.chunks.get(), deadline - loop.time())
+        except TimeoutError:
+            break
+        text += chunk.decode()
+    found = []
+    for block in text.split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
+        if fields.get("event") == "changed":
+            found.append(json.loads(fields["data"]))
+    return found
+
+
+def test_a_console_drawn_before_a_line_hears_of_it_on_connecting(ledger: Ledger) -> None:
+    """The page was drawn at 2 events (``since=2``); one was recorded before the stream opened."""
+    ledger.record_line("side", "opening 3 1", by="kim")
+
+    async def scenario() -> list[dict[str, Any]]:
+        stream = Stream(create_app(ledger), "/api/events/Open Cup/events", "since=2")
+        events = await changed(stream, asyncio.get_running_loop().time() + WITHIN)
+        await stream.close()
+        return events
+
+    events = asyncio.run(scenario())
+    assert events and events[0]["total"] == 4
