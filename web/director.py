@@ -126,7 +126,8 @@ def director_routes(ledger: Ledger, page: Page, poll_seconds: float) -> list[Rou
 
     async def changes(request: Request) -> Response:
         event = request.path_params.get("event")
-        since = request.query_params.get("since") or request.headers.get("last-event-id")
+        # a reconnecting browser's Last-Event-ID is newer than the since= the page was drawn at
+        since = request.headers.get("last-event-id") or request.query_params.get("since")
         try:
             start = int(since) if since is not None else None
         except ValueError:
