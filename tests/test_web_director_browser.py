@@ -196,6 +196,9 @@ def test_a_ruling_made_from_the_consoles_picker(browser: Browser, shots: Path) -
     browser.tap("#open-rulings input[type=radio]")
     browser.find("#ruling-reason").send_keys('one checker 11 pips; Bob\'s "6-5" was a 6-4')
     browser.shoot(shots, "3-desktop-picker", top="#desk")
+    browser.size(PHONE)
+    browser.shoot(shots, "3-phone-picker", top="#picker")
+    browser.size(DESKTOP)
     events = browser.server("final")["events"]
     browser.tap("#ruling-send")
 
@@ -220,8 +223,17 @@ def test_a_ruling_made_from_the_consoles_picker(browser: Browser, shots: Path) -
     assert "the match is under way" in browser.text("#msg-head")
     assert browser.server("final")["events"] == document["events"]
     browser.shoot(shots, "4-desktop-ruled", top="#rulings-log")
+
+    # a penalty point against Ann, under the rule picked from the profile's
+    browser.find("#penalty-reason").send_keys("Ann's phone rang")
+    browser.tap("#penalty-send")
+    browser.until(lambda: browser.server("final")["score"] == {"a": 0, "b": 1}, "Bob scores it")
+    assert browser.server("final")["penalty_points"] == {"a": 1, "b": 0}
+    browser.until(lambda: "Ann 1 · Bob 0" in browser.text(f"{final} .penalties"), "the card")
+    row = browser.text('#rulings-log tr[data-match="final"]:last-child')
+    assert "USBGF 2.2.4" in row and "Ann's phone rang" in row
     browser.size(PHONE)
-    browser.shoot(shots, "5-phone-refused", top="#message")
+    browser.shoot(shots, "5-phone-penalty", top="#message")
 
 
 def test_the_committee_steps_the_replay_in_both_views(browser: Browser, shots: Path) -> None:
