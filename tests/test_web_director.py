@@ -22,6 +22,7 @@ from starlette.testclient import TestClient
 
 from bgledger.service import Ledger
 from bgledger.web import create_app
+from tests.conftest import unique_id
 from tests.test_web_live import WITHIN, Stream
 
 HOSTILE = '<script>alert("x")</script>'
@@ -199,35 +200,41 @@ def test_an_event_named_with_markup_is_escaped(client: TestClient, ledger: Ledge
     assert HOSTILE not in page.text and "&lt;script&gt;" in page.text
 
 
-def test_the_stream_says_which_match_of_the_event_moved(ledger: Ledger) -> None:
+def test_the_stream_says_which_match_of_the_event_moved(store_url: str) -> None:
+    """On SQLite, then on PostgreSQL (shared: an event and matches of their own)."""
+    ledger = Ledger(store_url)
+    event, ids = unique_id("Open"), {name: unique_id(name) for name in ("final", "side", "other")}
+    ledger.start(("Ann", "Bob"), 5, match_id=ids["final"], event=event, by="kim")
+    ledger.start(("Cy", "Di"), 3, match_id=ids["side"], event=event, by="kim")
+    ledger.start(("Eve", "Fay"), 3, match_id=ids["other"], event=unique_id("Ladder"), by="kim")
     app = create_app(ledger)
-    pad = ledger.issue_token("scorekeeper", match_id="final")
-    other = ledger.issue_token("scorekeeper", match_id="other")
+    pad = ledger.issue_token("scorekeeper", match_id=ids["final"])
+    other = ledger.issue_token("scorekeeper", match_id=ids["other"])
 
     async def scenario() -> tuple[list[dict[str, Any]], Stream]:
-        stream = Stream(app, "/api/events/Open Cup/events", "since=2")  # as drawn
+        stream = Stream(app, f"/api/events/{event}/events", "since=2")  # as drawn
         loop = asyncio.get_running_loop()
         await asyncio.wait_for(stream.chunks.get(), WITHIN)  # the stream is open
         transport = httpx2.ASGITransport(app=app)
         async with httpx2.AsyncClient(transport=transport, base_url="http://test") as client:
-            headers = {"Authorization": f"Bearer {other}"}  # the Ladder's match: not followed
-            answer = await client.post(
-                "/api/matches/other/lines", json={"line": "opening 3 1"}, headers=headers
-            )
-            assert answer.status_code == 201
-            headers = {"Authorization": f"Bearer {pad}"}
-            answer = await client.post(
-                "/api/matches/final/lines", json={"line": "opening 3 1"}, headers=headers
-            )
-            assert answer.status_code == 201
+            for match, token in ((ids["other"], other), (ids["final"], pad)):  # other: not followed
+                answer = await client.post(
+                    f"/api/matches/{match}/lines",
+                    json={"line": "opening 3 1"},
+                    headers={"Authorization": f"Bearer {token}"},
+                )
+                assert answer.status_code == 201
         posted = loop.time()
         events = await changed(stream, posted + WITHIN)
         await stream.close()
         return events, stream
 
-    events, stream = asyncio.run(scenario())
+    try:
+        events, stream = asyncio.run(scenario())
+    finally:
+        ledger.close()
     assert stream.headers["content-type"].startswith("text/event-stream")
-    assert [event["matches"] for event in events] == [["final"]]
+    assert [event["matches"] for event in events] == [[ids["final"]]]
     assert events[0]["total"] == 4  # final's 3 events (2 new), side's 1
 
 
