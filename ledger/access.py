@@ -67,6 +67,19 @@ class Grant:
             return self.event == event
         return self.role == "committee"
 
+    def may_start(self, event: str) -> bool:
+        """True if the token may start a new match of ``event``.
+
+        An event's director or committee starts the event's matches, the
+        committee's token for every match any match; a token for one match
+        (a scorekeeper's, or a director's of that match) starts none.
+        """
+        if self.role == "scorekeeper" or self.match_id is not None:
+            return False
+        if self.event is not None:
+            return self.event == event
+        return self.role == "committee"
+
     def may_claim(self, ruled_by: str) -> bool:
         """True if a line this token records may say it was ruled by ``ruled_by``.
 
