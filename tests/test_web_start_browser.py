@@ -24,6 +24,13 @@ pytestmark = pytest.mark.browser
 
 PHONE = (360, 740)
 TABLET = (768, 1024)
+SMALLEST_TEXT_PX = """
+const svg = document.querySelector('#live svg');
+const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+const texts = svg.querySelectorAll('text');
+const sizes = Array.from(texts, t => parseFloat(t.getAttribute('font-size')));
+return Math.min(...sizes) * scale;
+"""
 
 
 def test_a_director_starts_a_match_and_the_pad_link_records_it(tmp_path: Path) -> None:
@@ -91,6 +98,8 @@ def test_a_director_starts_a_match_and_the_pad_link_records_it(tmp_path: Path) -
             until(lambda: "#3" in find("#msg-head").text, "the pad says what it recorded")
             driver.execute_script("window.scrollTo(0, 0)")
             driver.save_screenshot(str(shots / "3-pad-360x740.png"))
+            # the board's smallest text (a point's number), as the phone draws it
+            assert driver.execute_script(SMALLEST_TEXT_PX) >= 11
             viewport(driver, *TABLET)
             driver.execute_script("window.scrollTo(0, 0)")
             driver.save_screenshot(str(shots / "4-pad-768x1024.png"))
