@@ -25,14 +25,12 @@ from bgledger.cli.common import (
 from bgledger.projections.views.audit import describe
 from bgledger.projections.views.summary import state_json
 from bgledger.projections.views.text import brief
-from bgledger.projections.views.words import rule_for
 from bgledger.rules.errors import RulesError
 from bgledger.service import (
     DEFAULT_PROFILE,
     PROFILES,
     ClockHit,
     ClockHitImplied,
-    Decision,
     Ledger,
     Recorded,
 )
@@ -145,7 +143,7 @@ def start(
     """
     ledger = open_ledger(ctx, create=True)
     options: dict[str, Any] = {"profile": profile, "clock": clock, "event": event}
-    options.update(round=round_, **_clock_setup(profile, clock, reserve, delay, doubles))
+    options.update(round=round_, **_clock_setup(reserve, delay, doubles))
     options.update(best_of_three=best_of_three, table=table)
     with library_errors():
         chosen = ledger.start(
@@ -158,20 +156,8 @@ def start(
         click.echo(chosen)
 
 
-def _clock_setup(
-    profile: str, clock: str, reserve: int | None, delay: int | None, doubles: bool
-) -> dict[str, Any]:
-    """``start``'s clock settings for :meth:`Ledger.start`.
-
-    :raises BadInputError: for clock settings without a clock.
-    """
-    if clock == "none":
-        if reserve is not None or delay is not None or doubles:
-            raise BadInputError(
-                "--reserve, --delay and --doubles set up a game clock: give --clock "
-                f"simple-delay or --clock bronstein ({rule_for(profile, Decision.CLOCK_SETTING)})"
-            )
-        return {}
+def _clock_setup(reserve: int | None, delay: int | None, doubles: bool) -> dict[str, Any]:
+    """``start``'s clock settings for :meth:`Ledger.start` (which refuses them without a clock)."""
     return {
         "reserve_ms": reserve,
         "delay_ms": None if delay is None else delay * 1000,

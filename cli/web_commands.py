@@ -1,20 +1,36 @@
 """``serve`` and ``token``: the browser pad's server and the bearer tokens that may write.
 
 ``bgledger serve`` runs the web adapter (:mod:`bgledger.web`) under uvicorn
-on the group's ``--db``; it binds 127.0.0.1 unless ``--host`` says
-otherwise (``--host 0.0.0.0`` for the phones on the venue's network).
-``bgledger token MATCH --role scorekeeper`` prints a token once; the ledger
-keeps its SHA-256 only.
+on the group's ``--db`` (a new SQLite file is made: matches can be started
+from the browser); it binds 127.0.0.1 unless ``--host`` says otherwise
+(``--host 0.0.0.0`` for the phones on the venue's network, whose addresses
+it prints: :func:`venue_addresses`).  ``bgledger token MATCH --role
+scorekeeper`` prints a token once; the ledger keeps its SHA-256 only.
 """
 
 from __future__ import annotations
+
+import ipaddress
+import socket
 
 import click
 
 from bgledger.cli.common import BadInputError, library_errors, open_ledger
 from bgledger.service import ROLES
 
-__all__ = ["serve", "token"]
+__all__ = ["serve", "serve_banner", "token", "venue_addresses"]
+
+EVERY_ADDRESS = ("0.0.0.0", "::", "")
+"""``--host`` values that bind every network interface."""
+ROUTE_PROBES = (
+    ("192.0.2.1", 9),
+    ("10.255.255.254", 9),
+    ("172.31.255.254", 9),
+    ("192.168.255.254", 9),
+)
+"""Addresses no packet goes to: a UDP socket "connected" to one sends nothing but is given
+the address of the interface the route there leaves by: the default route's (TEST-NET-1,
+RFC 5737), then each private range's (RFC 1918), for a venue's network with no gateway."""
 
 CACHE_SIZE = 256
 """Matches the server keeps in memory between requests (each still reads new events)."""
@@ -30,12 +46,96 @@ def serve(ctx: click.Context, host: str, port: int) -> None:
 
     from bgledger.web import create_app
 
-    ledger = open_ledger(ctx, cache_size=CACHE_SIZE)
-    click.echo(f"bgledger: http://{host}:{port}/ (Ctrl-C stops)", err=True)
+    ledger = open_ledger(ctx, cache_size=CACHE_SIZE, create=True)
+    addresses = venue_addresses() if host in EVERY_ADDRESS else []
+    for line in serve_banner(host, port, addresses, _db_option(ctx)):
+        click.echo(line, err=True)
     # open event streams never end by themselves: give them 3 s at Ctrl-C
     uvicorn.run(
         create_app(ledger), host=host, port=port, log_level="warning", timeout_graceful_shutdown=3
     )
+
+
+def venue_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback: where a phone on its network finds it.
+
+    The addresses of the interfaces the routes to :data:`ROUTE_PROBES` leave by
+    (a UDP socket's ``connect`` chooses one without sending anything), then
+    whatever the host's name resolves to; no address twice, none of
+    127.0.0.0/8 (nor 169.254.0.0/16, which no phone is given), in that order.
+    """
+    found: list[str] = []
+    for destination in ROUTE_PROBES:
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+                probe.connect(destination)
+                found.append(probe.getsockname()[0])
+        except OSError:  # no route there
+            pass
+    try:
+        named = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+        found.extend(str(info[4][0]) for info in named)
+    except OSError:  # the host's name resolves to nothing
+        pass
+    usable = []
+    for address in found:
+        ip = ipaddress.ip_address(address)
+        if not (ip.is_loopback or ip.is_unspecified or ip.is_link_local) and address not in usable:
+            usable.append(address)
+    return usable
+
+
+def serve_banner(host: str, port: int, addresses: list[str], db: str) -> list[str]:
+    """What ``serve`` says on starting: where to open it, and how to get a token.
+
+    ``addresses``: this machine's (:func:`venue_addresses`) when ``host`` binds
+    every interface; ``db``: the ``--db URL`` to repeat in the token commands
+    (empty for the default).
+    """
+    bgledger = f"bgledger {db} " if db else "bgledger "
+    if host in EVERY_ADDRESS:
+        lines = [f"bgledger: serving on every network address, port {port} (Ctrl-C stops)"]
+        if addresses:
+            lines.append("open it on a phone on the same network:")
+            lines += [f"  http://{address}:{port}/" for address in addresses]
+        else:
+            lines.append(
+                "no network address found: join this machine to the venue's network "
+                f"(on this machine: http://127.0.0.1:{port}/)"
+            )
+    else:
+        shown = f"[{host}]" if ":" in host else host
+        lines = [f"bgledger: http://{shown}:{port}/ (Ctrl-C stops)"]
+        if ipaddress.ip_address(_resolved(host)).is_loopback:
+            lines.append("this machine only: --host 0.0.0.0 lets the phones on its network in")
+    lines += [
+        "to record, a token (printed once; in another terminal):",
+        f"  {bgledger}token --event E --role director      starts matches at /matches/new",
+        f"  {bgledger}token MATCH --role scorekeeper        one match's pad: "
+        "/matches/MATCH/pad#token=TOKEN",
+    ]
+    return lines
+
+
+def _resolved(host: str) -> str:
+    """``host`` as an address (``localhost`` is 127.0.0.1); itself if it resolves to nothing."""
+    try:
+        ipaddress.ip_address(host)
+        return host
+    except ValueError:
+        try:
+            return str(socket.getaddrinfo(host, None)[0][4][0])
+        except (OSError, IndexError):
+            return "0.0.0.0"
+
+
+def _db_option(ctx: click.Context) -> str:
+    """``--db URL`` as the command was given it, or nothing for the default ledger."""
+    root = ctx.find_root()
+    source = root.get_parameter_source("db")
+    if source is None or source.name == "DEFAULT":
+        return ""
+    return f"--db {root.params['db']}"
 
 
 @click.command("token")
@@ -66,7 +166,8 @@ def token(
     bgledger token --role committee                  every match
     bgledger token --revoke TOKEN
     """
-    ledger = open_ledger(ctx)
+    # a director's or the committee's token may be the first thing a new venue's ledger holds
+    ledger = open_ledger(ctx, create=match_id is None and revoke is None)
     with library_errors():
         if revoke is not None:
             if match_id or role or event or label:

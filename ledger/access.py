@@ -20,7 +20,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import Column, Connection, MetaData, String, Table, Text, select, update
+from sqlalchemy import Column, Connection, MetaData, String, Table, Text, inspect, select, update
 
 from bgledger.rules.errors import RulesError
 
@@ -63,6 +63,19 @@ class Grant:
         """True if the token may record in ``match_id``, a match of ``event``."""
         if self.match_id is not None:
             return self.match_id == match_id
+        if self.event is not None:
+            return self.event == event
+        return self.role == "committee"
+
+    def may_start(self, event: str) -> bool:
+        """True if the token may start a new match of ``event``.
+
+        An event's director or committee starts the event's matches, the
+        committee's token for every match any match; a token for one match
+        (a scorekeeper's, or a director's of that match) starts none.
+        """
+        if self.role == "scorekeeper" or self.match_id is not None:
+            return False
         if self.event is not None:
             return self.event == event
         return self.role == "committee"
@@ -112,11 +125,19 @@ class TokenBook:
         self._ready = False
 
     def _connection(self, commit: bool) -> AbstractContextManager[Connection]:
+        """A transaction on the table, which is made by the first token issued."""
         if not self._ready:
             with self._transaction(True) as connection:
                 TOKENS.create(connection, checkfirst=True)
             self._ready = True
         return self._transaction(commit)
+
+    def _any(self) -> bool:
+        """True once a token was ever issued: checking or revoking one makes no table."""
+        if not self._ready:
+            with self._transaction(False) as connection:
+                self._ready = inspect(connection).has_table(TOKENS.name)
+        return self._ready
 
     def issue(self, grant: Grant) -> str:
         """A new random token for ``grant``; only its digest is stored."""
@@ -136,6 +157,8 @@ class TokenBook:
 
     def grant(self, token: str) -> Grant | None:
         """What ``token`` may do; None if it was never issued or is revoked."""
+        if not self._any():
+            return None
         query = select(TOKENS).where(
             TOKENS.c.digest == digest(token), TOKENS.c.revoked_at.is_(None)
         )
@@ -147,6 +170,8 @@ class TokenBook:
 
     def revoke(self, token: str) -> bool:
         """Revoke ``token``; False if there was no such token in force."""
+        if not self._any():
+            return False
         query = (
             update(TOKENS)
             .where(TOKENS.c.digest == digest(token), TOKENS.c.revoked_at.is_(None))

@@ -59,8 +59,10 @@ from bgledger.commands.language import (
 )
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.rulings import RULERS, InvalidRulingError, Ruling
+from bgledger.commands.setup import CLOCKS
 from bgledger.errors import (
     ActionRefusedError,
+    InvalidMatchSetupError,
     InvalidTimeError,
     MatchNotFoundError,
     SealRefusedError,
@@ -118,6 +120,7 @@ if TYPE_CHECKING:
     from bgledger.store.seal import Seal as Seal
 
 __all__ = [
+    "CLOCKS",
     "DEFAULT_PROFILE",
     "DEFAULT_URL",
     "EXPORT_FORMATS",
@@ -127,6 +130,7 @@ __all__ = [
     "ROLES",
     "RULERS",
     "SET_RULES",
+    "START_FIELDS",
     "BreakEnded",
     "BreakStarted",
     "ClockHit",
@@ -160,6 +164,7 @@ __all__ = [
     "Seal",
     "SealRefusedError",
     "Shown",
+    "Started",
     "TimeExpired",
     "Verdict",
     "parse_clock",
@@ -388,6 +393,39 @@ class Shown:
             for r in self.moment.rulings
         ]
         return document
+
+
+START_FIELDS = {
+    "a": str,
+    "b": str,
+    "length": int,
+    "event": str,
+    "id": str,
+    "profile": str,
+    "clock": str,
+    "reserve": str,
+    "delay": int,
+    "doubles": bool,
+    "best_of_three": bool,
+    "round": str,
+    "table": str,
+    "scorekeeper": str,
+}
+"""The fields of :meth:`Ledger.start_match`'s setup, ``start``'s options, and their JSON types.
+
+``reserve`` is ``M:SS``, ``delay`` seconds (as ``start --reserve``, ``--delay``);
+``scorekeeper`` is the label of the pad's token (who its events are ``by``).
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    """A match started by :meth:`Ledger.start_match`: who started it, and its pad's token."""
+
+    match_id: str
+    by: str
+    token: str
+    """A new scorekeeper's token for the match (printed once; the ledger keeps its hash)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1676,6 +1714,39 @@ class Ledger:
             )
         return grant.label
 
+    def start_match(self, token: str | None, setup: object) -> Started:
+        """Start the match ``setup`` describes, for ``token``'s holder, and issue its pad's token.
+
+        ``setup`` is ``start``'s options as a JSON object (:data:`START_FIELDS`):
+        ``{"a": "Ann", "b": "Bob", "length": 7, "event": "Open"}``.  A director's
+        token starts matches of its event, the committee's any match (its event's,
+        if it has one); the match is recorded ``by`` the token's label, and a
+        scorekeeper's token for it is issued.  Nothing is stored on a refusal.
+
+        :raises UnknownTokenError: for no token, or one never issued or revoked.
+        :raises InvalidMatchSetupError: for a setup that is no JSON object of
+            :data:`START_FIELDS` (or, as :meth:`start`, describes no match).
+        :raises TokenScopeError: for a token that may not start a match of the event.
+        :raises MatchExistsError: if its ``id`` is taken.
+        """
+        grant = self._tokens().grant(token) if token else None
+        if grant is None:
+            raise UnknownTokenError("no valid token: 'bgledger token --event E --role director'")
+        players, length, match_id, label, options = _start_options(setup)
+        event = options["event"]
+        if not grant.may_start(event):
+            scope = grant.match_id or grant.event
+            where = f"the matches of {scope!r}" if grant.event is not None else f"match {scope!r}"
+            raise TokenScopeError(
+                f"this token ({grant.label}) starts no match of event {event!r}: a "
+                f"{grant.role}'s token records in {where} only; start it with the event's "
+                "director's token ('bgledger token --event E --role director')"
+            )
+        chosen = self.start(players, length, match_id=match_id, by=grant.label, **options)
+        return Started(
+            chosen, grant.label, self.issue_token("scorekeeper", match_id=chosen, label=label)
+        )
+
     def revoke_token(self, token: str) -> None:
         """Revoke ``token``: it records nothing more.
 
@@ -1783,6 +1854,51 @@ class Ledger:
         """
         board = Ledger.position(position) if isinstance(position, str) else position
         return judge_play(board, check_dice(dice), Play.parse(play))
+
+
+def _start_options(
+    setup: object,
+) -> tuple[tuple[str, str], int, str | None, str | None, dict[str, Any]]:
+    """:meth:`Ledger.start_match`'s setup as :meth:`Ledger.start`'s arguments.
+
+    Returns the players, the length, the id (None: generated), the pad token's
+    label and the keyword options.
+
+    :raises InvalidMatchSetupError: for anything but a JSON object of :data:`START_FIELDS`.
+    """
+    example = '{"a": "Ann", "b": "Bob", "length": 7, "event": "Open"}'
+    if not isinstance(setup, dict):
+        raise InvalidMatchSetupError(f"the match to start is a JSON object: {example}")
+    for key, value in setup.items():
+        kind = START_FIELDS.get(key)
+        if kind is None:
+            raise InvalidMatchSetupError(
+                f"field {key!r}: not a field of a match; the fields are {', '.join(START_FIELDS)}"
+            )
+        wrong = not isinstance(value, kind) or (kind is int and isinstance(value, bool))
+        if value is not None and wrong:  # JSON's true is no number of points
+            raise InvalidMatchSetupError(f"{key} {value!r}: give {_JSON_TYPE[kind]}")
+    given = {key: value for key, value in setup.items() if value is not None and value != ""}
+    missing = [key for key in ("a", "b", "length") if key not in given]
+    if missing:
+        raise InvalidMatchSetupError(f"give {' and '.join(missing)}: {example}")
+    delay = given.get("delay")
+    options: dict[str, Any] = {
+        "event": given.get("event", ""),
+        "profile": given.get("profile", DEFAULT_PROFILE),
+        "clock": given.get("clock", "none"),
+        "round": given.get("round", ""),
+        "table": given.get("table", ""),
+        "best_of_three": given.get("best_of_three", False),
+        "reserve_ms": parse_clock(given["reserve"]) if "reserve" in given else None,
+        "delay_ms": None if delay is None else delay * 1000,
+        "doubles": given.get("doubles", False),
+    }
+    players = (given["a"], given["b"])
+    return players, given["length"], given.get("id"), given.get("scorekeeper"), options
+
+
+_JSON_TYPE = {str: "a string", int: "a whole number", bool: "true or false"}
 
 
 def _clock_moment(state: MatchState, now: str | None) -> int:

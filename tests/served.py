@@ -1,13 +1,22 @@
-"""A ledger served by uvicorn on a free port of 127.0.0.1, in a thread (the browser tests)."""
+"""The browser tests' server and browser.
+
+:func:`serving`: a ledger served by uvicorn on a free port of 127.0.0.1, in a
+thread; :func:`browser`: Debian's headless Chromium driven by selenium through
+Debian's ``chromedriver`` (skipping the test where either is missing), with
+:func:`viewport` to give it a phone's or a tablet's screen.
+"""
 
 from __future__ import annotations
 
+import shutil
 import socket
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
+import pytest
 import uvicorn
 
 from bgledger.service import Ledger
@@ -33,3 +42,31 @@ def serving(ledger: Ledger) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+
+
+@contextmanager
+def browser() -> Iterator[Any]:
+    """A headless Chromium under selenium while the block runs (the test skips without one)."""
+    if CHROMIUM is None or CHROMEDRIVER is None:
+        pytest.skip("no Chromium or chromedriver: apt-get install chromium chromium-driver")
+    webdriver = pytest.importorskip("selenium.webdriver")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"):
+        options.add_argument(argument)
+    service = webdriver.ChromeService(executable_path=CHROMEDRIVER)
+    driver = webdriver.Chrome(options=options, service=service)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def viewport(driver: Any, width: int, height: int) -> None:
+    """A phone's or a tablet's screen: its viewport, as Chromium emulates a device."""
+    metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True}
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)

@@ -23,11 +23,12 @@ from bgledger.commands.match import Match, match_uuid
 from bgledger.projections.state.fold import MatchState
 from bgledger.projections.views.svg import board_svg
 from bgledger.projections.views.text import board_diagram
+from bgledger.rules.position import OFF
 from tests.match_driver import next_line
 from tests.test_render import drawn, off_counts
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
-MIDDLE_OF_THE_BOARD = 350  # the middle of the field (70 to 630 in the viewBox)
+MIDDLE_OF_THE_BOARD = 368  # the middle of the field (88 to 648 in the viewBox)
 
 
 def parse(svg: str) -> ET.Element:
@@ -178,3 +179,44 @@ def test_every_name_is_escaped() -> None:
     words = "".join(parse(svg).itertext())  # well-formed XML, the name as it was typed
     assert hostile in words
     assert re.search(r'aria-label="[^"]*&lt;script&gt;', svg)
+
+
+PHONE_BOARD_PX = 340
+"""The board's width on a phone 360 px wide: the page's margins take the rest."""
+SMALLEST_PX = 11
+"""The smallest text read at arm's length without zooming (Apple's guidelines: 11 pt)."""
+
+
+def test_every_text_is_readable_on_a_phone_360_px_wide() -> None:
+    match = Match.start(match_uuid("p"), "p", ("Ann", "Bob"), 7, by="kim")
+    for line in ["opening 3 1", "move 8/5 6/5", "roll 6 4"]:
+        Action.parse(line).apply(match, "kim")
+    state = match.state
+    mine, theirs = list(state.board[0]), list(state.board[1])
+    mine[13], mine[6], mine[24], mine[OFF] = 1, 8, 0, 2  # a tall stack; two borne off
+    theirs[24], theirs[OFF] = 1, 1
+    state = replace(state, board=(tuple(mine), tuple(theirs)))
+    root = parse(board_svg(state))
+    width = float(root.attrib["viewBox"].split()[2])
+    texts = [
+        (" ".join("".join(text.itertext()).split()), text.attrib.get("class", ""),
+         float(text.attrib["font-size"]))
+        for text in root.iter(f"{{{NS['svg']}}}text")
+    ]  # fmt: skip
+    # every kind of text is there: the points' numbers, a stack's count, the checkers
+    # off, the cube, both players' lines and the match's
+    said = {(words, kind) for words, kind, _ in texts}
+    assert {(str(point), "") for point in range(1, 25)} <= said
+    assert {("8", "count"), ("2", "off-count"), ("1", "off-count"), ("1", "")} <= said
+    ann, bob = state.pips()
+    assert {
+        (f"Ann: 0 of 7 · pips {ann} · off 2", ""),
+        (f"Bob: 0 of 7 · pips {bob} · off 1 · to act", ""),
+    } <= said
+    assert ("game 1 · 7-point match · pre-Crawford", "match") in said
+    small = {
+        words: round(size * PHONE_BOARD_PX / width, 1)
+        for words, _, size in texts
+        if size * PHONE_BOARD_PX / width < SMALLEST_PX
+    }
+    assert not small, f"px on a 360 px phone: {small}"

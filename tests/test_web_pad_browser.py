@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import urllib.request
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
@@ -23,12 +22,10 @@ from typing import Any
 import pytest
 
 from bgledger.service import Ledger
-from tests.served import serving
+from tests.served import browser, serving, viewport
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
 PHONE = (390, 844)
 TABLET = (820, 1180)
 
@@ -36,9 +33,6 @@ TABLET = (820, 1180)
 @pytest.fixture
 def pad(tmp_path: Path) -> Iterator[tuple[Any, str, str]]:
     """A browser, the server's URL and a scorekeeper's token for match ``final``."""
-    if CHROMIUM is None or CHROMEDRIVER is None:
-        pytest.skip("no Chromium or chromedriver: apt-get install chromium chromium-driver")
-    webdriver = pytest.importorskip("selenium.webdriver")
     ledger = Ledger(f"sqlite:///{tmp_path / 'ledger.db'}")
     ledger.start(("Ann", "Bob"), 3, match_id="final", clock="simple-delay", by="kim")
     token = ledger.issue_token("scorekeeper", match_id="final", label="Sam at table 4")
@@ -47,26 +41,17 @@ def pad(tmp_path: Path) -> Iterator[tuple[Any, str, str]]:
     ago = [(now - timedelta(seconds=s)).isoformat() for s in (60, 30)]
     ledger.start(("Cy", "Di"), 3, match_id="side", clock="simple-delay", by="kim", at=ago[0])
     ledger.record_line("side", f"@{ago[1]} opening 3 1", by="kim")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"):
-        options.add_argument(argument)
-    service = webdriver.ChromeService(executable_path=CHROMEDRIVER)
-    with serving(ledger) as url:
-        driver = webdriver.Chrome(options=options, service=service)
-        try:
+    try:
+        with browser() as driver, serving(ledger) as url:
             size(driver, PHONE)
             yield driver, url, token
-        finally:
-            driver.quit()
-    ledger.close()
+    finally:
+        ledger.close()
 
 
-def size(driver: Any, viewport: tuple[int, int]) -> None:
-    """A phone's or a tablet's screen: its viewport, as Chromium emulates a device."""
-    width, height = viewport
-    metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True}
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+def size(driver: Any, screen: tuple[int, int]) -> None:
+    """A phone's or a tablet's screen."""
+    viewport(driver, *screen)
 
 
 def test_a_game_recorded_by_tapping_on_a_phone(pad: tuple[Any, str, str], tmp_path: Path) -> None:

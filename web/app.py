@@ -3,6 +3,8 @@
 Routes (the API mirrors the command line, DESIGN "Command-line contract")::
 
     GET  /                              the matches, as ``list`` shows them
+    GET  /matches/new                   a director's form that starts a match
+                                        (:mod:`bgledger.web.new_match`)
     GET  /matches/MATCH                 the match page: the board as inline SVG,
                                         score, status, the last entries of the history
     GET  /matches/MATCH/live            the page's live part alone (the page refetches it)
@@ -12,6 +14,8 @@ Routes (the API mirrors the command line, DESIGN "Command-line contract")::
     GET  /matches/MATCH/replay ...      the committee's view (:mod:`bgledger.web.replay`)
     GET  /events/EVENT/director ...     the director's console (:mod:`bgledger.web.director`)
     GET  /api/matches/MATCH             ``show MATCH --json``
+    POST /api/matches                   ``{"a": "Ann", "b": "Bob", "length": 7, "event": E}``:
+                                        start a match with a director's token (``start``)
     POST /api/matches/MATCH/lines       ``{"line": "roll 6 4"}``: one line of the record
                                         language, with ``Authorization: Bearer TOKEN``
     GET  /api/matches/MATCH/events      server-sent events: each new event's number and
@@ -64,6 +68,7 @@ from bgledger.projections.views.text import brief, clock_line
 from bgledger.rules.errors import BgLedgerError
 from bgledger.service import Ledger
 from bgledger.web.director import director_routes
+from bgledger.web.new_match import new_match_routes
 from bgledger.web.replay import replay_routes
 
 __all__ = ["HISTORY_SHOWN", "POLL_SECONDS", "create_app", "error_document"]
@@ -239,6 +244,7 @@ def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlet
 
     routes = [
         Route("/", index),
+        *new_match_routes(ledger, page),  # before /matches/{match_id}: 'new' is no match
         Route("/matches/{match_id}", match_page),
         Route("/matches/{match_id}/live", match_live),
         Route("/matches/{match_id}/pad", pad_page),

@@ -101,12 +101,20 @@ class SetupCommands(ClockCommands):
         :meth:`~bgledger.commands.clock.ClockCommands.start_clock`'s
         ``reserve_ms``, ``delay_ms`` and ``doubles``.
 
-        :raises InvalidMatchSetupError: for a bad id, name, length, clock or score.
+        :raises InvalidMatchSetupError: for a bad id, name, length, clock or score,
+            or clock settings without a clock.
         :raises UnknownProfileError: for an unknown profile.
         :raises InvalidTimeError: for a malformed ``at``.
         """
         timing = {k: setup.pop(k) for k in ("reserve_ms", "delay_ms", "doubles") if k in setup}
         opened = _match_started(stream, match_id, players, length, by=by, at=at, **setup)
+        unclocked = [k for k in ("reserve_ms", "delay_ms") if timing.get(k) is not None]
+        if opened.clock == "none" and (unclocked or timing.get("doubles")):
+            rule = get_profile(opened.profile).cite(Decision.CLOCK_SETTING)
+            raise InvalidMatchSetupError(
+                "a reserve, a delay and doubles set up a game clock: give the clock, "
+                f"simple-delay or bronstein ({rule})"
+            )
         match = cls(stream, 1, apply(None, opened))
         match._pending.append(opened)  # the first event: there is no stream to record it on yet
         if opened.clock != "none":  # the clock is set now; the opening roll starts it

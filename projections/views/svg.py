@@ -12,7 +12,10 @@ match length and the Crawford status.
 A point shows up to five checkers; a taller stack shows five with its count
 on the outermost, so every checker can be counted.  Every string of the
 match (players' names) is escaped.  The web server inlines the SVG in the
-match page; nothing in it needs a script or a font of its own.
+match page; nothing in it needs a script or a font of its own.  Its text
+is sized for a phone held at arm's length: none smaller than :data:`TEXT`
+user units, about 11 px where a 360 px phone draws the board; a player's
+line too long for the drawing is narrowed, not made smaller.
 
 >>> from bgledger.projections.state.model import MatchState
 >>> svg = board_svg(MatchState("m", ("Ann", "Bob <b>"), 5, "usbgf-2016", "none", True))
@@ -30,8 +33,11 @@ from bgledger.rules.position import BAR, OFF
 
 __all__ = ["board_svg"]
 
-WIDTH, HEIGHT = 860, 740
+WIDTH, HEIGHT = 838, 776
 """The drawing's size in user units (the page scales it)."""
+TEXT = 28
+"""The smallest text's size in user units: about 11 px where a 360 px phone draws the
+board 340 px wide (a point's number, a stack's count, the checkers off)."""
 
 _STACK = 5
 """Checkers drawn on a point before the outermost shows the stack's count."""
@@ -39,7 +45,8 @@ _BAR_STACK = 4
 """Checkers drawn on each side of the bar before the outermost shows the count."""
 
 # The field: two halves of six points, the bar between them, the tray on the right.
-_FIELD_TOP, _FIELD_BOTTOM = 70, 630
+_FIELD_TOP, _FIELD_BOTTOM = 88, 648
+_MARGIN = 36  # the frame above and below the field, where the points' numbers are
 _LEFT = 90  # x of the left half's first point
 _POINT = 50  # a point's width
 _BAR_WIDTH = 56
@@ -116,7 +123,7 @@ def _label(state: MatchState, me: str) -> str:
 def _frame() -> str:
     c = _COLOURS
     left, right = _LEFT - 14, _TRAY + _TRAY_WIDTH + 10
-    top, bottom = _FIELD_TOP - 22, _FIELD_BOTTOM + 22
+    top, bottom = _FIELD_TOP - _MARGIN, _FIELD_BOTTOM + _MARGIN
     return "\n".join(
         [
             f'<rect x="{left}" y="{top}" width="{right - left}" height="{bottom - top}" '
@@ -147,12 +154,12 @@ def _point(point: int, top: bool, mine: int, theirs: int) -> str:
         (_FIELD_TOP, _FIELD_TOP + _TRIANGLE) if top else (_FIELD_BOTTOM, _FIELD_BOTTOM - _TRIANGLE)
     )
     colour = _COLOURS["dark_point"] if point % 2 else _COLOURS["light_point"]
-    number_y = _FIELD_TOP - 6 if top else _FIELD_BOTTOM + 18
+    number_y = _FIELD_TOP - 9 if top else _FIELD_BOTTOM + 29
     parts = [
         f'<g class="point" data-point="{point}">',
         f'<polygon points="{x},{edge} {x + _POINT},{edge} {x + _POINT // 2},{tip}" '
         f'fill="{colour}"/>',
-        f'<text x="{x + _POINT // 2}" y="{number_y}" font-size="15" text-anchor="middle" '
+        f'<text x="{x + _POINT // 2}" y="{number_y}" font-size="{TEXT}" text-anchor="middle" '
         f'fill="#f5f1e6" font-family="sans-serif">{point}</text>',
     ]
     step = 2 * _RADIUS if top else -2 * _RADIUS
@@ -176,7 +183,7 @@ def _stack(side: str, count: int, cx: int, first: int, step: int, most: int) -> 
     if count > most:
         cy = first + (most - 1) * step
         parts.append(
-            f'<text class="count" x="{cx}" y="{cy + 6}" font-size="18" font-weight="bold" '
+            f'<text class="count" x="{cx}" y="{cy + 10}" font-size="{TEXT}" font-weight="bold" '
             f'text-anchor="middle" fill="{edge}" font-family="sans-serif">{count}</text>'
         )
     return parts
@@ -189,8 +196,8 @@ def _bar(theirs: int, mine: int) -> str:
     cx = x + _BAR_WIDTH // 2
     parts = [
         '<g class="point" data-point="bar">',
-        f'<rect x="{x}" y="{_FIELD_TOP - 22}" width="{_BAR_WIDTH}" '
-        f'height="{_FIELD_BOTTOM - _FIELD_TOP + 44}" fill="{_COLOURS["frame"]}"/>',
+        f'<rect x="{x}" y="{_FIELD_TOP - _MARGIN}" width="{_BAR_WIDTH}" '
+        f'height="{_FIELD_BOTTOM - _FIELD_TOP + 2 * _MARGIN}" fill="{_COLOURS["frame"]}"/>',
     ]
     parts.extend(_stack("theirs", theirs, cx, middle - 2 * _RADIUS, -2 * _RADIUS, _BAR_STACK))
     parts.extend(_stack("mine", mine, cx, middle + 2 * _RADIUS, 2 * _RADIUS, _BAR_STACK))
@@ -217,9 +224,10 @@ def _trays(theirs: int, mine: int) -> str:
             )
         if count:
             middle = (_FIELD_TOP + _FIELD_BOTTOM) // 2
-            y = middle - 10 if top else middle + 24
+            y = middle - 12 if top else middle + 32
             parts.append(
-                f'<text class="off-count" x="{_TRAY + _TRAY_WIDTH // 2}" y="{y}" font-size="16" '
+                f'<text class="off-count" x="{_TRAY + _TRAY_WIDTH // 2}" y="{y}" '
+                f'font-size="{TEXT}" '
                 f'text-anchor="middle" fill="#f5f1e6" font-family="sans-serif">{count}</text>'
             )
     parts.append("</g>")
@@ -255,7 +263,8 @@ def _cube(state: MatchState, me: str) -> str:
         f'<g class="cube" data-owner="{owner or ""}" data-state="{state_word}">'
         f'<rect x="{x}" y="{y}" width="{_CUBE}" height="{_CUBE}" rx="6" fill="#fffdf5" '
         f'stroke="#222" stroke-width="2"/>'
-        f'<text x="{x + _CUBE // 2}" y="{y + _CUBE // 2 + 8}" font-size="22" font-weight="bold" '
+        f'<text x="{x + _CUBE // 2}" y="{y + _CUBE // 2 + 11}" font-size="{TEXT + 2}" '
+        f'font-weight="bold" '
         f'text-anchor="middle" fill="#222" font-family="sans-serif">{value}</text></g>'
     )
 
@@ -299,7 +308,7 @@ def _bands(state: MatchState, me: str) -> list[str]:
     """Above the board the opponent, below it the viewer; then the match line."""
     pips = state.pips()
     lines = []
-    for player, y in ((other(me), 34), (me, _FIELD_BOTTOM + 56)):
+    for player, y in ((other(me), 40), (me, _FIELD_BOTTOM + _MARGIN + 42)):
         index = seat(player)
         side = "mine" if player == me else "theirs"
         acting = " · to act" if state.actor == player else ""
@@ -309,18 +318,38 @@ def _bands(state: MatchState, me: str) -> list[str]:
         )
         lines.append(
             f'<g class="player {side}" data-player="{player}">'
-            f'<circle cx="{_LEFT + 4}" cy="{y - 9}" r="12" fill="{_COLOURS[side]}" '
+            f'<circle cx="{_BAND_X - 20}" cy="{y - 11}" r="14" fill="{_COLOURS[side]}" '
             f'stroke="{_COLOURS[f"{side}_edge"]}" stroke-width="2"/>'
-            f'<text x="{_LEFT + 24}" y="{y}" font-size="27" fill="{_COLOURS["text"]}" '
-            f'font-family="sans-serif">{_e(text)}</text></g>'
+            f'<text x="{_BAND_X}" y="{y}" font-size="{_BAND}" fill="{_COLOURS["text"]}" '
+            f'font-family="sans-serif"{_fit(text, _BAND)}>{_e(text)}</text></g>'
         )
     parts = [f"{state.length}-point match", _crawford_status(state)]
     if state.game:
         parts.insert(0, f"game {state.game}")
     if state.phase is Phase.OVER and state.winner is not None:
         parts.append(f"won by {state.name(state.winner)}")
+    line = " · ".join(parts)
     lines.append(
-        f'<text class="match" x="{_LEFT + 24}" y="{_FIELD_BOTTOM + 92}" font-size="23" '
-        f'fill="#444" font-family="sans-serif">{_e(" · ".join(parts))}</text>'
+        f'<text class="match" x="{_BAND_X}" y="{HEIGHT - 12}" font-size="{TEXT + 2}" '
+        f'fill="#444" font-family="sans-serif"{_fit(line, TEXT)}>{_e(line)}</text>'
     )
     return lines
+
+
+_BAND = 32
+"""The players' lines' text size (name, score, pips, checkers off)."""
+_BAND_X = _CUBE_X + 34
+"""Where a band's line starts: right of its disc, which stands over the cube's column."""
+_BAND_ROOM = WIDTH - 10 - _BAND_X
+"""The width a band's line has, from its disc to the drawing's right edge."""
+
+
+def _fit(text: str, size: int) -> str:
+    """``textLength`` squeezing ``text`` into the band's width if it would overflow it.
+
+    Sans-serif glyphs average about 0.56 of the size wide; a long name is
+    narrowed, never made smaller (its height stays readable on a phone).
+    """
+    if len(text) * size * 0.56 <= _BAND_ROOM:
+        return ""
+    return f' textLength="{_BAND_ROOM}" lengthAdjust="spacingAndGlyphs"'

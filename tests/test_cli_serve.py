@@ -1,0 +1,125 @@
+"""``bgledger serve`` on the venue's network: the addresses it prints, and the tokens it names.
+
+The address function is run on this machine (every address it gives is one
+a socket can bind here) and on a pretend network; the ``serve`` command is
+run through click's CliRunner with uvicorn's ``run`` replaced, so no server
+starts: the test reads what it would have bound and what it told the user.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+from click.testing import CliRunner
+
+from bgledger.cli import web_commands
+from bgledger.cli.main import main
+from bgledger.cli.web_commands import serve_banner, venue_addresses
+
+
+def test_every_address_found_is_this_machines_and_not_loopback() -> None:
+    for address in venue_addresses():
+        ip = ipaddress.ip_address(address)
+        assert ip.version == 4 and not ip.is_loopback
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as here:
+            here.bind((address, 0))  # only an address of this machine binds
+
+
+class PretendSocket:
+    """A UDP socket on a machine at 192.168.1.20 whose default route leaves by that address."""
+
+    routes: ClassVar[dict[str, str]] = {"192.0.2.1": "192.168.1.20", "10.255.255.254": "10.0.0.7"}
+
+    def __init__(self, *_: Any) -> None:
+        self.address = ""
+
+    def __enter__(self) -> PretendSocket:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        pass
+
+    def connect(self, destination: tuple[str, int]) -> None:
+        if destination[0] not in self.routes:
+            raise OSError("Network is unreachable")
+        self.address = self.routes[destination[0]]
+
+    def getsockname(self) -> tuple[str, int]:
+        return self.address, 40000
+
+
+def test_the_addresses_are_each_network_once_without_loopback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    named = [
+        (socket.AF_INET, 0, 0, "", (a, 0)) for a in ("127.0.1.1", "192.168.1.20", "172.17.0.1")
+    ]
+    monkeypatch.setattr(socket, "socket", PretendSocket)
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *_: named)
+    assert venue_addresses() == ["192.168.1.20", "10.0.0.7", "172.17.0.1"]
+
+
+def test_no_network_no_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    def unresolved(*_: object) -> list[Any]:
+        raise socket.gaierror("Name or service not known")
+
+    monkeypatch.setattr(PretendSocket, "routes", {})
+    monkeypatch.setattr(socket, "socket", PretendSocket)
+    monkeypatch.setattr(socket, "getaddrinfo", unresolved)
+    assert venue_addresses() == []
+
+
+def test_every_address_says_where_the_phones_go_and_how_to_get_a_token() -> None:
+    lines = serve_banner("0.0.0.0", 8000, ["192.168.1.20", "10.0.0.7"], "")
+    assert "  http://192.168.1.20:8000/" in lines and "  http://10.0.0.7:8000/" in lines
+    said = "\n".join(lines)
+    assert "bgledger token --event E --role director" in said and "/matches/new" in said
+    assert "bgledger token MATCH --role scorekeeper" in said and "#token=" in said
+    assert "127.0.0.1" not in said
+
+
+def test_no_address_found_says_so() -> None:
+    said = "\n".join(serve_banner("0.0.0.0", 8000, [], ""))
+    assert "no network address found" in said
+    assert "http://127.0.0.1:8000/" in said
+
+
+def test_loopback_says_the_phones_need_host() -> None:
+    lines = serve_banner("127.0.0.1", 8080, [], "--db sqlite:///club.db")
+    assert lines[0] == "bgledger: http://127.0.0.1:8080/ (Ctrl-C stops)"
+    assert "--host 0.0.0.0" in lines[1]
+    assert "bgledger --db sqlite:///club.db token --event E --role director" in "\n".join(lines)
+
+
+def test_serve_binds_what_it_is_told_and_prints_the_addresses(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import uvicorn
+
+    bound: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: bound.update(options))
+    monkeypatch.setattr(web_commands, "venue_addresses", lambda: ["192.168.1.20"])
+    path = tmp_path / "venue.db"
+    result = CliRunner().invoke(
+        main, ["--db", f"sqlite:///{path}", "serve", "--host", "0.0.0.0", "--port", "8123"]
+    )
+    assert result.exit_code == 0, result.output
+    assert (bound["host"], bound["port"]) == ("0.0.0.0", 8123)
+    assert "  http://192.168.1.20:8123/" in result.stderr.splitlines()
+    assert f"bgledger --db sqlite:///{path} token --event E" in result.stderr
+    assert path.exists()  # a new venue's ledger: matches are started from the browser
+
+
+def test_a_directors_token_makes_a_new_ledger_a_scorekeepers_does_not(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'venue.db'}"
+    refused = CliRunner().invoke(main, ["--db", url, "token", "final", "--role", "scorekeeper"])
+    assert refused.exit_code == 2 and not (tmp_path / "venue.db").exists()
+    issued = CliRunner().invoke(
+        main, ["--db", url, "token", "--event", "Club", "--role", "director"]
+    )
+    assert issued.exit_code == 0, issued.output
+    assert len(issued.output.strip()) >= 40  # the token, printed once

@@ -1,0 +1,89 @@
+"""Starting a match from the browser: the director's form and ``POST /api/matches``.
+
+Routes, added to the application by :func:`new_match_routes` (before
+``/matches/MATCH``, which would take ``new`` for a match's id)::
+
+    GET  /matches/new       the form (``?event=E`` fills the event in); its script
+                            (``new.js``) keeps the director's token on the device,
+                            posts the match as JSON and shows the pad's address
+    POST /api/matches       ``{"a": "Ann", "b": "Bob", "length": 7, "event": "Open"}``
+                            (``start``'s options, :data:`bgledger.service.START_FIELDS`)
+                            with ``Authorization: Bearer TOKEN``: 201 with the match's
+                            ``show --json`` document, a new scorekeeper's token for it
+                            and the pad's address ``/matches/M/pad#token=T``
+
+Who may start a match, and every check of its setup, is
+:meth:`bgledger.service.Ledger.start_match`; its errors are mapped by the
+application's handlers as every other route's (400 a setup that describes no
+match, 401 no token, 403 a token for another event or one match, 409 an id
+taken).  A refusal stores nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import quote
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from bgledger.service import CLOCKS, DEFAULT_PROFILE, PROFILES, Ledger
+
+__all__ = ["new_match_routes", "pad_address"]
+
+Page = Callable[[Request, str, dict[str, Any]], Response]
+
+
+def pad_address(match_id: str, token: str) -> str:
+    """The pad of ``match_id`` with ``token`` after ``#`` (a fragment never leaves the phone)."""
+    return f"/matches/{quote(match_id, safe='')}/pad#token={quote(token, safe='')}"
+
+
+def bearer_of(request: Request) -> str | None:
+    """The bearer token of ``Authorization: Bearer TOKEN``, if any."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else None
+
+
+def new_match_routes(ledger: Ledger, page: Page) -> list[Route]:
+    """The form's page and the API that starts a match, on ``ledger``."""
+
+    def form(request: Request) -> Response:
+        context = {
+            "event": request.query_params.get("event", ""),
+            "profiles": list(PROFILES),
+            "default_profile": DEFAULT_PROFILE,
+            "clocks": CLOCKS,
+        }
+        return page(request, "new.html", context)
+
+    async def start(request: Request) -> Response:
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            return JSONResponse(
+                {"error": "send the match as JSON: Content-Type: application/json"}, 415
+            )
+        try:
+            setup = json.loads(await request.body())
+        except (ValueError, UnicodeDecodeError):
+            example = '{"a": "Ann", "b": "Bob", "length": 7}'
+            return JSONResponse({"error": f"the body is not JSON: {example}"}, 400)
+        started = await run_in_threadpool(ledger.start_match, bearer_of(request), setup)
+        document = (await run_in_threadpool(ledger.show, started.match_id)).to_json()
+        answer = {
+            "match": document,
+            "by": started.by,
+            "token": started.token,
+            "pad": pad_address(started.match_id, started.token),
+        }
+        location = f"/matches/{quote(started.match_id, safe='')}"
+        return JSONResponse(answer, 201, headers={"Location": location})
+
+    return [
+        Route("/matches/new", form),
+        Route("/api/matches", start, methods=["POST"]),
+    ]
