@@ -53,6 +53,7 @@ from bgledger.commands.clock import NOMINAL_MS, SET_RULES, parse_clock
 from bgledger.commands.decide import stamp
 from bgledger.commands.language import (
     CORRECTION_VERBS,
+    EVENT_RULINGS,
     RULING_VERBS,
     Action,
     InvalidActionError,
@@ -193,16 +194,6 @@ def __getattr__(name: str) -> Any:
 
 T = TypeVar("T")
 
-EVENT_RULINGS = (
-    "revert",
-    "void-cube",
-    "nullify-pass",
-    "void-concession",
-    "correct-cube",
-    "correct-setup",
-    "overturn",
-)
-"""The rulings on one recorded event, in the order the director's picker lists them."""
 
 PICKUP_REASON = "picked up the dice before the opponent hit the clock"
 """Why an early pick-up is sanctioned, unless the director says otherwise (USBGF 4.1.7.2)."""

@@ -74,6 +74,7 @@ from bgledger.rules.profiles import Decision
 
 __all__ = [
     "CORRECTION_VERBS",
+    "EVENT_RULINGS",
     "RULING_VERBS",
     "TIME_VERBS",
     "VERBS",
@@ -114,7 +115,7 @@ TEXT]`` (either may add ``--ruled-by director``); the front door records them
 (:meth:`bgledger.Ledger.record_line`), not :meth:`Action.apply`."""
 
 
-RULING_VERBS = (
+EVENT_RULINGS = (
     "revert",
     "void-cube",
     "nullify-pass",
@@ -122,9 +123,9 @@ RULING_VERBS = (
     "correct-cube",
     "correct-setup",
     "overturn",
-    "correct-length",
-    "correct-score",
 )
+"""The rulings on one recorded event, in the order the director's picker lists them."""
+RULING_VERBS = (*EVENT_RULINGS, "correct-length", "correct-score")
 """The rulings: ``VERB EVENT`` (``correct-length LENGTH``, ``correct-score A-B``) and
 ``[--rule RULE] [--ruled-by WHO] [--agreed] --reason TEXT``; the front door
 records them (:meth:`bgledger.Ledger.record_line`), deciding on the match's history."""
