@@ -86,6 +86,8 @@ def record(ctx: click.Context, match_id: str, by: str, at: str | None, as_json: 
       move 13/7 --as-played                 (an illegal play made at the board)
       roll 6 5 --premature | double --premature   (the player not on roll, early)
       accept-roll | refuse-roll             (the mover's answer to an early roll)
+      beaver --as-played | automatic-double --as-played   (USBGF 4.4.10, for the director)
+      note TEXT             the scorekeeper's remark for the record (not a ruling)
       @2026-11-21T14:05:00+01:00 roll 6 6   (when it happened)
 
     \b
@@ -103,6 +105,14 @@ def record(ctx: click.Context, match_id: str, by: str, at: str | None, as_json: 
       break start a|b|both [combine N] [exceptional REASON...]
       break end [late a|b|none]             late b    (USBGF 2.2.2, 2.2.4)
       penalty b 1 "USBGF 1.4" REASON...     (the director's penalty points)
+
+    \b
+    Rulings (the director's; the committee's for overturn), as their commands:
+      revert 6 [--rule "USBGF 4.2.3(f)"] [--agreed] --reason TEXT
+      void-cube N | nullify-pass N | void-concession N --reason TEXT
+      correct-cube N | correct-setup N --reason TEXT
+      correct-length 7 | correct-score 3-2 --reason TEXT
+      overturn RULING --reason TEXT         ([--ruled-by director|committee|players])
 
     \b
     On a terminal, the console's own words (never recorded):

@@ -24,7 +24,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from bgledger.cli.console import console_table
 from bgledger.cli.main import main
+from bgledger.cli.record import record
+from bgledger.commands.language import CORRECTION_VERBS, RULING_VERBS, TIME_VERBS, VERBS
 from bgledger.service import Ledger
 
 UP = "\x1b[A"
@@ -221,6 +224,12 @@ def test_help_lists_every_line_the_console_takes(console: Terminal) -> None:
     about_the_clock = console.line("help clock")
     assert "clock resume" in about_the_clock and "opening 3 1" not in about_the_clock
     assert "no line mentions 'juggle'" in console.line("help juggle")
+
+
+@pytest.mark.parametrize("verb", VERBS + TIME_VERBS + CORRECTION_VERBS + RULING_VERBS)
+def test_help_shows_every_verb_the_language_reads(verb: str) -> None:
+    assert record.help is not None
+    assert re.search(rf"(^|[\s|]){re.escape(verb)}\b", "\n".join(console_table(record.help)))
 
 
 def test_show_draws_the_board_and_history_numbers_the_entries(console: Terminal) -> None:
