@@ -562,3 +562,37 @@ def test_a_ledger_seal_names_every_match_deleted_since(
     seal.write_text(json.dumps(forged))
     result = cli(url, "verify", "--seal", str(seal), "--pub", pub)
     assert result.exit_code == 1 and "altered or forged" in result.stderr
+
+
+def test_verify_reads_the_read_models_as_of_one_moment(
+    stored: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A catch-up committed while verify compares the rows (a server's page, a 'list') is
+    not a deleted match: verify reads the position, the events and the rows as of one moment."""
+    import bgledger.projections.readmodels.audit as audit
+
+    url, _ = stored
+    assert cli(url, "list").exit_code == 0  # the read models are built
+    later = f"later-{unique_id()}"
+    started = cli(url, "start", "--a", "Ann", "--b", "Bob", "--length", "3", "--id", later)
+    assert started.exit_code == 0, started.output
+    folded = audit.rebuild_rows
+
+    def caught_up_meanwhile(*args: Any, **kwargs: Any) -> Any:
+        store = MatchStore(url)
+        try:
+            ReadModels(store).catch_up()  # another process, between verify's reads
+        finally:
+            store.close()
+        return folded(*args, **kwargs)
+
+    monkeypatch.setattr(audit, "rebuild_rows", caught_up_meanwhile)
+    try:
+        code, found = verdicts(url, later)
+        assert code == 0, found
+    finally:
+        delete_stream(url, later)
+        engine = create_engine(url)
+        with engine.begin() as connection:
+            connection.execute(matches_table.delete().where(matches_table.c.match_id == later))
+        engine.dispose()

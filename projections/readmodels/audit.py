@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 from uuid import UUID
 
-from sqlalchemy import Engine, Table, func, inspect, select
+from sqlalchemy import Connection, Engine, Table, func, inspect, select
 
 from bgledger.events.names import topic_of
 from bgledger.projections.readmodels.rebuild import rebuild_rows
@@ -66,6 +66,7 @@ def audit_read_models(
     snapshots_table: Table = getattr(recorder, "events_record_cls").__table__  # noqa: B009
     topics = [topic_of(kind) for kind in ruling_kinds()]
     with engine.connect() as connection:
+        _one_snapshot(connection)
         position = connection.execute(
             select(tracking_table.c.notification_id).where(tracking_table.c.name == TRACKING_NAME)
         ).scalar()
@@ -110,6 +111,22 @@ def audit_read_models(
             None,
         )
     return findings
+
+
+def _one_snapshot(connection: Connection) -> None:
+    """Make every read on ``connection`` see the database as of its first one.
+
+    The position the models are caught up to, the events and the rows must be of
+    one moment: read apart, a catch-up committed in between (a server's read, a
+    ``list``) makes rows past the position look like matches without events.
+    SQLite: an explicit ``BEGIN`` (the driver begins none for reads; in WAL mode a
+    read transaction keeps its snapshot while writers go on); PostgreSQL:
+    ``REPEATABLE READ``.
+    """
+    if connection.dialect.name == "sqlite":
+        connection.exec_driver_sql("BEGIN")
+    else:
+        connection.execution_options(isolation_level="REPEATABLE READ")
 
 
 def _compare(
