@@ -165,9 +165,6 @@
     $("ruling-send").disabled = !choice() || !$("ruling-reason").value.trim();
   }
 
-  // the penalty line's words are read as a shell reads them: a quote in the reason is escaped
-  function quoted(text) { return '"' + text.replace(/\\/g, "\\\\").replace(/"/g, '\\"') + '"'; }
-
   // -- the clicks and forms, on the console and on whichever desk is open
   document.addEventListener("click", function (event) {
     var open = event.target.closest(".open-desk");
@@ -207,7 +204,7 @@
       event.preventDefault();
       var points = $("penalty-points").value.trim(), why = $("penalty-reason").value.trim();
       if (!points || !why) { say("refused", "Penalty points: give the points and the reason."); return; }
-      post(desk, "penalty " + $("penalty-player").value + " " + points + " " + quoted($("penalty-rule").value) + " " + quoted(why),
+      post(desk, "penalty " + $("penalty-player").value + " " + points + ' "' + $("penalty-rule").value + '" ' + why,
         function () { $("penalty-reason").value = ""; });
     }
   });
