@@ -23,6 +23,7 @@ from bgledger.cli.main import main
 from bgledger.commands.language import Action
 from bgledger.service import Ledger
 from bgledger.web import create_app
+from tests.webclient import bearer, post
 
 HOSTILE = '<script>alert("x")</script>'
 
@@ -39,20 +40,6 @@ def ledger(db: str) -> Iterator[Ledger]:
     ledger.start(("Cy", HOSTILE), 3, match_id="side", event="Other", by="kim")
     yield ledger
     ledger.close()
-
-
-@pytest.fixture
-def client(ledger: Ledger) -> TestClient:
-    return TestClient(create_app(ledger))
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def post(client: TestClient, match: str, line: str, token: str | None) -> Any:
-    headers = bearer(token) if token else {}
-    return client.post(f"/api/matches/{match}/lines", json={"line": line}, headers=headers)
 
 
 def count(ledger: Ledger, match: str = "final") -> int:

@@ -24,6 +24,7 @@ from bgledger.service import Ledger
 from bgledger.web import create_app
 from tests.conftest import unique_id
 from tests.test_web_live import WITHIN, Stream
+from tests.webclient import post
 
 HOSTILE = '<script>alert("x")</script>'
 ILLEGAL = ["opening 3 1", "move 8/5 6/5", "roll 6 4", "move 24/13 --as-played"]
@@ -38,16 +39,6 @@ def ledger(tmp_path: Path) -> Iterator[Ledger]:
     ledger.start(("Eve", "Fay"), 3, match_id="other", event="Ladder", by="kim")
     yield ledger
     ledger.close()
-
-
-@pytest.fixture
-def client(ledger: Ledger) -> TestClient:
-    return TestClient(create_app(ledger))
-
-
-def post(client: TestClient, match: str, line: str, token: str) -> Any:
-    headers = {"Authorization": f"Bearer {token}"}
-    return client.post(f"/api/matches/{match}/lines", json={"line": line}, headers=headers)
 
 
 def card(page: str, match: str) -> str:
