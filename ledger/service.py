@@ -193,16 +193,9 @@ def __getattr__(name: str) -> Any:
 
 T = TypeVar("T")
 
-EVENT_RULINGS = (
-    "revert",
-    "void-cube",
-    "nullify-pass",
-    "void-concession",
-    "correct-cube",
-    "correct-setup",
-    "overturn",
-)
-"""The rulings on one recorded event, in the order the director's picker lists them."""
+EVENT_RULINGS = tuple(v for v in RULING_VERBS if v not in ("correct-length", "correct-score"))
+"""The rulings on one recorded event (the others correct the match's length or score), in the
+order the director's picker lists them."""
 
 PICKUP_REASON = "picked up the dice before the opponent hit the clock"
 """Why an early pick-up is sanctioned, unless the director says otherwise (USBGF 4.1.7.2)."""
