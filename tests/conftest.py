@@ -1,4 +1,5 @@
-"""Shared test helpers: where the shared real data lives, a board builder, ledger stores."""
+"""Shared test helpers: where the shared real data lives, a board builder, ledger stores,
+the web app's test client."""
 
 from __future__ import annotations
 
@@ -6,10 +7,16 @@ import os
 import uuid
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from bgledger.rules.position import Position
+
+if TYPE_CHECKING:  # the web's imports only where a web test asks for its client
+    from starlette.testclient import TestClient
+
+    from bgledger.service import Ledger
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
@@ -70,3 +77,16 @@ def store_url(request: pytest.FixtureRequest) -> str:
 def unique_id(prefix: str = "t") -> str:
     """A match id no other test run uses (the PostgreSQL database is shared and persists)."""
     return f"{prefix}-{uuid.uuid4().hex[:16]}"
+
+
+# -- the web app ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def client(ledger: Ledger) -> TestClient:
+    """The web app on the test module's own ``ledger`` fixture, through Starlette's TestClient."""
+    from starlette.testclient import TestClient
+
+    from bgledger.web import create_app
+
+    return TestClient(create_app(ledger))

@@ -14,6 +14,7 @@ import pytest
 from timeline import at, play_lines, refused
 
 from bgledger.commands import breaks
+from bgledger.commands.language import InvalidActionError
 from bgledger.commands.match import Match, match_uuid
 from bgledger.errors import (
     ActionRefusedError,
@@ -21,7 +22,7 @@ from bgledger.errors import (
     InvalidClockError,
     PenaltyRefusedError,
 )
-from bgledger.events import MatchWon
+from bgledger.events import MatchWon, PenaltyPointsAssessed
 from bgledger.projections.state.breaks import allowance, minutes_between
 from bgledger.projections.state.fold import Crawford
 
@@ -219,6 +220,33 @@ def test_invalid_penalties(player: str, points: int, rule: str, reason: str) -> 
         None,
         lambda: match.penalty(player, points, rule=rule, reason=reason, by=BY),
     )
+
+
+@pytest.mark.parametrize(
+    ("line", "rule", "reason"),
+    [
+        ('penalty a 1 "USBGF 2.2.4" Ann\'s phone rang', "USBGF 2.2.4", "Ann's phone rang"),
+        ("penalty a 1 'USBGF 2.2.4' Ann's phone rang", "USBGF 2.2.4", "Ann's phone rang"),
+        ('penalty a 1 "USBGF 2.2.4" "Ann\'s phone rang"', "USBGF 2.2.4", "Ann's phone rang"),
+        ('penalty a 1 "USBGF 2.2.4" "a \\"loud\\" phone"', "USBGF 2.2.4", 'a "loud" phone'),
+        ('penalty a 1 USBGF-2.2.4 it said "hello"', "USBGF-2.2.4", 'it said "hello"'),
+    ],
+)
+def test_a_penalty_lines_reason_is_the_rest_of_the_line(line: str, rule: str, reason: str) -> None:
+    """As ``--reason``: an apostrophe is no quotation; a quoted reason reads as before."""
+    match = new()
+    play(match, f"10:01:00 {line}")
+    assessed = match.collect_events()[-1]
+    assert isinstance(assessed, PenaltyPointsAssessed)
+    assert (assessed.player, assessed.points) == ("a", 1)
+    assert (assessed.rule, assessed.reason) == (rule, reason)
+
+
+def test_a_penalty_rule_without_its_closing_quotation_is_refused() -> None:
+    match = new()
+    with pytest.raises(InvalidActionError, match="closing quotation"):
+        play(match, '10:01:00 penalty a 1 "USBGF 2.2.4 left the board')
+    assert match.state.penalties == (0, 0)
 
 
 def test_penalty_points_between_games_can_make_the_next_game_crawford() -> None:

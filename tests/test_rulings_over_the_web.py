@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -22,7 +21,7 @@ from starlette.testclient import TestClient
 from bgledger.cli.main import main
 from bgledger.commands.language import Action, InvalidActionError
 from bgledger.service import Ledger
-from bgledger.web import create_app
+from tests.webclient import post
 
 ILLEGAL = ["opening 3 1", "move 8/5 6/5", "roll 6 4", "move 24/13 --as-played"]
 """Bob's 24/13 with 6-4 is event 6: one checker 11 pips."""
@@ -41,16 +40,6 @@ def ledger(db: str) -> Iterator[Ledger]:
         ledger.record_line("final", line, by="kim")
     yield ledger
     ledger.close()
-
-
-@pytest.fixture
-def client(ledger: Ledger) -> TestClient:
-    return TestClient(create_app(ledger))
-
-
-def post(client: TestClient, line: str, token: str, match: str = "final") -> Any:
-    headers = {"Authorization": f"Bearer {token}"}
-    return client.post(f"/api/matches/{match}/lines", json={"line": line}, headers=headers)
 
 
 def count(ledger: Ledger) -> int:
@@ -194,7 +183,7 @@ def test_the_picker_asked_badly(client: TestClient, path: str, status: int, says
 def test_the_pickers_line_posted_by_the_director_rules(client: TestClient, ledger: Ledger) -> None:
     director = ledger.issue_token("director", event="Open", label="Dee (TD)")
     line = client.get("/api/matches/final/rulings?event=6").json()["open"][0]["line"]
-    done = post(client, f"{line} --reason one checker 11 pips", director)
+    done = post(client, "final", f"{line} --reason one checker 11 pips", director)
     assert done.status_code == 201, done.json()
     (recorded,) = done.json()["recorded"]
     assert recorded["by"] == "Dee (TD)" and recorded["kind"] == "PlaysReverted"
@@ -207,7 +196,7 @@ def test_a_ruling_refused_by_its_window_is_409_and_records_nothing(
     director = ledger.issue_token("director", event="Open")
     ledger.record_line("final", "roll 5 2", by="kim")
     before = count(ledger)
-    refused = post(client, "revert 6 --rule 'USBGF 4.2.3(a)' --reason too late", director)
+    refused = post(client, "final", "revert 6 --rule 'USBGF 4.2.3(a)' --reason too late", director)
     assert refused.status_code == 409
     assert refused.json()["rule"] == "USBGF 4.2.3(a)"
     assert count(ledger) == before
@@ -227,7 +216,7 @@ def test_a_scorekeepers_token_cannot_post_the_directors_word(
 ) -> None:
     pad = ledger.issue_token("scorekeeper", match_id="final", label="kim")
     before = count(ledger)
-    refused = post(client, line, pad)
+    refused = post(client, "final", line, pad)
     assert refused.status_code == 403
     assert (
         f"is the director's{rule}: this token (kim) is a scorekeeper's" in refused.json()["error"]
@@ -238,9 +227,9 @@ def test_a_scorekeepers_token_cannot_post_the_directors_word(
 def test_only_the_committee_overturns(client: TestClient, ledger: Ledger) -> None:
     director = ledger.issue_token("director", event="Open")
     committee = ledger.issue_token("committee", label="appeals")
-    ruled = post(client, "revert 6 --reason one checker 11 pips", director).json()
+    ruled = post(client, "final", "revert 6 --reason one checker 11 pips", director).json()
     number = ruled["recorded"][0]["number"]
-    assert post(client, f"overturn {number} --reason no", director).status_code == 403
-    overturned = post(client, f"overturn {number} --reason the play stands", committee)
+    assert post(client, "final", f"overturn {number} --reason no", director).status_code == 403
+    overturned = post(client, "final", f"overturn {number} --reason the play stands", committee)
     assert overturned.status_code == 201
     assert ledger.state("final", corrected=True).turn == "a"  # 24/13 stands: Ann on roll

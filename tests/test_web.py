@@ -23,6 +23,7 @@ from bgledger.cli.main import main
 from bgledger.commands.language import Action
 from bgledger.service import Ledger
 from bgledger.web import create_app
+from tests.webclient import bearer, post
 
 HOSTILE = '<script>alert("x")</script>'
 
@@ -39,20 +40,6 @@ def ledger(db: str) -> Iterator[Ledger]:
     ledger.start(("Cy", HOSTILE), 3, match_id="side", event="Other", by="kim")
     yield ledger
     ledger.close()
-
-
-@pytest.fixture
-def client(ledger: Ledger) -> TestClient:
-    return TestClient(create_app(ledger))
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def post(client: TestClient, match: str, line: str, token: str | None) -> Any:
-    headers = bearer(token) if token else {}
-    return client.post(f"/api/matches/{match}/lines", json={"line": line}, headers=headers)
 
 
 def count(ledger: Ledger, match: str = "final") -> int:
@@ -178,11 +165,22 @@ def test_input_that_describes_nothing_is_400_and_records_nothing(
     assert count(ledger) == before
 
 
-def test_a_body_that_is_not_json_is_400(client: TestClient, ledger: Ledger) -> None:
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        (b"roll 6 4", 'the body is not JSON: {"line": "roll 6 4"}'),
+        (b'{"line": 64}', 'give the line as {"line": "roll 6 4"}'),
+        (b'["roll 6 4"]', 'give the line as {"line": "roll 6 4"}'),
+    ],
+)
+def test_a_body_that_is_not_a_json_line_is_400(
+    client: TestClient, ledger: Ledger, body: bytes, said: str
+) -> None:
     token = ledger.issue_token("scorekeeper", match_id="final")
     headers = {**bearer(token), "Content-Type": "application/json"}
-    response = client.post("/api/matches/final/lines", content=b"roll 6 4", headers=headers)
+    response = client.post("/api/matches/final/lines", content=body, headers=headers)
     assert response.status_code == 400
+    assert response.json() == {"error": said}
     assert count(ledger) == 1
 
 

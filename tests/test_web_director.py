@@ -24,6 +24,7 @@ from bgledger.service import Ledger
 from bgledger.web import create_app
 from tests.conftest import unique_id
 from tests.test_web_live import WITHIN, Stream
+from tests.webclient import post
 
 HOSTILE = '<script>alert("x")</script>'
 ILLEGAL = ["opening 3 1", "move 8/5 6/5", "roll 6 4", "move 24/13 --as-played"]
@@ -38,16 +39,6 @@ def ledger(tmp_path: Path) -> Iterator[Ledger]:
     ledger.start(("Eve", "Fay"), 3, match_id="other", event="Ladder", by="kim")
     yield ledger
     ledger.close()
-
-
-@pytest.fixture
-def client(ledger: Ledger) -> TestClient:
-    return TestClient(create_app(ledger))
-
-
-def post(client: TestClient, match: str, line: str, token: str) -> Any:
-    headers = {"Authorization": f"Bearer {token}"}
-    return client.post(f"/api/matches/{match}/lines", json={"line": line}, headers=headers)
 
 
 def card(page: str, match: str) -> str:
@@ -225,7 +216,7 @@ def test_the_stream_says_which_match_of_the_event_moved(store_url: str) -> None:
                 )
                 assert answer.status_code == 201
         posted = loop.time()
-        events = await changed(stream, posted + WITHIN)
+        events = await stream.events(posted + WITHIN, "changed")
         await stream.close()
         return events, stream
 
@@ -238,33 +229,13 @@ def test_the_stream_says_which_match_of_the_event_moved(store_url: str) -> None:
     assert events[0]["total"] == 4  # final's 3 events (2 new), side's 1
 
 
-async def changed(stream: Stream, deadline: float) -> list[dict[str, Any]]:
-    """The ``changed`` events the stream sends until ``deadline`` (or the first of them)."""
-    import json
-
-    loop = asyncio.get_running_loop()
-    text = ""
-    while loop.time() < deadline and "event: changed" not in text:
-        try:
-            chunk = await asyncio.wait_for(stream.chunks.get(), deadline - loop.time())
-        except TimeoutError:
-            break
-        text += chunk.decode()
-    found = []
-    for block in text.split("\n\n"):
-        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
-        if fields.get("event") == "changed":
-            found.append(json.loads(fields["data"]))
-    return found
-
-
 def test_a_console_drawn_before_a_line_hears_of_it_on_connecting(ledger: Ledger) -> None:
     """The page was drawn at 2 events (``since=2``); one was recorded before the stream opened."""
     ledger.record_line("side", "opening 3 1", by="kim")
 
     async def scenario() -> list[dict[str, Any]]:
         stream = Stream(create_app(ledger), "/api/events/Open Cup/events", "since=2")
-        events = await changed(stream, asyncio.get_running_loop().time() + WITHIN)
+        events = await stream.events(asyncio.get_running_loop().time() + WITHIN, "changed")
         await stream.close()
         return events
 

@@ -80,8 +80,8 @@ class Stream:
         elif message["type"] == "http.response.body":
             await self.chunks.put(message.get("body", b""))
 
-    async def events(self, deadline: float) -> list[dict[str, Any]]:
-        """The ``recorded`` events received until the loop's time ``deadline``."""
+    async def events(self, deadline: float, kind: str = "recorded") -> list[dict[str, Any]]:
+        """The ``kind`` events received by the loop's time ``deadline`` (or once some came)."""
         loop = asyncio.get_running_loop()
         text = ""
         while loop.time() < deadline:
@@ -90,12 +90,12 @@ class Stream:
             except TimeoutError:
                 break
             text += chunk.decode()
-            if text.endswith("\n\n") and "event: recorded" in text:
+            if text.endswith("\n\n") and f"event: {kind}" in text:
                 break
         found = []
         for block in text.split("\n\n"):
             fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
-            if fields.get("event") == "recorded":
+            if fields.get("event") == kind:
                 found.append(json.loads(fields["data"]))
         return found
 

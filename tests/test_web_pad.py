@@ -14,7 +14,6 @@ import pytest
 from starlette.testclient import TestClient
 
 from bgledger.service import Ledger
-from bgledger.web import create_app
 
 HOSTILE = '<script>alert("x")</script>'
 
@@ -25,11 +24,6 @@ def ledger(tmp_path: Path) -> Iterator[Ledger]:
     ledger.start(("Ann", HOSTILE), 5, match_id="final", by="kim")
     yield ledger
     ledger.close()
-
-
-@pytest.fixture
-def client(ledger: Ledger) -> TestClient:
-    return TestClient(create_app(ledger))
 
 
 def test_the_pad_has_every_control_and_the_token_field(client: TestClient) -> None:

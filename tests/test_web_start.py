@@ -18,7 +18,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from bgledger.service import Ledger
-from bgledger.web import create_app
+from tests.webclient import post
 
 HOSTILE = '<script>alert("x")</script>'
 MATCH = {"a": "Ann", "b": "Bob", "length": 7, "event": "Open", "id": "r1t4"}
@@ -30,11 +30,6 @@ def ledger(tmp_path: Path) -> Iterator[Ledger]:
     ledger.start(("Cy", "Di"), 5, match_id="side", event="Open", by="kim")
     yield ledger
     ledger.close()
-
-
-@pytest.fixture
-def client(ledger: Ledger) -> TestClient:
-    return TestClient(create_app(ledger))
 
 
 @pytest.fixture
@@ -58,11 +53,6 @@ def stored(ledger: Ledger, tmp_path: Path) -> tuple[list[str], int]:
     return ledger.match_ids(), tokens
 
 
-def record(client: TestClient, match: str, line: str, token: str) -> Any:
-    headers = {"Authorization": f"Bearer {token}"}
-    return client.post(f"/api/matches/{match}/lines", json={"line": line}, headers=headers)
-
-
 # -- 201 ---------------------------------------------------------------------------------------
 
 
@@ -81,11 +71,11 @@ def test_a_director_starts_a_match_of_his_event_and_gets_its_pad(
     assert (state.event, state.round, state.table) == ("Open", "3", "4")
     # the match was started by the director; the pad's token records as the scorekeeper
     assert ledger.history("r1t4")[0].recorded_by == "Dora the director"
-    rolled = record(client, "r1t4", "opening 3 1", body["token"])
+    rolled = post(client, "r1t4", "opening 3 1", body["token"])
     assert rolled.status_code == 201, rolled.text
     assert rolled.json()["recorded"][0]["by"] == "Sam at table 4"
     # ... in that match only
-    assert record(client, "side", "opening 3 1", body["token"]).status_code == 403
+    assert post(client, "side", "opening 3 1", body["token"]).status_code == 403
     assert len(ledger.events("side")) == 1
 
 

@@ -67,6 +67,7 @@ from bgledger.projections.views.svg import board_svg
 from bgledger.projections.views.text import brief, clock_line
 from bgledger.rules.errors import BgLedgerError
 from bgledger.service import Ledger
+from bgledger.web.body import bearer_of, json_body, text_field
 from bgledger.web.director import director_routes
 from bgledger.web.new_match import new_match_routes
 from bgledger.web.replay import replay_routes
@@ -189,21 +190,10 @@ def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlet
 
     async def record(request: Request) -> Response:
         match_id = request.path_params["match_id"]
-        scheme, _, token = request.headers.get("authorization", "").partition(" ")
-        bearer = token.strip() if scheme.lower() == "bearer" else None
+        bearer = bearer_of(request)
         await run_in_threadpool(ledger.authorize, bearer, match_id)
-        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        if kind != "application/json":
-            return JSONResponse(
-                {"error": "send the line as JSON: Content-Type: application/json"}, 415
-            )
-        try:
-            body = json.loads(await request.body())
-        except (ValueError, UnicodeDecodeError):
-            return JSONResponse({"error": 'the body is not JSON: {"line": "roll 6 4"}'}, 400)
-        line = body.get("line") if isinstance(body, dict) else None
-        if not isinstance(line, str):
-            return JSONResponse({"error": 'give the line as {"line": "roll 6 4"}'}, 400)
+        example = '{"line": "roll 6 4"}'
+        line = text_field(await json_body(request, "the line", example), "line", example)
         by = await run_in_threadpool(ledger.authorize, bearer, match_id, line)
         done = await run_in_threadpool(ledger.record_line, match_id, line, by=by)
         entries = {e.number: e for e in await run_in_threadpool(ledger.history, match_id)}

@@ -21,7 +21,6 @@ taken).  A refusal stores nothing.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
@@ -32,6 +31,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from bgledger.service import CLOCKS, DEFAULT_PROFILE, PROFILES, Ledger
+from bgledger.web.body import bearer_of, json_body
 
 __all__ = ["new_match_routes", "pad_address"]
 
@@ -41,12 +41,6 @@ Page = Callable[[Request, str, dict[str, Any]], Response]
 def pad_address(match_id: str, token: str) -> str:
     """The pad of ``match_id`` with ``token`` after ``#`` (a fragment never leaves the phone)."""
     return f"/matches/{quote(match_id, safe='')}/pad#token={quote(token, safe='')}"
-
-
-def bearer_of(request: Request) -> str | None:
-    """The bearer token of ``Authorization: Bearer TOKEN``, if any."""
-    scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    return token.strip() if scheme.lower() == "bearer" else None
 
 
 def new_match_routes(ledger: Ledger, page: Page) -> list[Route]:
@@ -62,16 +56,8 @@ def new_match_routes(ledger: Ledger, page: Page) -> list[Route]:
         return page(request, "new.html", context)
 
     async def start(request: Request) -> Response:
-        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        if kind != "application/json":
-            return JSONResponse(
-                {"error": "send the match as JSON: Content-Type: application/json"}, 415
-            )
-        try:
-            setup = json.loads(await request.body())
-        except (ValueError, UnicodeDecodeError):
-            example = '{"a": "Ann", "b": "Bob", "length": 7}'
-            return JSONResponse({"error": f"the body is not JSON: {example}"}, 400)
+        example = '{"a": "Ann", "b": "Bob", "length": 7}'
+        setup = await json_body(request, "the match", example)
         started = await run_in_threadpool(ledger.start_match, bearer_of(request), setup)
         document = (await run_in_threadpool(ledger.show, started.match_id)).to_json()
         answer = {

@@ -30,7 +30,7 @@ and the clock, break and penalty lines::
     break start a|b|both [combine N] [exceptional REASON...]
     break end [late a|b|none]
     late a|b                           absent at the start or after a break (USBGF 2.2.4)
-    penalty a|b POINTS "RULE" REASON...  the director's other penalty points
+    penalty a|b POINTS "RULE" REASON...  the director's other penalty points (the reason: the rest)
 
 and the director's or the committee's rulings, the command line's ruling verbs
 without the match id (``--reason`` last: it takes the rest of the line)::
@@ -237,6 +237,8 @@ class Action:
             verb = "roll-move" if play.strip() else "roll"
             return cls(verb, rolled, at, as_played, text, early)
         verb, args = words[0].lower(), tuple(words[1:])
+        if verb == "penalty":
+            return cls(verb, _penalty_words(line, words), at, as_played, text, early)
         if verb in TIME_VERBS:
             return cls(verb, _quoted(line, words), at, as_played, text, early)
         if verb not in VERBS:
@@ -412,11 +414,34 @@ def _check_arity(line: str, verb: str, args: tuple[str, ...]) -> None:
 
 
 def _quoted(line: str, words: list[str]) -> tuple[str, ...]:
-    """The arguments of a clock, break or penalty line, quotes respected (``"USBGF 1.2.3"``)."""
+    """The arguments of a clock or break line, quotes respected (``"USBGF 1.2.3"``)."""
     try:
         return tuple(shlex.split(" ".join(words[1:])))
     except ValueError as error:
         raise InvalidActionError(f"{line!r}: {error}") from None
+
+
+def _penalty_words(line: str, words: list[str]) -> tuple[str, ...]:
+    """``penalty a|b POINTS RULE REASON...``: the reason is the rest of the line (as a ruling's
+    ``--reason`` is), apostrophes and all; the rule is one word or quoted (``"USBGF 2.2.4"``
+    or ``'USBGF 2.2.4'``).  A reason that is one quoted string reads as its words.
+    """
+    head = words[1:3]
+    rest = " ".join(words[3:])
+    if rest[:1] in ("'", '"'):
+        end = rest.find(rest[0], 1)
+        if end < 0:
+            raise InvalidActionError(f"{line!r}: the rule's closing quotation {rest[0]} is missing")
+        rule, reason = rest[1:end], rest[end + 1 :].strip()
+    else:
+        rule, _, reason = rest.partition(" ")
+    if reason[:1] in ("'", '"') and reason[-1:] == reason[0]:
+        try:
+            said = shlex.split(reason)
+        except ValueError:
+            said = []
+        reason = said[0] if len(said) == 1 else reason
+    return tuple(head) + ((rule, reason) if reason else (rule,) if rule else ())
 
 
 def _die(word: str) -> int:

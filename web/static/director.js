@@ -10,7 +10,6 @@
   var root = document.getElementById("director");
   if (!root) { return; }
   var $ = function (id) { return document.getElementById(id); };
-  var key = "bgledger.director.token." + root.dataset.scope;
   var total = root.dataset.total;
   var desk = null;      // the match whose desk is open
   var picked;          // the event picked in its history (null: the whole match; none yet)
@@ -18,71 +17,23 @@
   var busy = false;
   var pending = null, ticking = null;
 
-  // -- the token: typed once (or ?token= / #token= in the address, then taken out of it),
-  // kept in localStorage, never logged
-  var query = new URLSearchParams(window.location.search);
-  var hash = new URLSearchParams(window.location.hash.slice(1));
-  var given = hash.get("token") || query.get("token");
-  if (given) {
-    localStorage.setItem(key, given);
-    query.delete("token");
-    var rest = query.toString();
-    history.replaceState(null, "", window.location.pathname + (rest ? "?" + rest : ""));
-  }
-  function token() { return localStorage.getItem(key) || ""; }
-  function showToken() {
-    $("token-state").textContent = token() ? "kept on this device" : "none: paste it to rule";
-    $("token-box").className = token() ? "token kept" : "token";
-  }
-  $("token-save").addEventListener("click", function () {
-    var value = $("token").value.trim();
-    if (value) { localStorage.setItem(key, value); }
-    $("token").value = "";
-    showToken();
-  });
-  $("token-forget").addEventListener("click", function () {
-    localStorage.removeItem(key);
-    showToken();
-  });
-
-  // -- what the server said
-  function say(kind, head, rule, next) {
-    $("message").hidden = false;
-    $("message").className = "message " + kind;
-    $("msg-head").textContent = head;
-    $("msg-rule").hidden = !rule;
-    $("msg-rule-text").textContent = rule || "";
-    $("msg-next").hidden = !next;
-    $("msg-next-text").textContent = next || "";
-  }
+  // -- the token and what the server said: token.js
+  var say = bgledger.say;
 
   function post(match, line, done) {
     if (busy) { return; }
-    if (!token()) { say("refused", "No token: paste the director's token first."); return; }
-    busy = true;
-    fetch("/api/matches/" + encodeURIComponent(match) + "/lines", {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "Authorization": "Bearer " + token() },
-      body: JSON.stringify({ line: line })
-    }).then(function (r) {
-      return r.json().catch(function () { return {}; }).then(function (body) { return [r.status, body]; });
-    }).then(function (answer) {
-      var status = answer[0], body = answer[1];
+    var url = "/api/matches/" + encodeURIComponent(match) + "/lines";
+    busy = bgledger.send(url, { line: line }, function (status, body) {
       busy = false;
       if (status === 201) {
         say("recorded", match + ": " + body.recorded.map(function (e) { return "#" + e.number + " " + e.text; }).join(" · "));
         if (done) { done(); }
         refresh();
         if (desk === match) { refreshDesk(); }
-      } else if (status === 409) {
-        say("refused", body.reason || body.error, body.rule, body.next_step);
       } else {
-        say("refused", (body && body.error) || ("error " + status));
+        bgledger.refused(status, body);
       }
-    }).catch(function () {
-      busy = false;
-      say("refused", "The server did not answer: nothing was recorded. Try again.");
-    });
+    }, function () { busy = false; });
   }
 
   // -- the live part: every match, the standings, the rulings log
@@ -214,9 +165,6 @@
     $("ruling-send").disabled = !choice() || !$("ruling-reason").value.trim();
   }
 
-  // the penalty line's words are read as a shell reads them: a quote in the reason is escaped
-  function quoted(text) { return '"' + text.replace(/\\/g, "\\\\").replace(/"/g, '\\"') + '"'; }
-
   // -- the clicks and forms, on the console and on whichever desk is open
   document.addEventListener("click", function (event) {
     var open = event.target.closest(".open-desk");
@@ -256,9 +204,8 @@
       event.preventDefault();
       var points = $("penalty-points").value.trim(), why = $("penalty-reason").value.trim();
       if (!points || !why) { say("refused", "Penalty points: give the points and the reason."); return; }
-      post(desk, "penalty " + $("penalty-player").value + " " + points + " " + quoted($("penalty-rule").value) + " " + quoted(why),
+      post(desk, "penalty " + $("penalty-player").value + " " + points + ' "' + $("penalty-rule").value + '" ' + why,
         function () { $("penalty-reason").value = ""; });
     }
   });
-  showToken();
 })();

@@ -6,32 +6,9 @@
   "use strict";
   var form = document.getElementById("new-form");
   if (!form) { return; }
-  var key = "bgledger.director.token";
   var $ = function (id) { return document.getElementById(id); };
 
-  function token() { return localStorage.getItem(key) || ""; }
-  function showToken() {
-    $("token-state").textContent = token() ? "kept on this device" : "none: paste it to start matches";
-    $("token-box").className = token() ? "token kept" : "token";
-  }
-  $("token-save").addEventListener("click", function () {
-    var value = $("token").value.trim();
-    if (value) { localStorage.setItem(key, value); }
-    $("token").value = "";
-    showToken();
-  });
-  $("token-forget").addEventListener("click", function () {
-    localStorage.removeItem(key);
-    showToken();
-  });
-
-  function say(head, rule) {
-    $("message").hidden = !head;
-    $("message").className = "message refused";
-    $("msg-head").textContent = head || "";
-    $("msg-rule").hidden = !rule;
-    $("msg-rule-text").textContent = rule || "";
-  }
+  var say = bgledger.say;  // the token and what the server said: token.js
 
   // the fields as start's options: empty ones left out, numbers as numbers
   function setup() {
@@ -50,25 +27,13 @@
 
   form.addEventListener("submit", function (submitted) {
     submitted.preventDefault();
-    var typed = $("token").value.trim();
-    if (typed) { localStorage.setItem(key, typed); $("token").value = ""; showToken(); }
-    if (!token()) { say("paste the director's token first (bgledger token --event E --role director)"); return; }
-    $("start").disabled = true;
-    fetch("/api/matches", {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "Authorization": "Bearer " + token() },
-      body: JSON.stringify(setup())
-    }).then(function (answer) {
-      return answer.json().then(function (body) { return { status: answer.status, body: body }; });
-    }).then(function (done) {
+    bgledger.keep();
+    $("start").disabled = bgledger.send("/api/matches", setup(), function (status, body) {
       $("start").disabled = false;
-      if (done.status !== 201) {
-        say(done.body.reason || done.body.error || ("HTTP " + done.status), done.body.rule);
-        return;
-      }
-      say("");
-      var match = done.body.match;
-      var pad = window.location.origin + done.body.pad;
+      if (status !== 201) { bgledger.refused(status, body); return; }
+      say("refused", "");
+      var match = body.match;
+      var pad = window.location.origin + body.pad;
       $("started-match").textContent = match.match_id;
       $("started-match").href = "/matches/" + encodeURIComponent(match.match_id);
       $("started-players").textContent = match.players.a + " v " + match.players.b;
@@ -76,10 +41,7 @@
       $("pad-link").href = pad;
       $("started").hidden = false;
       form.hidden = true;
-    }).catch(function (error) {
-      $("start").disabled = false;
-      say("the server did not answer: " + error);
-    });
+    }, function () { $("start").disabled = false; });
   });
 
   $("another").addEventListener("click", function () {
@@ -87,6 +49,4 @@
     $("started").hidden = true;
     form.hidden = false;
   });
-
-  showToken();
 }());

@@ -6,9 +6,7 @@
   "use strict";
   var pad = document.getElementById("pad");
   if (!pad) { return; }
-  var match = pad.dataset.match;
-  var path = encodeURIComponent(match);
-  var key = "bgledger.pad.token." + match;
+  var path = encodeURIComponent(pad.dataset.match);
   var $ = function (id) { return document.getElementById(id); };
   var doc = null;          // the last show document
   var side = pad.dataset.from || "a";   // the board is drawn from this player's side
@@ -18,75 +16,24 @@
   var skew = 0;            // the server's clock minus this device's, in ms
   var busy = false;
 
-  // -- the token: typed once, or ?token= (or #token=, which never leaves the device) in
-  // the address; kept in localStorage, taken out of the address, never logged
-  var query = new URLSearchParams(window.location.search);
-  var hash = new URLSearchParams(window.location.hash.slice(1));
-  var given = hash.get("token") || query.get("token");
-  if (given) {
-    localStorage.setItem(key, given);
-    query.delete("token");
-    var rest = query.toString();
-    history.replaceState(null, "", window.location.pathname + (rest ? "?" + rest : ""));
-  }
-  function token() { return localStorage.getItem(key) || ""; }
-  function showToken() {
-    $("token-state").textContent = token() ? "kept on this device" : "none: paste it to record";
-    $("token-box").className = token() ? "token kept" : "token";
-    offer();
-  }
-  $("token-save").addEventListener("click", function () {
-    var value = $("token").value.trim();
-    if (value) { localStorage.setItem(key, value); }
-    $("token").value = "";
-    showToken();
-  });
-  $("token-forget").addEventListener("click", function () {
-    localStorage.removeItem(key);
-    showToken();
-  });
-
-  // -- what the server said
-  function say(kind, head, rule, next) {
-    $("message").hidden = false;
-    $("message").className = "message " + kind;
-    $("msg-head").textContent = head;
-    $("msg-rule").hidden = !rule;
-    $("msg-rule-text").textContent = rule || "";
-    $("msg-next").hidden = !next;
-    $("msg-next-text").textContent = next || "";
-  }
+  // -- the token (token.js): the buttons wait for one
+  var token = bgledger.token, say = bgledger.say;
+  bgledger.onChange(offer);
 
   function post(line, done) {
     if (busy) { return; }
-    if (!token()) { say("refused", "No token: paste the scorekeeper's token first."); return; }
-    busy = true;
-    offer();
-    fetch("/api/matches/" + path + "/lines", {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "Authorization": "Bearer " + token() },
-      body: JSON.stringify({ line: line })
-    }).then(function (r) {
-      return r.json().catch(function () { return {}; }).then(function (body) { return [r.status, body]; });
-    }).then(function (answer) {
-      var status = answer[0], body = answer[1];
+    busy = bgledger.send("/api/matches/" + path + "/lines", { line: line }, function (status, body) {
       busy = false;
       if (status === 201) {
         say("recorded", body.recorded.map(function (e) { return "#" + e.number + " " + e.text; }).join(" · "));
         if (done) { done(); }
         apply(body.match);
-      } else if (status === 409) {
-        say("refused", body.reason || body.error, body.rule, body.next_step);
-        offer();
       } else {
-        say("refused", (body && body.error) || ("error " + status));
+        bgledger.refused(status, body);
         offer();
       }
-    }).catch(function () {
-      busy = false;
-      say("refused", "The server did not answer: nothing was recorded. Try again.");
-      offer();
-    });
+    }, function () { busy = false; offer(); });
+    offer();
   }
 
   // -- which buttons to offer, from the show document
@@ -263,6 +210,6 @@
     source.onopen = function () { $("live-status").textContent = "live"; $("live-status").className = "live"; };
     source.onerror = function () { $("live-status").textContent = "reconnecting…"; $("live-status").className = "live off"; };
   }
-  showToken();
+  offer();
   load();
 })();
