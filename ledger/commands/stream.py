@@ -23,7 +23,7 @@ from eventsourcing.domain import DomainEvent
 
 from bgledger.commands import decide as _decide
 from bgledger.events import MatchEvent
-from bgledger.events.chain import chained
+from bgledger.events.chain import chain_new
 from bgledger.projections.state.fold import MatchState, apply
 from bgledger.rules.profiles import Profile, get_profile
 from bgledger.rules.text import check_texts
@@ -123,7 +123,7 @@ class MatchStream:
             recorded_by=by,
             **fields,
         )
-        event = chained(event, self.state.head)
+        event = chain_new(event, self.state.head)  # made just above: linked in place
         self.state = apply(self.state, event, before)
         self._version += 1
         self._pending.append(event)

@@ -45,7 +45,12 @@ from bgledger.errors import ConcurrentWriteError, MatchExistsError, MatchNotFoun
 from bgledger.events import EntryCorrected, MatchEvent, MatchStarted, RulingMade
 from bgledger.events.names import topic_of
 from bgledger.projections.state.fold import MatchState, fold
-from bgledger.store.recorder import LedgerMapper, UnreadableRowError
+from bgledger.store.recorder import (
+    LedgerMapper,
+    LedgerRecorder,
+    SnapshotRecorder,
+    UnreadableRowError,
+)
 from bgledger.store.snapshots import (
     CheckedSnapshots,
     ForgedSnapshotError,
@@ -90,7 +95,6 @@ class MatchStore(Application[UUID]):
         }
         super().__init__(env)
         self.url = url
-        self._storing_whole_matches = False
         self.distrusted: list[str] = []
         """What was found forged and not used (a snapshot), one line each, for the user."""
         self._folded: set[UUID] = set()
@@ -236,8 +240,6 @@ class MatchStore(Application[UUID]):
     def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
         # A snapshot is an optimisation: losing a race to write one (another
         # process took it first) must not turn a stored action into an error.
-        if self._storing_whole_matches:
-            return
         with contextlib.suppress(*_CONFLICTS):
             super()._take_snapshots(processing_event)
         self._snapshot_rulings(processing_event)
@@ -284,22 +286,33 @@ class MatchStore(Application[UUID]):
         self.snapshots.put([MatchSnapshot.take(match)])
 
     def store_new(self, *matches: Match) -> None:
-        """Store whole new matches (an import) in one transaction, then one snapshot each.
+        """Store whole new matches (an import) and one snapshot each, in one transaction.
 
         Live recording snapshots every :data:`SNAPSHOT_INTERVAL` events by
         reading the match back; an import has each match in memory already,
-        so it writes one snapshot of its final state instead.
+        so it writes one snapshot of its final state instead.  The events are
+        encoded by the same mapper as :meth:`act`'s (:meth:`_store_whole`).
 
         :raises IntegrityError: if one of the matches exists (nothing is stored).
         """
-        self._storing_whole_matches = True
-        try:
-            self.save(*matches)
-        finally:
-            self._storing_whole_matches = False
-        if self.snapshots is not None:
-            with contextlib.suppress(*_CONFLICTS):
-                self.snapshots.put([MatchSnapshot.take(match) for match in matches])
+        self._store_whole(matches)
+
+    def _store_whole(self, matches: tuple[Match, ...]) -> None:
+        """:meth:`store_new`: the events and snapshots in one ``executemany`` each, one commit."""
+        recorder = cast(LedgerRecorder, self.recorder)
+        stored = [self.mapper.to_stored_event(e) for match in matches for e in match.pending]
+        snapshots, snapshot_rows = self.snapshots, []
+        if snapshots is not None:
+            taken = [MatchSnapshot.take(match) for match in matches]
+            snapshot_rows = [snapshots.mapper.to_stored_event(s) for s in taken]
+        snapshot_recorder = cast(SnapshotRecorder, (snapshots or self.events).recorder)
+        recorder.insert_new_streams(stored, snapshot_recorder, snapshot_rows)
+        for match in matches:
+            match.collect_events()  # stored: no longer pending
+        cache = self.repository.cache
+        if cache is not None and self.repository.fastforward:
+            for match in matches:
+                cache.put(match.id, match)
 
     # -- queries --------------------------------------------------------------
 

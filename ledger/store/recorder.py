@@ -435,6 +435,32 @@ class LedgerRecorder(SnapshotRecorder, ApplicationRecorder):
             connection.execute(text(f"NOTIFY {self.channel_name}"))
         return ids
 
+    def insert_new_streams(
+        self,
+        stored_events: Sequence[StoredEvent],
+        snapshots: SnapshotRecorder,
+        stored_snapshots: Sequence[StoredEvent],
+    ) -> None:
+        """Whole new streams (an import) and their snapshots, in one transaction.
+
+        The rows are those :meth:`insert_events` and the snapshots' recorder
+        store; on SQLite they go straight to the driver in one ``executemany``
+        each (SQLAlchemy's ``INSERT ... RETURNING`` sends them one row at a time,
+        and binds each stream id through :class:`StreamId`).  The notification
+        ids are not read back: nothing of an import waits for them.  Elsewhere
+        the events go through :meth:`_insert_stored_events` (its lock and NOTIFY).
+
+        :raises IntegrityError: if one of the streams or snapshots exists (nothing is stored).
+        """
+        with self.transaction(commit=True) as connection:
+            if connection.dialect.name == "sqlite":
+                _insert_sqlite(connection, self.table, stored_events)
+                _insert_sqlite(connection, snapshots.table, stored_snapshots)
+            else:
+                self._insert_stored_events(connection, stored_events)
+                if stored_snapshots:
+                    snapshots._insert_stored_events(connection, stored_snapshots)
+
     def select_notifications(
         self,
         start: int | None,
@@ -493,6 +519,25 @@ def _rows(stored_events: Sequence[StoredEvent]) -> list[dict[str, Any]]:
         }
         for event in stored_events
     ]
+
+
+def _insert_sqlite(connection: Connection, table: Table, stored: Sequence[StoredEvent]) -> None:
+    """``stored`` into ``table`` of a SQLite database, as :func:`_rows` and :class:`StreamId` bind
+    them (the stream id's 16 bytes), in one ``executemany`` of the driver."""
+    if not stored:
+        return
+    connection.exec_driver_sql(
+        f'INSERT INTO "{table.name}" (originator_id, originator_version, topic, state) '
+        "VALUES (?, ?, ?, ?)",
+        [
+            (_stream_bytes(event.originator_id), event.originator_version, event.topic, event.state)
+            for event in stored
+        ],
+    )
+
+
+def _stream_bytes(stream: Any) -> bytes:
+    return (stream if isinstance(stream, UUID) else UUID(str(stream))).bytes
 
 
 class LedgerFactory(InfrastructureFactory[TrackingRecorder]):

@@ -39,6 +39,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import fields
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from bgledger.events import (
@@ -117,12 +118,16 @@ __all__ = [
 # not one per event.
 
 _FIELDS = tuple(f.name for f in fields(MatchState))
+_VALUES = attrgetter(*_FIELDS)
+"""Every field of a state (or a draft), in ``_FIELDS``' order, in one call."""
 
 
 class _Draft:
-    """A MatchState being changed by the handlers (the same fields, writable)."""
+    """A MatchState being changed by the handlers (the same fields, writable).
 
-    __slots__ = _FIELDS
+    Not slotted: its fields are copied in from a state in one ``dict`` update
+    (mypy still refuses a field it does not declare).
+    """
 
     match_id: str
     players: tuple[str, str]
@@ -157,11 +162,10 @@ class _Draft:
     head: str
 
     def __init__(self, state: MatchState) -> None:
-        for name in _FIELDS:
-            setattr(self, name, getattr(state, name))
+        self.__dict__.update(zip(_FIELDS, _VALUES(state), strict=True))
 
     def freeze(self) -> MatchState:
-        return MatchState(**{name: getattr(self, name) for name in _FIELDS})
+        return MatchState(*_VALUES(self))
 
 
 E = TypeVar("E", bound=MatchEvent)
