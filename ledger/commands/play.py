@@ -60,7 +60,7 @@ from bgledger.projections.state.fold import MatchState, Phase, other
 from bgledger.projections.state.model import game_points
 from bgledger.rules.judge import Judgement, judge
 from bgledger.rules.legal import can_play, check_dice, legal_plays
-from bgledger.rules.notation import Play
+from bgledger.rules.notation import Play, parse_play
 from bgledger.rules.profiles import Decision
 from bgledger.rules.results import GameResult, final_result
 
@@ -217,7 +217,7 @@ class PlayCommands(PrematureCommands):
         :raises IllegalPlayRefusedError: for an illegal play without ``as_played``.
         :raises OutOfTurnError: if no roll is waiting to be played.
         """
-        parsed = play if isinstance(play, Play) else Play.parse(play)
+        parsed = play if isinstance(play, Play) else parse_play(play)
         state = self.state
         _decide.require_phase(state, "move", Decision.BASIC_RULES, Phase.PLAY)
         assert state.turn is not None and state.dice is not None

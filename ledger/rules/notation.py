@@ -20,6 +20,7 @@ import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from bgledger.rules.errors import InvalidNotationError, InvalidPlayError
 
@@ -134,6 +135,11 @@ class Play:
 
     def __repr__(self) -> str:
         return f"Play.parse({str(self)!r})"
+
+
+parse_play = lru_cache(maxsize=16384)(Play.parse)
+""":meth:`Play.parse`, remembering the plays it has read: a play is immutable, and a match
+writes the same few hundred plays again and again (a text it refuses is read afresh)."""
 
 
 def _point(n: int) -> str:

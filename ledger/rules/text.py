@@ -104,5 +104,9 @@ def check_texts(fields: dict[str, Any]) -> None:
 
     :raises InvalidTextError: for the first that is not plain text.
     """
-    for label, text in (pair for name, value in fields.items() for pair in _texts(name, value)):
-        check_text(label, text)
+    for name, value in fields.items():
+        if isinstance(value, str):  # most fields: checked without walking them
+            check_text(name, value)
+        elif isinstance(value, dict | list | tuple):
+            for label, text in _texts(name, value):
+                check_text(label, text)

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import fields
-from functools import lru_cache
 from operator import attrgetter
 from typing import Any, TypeVar
 
@@ -89,7 +88,7 @@ from bgledger.projections.state.timekeeping import HANDLERS as TIME_HANDLERS
 from bgledger.projections.state.timekeeping import KEEP_DANCE
 from bgledger.rules.errors import RulesError
 from bgledger.rules.judge import play_result
-from bgledger.rules.notation import Play
+from bgledger.rules.notation import parse_play
 from bgledger.rules.position import Checkers, Position
 
 __all__ = [
@@ -378,7 +377,7 @@ def _voided(d: _Draft, event: RollVoided) -> None:
     d.dice = None
 
 
-_parse = lru_cache(maxsize=16384)(Play.parse)
+_parse = parse_play
 
 
 @_on(CheckersPlayed)
