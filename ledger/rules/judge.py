@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from bgledger.rules.errors import InvalidPlayError
 from bgledger.rules.legal import LegalPlay, check_dice, full_plays_to, legal_plays
-from bgledger.rules.notation import Move, Play
+from bgledger.rules.notation import Move, Play, play_of
 from bgledger.rules.position import BAR, Position
 
 RULE_DICE = "USBGF 4.2.3(a)"
@@ -126,7 +126,7 @@ def _with_board_hits(position: Position, play: Play) -> Play:
         for m in play.written
         if m.destination and position.opponent_at(m.destination) == 1
     )
-    return Play(play.written, hits)
+    return play_of(play.written, hits)
 
 
 def _make(position: Position, play: Play) -> _Made:

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from bgledger.rules.errors import InvalidDiceError
-from bgledger.rules.notation import Move, Play
+from bgledger.rules.notation import Move, Play, play_of
 from bgledger.rules.position import BAR, Position
 
 Step = tuple[int, int]
@@ -79,8 +80,9 @@ class LegalPlay:
         return len(self.steps)
 
 
+@lru_cache(maxsize=16384)
 def _play_of(steps: tuple[Step, ...], hits: frozenset[int]) -> Play:
-    return Play(tuple(Move(a, b) for a, b in steps), hits)
+    return play_of(tuple(Move(a, b) for a, b in steps), hits)
 
 
 class _Search:

@@ -131,7 +131,7 @@ class Play:
     def __str__(self) -> str:
         if not self.moves:
             return ""
-        return " ".join(_format_groups(self.written, self.hits))
+        return _written_text(self.written, self.hits)
 
     def __repr__(self) -> str:
         return f"Play.parse({str(self)!r})"
@@ -140,6 +140,18 @@ class Play:
 parse_play = lru_cache(maxsize=16384)(Play.parse)
 """:meth:`Play.parse`, remembering the plays it has read: a play is immutable, and a match
 writes the same few hundred plays again and again (a text it refuses is read afresh)."""
+
+
+@lru_cache(maxsize=16384)
+def play_of(moves: tuple[Move, ...], hits: frozenset[int]) -> Play:
+    """``Play(moves, hits)``, remembered: the judge makes the same few thousand plays again
+    and again, and each is joined and sorted into gnubg's order when it is made."""
+    return Play(moves, hits)
+
+
+@lru_cache(maxsize=16384)
+def _written_text(written: tuple[Move, ...], hits: frozenset[int]) -> str:
+    return " ".join(_format_groups(written, hits))
 
 
 def _point(n: int) -> str:
