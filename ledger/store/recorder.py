@@ -21,13 +21,28 @@ than imported:
   the CPU of starting Python, paid by every one-shot command before it reads
   a row (``bench/bench_startup.py``, ``bench/README.md``).
 
-What the library's recorders guarantee is kept: on PostgreSQL every inserting
-transaction locks the events table (``LOCK TABLE ... IN EXCLUSIVE MODE``) so
-that notification ids commit in order, and NOTIFYs the table's channel; a
-SQLite file has one writer at a time per process and is put in WAL mode; an
-in-memory SQLite database is one connection shared under a lock.  Database
-errors inside a transaction become ``eventsourcing.persistence`` errors
-(an ``IntegrityError`` for a lost race), as the library raises them.
+What the library's recorders guarantee is kept, a reader of the notification
+log never passes over an id that a later commit fills in, but on PostgreSQL
+the wait moved from the writers to the readers.  The library locks the events
+table (``LOCK TABLE ... IN EXCLUSIVE MODE``) in every inserting transaction and
+NOTIFYs its channel, so every commit, with its WAL flush, waits for the one
+before it: one server took about one writer's rate however many wrote
+(``bench/bench_load.py``).  Here a writer's transaction is its one ``INSERT``,
+sent in autocommit mode (the insert and its commit in one round trip), and
+commits run side by side (PostgreSQL flushes concurrent commits together).
+Ids are then drawn in insert order, not commit order, so a reader first
+settles the log (:meth:`LedgerRecorder.settle`): ``LOCK TABLE ... IN SHARE
+MODE``, which waits for the inserts in flight to commit or roll back and holds
+new ones back for the length of one read; what it reads is then a prefix of the
+log as it will stay.  :meth:`LedgerRecorder.select_notifications`,
+:meth:`LedgerRecorder.max_notification_id` and the read models read that way.
+A stream's events still number in order (a scorekeeper's insert follows the
+commit it decided on).  No ``NOTIFY``: nothing listens (:meth:`~LedgerRecorder.subscribe`
+is not provided), and it serialises commits too.  A SQLite file has one writer
+at a time per process and is put in WAL mode; an in-memory SQLite database is
+one connection shared under a lock.  Database errors become
+``eventsourcing.persistence`` errors (an ``IntegrityError`` for a lost race),
+as the library raises them.
 
 :class:`LedgerMapper` stores each event under its name in the vocabulary
 (:mod:`bgledger.events.names`), not under its class's module path, and reads
@@ -271,6 +286,29 @@ def _translated(error: sqlalchemy.exc.SQLAlchemyError) -> NoReturn:
     raise error  # pragma: no cover - SQLAlchemyError is the last entry
 
 
+_DRIVER_ERRORS = (
+    ("InterfaceError", InterfaceError),
+    ("DataError", DataError),
+    ("OperationalError", OperationalError),
+    ("IntegrityError", IntegrityError),
+    ("InternalError", InternalError),
+    ("ProgrammingError", ProgrammingError),
+    ("NotSupportedError", NotSupportedError),
+    ("DatabaseError", DatabaseError),
+    ("Error", PersistenceError),
+)
+
+
+def _driver_error(error: BaseException) -> type[PersistenceError] | None:
+    """The ``eventsourcing.persistence`` error for a DB-API (psycopg) error, None for others."""
+    import psycopg  # only on PostgreSQL: the one driver this path serves
+
+    for name, kind in _DRIVER_ERRORS:
+        if isinstance(error, getattr(psycopg, name)):
+            return kind
+    return None
+
+
 class LedgerDatastore:
     """One SQLAlchemy engine and its transactions.
 
@@ -290,9 +328,12 @@ class LedgerDatastore:
             else:
                 self.write_lock = Semaphore()
         self.engine = create_engine(url, **options)
+        self.is_postgres = self.engine.dialect.name == "postgresql"
         self._is_sqlite_file = self.engine.dialect.name == "sqlite" and self.access_lock is None
         self._wal_tried = False
         self._wal_lock = Lock()
+        self._kept: Any = None
+        self._kept_lock = Lock()
         self._current: ContextVar[tuple[Connection, bool] | None] = ContextVar(
             f"bgledger-transaction-{id(self)}", default=None
         )
@@ -306,6 +347,67 @@ class LedgerDatastore:
             if self._is_sqlite_file:
                 with self.engine.connect() as connection:
                     connection.execute(text("PRAGMA journal_mode=WAL;")).all()
+
+    def in_transaction(self) -> bool:
+        """Whether a :meth:`transaction` is open in this thread or task."""
+        return self._current.get() is not None
+
+    @contextlib.contextmanager
+    def autocommit(self) -> Iterator[Any]:
+        """A PostgreSQL connection (psycopg's own) in autocommit mode.
+
+        Each statement is its own transaction, committed in the round trip
+        that runs it: a read is one round trip instead of three (BEGIN, the
+        SELECT, ROLLBACK) and an insert one instead of three, with no
+        SQLAlchemy statement to build.  The datastore keeps one such
+        connection for the first caller (a scorekeeper's process has one
+        thread); a caller that finds it in use takes one from the pool.  The
+        driver's errors leave as ``eventsourcing.persistence`` errors; a
+        connection that broke is dropped.
+        """
+        kept = self._kept_lock.acquire(blocking=False)
+        fairy = self._kept if kept else None
+        try:
+            if fairy is None:
+                fairy = self.engine.raw_connection()
+                if kept:
+                    self._kept = fairy
+            driver = fairy.driver_connection
+            assert driver is not None
+            driver.autocommit = True
+            try:
+                yield driver
+            finally:
+                if not kept and not driver.closed:
+                    driver.autocommit = False
+        except Exception as error:
+            kind = _driver_error(error)
+            if kind is None:
+                raise
+            if fairy is not None and kind in (OperationalError, InterfaceError):
+                fairy.invalidate(error)
+                self._drop(fairy)
+            raise kind(error) from error
+        finally:
+            if kept:
+                self._kept_lock.release()
+            elif fairy is not None:
+                fairy.close()
+
+    def _drop(self, fairy: Any) -> None:
+        if self._kept is fairy:
+            self._kept = None
+            with contextlib.suppress(Exception):
+                fairy.close()
+
+    def close(self) -> None:
+        """Close every connection: the kept one and the pool's."""
+        with self._kept_lock:
+            if self._kept is not None:
+                # Closed, not returned: the pool it came from may have been disposed.
+                self._kept.invalidate()
+                self._kept = None
+        self.engine.dispose()
 
     @contextlib.contextmanager
     def transaction(self, commit: bool) -> Iterator[Connection]:
@@ -375,6 +477,8 @@ class SnapshotRecorder(AggregateRecorder):
 
         :raises IntegrityError: if one of them is stored already (nothing is stored).
         """
+        if self.datastore.is_postgres and stored_events and not self.datastore.in_transaction():
+            return self._insert_in_one_statement(stored_events)
         with self.transaction(commit=True) as connection:
             return self._insert_stored_events(connection, stored_events)
 
@@ -383,6 +487,47 @@ class SnapshotRecorder(AggregateRecorder):
     ) -> Sequence[int] | None:
         connection.execute(insert(self.table), _rows(stored_events))
         return None
+
+    _returning = ""
+    _insert_sql: str | None = None
+    _insert_one_sql = ""
+    _selects: dict[tuple[bool, ...], str] | None = None
+
+    def _insert_in_one_statement(self, stored_events: Sequence[StoredEvent]) -> list[int] | None:
+        """PostgreSQL: every row in one ``INSERT`` in autocommit mode (one round trip).
+
+        The rows are the same as SQLAlchemy's ``insert`` stores; ``unnest``
+        ``WITH ORDINALITY ... ORDER BY`` inserts them in the order given, so the
+        ids drawn (ascending) are in that order.
+        """
+        if self._insert_sql is None:
+            name = self.datastore.engine.dialect.identifier_preparer.quote(self.table.name)
+            into = f"INSERT INTO {name} (originator_id, originator_version, topic, state) "
+            self._insert_sql = (
+                into + "SELECT i, v, t, s FROM unnest(%s::uuid[], %s::bigint[], %s::text[], "
+                f"%s::bytea[]) WITH ORDINALITY AS e(i, v, t, s, n) ORDER BY n{self._returning}"
+            )
+            self._insert_one_sql = into + f"VALUES (%s, %s, %s, %s){self._returning}"
+        streams = [
+            e.originator_id if isinstance(e.originator_id, UUID) else UUID(str(e.originator_id))
+            for e in stored_events
+        ]
+        params: tuple[Any, ...]
+        if len(stored_events) == 1:  # most actions: no arrays to build
+            (one,) = stored_events
+            sql = self._insert_one_sql
+            params = (streams[0], one.originator_version, one.topic, one.state)
+        else:
+            sql = self._insert_sql
+            params = (
+                streams,
+                [e.originator_version for e in stored_events],
+                [e.topic for e in stored_events],
+                [e.state for e in stored_events],
+            )
+        with self.datastore.autocommit() as driver:
+            cursor = driver.execute(sql, params, prepare=True)
+            return sorted(row[0] for row in cursor.fetchall()) if self._returning else None
 
     def select_events(
         self,
@@ -394,6 +539,8 @@ class SnapshotRecorder(AggregateRecorder):
         limit: int | None = None,
     ) -> list[StoredEvent]:
         """The stored events of one stream, by version (after ``gt``, up to ``lte``)."""
+        if self.datastore.is_postgres and not self.datastore.in_transaction():
+            return self._select_in_one_statement(originator_id, gt, lte, desc, limit)
         table = self.table
         version = table.c.originator_version
         query = select(version, table.c.topic, table.c.state).where(
@@ -412,9 +559,39 @@ class SnapshotRecorder(AggregateRecorder):
         # saves a fifth of a replay.
         return [StoredEvent(originator_id, row[0], row[1], bytes(row[2])) for row in rows]
 
+    def _select_in_one_statement(
+        self,
+        originator_id: UUID | str,
+        gt: int | None,
+        lte: int | None,
+        desc: bool,
+        limit: int | None,
+    ) -> list[StoredEvent]:
+        """PostgreSQL: :meth:`select_events` as one prepared statement in autocommit mode."""
+        key = (gt is not None, lte is not None, desc, limit is not None)
+        if self._selects is None:
+            self._selects = {}
+        statements = self._selects
+        sql = statements.get(key)
+        if sql is None:
+            name = self.datastore.engine.dialect.identifier_preparer.quote(self.table.name)
+            sql = f"SELECT originator_version, topic, state FROM {name} WHERE originator_id = %s"
+            sql += " AND originator_version > %s" if gt is not None else ""
+            sql += " AND originator_version <= %s" if lte is not None else ""
+            sql += " ORDER BY originator_version" + (" DESC" if desc else "")
+            sql += " LIMIT %s" if limit is not None else ""
+            statements[key] = sql
+        stream = originator_id if isinstance(originator_id, UUID) else UUID(str(originator_id))
+        params = [stream, *(x for x in (gt, lte, limit) if x is not None)]
+        with self.datastore.autocommit() as driver:
+            rows = driver.execute(sql, params, prepare=True).fetchall()
+        return [StoredEvent(originator_id, row[0], row[1], bytes(row[2])) for row in rows]
+
 
 class LedgerRecorder(SnapshotRecorder, ApplicationRecorder):
     """The events: eventsourcing's application recorder, the table's ``id`` its notification ids."""
+
+    _returning = " RETURNING id"
 
     def __init__(self, datastore: LedgerDatastore, table: Table) -> None:
         super().__init__(datastore, table)
@@ -424,16 +601,23 @@ class LedgerRecorder(SnapshotRecorder, ApplicationRecorder):
         self, connection: Connection, stored_events: Sequence[StoredEvent]
     ) -> Sequence[int]:
         table = self.table
-        postgres = connection.dialect.name == "postgresql"
-        if postgres:
-            # Notification ids must commit in the order they were drawn, or a
-            # reader that has passed id 11 never sees a late-committing id 10.
-            connection.execute(text(f"LOCK TABLE {table.name} IN EXCLUSIVE MODE"))
         statement = insert(table).returning(table.c.id, sort_by_parameter_order=True)
-        ids = list(connection.execute(statement, _rows(stored_events)).scalars())
-        if postgres:
-            connection.execute(text(f"NOTIFY {self.channel_name}"))
-        return ids
+        return list(connection.execute(statement, _rows(stored_events)).scalars())
+
+    def settle(self, connection: Connection) -> None:
+        """Wait, in ``connection``'s transaction, until no insert into the log is in flight.
+
+        On PostgreSQL ids are drawn as rows are inserted and become visible as
+        their transactions commit, in any order: a reader that saw id 11
+        might pass over an id 10 committed a moment later.  ``LOCK TABLE ...
+        IN SHARE MODE`` waits for every transaction that has inserted to end
+        and keeps new inserts waiting until this transaction ends; a query
+        after it sees every id that will ever be below the highest it sees.
+        Hold it for one read only.  Nothing to do on SQLite (one writer).
+        """
+        if connection.dialect.name == "postgresql":
+            name = connection.dialect.identifier_preparer.quote(self.table.name)
+            connection.execute(text(f"LOCK TABLE {name} IN SHARE MODE"))
 
     def select_notifications(
         self,
@@ -444,7 +628,11 @@ class LedgerRecorder(SnapshotRecorder, ApplicationRecorder):
         *,
         inclusive_of_start: bool = True,
     ) -> list[Notification]:
-        """Up to ``limit`` events in notification order, from ``start`` (to ``stop``)."""
+        """Up to ``limit`` events in notification order, from ``start`` (to ``stop``).
+
+        Read once the log is settled (:meth:`settle`): no id is missing that a
+        later read would find.
+        """
         table = self.table
         query = select(table)
         if start is not None:
@@ -455,6 +643,7 @@ class LedgerRecorder(SnapshotRecorder, ApplicationRecorder):
             query = query.where(table.c.topic.in_(topics))
         query = query.order_by(table.c.id).limit(limit)
         with self.transaction(commit=False) as connection:
+            self.settle(connection)
             rows = connection.execute(query).all()
         return [
             Notification(
@@ -468,8 +657,13 @@ class LedgerRecorder(SnapshotRecorder, ApplicationRecorder):
         ]
 
     def max_notification_id(self) -> int | None:
-        """The highest notification id, None if nothing is stored."""
+        """The highest notification id, None if nothing is stored.
+
+        Read once the log is settled (:meth:`settle`): every id below it is
+        committed or never will be.
+        """
         with self.transaction(commit=False) as connection:
+            self.settle(connection)
             found: int | None = connection.execute(select(func.max(self.table.c.id))).scalar()
         return found
 
@@ -518,7 +712,7 @@ class LedgerFactory(InfrastructureFactory[TrackingRecorder]):
 
         An in-memory SQLite database is gone with its one connection.
         """
-        self.datastore.engine.dispose()
+        self.datastore.close()
 
     def _table_name(self, purpose: str) -> str:
         return f"{self.env.name.lower() or 'stored'}_{purpose}"
