@@ -215,6 +215,29 @@ class MatchStore(Application[UUID]):
 
         return self.act(match_id, decide)
 
+    def save(self, *objs: Any, **kwargs: Any) -> list[Recording[UUID]]:
+        """The library's ``save``, collecting a :class:`Match`'s events without its protocol checks.
+
+        ``ProcessingEvent.collect_events`` asks ``isinstance`` of two runtime
+        protocols for every object saved; on Python 3.11 each such check walks
+        the protocol's members (about 40 us: a tenth of storing an action on
+        PostgreSQL).  A ``Match`` is an aggregate: its events are collected as
+        the library collects an aggregate's; anything else goes the library's way.
+        """
+        processing_event: ProcessingEvent[UUID] = ProcessingEvent()
+        for obj in objs:
+            if type(obj) is Match:
+                processing_event.events.extend(obj.collect_events())
+                processing_event.aggregates[obj.id] = obj
+            else:
+                processing_event.collect_events(obj)
+        processing_event.saved_kwargs.update(kwargs)
+        recordings = self._record(processing_event)
+        self._take_snapshots(processing_event)
+        self._notify(recordings)
+        self.notify(processing_event.events)  # the library's deprecated hook, as it calls it
+        return recordings
+
     def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:
         # The library caches a saved aggregate only without fast-forwarding;
         # with it (the default, so that another scorekeeper's events are
