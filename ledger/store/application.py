@@ -232,7 +232,8 @@ class MatchStore(Application[UUID]):
             else:
                 processing_event.collect_events(obj)
         processing_event.saved_kwargs.update(kwargs)
-        recordings = self._record(processing_event)
+        recordings = super()._record(processing_event)  # what this class's _record does
+        self._recache(processing_event)
         self._take_snapshots(processing_event)
         self._notify(recordings)
         self.notify(processing_event.events)  # the library's deprecated hook, as it calls it
@@ -244,11 +245,14 @@ class MatchStore(Application[UUID]):
         # read) the cache would keep the match as first loaded and fold its
         # whole stream again on every command.
         recordings = super()._record(processing_event)
+        self._recache(processing_event)
+        return recordings
+
+    def _recache(self, processing_event: ProcessingEvent[UUID]) -> None:
         cache = self.repository.cache
         if cache is not None and self.repository.fastforward:
             for stream, aggregate in processing_event.aggregates.items():
                 cache.put(stream, aggregate)
-        return recordings
 
     def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
         # A snapshot is an optimisation: losing a race to write one (another
