@@ -299,14 +299,22 @@ _DRIVER_ERRORS = (
 )
 
 
-def _driver_error(error: BaseException) -> type[PersistenceError] | None:
-    """The ``eventsourcing.persistence`` error for a DB-API (psycopg) error, None for others."""
-    import psycopg  # only on PostgreSQL: the one driver this path serves
+def _driver_error(error: BaseException, dbapi: Any) -> type[PersistenceError] | None:
+    """The ``eventsourcing.persistence`` error for an error of the DB-API module ``dbapi``.
 
+    None for any other error.
+    """
     for name, kind in _DRIVER_ERRORS:
-        if isinstance(error, getattr(psycopg, name)):
+        if isinstance(error, getattr(dbapi, name)):
             return kind
     return None
+
+
+def _sqlite_returns() -> bool:
+    """Whether this Python's SQLite has ``INSERT ... RETURNING`` (3.35)."""
+    import sqlite3
+
+    return sqlite3.sqlite_version_info >= (3, 35)
 
 
 class LedgerDatastore:
@@ -330,6 +338,8 @@ class LedgerDatastore:
         self.engine = create_engine(url, **options)
         self.is_postgres = self.engine.dialect.name == "postgresql"
         self._is_sqlite_file = self.engine.dialect.name == "sqlite" and self.access_lock is None
+        self.direct = self.is_postgres or (self._is_sqlite_file and _sqlite_returns())
+        """Whether the recorders may use :meth:`autocommit` (PostgreSQL, a SQLite file)."""
         self._wal_tried = False
         self._wal_lock = Lock()
         self._kept: Any = None
@@ -354,17 +364,21 @@ class LedgerDatastore:
 
     @contextlib.contextmanager
     def autocommit(self) -> Iterator[Any]:
-        """A PostgreSQL connection (psycopg's own) in autocommit mode.
+        """The driver's own connection (psycopg's, sqlite3's), each statement its own transaction.
 
-        Each statement is its own transaction, committed in the round trip
-        that runs it: a read is one round trip instead of three (BEGIN, the
-        SELECT, ROLLBACK) and an insert one instead of three, with no
-        SQLAlchemy statement to build.  The datastore keeps one such
+        On PostgreSQL the connection is in autocommit mode: a statement is
+        committed in the round trip that runs it, so a read is one round trip
+        instead of three (BEGIN, the SELECT, ROLLBACK) and an insert one
+        instead of three, with no SQLAlchemy statement to build.  sqlite3
+        reads without a transaction and begins one before an ``INSERT``: the
+        caller commits it (:meth:`write`).  The datastore keeps one such
         connection for the first caller (a scorekeeper's process has one
         thread); a caller that finds it in use takes one from the pool.  The
         driver's errors leave as ``eventsourcing.persistence`` errors; a
         connection that broke is dropped.
         """
+        if not self._wal_tried:
+            self._init_wal_mode()
         kept = self._kept_lock.acquire(blocking=False)
         fairy = self._kept if kept else None
         try:
@@ -374,14 +388,17 @@ class LedgerDatastore:
                     self._kept = fairy
             driver = fairy.driver_connection
             assert driver is not None
-            driver.autocommit = True
-            try:
+            if self.is_postgres:
+                driver.autocommit = True
+                try:
+                    yield driver
+                finally:
+                    if not kept and not driver.closed:
+                        driver.autocommit = False
+            else:
                 yield driver
-            finally:
-                if not kept and not driver.closed:
-                    driver.autocommit = False
         except Exception as error:
-            kind = _driver_error(error)
+            kind = _driver_error(error, self.engine.dialect.dbapi)
             if kind is None:
                 raise
             if fairy is not None and kind in (OperationalError, InterfaceError):
@@ -393,6 +410,31 @@ class LedgerDatastore:
                 self._kept_lock.release()
             elif fairy is not None:
                 fairy.close()
+
+    @contextlib.contextmanager
+    def write(self) -> Iterator[Any]:
+        """:meth:`autocommit` for one insert: on SQLite, under the write lock, committed at the end.
+
+        On SQLite a failed insert is rolled back; on PostgreSQL the statement
+        commits itself.
+        """
+        lock = self.write_lock
+        if lock is not None:
+            lock.acquire()
+        try:
+            with self.autocommit() as driver:
+                if self.is_postgres:
+                    yield driver
+                    return
+                try:
+                    yield driver
+                    driver.commit()
+                except BaseException:
+                    driver.rollback()
+                    raise
+        finally:
+            if lock is not None:
+                lock.release()
 
     def _drop(self, fairy: Any) -> None:
         if self._kept is fairy:
@@ -477,7 +519,8 @@ class SnapshotRecorder(AggregateRecorder):
 
         :raises IntegrityError: if one of them is stored already (nothing is stored).
         """
-        if self.datastore.is_postgres and stored_events and not self.datastore.in_transaction():
+        direct = self.datastore.direct and stored_events and not self.datastore.in_transaction()
+        if direct and (self.datastore.is_postgres or len(stored_events) == 1):
             return self._insert_in_one_statement(stored_events)
         with self.transaction(commit=True) as connection:
             return self._insert_stored_events(connection, stored_events)
@@ -494,12 +537,15 @@ class SnapshotRecorder(AggregateRecorder):
     _selects: dict[tuple[bool, ...], str] | None = None
 
     def _insert_in_one_statement(self, stored_events: Sequence[StoredEvent]) -> list[int] | None:
-        """PostgreSQL: every row in one ``INSERT`` in autocommit mode (one round trip).
+        """Every row in one ``INSERT`` on the driver's connection, committed with it.
 
-        The rows are the same as SQLAlchemy's ``insert`` stores; ``unnest``
-        ``WITH ORDINALITY ... ORDER BY`` inserts them in the order given, so the
-        ids drawn (ascending) are in that order.
+        The rows are the same as SQLAlchemy's ``insert`` stores.  On PostgreSQL
+        one row is plain ``VALUES``; several go as arrays, ``unnest`` ``WITH
+        ORDINALITY ... ORDER BY`` inserting them in the order given, so the ids
+        drawn (ascending) are in that order.  On SQLite one row only (the
+        caller's choice).
         """
+        postgres = self.datastore.is_postgres
         if self._insert_sql is None:
             name = self.datastore.engine.dialect.identifier_preparer.quote(self.table.name)
             into = f"INSERT INTO {name} (originator_id, originator_version, topic, state) "
@@ -507,7 +553,8 @@ class SnapshotRecorder(AggregateRecorder):
                 into + "SELECT i, v, t, s FROM unnest(%s::uuid[], %s::bigint[], %s::text[], "
                 f"%s::bytea[]) WITH ORDINALITY AS e(i, v, t, s, n) ORDER BY n{self._returning}"
             )
-            self._insert_one_sql = into + f"VALUES (%s, %s, %s, %s){self._returning}"
+            marks = "%s, %s, %s, %s" if postgres else "?, ?, ?, ?"
+            self._insert_one_sql = into + f"VALUES ({marks}){self._returning}"
         streams = [
             e.originator_id if isinstance(e.originator_id, UUID) else UUID(str(e.originator_id))
             for e in stored_events
@@ -516,7 +563,8 @@ class SnapshotRecorder(AggregateRecorder):
         if len(stored_events) == 1:  # most actions: no arrays to build
             (one,) = stored_events
             sql = self._insert_one_sql
-            params = (streams[0], one.originator_version, one.topic, one.state)
+            stream = streams[0] if postgres else streams[0].bytes
+            params = (stream, one.originator_version, one.topic, one.state)
         else:
             sql = self._insert_sql
             params = (
@@ -525,8 +573,11 @@ class SnapshotRecorder(AggregateRecorder):
                 [e.topic for e in stored_events],
                 [e.state for e in stored_events],
             )
-        with self.datastore.autocommit() as driver:
-            cursor = driver.execute(sql, params, prepare=True)
+        with self.datastore.write() as driver:
+            if postgres:
+                cursor = driver.execute(sql, params, prepare=True)
+            else:
+                cursor = driver.execute(sql, params)
             return sorted(row[0] for row in cursor.fetchall()) if self._returning else None
 
     def select_events(
@@ -539,7 +590,7 @@ class SnapshotRecorder(AggregateRecorder):
         limit: int | None = None,
     ) -> list[StoredEvent]:
         """The stored events of one stream, by version (after ``gt``, up to ``lte``)."""
-        if self.datastore.is_postgres and not self.datastore.in_transaction():
+        if self.datastore.direct and not self.datastore.in_transaction():
             return self._select_in_one_statement(originator_id, gt, lte, desc, limit)
         table = self.table
         version = table.c.originator_version
@@ -567,7 +618,11 @@ class SnapshotRecorder(AggregateRecorder):
         desc: bool,
         limit: int | None,
     ) -> list[StoredEvent]:
-        """PostgreSQL: :meth:`select_events` as one prepared statement in autocommit mode."""
+        """:meth:`select_events` as one statement on the driver's connection, outside a transaction.
+
+        (Prepared on PostgreSQL; sqlite3 keeps its own statement cache.)
+        """
+        postgres = self.datastore.is_postgres
         key = (gt is not None, lte is not None, desc, limit is not None)
         if self._selects is None:
             self._selects = {}
@@ -575,16 +630,22 @@ class SnapshotRecorder(AggregateRecorder):
         sql = statements.get(key)
         if sql is None:
             name = self.datastore.engine.dialect.identifier_preparer.quote(self.table.name)
-            sql = f"SELECT originator_version, topic, state FROM {name} WHERE originator_id = %s"
-            sql += " AND originator_version > %s" if gt is not None else ""
-            sql += " AND originator_version <= %s" if lte is not None else ""
+            mark = "%s" if postgres else "?"
+            sql = "SELECT originator_version, topic, state FROM "
+            sql += f"{name} WHERE originator_id = {mark}"
+            sql += f" AND originator_version > {mark}" if gt is not None else ""
+            sql += f" AND originator_version <= {mark}" if lte is not None else ""
             sql += " ORDER BY originator_version" + (" DESC" if desc else "")
-            sql += " LIMIT %s" if limit is not None else ""
+            sql += f" LIMIT {mark}" if limit is not None else ""
             statements[key] = sql
         stream = originator_id if isinstance(originator_id, UUID) else UUID(str(originator_id))
-        params = [stream, *(x for x in (gt, lte, limit) if x is not None)]
+        params: list[Any] = [stream if postgres else stream.bytes]
+        params += [x for x in (gt, lte, limit) if x is not None]
         with self.datastore.autocommit() as driver:
-            rows = driver.execute(sql, params, prepare=True).fetchall()
+            if postgres:
+                rows = driver.execute(sql, params, prepare=True).fetchall()
+            else:
+                rows = driver.execute(sql, params).fetchall()
         return [StoredEvent(originator_id, row[0], row[1], bytes(row[2])) for row in rows]
 
 

@@ -66,6 +66,10 @@ def audit_read_models(
     snapshots_table: Table = getattr(recorder, "events_record_cls").__table__  # noqa: B009
     topics = [topic_of(kind) for kind in ruling_kinds()]
     with engine.connect() as connection:
+        if connection.dialect.name == "postgresql":
+            # One snapshot for the position, the events and the rows: under READ COMMITTED a
+            # catch-up that commits between the statements would look like a damaged row.
+            connection.execution_options(isolation_level="REPEATABLE READ")
         position = connection.execute(
             select(tracking_table.c.notification_id).where(tracking_table.c.name == TRACKING_NAME)
         ).scalar()
