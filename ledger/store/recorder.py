@@ -519,7 +519,9 @@ class SnapshotRecorder(AggregateRecorder):
 
         :raises IntegrityError: if one of them is stored already (nothing is stored).
         """
-        direct = self.datastore.direct and stored_events and not self.datastore.in_transaction()
+        if not stored_events:  # (an INSERT of no rows would be one row of NULLs)
+            return [] if self._returning else None
+        direct = self.datastore.direct and not self.datastore.in_transaction()
         if direct and (self.datastore.is_postgres or len(stored_events) == 1):
             return self._insert_in_one_statement(stored_events)
         with self.transaction(commit=True) as connection:
