@@ -53,6 +53,7 @@ topic names anything else is refused instead of being imported.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
 from threading import Lock, Semaphore
@@ -343,6 +344,7 @@ class LedgerDatastore:
         self._wal_tried = False
         self._wal_lock = Lock()
         self._kept: Any = None
+        self._kept_pid = os.getpid()
         self._kept_lock = Lock()
         self._current: ContextVar[tuple[Connection, bool] | None] = ContextVar(
             f"bgledger-transaction-{id(self)}", default=None
@@ -380,6 +382,8 @@ class LedgerDatastore:
         if not self._wal_tried:
             self._init_wal_mode()
         kept = self._kept_lock.acquire(blocking=False)
+        if kept and self._kept_pid != os.getpid():  # a forked child: the parent's is not ours
+            self._kept, self._kept_pid = None, os.getpid()
         fairy = self._kept if kept else None
         try:
             if fairy is None:
