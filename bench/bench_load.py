@@ -23,11 +23,15 @@ would queue on the GIL instead of on the database.
 In the same run, first: the baseline, one scorekeeper alone on one match for
 ``--baseline-seconds``.  While the writers run, the script samples
 ``pg_stat_activity`` every 50 ms and counts what the writers' server
-backends are waiting on, which shows where they queue: the table lock
-``LOCK TABLE bgledger_events IN EXCLUSIVE MODE`` that eventsourcing-sqlalchemy
-takes in every inserting transaction (``Lock``/``relation``), the commit's
-WAL flush (``IO``/``WALSync``, ``LWLock``/``WALWrite``), or nothing (CPU, or
-idle waiting for the Python side: ``Client``/``ClientRead``).
+backends are waiting on, which shows where they queue: a table lock
+(``Lock``/``relation``: before issue 17 every inserting transaction took
+``LOCK TABLE bgledger_events IN EXCLUSIVE MODE``, as eventsourcing-sqlalchemy
+does), the commit's WAL flush (``IO``/``WALSync``, ``LWLock``/``WALWrite``),
+or nothing (CPU, or idle waiting for the Python side: ``Client``/``ClientRead``).
+It also reads the CPU time the writers' processes and the database's server
+processes spent (``/proc``, a server on this machine), per stored action, and
+how many of the machine's CPUs were busy, whoever used them: once the
+database no longer queues the writers, the CPUs are the limit.
 
 Printed: actions/s in total and per writer, p50/p99 milliseconds per stored
 action (retries included) and per attempt, conflicts (count and share of
@@ -98,6 +102,8 @@ class WriterReport:
     attempt_latencies: list[float] = field(default_factory=list)
     events: dict[str, int] = field(default_factory=dict)
     raced_named: int = 0
+    cpu: float = 0.0
+    """CPU seconds (user + system) the scorekeeper's process spent in the timed loop."""
     error: str = ""
 
 
@@ -111,7 +117,15 @@ def _next_match(ledger: MatchStore, match_id: str) -> str:
 
 
 def _writer(
-    url: str, name: str, match_id: str, seed: int, think: float, start: Any, until: Any, out: Any
+    url: str,
+    name: str,
+    match_id: str,
+    seed: int,
+    think: float,
+    start: Any,
+    until: Any,
+    out: Any,
+    finish: Any,
 ) -> None:
     report = WriterReport()
     try:
@@ -119,6 +133,7 @@ def _writer(
         rng = random.Random(seed)
         ledger.state(match_id)  # connect and cache before the clock starts
         start.wait()
+        cpu_began = time.process_time()
         pending_since: float | None = None
         while time.time() < until.value:  # set by the parent just after the start
             over = False
@@ -154,8 +169,12 @@ def _writer(
             report.events[match_id] = report.events.get(match_id, 0) + added
             if think:
                 time.sleep(rng.uniform(0, 2 * think))
+        report.cpu = time.process_time() - cpu_began
+        finish.wait(300)  # every writer is done: the parent reads the server's CPU time
+        finish.wait(300)  # while they are all still connected
         ledger.close()
     except BaseException as error:  # the parent reports it as a FAIL
+        finish.abort()
         report.error = repr(error)
     out.put((name, report))
 
@@ -174,6 +193,10 @@ class RunResult:
     waits: Counter[str]
     samples: int
     matches: list[str]
+    server_cpu: float | None = None
+    """CPU seconds the database's server processes spent during the run (None: not readable)."""
+    busy: float | None = None
+    """CPUs of the machine busy on average during the run, whoever used them."""
 
     def _all(self, attribute: str) -> list[float]:
         return [x for r in self.reports.values() for x in getattr(r, attribute)]
@@ -228,6 +251,30 @@ def _sampler(admin: str, database: str, stop: threading.Event, waits: Counter[st
     return samples
 
 
+def _server_cpu(admin: str, database: str) -> float | None:
+    """CPU seconds used so far by the server processes of ``database`` (a local server only)."""
+    query = "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()"
+    with psycopg.connect(admin, autocommit=True) as connection:
+        pids = [row[0] for row in connection.execute(query, (database,))]
+    total = 0
+    try:
+        for pid in pids:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    except (OSError, IndexError, ValueError):
+        return None
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def _busy_ticks() -> tuple[int, int]:
+    """The machine's CPU ticks so far: all, and idle (``/proc/stat``; zeros if unreadable)."""
+    try:
+        ticks = [int(x) for x in Path("/proc/stat").read_text().split("\n")[0].split()[1:8]]
+    except (OSError, ValueError):
+        return 0, 0
+    return sum(ticks), ticks[3] + ticks[4]
+
+
 def run(url: str, admin: str, database: str, prefix: str, writers: int, per_match: int,
         seconds: float, think: float = 0.0) -> RunResult:  # fmt: skip
     """Start the matches, fork the writers, run them ``seconds`` while sampling; gather."""
@@ -236,12 +283,23 @@ def run(url: str, admin: str, database: str, prefix: str, writers: int, per_matc
         for match_id in matches:
             ledger.start(("Ann", "Bob"), LENGTH, match_id=match_id, by="load")
     start = CTX.Barrier(writers + 1)
+    finish = CTX.Barrier(writers + 1)
     until = CTX.Value("d", 0.0)
     out = CTX.Queue()
     processes = [
         CTX.Process(
             target=_writer,
-            args=(url, f"{prefix}w{n}", matches[n // per_match], n, think, start, until, out),
+            args=(
+                url,
+                f"{prefix}w{n}",
+                matches[n // per_match],
+                n,
+                think,
+                start,
+                until,
+                out,
+                finish,
+            ),
         )
         for n in range(writers)
     ]
@@ -249,6 +307,7 @@ def run(url: str, admin: str, database: str, prefix: str, writers: int, per_matc
         process.start()
     until.value = time.time() + 10**6  # set for real once every writer is ready
     start.wait(300)
+    server_began, ticks_began = _server_cpu(admin, database), _busy_ticks()
     began = time.time()
     until.value = began + seconds
     waits: Counter[str] = Counter()
@@ -258,6 +317,11 @@ def run(url: str, admin: str, database: str, prefix: str, writers: int, per_matc
         target=lambda: sampled.append(_sampler(admin, database, stop, waits)), daemon=True
     )
     sampler.start()
+    with contextlib.suppress(threading.BrokenBarrierError):
+        finish.wait(seconds + 300)  # every writer has left its loop, still connected
+    server_ended, ticks_ended = _server_cpu(admin, database), _busy_ticks()
+    with contextlib.suppress(threading.BrokenBarrierError):
+        finish.wait(60)  # the writers may disconnect now
     reports: dict[str, WriterReport] = {}
     for _ in processes:
         name, report = out.get(timeout=seconds + 300)
@@ -267,7 +331,13 @@ def run(url: str, admin: str, database: str, prefix: str, writers: int, per_matc
     for process in processes:
         process.join(60)
     elapsed = max(seconds, 1e-9)
-    return RunResult(writers, per_match, elapsed, reports, waits, sampled[0], matches)
+    result = RunResult(writers, per_match, elapsed, reports, waits, sampled[0], matches)
+    if server_began is not None and server_ended is not None:
+        result.server_cpu = server_ended - server_began
+    all_ticks, idle_ticks = (e - b for e, b in zip(ticks_ended, ticks_began, strict=True))
+    if all_ticks:
+        result.busy = (os.cpu_count() or 1) * (all_ticks - idle_ticks) / all_ticks
+    return result
 
 
 # -- integrity -----------------------------------------------------------------------------
@@ -337,6 +407,18 @@ def print_run(label: str, result: RunResult, baseline: RunResult | None) -> None
     attempt = _ms(result.quantiles("attempt_latencies"))
     conflicts = f"{result.conflicts:,} ({share:.1f}%)"
     print(_row([label, rate, f"{each} ({low:.1f}-{high:.1f})", ms, attempt, conflicts]))
+
+
+def print_cpu(results: Sequence[tuple[str, RunResult]]) -> None:
+    """Where the CPU went: per stored action, in the writers and in the server."""
+    print("\nCPU per stored action (user + system), ms, and the machine's busy CPUs:")
+    for label, result in results:
+        stored = max(result.stored, 1)
+        writers = 1000 * sum(r.cpu for r in result.reports.values()) / stored
+        server = "?" if result.server_cpu is None else f"{1000 * result.server_cpu / stored:.2f}"
+        busy = "?" if result.busy is None else f"{result.busy:.2f}"
+        print(f"  {label:<40} writers {writers:5.2f}  server {server:>5}  "
+              f"machine busy {busy} of {os.cpu_count()} CPUs")  # fmt: skip
 
 
 def print_waits(result: RunResult) -> None:
@@ -409,6 +491,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print_run(label, load, baseline)
         for sweep in sweeps:
             print_run(f"{sweep.writers} writers, 1 a match (sweep)", sweep, baseline)
+        print_cpu([("1 writer alone (baseline)", baseline), (label, load)]
+                  + [(f"{r.writers} writers, 1 a match (sweep)", r) for r in sweeps])  # fmt: skip
         print_waits(load)
         print()
         failed = False

@@ -95,9 +95,12 @@ def _steady_worker(
 # -- test side ----------------------------------------------------------------------------------
 
 
-def _collect(processes: list[Any], out: Any) -> list[dict[str, Any]]:
-    """Start ``processes`` and gather one report from each; fail on a worker's error or death."""
-    for process in processes:
+def _collect(processes: list[Any], out: Any, *, started: bool = False) -> list[dict[str, Any]]:
+    """Start ``processes`` (unless ``started``) and gather one report from each.
+
+    Fails on a worker's error or death.
+    """
+    for process in processes if not started else ():
         process.start()
     reports: list[dict[str, Any]] = []
     deadline = time.monotonic() + TIMEOUT

@@ -300,3 +300,14 @@ def test_long_match_loads_from_snapshots_and_equals_the_full_fold(sqlite_url: st
         assert snapshots[:3] == [50, 100, 150]
         assert fresh.state(match_id) == fold(history)
         assert fresh.state(match_id, at=120) == fold(history[:120])
+
+
+def test_a_command_that_records_nothing_stores_nothing_and_is_no_conflict(store_url: str) -> None:
+    # A scorekeeper's console asks the match something (the match is over, say) and saves:
+    # no event, no row, and no "recorded by another scorekeeper" error.
+    ledger = MatchStore(store_url, cache_size=16)
+    match_id = ledger.start(("Ann", "Bob"), 3, match_id=unique_id("quiet"), by="kim")
+    ledger.act(match_id, lambda m: Action.parse("opening 3 1").apply(m, "kim"))
+    assert ledger.act(match_id, lambda m: m.version) == 3
+    assert ledger.act(match_id, lambda m: m.version) == 3
+    assert [e.originator_version for e in MatchStore(store_url).history(match_id)] == [1, 2, 3]

@@ -31,6 +31,7 @@ Example::
 
 from __future__ import annotations
 
+from functools import lru_cache
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from bgledger.commands.breaks import BreakCommands
@@ -43,6 +44,7 @@ __all__ = ["Match", "match_uuid"]
 _NAMESPACE = uuid5(NAMESPACE_URL, "https://bgledger.invalid/match")
 
 
+@lru_cache(maxsize=4096)  # a SHA-1 each time, twice an action otherwise
 def match_uuid(match_id: str) -> UUID:
     """The stream id of the match a person calls ``match_id`` (a name-based UUID)."""
     return uuid5(_NAMESPACE, match_id)

@@ -21,13 +21,28 @@ than imported:
   the CPU of starting Python, paid by every one-shot command before it reads
   a row (``bench/bench_startup.py``, ``bench/README.md``).
 
-What the library's recorders guarantee is kept: on PostgreSQL every inserting
-transaction locks the events table (``LOCK TABLE ... IN EXCLUSIVE MODE``) so
-that notification ids commit in order, and NOTIFYs the table's channel; a
-SQLite file has one writer at a time per process and is put in WAL mode; an
-in-memory SQLite database is one connection shared under a lock.  Database
-errors inside a transaction become ``eventsourcing.persistence`` errors
-(an ``IntegrityError`` for a lost race), as the library raises them.
+What the library's recorders guarantee is kept, a reader of the notification
+log never passes over an id that a later commit fills in, but on PostgreSQL
+the wait moved from the writers to the readers.  The library locks the events
+table (``LOCK TABLE ... IN EXCLUSIVE MODE``) in every inserting transaction and
+NOTIFYs its channel, so every commit, with its WAL flush, waits for the one
+before it: one server took about one writer's rate however many wrote
+(``bench/bench_load.py``).  Here a writer's transaction is its one ``INSERT``,
+sent in autocommit mode (the insert and its commit in one round trip), and
+commits run side by side (PostgreSQL flushes concurrent commits together).
+Ids are then drawn in insert order, not commit order, so a reader first
+settles the log (:meth:`LedgerRecorder.settle`): ``LOCK TABLE ... IN SHARE
+MODE``, which waits for the inserts in flight to commit or roll back and holds
+new ones back for the length of one read; what it reads is then a prefix of the
+log as it will stay.  :meth:`LedgerRecorder.select_notifications`,
+:meth:`LedgerRecorder.max_notification_id` and the read models read that way.
+A stream's events still number in order (a scorekeeper's insert follows the
+commit it decided on).  No ``NOTIFY``: nothing listens (:meth:`~LedgerRecorder.subscribe`
+is not provided), and it serialises commits too.  A SQLite file has one writer
+at a time per process and is put in WAL mode; an in-memory SQLite database is
+one connection shared under a lock.  Database errors become
+``eventsourcing.persistence`` errors (an ``IntegrityError`` for a lost race),
+as the library raises them.
 
 :class:`LedgerMapper` stores each event under its name in the vocabulary
 (:mod:`bgledger.events.names`), not under its class's module path, and reads
@@ -38,6 +53,7 @@ topic names anything else is refused instead of being imported.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
 from threading import Lock, Semaphore
@@ -271,6 +287,37 @@ def _translated(error: sqlalchemy.exc.SQLAlchemyError) -> NoReturn:
     raise error  # pragma: no cover - SQLAlchemyError is the last entry
 
 
+_DRIVER_ERRORS = (
+    ("InterfaceError", InterfaceError),
+    ("DataError", DataError),
+    ("OperationalError", OperationalError),
+    ("IntegrityError", IntegrityError),
+    ("InternalError", InternalError),
+    ("ProgrammingError", ProgrammingError),
+    ("NotSupportedError", NotSupportedError),
+    ("DatabaseError", DatabaseError),
+    ("Error", PersistenceError),
+)
+
+
+def _driver_error(error: BaseException, dbapi: Any) -> type[PersistenceError] | None:
+    """The ``eventsourcing.persistence`` error for an error of the DB-API module ``dbapi``.
+
+    None for any other error.
+    """
+    for name, kind in _DRIVER_ERRORS:
+        if isinstance(error, getattr(dbapi, name)):
+            return kind
+    return None
+
+
+def _sqlite_returns() -> bool:
+    """Whether this Python's SQLite has ``INSERT ... RETURNING`` (3.35)."""
+    import sqlite3
+
+    return sqlite3.sqlite_version_info >= (3, 35)
+
+
 class LedgerDatastore:
     """One SQLAlchemy engine and its transactions.
 
@@ -290,9 +337,15 @@ class LedgerDatastore:
             else:
                 self.write_lock = Semaphore()
         self.engine = create_engine(url, **options)
+        self.is_postgres = self.engine.dialect.name == "postgresql"
         self._is_sqlite_file = self.engine.dialect.name == "sqlite" and self.access_lock is None
+        self.direct = self.is_postgres or (self._is_sqlite_file and _sqlite_returns())
+        """Whether the recorders may use :meth:`autocommit` (PostgreSQL, a SQLite file)."""
         self._wal_tried = False
         self._wal_lock = Lock()
+        self._kept: Any = None
+        self._kept_pid = os.getpid()
+        self._kept_lock = Lock()
         self._current: ContextVar[tuple[Connection, bool] | None] = ContextVar(
             f"bgledger-transaction-{id(self)}", default=None
         )
@@ -306,6 +359,101 @@ class LedgerDatastore:
             if self._is_sqlite_file:
                 with self.engine.connect() as connection:
                     connection.execute(text("PRAGMA journal_mode=WAL;")).all()
+
+    def in_transaction(self) -> bool:
+        """Whether a :meth:`transaction` is open in this thread or task."""
+        return self._current.get() is not None
+
+    @contextlib.contextmanager
+    def autocommit(self) -> Iterator[Any]:
+        """The driver's own connection (psycopg's, sqlite3's), each statement its own transaction.
+
+        On PostgreSQL the connection is in autocommit mode: a statement is
+        committed in the round trip that runs it, so a read is one round trip
+        instead of three (BEGIN, the SELECT, ROLLBACK) and an insert one
+        instead of three, with no SQLAlchemy statement to build.  sqlite3
+        reads without a transaction and begins one before an ``INSERT``: the
+        caller commits it (:meth:`write`).  The datastore keeps one such
+        connection for the first caller (a scorekeeper's process has one
+        thread); a caller that finds it in use takes one from the pool.  The
+        driver's errors leave as ``eventsourcing.persistence`` errors; a
+        connection that broke is dropped.
+        """
+        if not self._wal_tried:
+            self._init_wal_mode()
+        kept = self._kept_lock.acquire(blocking=False)
+        if kept and self._kept_pid != os.getpid():  # a forked child: the parent's is not ours
+            self._kept, self._kept_pid = None, os.getpid()
+        fairy = self._kept if kept else None
+        try:
+            if fairy is None:
+                fairy = self.engine.raw_connection()
+                if kept:
+                    self._kept = fairy
+            driver = fairy.driver_connection
+            assert driver is not None
+            if self.is_postgres:
+                driver.autocommit = True
+                try:
+                    yield driver
+                finally:
+                    if not kept and not driver.closed:
+                        driver.autocommit = False
+            else:
+                yield driver
+        except Exception as error:
+            kind = _driver_error(error, self.engine.dialect.dbapi)
+            if kind is None:
+                raise
+            if fairy is not None and kind in (OperationalError, InterfaceError):
+                fairy.invalidate(error)
+                self._drop(fairy)
+            raise kind(error) from error
+        finally:
+            if kept:
+                self._kept_lock.release()
+            elif fairy is not None:
+                fairy.close()
+
+    @contextlib.contextmanager
+    def write(self) -> Iterator[Any]:
+        """:meth:`autocommit` for one insert: on SQLite, under the write lock, committed at the end.
+
+        On SQLite a failed insert is rolled back; on PostgreSQL the statement
+        commits itself.
+        """
+        lock = self.write_lock
+        if lock is not None:
+            lock.acquire()
+        try:
+            with self.autocommit() as driver:
+                if self.is_postgres:
+                    yield driver
+                    return
+                try:
+                    yield driver
+                    driver.commit()
+                except BaseException:
+                    driver.rollback()
+                    raise
+        finally:
+            if lock is not None:
+                lock.release()
+
+    def _drop(self, fairy: Any) -> None:
+        if self._kept is fairy:
+            self._kept = None
+            with contextlib.suppress(Exception):
+                fairy.close()
+
+    def close(self) -> None:
+        """Close every connection: the kept one and the pool's."""
+        with self._kept_lock:
+            if self._kept is not None:
+                # Closed, not returned: the pool it came from may have been disposed.
+                self._kept.invalidate()
+                self._kept = None
+        self.engine.dispose()
 
     @contextlib.contextmanager
     def transaction(self, commit: bool) -> Iterator[Connection]:
@@ -375,6 +523,11 @@ class SnapshotRecorder(AggregateRecorder):
 
         :raises IntegrityError: if one of them is stored already (nothing is stored).
         """
+        if not stored_events:  # (an INSERT of no rows would be one row of NULLs)
+            return [] if self._returning else None
+        direct = self.datastore.direct and not self.datastore.in_transaction()
+        if direct and (self.datastore.is_postgres or len(stored_events) == 1):
+            return self._insert_in_one_statement(stored_events)
         with self.transaction(commit=True) as connection:
             return self._insert_stored_events(connection, stored_events)
 
@@ -383,6 +536,55 @@ class SnapshotRecorder(AggregateRecorder):
     ) -> Sequence[int] | None:
         connection.execute(insert(self.table), _rows(stored_events))
         return None
+
+    _returning = ""
+    _insert_sql: str | None = None
+    _insert_one_sql = ""
+    _selects: dict[tuple[bool, ...], str] | None = None
+
+    def _insert_in_one_statement(self, stored_events: Sequence[StoredEvent]) -> list[int] | None:
+        """Every row in one ``INSERT`` on the driver's connection, committed with it.
+
+        The rows are the same as SQLAlchemy's ``insert`` stores.  On PostgreSQL
+        one row is plain ``VALUES``; several go as arrays, ``unnest`` ``WITH
+        ORDINALITY ... ORDER BY`` inserting them in the order given, so the ids
+        drawn (ascending) are in that order.  On SQLite one row only (the
+        caller's choice).
+        """
+        postgres = self.datastore.is_postgres
+        if self._insert_sql is None:
+            name = self.datastore.engine.dialect.identifier_preparer.quote(self.table.name)
+            into = f"INSERT INTO {name} (originator_id, originator_version, topic, state) "
+            self._insert_sql = (
+                into + "SELECT i, v, t, s FROM unnest(%s::uuid[], %s::bigint[], %s::text[], "
+                f"%s::bytea[]) WITH ORDINALITY AS e(i, v, t, s, n) ORDER BY n{self._returning}"
+            )
+            marks = "%s, %s, %s, %s" if postgres else "?, ?, ?, ?"
+            self._insert_one_sql = into + f"VALUES ({marks}){self._returning}"
+        streams = [
+            e.originator_id if isinstance(e.originator_id, UUID) else UUID(str(e.originator_id))
+            for e in stored_events
+        ]
+        params: tuple[Any, ...]
+        if len(stored_events) == 1:  # most actions: no arrays to build
+            (one,) = stored_events
+            sql = self._insert_one_sql
+            stream = streams[0] if postgres else streams[0].bytes
+            params = (stream, one.originator_version, one.topic, one.state)
+        else:
+            sql = self._insert_sql
+            params = (
+                streams,
+                [e.originator_version for e in stored_events],
+                [e.topic for e in stored_events],
+                [e.state for e in stored_events],
+            )
+        with self.datastore.write() as driver:
+            if postgres:
+                cursor = driver.execute(sql, params, prepare=True)
+            else:
+                cursor = driver.execute(sql, params)
+            return sorted(row[0] for row in cursor.fetchall()) if self._returning else None
 
     def select_events(
         self,
@@ -394,6 +596,8 @@ class SnapshotRecorder(AggregateRecorder):
         limit: int | None = None,
     ) -> list[StoredEvent]:
         """The stored events of one stream, by version (after ``gt``, up to ``lte``)."""
+        if self.datastore.direct and not self.datastore.in_transaction():
+            return self._select_in_one_statement(originator_id, gt, lte, desc, limit)
         table = self.table
         version = table.c.originator_version
         query = select(version, table.c.topic, table.c.state).where(
@@ -412,9 +616,49 @@ class SnapshotRecorder(AggregateRecorder):
         # saves a fifth of a replay.
         return [StoredEvent(originator_id, row[0], row[1], bytes(row[2])) for row in rows]
 
+    def _select_in_one_statement(
+        self,
+        originator_id: UUID | str,
+        gt: int | None,
+        lte: int | None,
+        desc: bool,
+        limit: int | None,
+    ) -> list[StoredEvent]:
+        """:meth:`select_events` as one statement on the driver's connection, outside a transaction.
+
+        (Prepared on PostgreSQL; sqlite3 keeps its own statement cache.)
+        """
+        postgres = self.datastore.is_postgres
+        key = (gt is not None, lte is not None, desc, limit is not None)
+        if self._selects is None:
+            self._selects = {}
+        statements = self._selects
+        sql = statements.get(key)
+        if sql is None:
+            name = self.datastore.engine.dialect.identifier_preparer.quote(self.table.name)
+            mark = "%s" if postgres else "?"
+            sql = "SELECT originator_version, topic, state FROM "
+            sql += f"{name} WHERE originator_id = {mark}"
+            sql += f" AND originator_version > {mark}" if gt is not None else ""
+            sql += f" AND originator_version <= {mark}" if lte is not None else ""
+            sql += " ORDER BY originator_version" + (" DESC" if desc else "")
+            sql += f" LIMIT {mark}" if limit is not None else ""
+            statements[key] = sql
+        stream = originator_id if isinstance(originator_id, UUID) else UUID(str(originator_id))
+        params: list[Any] = [stream if postgres else stream.bytes]
+        params += [x for x in (gt, lte, limit) if x is not None]
+        with self.datastore.autocommit() as driver:
+            if postgres:
+                rows = driver.execute(sql, params, prepare=True).fetchall()
+            else:
+                rows = driver.execute(sql, params).fetchall()
+        return [StoredEvent(originator_id, row[0], row[1], bytes(row[2])) for row in rows]
+
 
 class LedgerRecorder(SnapshotRecorder, ApplicationRecorder):
     """The events: eventsourcing's application recorder, the table's ``id`` its notification ids."""
+
+    _returning = " RETURNING id"
 
     def __init__(self, datastore: LedgerDatastore, table: Table) -> None:
         super().__init__(datastore, table)
@@ -424,16 +668,23 @@ class LedgerRecorder(SnapshotRecorder, ApplicationRecorder):
         self, connection: Connection, stored_events: Sequence[StoredEvent]
     ) -> Sequence[int]:
         table = self.table
-        postgres = connection.dialect.name == "postgresql"
-        if postgres:
-            # Notification ids must commit in the order they were drawn, or a
-            # reader that has passed id 11 never sees a late-committing id 10.
-            connection.execute(text(f"LOCK TABLE {table.name} IN EXCLUSIVE MODE"))
         statement = insert(table).returning(table.c.id, sort_by_parameter_order=True)
-        ids = list(connection.execute(statement, _rows(stored_events)).scalars())
-        if postgres:
-            connection.execute(text(f"NOTIFY {self.channel_name}"))
-        return ids
+        return list(connection.execute(statement, _rows(stored_events)).scalars())
+
+    def settle(self, connection: Connection) -> None:
+        """Wait, in ``connection``'s transaction, until no insert into the log is in flight.
+
+        On PostgreSQL ids are drawn as rows are inserted and become visible as
+        their transactions commit, in any order: a reader that saw id 11
+        might pass over an id 10 committed a moment later.  ``LOCK TABLE ...
+        IN SHARE MODE`` waits for every transaction that has inserted to end
+        and keeps new inserts waiting until this transaction ends; a query
+        after it sees every id that will ever be below the highest it sees.
+        Hold it for one read only.  Nothing to do on SQLite (one writer).
+        """
+        if connection.dialect.name == "postgresql":
+            name = connection.dialect.identifier_preparer.quote(self.table.name)
+            connection.execute(text(f"LOCK TABLE {name} IN SHARE MODE"))
 
     def insert_new_streams(
         self,
@@ -448,7 +699,8 @@ class LedgerRecorder(SnapshotRecorder, ApplicationRecorder):
         each (SQLAlchemy's ``INSERT ... RETURNING`` sends them one row at a time,
         and binds each stream id through :class:`StreamId`).  The notification
         ids are not read back: nothing of an import waits for them.  Elsewhere
-        the events go through :meth:`_insert_stored_events` (its lock and NOTIFY).
+        the events go through :meth:`_insert_stored_events`, in this one
+        transaction; readers of the log wait for it to commit (:meth:`settle`).
 
         :raises IntegrityError: if one of the streams or snapshots exists (nothing is stored).
         """
@@ -470,7 +722,11 @@ class LedgerRecorder(SnapshotRecorder, ApplicationRecorder):
         *,
         inclusive_of_start: bool = True,
     ) -> list[Notification]:
-        """Up to ``limit`` events in notification order, from ``start`` (to ``stop``)."""
+        """Up to ``limit`` events in notification order, from ``start`` (to ``stop``).
+
+        Read once the log is settled (:meth:`settle`): no id is missing that a
+        later read would find.
+        """
         table = self.table
         query = select(table)
         if start is not None:
@@ -481,6 +737,7 @@ class LedgerRecorder(SnapshotRecorder, ApplicationRecorder):
             query = query.where(table.c.topic.in_(topics))
         query = query.order_by(table.c.id).limit(limit)
         with self.transaction(commit=False) as connection:
+            self.settle(connection)
             rows = connection.execute(query).all()
         return [
             Notification(
@@ -494,8 +751,13 @@ class LedgerRecorder(SnapshotRecorder, ApplicationRecorder):
         ]
 
     def max_notification_id(self) -> int | None:
-        """The highest notification id, None if nothing is stored."""
+        """The highest notification id, None if nothing is stored.
+
+        Read once the log is settled (:meth:`settle`): every id below it is
+        committed or never will be.
+        """
         with self.transaction(commit=False) as connection:
+            self.settle(connection)
             found: int | None = connection.execute(select(func.max(self.table.c.id))).scalar()
         return found
 
@@ -563,7 +825,7 @@ class LedgerFactory(InfrastructureFactory[TrackingRecorder]):
 
         An in-memory SQLite database is gone with its one connection.
         """
-        self.datastore.engine.dispose()
+        self.datastore.close()
 
     def _table_name(self, purpose: str) -> str:
         return f"{self.env.name.lower() or 'stored'}_{purpose}"

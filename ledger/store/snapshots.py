@@ -166,10 +166,11 @@ def project_match(match: Match | None, events: Iterable[DomainEvent]) -> Match |
         elif isinstance(event, MatchEvent):
             pending.append(event)
         stream, version = event.originator_id, event.originator_version
-    try:
-        state = fold(pending, state)
-    except HistoryNeededError as error:
-        raise StaleSnapshotError(str(error)) from error
+    if pending:  # a cached match nobody else wrote to stays as it is
+        try:
+            state = fold(pending, state)
+        except HistoryNeededError as error:
+            raise StaleSnapshotError(str(error)) from error
     if state is None or stream is None:
         return None
     if match is not None:

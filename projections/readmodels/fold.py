@@ -59,8 +59,11 @@ class NotificationFolder:
         self.ruling_topics = ruling_topics
         self.batch = batch
 
-    def process(self, connection: Connection, position: int) -> tuple[int, int]:
-        """Fold the notifications after ``position`` (one batch) into the tables.
+    def process(self, connection: Connection, position: int, stop: int) -> tuple[int, int]:
+        """Fold the notifications after ``position``, up to ``stop`` (one batch), into the tables.
+
+        ``stop`` is an id the log was settled at (``LedgerRecorder.max_notification_id``):
+        on PostgreSQL an id above it may still be filled in below one already committed.
 
         :return: how many were folded and the id of the last one (``position`` if none).
         """
@@ -68,7 +71,7 @@ class NotificationFolder:
         rows = connection.execute(
             select(table.c.id, table.c.originator_id, table.c.originator_version)
             .add_columns(table.c.topic, table.c.state)
-            .where(table.c.id > position)
+            .where(table.c.id > position, table.c.id <= stop)
             .order_by(table.c.id)
             .limit(self.batch)
         ).all()

@@ -138,7 +138,8 @@ class ReadModels:
         :raises sqlalchemy.exc.SQLAlchemyError: on a database error (the
             batch being folded is rolled back, tables and tracking unchanged).
         """
-        if self.position() >= self._last_notification():
+        settled = self._last_notification()
+        if self.position() >= settled:
             return 0
         total = 0
         while True:
@@ -147,9 +148,9 @@ class ReadModels:
                 if position == 0:  # nothing caught up yet: the one-pass rebuild's way
                     for table in MODEL_TABLES:
                         connection.execute(delete(table))
-                    total += self._from_snapshots(connection)[0]
+                    total += self._from_snapshots(connection, settled)[0]
                     continue
-                done, reached = self._folder.process(connection, position)
+                done, reached = self._folder.process(connection, position, settled)
                 if done:
                     self._advance(connection, reached)
             total += done
@@ -167,6 +168,7 @@ class ReadModels:
         :raises sqlalchemy.exc.SQLAlchemyError: on a database error (nothing changes).
         """
         began = time.perf_counter()
+        settled = self._last_notification()
         with self.engine.begin() as connection:
             self._lock(connection)
             for table in MODEL_TABLES:
@@ -175,14 +177,14 @@ class ReadModels:
                 events = folded = 0
                 position = 0
                 while True:
-                    done, position = self._folder.process(connection, position)
+                    done, position = self._folder.process(connection, position, settled)
                     events, folded = events + done, folded + done
                     if done < self.batch:
                         break
                 self._advance(connection, position)
                 snapshots = 0
             else:
-                events, folded, snapshots = self._from_snapshots(connection)
+                events, folded, snapshots = self._from_snapshots(connection, settled)
         seconds = time.perf_counter() - began
         counts = self.counts()
         return RebuildReport(
@@ -190,12 +192,11 @@ class ReadModels:
             seconds,
         )  # fmt: skip
 
-    def _from_snapshots(self, connection: Connection) -> tuple[int, int, int]:
-        """Write every model afresh as of the last notification (the tables are empty).
+    def _from_snapshots(self, connection: Connection, position: int) -> tuple[int, int, int]:
+        """Write every model afresh as of notification ``position`` (the tables are empty).
 
         :return: the events covered, the events folded, the matches started from a snapshot.
         """
-        position = int(connection.execute(select(func.max(self.events_table.c.id))).scalar() or 0)
         tables = (self.events_table, self._snapshots_table)
         rebuilt = rebuild_rows(connection, self.ledger.mapper, tables, self._log_topics, position)
         if rebuilt.matches:
@@ -259,9 +260,12 @@ class ReadModels:
             return self._read_position(connection) or 0
 
     def _last_notification(self) -> int:
-        with self.engine.connect() as connection:
-            found = connection.execute(select(func.max(self.events_table.c.id))).scalar()
-        return int(found or 0)
+        """The last notification, read once the log is settled: no id below it is in flight.
+
+        Read models never read past it (``LedgerRecorder.settle``: on PostgreSQL
+        ids are drawn as rows are inserted, and commits may land in another order).
+        """
+        return int(self.ledger.recorder.max_notification_id() or 0)
 
     # -- reading ------------------------------------------------------------------
 
