@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -72,6 +73,31 @@ def postgres_url() -> str:
 def store_url(request: pytest.FixtureRequest) -> str:
     """Each store in turn: a fresh SQLite file, then PostgreSQL (skipped when not configured)."""
     return str(request.getfixturevalue(f"{request.param}_url"))
+
+
+@contextmanager
+def own_postgres_database(prefix: str) -> Iterator[str]:
+    """The URL of a fresh PostgreSQL database of its own, dropped afterwards; skip if not set.
+
+    For tests that need the whole log to themselves (the shared database keeps
+    what other tests wrote).
+    """
+    base = os.environ.get(POSTGRES_ENV, "").strip()
+    if not base:
+        pytest.skip(f"PostgreSQL tests need {POSTGRES_ENV}")
+    import sqlalchemy
+    from sqlalchemy.engine import make_url
+
+    name = f"{prefix}_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    admin = sqlalchemy.create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(sqlalchemy.text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(base).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.execute(sqlalchemy.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
 
 
 def unique_id(prefix: str = "t") -> str:

@@ -25,18 +25,14 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
-import os
 import random
 import threading
-import uuid
 from collections import defaultdict
 from collections.abc import Iterator
 from multiprocessing.synchronize import Barrier
 from typing import Any
 
 import pytest
-import sqlalchemy
-from sqlalchemy.engine import make_url
 
 from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
@@ -45,7 +41,7 @@ from bgledger.projections.readmodels.tables import dump_tables
 from bgledger.projections.readmodels.tracking import ReadModels
 from bgledger.projections.state.fold import fold
 from bgledger.store.application import MatchStore
-from tests.conftest import POSTGRES_ENV
+from tests.conftest import own_postgres_database
 from tests.match_driver import next_line
 from tests.test_concurrency import TIMEOUT, _collect
 
@@ -59,19 +55,8 @@ ACTIONS = 12
 @pytest.fixture
 def own_database() -> Iterator[str]:
     """A fresh PostgreSQL database, dropped afterwards (skipped when not configured)."""
-    base = os.environ.get(POSTGRES_ENV, "").strip()
-    if not base:
-        pytest.skip(f"PostgreSQL tests need {POSTGRES_ENV}")
-    name = f"bgledger_w50_{uuid.uuid4().hex[:12]}"
-    admin = sqlalchemy.create_engine(base, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(sqlalchemy.text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield make_url(base).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as connection:
-            connection.execute(sqlalchemy.text(f'DROP DATABASE "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with own_postgres_database("bgledger_w50") as url:
+        yield url
 
 
 def _writer(url: str, name: str, match_id: str, seed: int, start: Barrier, out: Any) -> None:

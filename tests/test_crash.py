@@ -28,7 +28,6 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -43,7 +42,7 @@ from bgledger.interchange.mat import read_mat_file
 from bgledger.interchange.mat_writer import export_mat
 from bgledger.projections.state.fold import MatchState, fold
 from bgledger.store.application import MatchStore
-from tests.conftest import MATCHES, POSTGRES_ENV, REPO
+from tests.conftest import MATCHES, REPO, own_postgres_database
 from tests.match_driver import play_lines
 
 FILES = 12
@@ -66,20 +65,8 @@ def crash_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'crash.db'}"
         return
-    base = os.environ.get(POSTGRES_ENV, "").strip()
-    if not base:
-        pytest.skip(f"PostgreSQL tests need {POSTGRES_ENV}")
-    psycopg = pytest.importorskip("psycopg")
-    url = sqlalchemy.engine.make_url(base)
-    name = f"bgledger_crash_{os.getpid()}_{uuid.uuid4().hex[:8]}"
-    admin = url.set(drivername="postgresql").render_as_string(hide_password=False)
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield url.set(database=name).render_as_string(hide_password=False)
-    finally:
-        with psycopg.connect(admin, autocommit=True) as connection:
-            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with own_postgres_database("bgledger_crash") as url:
+        yield url
 
 
 # -- the child process ------------------------------------------------------------------------

@@ -14,7 +14,6 @@ holds every other test's matches, and the read models span a whole database).
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,6 @@ import click
 import pytest
 import sqlalchemy
 from click.testing import CliRunner, Result
-from sqlalchemy.engine import make_url
 
 from bgledger.cli.main import main
 from bgledger.cli.readmodel_commands import COMMANDS
@@ -34,7 +32,7 @@ from bgledger.projections.readmodels.tracking import ReadModels
 from bgledger.projections.views.summary import state_json
 from bgledger.store.application import MatchStore
 from bgledger.store.snapshots import MatchSnapshot
-from tests.conftest import POSTGRES_ENV, REPO
+from tests.conftest import REPO, own_postgres_database
 
 MATS = REPO / "fixtures" / "mat"
 SCENARIO = REPO / "fixtures" / "scenarios" / "gammon-backgammon.txt"
@@ -58,21 +56,8 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'rm.db'}"
         return
-    import os
-
-    base = os.environ.get(POSTGRES_ENV, "").strip()
-    if not base:
-        pytest.skip(f"PostgreSQL tests need {POSTGRES_ENV}")
-    name = f"bgledger_rm_{uuid.uuid4().hex[:12]}"
-    admin = sqlalchemy.create_engine(base, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(sqlalchemy.text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield make_url(base).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as connection:
-            connection.execute(sqlalchemy.text(f'DROP DATABASE "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with own_postgres_database("bgledger_rm") as url:
+        yield url
 
 
 @pytest.fixture
