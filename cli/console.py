@@ -43,7 +43,7 @@ from bgledger.cli.view_commands import _print_show, _title
 from bgledger.errors import ActionRefusedError, BgLedgerError
 from bgledger.projections.views.audit import HistoryEntry, history_line
 from bgledger.projections.views.text import brief, resolve_viewer
-from bgledger.service import Ledger, MatchState, Recorded
+from bgledger.service import Ledger, MatchState, Recorded, without_comment
 
 __all__ = ["Console", "console_table", "history_file", "refusal_once"]
 
@@ -125,7 +125,7 @@ class Console:
 
     def act(self, line: str) -> bool:
         """Do what ``line`` says; False when it says to leave."""
-        words = line.split("#", 1)[0].split()
+        words = without_comment(line).split()
         if not words:
             return True
         word, rest = words[0].lower(), words[1:]

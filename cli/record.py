@@ -27,7 +27,7 @@ from bgledger.cli.console import Console, console_table, refusal_once
 from bgledger.errors import BgLedgerError
 from bgledger.projections.views.summary import state_json
 from bgledger.projections.views.text import brief
-from bgledger.service import Ledger, MatchState
+from bgledger.service import Ledger, MatchState, without_comment
 
 
 @dataclass
@@ -65,7 +65,7 @@ def _lines(stream: TextIO) -> Iterator[tuple[int, str]]:
         if not raw:
             return
         number += 1
-        if raw.split("#", 1)[0].strip():
+        if without_comment(raw):
             yield number, raw.strip()
 
 

@@ -57,6 +57,7 @@ from bgledger.commands.language import (
     RULING_VERBS,
     Action,
     InvalidActionError,
+    without_comment,
 )
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.rulings import RULERS, InvalidRulingError, Ruling
@@ -171,6 +172,7 @@ __all__ = [
     "parse_clock",
     "state_document",
     "verdict_text",
+    "without_comment",
 ]
 
 _LOADED_ON_USE = {

@@ -233,3 +233,22 @@ def test_only_the_committee_overturns(client: TestClient, ledger: Ledger) -> Non
     overturned = post(client, "final", f"overturn {number} --reason the play stands", committee)
     assert overturned.status_code == 201
     assert ledger.state("final", corrected=True).turn == "a"  # 24/13 stands: Ann on roll
+
+
+@pytest.mark.parametrize(
+    ("line", "kept"),
+    [
+        ("revert 6 --reason Bob's 24/13, see table #4's sheet", "see table #4's sheet"),
+        ("note table #4 moved to the bar", "table #4 moved to the bar"),
+        ("note Ann asked for the director  # typed by kim", "Ann asked for the director"),
+    ],
+)
+def test_a_hash_inside_a_word_is_kept_and_a_comment_is_not(
+    client: TestClient, ledger: Ledger, line: str, kept: str
+) -> None:
+    director = ledger.issue_token("director", event="Open")
+    done = post(client, "final", line, director)
+    assert done.status_code == 201, done.json()
+    text = ledger.history("final")[-1].text
+    assert kept in text
+    assert "typed by kim" not in text

@@ -15,7 +15,8 @@ preceded by ``@TIME`` (when it happened, ISO 8601) and followed by
     amend 12 roll 6 4      entry 12 was mis-entered: this is what happened
     roll 6 5 --premature   double --premature       (by the player not on roll, early)
     accept-roll | refuse-roll                       (the mover's answer to an early roll)
-    # a comment (also after an action), and blank lines, are skipped
+    # a comment (also after an action), and blank lines, are skipped; a '#'
+    # inside a word is text ('note table #4 moved', '--reason see event #6')
 
 and the clock, break and penalty lines::
 
@@ -81,6 +82,7 @@ __all__ = [
     "Action",
     "InvalidActionError",
     "InvalidTimeActionError",
+    "without_comment",
 ]
 
 VERBS = (
@@ -100,6 +102,8 @@ VERBS = (
     "refuse-roll",
     "note",
 )
+_COMMENT = re.compile(r"(?:^|\s)#(?=\s|$)")
+"""Where a comment starts: a ``#`` standing alone as a word."""
 _SHORTHAND = re.compile(r"([1-6])([1-6]):(.*)")
 _ARITY = {"opening": 2, "roll": 2, "double": 0, "take": 0, "drop": 0, "accept": 0, "reject": 0}
 _ARITY.update({"accept-roll": 0, "refuse-roll": 0, "beaver": 0, "automatic-double": 0})
@@ -138,6 +142,20 @@ _DIRECTORS_LINES = {
 """Lines only the director records, and the decision whose rule says so: penalty points
 are "assessed by the Tournament Director" (USBGF 2.2.4), the director "shall set the
 remaining times" (USBGF 3.7.2), an early pick-up's sanction is a ruling (CLOCK 4.1)."""
+
+
+def without_comment(line: str) -> str:
+    """``line`` without its comment, stripped: from a ``#`` that stands alone as a word.
+
+    A ``#`` inside a word is text, so a note or a reason keeps it:
+
+    >>> without_comment("roll 6 4  # Ann's roll")
+    'roll 6 4'
+    >>> without_comment("note table #4 moved to the bar")
+    'note table #4 moved to the bar'
+    """
+    found = _COMMENT.search(line)
+    return (line[: found.start()] if found else line).strip()
 
 
 class InvalidActionError(RulesError):
@@ -215,7 +233,7 @@ class Action:
             raise InvalidActionError(
                 f"{line[:24]!r}...: {len(line)} characters; a line is at most {MAX_LINE}"
             )
-        text = line.split("#", 1)[0].strip()
+        text = without_comment(line)
         words = text.split()
         at = None
         if words and words[0].startswith("@"):
@@ -324,7 +342,7 @@ class Action:
                 f"{line!r}: --ruled-by {ruled_by!r}: one of {', '.join(RULERS)}"
             )
         return cls(
-            verb, (head[0],), at, text=line.split("#", 1)[0].strip(), reason=reason,
+            verb, (head[0],), at, text=without_comment(line), reason=reason,
             ruled_by=ruled_by,
             rule=options.get("--rule"), agreed=agreed,
         )  # fmt: skip
