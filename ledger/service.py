@@ -60,6 +60,7 @@ from bgledger.commands.vocabulary import (
     RULES,
     Amend,
     Command,
+    EventRuling,
     Undo,
     parse,
     ruler_of_events,
@@ -267,7 +268,7 @@ class RulingOption:
 
 
 def _try_ruling(
-    match: Match, history: list[MatchEvent], kind: type[Command], event: int, profile: str
+    match: Match, history: list[MatchEvent], kind: type[EventRuling], event: int, profile: str
 ) -> RulingOption | None:
     """The ruling ``kind`` on ``event`` tried on copies of ``match``: open, closed, or None
     (no such case).
@@ -277,7 +278,7 @@ def _try_ruling(
     closed: RulingOption | None = None
     for agreed in (False, True):
         trial = deepcopy(match)
-        ruling = kind(event, reason="(tried for the picker)", agreed=agreed)  # type: ignore[call-arg]
+        ruling = kind(event, reason="(tried for the picker)", agreed=agreed)
         ruler = ruling.ruler
         try:
             ruling.run(trial, ruler, history)
@@ -708,7 +709,7 @@ class Ledger:
             else:
                 outcome = self._store.act(match_id, lambda m: decide(m, []), keyed)
         except ConcurrentWriteError:
-            known = self._keys().find(match_id, key) if keyed is not None else None
+            known = self._keys().find(match_id, keyed.key) if keyed is not None else None
             if keyed is None or known is None:
                 raise
             return self._replayed(match_id, keyed, known)  # the same key won the race

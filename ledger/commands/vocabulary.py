@@ -73,6 +73,7 @@ __all__ = [
     "Double",
     "Drop",
     "EarlyPickup",
+    "EventRuling",
     "Flag",
     "Hit",
     "Late",
@@ -1064,7 +1065,7 @@ class _RulingCommand(Command):
 
 
 @dataclass(frozen=True, slots=True)
-class _EventRuling(_RulingCommand):
+class EventRuling(_RulingCommand):
     """A ruling on one recorded event."""
 
     event: int
@@ -1085,7 +1086,7 @@ class _EventRuling(_RulingCommand):
 
 
 @dataclass(frozen=True, slots=True)
-class Revert(_EventRuling):
+class Revert(EventRuling):
     verb, method = "revert", "revert"
     usage = "revert EVENT [--rule RULE] [--ruled-by WHO] [--agreed] --reason TEXT"
     example = "revert 12 --reason Bob played 6-4 as 24/13"
@@ -1093,7 +1094,7 @@ class Revert(_EventRuling):
 
 
 @dataclass(frozen=True, slots=True)
-class VoidCube(_EventRuling):
+class VoidCube(EventRuling):
     verb, method = "void-cube", "void_cube"
     usage = "void-cube EVENT [--rule RULE] [--ruled-by WHO] --reason TEXT"
     example = "void-cube 30 --reason doubled in the Crawford game"
@@ -1101,7 +1102,7 @@ class VoidCube(_EventRuling):
 
 
 @dataclass(frozen=True, slots=True)
-class NullifyPass(_EventRuling):
+class NullifyPass(EventRuling):
     verb, method = "nullify-pass", "nullify_pass"
     usage = "nullify-pass EVENT [--rule RULE] [--ruled-by WHO] --reason TEXT"
     example = "nullify-pass 30 --reason doubled in the Crawford game"
@@ -1109,7 +1110,7 @@ class NullifyPass(_EventRuling):
 
 
 @dataclass(frozen=True, slots=True)
-class VoidConcession(_EventRuling):
+class VoidConcession(EventRuling):
     verb, method = "void-concession", "void_concession"
     usage = "void-concession EVENT [--rule RULE] [--ruled-by WHO] --reason TEXT"
     example = "void-concession 44 --reason conceded with contact"
@@ -1117,7 +1118,7 @@ class VoidConcession(_EventRuling):
 
 
 @dataclass(frozen=True, slots=True)
-class CorrectCube(_EventRuling):
+class CorrectCube(EventRuling):
     verb, method = "correct-cube", "correct_cube"
     usage = "correct-cube EVENT [--rule RULE] [--ruled-by WHO] --reason TEXT"
     example = "correct-cube 30 --reason turned to 8 from 2"
@@ -1125,7 +1126,7 @@ class CorrectCube(_EventRuling):
 
 
 @dataclass(frozen=True, slots=True)
-class CorrectSetup(_EventRuling):
+class CorrectSetup(EventRuling):
     verb, method = "correct-setup", "correct_setup"
     usage = "correct-setup EVENT [--rule RULE] [--ruled-by WHO] --reason TEXT"
     example = "correct-setup 9 --reason three checkers on the midpoint"
@@ -1133,7 +1134,7 @@ class CorrectSetup(_EventRuling):
 
 
 @dataclass(frozen=True, slots=True)
-class Overturn(_EventRuling):
+class Overturn(EventRuling):
     verb, method = "overturn", "overturn"
     argument = "RULING"
     default_ruler = "committee"
@@ -1340,9 +1341,9 @@ _BY_VERB: dict[str, type[Command]] = {
 }
 """The class that reads each verb (``note`` reads a ruling noted too, ``roll`` the shorthand)."""
 
-RULES: tuple[type[Command], ...] = tuple(
-    kind for kind in VOCABULARY if issubclass(kind, _EventRuling)
-)
+RULES: tuple[type[EventRuling], ...] = (
+    Revert, VoidCube, NullifyPass, VoidConcession, CorrectCube, CorrectSetup, Overturn,
+)  # fmt: skip
 """The rulings on one recorded event, in the order the director's picker lists them."""
 
 
