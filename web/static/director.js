@@ -26,7 +26,8 @@
     busy = bgledger.send(url, { line: line }, function (status, body) {
       busy = false;
       if (status === 201) {
-        say("recorded", match + ": " + body.recorded.map(function (e) { return "#" + e.number + " " + e.text; }).join(" · "));
+        var said = body.recorded.map(function (e) { return "#" + e.number + " " + e.text; }).join(" · ");
+        say("recorded", match + ": " + (body.replayed ? "already recorded (sent again): " : "") + said);
         if (done) { done(); }
         refresh();
         if (desk === match) { refreshDesk(); }

@@ -25,7 +25,8 @@
     busy = bgledger.send("/api/matches/" + path + "/lines", { line: line }, function (status, body) {
       busy = false;
       if (status === 201) {
-        say("recorded", body.recorded.map(function (e) { return "#" + e.number + " " + e.text; }).join(" · "));
+        var said = body.recorded.map(function (e) { return "#" + e.number + " " + e.text; }).join(" · ");
+        say("recorded", (body.replayed ? "already recorded (sent again): " : "") + said);
         if (done) { done(); }
         apply(body.match);
       } else {

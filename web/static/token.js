@@ -55,20 +55,43 @@ var bgledger = (function () {
     say("refused", body.reason || body.error || ("error " + status), body.rule, body.next_step);
   }
 
-  // POST body as JSON with the token; then done(status, answer) (answer {} if not JSON),
-  // or the message that nothing was recorded. Without a token: the box's wording, false.
+  // A client key per write (Idempotency-Key): a send the server may have stored but whose
+  // answer was lost is sent again with the same key, and the server records it once.
+  var unanswered = null;   // {url, body, key} of the last send that got no answer
+  function newKey() {
+    if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID(); }
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+
+  // POST body as JSON with the token and a client key; then done(status, answer) (answer {}
+  // if not JSON). No answer: tried again twice with the same key, then the message that the
+  // line may or may not be in, and the same line sent again keeps its key (never recorded
+  // twice). Without a token: the box's wording, false.
   function send(url, body, done, failed) {
     if (!token()) { say("refused", box.dataset.missing); return false; }
-    fetch(url, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "Authorization": "Bearer " + token() },
-      body: JSON.stringify(body)
-    }).then(function (r) {
-      return r.json().catch(function () { return {}; }).then(function (answer) { done(r.status, answer); });
-    }).catch(function () {
-      say("refused", "The server did not answer: nothing was recorded. Try again.");
-      if (failed) { failed(); }
-    });
+    var text = JSON.stringify(body);
+    var same = unanswered && unanswered.url === url && unanswered.body === text;
+    var key = same ? unanswered.key : newKey();
+    function attempt(left) {
+      fetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "Authorization": "Bearer " + token(),
+                   "Idempotency-Key": key },
+        body: text
+      }).then(function (r) {
+        unanswered = null;
+        return r.json().catch(function () { return {}; }).then(function (answer) { done(r.status, answer); });
+      }).catch(function () {
+        if (left > 0) { setTimeout(function () { attempt(left - 1); }, 1000); return; }
+        unanswered = { url: url, body: text, key: key };
+        say("refused", "The server did not answer: the line may or may not be recorded. " +
+            "Send the same line again: it is never recorded twice.");
+        if (failed) { failed(); }
+      });
+    }
+    attempt(2);
     return true;
   }
 
