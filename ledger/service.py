@@ -44,6 +44,7 @@ import time
 from collections.abc import Callable, Sequence
 from copy import deepcopy
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
@@ -97,6 +98,7 @@ from bgledger.projections.state.fold import MatchState
 from bgledger.projections.views.audit import HistoryEntry, ruling_effect
 from bgledger.projections.views.audit import history as audit_history
 from bgledger.projections.views.moment import Moment, moment
+from bgledger.projections.views.step import Replays, Ruled, Step, step
 from bgledger.projections.views.summary import state_json
 from bgledger.rules.judge import Judgement
 from bgledger.rules.judge import judge as judge_play
@@ -160,6 +162,7 @@ __all__ = [
     "Recorded",
     "ReserveTimePenalized",
     "ReserveTimeRestored",
+    "Ruled",
     "Ruling",
     "RulingMade",
     "RulingOption",
@@ -167,6 +170,7 @@ __all__ = [
     "SealRefusedError",
     "Shown",
     "Started",
+    "Step",
     "TimeExpired",
     "Verdict",
     "parse_clock",
@@ -570,6 +574,31 @@ class Ledger:
         if rulings_only:
             return [entry for entry in entries if entry.ruling is not None]
         return entries
+
+    def replay(self, match_id: str, at: int, view: str = "recorded") -> Step:
+        """One step of a replay (USBGF 5.3): the match after event ``at`` in ``view``.
+
+        ``view`` is ``recorded`` (as the log stood after event ``at``: its trail,
+        its rulings then, nothing later) or ``corrected`` (that moment through
+        every ruling in force today).  ``bgledger replay`` and the web replay
+        render this one value.  The match's whole trail is folded once while the
+        match has no new event (:class:`Replays`), so a step costs a read of the
+        events and one fold up to ``at``, not a history of its own.
+
+        :raises MatchNotFoundError: for an unknown match or an event it does not have.
+        :raises ValueError: for a view that is neither.
+        """
+        events = self._store.history(match_id)
+        if not 1 <= at <= len(events):
+            raise MatchNotFoundError(
+                f"match {match_id!r}: the match has events 1-{len(events)}: {at} is not one of them"
+            )
+        return step(match_id, self._replays.read(match_id, events), at, view, self.rule_text)
+
+    @cached_property
+    def _replays(self) -> Replays:
+        """The matches being stepped through (:meth:`replay`): the last few, read and folded."""
+        return Replays()
 
     @staticmethod
     def rule_text(profile: str, rule: str) -> tuple[str, ...]:
