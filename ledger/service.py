@@ -583,17 +583,31 @@ class Ledger:
         every ruling in force today).  ``bgledger replay`` and the web replay
         render this one value.  The match's whole trail is folded once while the
         match has no new event (:class:`Replays`), so a step costs a read of the
-        events and one fold up to ``at``, not a history of its own.
+        events stored since the last step and one fold up to ``at``.
 
         :raises MatchNotFoundError: for an unknown match or an event it does not have.
         :raises ValueError: for a view that is neither.
         """
-        events = self._store.history(match_id)
+        kept = self._replays.kept(match_id)
+        if kept is None:
+            events = self._store.history(match_id)
+        else:  # a match's events are only ever appended: read those stored since
+            events = [*kept.events, *self._events_after(match_id, len(kept.events))]
         if not 1 <= at <= len(events):
             raise MatchNotFoundError(
                 f"match {match_id!r}: the match has events 1-{len(events)}: {at} is not one of them"
             )
         return step(match_id, self._replays.read(match_id, events), at, view, self.rule_text)
+
+    def _events_after(self, match_id: str, number: int) -> list[MatchEvent]:
+        """The events of the match numbered after ``number``, in order (none: none since)."""
+        from bgledger.store.recorder import UnreadableRowError
+
+        try:
+            stored = self._store.events.get(match_uuid(match_id), gt=number)
+            return [cast(MatchEvent, event) for event in stored]
+        except UnreadableRowError as error:
+            raise error.of(match_id) from None
 
     @cached_property
     def _replays(self) -> Replays:

@@ -99,6 +99,11 @@ class Replays:
         self._matches: dict[str, Replayed] = {}
         self._lock = Lock()
 
+    def kept(self, match_id: str) -> Replayed | None:
+        """Match ``match_id`` as last read, if it is kept."""
+        with self._lock:
+            return self._matches.get(match_id)
+
     def read(self, match_id: str, events: Sequence[MatchEvent]) -> Replayed:
         """Match ``match_id`` whose events are ``events`` (every one, as just read)."""
         with self._lock:
