@@ -93,7 +93,7 @@ def replay_routes(ledger: Ledger, page: Page) -> list[Route]:
                 400, f"from={first}&to={last}: at most {PACKET_MOST} events a packet"
             )
         view, viewer = _view(request), _viewer(request, "side")
-        entries = ledger.history(match_id)
+        entries = ledger.history(match_id)[: len(events)]  # the events read above, no later
         width = max(len(entry.recorded_by) for entry in entries)
         states = {
             n: ledger.replay(match_id, n, view).state for n in range(max(first - 1, 1), last + 1)
