@@ -1,11 +1,12 @@
 """``replay``: the appeal committee's tool (USBGF 5.3), one event at a time.
 
 The match is stepped through event by event in either of the two views of
-the past (DESIGN principle 4, :mod:`bgledger.projections.views.moment`):
-*recorded*, the match as the log stood after event N, and *corrected*, the
-same moment seen through every ruling in force today.  Each step prints the
-event's history line, the board with the score and the cube, and the
-rulings in force.
+the past (DESIGN principle 4): *recorded*, the match as the log stood after
+event N, and *corrected*, the same moment seen through every ruling in force
+today.  Each step is :meth:`bgledger.service.Ledger.replay`'s
+:class:`~bgledger.service.Step`, the one the web replay shows too; this
+module only prints it: the event's history line, the board with the score
+and the cube, and the rulings in force.
 
 :class:`ReplaySession` is pure: ``step(command)`` returns the text to print,
 so the command below is a thin loop over standard input.
@@ -14,64 +15,61 @@ so the command below is a thin loop over standard input.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from functools import partial
 
 import click
 
 from bgledger.cli.common import BadInputError, library_errors, open_ledger, viewer_option
-from bgledger.projections.views.audit import HistoryEntry, history, history_line
-from bgledger.projections.views.moment import Moment, moment, rulings_text
 from bgledger.projections.views.text import board_diagram
-from bgledger.service import MatchEvent
+from bgledger.service import Step
 
-__all__ = ["HELP", "ReplaySession", "replay"]
+__all__ = ["HELP", "ReplaySession", "Steps", "replay"]
 
 HELP = "n/next (Enter), b/back, j/jump N, t/toggle (recorded/corrected), q/quit"
+
+Steps = Callable[[int, str], Step]
+"""Where the steps come from: event number, view -> the step (``Ledger.replay`` on one match)."""
 
 
 class ReplaySession:
     """Stepping through a match: where we are, in which view; ``step`` answers a command.
 
-    :param events: every event of the match, in order (numbered from 1).
+    :param steps: the match's steps (``partial(ledger.replay, match_id)``).
     :param at: the event to start at (clamped to the match).
     :param as_corrected: start in the corrected view.
     :param viewer: draw the board from this player's side (default: ``a``, at every step).
-    :raises ValueError: if there are no events.
     """
 
     def __init__(
         self,
-        events: Sequence[MatchEvent],
+        steps: Steps,
         at: int = 1,
         as_corrected: bool = False,
         viewer: str | None = None,
     ) -> None:
-        if not events:
-            raise ValueError("a replay needs at least one event")
-        self.events = list(events)
-        self.entries: list[HistoryEntry] = history(self.events)
-        self.at = min(max(at, 1), len(self.events))
+        self._steps = steps
         self.corrected = as_corrected
+        self.last = steps(1, self.view_name).last
+        self.at = min(max(at, 1), self.last)
         self.viewer = viewer
         self.done = False
-        self._width = max(len(entry.recorded_by) for entry in self.entries)
 
     @property
-    def last(self) -> int:
-        """The number of the match's last event."""
-        return len(self.events)
+    def view_name(self) -> str:
+        """``recorded`` or ``corrected``: the view the session is in."""
+        return "corrected" if self.corrected else "recorded"
 
-    def view(self) -> Moment:
+    def view(self) -> Step:
         """The match at the current event in the current view."""
-        return moment(self.events, self.at, self.corrected)
+        return self._steps(self.at, self.view_name)
 
     def screen(self) -> str:
         """What a step shows: where we are, the event, the board, the rulings in force."""
         shown = self.view()
-        head = f"== event {self.at} of {self.last} · {shown.view} view ({shown.title()}) =="
-        lines = [head, history_line(self.entries[self.at - 1], self._width)]
-        lines.append(board_diagram(shown.state, self.viewer))
-        lines.append(rulings_text(shown.rulings) or "no ruling in force")
+        head = f"== event {shown.at} of {shown.last} · {shown.view} view ({shown.title()}) =="
+        lines = [head, shown.line, board_diagram(shown.state, self.viewer)]
+        lines.append(shown.rulings_text() or "no ruling in force")
         return "\n".join(lines)
 
     def step(self, command: str) -> str:
@@ -154,16 +152,16 @@ def replay(
     """
     ledger = open_ledger(ctx)
     with library_errors():
-        events = ledger.events(match_id)
-    if at > len(events):
-        raise BadInputError(f"--at {at}: match {match_id!r} has events 1-{len(events)}")
-    session = ReplaySession(events, at, as_corrected, viewer)
+        session = ReplaySession(partial(ledger.replay, match_id), at, as_corrected, viewer)
+    if at > session.last:
+        raise BadInputError(f"--at {at}: match {match_id!r} has events 1-{session.last}")
     interactive = sys.stdin.isatty()
-    click.echo(session.screen())
-    while not session.done:
-        if interactive:
-            click.echo(f"[{HELP}] > ", nl=False)
-        line = sys.stdin.readline()
-        if not line:
-            return
-        click.echo(session.step(line))
+    with library_errors():
+        click.echo(session.screen())
+        while not session.done:
+            if interactive:
+                click.echo(f"[{HELP}] > ", nl=False)
+            line = sys.stdin.readline()
+            if not line:
+                return
+            click.echo(session.step(line))

@@ -44,6 +44,7 @@ import time
 from collections.abc import Sequence
 from copy import deepcopy
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
@@ -105,6 +106,7 @@ from bgledger.projections.views.audit import (
 )
 from bgledger.projections.views.audit import history as audit_history
 from bgledger.projections.views.moment import Moment, moment
+from bgledger.projections.views.step import Replays, Ruled, Step, step
 from bgledger.projections.views.summary import state_json
 from bgledger.rules.judge import Judgement
 from bgledger.rules.judge import judge as judge_play
@@ -169,6 +171,7 @@ __all__ = [
     "Recorded",
     "ReserveTimePenalized",
     "ReserveTimeRestored",
+    "Ruled",
     "Ruling",
     "RulingMade",
     "RulingOption",
@@ -176,6 +179,7 @@ __all__ = [
     "SealRefusedError",
     "Shown",
     "Started",
+    "Step",
     "TimeExpired",
     "Verdict",
     "parse_clock",
@@ -600,6 +604,45 @@ class Ledger:
         if rulings_only:
             return [entry for entry in entries if entry.ruling is not None]
         return entries
+
+    def replay(self, match_id: str, at: int, view: str = "recorded") -> Step:
+        """One step of a replay (USBGF 5.3): the match after event ``at`` in ``view``.
+
+        ``view`` is ``recorded`` (as the log stood after event ``at``: its trail,
+        its rulings then, nothing later) or ``corrected`` (that moment through
+        every ruling in force today).  ``bgledger replay`` and the web replay
+        render this one value.  The match's whole trail is folded once while the
+        match has no new event (:class:`Replays`), so a step costs a read of the
+        events stored since the last step and one fold up to ``at``.
+
+        :raises MatchNotFoundError: for an unknown match or an event it does not have.
+        :raises ValueError: for a view that is neither.
+        """
+        kept = self._replays.kept(match_id)
+        if kept is None:
+            events = self._store.history(match_id)
+        else:  # a match's events are only ever appended: read those stored since
+            events = [*kept.events, *self._events_after(match_id, len(kept.events))]
+        if not 1 <= at <= len(events):
+            raise MatchNotFoundError(
+                f"match {match_id!r}: the match has events 1-{len(events)}: {at} is not one of them"
+            )
+        return step(match_id, self._replays.read(match_id, events), at, view, self.rule_text)
+
+    def _events_after(self, match_id: str, number: int) -> list[MatchEvent]:
+        """The events of the match numbered after ``number``, in order (none: none since)."""
+        from bgledger.store.recorder import UnreadableRowError
+
+        try:
+            stored = self._store.events.get(match_uuid(match_id), gt=number)
+            return [cast(MatchEvent, event) for event in stored]
+        except UnreadableRowError as error:
+            raise error.of(match_id) from None
+
+    @cached_property
+    def _replays(self) -> Replays:
+        """The matches being stepped through (:meth:`replay`): the last few, read and folded."""
+        return Replays()
 
     @staticmethod
     def rule_text(profile: str, rule: str) -> tuple[str, ...]:

@@ -22,6 +22,7 @@ MODULES = [
     "bgledger.projections.views.audit",
     "bgledger.projections.views.words",
     "bgledger.projections.views.moment",
+    "bgledger.projections.views.step",
     "bgledger.projections.views.scoresheet",
 ]
 

@@ -10,16 +10,19 @@ event 6 Ann has 167 - 7 = 160 pips in both views.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from bgledger.cli.main import main
-from bgledger.cli.replay import ReplaySession
+from bgledger.cli.replay import ReplaySession, Steps
 from bgledger.commands.rulings import Ruling
 from bgledger.events import MatchEvent
 from bgledger.projections.views.moment import moment
+from bgledger.service import Ledger
 from bgledger.store.application import MatchStore
 
 REASON = "a 5 and a 3 played with 5-2"
@@ -47,24 +50,32 @@ def events(url: str) -> list[MatchEvent]:
     return reverted_match(url)
 
 
-def test_the_reverted_play_looks_different_recorded_and_corrected(
-    events: list[MatchEvent],
-) -> None:
-    session = ReplaySession(events, at=4)
+@pytest.fixture
+def steps(events: list[MatchEvent], url: str) -> Iterator[Steps]:
+    """The match's steps from the front door, as ``bgledger replay`` gets them."""
+    ledger = Ledger(url)
+    yield partial(ledger.replay, "m")
+    ledger.close()
+
+
+def test_the_reverted_play_looks_different_recorded_and_corrected(steps: Steps) -> None:
+    session = ReplaySession(steps, at=4)
     recorded = session.screen()
     assert recorded.startswith("== event 4 of 6 · recorded view (as recorded after event 4) ==")
-    assert "ILLEGAL: Ann played 13/10 13/8" in recorded and "[voided by ruling 5]" in recorded
+    # as the log stood after event 4: the play stands, ruling 5 is not made yet
+    assert "ILLEGAL: Ann played 13/10 13/8" in recorded and "voided" not in recorded
     assert "pips 159" in recorded and "Bob is on roll" in recorded
     assert "no ruling in force" in recorded
     corrected = session.step("t")
     assert "corrected view (as corrected, after event 4)" in corrected
     assert "pips 159" not in corrected and "Ann has rolled 5-2 and must move" in corrected
     assert f"rulings in force:\n      5  USBGF 4.2.3(a), director: {REASON}" in corrected
+    assert "allows (USBGF 4.2.3(a))  [voided by ruling 5]\n" in corrected  # as it is today
     assert session.step("toggle") == recorded
 
 
-def test_stepping_forward_and_back_through_the_ruling(events: list[MatchEvent]) -> None:
-    session = ReplaySession(events, at=3)
+def test_stepping_forward_and_back_through_the_ruling(steps: Steps) -> None:
+    session = ReplaySession(steps, at=3)
     ruling = session.step("")  # Enter = next
     assert session.at == 4 and "event 4 of 6" in ruling
     ruling = session.step("n")
@@ -78,8 +89,8 @@ def test_stepping_forward_and_back_through_the_ruling(events: list[MatchEvent]) 
     assert "event 4 of 6" in session.step("back")
 
 
-def test_jump_toggle_quit_and_unknown_commands(events: list[MatchEvent]) -> None:
-    session = ReplaySession(events, as_corrected=True)
+def test_jump_toggle_quit_and_unknown_commands(steps: Steps) -> None:
+    session = ReplaySession(steps, as_corrected=True)
     assert session.at == 1 and "corrected view" in session.screen()
     assert "event 6 of 6 · corrected view" in session.step("j 6")
     assert "event 2 of 6" in session.step("jump 2")

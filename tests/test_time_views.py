@@ -27,6 +27,8 @@ from bgledger.projections.state.fold import MatchState, fold
 from bgledger.projections.views import audit
 from bgledger.projections.views.audit import HistoryEntry, history, history_json
 from bgledger.projections.views.scoresheet import score_sheet, scoresheet_html, scoresheet_text
+from bgledger.projections.views.step import replayed, step
+from bgledger.service import Ledger
 from tests.clocked_match import (
     T0,
     both_expired_match,
@@ -363,13 +365,14 @@ def test_a_break_still_on_has_no_end_yet() -> None:
     ids=["clocked", "missed-hit", "both-expired"],
 )
 def test_replay_steps_through_the_time_events_in_both_views(events: list[MatchEvent]) -> None:
-    session = ReplaySession(events)
+    match = replayed(events)
+    session = ReplaySession(lambda at, view: step("m", match, at, view, Ledger.rule_text))
     for number in range(1, len(events) + 1):
         for view in (False, True):
             session.corrected = view
             screen = session.go(number)
-            entry: HistoryEntry = session.entries[number - 1]
-            assert entry.text in screen
+            entry: HistoryEntry = session.view().entry
+            assert entry.number == number and entry.text in screen
     session.corrected = False
     assert session.view().state == fold(events)
 

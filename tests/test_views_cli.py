@@ -7,6 +7,7 @@ roll; ``show --at N`` says what event N was, in the history's words;
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from click.testing import CliRunner, Result
 
 from bgledger.cli.main import main
 from bgledger.cli.replay import ReplaySession
-from bgledger.store.application import MatchStore
+from bgledger.service import Ledger
 
 LEGEND = (
     "marks: '!' illegal, recorded as played · 'x' not in force (voided by a ruling, or "
@@ -74,16 +75,15 @@ def test_show_keeps_ann_at_the_bottom_whoever_is_on_roll(match: str) -> None:
 
 
 def test_replay_keeps_one_side_at_every_step(match: str) -> None:
-    store = MatchStore(match)
-    events = store.history("m")
-    store.close()
-    session = ReplaySession(events, at=3)
+    ledger = Ledger(match)
+    session = ReplaySession(partial(ledger.replay, "m"), at=3)
     sides = {legend_of(session.screen())}
     for _ in range(8):
         sides.add(legend_of(session.step("n")))
     assert sides == {" X = Ann, O = Ben, from Ann's side"}
-    from_b = ReplaySession(events, at=3, viewer="b")
+    from_b = ReplaySession(partial(ledger.replay, "m"), at=3, viewer="b")
     assert legend_of(from_b.step("n")) == " X = Ben, O = Ann, from Ben's side"
+    ledger.close()
 
 
 def test_replay_from_the_terminal_draws_from_a_unless_asked(match: str) -> None:

@@ -13,12 +13,12 @@ Routes, added to the application by :func:`replay_routes`::
     GET /matches/MATCH/scoresheet      the HTML score sheet (``export --format scoresheet-html``),
                                        with the board at each game's end
 
-A step is the match after event N in one of the two views of the past
-(:mod:`bgledger.projections.views.moment`): *recorded*, as the log stood
-then, or *corrected*, through every ruling in force today.  It shows the
-event's history line, the board, the rulings in force (each with the words
-of its rule, :meth:`bgledger.service.Ledger.rule_text`) and the recording
-errors corrected by then.  Nothing here decides: every state is the one fold.
+A step is :meth:`bgledger.service.Ledger.replay`'s :class:`~bgledger.service.Step`,
+the one ``bgledger replay`` prints: the match after event N in one of the two
+views of the past, *recorded* (as the log stood then) or *corrected* (through
+every ruling in force today), with the event's history line, the rulings in
+force (each with the words of its rule) and the recording errors corrected by
+then.  Nothing here folds or decides: this module renders the front door's values.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ import hashlib
 import html
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from starlette.exceptions import HTTPException
@@ -36,30 +35,18 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
-from bgledger.projections.views.audit import HistoryEntry, history, history_line
-from bgledger.projections.views.moment import Moment, moment, ruling_names
+from bgledger.projections.views.audit import HistoryEntry, history_line
+from bgledger.projections.views.step import VIEWS, touches
 from bgledger.projections.views.svg import board_svg
 from bgledger.projections.views.text import brief
-from bgledger.service import Ledger, MatchEvent, RulingMade
+from bgledger.service import Ledger, MatchEvent, Ruled, RulingMade
 
 __all__ = ["PACKET_MOST", "VIEWS", "replay_routes"]
 
-VIEWS = ("recorded", "corrected")
-"""The two views of the past a step is shown in."""
 PACKET_MOST = 200
 """The most events one appeal packet holds (each is two boards)."""
 
 Page = Callable[[Request, str, dict[str, Any]], Response]
-
-
-@dataclass(frozen=True, slots=True)
-class Ruled:
-    """A ruling as the committee reads it: its history line and its rule's words."""
-
-    number: int
-    line: str
-    rule: str
-    quotes: tuple[str, ...]
 
 
 def replay_routes(ledger: Ledger, page: Page) -> list[Route]:
@@ -67,32 +54,25 @@ def replay_routes(ledger: Ledger, page: Page) -> list[Route]:
 
     def step_context(request: Request) -> dict[str, Any]:
         match_id = request.path_params["match_id"]
-        events = ledger.events(match_id)
-        at = _number(request, "at", 1, len(events))
+        last = len(ledger.events(match_id))
+        at = _number(request, "at", 1, last)
         view = _view(request)
         viewer = _viewer(request)
-        shown = moment(events, at, view == "corrected")
-        # as recorded: the trail as it stood after event N; as corrected: as it stands today
-        entries = history(events[:at] if view == "recorded" else events)
-        width = max(len(entry.recorded_by) for entry in entries)
+        shown = ledger.replay(match_id, at, view)
         return {
             "match_id": match_id,
             "state": shown.state,
-            "at": at,
-            "last": len(events),
-            "view": view,
+            "at": shown.at,
+            "last": shown.last,
+            "view": shown.view,
             "other_view": VIEWS[1 - VIEWS.index(view)],
             "viewer": viewer,
             "title": shown.title(),
-            "line": history_line(entries[at - 1], width),
+            "line": shown.line,
             "svg": board_svg(shown.state, viewer),
             "brief": brief(shown.state),
-            "rulings": _rulings(ledger, shown, entries, width),
-            "corrections": [
-                history_line(entry, width)
-                for entry in entries[:at]
-                if entry.correction is not None and not entry.voided_by
-            ],
+            "rulings": shown.rulings,
+            "corrections": shown.corrections,
         }
 
     def replay_page(request: Request) -> Response:
@@ -113,29 +93,27 @@ def replay_routes(ledger: Ledger, page: Page) -> list[Route]:
                 400, f"from={first}&to={last}: at most {PACKET_MOST} events a packet"
             )
         view, viewer = _view(request), _viewer(request, "side")
-        entries = history(events)
+        entries = ledger.history(match_id)[: len(events)]  # the events read above, no later
         width = max(len(entry.recorded_by) for entry in entries)
-        moments = {
-            n: moment(events, n, view == "corrected") for n in range(max(first - 1, 1), last + 1)
+        states = {
+            n: ledger.replay(match_id, n, view).state for n in range(max(first - 1, 1), last + 1)
         }
         steps = []
         for number in range(first, last + 1):
-            before = moments.get(number - 1)
+            before = states.get(number - 1)
             steps.append(
                 {
                     "number": number,
                     "line": history_line(entries[number - 1], width),
-                    "before": board_svg(before.state, viewer) if before else None,
-                    "after": board_svg(moments[number].state, viewer),
-                    "brief": brief(moments[number].state),
+                    "before": board_svg(before, viewer) if before else None,
+                    "after": board_svg(states[number], viewer),
+                    "brief": brief(states[number]),
                 }
             )
         stretch = range(first, last + 1)
-        state = moments[last].state
+        state = states[last]
         bearing = [
-            e
-            for e in entries
-            if e.ruling is not None and _touches(e, events[e.number - 1], stretch)
+            e for e in entries if e.ruling is not None and touches(e, events[e.number - 1], stretch)
         ]
         context = {
             "match_id": match_id,
@@ -148,7 +126,7 @@ def replay_routes(ledger: Ledger, page: Page) -> list[Route]:
             "corrections": [
                 history_line(e, width)
                 for e in entries
-                if e.correction is not None and _touches(e, events[e.number - 1], stretch)
+                if e.correction is not None and touches(e, events[e.number - 1], stretch)
             ],
         }
         return page(request, "packet.html", context)
@@ -156,21 +134,19 @@ def replay_routes(ledger: Ledger, page: Page) -> list[Route]:
     def scoresheet(request: Request) -> Response:
         match_id = request.path_params["match_id"]
         sheet = ledger.export(match_id, "scoresheet-html")  # the match as corrected
-        events = ledger.events(match_id)
+        entries = ledger.history(match_id)
+        last = len(entries)
         # each game's end in force, as corrected (the sheet's rows), and a game under way now
-        ends = [e for e in history(events) if e.kind == "GameWon" and not e.voided_by]
+        ends = [e for e in entries if e.kind == "GameWon" and not e.voided_by]
         shown = [(f"game {e.game}: the end (event {e.number})", e.number) for e in ends]
-        now = moment(events, len(events), True).state
+        now = ledger.replay(match_id, last, "corrected").state
         if now.game > (ends[-1].game if ends else 0):
-            shown.append((f"game {now.game}: now (event {len(events)})", len(events)))
+            shown.append((f"game {now.game}: now (event {last})", last))
         elif now.winner is not None and shown:  # the last board: as the match ended
-            shown[-1] = (
-                f"game {now.game}: the end of the match (event {len(events)})",
-                len(events),
-            )
+            shown[-1] = (f"game {now.game}: the end of the match (event {last})", last)
         figures = "".join(
             f"<figure><figcaption>{html.escape(caption)}</figcaption>"
-            f"{board_svg(moment(events, number, True).state)}</figure>\n"
+            f"{board_svg(ledger.replay(match_id, number, 'corrected').state)}</figure>\n"
             for caption, number in shown
         )
         css = request.url_for("static", path="replay.css")
@@ -225,21 +201,6 @@ def _viewer(request: Request, name: str = "from") -> str:
     return viewer
 
 
-def _rulings(
-    ledger: Ledger, shown: Moment, entries: Sequence[HistoryEntry], width: int
-) -> list[Ruled]:
-    """The rulings bearing on the moment, each with its history line and its rule's words."""
-    return [
-        Ruled(
-            ruling.originator_version,
-            history_line(entries[ruling.originator_version - 1], width),
-            ruling.rule,
-            ledger.rule_text(shown.state.profile, ruling.rule),
-        )
-        for ruling in shown.rulings
-    ]
-
-
 def _ruled(
     ledger: Ledger, profile: str, entry: HistoryEntry, events: Sequence[MatchEvent], width: int
 ) -> Ruled:
@@ -247,13 +208,3 @@ def _ruled(
     assert isinstance(event, RulingMade)
     quotes = ledger.rule_text(profile, event.rule)
     return Ruled(entry.number, history_line(entry, width), event.rule, quotes)
-
-
-def _touches(entry: HistoryEntry, event: MatchEvent, stretch: range) -> bool:
-    """A ruling or correction made in ``stretch``, or about an event in it."""
-    named: tuple[int, ...] = ()
-    if isinstance(event, RulingMade):
-        named = ruling_names(event)
-    elif entry.correction is not None:
-        named = tuple(entry.correction["voids"])
-    return entry.number in stretch or any(n in stretch for n in named)
