@@ -9,49 +9,13 @@ match.  Output as in :mod:`bgledger.cli.clock_commands`.
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
-from bgledger.cli.clock_commands import PLAYER, RULED_BY, timed
-from bgledger.cli.common import json_option, stamp_options
-from bgledger.projections.views.audit import score_text
-from bgledger.projections.views.text import at_ms, break_lines, figures_text, other, time_of_day
-from bgledger.projections.views.words import points_of, rule_for
-from bgledger.service import (
-    BreakEnded,
-    BreakStarted,
-    Decision,
-    Ledger,
-    PenaltyPointsAssessed,
-    Recorded,
-)
+from bgledger.cli.clock_commands import PLAYER, RULED_BY
+from bgledger.cli.common import json_option, record_command, stamp_options
+from bgledger.commands.vocabulary import BreakEnd, BreakStart, Late, Penalty
 
 __all__ = ["COMMANDS"]
-
-
-def _points_lines(outcome: Recorded[Any]) -> list[str]:
-    """The penalty points the command assessed, the score, and a forfeit if it ended the match."""
-    before, after = outcome.before, outcome.state
-    lines = []
-    for index, player in enumerate(("a", "b")):
-        points = after.penalties[index] - before.penalties[index]
-        if points:
-            lines.append(
-                f"{points_of(points, 'penalty point')} against {after.name(player)}, "
-                f"scored by {after.name(other(player))}: {score_text(after)}"
-            )
-    if after.winner is not None and before.winner is None:
-        lines.append(f"{after.name(after.winner)} wins the match by forfeit")
-    return lines
-
-
-def _penalty_json(outcome: Recorded[Any]) -> dict[str, Any]:
-    before, after = outcome.before, outcome.state
-    return {
-        "a": after.penalties[0] - before.penalties[0],
-        "b": after.penalties[1] - before.penalties[1],
-    }
 
 
 # -- breaks ----------------------------------------------------------------------------
@@ -68,23 +32,6 @@ def break_group(ctx: click.Context, match_id: str) -> None:
     bgledger break M1 end [--late a|b|none]
     """
     ctx.obj = {**(ctx.obj or {}), "match_id": match_id}
-
-
-def _said_started(outcome: Recorded[BreakStarted]) -> tuple[list[str], dict[str, Any]]:
-    started, state = outcome.result, outcome.state
-    who = " and ".join(state.name(p) for p in started.players)
-    assert state.breaks.open is not None
-    ends = time_of_day(state.breaks.open.ends_ms, state.last_at)
-    rule = rule_for(state.profile, Decision.BREAK)
-    lines = [f"break for {who}: {started.minutes} minutes, until {ends} ({rule})"]
-    if started.exception:
-        exception = rule_for(state.profile, Decision.BREAK_EXCEPTION)
-        lines.append(f"the director's exception ({exception}): {started.exception}")
-    if started.reserve_a_ms is not None and started.reserve_b_ms is not None:
-        readings = (started.reserve_a_ms, started.reserve_b_ms)
-        stopped = rule_for(state.profile, Decision.STOP_BREAK)
-        lines.append(f"clocks stopped ({stopped}): {figures_text(state, readings)}")
-    return [*lines, *break_lines(state)], {}
 
 
 @break_group.command("start")
@@ -124,35 +71,8 @@ def break_start(
 ) -> None:
     """PLAYER (a, b or both) takes a five-minute break, between games (USBGF 2.2.2)."""
     players = ("a", "b") if who == "both" else (who,)
-
-    match_id = ctx.obj["match_id"]
-
-    def command(ledger: Ledger) -> Recorded[BreakStarted]:
-        return ledger.start_break(
-            match_id,
-            players,
-            combine=combine,
-            exceptional=exceptional,
-            exception=exception,
-            by=by,
-            at=at,
-        )
-
-    timed(ctx, command, _said_started, as_json)
-
-
-def _said_ended(outcome: Recorded[BreakEnded]) -> tuple[list[str], dict[str, Any]]:
-    ended, state = outcome.result, outcome.state
-    when = time_of_day(at_ms(ended.at), ended.at)
-    over = f", {ended.minutes_over} minutes after its allowance" if ended.minutes_over else ""
-    lines = [f"break over at {when}{over}"]
-    if ended.late is not None:
-        rule = rule_for(state.profile, Decision.PENALTY_POINTS)
-        lines.append(f"{state.name(ended.late)} returned late ({rule})")
-    lines.extend(_points_lines(outcome))
-    if state.timer is not None and state.timer.paused is not None:
-        lines.append(f"the clock is stopped: 'bgledger clock {state.match_id} resume'")
-    return lines, {"late": ended.late, "penalty_points_assessed": _penalty_json(outcome)}
+    command = BreakStart(players, combine, exceptional, exception)
+    record_command(ctx, ctx.obj["match_id"], command, by, at, as_json)
 
 
 @break_group.command("end")
@@ -167,26 +87,10 @@ def _said_ended(outcome: Recorded[BreakEnded]) -> tuple[list[str], dict[str, Any
 @click.pass_context
 def break_end(ctx: click.Context, late: str | None, by: str, at: str | None, as_json: bool) -> None:
     """The break is over: both players are back at the board (USBGF 2.2.2, 2.2.4)."""
-
-    match_id = ctx.obj["match_id"]
-    timed(ctx, lambda led: led.end_break(match_id, late=late, by=by, at=at), _said_ended, as_json)
+    record_command(ctx, ctx.obj["match_id"], BreakEnd(late), by, at, as_json)
 
 
 # -- penalty points ------------------------------------------------------------------------
-
-
-def _said_penalty(outcome: Recorded[PenaltyPointsAssessed]) -> tuple[list[str], dict[str, Any]]:
-    assessed, state = outcome.result, outcome.state
-    why = assessed.reason
-    lines = [f"{assessed.rule}: {why}", *_points_lines(outcome)]
-    document = {
-        "player": assessed.player,
-        "points": assessed.points,
-        "kind": assessed.kind,
-        "rule": assessed.rule,
-        "minutes_late": assessed.minutes_late,
-    }
-    return lines, {"penalty": document, "forfeit": state.winner is not None}
 
 
 @click.command()
@@ -216,11 +120,7 @@ def late(
     one more every 5 minutes after; only points not yet assessed are added.
     Before the first game, more than half the match length forfeits it.
     """
-
-    def command(ledger: Ledger) -> Recorded[PenaltyPointsAssessed]:
-        return ledger.late(match_id, player, scheduled=scheduled, by=by, at=at)
-
-    timed(ctx, command, _said_penalty, as_json)
+    record_command(ctx, match_id, Late(player, scheduled), by, at, as_json)
 
 
 @click.command()
@@ -250,13 +150,7 @@ def penalty(
     As for lateness (USBGF 2.2.4), the match is lost once the opponent's
     score reaches its length.
     """
-
-    def command(ledger: Ledger) -> Recorded[PenaltyPointsAssessed]:
-        return ledger.penalty(
-            match_id, player, points, rule=rule, reason=reason, ruled_by=ruled_by, by=by, at=at
-        )
-
-    timed(ctx, command, _said_penalty, as_json)
+    record_command(ctx, match_id, Penalty(player, points, rule, reason, ruled_by), by, at, as_json)
 
 
 COMMANDS = (break_group, late, penalty)

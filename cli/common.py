@@ -23,9 +23,12 @@ import sqlalchemy.exc
 from eventsourcing.persistence import PersistenceError
 from sqlalchemy.engine import make_url
 
+from bgledger.commands.vocabulary import Command
 from bgledger.errors import ActionRefusedError, MatchNotFoundError, SealRefusedError
+from bgledger.projections.views.audit import history_json
+from bgledger.projections.views.text import brief
 from bgledger.rules.errors import BgLedgerError, RulesError
-from bgledger.service import DEFAULT_URL, Ledger
+from bgledger.service import DEFAULT_URL, Ledger, Recorded
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -172,6 +175,34 @@ class DatabaseError(click.ClickException):
     """
 
     exit_code = 3
+
+
+def record_command(
+    ctx: click.Context, match_id: str, command: Command, by: str, at: str | None, as_json: bool
+) -> None:
+    """Record ``command`` through the front door's one entrance and print the answer.
+
+    Every one-shot answers alike (:func:`answer`): what it recorded as ``history`` words
+    it, then the state in one line.
+
+    :raises BadInputError: (exit 2) for input that describes nothing.
+    :raises RefusedError: (exit 1) for a command the rules refuse, with the rule.
+    """
+    ledger = open_ledger(ctx)
+    with library_errors():
+        done = ledger.record(match_id, command, by=by, at=at)
+    answer(done, as_json)
+
+
+def answer(done: Recorded[Any], as_json: bool) -> None:
+    """``done``'s numbered history lines, then the state line; ``--json``: the state
+    (``show --json``'s fields) with ``recorded`` and ``entries`` (``history --json``'s)."""
+    if as_json:
+        emit_json({**done.to_json(), "entries": history_json(done.entries)})
+        return
+    for line in done.lines:
+        click.echo(line)
+    click.echo(brief(done.state))
 
 
 def refusal_text(error: Exception, *, record: bool = False) -> str:

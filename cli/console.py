@@ -14,13 +14,17 @@ are kept between sessions in ``$XDG_STATE_HOME/bgledger/record_history``
 (``~/.local/state/...``); a file that cannot be read or written only costs the
 recall, never the session.  Ctrl-C clears the line being typed.
 
-After each recorded line the console prints each event it recorded, numbered
-and worded as ``bgledger history`` words it, then the new state in one line::
+After each recorded line the console prints each event it recorded as
+``bgledger history`` prints it (:attr:`bgledger.service.Recorded.lines`), then
+the new state in one line::
 
     m1> 64: 24/18 13/9
-      #7 Ann rolled 6-4
-      #8 Ann played 24/18 13/9
+          7   2026-11-21 14:05:10  kim  Ann rolled 6-4
+          8   2026-11-21 14:05:10  kim  Ann played 24/18 13/9
       game 1 · Ann 0, Bob 0 (to 7) · cube 1 · Bob is on roll, to double or to roll
+
+``help`` lists the vocabulary's commands (:data:`bgledger.commands.vocabulary.VOCABULARY`:
+each one's usage, summary and example), then the console's own words.
 
 A refused line is printed once, with the reason and the rule; nothing of it
 is recorded and the console goes on.
@@ -29,9 +33,8 @@ is recorded and the console goes on.
 from __future__ import annotations
 
 import contextlib
-import inspect
 import os
-import re
+import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,12 +43,13 @@ import click
 
 from bgledger.cli.common import RefusedError, library_errors, refusal_text
 from bgledger.cli.view_commands import _print_show, _title
+from bgledger.commands.vocabulary import VOCABULARY, help_lines
 from bgledger.errors import ActionRefusedError, BgLedgerError
-from bgledger.projections.views.audit import HistoryEntry, history_line
+from bgledger.projections.views.audit import history_line
 from bgledger.projections.views.text import brief, resolve_viewer
-from bgledger.service import Ledger, MatchState, Recorded, without_comment
+from bgledger.service import Ledger, MatchState, without_comment
 
-__all__ = ["Console", "console_table", "history_file", "refusal_once"]
+__all__ = ["CONSOLE_WORDS", "Console", "help_entries", "help_table", "history_file", "refusal_once"]
 
 HISTORY_LINES = 1000
 """How many typed lines the history file keeps."""
@@ -53,8 +57,23 @@ HISTORY_LINES = 1000
 RECENT = 10
 """How many entries ``history`` shows without a number."""
 
-_ENTRY = re.compile(r"(?:^ {2}|\s{2,}|\| )([a-z][a-z-]+)")
-"""The first word of each entry of the table: a verb the Tab key completes."""
+Entry = tuple[str, str, str]
+"""One entry of ``help``: usage, summary, example."""
+
+TIMED: Entry = (
+    "@TIME LINE",
+    "when it happened, ISO 8601 (a transcription); '# ...' after a line is a comment",
+    "@2026-11-21T14:05:00+01:00 roll 6 6",
+)
+"""What any line of the record language may carry."""
+
+CONSOLE_WORDS: tuple[Entry, ...] = (
+    ("help [WORD]", "these lines, or those that mention WORD", "help clock"),
+    ("show [a|b] | board", "the board and the state, as 'bgledger show' draws them", "show b"),
+    ("history [N|all]", "the last N entries (10), numbered for amend and rulings", "history 20"),
+    ("quit | exit", "leave (or Ctrl-D); Ctrl-C clears the line being typed", "quit"),
+)
+"""The console's own words: never recorded."""
 
 
 def history_file(environ: os._Environ[str] | dict[str, str] = os.environ) -> Path | None:
@@ -71,18 +90,18 @@ def history_file(environ: os._Environ[str] | dict[str, str] = os.environ) -> Pat
     return Path(state) / "bgledger" / "record_history"
 
 
-def console_table(help_text: str) -> list[str]:
-    """The lines ``help`` prints: ``record``'s help without its first paragraph.
+def help_entries() -> list[Entry]:
+    """What ``help`` lists: every command of the vocabulary, ``@TIME``, the console's words."""
+    return [*help_lines(), TIMED, *CONSOLE_WORDS]
 
-    ``help_text`` is the click command's help; its ``\\b`` markers (which keep
-    click from rewrapping a table) are dropped.
-    """
-    paragraphs = inspect.cleandoc(help_text).split("\n\n")[1:]
+
+def help_table(entries: Iterable[Entry]) -> list[str]:
+    """``entries`` as ``help`` prints them: the usage, then the summary and an example."""
     lines = []
-    for paragraph in paragraphs:
-        kept = [line.rstrip() for line in paragraph.splitlines() if line.strip() != "\b"]
-        lines.extend([*kept, ""])
-    return lines[:-1]
+    for usage, summary, example in entries:
+        said = textwrap.wrap(summary, 80, break_on_hyphens=False)
+        lines.extend([f"  {usage}", *(f"      {line}" for line in said), f"      e.g. {example}"])
+    return lines
 
 
 def refusal_once(line: str, message: str) -> str:
@@ -93,14 +112,13 @@ def refusal_once(line: str, message: str) -> str:
 
 @dataclass
 class Console:
-    """One console session on one match: where it records, who records, the table for help."""
+    """One console session on one match: where it records, who records."""
 
     ledger: Ledger
     match_id: str
     by: str
     at: str | None
     state: MatchState
-    table: list[str]
 
     def run(self) -> None:
         """Read and act on lines until ``quit``, ``exit`` or Ctrl-D."""
@@ -155,7 +173,6 @@ class Console:
                     done = self.ledger.record_line(self.match_id, line, by=self.by, at=self.at)
                 except ActionRefusedError as refusal:  # the next step as a line to type here
                     raise RefusedError(refusal_text(refusal, record=True)) from None
-                entries = _entries(self.ledger, done)
         except (click.ClickException, BgLedgerError) as error:
             said = error.format_message() if isinstance(error, click.ClickException) else None
             message = refusal_once(line, said or refusal_text(error))
@@ -163,21 +180,20 @@ class Console:
             click.echo(f"  {prefix}{message}", err=True)
             return
         self.state = done.state
-        for entry in entries:
-            mark = "! " if entry.flagged else ""
-            click.echo(f"  #{entry.number} {mark}{entry.text}")
+        for said in done.lines:
+            click.echo(f"  {said}")
         click.echo(f"  {brief(done.state)}")
 
     def help(self, words: list[str]) -> None:
         """The lines the console takes, or those that mention ``words``."""
-        lines = self.table
+        entries = help_entries()
         if words:
             wanted = " ".join(words).lower()
-            lines = [line for line in lines if wanted in line.lower()]
-            if not lines:
+            entries = [e for e in entries if any(wanted in part.lower() for part in e)]
+            if not entries:
                 click.echo(f"  no line mentions {wanted!r}; 'help' lists them all")
                 return
-        click.echo("\n".join(lines))
+        click.echo("\n".join(help_table(entries)))
 
     def show(self, words: list[str]) -> None:
         """The board and the state, as ``bgledger show`` draws them; ``show a|b`` from a side."""
@@ -206,17 +222,9 @@ class Console:
             click.echo(history_line(entry, width))
 
     def _verbs(self) -> list[str]:
-        found = {m.group(1) for line in self.table for m in _ENTRY.finditer(line)}
+        """The words Tab completes: each command's first word and the console's own."""
+        found = {kind.verb.split()[0] for kind in VOCABULARY if kind.verb[0].isalpha()}
         return sorted(found | {"quit", "exit", "help", "show", "board", "history"})
-
-
-def _entries(ledger: Ledger, done: Recorded[None]) -> list[HistoryEntry]:
-    """The audit trail's entries of the events ``done`` recorded."""
-    if not done.numbers:
-        return []
-    numbers = set(done.numbers)
-    trail = ledger.history(done.match_id, at=done.numbers[-1])
-    return [entry for entry in trail if entry.number in numbers]
 
 
 def _line_editing(verbs: Iterable[str]) -> Callable[[], None]:

@@ -2,7 +2,7 @@
 
 A scorekeeper's typo is corrected by an event of its own that keeps the
 mistaken entry, who corrected it, when and why (DESIGN principle 9); the
-front door decides (:meth:`bgledger.Ledger.undo`, :meth:`bgledger.Ledger.amend`).
+front door decides (:meth:`bgledger.Ledger.record` of an ``Undo`` or an ``Amend``).
 The scorekeeper alone may correct the game in progress; an earlier game's
 entry needs ``--ruled-by director`` (USBGF 4.7).  A refusal exits 1 and an
 entry that does not exist exits 2; either way nothing is recorded.
@@ -11,13 +11,13 @@ entry that does not exist exits 2; either way nothing is recorded.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from dataclasses import replace
+from typing import Any, cast
 
 import click
 
-from bgledger.cli.common import emit_json, json_option, library_errors, open_ledger, stamp_options
-from bgledger.projections.views.text import brief
-from bgledger.service import Ledger, Recorded
+from bgledger.cli.common import json_option, library_errors, record_command, stamp_options
+from bgledger.commands.vocabulary import Amend, Undo, parse
 
 __all__ = ["COMMANDS"]
 
@@ -36,19 +36,6 @@ def _options(func: F) -> F:
     return click.option(
         "--reason", default="", metavar="TEXT", help="Why, e.g. 'typed 6-3 for 6-4'."
     )(func)
-
-
-def _report(ctx: click.Context, command: Callable[[Ledger], Recorded[Any]], as_json: bool) -> None:
-    ledger = open_ledger(ctx)
-    with library_errors():
-        done = command(ledger)
-        lines = [entry for entry in ledger.history(done.match_id) if entry.number in done.numbers]
-    if as_json:
-        emit_json(done.to_json())
-        return
-    for entry in lines:
-        click.echo(f"event {entry.number}: {entry.text}")
-    click.echo(brief(done.state))
 
 
 @click.command()
@@ -72,11 +59,7 @@ def undo(
 
     Example: bgledger undo r2t1 --reason 'typed 6-3 for 6-4'
     """
-    _report(
-        ctx,
-        lambda ledger: ledger.undo(match_id, reason=reason, ruled_by=ruled_by or "", by=by, at=at),
-        as_json,
-    )
+    record_command(ctx, match_id, Undo(reason, ruled_by or ""), by, at, as_json)
 
 
 @click.command()
@@ -104,13 +87,10 @@ def amend(
 
     Example: bgledger amend r2t1 12 'roll 6 4' --reason 'typed 6-3'
     """
-    _report(
-        ctx,
-        lambda ledger: ledger.amend(
-            match_id, event, line, reason=reason, ruled_by=ruled_by or "", by=by, at=at
-        ),
-        as_json,
-    )
+    with library_errors():  # LINE read as the record language's amend reads it
+        said = cast(Amend, parse(f"amend {event} {line}"))
+    command = replace(said, reason=reason, ruled_by=ruled_by or "")
+    record_command(ctx, match_id, command, by, at, as_json)
 
 
 COMMANDS = (undo, amend)

@@ -1,14 +1,15 @@
 """Live recording: ``start`` and one command per action at the board.
 
-Each command calls its method of the front door (:class:`bgledger.Ledger`),
-which lets the match decide and stores what it recorded, and prints the new
-state in one line (or the whole state with ``--json``).  A refusal prints
-why, citing the rule, exits 1 and records nothing.
+Each command builds its command value (:mod:`bgledger.commands.vocabulary`)
+and records it through the front door's one entrance
+(:meth:`bgledger.Ledger.record`), which lets the match decide and stores what
+it recorded; it prints the events recorded as ``history`` words them, then the
+new state in one line (``--json``: the whole state and the entries).  A refusal
+prints why, citing the rule, exits 1 and records nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import click
@@ -20,20 +21,29 @@ from bgledger.cli.common import (
     json_option,
     library_errors,
     open_ledger,
+    record_command,
     stamp_options,
 )
-from bgledger.projections.views.audit import describe
-from bgledger.projections.views.summary import state_json
-from bgledger.projections.views.text import brief
-from bgledger.rules.errors import RulesError
-from bgledger.service import (
-    DEFAULT_PROFILE,
-    PROFILES,
-    ClockHit,
-    ClockHitImplied,
-    Ledger,
-    Recorded,
+from bgledger.commands.vocabulary import (
+    Accept,
+    AcceptRoll,
+    AutomaticDouble,
+    Beaver,
+    Command,
+    Double,
+    Drop,
+    Move,
+    Opening,
+    RefuseRoll,
+    Reject,
+    Resign,
+    Roll,
+    Take,
+    VoidRoll,
 )
+from bgledger.projections.views.summary import state_json
+from bgledger.rules.errors import RulesError
+from bgledger.service import DEFAULT_PROFILE, PROFILES, Ledger
 
 _AS_PLAYED = click.option(
     "--as-played",
@@ -46,27 +56,6 @@ _PREMATURE = click.option(
     is_flag=True,
     help="Done by the player not on roll before the mover moved (USBGF 4.1.7.1, 4.4.7).",
 )
-
-
-Command = Callable[[Ledger], Recorded[Any]]
-"""A call of one of the front door's recording methods."""
-
-
-def perform(ctx: click.Context, command: Command, as_json: bool) -> None:
-    """Call ``command`` on the front door and print what it recorded."""
-    ledger = open_ledger(ctx)
-    with library_errors():
-        done = command(ledger)
-    if as_json:
-        emit_json(done.to_json())
-        return
-    hits = [e for e in done.events if isinstance(e, ClockHit | ClockHitImplied)]
-    for hit in hits:  # a hit the ledger recorded with the action (CLOCK 3.3; an implied one)
-        click.echo(f"event {hit.originator_version}: {describe(hit, done.state, done.state)}")
-    for number in done.flagged:
-        if number not in {hit.originator_version for hit in hits}:
-            click.echo(f"event {number} recorded as played and flagged illegal", err=True)
-    click.echo(brief(done.state))
 
 
 @click.command()
@@ -186,7 +175,7 @@ def opening(
         a, b = Ledger.dice_said([die_a, die_b])
     except RulesError as error:
         raise BadInputError(f"opening DA DB (a's die, b's die): {error}") from None
-    perform(ctx, lambda ledger: ledger.opening(match_id, a, b, by=by, at=at), as_json)
+    record_command(ctx, match_id, Opening(a, b), by, at, as_json)
 
 
 @click.command()
@@ -218,14 +207,7 @@ def roll(
     """
     with library_errors():  # 'roll M 64', as a scorekeeper says it; read as typed
         one, two = Ledger.dice_said([die1] if die2 is None else [die1, die2])
-    if early:
-        perform(ctx, lambda led: led.roll_early(match_id, one, two, by=by, at=at), as_json)
-    else:
-        perform(
-            ctx,
-            lambda led: led.roll(match_id, one, two, as_played=as_played, by=by, at=at),
-            as_json,
-        )
+    record_command(ctx, match_id, Roll(one, two, as_played, premature=early), by, at, as_json)
 
 
 @click.command()
@@ -245,7 +227,7 @@ def move(
     as_json: bool,
 ) -> None:
     """The player on roll moved PLAY ('13/8 13/11', 'bar/20*', '6/off'); illegal: refused."""
-    perform(ctx, lambda led: led.move(match_id, play, as_played=as_played, by=by, at=at), as_json)
+    record_command(ctx, match_id, Move(play, as_played), by, at, as_json)
 
 
 @click.command("void-roll")
@@ -258,7 +240,7 @@ def void_roll(
     ctx: click.Context, match_id: str, reason: str, by: str, at: str | None, as_json: bool
 ) -> None:
     """The last roll was invalid (REASON: cocked, wrong-side, die-on-die ...): roll again."""
-    perform(ctx, lambda ledger: ledger.void_roll(match_id, reason, by=by, at=at), as_json)
+    record_command(ctx, match_id, VoidRoll(reason), by, at, as_json)
 
 
 @click.command()
@@ -282,32 +264,21 @@ def resign(
     as_json: bool,
 ) -> None:
     """A player offers to concede a single game, gammon or backgammon (USBGF 4.5)."""
-
-    def command(ledger: Ledger) -> Recorded[None]:
-        return ledger.resign(match_id, level, player=player, as_played=as_played, by=by, at=at)
-
-    perform(ctx, command, as_json)
+    record_command(ctx, match_id, Resign(level, player, as_played), by, at, as_json)
 
 
-def _answer(name: str, *, help: str) -> click.Command:
-    """``take``, ``drop``, ``accept``, ``reject``, ``accept-roll``, ``refuse-roll``: MATCH alone.
-
-    Each calls the front door's method of the same name.
-    """
+def _answer(kind: type[Command], *, help: str) -> click.Command:
+    """``take``, ``drop``, ``accept``, ``reject``, ``accept-roll``, ``refuse-roll``: MATCH alone."""
 
     @click.pass_context
     def command(
         ctx: click.Context, /, match_id: str, by: str, at: str | None, as_json: bool
     ) -> None:
-        def answer(ledger: Ledger) -> Recorded[None]:
-            method: Callable[..., Recorded[None]] = getattr(ledger, name.replace("-", "_"))
-            return method(match_id, by=by, at=at)
-
-        perform(ctx, answer, as_json)
+        record_command(ctx, match_id, kind(), by, at, as_json)
 
     command.__doc__ = help
     decorated = click.argument("match_id", metavar="MATCH")(json_option(stamp_options(command)))
-    return click.command(name)(decorated)
+    return click.command(kind.verb)(decorated)
 
 
 @click.command()
@@ -340,60 +311,51 @@ def double(
     the double stands if otherwise valid (USBGF 4.4.7); the mover takes or
     drops once he has moved.
     """
-
-    def command(ledger: Ledger) -> Recorded[None]:
-        offer = ledger.double_early if early else ledger.double
-        return offer(match_id, to=to, as_played=as_played, by=by, at=at)
-
-    perform(ctx, command, as_json)
+    record_command(ctx, match_id, Double(to, as_played, early), by, at, as_json)
 
 
-def _social_double(name: str, help: str) -> click.Command:
-    """``NAME MATCH --as-played``: a doubling rule of social play made at the board."""
+def _social_double(kind: type[Beaver | AutomaticDouble], help: str) -> click.Command:
+    """``VERB MATCH --as-played``: a doubling rule of social play made at the board."""
 
     @click.pass_context
     def command(
         ctx: click.Context, /, match_id: str, as_played: bool, by: str, at: str | None,
         as_json: bool,
     ) -> None:  # fmt: skip
-        def turn(ledger: Ledger) -> Recorded[None]:
-            method: Callable[..., Recorded[None]] = getattr(ledger, name.replace("-", "_"))
-            return method(match_id, as_played=as_played, by=by, at=at)
-
-        perform(ctx, turn, as_json)
+        record_command(ctx, match_id, kind(as_played), by, at, as_json)
 
     command.__doc__ = help
     decorated = json_option(stamp_options(_AS_PLAYED(command)))
-    return click.command(name)(click.argument("match_id", metavar="MATCH")(decorated))
+    return click.command(kind.verb)(click.argument("match_id", metavar="MATCH")(decorated))
 
 
 beaver = _social_double(
-    "beaver",
+    Beaver,
     help="The doubled player took and at once redoubled, keeping the cube: not played in "
     "tournaments (USBGF 4.4.10); --as-played records it, flagged, for 'void-cube'.",
 )
 automatic_double = _social_double(
-    "automatic-double",
+    AutomaticDouble,
     help="The opening roll tied and the cube was turned, staying in the middle: not played in "
     "tournaments (USBGF 4.4.10); --as-played records it, flagged, for 'void-cube'.",
 )
 
 
 accept_roll = _answer(
-    "accept-roll",
+    AcceptRoll,
     help="The mover lets his opponent's premature roll stand and moves knowing it (USBGF 4.1.7.1).",
 )
 refuse_roll = _answer(
-    "refuse-roll",
+    RefuseRoll,
     help="The mover refuses his opponent's premature roll: he rolls again once the mover has "
     "moved (the Fast Roll Rule, USBGF 4.1.7.1; not where rolls stand, ABT 4.6).",
 )
 
 
-take = _answer("take", help="The doubled player takes: he owns the cube.")
-drop = _answer("drop", help="The doubled player passes: the game is lost.")
-accept = _answer("accept", help="The concession offered is accepted.")
-reject = _answer("reject", help="The concession offered is refused; play goes on.")
+take = _answer(Take, help="The doubled player takes: he owns the cube.")
+drop = _answer(Drop, help="The doubled player passes: the game is lost.")
+accept = _answer(Accept, help="The concession offered is accepted.")
+reject = _answer(Reject, help="The concession offered is refused; play goes on.")
 
 COMMANDS = (
     start,

@@ -1,6 +1,6 @@
 """``record``: one action a line, at the recording console or from stdin.
 
-Each line is an action of the record language (:mod:`bgledger.commands.language`:
+Each line is a command of the record language (:mod:`bgledger.commands.vocabulary`:
 ``roll 5 2``, ``move 13/8 13/11``, ``52: 13/8 13/11``, ``double``, ``@TIME roll
 6 6``, ``undo`` ...), recorded by :meth:`bgledger.Ledger.record_line`, the path
 the web pad's lines take too.
@@ -15,6 +15,7 @@ on; the exit status is 1 if any line was refused.
 
 from __future__ import annotations
 
+import inspect
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from typing import Any, TextIO
 import click
 
 from bgledger.cli.common import emit_json, json_option, open_ledger, refusal_text, stamp_options
-from bgledger.cli.console import Console, console_table, refusal_once
+from bgledger.cli.console import Console, help_entries, help_table, refusal_once
 from bgledger.errors import BgLedgerError
 from bgledger.projections.views.summary import state_json
 from bgledger.projections.views.text import brief
@@ -77,54 +78,12 @@ def _lines(stream: TextIO) -> Iterator[tuple[int, str]]:
 def record(ctx: click.Context, match_id: str, by: str, at: str | None, as_json: bool) -> None:
     """Record a match one action a line, from stdin or the terminal.
 
-    \b
-    The play (blank lines and '# comments' are skipped):
-      opening 3 1           the opening roll: a's die, b's die
-      roll 5 2 | roll 52    move 13/8 13/11       52: 13/8 13/11 (roll and play)
-      double | take | drop  resign gammon [a|b]   accept | reject
-      void-roll cocked      (a roll that does not count, USBGF 4.1.4)
-      move 13/7 --as-played                 (an illegal play made at the board)
-      roll 6 5 --premature | double --premature   (the player not on roll, early)
-      accept-roll | refuse-roll             (the mover's answer to an early roll)
-      beaver --as-played | automatic-double --as-played   (USBGF 4.4.10, for the director)
-      note TEXT             the scorekeeper's remark for the record (not a ruling)
-      @2026-11-21T14:05:00+01:00 roll 6 6   (when it happened)
-
-    \b
-    Recording errors (a typo at the scorekeeper's table, not a ruling):
-      undo [--reason TEXT]              withdraw the last entry
-      amend EVENT LINE [--reason TEXT]  entry EVENT was mis-entered; LINE happened
-      amend 12 roll 6 4                 (EVENT: the number the echo and history give)
-
-    \b
-    The clock, breaks and penalties:
-      hit [a|b]           clock stop dispute    clock resume
-      clock start simple-delay [reserve 10:00] [delay 12]
-      clock read a=9:31 b=9:58              clock set a=9:00 b=8:30 REASON...
-      flag a | early-pickup b               (USBGF 4.3.3, 4.1.7.2)
-      break start a|b|both [combine N] [exceptional REASON...]
-      break end [late a|b|none]             late b    (USBGF 2.2.2, 2.2.4)
-      penalty b 1 "USBGF 1.4" REASON...     (the director's penalty points)
-
-    \b
-    Rulings (the director's; the committee's for overturn), as their commands:
-      revert 6 [--rule "USBGF 4.2.3(f)"] [--agreed] --reason TEXT
-      void-cube N | nullify-pass N | void-concession N --reason TEXT
-      correct-cube N | correct-setup N --reason TEXT
-      correct-length 7 | correct-score 3-2 --reason TEXT
-      overturn RULING --reason TEXT         ([--ruled-by director|committee|players])
-
-    \b
-    On a terminal, the console's own words (never recorded):
-      help [WORD]         these lines, or those that mention WORD
-      show [a|b] | board  the board and the state, as 'bgledger show' draws them
-      history [N|all]     the last N entries (10), numbered for amend
-      quit | exit         or Ctrl-D; Ctrl-C clears the line being typed
-
-    On a terminal each recorded event is echoed with its number, then the
-    state in one line; the up-arrow recalls earlier lines (kept between
+    On a terminal each recorded event is echoed as 'bgledger history' prints it,
+    then the state in one line; the up-arrow recalls earlier lines (kept between
     sessions), Tab completes a verb.  From stdin: one state line per recorded
     line, and exit status 1 if any line was refused (--json: one document).
+    Blank lines and '# comments' are skipped.  The lines (the record language's
+    commands, then the console's own words, never recorded):
     """
     ledger = open_ledger(ctx, cache_size=16, create=True)
     try:
@@ -132,8 +91,7 @@ def record(ctx: click.Context, match_id: str, by: str, at: str | None, as_json: 
     except BgLedgerError as error:
         raise click.BadParameter(str(error), param_hint="MATCH") from None
     if sys.stdin.isatty() and not as_json:
-        table = console_table(ctx.command.help or "")
-        Console(ledger, match_id, by, at, state, table).run()
+        Console(ledger, match_id, by, at, state).run()
         return
     session = _Session(ledger, match_id, by, at, state)
     for number, line in _lines(sys.stdin):
@@ -145,3 +103,8 @@ def record(ctx: click.Context, match_id: str, by: str, at: str | None, as_json: 
         click.echo(f"{session.recorded} recorded, {len(session.refused)} refused", err=True)
     if session.refused:
         ctx.exit(1)
+
+
+_LINES = "\n".join(help_table(help_entries()))
+record.help = inspect.cleandoc(record.help or "") + "\n\n\b\n" + _LINES
+"""The lines ``record --help`` lists: the vocabulary's, as the console's ``help`` does."""

@@ -1,17 +1,19 @@
 """Rulings from the command line: a director's or a committee's corrections.
 
-Each command records one compensating event through its method of the front
-door (:class:`bgledger.Ledger`; the match's ruling commands decide, DESIGN
+Each command records one compensating event: it builds its command value
+(:mod:`bgledger.commands.vocabulary`) and records it through the front door
+(:meth:`bgledger.Ledger.record`; the match's ruling commands decide, DESIGN
 principle 3): it names the events it voids or restores, the rule, who ruled
 and why, and changes nothing recorded.  All share ``--rule``, ``--ruled-by``,
 ``--reason``, ``--agreed``, ``--by``/``--at`` and ``--json``.  A ruling
 outside its window is refused with the rule cited (exit 1); one that names
 nothing it could apply to exits 2.  Either way nothing is recorded.
 
-After a ruling the command prints it as the history has it (what it voided,
-the rule, who ruled, why), then the new state in one line; ``--json`` prints
-the state (``show --json``'s fields) with ``ruling`` (its event number),
-``voided``, ``restored`` and ``recorded`` (every event the command added).
+After a ruling the command prints the events it recorded as the history has
+them (what it voided, the rule, who ruled, why), then the new state in one
+line; ``--json`` prints the state (``show --json``'s fields) with ``recorded``
+(every event the command added) and ``entries`` (``history --json``'s: a
+ruling's ``voids`` and ``restores``).
 """
 
 from __future__ import annotations
@@ -21,22 +23,29 @@ from typing import Any
 
 import click
 
-from bgledger.cli.common import (
-    BadInputError,
-    emit_json,
-    json_option,
-    library_errors,
-    open_ledger,
-    stamp_options,
+from bgledger.cli.common import BadInputError, json_option, record_command, stamp_options
+from bgledger.commands.vocabulary import (
+    CorrectCube,
+    CorrectLength,
+    CorrectScore,
+    CorrectSetup,
+    Note,
+    NullifyPass,
+    Overturn,
+    Revert,
+    RulingNote,
+    VoidConcession,
+    VoidCube,
 )
-from bgledger.projections.views.text import brief
-from bgledger.service import RULERS, Ledger, Recorded, Ruling, state_document
+from bgledger.service import RULERS
 
 __all__ = ["COMMANDS"]
 
-Decision = Callable[[Ledger, Ruling], Recorded[None]]
-"""A call of one of the front door's rulings, with the ruling the options describe."""
 F = Callable[..., Any]
+EventRuling = type[
+    Revert | VoidCube | NullifyPass | VoidConcession | CorrectCube | CorrectSetup | Overturn
+]
+"""A ruling on one recorded event."""
 
 
 def ruling_options(reason: bool = True, ruler: bool = True) -> Callable[[F], F]:
@@ -73,94 +82,66 @@ def ruling_options(reason: bool = True, ruler: bool = True) -> Callable[[F], F]:
     return decorate
 
 
-def decide(ctx: click.Context, match_id: str, decision: Decision, options: dict[str, Any]) -> None:
-    """Record ``decision`` with the ruling the options describe; print what it did.
-
-    :raises BadInputError: (exit 2) for a ruling that names nothing it applies to.
-    :raises RefusedError: (exit 1) for a ruling the rules refuse, with the rule.
-    """
-    ledger = open_ledger(ctx)
-    with library_errors():
-        given = Ruling(
-            ruled_by=options["ruled_by"],
-            reason=options["reason"],
-            rule=options["rule"],
-            agreed=options["agreed"],
-            by=options["by"],
-            at=options["at"],
-        )
-        done = decision(ledger, given)
-        entries = ledger.history(match_id, at=done.numbers[-1])
-    ruling = done.ruling
-    assert ruling is not None  # every ruling command records one
-    if options["as_json"]:
-        emit_json(
-            {
-                **state_document(done.state),
-                "ruling": ruling.originator_version,
-                "voided": list(ruling.voids),
-                "restored": list(ruling.restores),
-                "recorded": list(done.numbers),
-            }
-        )
-        return
-    for entry in entries[-len(done.events) :]:
-        click.echo(f"event {entry.number}: {entry.text}")
-    click.echo(brief(done.state))
+def _ruling(options: dict[str, Any]) -> dict[str, Any]:
+    """The ruling's fields the options give (``--reason``, ``--rule``, ``--ruled-by``,
+    ``--agreed``); ``--ruled-by`` left out: the command's own ruler."""
+    return {
+        "reason": options["reason"],
+        "rule": options["rule"],
+        "ruled_by": options["ruled_by"] or "",
+        "agreed": options["agreed"],
+    }
 
 
-def _event_command(name: str, *, help: str, metavar: str = "EVENT") -> click.Command:
-    """A ruling on one recorded event: ``NAME MATCH EVENT`` and the ruling options.
+def _record(ctx: click.Context, match_id: str, command: Any, options: dict[str, Any]) -> None:
+    record_command(ctx, match_id, command, options["by"], options["at"], options["as_json"])
 
-    It calls the front door's method of the same name.
-    """
+
+def _event_command(kind: EventRuling, *, help: str, metavar: str = "EVENT") -> click.Command:
+    """A ruling on one recorded event: ``VERB MATCH EVENT`` and the ruling options."""
 
     @click.pass_context
     def command(ctx: click.Context, /, match_id: str, event: int, **options: Any) -> None:
-        def rule(ledger: Ledger, ruling: Ruling) -> Recorded[None]:
-            method: Callable[..., Recorded[None]] = getattr(ledger, name.replace("-", "_"))
-            return method(match_id, event, ruling)
-
-        decide(ctx, match_id, rule, options)
+        _record(ctx, match_id, kind(event, **_ruling(options)), options)
 
     command.__doc__ = help
     decorated = ruling_options()(command)
     decorated = click.argument("event", type=int, metavar=metavar)(decorated)
     decorated = click.argument("match_id", metavar="MATCH")(decorated)
-    return click.command(name)(decorated)
+    return click.command(kind.verb)(decorated)
 
 
 revert = _event_command(
-    "revert",
+    Revert,
     help="Undo the illegal play EVENT and the game actions after it (USBGF 4.2.3(c)-(f)).",
 )
 void_cube = _event_command(
-    "void-cube",
+    VoidCube,
     help="Void the invalid double EVENT that was taken: the game counts as if it never was "
     "(USBGF 4.4.6.1, 4.4.9, 4.4.10).",
 )
 nullify_pass = _event_command(
-    "nullify-pass",
+    NullifyPass,
     help="Nullify the pass of the invalid double EVENT: the game resumes at the double "
     "(USBGF 4.4.6.2).",
 )
 void_concession = _event_command(
-    "void-concession",
+    VoidConcession,
     help="Void the accepted concession EVENT the rules did not allow (a contact position): "
     "it and everything after it are void, and the game resumes where it was conceded "
     "(USBGF 4.5, 4.2.6).",
 )
 correct_cube = _event_command(
-    "correct-cube",
+    CorrectCube,
     help="The double EVENT to a wrong level stands at the right level (USBGF 4.4.8).",
 )
 correct_setup = _event_command(
-    "correct-setup",
+    CorrectSetup,
     help="Correct the wrong setup EVENT (USBGF 4.2.4): the plays stand on the right position if "
     "none was affected, else the game starts again; too late, the position stands.",
 )
 overturn = _event_command(
-    "overturn",
+    Overturn,
     help="An appeal committee reverses the ruling at event RULING: what it voided is back "
     "in force (USBGF 5.2; --ruled-by committee).",
     metavar="RULING",
@@ -174,7 +155,7 @@ overturn = _event_command(
 @click.pass_context
 def correct_length(ctx: click.Context, /, match_id: str, length: int, **options: Any) -> None:
     """The match is LENGTH points, from the next game (USBGF 4.8.4, 4.8.5)."""
-    decide(ctx, match_id, lambda ledger, r: ledger.correct_length(match_id, length, r), options)
+    _record(ctx, match_id, CorrectLength(length, **_ruling(options)), options)
 
 
 def parse_score(words: tuple[str, ...]) -> tuple[int, int]:
@@ -200,7 +181,7 @@ def correct_score(
 ) -> None:
     """The score is A (player a) to B (player b): the director settles a dispute (USBGF 4.7)."""
     points = parse_score(score)
-    decide(ctx, match_id, lambda ledger, r: ledger.correct_score(match_id, points, r), options)
+    _record(ctx, match_id, CorrectScore(*points, **_ruling(options)), options)
 
 
 @click.command("note")
@@ -217,20 +198,11 @@ def note(ctx: click.Context, /, match_id: str, text: str, **options: Any) -> Non
     Example: bgledger note r2t1 'Bob asked for the director at 14:05'
     """
     if options["ruled_by"] is not None:
-        decide(
-            ctx, match_id, lambda ledger, r: ledger.note(match_id, r), {**options, "reason": text}
-        )
+        _record(ctx, match_id, RulingNote(**_ruling({**options, "reason": text})), options)
         return
     if options["rule"] is not None or options["agreed"]:
         raise BadInputError("--rule and --agreed go with a ruling: add --ruled-by")
-    ledger = open_ledger(ctx)
-    with library_errors():
-        done = ledger.remark(match_id, text, by=options["by"], at=options["at"])
-    if options["as_json"]:
-        emit_json(done.to_json())
-        return
-    click.echo(f"event {done.numbers[0]}: scorekeeper's note: {text.strip()}")
-    click.echo(brief(done.state))
+    _record(ctx, match_id, Note(text), options)
 
 
 COMMANDS = (

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from bgledger.cli.common import json_option, stamp_options
-from bgledger.cli.ledger_commands import perform
+from bgledger.cli.common import json_option, record_command, stamp_options
+from bgledger.commands.vocabulary import Setup
 
 
 @click.command()
@@ -22,4 +22,4 @@ def setup(
     Recorded before the game's first play and flagged; 'correct-setup' is the
     director's remedy (USBGF 4.2.4).
     """
-    perform(ctx, lambda ledger: ledger.setup(match_id, position, by=by, at=at), as_json)
+    record_command(ctx, match_id, Setup(position), by, at, as_json)

@@ -34,7 +34,7 @@ def ledger_url(tmp_path: Path) -> str:
     url = f"sqlite:///{tmp_path / 'ledger.db'}"
     ledger = Ledger(url)
     ledger.start(("Ann", "Bob"), 3, match_id="m", by="kim")
-    ledger.opening("m", 3, 1, by="kim")
+    ledger.record_line("m", "opening 3 1", by="kim")
     ledger.close()
     return url
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -130,7 +131,7 @@ def test_an_illegal_play_made_at_the_board_is_recorded_as_played(db: str) -> Non
     run(db, "opening", "m", "5", "2")
     made = run(db, "move", "m", "13/8 13/10", "--as-played")  # a 5 and a 3 for a 5-2
     assert made.exit_code == 0, made.output
-    assert "flagged" in made.stderr
+    assert re.search(r"^\s+4 ! .* ILLEGAL: Ann played 13/10 13/8", made.stdout, re.M), made.stdout
     state = show(db)
     assert state["flagged"] == [4] and state["turn"] == "b"
     history = run(db, "history", "m")

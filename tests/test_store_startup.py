@@ -142,10 +142,10 @@ def test_one_shot_commands_load_neither_the_orm_nor_sqlalchemy_utils(
     url = f"sqlite:///{tmp_path / 'ledger.db'}"
     ledger = Ledger(url)
     ledger.start(("Ann", "Bob"), 3, match_id="m", by="kim")
-    ledger.opening("m", 3, 1, by="kim")
-    ledger.move("m", "8/5 6/5", by="kim")
+    ledger.record_line("m", "opening 3 1", by="kim")
+    ledger.record_line("m", "move 8/5 6/5", by="kim")
     if command[0] == "move":
-        ledger.roll("m", 5, 2, by="kim")
+        ledger.record_line("m", "roll 5 2", by="kim")
     ledger.close()
     loaded = loaded_modules("--db", url, *command)
     assert "bgledger.store.recorder" in loaded

@@ -391,6 +391,8 @@ class Move(Command):
     @classmethod
     def read(cls, words: Words) -> Command:
         as_played = words.flag("--as-played")
+        if "--premature" in words.rest:  # only a roll or a double is made early (USBGF 4.1.7.1)
+            raise InvalidActionError(f"{words.line!r}: --premature goes with roll and double")
         if not words.rest:
             raise InvalidActionError(f"{words.line!r}: move needs a play, e.g. 'move 13/8 13/11'")
         return cls(" ".join(words.rest), as_played)
@@ -1364,13 +1366,18 @@ def parse(line: str) -> Command:
         at, words = words[0][1:], words[1:]
     if not words:
         raise InvalidActionError(f"{line!r} names no action: one of {', '.join(_BY_VERB)}")
-    shorthand = _SHORTHAND.fullmatch(" ".join(w for w in words if w != "--as-played"))
+    flags = ("--as-played", "--premature")
+    shorthand = _SHORTHAND.fullmatch(" ".join(w for w in words if w not in flags))
     command: Command
     if shorthand:
         one, two, play = shorthand.groups()
-        as_played = "--as-played" in words
+        as_played, premature = "--as-played" in words, "--premature" in words
         if not play.strip():
-            command = Roll(int(one), int(two), as_played)
+            command = Roll(int(one), int(two), as_played, premature)
+        elif premature:
+            raise InvalidActionError(
+                f"{line!r}: --premature goes with a roll alone ('65: --premature')"
+            )
         else:
             command = RollMove(int(one), int(two), play.strip(), as_played)
     else:
