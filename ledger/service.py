@@ -69,7 +69,6 @@ from bgledger.errors import (
     MatchNotFoundError,
     SealRefusedError,
     TokenScopeError,
-    UnknownTokenError,
 )
 from bgledger.events import (
     BreakEnded,
@@ -1539,13 +1538,8 @@ class Ledger:
         :raises MatchNotFoundError: for an unknown match.
         :raises InvalidActionError: for a line that is no action.
         """
-        grant = self._tokens().grant(token) if token else None
-        if grant is None:
-            raise UnknownTokenError("no valid token: 'bgledger token MATCH --role scorekeeper'")
-        event = self.state(match_id).event if grant.match_id is None else ""
-        if not grant.covers(match_id, event):
-            scope = grant.match_id or grant.event or "no match"
-            raise TokenScopeError(f"this token ({grant.label}) records in {scope}, not {match_id}")
+        grant = self._tokens().held(token, "bgledger token MATCH --role scorekeeper")
+        grant.check_covers(match_id, lambda: self.state(match_id).event)
         action = Action.parse(line) if line is not None else None
         claimed = action.ruler if action is not None else ""
         if not grant.may_claim(claimed):
@@ -1573,19 +1567,9 @@ class Ledger:
         :raises TokenScopeError: for a token that may not start a match of the event.
         :raises MatchExistsError: if its ``id`` is taken.
         """
-        grant = self._tokens().grant(token) if token else None
-        if grant is None:
-            raise UnknownTokenError("no valid token: 'bgledger token --event E --role director'")
+        grant = self._tokens().held(token, "bgledger token --event E --role director")
         players, length, match_id, label, options = _start_options(setup)
-        event = options["event"]
-        if not grant.may_start(event):
-            scope = grant.match_id or grant.event
-            where = f"the matches of {scope!r}" if grant.event is not None else f"match {scope!r}"
-            raise TokenScopeError(
-                f"this token ({grant.label}) starts no match of event {event!r}: a "
-                f"{grant.role}'s token records in {where} only; start it with the event's "
-                "director's token ('bgledger token --event E --role director')"
-            )
+        grant.check_starts(options["event"])
         chosen = self.start(players, length, match_id=match_id, by=grant.label, **options)
         return Started(
             chosen, grant.label, self.issue_token("scorekeeper", match_id=chosen, label=label)
@@ -1596,8 +1580,7 @@ class Ledger:
 
         :raises UnknownTokenError: if no such token is in force.
         """
-        if not self._tokens().revoke(token):
-            raise UnknownTokenError("no such token in force (never issued, or already revoked)")
+        self._tokens().revoke(token)
 
     # -- the tournament-wide views ---------------------------------------------------------
 
