@@ -72,7 +72,6 @@ __all__ = [
     "Witness",
     "check_snapshots",
     "log_gaps",
-    "snapshot_witness",
     "streams",
     "verify",
     "verify_ledger",
@@ -324,12 +323,8 @@ def _snapshot_rows(ledger: MatchStore, stream: UUID) -> list[StoredEvent]:
     return list(ledger.snapshots.recorder.select_events(stream))
 
 
-def snapshot_witness(ledger: MatchStore, stream: UUID) -> Witness | None:
-    """The chain at the match's latest snapshot (None without one, or an older one without it)."""
-    return _witness(ledger, _snapshot_rows(ledger, stream))
-
-
 def _witness(ledger: MatchStore, rows: Sequence[StoredEvent]) -> Witness | None:
+    """The chain at the latest of a stream's snapshot ``rows`` that keeps one (None: none does)."""
     for row in reversed(rows):
         try:
             snapshot = ledger.mapper.to_domain_event(row)
