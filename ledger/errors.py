@@ -30,8 +30,10 @@ __all__ = [
     "ClockRefusedError",
     "ConcurrentWriteError",
     "CubeActionRefusedError",
+    "IdempotencyKeyReusedError",
     "IllegalPlayRefusedError",
     "InvalidClockError",
+    "InvalidIdempotencyKeyError",
     "InvalidMatchSetupError",
     "InvalidTimeError",
     "InvalidVoidReasonError",
@@ -220,3 +222,14 @@ class UnknownTokenError(AccessDeniedError):
 
 class TokenScopeError(AccessDeniedError):
     """A valid token for another match or event (HTTP 403)."""
+
+
+class InvalidIdempotencyKeyError(RulesError):
+    """A client key (``Idempotency-Key``) that is empty, too long or not printable ASCII."""
+
+
+class IdempotencyKeyReusedError(BgLedgerError):
+    """A client key already used in this match for another command (HTTP 422).
+
+    Nothing is recorded: a key names one write, and a retry sends the same command again.
+    """

@@ -41,9 +41,9 @@ import importlib
 import json
 import shlex
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from copy import deepcopy
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
@@ -51,19 +51,23 @@ from bgledger.access import ROLES, Grant, InvalidGrantError, TokenBook
 from bgledger.commands.breaks import BEST_OF_THREE
 from bgledger.commands.clock import NOMINAL_MS, SET_RULES, parse_clock
 from bgledger.commands.decide import stamp
-from bgledger.commands.language import (
-    CORRECTION_VERBS,
-    EVENT_RULINGS,
-    RULING_VERBS,
-    Action,
-    InvalidActionError,
-    without_comment,
-)
+from bgledger.commands.language import without_comment
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.rulings import RULERS, InvalidRulingError, Ruling
 from bgledger.commands.setup import CLOCKS
+from bgledger.commands.vocabulary import (
+    PICKUP_REASON,
+    RULES,
+    Amend,
+    Command,
+    Undo,
+    parse,
+    ruler_of_events,
+)
 from bgledger.errors import (
     ActionRefusedError,
+    ConcurrentWriteError,
+    IdempotencyKeyReusedError,
     InvalidMatchSetupError,
     InvalidTimeError,
     MatchNotFoundError,
@@ -79,12 +83,10 @@ from bgledger.events import (
     ClockSet,
     ClockStarted,
     ClockStopped,
-    EntryAmended,
-    EntryWithdrawn,
+    EntryCorrected,
     MatchEvent,
     PenaltyPointsAssessed,
     PlaysReverted,
-    RemarkRecorded,
     ReserveTimePenalized,
     ReserveTimeRestored,
     RulingMade,
@@ -93,7 +95,12 @@ from bgledger.events import (
 from bgledger.projections.state.clock import at_ms
 from bgledger.projections.state.corrected import corrected, rulings_in_force
 from bgledger.projections.state.fold import MatchState
-from bgledger.projections.views.audit import HistoryEntry, ruling_effect
+from bgledger.projections.views.audit import (
+    HistoryEntry,
+    history_line,
+    recorded_entries,
+    ruling_effect,
+)
 from bgledger.projections.views.audit import history as audit_history
 from bgledger.projections.views.moment import Moment, moment
 from bgledger.projections.views.summary import state_json
@@ -104,6 +111,7 @@ from bgledger.rules.notation import Play
 from bgledger.rules.position import Position
 from bgledger.rules.profiles import DEFAULT_PROFILE, PROFILES, Decision, get_profile
 from bgledger.store.application import DEFAULT_URL, MatchStore
+from bgledger.store.keys import Found, KeyBook, Keyed, checked_key
 
 # What only some commands need is imported in the methods that need it, so
 # that a one-shot command (``bgledger show``, ``roll``, ``move``) does not pay
@@ -196,9 +204,6 @@ def __getattr__(name: str) -> Any:
 T = TypeVar("T")
 
 
-PICKUP_REASON = "picked up the dice before the opponent hit the clock"
-"""Why an early pick-up is sanctioned, unless the director says otherwise (USBGF 4.1.7.2)."""
-
 EXPORT_FORMATS = ("mat", "json", "scoresheet", "scoresheet-html")
 """What :meth:`Ledger.export` writes: gnubg's .mat, the lossless JSON copy, USBGF 4.7 sheets."""
 
@@ -261,33 +266,33 @@ class RulingOption:
 
 
 def _try_ruling(
-    match: Match, history: list[MatchEvent], verb: str, event: int, profile: str
+    match: Match, history: list[MatchEvent], kind: type[Command], event: int, profile: str
 ) -> RulingOption | None:
-    """``verb`` on ``event`` tried on copies of ``match``: open, closed, or None (no such case).
+    """The ruling ``kind`` on ``event`` tried on copies of ``match``: open, closed, or None
+    (no such case).
 
     Tried without the players' agreement, then with it; nothing is stored.
     """
-    ruler = "committee" if verb == "overturn" else "director"
-    numbered = {e.originator_version: e for e in history}
     closed: RulingOption | None = None
     for agreed in (False, True):
         trial = deepcopy(match)
-        ruling = Ruling(ruler, "(tried for the picker)", agreed=agreed, by=ruler)
+        ruling = kind(event, reason="(tried for the picker)", agreed=agreed)  # type: ignore[call-arg]
+        ruler = ruling.ruler
         try:
-            getattr(trial, verb.replace("-", "_"))(history, event, ruling)
+            ruling.run(trial, ruler, history)
         except InvalidRulingError:
             return None
         except ActionRefusedError as refused:
             rule = refused.rule or ""
             closed = closed or RulingOption(
-                verb, event, rule, ruler, False, refused.reason, False,
+                kind.verb, event, rule, ruler, False, refused.reason, False,
                 Ledger.rule_text(profile, rule) if rule else (),
             )  # fmt: skip
             continue
         made = next(e for e in trial.collect_events() if isinstance(e, RulingMade))
-        effect = ruling_effect(made, trial.state, numbered)
+        effect = ruling_effect(made, trial.state, {e.originator_version: e for e in history})
         text = Ledger.rule_text(profile, made.rule) if made.rule else ()
-        return RulingOption(verb, event, made.rule, ruler, True, effect, agreed, text)
+        return RulingOption(kind.verb, event, made.rule, ruler, True, effect, agreed, text)
     return closed
 
 
@@ -313,6 +318,15 @@ class Recorded(Generic[T]):
     before: MatchState
     state: MatchState
     result: T
+    entries: tuple[HistoryEntry, ...] = ()
+    """The trail's entries of :attr:`events`, worded as ``history`` words them."""
+    replayed: bool = False
+    """True for the answer to a retried key: this call recorded nothing."""
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """What every adapter prints: the entries as ``history`` prints them."""
+        return tuple(history_line(entry) for entry in self.entries)
 
     @property
     def numbers(self) -> tuple[int, ...]:
@@ -332,6 +346,20 @@ class Recorded(Generic[T]):
     def to_json(self) -> dict[str, Any]:
         """``show --json``'s fields after the command, with ``recorded``: the events' numbers."""
         return {**state_json(self.state), "recorded": list(self.numbers)}
+
+    def answer(self) -> dict[str, Any]:
+        """The web's answer to a recorded line: each entry (number, kind, text, by, line)
+        and the match after it (``show --json``'s document)."""
+        recorded = [
+            {"number": e.number, "kind": e.kind, "text": e.text, "by": e.recorded_by,
+             "line": history_line(e)}
+            for e in self.entries
+        ]  # fmt: skip
+        return {
+            "recorded": recorded,
+            "match": state_document(self.state),
+            "replayed": self.replayed,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -465,6 +493,7 @@ class Ledger:
         self._models: ReadModels | None = None
         self._content_keys: dict[str, tuple[int, str | None]] = {}  # by id: (version, key)
         self._token_book: TokenBook | None = None
+        self._key_book: KeyBook | None = None
 
     def close(self) -> None:
         """Close the database connections."""
@@ -604,648 +633,158 @@ class Ledger:
             options["meta"] = {**options.get("meta", {}), BEST_OF_THREE: "yes"}
         return self._store.start(players, length, match_id=match_id, by=by, **options)
 
-    def opening(
-        self, match_id: str, die_a: int, die_b: int, *, by: str, at: str | None = None
-    ) -> Recorded[None]:
-        """The opening roll: a's die, b's die; the higher plays both (a tie is rolled again).
-
-        USBGF Appendix B; a new game starts with it (USBGF 4.8.1).
-
-        :raises InvalidDiceError: for a die outside 1-6.
-        :raises OutOfTurnError: while a game is in progress (USBGF Appendix B).
-        """
-        return self._act(match_id, lambda m: m.opening(die_a, die_b, by=by, at=at))
-
-    def roll(
+    def record(
         self,
         match_id: str,
-        die1: int,
-        die2: int,
+        command: Command | str,
         *,
-        as_played: bool = False,
         by: str,
         at: str | None = None,
-    ) -> Recorded[bool]:
-        """The player on roll rolled ``die1``-``die2``; a roll that cannot be played is a dance.
+        key: str | None = None,
+        grant: Grant | None = None,
+    ) -> Recorded[Any]:
+        """Record ``command`` (a :mod:`~bgledger.commands.vocabulary` value, or a line of the
+        record language) in the match: the one entrance of every write to a match.
 
-        The result is True for a dance (the turn passes, USBGF Appendix B).  A
-        roll on the opponent's time (his hit not recorded) is refused, or comes
-        after his hit recorded as implied, as the profile says; ``as_played``
-        records it as made on his time (the director may rule the missed hit).
+        ``at`` is the time of a command that gives none (default: now).  ``grant`` is the
+        authority of a bearer token (:meth:`authorize`); without one, the local operator's
+        (the shell, which holds the database itself).  The grant is checked against the
+        command itself, the command an ``amend`` records, and the entry an ``undo`` or
+        ``amend`` takes out of force (DESIGN principle 10).  ``key`` is the client's key:
+        the same key again with the same command records nothing and answers what the
+        first answered (``replayed``); with another command it is refused.  A command is
+        all or nothing (``52: 13/x`` refused records no roll either).
 
-        :raises InvalidDiceError: for a die outside 1-6.
-        :raises OutOfTurnError: when nobody is to roll (a double or concession pending:
-            USBGF 4.4.4, 4.5; a break: USBGF 2.2.2).
-        :raises ClockRefusedError: for a roll on the opponent's time, where refused
-            (USBGF 4.1.8.1).
+        :raises InvalidActionError: for a line that is no command.
+        :raises RulesError: for dice, plays, levels or times that describe nothing.
+        :raises ActionRefusedError: when the match refuses it, with the rule.
+        :raises TokenScopeError: for a command the grant's role may not issue.
+        :raises IdempotencyKeyReusedError: for a key used for another command.
+        :raises ConcurrentWriteError: if another scorekeeper recorded first (nothing of
+            ours was); retrying decides afresh.
         """
-        return self._act(match_id, lambda m: m.roll(die1, die2, as_played=as_played, by=by, at=at))
+        if isinstance(command, str):
+            command = parse(command)
+        said = str(command)
+        if grant is not None:
+            self._check_issuer(grant, match_id, command)
+        keyed = None
+        if key is not None:
+            keyed = Keyed(match_id, checked_key(key), said)
+            known = self._keys().find(match_id, key)
+            if known is not None:
+                return self._replayed(match_id, keyed, known)
+        timed = command.timed(at)
 
-    def void_roll(
-        self, match_id: str, reason: str, *, by: str, at: str | None = None
-    ) -> Recorded[None]:
-        """The last roll was invalid (cocked, wrong side of the bar, die on die: USBGF 4.1.4).
+        def decide(match: Match, history: list[MatchEvent]) -> tuple[MatchState, int, Any, Match]:
+            before, version = match.state, match.version
+            result = timed.run(match, by, history)
+            if grant is not None and isinstance(timed, Undo | Amend):
+                self._check_correction(grant, match_id, history, result)
+            return before, version, result, match
 
-        :raises InvalidVoidReasonError: for a reason the match's profile does not know.
-        :raises OutOfTurnError: when no roll waits to be played.
-        """
-        return self._act(match_id, lambda m: m.void_roll(reason, by=by, at=at))
-
-    def move(
-        self, match_id: str, play: str, *, as_played: bool = False, by: str, at: str | None = None
-    ) -> Recorded[Judgement]:
-        """The player on roll played ``play`` (``'13/8 13/11'``, ``'bar/20*'``, ``'6/off'``).
-
-        An illegal play is refused (the CLI's typo guard) unless it was made
-        at the board: ``as_played`` records it flagged, with the reason, since it
-        stands unless corrected in time (USBGF 4.2.3(a), DESIGN principle 2).
-
-        :raises InvalidNotationError, InvalidPlayError: for a play that describes nothing.
-        :raises IllegalPlayRefusedError: for an illegal play not ``as_played``.
-        :raises OutOfTurnError: when no roll waits to be played.
-        """
-        return self._act(match_id, lambda m: m.move(play, as_played=as_played, by=by, at=at))
-
-    def double(
-        self,
-        match_id: str,
-        *,
-        to: int | None = None,
-        as_played: bool = False,
-        by: str,
-        at: str | None = None,
-    ) -> Recorded[None]:
-        """The player on roll doubles (to ``to`` when not twice the cube), before rolling.
-
-        USBGF 4.4.2; refused in the Crawford game, on a dead cube, by the
-        cube's opponent or to a wrong level (USBGF 4.4.6, 4.4.9, 4.4.2, 4.4.8)
-        unless ``as_played``, flagged.
-
-        :raises CubeActionRefusedError: for a double the rules forbid.
-        :raises OutOfTurnError: when the player on roll has rolled already.
-        """
-        return self._act(match_id, lambda m: m.double(to=to, as_played=as_played, by=by, at=at))
-
-    def beaver(
-        self, match_id: str, *, as_played: bool = False, by: str, at: str | None = None
-    ) -> Recorded[None]:
-        """The doubled player took and at once redoubled, keeping the cube (a beaver).
-
-        Not played in tournaments (USBGF 4.4.10): refused unless ``as_played``, flagged.
-
-        :raises CubeActionRefusedError: without ``as_played`` where the profile forbids it.
-        :raises OutOfTurnError: with no double to beaver.
-        """
-        return self._act(match_id, lambda m: m.beaver(as_played=as_played, by=by, at=at))
-
-    def automatic_double(
-        self, match_id: str, *, as_played: bool = False, by: str, at: str | None = None
-    ) -> Recorded[None]:
-        """The opening roll tied and the cube was turned, in the middle (an automatic double).
-
-        Not played in tournaments (USBGF 4.4.10): refused unless ``as_played``, flagged.
-
-        :raises CubeActionRefusedError: without ``as_played`` where the profile forbids it.
-        :raises OutOfTurnError: unless a game waits for its opening roll.
-        """
-        return self._act(match_id, lambda m: m.automatic_double(as_played=as_played, by=by, at=at))
-
-    def take(self, match_id: str, *, by: str, at: str | None = None) -> Recorded[None]:
-        """The doubled player takes: he owns the cube at the new level (USBGF 4.4.4).
-
-        :raises OutOfTurnError: without a double pending.
-        """
-        return self._act(match_id, lambda m: m.take(by=by, at=at))
-
-    def drop(self, match_id: str, *, by: str, at: str | None = None) -> Recorded[None]:
-        """The doubled player passes: the doubler wins the game at the cube's value (USBGF 4.4.4).
-
-        :raises OutOfTurnError: without a double pending.
-        """
-        return self._act(match_id, lambda m: m.drop(by=by, at=at))
-
-    def resign(
-        self,
-        match_id: str,
-        level: str,
-        *,
-        player: str | None = None,
-        as_played: bool = False,
-        by: str,
-        at: str | None = None,
-    ) -> Recorded[None]:
-        """``player`` (default: on roll) offers to concede a single game, gammon or backgammon.
-
-        USBGF 4.5; a profile may allow concessions only without contact
-        (refused unless ``as_played``).
-
-        :raises InvalidResultError: for a level that is not single, gammon or backgammon.
-        :raises ResignationRefusedError: for a concession the profile does not allow.
-        """
-        return self._act(
-            match_id,
-            lambda m: m.resign(level, player=player, as_played=as_played, by=by, at=at),
-        )
-
-    def accept(self, match_id: str, *, by: str, at: str | None = None) -> Recorded[None]:
-        """The concession offered is accepted: the game is won at its level (USBGF 4.5).
-
-        :raises OutOfTurnError: without a concession offered.
-        """
-        return self._act(match_id, lambda m: m.accept(by=by, at=at))
-
-    def reject(self, match_id: str, *, by: str, at: str | None = None) -> Recorded[None]:
-        """The concession offered is refused; play goes on (USBGF 4.5).
-
-        :raises OutOfTurnError: without a concession offered.
-        """
-        return self._act(match_id, lambda m: m.reject(by=by, at=at))
-
-    def roll_early(
-        self, match_id: str, die1: int, die2: int, *, by: str, at: str | None = None
-    ) -> Recorded[None]:
-        """The player not on roll rolled before the mover moved (USBGF 4.1.7.1).
-
-        The mover then accepts or refuses the roll; where premature rolls
-        stand (ABT 4.6) it stands at once.
-
-        :raises InvalidDiceError: for a die outside 1-6.
-        :raises OutOfTurnError: unless the mover has rolled and not yet moved.
-        """
-        return self._act(match_id, lambda m: m.roll_early(die1, die2, by=by, at=at))
-
-    def accept_roll(self, match_id: str, *, by: str, at: str | None = None) -> Recorded[None]:
-        """The mover lets his opponent's premature roll stand and moves knowing it (USBGF 4.1.7.1).
-
-        :raises OutOfTurnError: without a premature roll waiting.
-        """
-        return self._act(match_id, lambda m: m.accept_roll(by=by, at=at))
-
-    def refuse_roll(self, match_id: str, *, by: str, at: str | None = None) -> Recorded[None]:
-        """The mover refuses the premature roll: it is rolled again after his move (USBGF 4.1.7.1).
-
-        :raises PrematureRollStandsError: where premature rolls stand (ABT 4.6).
-        :raises OutOfTurnError: without a premature roll waiting.
-        """
-        return self._act(match_id, lambda m: m.refuse_roll(by=by, at=at))
-
-    def double_early(
-        self,
-        match_id: str,
-        *,
-        to: int | None = None,
-        as_played: bool = False,
-        by: str,
-        at: str | None = None,
-    ) -> Recorded[None]:
-        """The player not on roll doubled before the mover moved: it stands if valid (USBGF 4.4.7).
-
-        The mover takes or drops once he has moved.
-
-        :raises CubeActionRefusedError: for a double the rules forbid (unless ``as_played``).
-        :raises OutOfTurnError: unless the mover has rolled and not yet moved.
-        """
-        return self._act(
-            match_id, lambda m: m.double_early(to=to, as_played=as_played, by=by, at=at)
-        )
-
-    def setup(
-        self, match_id: str, position: str, *, by: str, at: str | None = None
-    ) -> Recorded[None]:
-        """The game began from ``position`` (a gnubg position id), not the standard one.
-
-        USBGF 4.2.4.
-
-        Recorded before the game's first play and flagged; :meth:`correct_setup` is the remedy.
-
-        :raises InvalidPositionError: for a position id that is no board.
-        :raises OutOfTurnError: once the game's first play is made.
-        """
-        return self._act(match_id, lambda m: m.record_setup(position, by=by, at=at))
+        try:
+            if timed.needs_history:
+                outcome = self._store.rule(match_id, decide, keyed)
+            else:
+                outcome = self._store.act(match_id, lambda m: decide(m, []), keyed)
+        except ConcurrentWriteError:
+            known = self._keys().find(match_id, key) if keyed is not None else None
+            if keyed is None or known is None:
+                raise
+            return self._replayed(match_id, keyed, known)  # the same key won the race
+        return self._recorded(match_id, outcome)
 
     def record_line(
-        self, match_id: str, line: str, *, by: str, at: str | None = None
-    ) -> Recorded[Any]:
-        """Record one line of the record language (``roll 5 2``, ``52: 13/8 13/11``, ``hit`` ...).
-
-        The one path ``bgledger record`` and the web pad's ``POST .../lines``
-        share (:mod:`bgledger.commands.language`).  ``at`` is the time of a line
-        that gives none (``@TIME``); a line is all or nothing (``52: 13/x``
-        refused records no roll either).  ``undo`` and ``amend EVENT LINE`` are
-        :meth:`undo` and :meth:`amend`.
-
-        :raises InvalidActionError: for a line that is no action.
-        :raises RulesError: for dice, plays, levels or times that describe nothing.
-        :raises ActionRefusedError: when the match refuses the action, with the rule.
-        """
-        action = Action.parse(line)
-        if at is not None and action.at is None:
-            action = replace(action, at=at)
-        if action.verb == "undo":
-            return self.undo(
-                match_id, reason=action.reason, ruled_by=action.ruled_by, by=by, at=action.at
-            )
-        if action.verb == "amend":
-            number, said = action.args
-            return self.amend(
-                match_id, int(number), said,
-                reason=action.reason, ruled_by=action.ruled_by, by=by, at=action.at,
-            )  # fmt: skip
-        if action.verb in RULING_VERBS:
-            return self._ruling_line(match_id, action, by)
-        return self._act(match_id, lambda m: action.apply(m, by))
-
-    def _ruling_line(self, match_id: str, action: Action, by: str) -> Recorded[None]:
-        """A ruling line (``revert 12 --reason ...``): the ruling method of its verb."""
-        ruling = replace(action.ruling, by=by)
-        (argument,) = action.args
-        if action.verb == "correct-length":
-            return self.correct_length(match_id, int(argument), ruling)
-        if action.verb == "correct-score":
-            a, b = argument.split("-")
-            return self.correct_score(match_id, (int(a), int(b)), ruling)
-        method: Callable[[str, int, Ruling], Recorded[None]] = getattr(
-            self, action.verb.replace("-", "_")
-        )
-        return method(match_id, int(argument), ruling)
-
-    def remark(
-        self, match_id: str, text: str, *, by: str, at: str | None = None
-    ) -> Recorded[RemarkRecorded]:
-        """The scorekeeper's remark for the record (``note TEXT``); not a ruling.
-
-        :raises InvalidCorrectionError: for an empty remark.
-        """
-        return self._act(match_id, lambda m: m.remark(text, by=by, at=at))
-
-    # -- recording errors (not rulings) ------------------------------------------------------
-
-    def undo(
         self,
         match_id: str,
-        *,
-        reason: str = "",
-        ruled_by: str = "",
-        by: str,
-        at: str | None = None,
-    ) -> Recorded[EntryWithdrawn]:
-        """Withdraw the last entry as a recording error (``undo``); undo again for the one before.
-
-        The scorekeeper alone may undo an entry of the game in progress; an
-        earlier game's needs ``ruled_by="director"`` (USBGF 4.7).
-
-        :raises CorrectionRefusedError: if there is nothing to undo, or it may not be undone.
-        """
-        return self._rule(
-            match_id, lambda m, h: m.withdraw(h, reason=reason, ruled_by=ruled_by, by=by, at=at)
-        )
-
-    def amend(
-        self,
-        match_id: str,
-        event: int,
         line: str,
         *,
-        reason: str = "",
-        ruled_by: str = "",
         by: str,
         at: str | None = None,
-    ) -> Recorded[EntryAmended]:
-        """Entry ``event`` was mis-entered; ``line`` (record language) is what happened.
+        key: str | None = None,
+        grant: Grant | None = None,
+    ) -> Recorded[Any]:
+        """:meth:`record` of one line of the record language (``roll 5 2``, ``52: 13/8 13/11``).
 
-        The line is decided on the match as it stood before the entry, at the
-        entry's time unless it gives ``@TIME``; the later entries must still be
-        recorded as they were on the amended history, or the amendment is
-        refused naming the first that no longer fits.
+        The path ``bgledger record``, the web pad and the director's desk share.
 
-        :raises InvalidActionError: for a line that is no action, or is itself a correction.
-        :raises InvalidCorrectionError: for an event that is no entry.
-        :raises CorrectionRefusedError: for an entry that may not be corrected.
-        :raises EntryNoLongerFitsError: if a later entry no longer fits.
-        :raises ActionRefusedError: if the match refuses the line itself, with the rule.
+        :raises InvalidActionError: for a line that is no command; else as :meth:`record`.
         """
-        action = Action.parse(line)
-        if action.verb in CORRECTION_VERBS:
-            raise InvalidActionError(f"{line!r}: amend takes what happened, not another correction")
+        return self.record(match_id, parse(line), by=by, at=at, key=key, grant=grant)
 
-        def perform(match: Match, when: str) -> None:
-            (action if action.at is not None else replace(action, at=when)).apply(match, by)
+    def _keys(self) -> KeyBook:
+        if self._key_book is None:
+            datastore = getattr(self._store.recorder, "datastore")  # noqa: B009
+            self._key_book = KeyBook(datastore.transaction)
+        return self._key_book
 
-        return self._rule(
-            match_id,
-            lambda m, h: m.amend(
-                h, event, perform, line=line, reason=reason, ruled_by=ruled_by, by=by, at=at
-            ),
+    def _replayed(self, match_id: str, keyed: Keyed, known: Found) -> Recorded[Any]:
+        """The answer a keyed command first got, for its retry: nothing is recorded."""
+        if known.command != keyed.command:
+            raise IdempotencyKeyReusedError(
+                f"Idempotency-Key {keyed.key!r} was used in match {match_id!r} for "
+                f"{known.command!r}, not {keyed.command!r}; nothing was recorded: a new "
+                "command takes a new key"
+            )
+        stored = self._store.history(match_id)
+        events = tuple(stored[known.first - 1 : known.last])
+        before = self._store.state(match_id, at=known.first - 1) if known.first > 1 else None
+        after = self._store.state(match_id, at=known.last)
+        entries = audit_history(stored[: known.last])[known.first - 1 :]
+        state = before if before is not None else after
+        return Recorded(match_id, events, state, after, None, tuple(entries), replayed=True)
+
+    def _check_issuer(self, grant: Grant, match_id: str, command: Command) -> None:
+        """The grant may issue ``command`` (and the command an ``amend`` records).
+
+        :raises TokenScopeError: naming the command, the role it needs, and the rule.
+        """
+        needs = command.ruler
+        if grant.may_claim(needs):
+            return
+        decision = command.command.decision if isinstance(command, Amend) else command.decision
+        why = ""
+        if decision is not None:
+            why = f" ({get_profile(self.state(match_id).profile).cite(decision)})"
+        raise TokenScopeError(
+            f"{str(command)!r} is the {needs}'s{why}: this token ({grant.label}) is a "
+            f"{grant.role}'s; record it with the {needs}'s token"
         )
 
-    # -- the game clock, breaks and penalty points -------------------------------------------
+    @staticmethod
+    def _check_correction(
+        grant: Grant, match_id: str, history: Sequence[MatchEvent], made: object
+    ) -> None:
+        """An ``undo`` or ``amend`` may take out of force only an entry the grant may issue.
 
-    def start_clock(
-        self,
-        match_id: str,
-        mode: str,
-        *,
-        reserve_ms: int | None = None,
-        delay_ms: int | None = None,
-        doubles: bool = False,
-        by: str,
-        at: str | None = None,
-    ) -> Recorded[ClockStarted]:
-        """Put a ``simple-delay`` (USBGF 3.5.5) or ``bronstein`` (CLOCK 2.1) clock on the match.
-
-        Reserves and delay default to the profile's for the points still to go
-        (USBGF 3.5.6, CLOCK 2.2 for ``doubles``); a Bronstein clock only
-        between games (CLOCK 1.1).  The next hit starts it.
-
-        :raises InvalidClockError: for an unknown mode or a bad figure.
-        :raises ClockRefusedError: for a clock the match cannot take now.
+        :raises TokenScopeError: for a director's act (penalty points, a clock set ...).
         """
-        return self._act(
-            match_id,
-            lambda m: m.start_clock(
-                mode, reserve_ms=reserve_ms, delay_ms=delay_ms, doubles=doubles, by=by, at=at
-            ),
+        if not isinstance(made, EntryCorrected):
+            return
+        voided = [event for event in history if event.originator_version in made.voids]
+        needs = ruler_of_events(voided)
+        if not grant.may_claim(needs):
+            raise TokenScopeError(
+                f"entry {made.event} of match {match_id!r} is the {needs}'s act: this token "
+                f"({grant.label}) is a {grant.role}'s and may not withdraw or amend it"
+            )
+
+    def _recorded(self, match_id: str, outcome: tuple[MatchState, int, T, Match]) -> Recorded[T]:
+        """The :class:`Recorded` of a stored command: its events read back as stored, worded
+        as ``history`` words them (from the states before and after, without the trail)."""
+        before, version, result, match = outcome
+        stored = self._store.events.get(
+            match_uuid(match_id), gt=max(version - 1, 0), lte=match.version
         )
-
-    def hit(
-        self, match_id: str, player: str | None = None, *, by: str, at: str | None = None
-    ) -> Recorded[ClockHit]:
-        """``player`` (default: whose time runs) hits the clock: his turn ends (USBGF 4.1.8.1).
-
-        The opening roll itself starts the winner's clock (CLOCK 3.3: the
-        ledger records the lower die's hit with it); a hit that ends no turn
-        is refused, saying whose hit is missing.
-
-        :raises ClockRefusedError: without a clock, or a hit out of turn.
-        """
-        return self._act(match_id, lambda m: m.hit(player, by=by, at=at))
-
-    def stop_clock(
-        self, match_id: str, reason: str, *, by: str, at: str | None = None
-    ) -> Recorded[ClockStopped]:
-        """Stop both clocks for ``reason``, a USBGF 4.3.2 code or its letter.
-
-        :raises InvalidClockError: for a reason USBGF 4.3.2 does not list.
-        :raises ClockRefusedError: for a clock that is not running.
-        """
-        return self._act(match_id, lambda m: m.stop_clock(reason, by=by, at=at))
-
-    def resume_clock(
-        self, match_id: str, *, by: str, at: str | None = None
-    ) -> Recorded[ClockResumed]:
-        """Restart the clock of the player whose turn it was stopped in (USBGF 4.3.2).
-
-        :raises ClockRefusedError: for a clock that is not stopped in a turn.
-        """
-        return self._act(match_id, lambda m: m.resume_clock(by=by, at=at))
-
-    def read_clock(
-        self, match_id: str, shown: tuple[int, int], *, by: str, at: str | None = None
-    ) -> Recorded[tuple[int, int]]:
-        """Record what the physical clock shows (ms, a then b); the result is each drift.
-
-        The drift is the clock's figure minus the ledger's own.
-
-        :raises ClockRefusedError: without a clock.
-        """
-        return self._act(match_id, lambda m: m.read_clock(shown, by=by, at=at))
-
-    def set_clock(
-        self,
-        match_id: str,
-        reserves: tuple[int, int],
-        *,
-        rule: str = SET_RULES[0],
-        ruled_by: str = "director",
-        reason: str,
-        by: str,
-        at: str | None = None,
-    ) -> Recorded[ClockSet]:
-        """The director sets both reserves (USBGF 3.7.2, 4.3.2(b), 4.3.3, 4.3.4).
-
-        :raises InvalidClockError: for a rule not in :data:`SET_RULES` or a bad figure.
-        :raises ClockRefusedError: without a clock.
-        """
-        return self._act(
-            match_id,
-            lambda m: m.set_clock(
-                reserves, rule=rule, ruled_by=ruled_by, reason=reason, by=by, at=at
-            ),
-        )
-
-    def flag(
-        self,
-        match_id: str,
-        player: str,
-        *,
-        nominal_ms: int = NOMINAL_MS,
-        by: str,
-        at: str | None = None,
-    ) -> Recorded[TimeExpired]:
-        """``player``'s reserve is announced expired: he loses the match (USBGF 4.3.3, CLOCK 5.3).
-
-        Both reserves spent: both get ``nominal_ms`` (USBGF 4.3.3).
-
-        :raises TimeNotExpiredError: when time remains by the ledger's own figures.
-        """
-        return self._act(match_id, lambda m: m.flag(player, nominal_ms=nominal_ms, by=by, at=at))
-
-    def early_pickup(
-        self,
-        match_id: str,
-        player: str,
-        ruling: Ruling,
-    ) -> Recorded[ReserveTimePenalized | None]:
-        """``player`` picked up the dice before his opponent hit the clock: the sanction.
-
-        Simple delay (USBGF 4.1.7.2): a warning, then 30 seconds of reserve
-        each time down to one second, then the match (the result is None: a
-        forfeit).  Bronstein (CLOCK 4.1): the delay of his next turn.
-
-        :raises ClockRefusedError: without a clock.
-        """
-        return self._act(match_id, lambda m: m.early_pickup(player, ruling))
-
-    def missed_hit(
-        self,
-        match_id: str,
-        ruling: Ruling,
-    ) -> Recorded[tuple[PlaysReverted, ReserveTimeRestored | None]]:
-        """The player whose time runs never hit the clock after his turn (USBGF 4.1.8.1).
-
-        His opponent's rolls and plays since are nullified and the reserve
-        his clock took since his turn really ended is restored.
-
-        :raises ClockRefusedError: without a running clock.
-        """
-        return self._rule(match_id, lambda m, h: m.missed_hit(h, ruling))
-
-    def start_break(
-        self,
-        match_id: str,
-        players: tuple[str, ...],
-        *,
-        combine: int = 1,
-        exceptional: str = "",
-        exception: str = "",
-        by: str,
-        at: str | None = None,
-    ) -> Recorded[BreakStarted]:
-        """``players`` take a break, between games (USBGF 2.2.2); the clock stops (4.3.2(b)).
-
-        ``combine`` takes several of each requester's breaks as one;
-        ``exceptional`` the circumstances of a break during a game;
-        ``exception`` the director's break beyond the allowance (USBGF 2.2.3).
-
-        :raises BreakRefusedError: beyond the allowance, or during a game without cause.
-        """
-        return self._act(
-            match_id,
-            lambda m: m.start_break(
-                players, combine=combine, exceptional=exceptional, exception=exception, by=by, at=at
-            ),
-        )
-
-    def end_break(
-        self, match_id: str, *, late: str | None = None, by: str, at: str | None = None
-    ) -> Recorded[BreakEnded]:
-        """The break is over; ``late`` returned 15 minutes or more after it (USBGF 2.2.2, 2.2.4).
-
-        :raises BreakRefusedError: without a break in progress.
-        """
-        return self._act(match_id, lambda m: m.end_break(late=late, by=by, at=at))
-
-    def late(
-        self,
-        match_id: str,
-        player: str,
-        *,
-        scheduled: str | None = None,
-        by: str,
-        at: str | None = None,
-    ) -> Recorded[PenaltyPointsAssessed]:
-        """``player`` is late at ``at``: the penalty points due so far (USBGF 2.2.4).
-
-        One point 15 minutes after the starting time (``scheduled``, default
-        the setup) or the end of a break, one more every 5 minutes; before
-        the first game, more than half the length forfeits the match.
-
-        :raises PenaltyRefusedError: before any point is due.
-        """
-        return self._act(match_id, lambda m: m.late(player, scheduled=scheduled, by=by, at=at))
-
-    def penalty(
-        self,
-        match_id: str,
-        player: str,
-        points: int,
-        *,
-        rule: str,
-        reason: str,
-        ruled_by: str = "director",
-        by: str,
-        at: str | None = None,
-    ) -> Recorded[PenaltyPointsAssessed]:
-        """The director's ``points`` penalty points against ``player``: his opponent scores them.
-
-        As for lateness (USBGF 2.2.4), the match is lost once the opponent's score reaches its
-        length.
-
-        :raises PenaltyRefusedError: for points the rules do not allow.
-        """
-        return self._act(
-            match_id,
-            lambda m: m.penalty(
-                player, points, rule=rule, reason=reason, ruled_by=ruled_by, by=by, at=at
-            ),
-        )
-
-    # -- rulings: compensating events (DESIGN principle 3) -----------------------------------
-
-    def revert(self, match_id: str, event: int, ruling: Ruling) -> Recorded[None]:
-        """Undo the illegal play ``event`` and the game actions after it (USBGF 4.2.3(c)-(f)).
-
-        Each rule's window is enforced: (a)/(c) before the opponent's next
-        valid roll, (e) before the offender's next roll, (d) any time for an
-        impossible position, (f) later only with the director (or the
-        players' agreement).
-
-        :raises InvalidRulingError: for an event that is no play.
-        :raises RulingRefusedError: outside every window, with the rule.
-        """
-        return self._rule(match_id, lambda m, h: m.revert(h, event, ruling))
-
-    def void_cube(self, match_id: str, event: int, ruling: Ruling) -> Recorded[None]:
-        """Void the invalid double ``event`` that was taken (USBGF 4.4.6.1, 4.4.9, 4.4.10).
-
-        :raises InvalidRulingError: for an event that is no taken double.
-        :raises RulingRefusedError: for a double the rules allowed, or too late.
-        """
-        return self._rule(match_id, lambda m, h: m.void_cube(h, event, ruling))
-
-    def nullify_pass(self, match_id: str, event: int, ruling: Ruling) -> Recorded[None]:
-        """Nullify the pass of the invalid double ``event``: the game resumes (USBGF 4.4.6.2).
-
-        :raises InvalidRulingError: for an event that is no dropped double.
-        :raises RulingRefusedError: for a double the rules allowed, or too late.
-        """
-        return self._rule(match_id, lambda m, h: m.nullify_pass(h, event, ruling))
-
-    def void_concession(self, match_id: str, event: int, ruling: Ruling) -> Recorded[None]:
-        """Void the accepted concession ``event`` the rules did not allow: the game resumes
-        where it was conceded (USBGF 4.5, 4.2.6).
-
-        :raises InvalidRulingError: for an event that is no concession.
-        :raises RulingRefusedError: for a concession allowed, not accepted, or too late.
-        """
-        return self._rule(match_id, lambda m, h: m.void_concession(h, event, ruling))
-
-    def correct_cube(self, match_id: str, event: int, ruling: Ruling) -> Recorded[None]:
-        """The double ``event`` to a wrong level stands at the right level (USBGF 4.4.8).
-
-        :raises InvalidRulingError: for an event that is no double.
-        :raises RulingRefusedError: for a double at the right level, or too late.
-        """
-        return self._rule(match_id, lambda m, h: m.correct_cube(h, event, ruling))
-
-    def correct_setup(self, match_id: str, event: int, ruling: Ruling) -> Recorded[None]:
-        """Correct the wrong setup ``event`` (USBGF 4.2.4).
-
-        The plays stand on the right position if none was affected, else
-        the game starts again; too late, the position stands.
-
-        :raises InvalidRulingError: for an event that is no recorded setup.
-        :raises RulingRefusedError: for a correction out of its window.
-        """
-        return self._rule(match_id, lambda m, h: m.correct_setup(h, event, ruling))
-
-    def correct_length(self, match_id: str, length: int, ruling: Ruling) -> Recorded[None]:
-        """The match is ``length`` points, from the next game (USBGF 4.8.4, 4.8.5).
-
-        :raises RulingRefusedError: for a length the rules do not allow now.
-        """
-        return self._rule(match_id, lambda m, h: m.correct_length(h, length, ruling))
-
-    def correct_score(
-        self, match_id: str, score: tuple[int, int], ruling: Ruling
-    ) -> Recorded[None]:
-        """The score is ``score`` (a's, b's): the director settles a dispute (USBGF 4.7).
-
-        :raises RulingRefusedError: for a score the rules do not allow now.
-        """
-        return self._rule(match_id, lambda m, h: m.correct_score(h, score, ruling))
-
-    def note(self, match_id: str, ruling: Ruling) -> Recorded[None]:
-        """Note a ruling or an observation for the record (``ruling.reason``); nothing changes."""
-        return self._rule(match_id, lambda m, h: m.note(h, ruling))
-
-    def overturn(self, match_id: str, event: int, ruling: Ruling) -> Recorded[None]:
-        """An appeal committee reverses the ruling ``event``: what it voided is back (USBGF 5.2).
-
-        :raises InvalidRulingError: for an event that is no ruling in force.
-        :raises RulingRefusedError: for a ruler other than the committee.
-        """
-        return self._rule(match_id, lambda m, h: m.overturn(h, event, ruling))
+        read = [cast(MatchEvent, event) for event in stored]
+        first = read[0] if read else None
+        previous = first if first is not None and first.originator_version == version else None
+        events = tuple(read[1:] if previous is not None else read)
+        entries = recorded_entries(events, before if version > 0 else None, previous)
+        if entries is None:  # a ruling or a correction is worded from the events it names
+            entries = audit_history(self._store.history(match_id)[: match.version])[version:]
+        return Recorded(match_id, events, before, match.state, result, tuple(entries))
 
     def open_rulings(self, match_id: str, event: int) -> tuple[RulingOption, ...]:
         """The rulings that could be made on ``event`` now, and those whose windows have closed.
@@ -1268,35 +807,9 @@ class Ledger:
         profile = match.state.profile
         return tuple(
             option
-            for verb in EVENT_RULINGS
-            if (option := _try_ruling(match, history, verb, event, profile)) is not None
+            for kind in RULES
+            if (option := _try_ruling(match, history, kind, event, profile)) is not None
         )
-
-    def _act(self, match_id: str, command: Callable[[Match], T]) -> Recorded[T]:
-        """Run ``command`` on the match, store what it recorded, and say what that was.
-
-        Nothing is stored if ``command`` raises.
-
-        :raises MatchNotFoundError: for an unknown match.
-        :raises ConcurrentWriteError: if another scorekeeper recorded first (nothing of
-            ours was); retrying decides afresh.
-        """
-        return self._recorded(match_id, self._store.act(match_id, _watched(command)))
-
-    def _rule(self, match_id: str, command: Callable[[Match, list[MatchEvent]], T]) -> Recorded[T]:
-        """:meth:`_act` for a ruling, which decides on the match's events so far too."""
-
-        def decide(match: Match, history: list[MatchEvent]) -> tuple[MatchState, int, T, Match]:
-            return _watched(lambda m: command(m, history))(match)
-
-        return self._recorded(match_id, self._store.rule(match_id, decide))
-
-    def _recorded(self, match_id: str, outcome: tuple[MatchState, int, T, Match]) -> Recorded[T]:
-        """The :class:`Recorded` of a stored command: its events read back as stored."""
-        before, version, result, match = outcome
-        stored = self._store.events.get(match_uuid(match_id), gt=version, lte=match.version)
-        events = tuple(cast(MatchEvent, event) for event in stored)
-        return Recorded(match_id, events, before, match.state, result)
 
     # -- files ----------------------------------------------------------------------------
 
@@ -1526,31 +1039,18 @@ class Ledger:
             self.state(match_id)  # the match exists
         return self._tokens().issue(grant)
 
-    def authorize(self, token: str | None, match_id: str, line: str | None = None) -> str:
-        """Who records with ``token`` in ``match_id`` (``line``, if given): the token's label.
+    def authorize(self, token: str | None, match_id: str) -> Grant:
+        """What ``token`` grants in ``match_id``: its role and label (who its events are by).
 
-        A line that says who allowed it (``undo --ruled-by director``) needs a
-        token of that role or above: a scorekeeper's pad cannot claim the director.
+        What the grant may issue is checked on each command by :meth:`record` (``grant=``).
 
         :raises UnknownTokenError: for no token, or one never issued or revoked.
-        :raises TokenScopeError: for a token of another match or event, or a line
-            claiming a ruler the token's role is not.
+        :raises TokenScopeError: for a token of another match or event.
         :raises MatchNotFoundError: for an unknown match.
-        :raises InvalidActionError: for a line that is no action.
         """
         grant = self._tokens().held(token, "bgledger token MATCH --role scorekeeper")
         grant.check_covers(match_id, lambda: self.state(match_id).event)
-        action = Action.parse(line) if line is not None else None
-        claimed = action.ruler if action is not None else ""
-        if not grant.may_claim(claimed):
-            decision = action.directors_decision if action is not None else None
-            profile = get_profile(self.state(match_id).profile)
-            why = f" ({profile.cite(decision)})" if decision else ""
-            raise TokenScopeError(
-                f"{line!r} is the {claimed}'s{why}: this token ({grant.label}) is a "
-                f"{grant.role}'s; record it with the {claimed}'s token"
-            )
-        return grant.label
+        return grant
 
     def start_match(self, token: str | None, setup: object) -> Started:
         """Start the match ``setup`` describes, for ``token``'s holder, and issue its pad's token.
@@ -1750,15 +1250,3 @@ def _clock_moment(state: MatchState, now: str | None) -> int:
             "the clock is read after it"
         )
     return when
-
-
-def _watched(
-    command: Callable[[Match], T],
-) -> Callable[[Match], tuple[MatchState, int, T, Match]]:
-    """``command``, also answering the state and version before it and the match after."""
-
-    def run(match: Match) -> tuple[MatchState, int, T, Match]:
-        before, version = match.state, match.version
-        return before, version, command(match), match
-
-    return run

@@ -13,9 +13,9 @@ import contextlib
 import random
 from datetime import datetime, timedelta
 
-from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.rulings import Ruling
+from bgledger.commands.vocabulary import parse
 from bgledger.errors import ClockRefusedError
 from bgledger.events import MatchEvent
 from tests.match_driver import next_line
@@ -74,7 +74,7 @@ def record_lines(
     )
     for line in lines.splitlines():
         if line.split("#", 1)[0].strip():
-            Action.parse(line).apply(match, "kim")
+            parse(line).run(match, "kim")
     return match.collect_events()
 
 
@@ -95,10 +95,10 @@ def missed_hit_match() -> list[MatchEvent]:
     match = Match.start(
         match_uuid("mh"), "mh", ("Ann", "Bob"), 5, by="kim", at=T0, clock="simple-delay"
     )
-    Action.parse("@2026-11-21T10:01:00+00:00 opening 3 1").apply(match, "kim")
-    Action.parse("@2026-11-21T10:01:10+00:00 move 8/5 6/5").apply(match, "kim")
+    parse("@2026-11-21T10:01:00+00:00 opening 3 1").run(match, "kim")
+    parse("@2026-11-21T10:01:10+00:00 move 8/5 6/5").run(match, "kim")
     match.roll(6, 4, as_played=True, by="kim", at="2026-11-21T10:01:20+00:00")
-    Action.parse("@2026-11-21T10:01:50+00:00 move 24/18 13/9").apply(match, "kim")
+    parse("@2026-11-21T10:01:50+00:00 move 24/18 13/9").run(match, "kim")
     events = match.collect_events()
     ruling = Ruling("director", "Ann never hit her clock", by="td", at="2026-11-21T10:02:00+00:00")
     match.missed_hit(events, ruling)
@@ -150,7 +150,7 @@ def clocked_random_match(seed: int, length: int = 3, actions: int = 300) -> list
         if line is None:
             break
         when += timedelta(seconds=7)
-        Action.parse(f"@{when.isoformat()} {line}").apply(match, "d")
+        parse(f"@{when.isoformat()} {line}").run(match, "d")
         with contextlib.suppress(ClockRefusedError):  # a roll or a game's end: no hit
             match.hit(by="d", at=when.isoformat())
     return match.collect_events()

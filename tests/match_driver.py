@@ -12,8 +12,8 @@ import random
 from collections.abc import Callable
 
 from bgledger.commands.decide import cube_problem, resignation_problem
-from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
+from bgledger.commands.vocabulary import parse
 from bgledger.events import MatchEvent
 from bgledger.projections.state.fold import MatchState, Phase
 from bgledger.rules.legal import legal_plays
@@ -56,7 +56,7 @@ def play_lines(match: Match, rng: random.Random, limit: int, by: str = "driver")
         line = next_line(match.state, rng)
         if line is None:
             break
-        Action.parse(line).apply(match, by)
+        parse(line).run(match, by)
         lines.append(line)
     return lines
 
@@ -73,7 +73,7 @@ class InMemory:
 
     def act(self, line: str) -> None:
         """Record ``line`` of the record language."""
-        Action.parse(line).apply(self.match, self.by)
+        parse(line).run(self.match, self.by)
         self.events += self.match.collect_events()
 
     def rule(self, decide: Callable[..., object], *args: object) -> None:

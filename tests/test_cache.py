@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
+from bgledger.commands.vocabulary import parse
 from bgledger.errors import OutOfTurnError
 from bgledger.store.application import MatchStore
 from tests.conftest import unique_id
@@ -21,7 +21,7 @@ def test_the_cache_follows_the_match_it_saves(sqlite_url: str) -> None:
     for _ in range(120):
         line = next_line(ledger.state(match_id), rng)
         assert line is not None
-        ledger.act(match_id, lambda m, line=line: Action.parse(line).apply(m, "kim"))
+        ledger.act(match_id, lambda m, line=line: parse(line).run(m, "kim"))
         cached = ledger.repository.cache
         assert cached is not None
         # Regression: the cached match stayed at version 1 and every command

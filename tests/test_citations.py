@@ -25,8 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 CODE = ("ledger", "projections", "cli")
 RULEBOOKS = ROOT / "ledger" / "rules"
 CITATION = re.compile(r"\b(USBGF|ABT|CLASSIC|CLOCK) (\d|Appendix)")
-DOCUMENTATION = frozenset({"help", "epilog"})
-"""Keyword arguments whose text documents a command (click's ``help=`` and ``epilog=``)."""
+DOCUMENTATION = frozenset({"help", "epilog", "summary", "usage", "example"})
+"""Keyword arguments whose text documents a command (click's ``help=`` and ``epilog=``), and
+the help a command of the vocabulary carries (``summary``, ``usage``, ``example``)."""
 
 
 def _sources() -> list[Path]:
@@ -60,6 +61,10 @@ def _documentation(tree: ast.AST) -> set[int]:
                 if first or after_assignment:  # a docstring, or an attribute's docstring
                     found.add(id(statement.value))
         if isinstance(node, ast.keyword) and node.arg in DOCUMENTATION:
+            found.update(id(part) for part in ast.walk(node.value))
+        if isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Name) and target.id in DOCUMENTATION for target in node.targets
+        ):
             found.update(id(part) for part in ast.walk(node.value))
     return found
 

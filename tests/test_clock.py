@@ -20,9 +20,9 @@ from timeline import at, play_lines, refused
 
 from bgledger.cli.main import main
 from bgledger.commands import clock
-from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.rulings import Ruling, RulingRefusedError
+from bgledger.commands.vocabulary import parse
 from bgledger.errors import (
     BgLedgerError,
     ClockRefusedError,
@@ -349,8 +349,8 @@ def test_time_offsets_do_not_change_the_figures() -> None:
     utc, paris = new(), new()
     play(utc, *OPENED, "10:01:25 move 8/5 6/5", "10:01:25 hit a")
     play(paris, *OPENED)
-    Action.parse(f"@{at('11:01:25', '+01:00')} move 8/5 6/5").apply(paris, BY)
-    Action.parse(f"@{at('11:01:25', '+01:00')} hit a").apply(paris, BY)
+    parse(f"@{at('11:01:25', '+01:00')} move 8/5 6/5").run(paris, BY)
+    parse(f"@{at('11:01:25', '+01:00')} hit a").run(paris, BY)
     assert utc.state.timer is not None and paris.state.timer is not None
     assert utc.state.timer.reserve_ms == paris.state.timer.reserve_ms == (592_000, 600_000)
 

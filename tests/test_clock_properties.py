@@ -37,9 +37,9 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.rulings import Ruling
+from bgledger.commands.vocabulary import parse
 from bgledger.errors import BgLedgerError, ClockRefusedError
 from bgledger.events import (
     ClockHit,
@@ -93,7 +93,7 @@ class Step:
 
     def perform(self, match: Match, history: Sequence[MatchEvent]) -> None:
         if self.line:
-            Action.parse(f"@{self.at} {self.line}").apply(match, BY)
+            parse(f"@{self.at} {self.line}").run(match, BY)
         else:
             match.missed_hit(history, Ruling("director", "the clock was never hit", at=self.at))
 
@@ -476,7 +476,7 @@ def test_reserves_spent_add_up_to_the_turns_from_each_opening_roll(
         line = "hit" if due and rng.random() < 0.8 else next_line(match.state, rng) or "hit"
         forgotten += due and line != "hit"
         try:
-            Action.parse(f"@{now.isoformat()} {line}").apply(match, BY)
+            parse(f"@{now.isoformat()} {line}").run(match, BY)
         except ClockRefusedError as refusal:
             # Only a roll or double on the opponent's time (usbgf-2016), or a hit that ends
             # no turn; the scorekeeper then records the hit.

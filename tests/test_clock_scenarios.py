@@ -25,9 +25,9 @@ import pytest
 from click.testing import CliRunner, Result
 
 from bgledger.cli.main import main
-from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.rulings import Ruling
+from bgledger.commands.vocabulary import parse
 from bgledger.errors import ClockRefusedError
 from bgledger.events import (
     BreakEnded,
@@ -649,7 +649,7 @@ def test_missed_hit_nullifies_the_opponents_roll_and_restores_the_reserve() -> N
     history: list[MatchEvent] = match.collect_events()
 
     def act(hms: str, line: str) -> None:
-        Action.parse(f"@{DAY}{hms}+00:00 {line}").apply(match, "kim")
+        parse(f"@{DAY}{hms}+00:00 {line}").run(match, "kim")
         history.extend(match.collect_events())
 
     act("10:01:05", "opening 3 1")  # Bob's lower die starts Ann's clock (CLOCK 3.3)

@@ -33,8 +33,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bgledger.commands.language import Action
 from bgledger.commands.match import Match
+from bgledger.commands.vocabulary import parse
 from bgledger.events import MatchEvent, RulingMade, StartingPositionCorrected
 from bgledger.projections.state import codec
 from bgledger.projections.state.corrected import corrected
@@ -191,7 +191,7 @@ class InLedger:
         return self.ledger.history(self.match_id)
 
     def act(self, line: str) -> None:
-        self.ledger.act(self.match_id, lambda m: Action.parse(line).apply(m, BY))
+        self.ledger.act(self.match_id, lambda m: parse(line).run(m, BY))
 
     def rule(self, decide: Callable[..., None], *args: object) -> None:
         self.ledger.rule(self.match_id, lambda m, h: decide(m, h, *args))

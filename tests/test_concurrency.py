@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from bgledger.commands.language import Action
 from bgledger.commands.match import Match
+from bgledger.commands.vocabulary import parse
 from bgledger.errors import ConcurrentWriteError
 from bgledger.events import CheckersPlayed, CubeOffered, CubeTaken, DiceRolled
 from bgledger.projections.state.codec import state_from_dict, state_to_dict
@@ -45,7 +45,7 @@ EVENT_OF = {"sam": CubeOffered, "tess": DiceRolled}
 def _decide_then_wait(barrier: Barrier, who: str, match: Match) -> int:
     """Record ``who``'s decision in the loaded aggregate, then wait for the other scorekeeper."""
     loaded = match.version
-    Action.parse(DECISIONS[who]).apply(match, who)
+    parse(DECISIONS[who]).run(match, who)
     barrier.wait(TIMEOUT)
     return loaded
 
@@ -54,7 +54,7 @@ def _follow_up(who: str, match: Match) -> tuple[int, str]:
     """The loser's retry, decided on the state it finds: answer the double or play the roll."""
     loaded, phase = match.version, match.state.phase
     text = "take" if phase is Phase.DOUBLED else "move 13/7 13/8"
-    Action.parse(text).apply(match, who)
+    parse(text).run(match, who)
     return loaded, str(phase)
 
 
@@ -84,7 +84,7 @@ def _steady_worker(
         start.wait(TIMEOUT)
         for _ in range(actions):
             ledger.act(
-                match_id, lambda m: Action.parse(next_line(m.state, rng) or "").apply(m, "w")
+                match_id, lambda m: parse(next_line(m.state, rng) or "").run(m, "w")
             )
         out.put({"match": match_id, "state": state_to_dict(ledger.state(match_id))})
     except BaseException as error:
@@ -130,7 +130,7 @@ def test_two_scorekeepers_racing_one_wins_the_other_is_told_and_retries(store_ur
     ledger = MatchStore(store_url)
     match_id = ledger.start(("Ann", "Bob"), 5, match_id=unique_id("race"), by="kim")
     for text in ("opening 3 1", "move 8/5 6/5"):
-        ledger.act(match_id, functools.partial(Action.parse(text).apply, by="kim"))
+        ledger.act(match_id, functools.partial(parse(text).apply, by="kim"))
     assert ledger.state(match_id).events == 4
 
     barrier = CTX.Barrier(2)

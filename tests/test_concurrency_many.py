@@ -32,8 +32,8 @@ from collections import Counter
 from multiprocessing.synchronize import Barrier
 from typing import Any
 
-from bgledger.commands.language import Action
 from bgledger.commands.match import Match
+from bgledger.commands.vocabulary import parse
 from bgledger.errors import ConcurrentWriteError
 from bgledger.projections.state.fold import fold
 from bgledger.store.application import MatchStore
@@ -77,7 +77,7 @@ def _scorekeeper(
                 line = next_line(match.state, rng)
                 assert line is not None, f"{match_id} ended: make the match longer"
                 time.sleep(rng.uniform(0, THINK))
-                Action.parse(line).apply(match, tag)
+                parse(line).run(match, tag)
                 return loaded[0], match.version, line
 
             try:

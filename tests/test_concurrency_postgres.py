@@ -34,8 +34,8 @@ from typing import Any
 
 import pytest
 
-from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
+from bgledger.commands.vocabulary import parse
 from bgledger.errors import ConcurrentWriteError
 from bgledger.projections.readmodels.tables import dump_tables
 from bgledger.projections.readmodels.tracking import ReadModels
@@ -77,7 +77,7 @@ def _writer(url: str, name: str, match_id: str, seed: int, start: Barrier, out: 
                 before = match.version
                 line = next_line(match.state, rng)
                 assert line is not None, f"{match_id} ended: make the match longer"
-                Action.parse(line).apply(match, tag)
+                parse(line).run(match, tag)
                 return before + 1, match.version
 
             try:

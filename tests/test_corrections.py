@@ -32,8 +32,9 @@ from bgledger.commands.corrections import (
     EntryNoLongerFitsError,
     InvalidCorrectionError,
 )
-from bgledger.commands.language import Action, InvalidActionError
+from bgledger.commands.language import InvalidActionError
 from bgledger.commands.match import Match
+from bgledger.commands.vocabulary import parse
 from bgledger.events import MatchEvent
 from bgledger.projections.state.corrected import corrected
 from bgledger.projections.state.fold import MatchState, Phase, fold
@@ -62,10 +63,10 @@ class Recorded(InMemory):
         self.rule(lambda m, h: m.withdraw(h, reason="typo", by=BY, at=at))
 
     def amend(self, number: int, line: str, at: str | None = None) -> None:
-        action = Action.parse(line)
+        action = parse(line)
 
         def perform(scratch: Match, when: str) -> None:
-            replace(action, at=when).apply(scratch, BY)
+            replace(action, at=when).run(scratch, BY)
 
         self.rule(lambda m, h: m.amend(h, number, perform, line=line, by=BY, at=at))
 

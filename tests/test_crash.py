@@ -35,8 +35,8 @@ from pathlib import Path
 import pytest
 import sqlalchemy
 
-from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
+from bgledger.commands.vocabulary import parse
 from bgledger.interchange.importer import matches_from_mat
 from bgledger.interchange.mat import read_mat_file
 from bgledger.interchange.mat_writer import export_mat
@@ -276,8 +276,7 @@ def _script(match_id: str, seed: int, actions: int) -> tuple[list[str], list[Mat
     )  # fmt: skip
     states = [match.state]
     for line in lines:
-        parsed = Action.parse(line)
-        Action(parsed.verb, parsed.args, AT, parsed.as_played, parsed.text).apply(match, "crash")
+        parse(line).timed(AT).run(match, "crash")
         states.append(match.state)
     return lines, states
 

@@ -32,8 +32,8 @@ from bgledger.cli.clock_commands import parse_figures
 from bgledger.cli.ruling_commands import parse_score
 from bgledger.commands.clock import parse_clock
 from bgledger.commands.decide import parse_level, stamp
-from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
+from bgledger.commands.vocabulary import parse
 from bgledger.errors import BgLedgerError
 from bgledger.rules.ids import MatchId
 from bgledger.rules.notation import Play
@@ -153,7 +153,7 @@ PARSERS: dict[str, tuple[Callable[[str], object], list[str], bool]] = {
     "get_profile": (get_profile, list(PROFILES), False),
     "stamp": (lambda text: stamp(text, None), TIMES, False),
     "stamp after T0": (lambda text: stamp(text, T0), TIMES, False),
-    "Action.parse": (Action.parse, LINES, False),
+    "parse": (parse, LINES, False),
     "cli parse_figures": (_figures, FIGURES, False),
     "cli parse_score": (_score, SCORES, False),
 }
@@ -198,7 +198,7 @@ def _base_matches() -> dict[str, Match]:
         match_uuid("fc"), "fc", ("Ann", "Bob"), 5, by="k", at=T0, clock="simple-delay"
     )
     for line in CLOCKED_LINES.strip().splitlines()[:12]:
-        Action.parse(line).apply(clocked, "k")
+        parse(line).run(clocked, "k")
     found["clocked"] = clocked
     over = Match.start(match_uuid("fo"), "fo", ("Ann", "Bob"), 1, by="k", at=T0)
     play_lines(over, random.Random(5), 5000)
@@ -225,11 +225,11 @@ def test_a_line_applied_is_recorded_or_refused_leaving_the_match_as_it_was(
     line = data.draw(inputs(_lines_for(match)), label="line")
     version, state = match.version, match.state
     try:
-        action = Action.parse(line)
+        action = parse(line)
     except BgLedgerError:
         return
     try:
-        action.apply(match, "fuzz")
+        action.run(match, "fuzz")
     except BgLedgerError:
         assert match.version == version, f"{line!r} was refused but the match changed"
         assert match.state == state, f"{line!r} was refused but the match changed"
@@ -241,7 +241,7 @@ def test_a_line_applied_is_recorded_or_refused_leaving_the_match_as_it_was(
 def test_crash_a_die_that_is_a_superscript_digit() -> None:
     match = copy.deepcopy(_base_matches()["started"])
     with contextlib.suppress(BgLedgerError):
-        Action.parse("opening ² 1").apply(match, "fuzz")
+        parse("opening ² 1").run(match, "fuzz")
 
 
 def test_crash_a_score_that_is_a_superscript_digit() -> None:
@@ -258,5 +258,5 @@ def test_a_refused_shorthand_leaves_a_bare_match_as_it_was() -> None:
     match = copy.deepcopy(_base_matches()["seed 1 after 4"])
     version = match.version
     with contextlib.suppress(BgLedgerError):
-        Action.parse("52: 13/x").apply(match, "fuzz")
+        parse("52: 13/x").run(match, "fuzz")
     assert match.version == version

@@ -27,8 +27,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bgledger.cli.main import main
-from bgledger.commands.language import Action
 from bgledger.commands.match import Match
+from bgledger.commands.vocabulary import parse
 from bgledger.store.application import MatchStore
 from tests.clocked_match import CLOCKED_LINES, T0
 from tests.match_driver import play_lines
@@ -155,7 +155,7 @@ def ledger_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
         def clocked(match: Match) -> None:
             for line in CLOCKED_LINES.strip().splitlines()[:8]:
-                Action.parse(line).apply(match, "kim")
+                parse(line).run(match, "kim")
 
         ledger.act("clocked", clocked)
     before = Path.cwd()

@@ -26,9 +26,9 @@ from sqlalchemy import Table, delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from bgledger.cli.main import main
-from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.rulings import Ruling
+from bgledger.commands.vocabulary import parse
 from bgledger.interchange.json_stream import export_json, import_json, read_json
 from bgledger.projections.state.fold import fold
 from bgledger.store.application import SNAPSHOT_INTERVAL, MatchStore
@@ -57,10 +57,10 @@ def record_match(url: str, actions: int, seed: int = 7, match_id: str | None = N
 
 def acting(line: str) -> Callable[[Match], None]:
     """The command that applies the action ``line`` to a match."""
-    action = Action.parse(line)
+    action = parse(line)
 
     def command(match: Match) -> None:
-        action.apply(match, BY)
+        action.run(match, BY)
 
     return command
 

@@ -36,8 +36,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
+from bgledger.commands.vocabulary import parse
 from bgledger.events import (
     TIME_EVENTS,
     CheckersPlayed,
@@ -97,7 +97,7 @@ def record(lines: str, length: int = 5, profile: str = "online", **start: Any) -
     )
     for line in re.split(r"[;\n]", lines):
         if line.split("#", 1)[0].strip():
-            Action.parse(line).apply(match, "kim")
+            parse(line).run(match, "kim")
     return match.collect_events()
 
 
@@ -119,7 +119,7 @@ def record_scenario(path: Path, url: str) -> list[MatchEvent]:
         if not line.split("#", 1)[0].strip():
             continue
         try:
-            ledger.act(match_id, partial(Action.parse(line).apply, by="kim"))
+            ledger.act(match_id, partial(parse(line).apply, by="kim"))
         except BgLedgerError:
             assert "refused" in line, f"{path.name}: {line!r} was refused"
     return ledger.history(match_id)
@@ -138,10 +138,10 @@ def unplayable_match() -> list[MatchEvent]:
     """A transcription whose play for Bob's 5-2 names checkers he does not have."""
     match = Match.start(match_uuid("u"), "u", ("Ann", "Bob"), 3, by="kim", at=AT)
     for line in ("opening 3 1", "move 8/5 6/5"):
-        Action.parse(line).apply(match, "kim")
+        parse(line).run(match, "kim")
     match.roll(5, 2, auto_dance=False, by="kim")
     match.record_unplayable("20/15 20/18", "no checker on 20", by="kim")
-    Action.parse("64: 24/18 13/9").apply(match, "kim")
+    parse("64: 24/18 13/9").run(match, "kim")
     return match.collect_events()
 
 

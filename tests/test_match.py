@@ -19,8 +19,8 @@ from dataclasses import replace
 
 import pytest
 
-from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
+from bgledger.commands.vocabulary import parse
 from bgledger.errors import (
     ActionRefusedError,
     CubeActionRefusedError,
@@ -82,7 +82,7 @@ def play(match: Match, *lines: str) -> list[MatchEvent]:
     """Apply record-language ``lines``; the events they recorded (the pending list is emptied)."""
     match.collect_events()
     for line in lines:
-        Action.parse(line).apply(match, BY)
+        parse(line).run(match, BY)
     return match.collect_events()
 
 
@@ -116,13 +116,13 @@ def refused(
 
 def acting(text: str) -> Callable[[Match], None]:
     """A record-language action as a :meth:`MatchStore.act` command."""
-    action = Action.parse(text)
-    return lambda match: action.apply(match, BY)
+    action = parse(text)
+    return lambda match: action.run(match, BY)
 
 
 def line(match: Match, text: str) -> Callable[[], object]:
     """A deferred record-language action, for :func:`refused`."""
-    return lambda: Action.parse(text).apply(match, BY)
+    return lambda: parse(text).run(match, BY)
 
 
 # Bob on roll after Ann's opening 3-1 (events: MatchStarted, GameStarted, opening, play).

@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bgledger.cli.main import main
-from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
+from bgledger.commands.vocabulary import parse
 from bgledger.errors import ActionRefusedError, OutOfTurnError, RulesError
 from tests.match_driver import play_lines
 
@@ -224,7 +224,7 @@ def test_every_command_a_refusal_offers_is_itself_accepted(
     play_lines(match, random.Random(seed), steps)
     history = match.collect_events()  # what the store would hand a correction
     try:
-        Action.parse(tried).apply(deepcopy(match), "kim")
+        parse(tried).run(deepcopy(match), "kim")
     except ActionRefusedError as refused:
         step = refused.next_step
         assert step is not None, refused
@@ -234,7 +234,7 @@ def test_every_command_a_refusal_offers_is_itself_accepted(
             if command[0] == "undo":  # a recording error: decided on the history
                 deepcopy(match).withdraw(history, by="kim")
                 continue
-            Action.parse(line).apply(deepcopy(match), "kim")  # raises if refused
+            parse(line).run(deepcopy(match), "kim")  # raises if refused
     except RulesError:
         pass  # '13/7' with no checker there: input that describes nothing, not a refusal
 

@@ -18,8 +18,9 @@ from click.testing import CliRunner, Result
 
 from bgledger import events as ev
 from bgledger.cli.main import main
-from bgledger.commands.language import Action, InvalidActionError
+from bgledger.commands.language import InvalidActionError
 from bgledger.commands.match import Match, match_uuid
+from bgledger.commands.vocabulary import parse
 from bgledger.errors import (
     CubeActionRefusedError,
     IllegalPlayRefusedError,
@@ -63,7 +64,7 @@ def play(match: Match, *lines: str) -> None:
     for line in lines:
         for part in line.split(";"):
             if part.strip():
-                Action.parse(part).apply(match, "kim")
+                parse(part).run(match, "kim")
 
 
 # Ann opens with 3-1; Bob has rolled 6-4 and not moved.
@@ -299,14 +300,14 @@ def test_the_history_says_who_acted_early_and_what_the_mover_decided() -> None:
 
 
 def test_record_lines_for_premature_actions() -> None:
-    assert Action.parse("roll 6 5 --premature").premature
-    assert Action.parse("double --premature --as-played").as_played
-    early = Action.parse("65: --premature")
+    assert parse("roll 6 5 --premature").premature
+    assert parse("double --premature --as-played").as_played
+    early = parse("65: --premature")
     assert (early.verb, early.args, early.premature) == ("roll", ("6", "5"), True)
-    assert Action.parse("accept-roll").verb == "accept-roll"
+    assert parse("accept-roll").verb == "accept-roll"
     for bad in ("move 13/8 --premature", "65: 13/7 13/8 --premature", "accept-roll 5"):
         with pytest.raises(InvalidActionError):
-            Action.parse(bad)
+            parse(bad)
 
 
 # -- the scenario, through the CLI ------------------------------------------------------------
@@ -447,7 +448,7 @@ def _scenario_events() -> list[ev.MatchEvent]:
     match = new_match("usbgf-2016", 5)
     for line in text.splitlines():
         if line.split("#", 1)[0].strip() and "# refused" not in line:
-            Action.parse(line).apply(match, "kim")
+            parse(line).run(match, "kim")
     return match.collect_events()
 
 
@@ -508,7 +509,7 @@ def test_a_premature_double_in_the_crawford_game_can_be_voided() -> None:
         "take",
     ]
     for line in lines:
-        ledger.act("p", lambda m, line=line: Action.parse(line).apply(m, "kim"))
+        ledger.act("p", lambda m, line=line: parse(line).run(m, "kim"))
     assert ledger.state("p").cube == 2 and ledger.state("p").crawford.value == "crawford"
     early = next(e for e in ledger.history("p") if isinstance(e, ev.PrematureDoubleMade))
     assert not early.legal and early.rule == "USBGF 4.4.6"

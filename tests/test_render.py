@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
+from bgledger.commands.vocabulary import parse
 from bgledger.projections.state.fold import MatchState
 from bgledger.projections.views.summary import gnubg_match_id
 from bgledger.projections.views.text import board_diagram, brief, games_table
@@ -250,7 +250,7 @@ def test_random_legal_matches_always_show_fifteen_checkers_a_side(seed: int) -> 
         line = next_line(match.state, rng)
         if line is None:
             break
-        Action.parse(line).apply(match, "driver")
+        parse(line).run(match, "driver")
     assert games_table(match.state).count("\n") == len(match.state.games)
 
 

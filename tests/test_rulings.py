@@ -41,9 +41,9 @@ from typing import Any
 
 import pytest
 
-from bgledger.commands.language import Action
 from bgledger.commands.match import Match
 from bgledger.commands.rulings import InvalidRulingError, Ruling, RulingRefusedError
+from bgledger.commands.vocabulary import parse
 from bgledger.errors import ActionRefusedError, IllegalPlayRefusedError, RulesError
 from bgledger.events import (
     CheckersPlayed,
@@ -212,8 +212,8 @@ def _step(run: Run, line: str) -> None:
             if label:
                 run.named[label] = run.state()
         return
-    action = Action.parse(body)
-    command_: Callable[[Match], None] = lambda m: action.apply(m, BY)  # noqa: E731
+    action = parse(body)
+    command_: Callable[[Match], None] = lambda m: action.run(m, BY)  # noqa: E731
     if expected:
         count = len(run.history())
         run.refusals.append(expect_refusal(expected, lambda: ledger.act(match_id, command_)))
@@ -371,8 +371,8 @@ def test_usbgf_2017_a_roll_condones_the_illegal_play(url: str) -> None:
     ledger = MatchStore(url)
     match_id = ledger.start(("Ann", "Bob"), 3, match_id=unique_id("r"), by=BY, profile="usbgf-2017")
     for line in ("opening 3 1", "move 8/5 6/5", "roll 6 5", "move 24/18 --as-played"):
-        ledger.act(match_id, lambda m, line=line: Action.parse(line).apply(m, BY))
-    ledger.act(match_id, lambda m: Action.parse("roll 4 2").apply(m, BY))  # event 7
+        ledger.act(match_id, lambda m, line=line: parse(line).run(m, BY))
+    ledger.act(match_id, lambda m: parse("roll 4 2").run(m, BY))  # event 7
     with pytest.raises(RulingRefusedError) as refused:
         ledger.rule(match_id, lambda m, h: m.revert(h, 6, Ruling("director", "late")))
     assert refused.value.rule == "ABT 4.8"
@@ -688,8 +688,8 @@ def test_a_note_changes_nothing_and_an_appeal_restores_the_state_before_the_ruli
 def record(ledger: MatchStore, match_id: str, *lines: str) -> None:
     """Record ``lines`` (one action each) through :meth:`MatchStore.act`."""
     for text in lines:
-        action = Action.parse(text)
-        ledger.act(match_id, lambda m, action=action: action.apply(m, BY))
+        action = parse(text)
+        ledger.act(match_id, lambda m, action=action: action.run(m, BY))
 
 
 def rule(ledger: MatchStore, match_id: str, decide: Callable[..., None], *args: Any) -> None:

@@ -19,7 +19,8 @@ from click.testing import CliRunner
 from starlette.testclient import TestClient
 
 from bgledger.cli.main import main
-from bgledger.commands.language import Action, InvalidActionError
+from bgledger.commands.language import InvalidActionError
+from bgledger.commands.vocabulary import parse
 from bgledger.service import Ledger
 from tests.webclient import post
 
@@ -67,7 +68,7 @@ def count(ledger: Ledger) -> int:
 def test_a_ruling_line_reads_as_the_command_lines_options(
     line: str, verb: str, argument: str, rule: str | None, ruler: str, agreed: bool, reason: str
 ) -> None:
-    action = Action.parse(line)
+    action = parse(line)
     assert (action.verb, action.args, action.rule) == (verb, (argument,), rule)
     assert (action.ruler, action.agreed, action.reason) == (ruler, agreed, reason)
 
@@ -86,7 +87,7 @@ def test_a_ruling_line_reads_as_the_command_lines_options(
 )
 def test_a_ruling_line_that_names_nothing_is_refused_quoting_it(line: str, says: str) -> None:
     with pytest.raises(InvalidActionError) as refused:
-        Action.parse(line)
+        parse(line)
     assert repr(line) in str(refused.value)
     assert says in str(refused.value)
 

@@ -39,9 +39,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bgledger.commands.decide import cube_problem
-from bgledger.commands.language import Action
 from bgledger.commands.match import Match
 from bgledger.commands.rulings import Ruling
+from bgledger.commands.vocabulary import parse
 from bgledger.events import CheckersPlayed, MatchEvent, PlaysReverted, RulingOverturned
 from bgledger.projections.state.corrected import corrected, voided_by
 from bgledger.projections.state.fold import MatchState, Phase
@@ -158,10 +158,10 @@ def ledger_url(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 def _act(ledger: MatchStore, match_id: str, story: Story, line: str) -> None:
-    action = Action.parse(line)
+    action = parse(line)
 
     def command(match: Match) -> None:
-        action.apply(match, BY)
+        action.run(match, BY)
         story.live[match.version] = match.state
 
     ledger.act(match_id, command)

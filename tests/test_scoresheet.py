@@ -17,9 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.rulings import Ruling
+from bgledger.commands.vocabulary import parse
 from bgledger.errors import BgLedgerError
 from bgledger.events import MatchEvent
 from bgledger.interchange.importer import matches_from_mat
@@ -47,7 +47,7 @@ def scenario(name: str, **setup: str) -> tuple[MatchState, list[MatchEvent]]:
     for line in text.splitlines():
         if line.split("#", 1)[0].strip():
             with contextlib.suppress(BgLedgerError):  # a refused line records nothing
-                Action.parse(line).apply(match, "kim")
+                parse(line).run(match, "kim")
     events = match.collect_events()
     state = fold(events)
     assert state is not None
@@ -381,7 +381,7 @@ def test_a_revert_leaves_a_ruling_made_since_in_force() -> None:
     with MatchStore("sqlite:///:memory:") as ledger:
         ledger.start(("Ann", "Bob"), 3, match_id="v", by="kim", at=T0)
         for line in ("opening 3 1", "move 8/5 6/5", "roll 6 4", "move 24/18 13/8 --as-played"):
-            ledger.act("v", partial(Action.parse(line).apply, by="kim"))
+            ledger.act("v", partial(parse(line).apply, by="kim"))
         noted = Ruling("director", "Ann says Bob moved a 5", by="tom")
         ledger.rule("v", lambda match, history: match.note(history, noted))
         taken_back = Ruling("director", "Bob played a 5 with 6-4", by="tom")

@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from bgledger.cli.main import main
-from bgledger.commands.language import Action
 from bgledger.commands.rulings import Ruling, RulingRefusedError
+from bgledger.commands.vocabulary import parse
 from bgledger.errors import ActionRefusedError
 from bgledger.interchange.json_stream import export_json, import_json, read_json
 from bgledger.projections.state.corrected import corrected
@@ -30,7 +30,7 @@ def ledger_with(lines: list[str], profile: str = "usbgf-2016") -> MatchStore:
     ledger.start(("Ann", "Bob"), 3, match_id="s", profile=profile, by="kim")
     ledger.act("s", lambda m: m.record_setup(WRONG, by="kim"))  # event 3 (2: GameStarted)
     for line in lines:
-        ledger.act("s", lambda m, line=line: Action.parse(line).apply(m, "kim"))
+        ledger.act("s", lambda m, line=line: parse(line).run(m, "kim"))
     return ledger
 
 

@@ -19,9 +19,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.rulings import Ruling
+from bgledger.commands.vocabulary import Command, parse
 from bgledger.events import GameWon, MatchEvent, MatchWon, RulingMade
 from bgledger.projections.state.codec import state_from_dict, state_to_dict
 from bgledger.projections.state.fold import MatchState, Phase, apply, fold
@@ -85,7 +85,7 @@ def random_match(seed: int, length: int, profile: str, limit: int) -> list[Match
         text = random_line(match.state, rng)
         if text is None:
             break
-        Action.parse(stamped(text, step)).apply(match, BY)
+        parse(stamped(text, step)).run(match, BY)
     return match.collect_events()
 
 
@@ -132,12 +132,12 @@ def test_stored_match_rebuilds_the_live_state(
         text = random_line(twin.state, rng)
         if text is None:
             break
-        action = Action.parse(stamped(text, step))
-        action.apply(twin, BY)
+        action = parse(stamped(text, step))
+        action.run(twin, BY)
         recorded += twin.collect_events()
 
-        def record(match: Match, action: Action = action) -> MatchState:
-            action.apply(match, BY)
+        def record(match: Match, action: Command = action) -> MatchState:
+            action.run(match, BY)
             return match.state
 
         # One action, one transaction, decided on the state loaded from the store.
@@ -270,7 +270,7 @@ def test_match_ids_lists_matches_in_start_order(
         started.append(ledger.start(("Ann", "Bob"), 3, match_id=unique_id(prefix), by=BY))
         # Play on an earlier match: activity does not reorder the list.
         earlier = rng.choice(started)
-        ledger.act(earlier, lambda m: Action.parse(next_line(m.state, rng) or "").apply(m, BY))
+        ledger.act(earlier, lambda m: parse(next_line(m.state, rng) or "").run(m, BY))
     ours = set(started)
     assert [m for m in ledger.match_ids() if m in ours] == started
     with MatchStore(store_url) as fresh:
@@ -291,7 +291,7 @@ def test_long_match_loads_from_snapshots_and_equals_the_full_fold(sqlite_url: st
     match_id = ledger.start(("Ann", "Bob"), 25, match_id=unique_id("long"), by=BY)
     rng = random.Random(2026)
     for _ in range(160):
-        ledger.act(match_id, lambda m: Action.parse(next_line(m.state, rng) or "").apply(m, BY))
+        ledger.act(match_id, lambda m: parse(next_line(m.state, rng) or "").run(m, BY))
     history = ledger.history(match_id)
     assert len(history) >= 160
     with MatchStore(sqlite_url) as fresh:
@@ -307,7 +307,7 @@ def test_a_command_that_records_nothing_stores_nothing_and_is_no_conflict(store_
     # no event, no row, and no "recorded by another scorekeeper" error.
     ledger = MatchStore(store_url, cache_size=16)
     match_id = ledger.start(("Ann", "Bob"), 3, match_id=unique_id("quiet"), by="kim")
-    ledger.act(match_id, lambda m: Action.parse("opening 3 1").apply(m, "kim"))
+    ledger.act(match_id, lambda m: parse("opening 3 1").run(m, "kim"))
     assert ledger.act(match_id, lambda m: m.version) == 3
     assert ledger.act(match_id, lambda m: m.version) == 3
     assert [e.originator_version for e in MatchStore(store_url).history(match_id)] == [1, 2, 3]

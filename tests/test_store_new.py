@@ -19,8 +19,8 @@ import pytest
 from eventsourcing.domain import DomainEvent
 from eventsourcing.persistence import IntegrityError
 
-from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
+from bgledger.commands.vocabulary import Command, parse
 from bgledger.store.application import SNAPSHOT_INTERVAL, MatchStore
 from tests.conftest import unique_id
 from tests.match_driver import next_line
@@ -41,7 +41,7 @@ def rows(path: Path, table: str) -> list[Row]:
         connection.close()
 
 
-def actions(seed: int, length: int, limit: int) -> list[Action]:
+def actions(seed: int, length: int, limit: int) -> list[Command]:
     """The actions of a random match, each a second after the one before."""
     rng = random.Random(seed)
     twin = Match.start(match_uuid("m"), "m", ("Ann", "Bob"), length, by=BY, at=T0.isoformat())
@@ -50,8 +50,8 @@ def actions(seed: int, length: int, limit: int) -> list[Action]:
         text = next_line(twin.state, rng)
         if text is None:
             break
-        action = Action.parse(f"@{(T0 + timedelta(seconds=step)).isoformat()} {text}")
-        action.apply(twin, BY)
+        action = parse(f"@{(T0 + timedelta(seconds=step)).isoformat()} {text}")
+        action.run(twin, BY)
         found.append(action)
     return found
 
@@ -68,7 +68,7 @@ def test_a_match_stored_whole_leaves_the_rows_live_recording_leaves(
     with MatchStore(f"sqlite:///{live_path}") as live:
         live.start(("Ann", "Bob"), length, match_id=match_id, by=BY, at=T0.isoformat())
         for action in played:
-            live.act(match_id, lambda match, action=action: action.apply(match, BY))
+            live.act(match_id, lambda match, action=action: action.run(match, BY))
         version = live.state(match_id).events
         if version % SNAPSHOT_INTERVAL:  # the snapshot store_new takes, taken from the events
             live.take_snapshot(match_uuid(match_id), version)
@@ -78,7 +78,7 @@ def test_a_match_stored_whole_leaves_the_rows_live_recording_leaves(
         match_uuid(match_id), match_id, ("Ann", "Bob"), length, by=BY, at=T0.isoformat()
     )
     for action in played:
-        action.apply(match, BY)
+        action.run(match, BY)
     with MatchStore(f"sqlite:///{whole_path}") as whole:
         whole.store_new(match)
         assert not match.pending  # stored: nothing left to collect

@@ -18,8 +18,8 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
+from bgledger.commands.vocabulary import parse as parse_line
 from bgledger.projections.state.fold import MatchState
 from bgledger.projections.views.svg import board_svg
 from bgledger.projections.views.text import board_diagram
@@ -69,7 +69,7 @@ def played(length: int, seed: int, actions: int) -> MatchState:
         line = next_line(match.state, rng)
         if line is None:
             break
-        Action.parse(line).apply(match, "kim")
+        parse_line(line).run(match, "kim")
     return match.state
 
 
@@ -133,12 +133,12 @@ def cube(svg: str) -> tuple[str, float]:
 def test_the_cube_stands_on_its_owners_side_and_in_the_middle_when_centred() -> None:
     match = Match.start(match_uuid("c"), "c", ("Ann", "Bob"), 7, by="kim")
     for line in ["opening 3 1", "move 8/5 6/5"]:
-        Action.parse(line).apply(match, "kim")
+        parse_line(line).run(match, "kim")
     value, y = cube(board_svg(match.state))
     assert value == "1"
     assert y < MIDDLE_OF_THE_BOARD < y + 48  # centred: across the middle
     for line in ["double", "take"]:  # Bob doubles, Ann takes and owns the cube at 2
-        Action.parse(line).apply(match, "kim")
+        parse_line(line).run(match, "kim")
     value, y = cube(board_svg(match.state, "a"))
     assert value == "2" and y > MIDDLE_OF_THE_BOARD  # Ann's side: below, from her side
     value, y = cube(board_svg(match.state, "b"))
@@ -158,7 +158,7 @@ def test_no_cube_in_the_crawford_game() -> None:
 def test_each_die_shows_as_many_pips_as_its_value() -> None:
     match = Match.start(match_uuid("d"), "d", ("Ann", "Bob"), 7, by="kim")
     for line in ["opening 3 1", "move 8/5 6/5", "roll 6 4"]:
-        Action.parse(line).apply(match, "kim")
+        parse_line(line).run(match, "kim")
     dice = parse(board_svg(match.state)).findall(".//svg:g[@class='die']", NS)
     assert [len(die.findall("svg:circle", NS)) for die in dice] == [6, 4]
 
@@ -190,7 +190,7 @@ SMALLEST_PX = 11
 def test_every_text_is_readable_on_a_phone_360_px_wide() -> None:
     match = Match.start(match_uuid("p"), "p", ("Ann", "Bob"), 7, by="kim")
     for line in ["opening 3 1", "move 8/5 6/5", "roll 6 4"]:
-        Action.parse(line).apply(match, "kim")
+        parse_line(line).run(match, "kim")
     state = match.state
     mine, theirs = list(state.board[0]), list(state.board[1])
     mine[13], mine[6], mine[24], mine[OFF] = 1, 8, 0, 2  # a tall stack; two borne off

@@ -18,8 +18,8 @@ import pytest
 
 from bgledger import events as vocabulary
 from bgledger.cli.replay import ReplaySession
-from bgledger.commands.language import Action
 from bgledger.commands.match import Match, match_uuid
+from bgledger.commands.vocabulary import parse
 from bgledger.errors import BgLedgerError
 from bgledger.events import TIME_EVENTS, MatchEvent, MatchWon, RulingMade
 from bgledger.projections.state.corrected import corrected
@@ -55,7 +55,7 @@ def scenario(name: str) -> list[MatchEvent]:
     for line in text.splitlines():
         if line.split("#", 1)[0].strip():
             with contextlib.suppress(BgLedgerError):  # a refused line records nothing
-                Action.parse(line).apply(match, "kim")
+                parse(line).run(match, "kim")
     return match.collect_events()
 
 

@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from starlette.testclient import TestClient
 
 from bgledger.cli.main import main
-from bgledger.commands.language import Action
+from bgledger.commands.vocabulary import Command, Double, Roll
 from bgledger.service import Ledger
 from bgledger.web import create_app
 from tests.webclient import bearer, post
@@ -268,13 +268,14 @@ def test_two_pads_racing_one_wins_the_other_is_told_which_event_it_raced(
     ledger.record_line("final", "move 8/5 6/5", by="kim")  # Bob on roll: double or roll
     token = ledger.issue_token("scorekeeper", match_id="final")
     both_decided = threading.Barrier(2, timeout=10)
-    apply = Action.apply
+    runs = {kind: kind.run for kind in (Double, Roll)}
 
-    def decide_then_wait(self: Action, match: Any, by: str) -> None:
-        apply(self, match, by)
+    def decide_then_wait(self: Command, match: Any, by: str, history: Any = None) -> None:
+        runs[type(self)](self, match, by, history)
         both_decided.wait()
 
-    monkeypatch.setattr(Action, "apply", decide_then_wait)
+    for kind in runs:
+        monkeypatch.setattr(kind, "run", decide_then_wait)
     pads = [Ledger(db), Ledger(db)]
     answers: dict[str, Any] = {}
 

@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 import pytest
 
-from bgledger.commands.language import Action
 from bgledger.commands.match import Match
+from bgledger.commands.vocabulary import parse
 from bgledger.errors import BgLedgerError
 
 DAY = "2026-11-21T"
@@ -22,7 +22,7 @@ def play_lines(match: Match, by: str, *lines: str) -> None:
     """``record`` lines, each ``HH:MM:SS action``, recorded by ``by``."""
     for line in lines:
         hms, action = line.split(" ", 1)
-        Action.parse(f"@{at(hms)} {action}").apply(match, by)
+        parse(f"@{at(hms)} {action}").run(match, by)
 
 
 def refused(

@@ -17,7 +17,9 @@ Routes (the API mirrors the command line, DESIGN "Command-line contract")::
     POST /api/matches                   ``{"a": "Ann", "b": "Bob", "length": 7, "event": E}``:
                                         start a match with a director's token (``start``)
     POST /api/matches/MATCH/lines       ``{"line": "roll 6 4"}``: one line of the record
-                                        language, with ``Authorization: Bearer TOKEN``
+                                        language, with ``Authorization: Bearer TOKEN`` and
+                                        optionally ``Idempotency-Key: K`` (a retry with K
+                                        answers as the first send did, recording nothing)
     GET  /api/matches/MATCH/events      server-sent events: each new event's number and
                                         history line, and the match after it
     GET  /api/matches/MATCH/rulings?event=N
@@ -30,12 +32,14 @@ body, which a cross-site HTML form cannot send.  The library's errors are
 mapped here, at the edge, as the command line maps them to exit codes:
 input that describes nothing 400, an unknown match 404, a refusal 409 with
 its reason, rule and next step (a race lost: 409 naming the event that won),
-no or a revoked token 401, a token for another match 403, the database 503.
+no or a revoked token 401, a token for another match, or for a command its role
+may not issue, 403, a client key reused for another command 422, the database 503.
 """
 
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +60,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from bgledger.errors import (
     ActionRefusedError,
     ConcurrentWriteError,
+    IdempotencyKeyReusedError,
     MatchNotFoundError,
     TokenScopeError,
     UnknownTokenError,
@@ -99,6 +104,8 @@ def error_document(error: Exception) -> tuple[int, dict[str, Any]]:
         return 403, {"error": str(error)}
     if isinstance(error, MatchNotFoundError):
         return 404, {"error": str(error)}
+    if isinstance(error, IdempotencyKeyReusedError):
+        return 422, {"error": str(error)}
     if isinstance(error, ActionRefusedError):
         step = error.next_step.text_for_record() if error.next_step else None
         document: dict[str, Any] = {
@@ -187,19 +194,16 @@ def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlet
 
     async def record(request: Request) -> Response:
         match_id = request.path_params["match_id"]
-        bearer = bearer_of(request)
-        await run_in_threadpool(ledger.authorize, bearer, match_id)
+        grant = await run_in_threadpool(ledger.authorize, bearer_of(request), match_id)
         example = '{"line": "roll 6 4"}'
         line = text_field(await json_body(request, "the line", example), "line", example)
-        by = await run_in_threadpool(ledger.authorize, bearer, match_id, line)
-        done = await run_in_threadpool(ledger.record_line, match_id, line, by=by)
-        entries = {e.number: e for e in await run_in_threadpool(ledger.history, match_id)}
-        recorded = [
-            {"number": n, "kind": entries[n].kind, "text": entries[n].text, "by": by}
-            for n in done.numbers
-        ]
-        document = ledger.show(match_id).to_json()
-        return JSONResponse({"recorded": recorded, "match": document}, 201)
+        key = request.headers.get("idempotency-key")
+        done = await run_in_threadpool(
+            partial(ledger.record_line, by=grant.label, key=key, grant=grant), match_id, line
+        )
+        # a retry answers as the first send did (201), saying it recorded nothing this time
+        headers = {"Idempotent-Replayed": "true"} if done.replayed else None
+        return JSONResponse(done.answer(), 201, headers=headers)
 
     async def events(request: Request) -> Response:
         match_id = request.path_params["match_id"]

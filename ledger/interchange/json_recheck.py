@@ -55,10 +55,10 @@ from typing import Any
 from bgledger import events as ev
 from bgledger.commands import clock
 from bgledger.commands.corrections import InvalidCorrectionError
-from bgledger.commands.language import Action
 from bgledger.commands.match import Match
 from bgledger.commands.redecide import ACTIONS, CLOCK_LINES, Command
 from bgledger.commands.rulings import InvalidRulingError, Ruling
+from bgledger.commands.vocabulary import parse
 from bgledger.errors import BgLedgerError
 from bgledger.events import (
     BreakStarted,
@@ -275,10 +275,10 @@ def _correct(
 ) -> None:
     """Decide the correction of a recording error ``event`` again (``undo`` or ``amend``)."""
     if isinstance(event, EntryAmended):
-        action = Action.parse(event.line)
+        said = parse(event.line)
 
         def perform(scratch: Match, when: str) -> None:
-            (action if action.at is not None else replace(action, at=when)).apply(scratch, by)
+            said.timed(when).run(scratch, by)
 
         match.amend(
             history, event.event, perform,

@@ -45,6 +45,7 @@ from bgledger.errors import ConcurrentWriteError, MatchExistsError, MatchNotFoun
 from bgledger.events import EntryCorrected, MatchEvent, MatchStarted, RulingMade
 from bgledger.events.names import topic_of
 from bgledger.projections.state.fold import MatchState, fold
+from bgledger.store.keys import Keyed
 from bgledger.store.recorder import (
     LedgerMapper,
     LedgerRecorder,
@@ -127,9 +128,12 @@ class MatchStore(Application[UUID]):
         *,
         match_id: str | None = None,
         by: str,
+        keyed: Keyed | None = None,
         **options: Any,
     ) -> str:
         """Record a new match and return its id (a short generated one if ``match_id`` is None).
+
+        ``keyed``: the client's key, stored with the match's first events.
 
         ``options`` are :meth:`Match.start`'s keyword arguments (profile,
         clock, crawford, event, round, table, meta, at).
@@ -141,17 +145,18 @@ class MatchStore(Application[UUID]):
         chosen = match_id or self._new_id()
         match = Match.start(match_uuid(chosen), chosen, players, length, by=by, **options)
         try:
-            self.save(match)
+            self.save(match, **({"keyed": keyed} if keyed is not None else {}))
         except _CONFLICTS:
             raise MatchExistsError(
                 f"a match with id {chosen!r} already exists; choose another --id"
             ) from None
         return chosen
 
-    def act(self, match_id: str, command: Callable[[Match], T]) -> T:
+    def act(self, match_id: str, command: Callable[[Match], T], keyed: Keyed | None = None) -> T:
         """Load the match, run ``command`` on it, store what it recorded; return its result.
 
-        Nothing is stored if ``command`` raises.
+        Nothing is stored if ``command`` raises.  ``keyed``: the client's key, stored
+        with the events in their transaction (:mod:`bgledger.store.keys`).
 
         :raises MatchNotFoundError: if there is no such match.
         :raises ConcurrentWriteError: if someone recorded in this match after it
@@ -162,7 +167,7 @@ class MatchStore(Application[UUID]):
         result = command(match)
         self._decided = match
         try:
-            self.save(match)
+            self.save(match, **({"keyed": keyed} if keyed is not None else {}))
         except _CONFLICTS:
             raced = self._describe_event(match.id, loaded + 1)
             raise ConcurrentWriteError(
@@ -208,7 +213,12 @@ class MatchStore(Application[UUID]):
             self._folded.add(stream)
         return match
 
-    def rule(self, match_id: str, command: Callable[[Match, list[MatchEvent]], T]) -> T:
+    def rule(
+        self,
+        match_id: str,
+        command: Callable[[Match, list[MatchEvent]], T],
+        keyed: Keyed | None = None,
+    ) -> T:
         """:meth:`act` for a ruling: ``command`` also gets the match's whole history.
 
         :raises MatchNotFoundError, ConcurrentWriteError: as :meth:`act`.
@@ -217,7 +227,7 @@ class MatchStore(Application[UUID]):
         def decide(match: Match) -> T:
             return command(match, self.history(match_id)[: match.version])
 
-        return self.act(match_id, decide)
+        return self.act(match_id, decide, keyed)
 
     def to_rule_on(self, match_id: str) -> tuple[Match, list[MatchEvent]]:
         """The match as :meth:`rule` decides on it, and its history; for trying rulings.

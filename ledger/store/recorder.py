@@ -107,6 +107,7 @@ from sqlalchemy.types import UUID as NativeUUID
 from sqlalchemy.types import TypeEngine
 
 from bgledger.events.names import KINDS
+from bgledger.store.keys import KEYS, Keyed
 
 __all__ = [
     "LedgerDatastore",
@@ -519,17 +520,23 @@ class SnapshotRecorder(AggregateRecorder):
     def insert_events(
         self, stored_events: Sequence[StoredEvent], **kwargs: Any
     ) -> Sequence[int] | None:
-        """Store ``stored_events`` in one transaction.
+        """Store ``stored_events`` in one transaction; ``keyed``: with the client's key.
 
-        :raises IntegrityError: if one of them is stored already (nothing is stored).
+        :raises IntegrityError: if one of them, or the key, is stored already (nothing is
+            stored).
         """
         if not stored_events:  # (an INSERT of no rows would be one row of NULLs)
             return [] if self._returning else None
+        keyed: Keyed | None = kwargs.get("keyed")
         direct = self.datastore.direct and not self.datastore.in_transaction()
-        if direct and (self.datastore.is_postgres or len(stored_events) == 1):
+        if keyed is None and direct and (self.datastore.is_postgres or len(stored_events) == 1):
             return self._insert_in_one_statement(stored_events)
         with self.transaction(commit=True) as connection:
-            return self._insert_stored_events(connection, stored_events)
+            ids = self._insert_stored_events(connection, stored_events)
+            if keyed is not None:  # the client's key, committed with what it recorded
+                versions = [event.originator_version for event in stored_events]
+                connection.execute(insert(KEYS), keyed.row(min(versions), max(versions)))
+            return ids
 
     def _insert_stored_events(
         self, connection: Connection, stored_events: Sequence[StoredEvent]

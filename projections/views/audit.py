@@ -806,6 +806,39 @@ def history(events: Iterable[MatchEvent]) -> list[HistoryEntry]:
     return entries
 
 
+def recorded_entries(
+    events: Sequence[MatchEvent], before: MatchState | None, previous: MatchEvent | None
+) -> list[HistoryEntry] | None:
+    """The trail's entries of ``events`` just recorded onto ``before``, worded as
+    :func:`history` words them, without reading the trail; ``previous`` is the event
+    before them.
+
+    None when one of them is a ruling or a correction, which is worded from the
+    events it names: the caller words the trail then.  Nothing just recorded is
+    voided yet.
+    """
+    if any(needs_history(e) or isinstance(e, EntryCorrected | RulingMade) for e in events):
+        return None
+    numbered = {event.originator_version: event for event in events}
+    if previous is not None:
+        numbered[previous.originator_version] = previous
+    entries: list[HistoryEntry] = []
+    state = before
+    for event in events:
+        after = apply(state, event)
+        number = event.originator_version
+        entries.append(
+            HistoryEntry(
+                number=number, at=event.at, recorded_by=event.recorded_by,
+                kind=type(event).__name__, text=describe(event, state, after, numbered),
+                flagged=after.flagged[-1:] == (number,), rule=_rule(event), game=after.game,
+                ruling=ruling_details(event), clock=clock_reading(event, after),
+            )
+        )  # fmt: skip
+        state = after
+    return entries
+
+
 def _voided_as(voider: MatchEvent | None) -> str:
     if isinstance(voider, EntryAmended):
         return "amended"

@@ -1,0 +1,1409 @@
+"""The vocabulary of commands: one frozen value per verb, the one table every adapter reads.
+
+A command is a value (DESIGN principle 10), as a ``chess.Move`` is: it is read
+from a line of the record language (:func:`parse`), prints itself back as one
+(``str(parse(line))`` reads again to the same value), says which role may
+issue it (:attr:`Command.ruler`), carries its help (``usage``, ``example``,
+``summary``) and runs on the match (:meth:`Command.run`).  The record language,
+the command line's one-shots, the console, the pad, the director's picker,
+``amend`` and the JSON recheck all build these values; the front door records
+them (:meth:`bgledger.Ledger.record`).  A verb is added here, once.
+
+    >>> parse("52: 13/8 13/11")
+    RollMove(die1=5, die2=2, play='13/8 13/11')
+    >>> str(parse("roll 64"))
+    'roll 6 4'
+    >>> parse("amend 12 penalty a 1 'USBGF 2.2.4' slow play").ruler
+    'director'
+    >>> str(Revert(6, reason="both agreed", agreed=True))
+    'revert 6 --agreed --reason both agreed'
+
+The lexical rules of a line (``@TIME``, comments, the longest line) are
+:mod:`bgledger.commands.language`'s.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, ClassVar
+
+from bgledger.commands import clock
+from bgledger.commands.language import (
+    MAX_LINE,
+    InvalidActionError,
+    InvalidTimeActionError,
+    without_comment,
+)
+from bgledger.commands.match import Match
+from bgledger.commands.rulings import RULERS, Ruling
+from bgledger.events import (
+    ClockSet,
+    MatchEvent,
+    PenaltyPointsAssessed,
+    ReserveTimePenalized,
+    ReserveTimeRestored,
+    RulingMade,
+)
+from bgledger.rules.legal import read_dice
+from bgledger.rules.profiles import Decision
+
+__all__ = [
+    "RULES",
+    "VOCABULARY",
+    "Accept",
+    "AcceptRoll",
+    "Amend",
+    "AutomaticDouble",
+    "Beaver",
+    "BreakEnd",
+    "BreakStart",
+    "ClockRead",
+    "ClockResume",
+    "ClockSetting",
+    "ClockStart",
+    "ClockStop",
+    "Command",
+    "CorrectCube",
+    "CorrectLength",
+    "CorrectScore",
+    "CorrectSetup",
+    "Double",
+    "Drop",
+    "EarlyPickup",
+    "Flag",
+    "Hit",
+    "Late",
+    "MissedHit",
+    "Move",
+    "Note",
+    "NullifyPass",
+    "Opening",
+    "Overturn",
+    "Penalty",
+    "RefuseRoll",
+    "Reject",
+    "Resign",
+    "Revert",
+    "Roll",
+    "RollMove",
+    "RulingNote",
+    "Setup",
+    "Take",
+    "Undo",
+    "VoidConcession",
+    "VoidCube",
+    "VoidRoll",
+    "parse",
+    "ruler_of_events",
+]
+
+PICKUP_REASON = "picked up the dice before the opponent hit the clock"
+"""Why an early pick-up is sanctioned, unless the director says otherwise (USBGF 4.1.7.2)."""
+
+_SHORTHAND = re.compile(r"([1-6])([1-6]):(.*)")
+_RANK = {"": 0, "players": 0, "director": 1, "committee": 2}
+"""Who outranks whom: a line the director may issue, the committee may too."""
+
+
+# -- the words of a line ----------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Words:
+    """A line being read: its text (for messages) and the words after the verb."""
+
+    line: str
+    rest: list[str]
+
+    def flag(self, name: str) -> bool:
+        """Whether ``name`` (``--as-played``) is among the words; it is taken out."""
+        if name in self.rest:
+            self.rest = [word for word in self.rest if word != name]
+            return True
+        return False
+
+    def reason(self, required: bool, usage: str) -> str:
+        """``--reason TEXT``: the rest of the line (quotes and apostrophes kept)."""
+        if "--reason" not in self.rest:
+            if required:
+                raise InvalidActionError(f"{self.line!r}: give --reason and its words: {usage!r}")
+            return ""
+        cut = self.rest.index("--reason")
+        self.rest, reason = self.rest[:cut], " ".join(self.rest[cut + 1 :])
+        if not reason:
+            raise InvalidActionError(f"{self.line!r}: --reason needs the reason's words")
+        return reason
+
+    def option(self, name: str, usage: str) -> str | None:
+        """``NAME VALUE`` (``--rule "USBGF 4.2.3(f)"``, quotes respected), taken out."""
+        if name not in self.rest:
+            return None
+        self.rest = list(self.quoted())
+        at = self.rest.index(name)
+        if at + 1 >= len(self.rest):
+            raise InvalidActionError(f"{self.line!r}: {name} needs a value: {usage!r}")
+        value = self.rest[at + 1]
+        del self.rest[at : at + 2]
+        return value
+
+    def quoted(self) -> tuple[str, ...]:
+        """The words read as a shell does (``"USBGF 1.2.3"`` one word)."""
+        try:
+            return tuple(shlex.split(" ".join(self.rest)))
+        except ValueError as error:
+            raise InvalidActionError(f"{self.line!r}: {error}") from None
+
+    def count(self, expected: int, usage: str) -> list[str]:
+        """Exactly ``expected`` words, else the usage."""
+        if len(self.rest) != expected:
+            raise InvalidActionError(
+                f"{self.line!r}: {usage.split()[0]} takes {expected} argument(s): {usage!r}"
+            )
+        return self.rest
+
+
+def _die(word: str) -> int:
+    if not (word.isascii() and word.isdigit()):
+        raise InvalidActionError(f"die {word!r} is not a number 1-6")
+    return int(word)
+
+
+def _player(word: str) -> str:
+    if word.lower() not in ("a", "b"):
+        raise InvalidTimeActionError(f"player {word!r}: a or b")
+    return word.lower()
+
+
+def _number(word: str, what: str) -> int:
+    if not (word.isascii() and word.isdigit()):
+        raise InvalidActionError(f"{what} {word!r}: a whole number")
+    return int(word)
+
+
+def _quote(text: str) -> str:
+    """``text`` as one word of a line (quoted when it has spaces)."""
+    return shlex.quote(text) if not text or any(c in text for c in " '\"#\\") else text
+
+
+def _clock_words(ms: int) -> str:
+    """``ms`` as :func:`~bgledger.commands.clock.parse_clock` reads it (``9:32``, ``0:04.5``)."""
+    seconds, fraction = divmod(ms, 1000)
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    text = f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
+    return text + (f".{fraction:03d}".rstrip("0") if fraction else "")
+
+
+def _figures(words: Sequence[str]) -> tuple[int, int]:
+    given = dict(word.split("=", 1) for word in words if "=" in word)
+    if set(given) != {"a", "b"} or len(words) != 2:
+        raise InvalidTimeActionError(f"{' '.join(words)!r}: give both figures, a=M:SS b=M:SS")
+    return clock.parse_clock(given["a"]), clock.parse_clock(given["b"])
+
+
+def _pairs(words: list[str], names: tuple[str, ...], usage: str) -> dict[str, str]:
+    """``name value`` pairs; the last name may take the rest of the line."""
+    found: dict[str, str] = {}
+    while words:
+        name = words.pop(0).lower()
+        if name not in names or not words:
+            raise InvalidTimeActionError(
+                f"{name!r}: expected one of {', '.join(names)} VALUE ({usage})"
+            )
+        found[name] = " ".join(words) if name == names[-1] else words.pop(0)
+        if name == names[-1]:
+            break
+    return found
+
+
+# -- the command --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One command of the ledger: what a line says, as a value.
+
+    ``at`` is when it happened (``@TIME``); ``None``: when it is recorded.
+    Subclasses give ``verb``, ``usage``, ``example`` and ``summary`` (the help,
+    once), ``ruler`` (who must issue it: ``""`` anyone recording the match, or
+    ``director``, ``committee``), and read and run themselves.
+    """
+
+    verb: ClassVar[str] = ""
+    usage: ClassVar[str] = ""
+    example: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    needs_history: ClassVar[bool] = False
+    """Whether it decides on the match's events so far (a ruling, a correction)."""
+    decision: ClassVar[Decision | None] = None
+    """The decision whose rule makes it the director's (penalty points: USBGF 2.2.4)."""
+    records: ClassVar[tuple[type[MatchEvent], ...]] = ()
+    """The events only this command records: an entry made of one is its ruler's act."""
+
+    at: str | None = field(default=None, kw_only=True)
+
+    @property
+    def ruler(self) -> str:
+        """Who must issue it: ``""`` (the scorekeeper, or anyone above), ``director``,
+        ``committee``."""
+        return "director" if self.decision is not None else ""
+
+    def words(self) -> str:
+        """The line without its ``@TIME``."""
+        return self.verb
+
+    def __str__(self) -> str:
+        return f"@{self.at} {self.words()}" if self.at else self.words()
+
+    def timed(self, at: str | None) -> Command:
+        """The command at ``at``, unless it gives its own time."""
+        return self if self.at is not None or at is None else replace(self, at=at)
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        """Record it on ``match`` (by ``by``); ``history``: the match's events so far, for
+        the commands that decide on them.  Returns what the match's command returned.
+
+        :raises RulesError: for input that describes nothing.
+        :raises ActionRefusedError: when the match refuses it (the rule is cited).
+        """
+        raise NotImplementedError
+
+    def _history(self, history: Sequence[MatchEvent] | None) -> Sequence[MatchEvent]:
+        if history is None:
+            raise InvalidActionError(f"{str(self)!r} decides on the match's events: record it")
+        return history
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        """The command of ``words`` (the verb already read).
+
+        :raises InvalidActionError: for missing, extra or malformed arguments.
+        """
+        words.count(0, cls.usage)
+        return cls()
+
+
+# -- the game -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Opening(Command):
+    verb = "opening"
+    usage = "opening DA DB"
+    example = "opening 3 1"
+    summary = "the opening roll: a's die, b's die (a tie is recorded: roll again)"
+
+    die_a: int
+    die_b: int
+
+    def words(self) -> str:
+        return f"opening {self.die_a} {self.die_b}"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.opening(self.die_a, self.die_b, by=by, at=self.at)
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        a, b = words.count(2, cls.usage)
+        return cls(_die(a), _die(b))
+
+
+@dataclass(frozen=True, slots=True)
+class Roll(Command):
+    verb = "roll"
+    usage = "roll D D [--as-played] [--premature]"
+    example = "roll 6 4"
+    summary = (
+        "the player on roll rolled (or 'roll 64'); --premature: his opponent rolled before "
+        "he moved (USBGF 4.1.7.1); --as-played: on the opponent's time"
+    )
+
+    die1: int
+    die2: int
+    as_played: bool = False
+    premature: bool = False
+
+    def words(self) -> str:
+        text = f"roll {self.die1} {self.die2}"
+        return text + " --as-played" * self.as_played + " --premature" * self.premature
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        if self.premature:
+            return match.roll_early(self.die1, self.die2, by=by, at=self.at)
+        return match.roll(self.die1, self.die2, as_played=self.as_played, by=by, at=self.at)
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        as_played, premature = words.flag("--as-played"), words.flag("--premature")
+        if len(words.rest) == 1 and len(words.rest[0]) == 2:
+            one, two = read_dice(words.rest)  # 'roll 64': six-four
+            return cls(one, two, as_played, premature)
+        a, b = words.count(2, "roll D D")
+        return cls(_die(a), _die(b), as_played, premature)
+
+
+@dataclass(frozen=True, slots=True)
+class RollMove(Command):
+    verb = "52:"
+    usage = "DD: PLAY [--as-played]"
+    example = "52: 13/8 13/11"
+    summary = "the .mat shorthand: the roll and its play ('52:' alone is the roll)"
+
+    die1: int
+    die2: int
+    play: str
+    as_played: bool = False
+
+    def words(self) -> str:
+        return f"{self.die1}{self.die2}: {self.play}" + " --as-played" * self.as_played
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        with match.atomic():  # '52: 13/x' refused records no roll either
+            danced = match.roll(self.die1, self.die2, by=by, at=self.at)
+            if not (danced and self.play.lower() in ("cannot move", "can't move")):
+                match.move(self.play, as_played=self.as_played, by=by, at=self.at)
+        return danced
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Command):
+    verb = "move"
+    usage = "move PLAY [--as-played]"
+    example = "move 13/8 13/11"
+    summary = (
+        "the player on roll played; --as-played records a play the rules refuse, flagged "
+        "(USBGF 4.2.3(a))"
+    )
+
+    play: str
+    as_played: bool = False
+
+    def words(self) -> str:
+        return f"move {self.play}" + " --as-played" * self.as_played
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.move(self.play, as_played=self.as_played, by=by, at=self.at)
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        as_played = words.flag("--as-played")
+        if not words.rest:
+            raise InvalidActionError(f"{words.line!r}: move needs a play, e.g. 'move 13/8 13/11'")
+        return cls(" ".join(words.rest), as_played)
+
+
+@dataclass(frozen=True, slots=True)
+class VoidRoll(Command):
+    verb = "void-roll"
+    usage = "void-roll REASON"
+    example = "void-roll cocked"
+    summary = "the last roll was invalid: cocked, wrong-side, die-on-die ... (USBGF 4.1.4)"
+
+    reason: str
+
+    def words(self) -> str:
+        return f"void-roll {self.reason}"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.void_roll(self.reason, by=by, at=self.at)
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        if len(words.rest) != 1:
+            raise InvalidActionError(f"{words.line!r}: 'void-roll REASON', e.g. 'void-roll cocked'")
+        return cls(words.rest[0])
+
+
+@dataclass(frozen=True, slots=True)
+class Setup(Command):
+    verb = "setup"
+    usage = "setup POSITION"
+    example = "setup 4HPwATDgc/ABMA"
+    summary = "the game began from this gnubg position, not the standard one (USBGF 4.2.4)"
+
+    position: str
+
+    def words(self) -> str:
+        return f"setup {self.position}"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.record_setup(self.position, by=by, at=self.at)
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        (position,) = words.count(1, cls.usage)
+        return cls(position)
+
+
+@dataclass(frozen=True, slots=True)
+class Double(Command):
+    verb = "double"
+    usage = "double [--to N] [--as-played] [--premature]"
+    example = "double"
+    summary = (
+        "the player on roll doubles (USBGF 4.4.2); --to a wrong level (4.4.8); --premature: "
+        "his opponent doubled before he moved (4.4.7)"
+    )
+
+    to: int | None = None
+    as_played: bool = False
+    premature: bool = False
+
+    def words(self) -> str:
+        text = "double" + (f" --to {self.to}" if self.to is not None else "")
+        return text + " --as-played" * self.as_played + " --premature" * self.premature
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        offer = match.double_early if self.premature else match.double
+        return offer(to=self.to, as_played=self.as_played, by=by, at=self.at)
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        as_played, premature = words.flag("--as-played"), words.flag("--premature")
+        to = words.option("--to", cls.usage)
+        words.count(0, cls.usage)
+        return cls(None if to is None else _number(to, "--to"), as_played, premature)
+
+
+@dataclass(frozen=True, slots=True)
+class _SocialDouble(Command):
+    as_played: bool = False
+
+    def words(self) -> str:
+        return self.verb + " --as-played" * self.as_played
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        as_played = words.flag("--as-played")
+        words.count(0, cls.usage)
+        return cls(as_played)
+
+
+@dataclass(frozen=True, slots=True)
+class Beaver(_SocialDouble):
+    verb = "beaver"
+    usage = "beaver --as-played"
+    example = "beaver --as-played"
+    summary = "the doubled player took and redoubled at once: not in tournaments (USBGF 4.4.10)"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.beaver(as_played=self.as_played, by=by, at=self.at)
+
+
+@dataclass(frozen=True, slots=True)
+class AutomaticDouble(_SocialDouble):
+    verb = "automatic-double"
+    usage = "automatic-double --as-played"
+    example = "automatic-double --as-played"
+    summary = "the opening roll tied and the cube was turned: not in tournaments (USBGF 4.4.10)"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.automatic_double(as_played=self.as_played, by=by, at=self.at)
+
+
+@dataclass(frozen=True, slots=True)
+class Take(Command):
+    verb = "take"
+    usage = "take"
+    example = "take"
+    summary = "the doubled player takes: he owns the cube (USBGF 4.4.4)"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.take(by=by, at=self.at)
+
+
+@dataclass(frozen=True, slots=True)
+class Drop(Command):
+    verb = "drop"
+    usage = "drop"
+    example = "drop"
+    summary = "the doubled player passes: the game is lost at the cube's value (USBGF 4.4.4)"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.drop(by=by, at=self.at)
+
+
+@dataclass(frozen=True, slots=True)
+class Resign(Command):
+    verb = "resign"
+    usage = "resign single|gammon|backgammon [a|b] [--as-played]"
+    example = "resign gammon"
+    summary = "the player on roll (or a|b) offers to concede the game at that level (USBGF 4.5)"
+
+    level: str
+    player: str | None = None
+    as_played: bool = False
+
+    def words(self) -> str:
+        who = f" {self.player}" if self.player else ""
+        return f"resign {self.level}{who}" + " --as-played" * self.as_played
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.resign(
+            self.level, player=self.player, as_played=self.as_played, by=by, at=self.at
+        )
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        as_played = words.flag("--as-played")
+        if not 1 <= len(words.rest) <= 2:
+            raise InvalidActionError(f"{words.line!r}: 'resign single|gammon|backgammon [a|b]'")
+        player = words.rest[1].lower() if len(words.rest) > 1 else None
+        return cls(words.rest[0], player, as_played)
+
+
+@dataclass(frozen=True, slots=True)
+class Accept(Command):
+    verb = "accept"
+    usage = "accept"
+    example = "accept"
+    summary = "the concession offered is accepted (USBGF 4.5)"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.accept(by=by, at=self.at)
+
+
+@dataclass(frozen=True, slots=True)
+class Reject(Command):
+    verb = "reject"
+    usage = "reject"
+    example = "reject"
+    summary = "the concession offered is refused; play goes on (USBGF 4.5)"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.reject(by=by, at=self.at)
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptRoll(Command):
+    verb = "accept-roll"
+    usage = "accept-roll"
+    example = "accept-roll"
+    summary = "the mover lets his opponent's premature roll stand (USBGF 4.1.7.1)"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.accept_roll(by=by, at=self.at)
+
+
+@dataclass(frozen=True, slots=True)
+class RefuseRoll(Command):
+    verb = "refuse-roll"
+    usage = "refuse-roll"
+    example = "refuse-roll"
+    summary = "the mover refuses the premature roll: it is rolled again (USBGF 4.1.7.1)"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.refuse_roll(by=by, at=self.at)
+
+
+@dataclass(frozen=True, slots=True)
+class Note(Command):
+    verb = "note"
+    usage = "note TEXT"
+    example = "note Bob asked for the director"
+    summary = "the scorekeeper's remark for the record (not a ruling)"
+
+    text: str
+
+    def words(self) -> str:
+        return f"note {self.text}"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.remark(self.text, by=by, at=self.at)
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        if "--ruled-by" in words.rest:  # a ruling noted, not the scorekeeper's remark
+            return RulingNote.read(words)
+        if not words.rest:
+            raise InvalidActionError(
+                f"{words.line!r}: note needs its text, e.g. 'note Bob left the table'"
+            )
+        return cls(" ".join(words.rest))
+
+
+# -- the clock ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Hit(Command):
+    verb = "hit"
+    usage = "hit [a|b]"
+    example = "hit"
+    summary = "the player whose time runs (or a|b) hits the clock: his turn ends (USBGF 4.1.8.1)"
+
+    player: str | None = None
+
+    def words(self) -> str:
+        return "hit" + (f" {self.player}" if self.player else "")
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.hit(self.player, by=by, at=self.at)
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        if len(words.rest) > 1:
+            raise InvalidTimeActionError(f"{words.line!r}: expected {cls.usage}")
+        return cls(_player(words.rest[0]) if words.rest else None)
+
+
+@dataclass(frozen=True, slots=True)
+class ClockStart(Command):
+    verb = "clock start"
+    usage = "clock start simple-delay|bronstein [reserve M:SS] [delay S] [doubles]"
+    example = "clock start simple-delay"
+    summary = "put a clock on the match (USBGF 3.5.5, CLOCK 2.1); the profile's times by default"
+
+    mode: str
+    reserve_ms: int | None = None
+    delay_ms: int | None = None
+    doubles: bool = False
+
+    def words(self) -> str:
+        text = f"clock start {self.mode}"
+        if self.reserve_ms is not None:
+            text += f" reserve {_clock_words(self.reserve_ms)}"
+        if self.delay_ms is not None:
+            text += f" delay {self.delay_ms // 1000}"
+        return text + " doubles" * self.doubles
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.start_clock(
+            self.mode, reserve_ms=self.reserve_ms, delay_ms=self.delay_ms, doubles=self.doubles,
+            by=by, at=self.at,
+        )  # fmt: skip
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        if not words.rest:
+            raise InvalidTimeActionError(f"{words.line!r}: {cls.usage}")
+        doubles = words.flag("doubles")
+        mode, rest = words.rest[0], words.rest[1:]
+        opts = _pairs(rest, ("reserve", "delay"), cls.usage)
+        reserve = clock.parse_clock(opts["reserve"]) if "reserve" in opts else None
+        delay = opts.get("delay")
+        if delay is not None and not (delay.isascii() and delay.isdigit()):
+            raise InvalidTimeActionError(f"delay {delay!r}: whole seconds")
+        return cls(mode, reserve, None if delay is None else int(delay) * 1000, doubles)
+
+
+@dataclass(frozen=True, slots=True)
+class ClockStop(Command):
+    verb = "clock stop"
+    usage = "clock stop REASON"
+    example = "clock stop dispute"
+    summary = "stop both clocks for a USBGF 4.3.2 reason (die-fell, dispute ...) or its letter"
+
+    reason: str
+
+    def words(self) -> str:
+        return f"clock stop {self.reason}"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.stop_clock(self.reason, by=by, at=self.at)
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        if len(words.rest) != 1:
+            raise InvalidTimeActionError(f"{words.line!r}: {cls.usage}")
+        return cls(words.rest[0])
+
+
+@dataclass(frozen=True, slots=True)
+class ClockResume(Command):
+    verb = "clock resume"
+    usage = "clock resume"
+    example = "clock resume"
+    summary = "restart the clock of the player whose turn it was stopped in (USBGF 4.3.2)"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.resume_clock(by=by, at=self.at)
+
+
+@dataclass(frozen=True, slots=True)
+class ClockRead(Command):
+    verb = "clock read"
+    usage = "clock read a=M:SS b=M:SS"
+    example = "clock read a=9:12 b=8:40"
+    summary = "what the physical clock shows; the ledger answers the drift"
+
+    reserve_a_ms: int
+    reserve_b_ms: int
+
+    def words(self) -> str:
+        a, b = (_clock_words(ms) for ms in (self.reserve_a_ms, self.reserve_b_ms))
+        return f"clock read a={a} b={b}"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.read_clock((self.reserve_a_ms, self.reserve_b_ms), by=by, at=self.at)
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        return cls(*_figures(words.rest))
+
+
+@dataclass(frozen=True, slots=True)
+class ClockSetting(Command):
+    verb = "clock set"
+    usage = 'clock set a=M:SS b=M:SS [rule "USBGF 3.7.2"] REASON...'
+    example = "clock set a=5:00 b=6:30 clock knocked over"
+    summary = "the director sets both reserves (USBGF 3.7.2, 4.3.4)"
+    decision = Decision.CLOCK_REPLACED
+    records = (ClockSet,)
+
+    reserve_a_ms: int
+    reserve_b_ms: int
+    reason: str
+    rule: str | None = None
+    ruled_by: str = "director"
+
+    @property
+    def ruler(self) -> str:
+        return "committee" if self.ruled_by == "committee" else "director"
+
+    def words(self) -> str:
+        a, b = (_clock_words(ms) for ms in (self.reserve_a_ms, self.reserve_b_ms))
+        rule = f" rule {_quote(self.rule)}" if self.rule else ""
+        by = f" ruled-by {self.ruled_by}" if self.ruled_by != "director" else ""
+        return f"clock set a={a} b={b}{rule}{by} {self.reason}"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        reserves = (self.reserve_a_ms, self.reserve_b_ms)
+        cited = {"rule": self.rule} if self.rule else {}
+        return match.set_clock(
+            reserves, reason=self.reason, ruled_by=self.ruled_by, by=by, at=self.at, **cited
+        )
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        rest = list(words.quoted())
+        if len(rest) < 3:
+            raise InvalidTimeActionError(f"{words.line!r}: {cls.usage}")
+        figures, rest = _figures(rest[:2]), rest[2:]
+        options: dict[str, str] = {}
+        while len(rest) > 1 and rest[0].lower() in ("rule", "ruled-by"):
+            options[rest[0].lower()] = rest[1]
+            rest = rest[2:]
+        if not rest:
+            raise InvalidTimeActionError(f"{words.line!r}: {cls.usage}")
+        ruled_by = options.get("ruled-by", "director").lower()
+        if ruled_by not in ("director", "committee"):
+            raise InvalidTimeActionError(f"ruled-by {ruled_by!r}: director or committee")
+        return cls(*figures, " ".join(rest), options.get("rule"), ruled_by)
+
+
+@dataclass(frozen=True, slots=True)
+class Flag(Command):
+    verb = "flag"
+    usage = "flag a|b [nominal M:SS]"
+    example = "flag b"
+    summary = "a player's reserve is announced expired: he loses the match (USBGF 4.3.3)"
+
+    player: str
+    nominal_ms: int = clock.NOMINAL_MS
+
+    def words(self) -> str:
+        nominal = self.nominal_ms != clock.NOMINAL_MS
+        return f"flag {self.player}" + (
+            f" nominal {_clock_words(self.nominal_ms)}" if nominal else ""
+        )
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.flag(self.player, nominal_ms=self.nominal_ms, by=by, at=self.at)
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        if len(words.rest) == 3 and words.rest[1].lower() == "nominal":
+            return cls(_player(words.rest[0]), clock.parse_clock(words.rest[2]))
+        if len(words.rest) != 1:
+            raise InvalidTimeActionError(f"{words.line!r}: expected {cls.usage}")
+        return cls(_player(words.rest[0]))
+
+
+@dataclass(frozen=True, slots=True)
+class EarlyPickup(Command):
+    verb = "early-pickup"
+    usage = "early-pickup a|b [--ruled-by WHO] [--reason TEXT]"
+    example = "early-pickup b"
+    summary = "a player picked up the dice early: the sanction (USBGF 4.1.7.2, CLOCK 4.1)"
+    decision = Decision.STOP_EARLY_PICKUP
+    records = (ReserveTimePenalized,)
+
+    player: str
+    reason: str = PICKUP_REASON
+    ruled_by: str = "director"
+
+    @property
+    def ruler(self) -> str:
+        return "committee" if self.ruled_by == "committee" else "director"
+
+    def words(self) -> str:
+        by = f" --ruled-by {self.ruled_by}" if self.ruled_by != "director" else ""
+        reason = f" --reason {self.reason}" if self.reason != PICKUP_REASON else ""
+        return f"early-pickup {self.player}{by}{reason}"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.early_pickup(
+            self.player, Ruling(self.ruled_by, self.reason, by=by, at=self.at)
+        )
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        reason = words.reason(False, cls.usage) or PICKUP_REASON
+        ruled_by = _ruler(words, cls.usage) or "director"
+        if len(words.rest) != 1:
+            raise InvalidTimeActionError(f"{words.line!r}: expected {cls.usage}")
+        return cls(_player(words.rest[0]), reason, ruled_by)
+
+
+@dataclass(frozen=True, slots=True)
+class BreakStart(Command):
+    verb = "break start"
+    usage = "break start a|b|both [combine N] [exceptional REASON...]"
+    example = "break start both"
+    summary = "players take a break, between games (USBGF 2.2.2); the clock stops"
+
+    players: tuple[str, ...]
+    combine: int = 1
+    exceptional: str = ""
+    exception: str = ""
+
+    def words(self) -> str:
+        who = "both" if len(self.players) == 2 else self.players[0]
+        text = f"break start {who}" + (f" combine {self.combine}" if self.combine != 1 else "")
+        text += f" exception {_quote(self.exception)}" if self.exception else ""
+        return text + (f" exceptional {self.exceptional}" if self.exceptional else "")
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.start_break(
+            self.players, combine=self.combine, exceptional=self.exceptional,
+            exception=self.exception, by=by, at=self.at,
+        )  # fmt: skip
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        rest = list(words.quoted())
+        if not rest:
+            raise InvalidTimeActionError(f"{words.line!r}: {cls.usage}")
+        who = ("a", "b") if rest[0].lower() == "both" else (_player(rest[0]),)
+        opts = _pairs(rest[1:], ("combine", "exception", "exceptional"), cls.usage)
+        combine = opts.get("combine", "1")
+        if not (combine.isascii() and combine.isdigit()):
+            raise InvalidTimeActionError(f"combine {combine!r}: a number of breaks")
+        return cls(who, int(combine), opts.get("exceptional", ""), opts.get("exception", ""))
+
+
+@dataclass(frozen=True, slots=True)
+class BreakEnd(Command):
+    verb = "break end"
+    usage = "break end [late a|b|none]"
+    example = "break end"
+    summary = "the break is over; 'late' names who came back late (USBGF 2.2.4)"
+
+    late: str | None = None
+
+    def words(self) -> str:
+        return "break end" + (f" late {self.late}" if self.late else "")
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.end_break(late=self.late, by=by, at=self.at)
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        opts = _pairs(list(words.rest), ("late",), cls.usage)
+        return cls(opts.get("late"))
+
+
+@dataclass(frozen=True, slots=True)
+class Late(Command):
+    verb = "late"
+    usage = "late a|b [scheduled TIME]"
+    example = "late b"
+    summary = "a player is late: the penalty points due so far (USBGF 2.2.4)"
+    decision = Decision.PENALTY_POINTS
+    records = (PenaltyPointsAssessed,)
+
+    player: str
+    scheduled: str | None = None
+
+    def words(self) -> str:
+        return f"late {self.player}" + (f" scheduled {self.scheduled}" if self.scheduled else "")
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.late(self.player, scheduled=self.scheduled, by=by, at=self.at)
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        if len(words.rest) == 3 and words.rest[1].lower() == "scheduled":
+            return cls(_player(words.rest[0]), words.rest[2])
+        if len(words.rest) != 1:
+            raise InvalidTimeActionError(f"{words.line!r}: expected late a|b")
+        return cls(_player(words.rest[0]))
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty(Command):
+    verb = "penalty"
+    usage = 'penalty a|b POINTS "RULE" REASON...'
+    example = "penalty b 1 'USBGF 2.2.4' left without a break"
+    summary = "the director's penalty points: the opponent scores them (USBGF 2.2.4)"
+    decision = Decision.PENALTY_POINTS
+    records = (PenaltyPointsAssessed,)
+
+    player: str
+    points: int
+    rule: str
+    reason: str
+    ruled_by: str = "director"
+
+    @property
+    def ruler(self) -> str:
+        return "committee" if self.ruled_by == "committee" else "director"
+
+    def words(self) -> str:
+        return f"penalty {self.player} {self.points} {shlex.quote(self.rule)} {self.reason}"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.penalty(
+            self.player, self.points, rule=self.rule, reason=self.reason,
+            ruled_by=self.ruled_by, by=by, at=self.at,
+        )  # fmt: skip
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        """``penalty a|b POINTS RULE REASON...``: the reason is the rest of the line (as a
+        ruling's ``--reason`` is), apostrophes and all; the rule is one word or quoted."""
+        head, rest = words.rest[:2], " ".join(words.rest[2:])
+        if rest[:1] in ("'", '"'):
+            end = rest.find(rest[0], 1)
+            if end < 0:
+                raise InvalidActionError(
+                    f"{words.line!r}: the rule's closing quotation {rest[0]} is missing"
+                )
+            rule, reason = rest[1:end], rest[end + 1 :].strip()
+        else:
+            rule, _, reason = rest.partition(" ")
+        if reason[:1] in ("'", '"') and reason[-1:] == reason[0]:
+            try:
+                said = shlex.split(reason)
+            except ValueError:
+                said = []
+            reason = said[0] if len(said) == 1 else reason
+        if len(head) < 2 or not (head[1].isascii() and head[1].isdigit()) or not reason:
+            raise InvalidTimeActionError(f"{words.line!r}: {cls.usage}")
+        return cls(_player(head[0]), int(head[1]), rule, reason.strip())
+
+
+# -- rulings: compensating events (DESIGN principle 3) ---------------------------------------
+
+
+def _ruler(words: Words, usage: str) -> str:
+    ruled_by = (words.option("--ruled-by", usage) or "").lower()
+    if ruled_by and ruled_by not in RULERS:
+        raise InvalidActionError(
+            f"{words.line!r}: --ruled-by {ruled_by!r}: one of {', '.join(RULERS)}"
+        )
+    return ruled_by
+
+
+@dataclass(frozen=True, slots=True)
+class _RulingCommand(Command):
+    """A ruling: ``VERB ARG [--rule RULE] [--ruled-by WHO] [--agreed] --reason TEXT``."""
+
+    needs_history = True
+    records = (RulingMade, ReserveTimeRestored)
+    argument: ClassVar[str] = "EVENT"
+    default_ruler: ClassVar[str] = "director"
+
+    reason: str = field(default="", kw_only=True)
+    rule: str | None = field(default=None, kw_only=True)
+    ruled_by: str = field(default="", kw_only=True)
+    agreed: bool = field(default=False, kw_only=True)
+
+    @property
+    def ruler(self) -> str:
+        return self.ruled_by or self.default_ruler
+
+    def ruling(self, by: str) -> Ruling:
+        """The :class:`Ruling` it records (by ``by``)."""
+        return Ruling(self.ruler, self.reason, self.rule, self.agreed, by=by, at=self.at)
+
+    def said(self) -> str:
+        """What it names, as the line says it."""
+        return ""
+
+    def words(self) -> str:
+        text = f"{self.verb} {self.said()}".rstrip()
+        text += f" --rule {shlex.quote(self.rule)}" if self.rule else ""
+        text += f" --ruled-by {self.ruled_by}" if self.ruled_by else ""
+        return text + " --agreed" * self.agreed + f" --reason {self.reason}"
+
+    @classmethod
+    def usage_of(cls) -> str:
+        return f"{cls.verb} {cls.argument} [--rule RULE] [--ruled-by WHO] [--agreed] --reason TEXT"
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        usage = cls.usage_of()
+        reason = words.reason(True, usage)
+        agreed = words.flag("--agreed")
+        rule = words.option("--rule", usage)
+        ruled_by = _ruler(words, usage)
+        rest = list(words.quoted())
+        if len(rest) != (1 if cls.argument else 0):
+            raise InvalidActionError(f"{words.line!r}: {usage!r}")
+        options = {"reason": reason, "rule": rule, "ruled_by": ruled_by, "agreed": agreed}
+        return cls._of(words, rest, options)
+
+    @classmethod
+    def _of(cls, words: Words, rest: list[str], options: dict[str, Any]) -> Command:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class _EventRuling(_RulingCommand):
+    """A ruling on one recorded event."""
+
+    event: int
+    method: ClassVar[str] = ""
+
+    def said(self) -> str:
+        return str(self.event)
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        rule_on: Callable[..., Any] = getattr(match, self.method)
+        return rule_on(self._history(history), self.event, self.ruling(by))
+
+    @classmethod
+    def _of(cls, words: Words, rest: list[str], options: dict[str, Any]) -> Command:
+        if not (rest[0].isascii() and rest[0].isdigit() and int(rest[0]) > 0):
+            raise InvalidActionError(f"{words.line!r}: {cls.usage_of()!r}")
+        return cls(int(rest[0]), **options)
+
+
+@dataclass(frozen=True, slots=True)
+class Revert(_EventRuling):
+    verb, method = "revert", "revert"
+    usage = "revert EVENT [--rule RULE] [--ruled-by WHO] [--agreed] --reason TEXT"
+    example = "revert 12 --reason Bob played 6-4 as 24/13"
+    summary = "undo an illegal play and what followed it, in its rule's window (USBGF 4.2.3)"
+
+
+@dataclass(frozen=True, slots=True)
+class VoidCube(_EventRuling):
+    verb, method = "void-cube", "void_cube"
+    usage = "void-cube EVENT [--rule RULE] [--ruled-by WHO] --reason TEXT"
+    example = "void-cube 30 --reason doubled in the Crawford game"
+    summary = "void an invalid double that was taken (USBGF 4.4.6.1, 4.4.9, 4.4.10)"
+
+
+@dataclass(frozen=True, slots=True)
+class NullifyPass(_EventRuling):
+    verb, method = "nullify-pass", "nullify_pass"
+    usage = "nullify-pass EVENT [--rule RULE] [--ruled-by WHO] --reason TEXT"
+    example = "nullify-pass 30 --reason doubled in the Crawford game"
+    summary = "nullify the pass of an invalid double: the game resumes (USBGF 4.4.6.2)"
+
+
+@dataclass(frozen=True, slots=True)
+class VoidConcession(_EventRuling):
+    verb, method = "void-concession", "void_concession"
+    usage = "void-concession EVENT [--rule RULE] [--ruled-by WHO] --reason TEXT"
+    example = "void-concession 44 --reason conceded with contact"
+    summary = "void a concession the rules did not allow (USBGF 4.5, 4.2.6)"
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectCube(_EventRuling):
+    verb, method = "correct-cube", "correct_cube"
+    usage = "correct-cube EVENT [--rule RULE] [--ruled-by WHO] --reason TEXT"
+    example = "correct-cube 30 --reason turned to 8 from 2"
+    summary = "a double to a wrong level stands at the right level (USBGF 4.4.8)"
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectSetup(_EventRuling):
+    verb, method = "correct-setup", "correct_setup"
+    usage = "correct-setup EVENT [--rule RULE] [--ruled-by WHO] --reason TEXT"
+    example = "correct-setup 9 --reason three checkers on the midpoint"
+    summary = "correct a wrong starting position (USBGF 4.2.4)"
+
+
+@dataclass(frozen=True, slots=True)
+class Overturn(_EventRuling):
+    verb, method = "overturn", "overturn"
+    argument = "RULING"
+    default_ruler = "committee"
+    usage = "overturn RULING [--rule RULE] [--ruled-by WHO] --reason TEXT"
+    example = "overturn 14 --reason the play was legal"
+    summary = "an appeal committee reverses a ruling: what it voided is back (USBGF 5.2)"
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectLength(_RulingCommand):
+    verb = "correct-length"
+    argument = "LENGTH"
+    usage = "correct-length LENGTH [--rule RULE] [--ruled-by WHO] --reason TEXT"
+    example = "correct-length 7 --reason the draw sheet says 7"
+    summary = "the match is LENGTH points, from the next game (USBGF 4.8.4, 4.8.5)"
+
+    length: int
+
+    def said(self) -> str:
+        return str(self.length)
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.correct_length(self._history(history), self.length, self.ruling(by))
+
+    @classmethod
+    def _of(cls, words: Words, rest: list[str], options: dict[str, Any]) -> Command:
+        if not (rest[0].isascii() and rest[0].isdigit() and int(rest[0]) > 0):
+            raise InvalidActionError(f"{words.line!r}: {cls.usage_of()!r}")
+        return cls(int(rest[0]), **options)
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectScore(_RulingCommand):
+    verb = "correct-score"
+    argument = "A-B"
+    usage = "correct-score A-B [--rule RULE] [--ruled-by WHO] --reason TEXT"
+    example = "correct-score 3-2 --reason both players agree"
+    summary = "the score is A (player a) to B (player b): a dispute settled (USBGF 4.7)"
+
+    score_a: int
+    score_b: int
+
+    def said(self) -> str:
+        return f"{self.score_a}-{self.score_b}"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        score = (self.score_a, self.score_b)
+        return match.correct_score(self._history(history), score, self.ruling(by))
+
+    @classmethod
+    def _of(cls, words: Words, rest: list[str], options: dict[str, Any]) -> Command:
+        parts = rest[0].split("-")
+        if len(parts) != 2 or not all(p.isascii() and p.isdigit() for p in parts):
+            raise InvalidActionError(f"{words.line!r}: {cls.usage_of()!r}")
+        return cls(int(parts[0]), int(parts[1]), **options)
+
+
+@dataclass(frozen=True, slots=True)
+class RulingNote(_RulingCommand):
+    verb = "note"
+    argument = ""
+    usage = "note --ruled-by WHO [--rule RULE] [--agreed] --reason TEXT"
+    example = "note --ruled-by director --reason Bob asked about the clock; no ruling needed"
+    summary = "a ruling or an observation noted in the rulings log; nothing changes"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.note(self._history(history), self.ruling(by))
+
+    @classmethod
+    def _of(cls, words: Words, rest: list[str], options: dict[str, Any]) -> Command:
+        return cls(**options)
+
+
+@dataclass(frozen=True, slots=True)
+class MissedHit(_RulingCommand):
+    verb = "missed-hit"
+    argument = ""
+    usage = "missed-hit [--ruled-by WHO] --reason TEXT"
+    example = "missed-hit --reason Ann never hit her clock after 8/5 6/5"
+    summary = (
+        "the player whose time runs never hit the clock: his opponent's turn since is "
+        "nullified, his lost reserve restored (USBGF 4.1.8.1)"
+    )
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.missed_hit(self._history(history), self.ruling(by))
+
+    @classmethod
+    def _of(cls, words: Words, rest: list[str], options: dict[str, Any]) -> Command:
+        return cls(**options)
+
+
+# -- recording errors (DESIGN principle 9) ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Undo(Command):
+    verb = "undo"
+    usage = "undo [--ruled-by director] [--reason TEXT]"
+    example = "undo --reason typed 6-3 for 6-4"
+    summary = "the last entry was a recording error: withdraw it (an earlier game's: the director)"
+    needs_history = True
+
+    reason: str = ""
+    ruled_by: str = ""
+
+    @property
+    def ruler(self) -> str:
+        return self.ruled_by
+
+    def words(self) -> str:
+        text = "undo" + (f" --ruled-by {self.ruled_by}" if self.ruled_by else "")
+        return text + (f" --reason {self.reason}" if self.reason else "")
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.withdraw(
+            self._history(history), reason=self.reason, ruled_by=self.ruled_by, by=by, at=self.at
+        )
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        reason = words.reason(False, cls.usage)
+        ruled_by = _correction_ruler(words)
+        if words.rest:
+            raise InvalidActionError(f"{words.line!r}: 'undo [--reason TEXT]' takes no argument")
+        return cls(reason, ruled_by)
+
+
+@dataclass(frozen=True, slots=True)
+class Amend(Command):
+    verb = "amend"
+    usage = "amend EVENT LINE [--ruled-by director] [--reason TEXT]"
+    example = "amend 12 roll 6 4"
+    summary = "entry EVENT was mis-entered: LINE is what happened"
+    needs_history = True
+
+    entry: int
+    command: Command
+    reason: str = ""
+    ruled_by: str = ""
+
+    @property
+    def ruler(self) -> str:
+        """The higher of its own ``--ruled-by`` and the ruler of the command it records."""
+        return max(self.ruled_by, self.command.ruler, key=_RANK.__getitem__)
+
+    def words(self) -> str:
+        text = f"amend {self.entry} {self.command}"
+        text += f" --ruled-by {self.ruled_by}" if self.ruled_by else ""
+        return text + (f" --reason {self.reason}" if self.reason else "")
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        def perform(scratch: Match, when: str) -> None:
+            self.command.timed(when).run(scratch, by)
+
+        return match.amend(
+            self._history(history), self.entry, perform, line=str(self.command),
+            reason=self.reason, ruled_by=self.ruled_by, by=by, at=self.at,
+        )  # fmt: skip
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        reason = words.reason(False, cls.usage)
+        ruled_by = _correction_ruler(words)
+        rest = words.rest
+        if len(rest) < 2 or not (rest[0].isascii() and rest[0].isdigit()):
+            raise InvalidActionError(
+                f"{words.line!r}: 'amend EVENT LINE', e.g. 'amend 12 roll 6 4' or "
+                "'amend 13 move 13/8'"
+            )
+        said = parse(" ".join(rest[1:]))  # what happened must itself be a line
+        if said.needs_history or said.at is not None:
+            raise InvalidActionError(
+                f"{words.line!r}: amend takes what happened at the table, not a correction or "
+                "a ruling, and no @TIME (the entry's own time stands)"
+            )
+        return cls(int(rest[0]), said, reason, ruled_by)
+
+
+def _correction_ruler(words: Words) -> str:
+    ruled_by = (words.option("--ruled-by", "--ruled-by director") or "").lower()
+    if ruled_by not in ("", "director"):
+        raise InvalidActionError(f"{words.line!r}: --ruled-by director (or nothing)")
+    return ruled_by
+
+
+# -- the table --------------------------------------------------------------------------------
+
+
+VOCABULARY: tuple[type[Command], ...] = (
+    Opening, Roll, RollMove, Move, VoidRoll, Double, Take, Drop, Beaver, AutomaticDouble,
+    Resign, Accept, Reject, AcceptRoll, RefuseRoll, Setup, Note,
+    Hit, ClockStart, ClockStop, ClockResume, ClockRead, ClockSetting, Flag, EarlyPickup,
+    BreakStart, BreakEnd, Late, Penalty,
+    Revert, VoidCube, NullifyPass, VoidConcession, CorrectCube, CorrectSetup, Overturn,
+    CorrectLength, CorrectScore, RulingNote, MissedHit,
+    Undo, Amend,
+)  # fmt: skip
+"""Every command, in the order help lists them: the game, the clock and breaks, the rulings,
+the recording errors.  The one table of verbs."""
+
+_BY_VERB: dict[str, type[Command]] = {
+    kind.verb: kind for kind in VOCABULARY if kind not in (RollMove, RulingNote)
+}
+"""The class that reads each verb (``note`` reads a ruling noted too, ``roll`` the shorthand)."""
+
+RULES: tuple[type[Command], ...] = tuple(
+    kind for kind in VOCABULARY if issubclass(kind, _EventRuling)
+)
+"""The rulings on one recorded event, in the order the director's picker lists them."""
+
+
+def parse(line: str) -> Command:
+    """The command ``line`` says (the record language: a verb of the command line without
+    the match, ``@TIME`` first if given, a comment after a ``#`` standing alone).
+
+    :raises InvalidActionError: for an empty line, an unknown verb, missing, extra or
+        malformed arguments (the message quotes the line and gives the usage).
+    """
+    if len(line) > MAX_LINE:  # refused before anything reads it
+        raise InvalidActionError(
+            f"{line[:24]!r}...: {len(line)} characters; a line is at most {MAX_LINE}"
+        )
+    words = without_comment(line).split()
+    at = None
+    if words and words[0].startswith("@"):
+        at, words = words[0][1:], words[1:]
+    if not words:
+        raise InvalidActionError(f"{line!r} names no action: one of {', '.join(_BY_VERB)}")
+    shorthand = _SHORTHAND.fullmatch(" ".join(w for w in words if w != "--as-played"))
+    command: Command
+    if shorthand:
+        one, two, play = shorthand.groups()
+        as_played = "--as-played" in words
+        if not play.strip():
+            command = Roll(int(one), int(two), as_played)
+        else:
+            command = RollMove(int(one), int(two), play.strip(), as_played)
+    else:
+        verb = words[0].lower()
+        two_words = f"{verb} {words[1].lower()}" if len(words) > 1 else ""
+        if two_words in _BY_VERB:
+            kind, rest = _BY_VERB[two_words], words[2:]
+        elif verb in _BY_VERB:
+            kind, rest = _BY_VERB[verb], words[1:]
+        elif verb in ("clock", "break"):
+            subs = [v.split()[1] for v in _BY_VERB if v.startswith(verb + " ")]
+            raise InvalidTimeActionError(f"{line!r}: {verb} {'|'.join(subs)} ...")
+        else:
+            raise InvalidActionError(
+                f"{line!r}: unknown action {words[0]!r}; one of {', '.join(_BY_VERB)} "
+                "or the shorthand '52: 13/8 13/11'"
+            )
+        command = kind.read(Words(line, rest))
+    return command if at is None else replace(command, at=at)
+
+
+def ruler_of_events(events: Sequence[MatchEvent]) -> str:
+    """Who must issue a correction of an entry made of ``events``: ``director`` if one of
+    them only a director's command records (penalty points, a clock set, a ruling), else
+    ``""`` (the scorekeeper's own entries)."""
+    acts = tuple(kind for command in VOCABULARY for kind in command.records)
+    return "director" if any(isinstance(event, acts) for event in events) else ""
+
+
+def help_lines() -> list[tuple[str, str, str]]:
+    """``(usage, summary, example)`` of every command, in :data:`VOCABULARY`'s order."""
+    return [(kind.usage, kind.summary, kind.example) for kind in VOCABULARY]
+
+
+def fields_of(command: Command) -> dict[str, Any]:
+    """The command's own fields (not ``at``), for a JSON answer or a test."""
+    return {f.name: getattr(command, f.name) for f in fields(command) if f.name != "at"}
