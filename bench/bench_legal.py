@@ -72,8 +72,8 @@ def _case(position: Position, dice: tuple[int, int]) -> Case:
 def corpus_cases(folder: Path) -> tuple[list[Case], str]:
     """Every roll of every game in ``folder/*/*.mat``: the board before the play and the dice.
 
-    Games are replayed through ``bgledger.interchange.replay`` when it exists,
-    else through the judge directly.  Rolls without a recorded play and
+    Games are replayed through the judge directly (:func:`_replay`), up to
+    a play the board cannot show.  Rolls without a recorded play and
     impossible boards (after an illegal play) are left out.
 
     :raises ImportError: if ``bgledger.interchange.mat`` is not there yet.
@@ -81,13 +81,12 @@ def corpus_cases(folder: Path) -> tuple[list[Case], str]:
     from bgledger.interchange.mat import read_mat_file
 
     files = sorted(folder.glob("*/*.mat"))
-    replay = _replayer()
     cases: list[Case] = []
     skipped = 0
     for path in files:
         for match in read_mat_file(path).matches:
             for game in match.games:
-                for position, dice in replay(game):
+                for position, dice in _replay(game):
                     if position.problems():
                         skipped += 1
                     else:
@@ -96,23 +95,8 @@ def corpus_cases(folder: Path) -> tuple[list[Case], str]:
     return cases, note
 
 
-def _replayer() -> Callable[[Any], Iterator[tuple[Position, tuple[int, int]]]]:
-    """``game -> (position before the play, dice)`` for each played roll of a ``MatGame``."""
-    try:
-        from bgledger.interchange.replay import replay_game
-    except ImportError:
-        return _replay_with_judge
-
-    def replay(game: Any) -> Iterator[tuple[Position, tuple[int, int]]]:
-        for roll in replay_game(game):
-            if roll.action.dice is not None and roll.outcome in ("legal", "illegal"):
-                yield roll.position, roll.action.dice
-
-    return replay
-
-
-def _replay_with_judge(game: Any) -> Iterator[tuple[Position, tuple[int, int]]]:
-    """Fallback replay: judge each written play and move the board on; stop at the first error."""
+def _replay(game: Any) -> Iterator[tuple[Position, tuple[int, int]]]:
+    """Judge each written play and move the board on; stop at the first error."""
     from bgledger.rules.errors import BgLedgerError
     from bgledger.rules.judge import judge
     from bgledger.rules.notation import Play

@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import Column, Connection, MetaData, String, Table, Text, inspect, select, update
 
+from bgledger.errors import TokenScopeError, UnknownTokenError
 from bgledger.rules.errors import RulesError
 
 __all__ = ["ROLES", "Grant", "InvalidGrantError", "TokenBook"]
@@ -66,6 +67,32 @@ class Grant:
         if self.event is not None:
             return self.event == event
         return self.role == "committee"
+
+    def check_covers(self, match_id: str, event: Callable[[], str]) -> None:
+        """Refuse a match the token does not record in (:meth:`covers`).
+
+        ``event`` gives the match's event; it is asked only of a token for an
+        event or for every match (a token for one match needs no lookup).
+
+        :raises TokenScopeError: for a token of another match or event.
+        """
+        if not self.covers(match_id, event() if self.match_id is None else ""):
+            scope = self.match_id or self.event or "no match"
+            raise TokenScopeError(f"this token ({self.label}) records in {scope}, not {match_id}")
+
+    def check_starts(self, event: str) -> None:
+        """Refuse to start a match of ``event`` with this token (:meth:`may_start`).
+
+        :raises TokenScopeError: for a token that may not start a match of the event.
+        """
+        if not self.may_start(event):
+            scope = self.match_id or self.event
+            where = f"the matches of {scope!r}" if self.event is not None else f"match {scope!r}"
+            raise TokenScopeError(
+                f"this token ({self.label}) starts no match of event {event!r}: a "
+                f"{self.role}'s token records in {where} only; start it with the event's "
+                "director's token ('bgledger token --event E --role director')"
+            )
 
     def may_start(self, event: str) -> bool:
         """True if the token may start a new match of ``event``.
@@ -168,17 +195,32 @@ class TokenBook:
             return None
         return Grant(row["label"], row["role"], row["match_id"], row["event"])
 
-    def revoke(self, token: str) -> bool:
-        """Revoke ``token``; False if there was no such token in force."""
-        if not self._any():
-            return False
+    def held(self, token: str | None, ask: str) -> Grant:
+        """What ``token`` may do, for a token in force.
+
+        :raises UnknownTokenError: for no token, or one never issued or revoked
+            (the message says to ``ask`` for one: a ``bgledger token`` command line).
+        """
+        grant = self.grant(token) if token else None
+        if grant is None:
+            raise UnknownTokenError(f"no valid token: {ask!r}")
+        return grant
+
+    def revoke(self, token: str) -> None:
+        """Revoke ``token``: it records nothing more.
+
+        :raises UnknownTokenError: if no such token is in force.
+        """
         query = (
             update(TOKENS)
             .where(TOKENS.c.digest == digest(token), TOKENS.c.revoked_at.is_(None))
             .values(revoked_at=_now())
         )
-        with self._connection(True) as connection:
-            return connection.execute(query).rowcount == 1
+        if self._any():
+            with self._connection(True) as connection:
+                if connection.execute(query).rowcount == 1:
+                    return
+        raise UnknownTokenError("no such token in force (never issued, or already revoked)")
 
 
 def _now() -> str:

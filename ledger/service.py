@@ -43,7 +43,7 @@ import shlex
 import time
 from collections.abc import Sequence
 from copy import deepcopy
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
@@ -75,7 +75,6 @@ from bgledger.errors import (
     MatchNotFoundError,
     SealRefusedError,
     TokenScopeError,
-    UnknownTokenError,
 )
 from bgledger.events import (
     BreakEnded,
@@ -307,25 +306,7 @@ def verdict_text(verdict: Verdict) -> str:
 
     E.g. ``final: 412 events, chain intact (head 9c1f...), matches the seal``.
     """
-    problem = verdict.problem
-    if problem is not None and problem.kind == "readmodel":
-        return f"{verdict.match_id}: read models: {problem.why}"
-    if problem is not None and problem.kind == "deleted":
-        return f"{verdict.match_id}: {problem.why}"
-    if problem is not None:
-        return f"{verdict.match_id}: event {problem.number}: {problem.why}"
-    text = f"{verdict.match_id}: {verdict.events} events, chain intact"
-    if verdict.unchained:
-        text = (
-            f"{verdict.match_id}: events 1-{verdict.unchained} recorded before hash chains: "
-            f"not verifiable; {verdict.events - verdict.unchained} chained events intact"
-        )
-    if verdict.head:
-        text += f" (head {verdict.head[:16]})"
-    text += "".join(f", matches {source}" for source in verdict.witnesses)
-    if verdict.snapshots:
-        text += f", {verdict.snapshots} snapshot(s) equal to the events refolded"
-    return text
+    return verdict.text()
 
 
 @dataclass(frozen=True, slots=True)
@@ -999,104 +980,22 @@ class Ledger:
         match).  Of every match, a SQLite ledger's notification log must also
         have no hole (:func:`~bgledger.store.integrity.log_gaps`).  Events
         without a chain fail unless ``allow_unchained`` (a ledger recorded
-        before hash chains).
+        before hash chains).  The checks are
+        :func:`~bgledger.store.integrity.verify_ledger`'s.
 
         :raises MatchNotFoundError: for an unknown match (one the read models
             list is reported as deleted instead).
         """
         from bgledger.projections.readmodels.audit import audit_read_models
-        from bgledger.store.integrity import (
-            Problem,
-            Verdict,
-            Witness,
-            log_gaps,
-            streams,
-            verify_stream,
+        from bgledger.store.integrity import verify_ledger
+
+        return verify_ledger(
+            self._store,
+            match_id,
+            audit=audit_read_models,
+            seal=seal,
+            allow_unchained=allow_unchained,
         )
-
-        store = self._store
-        if match_id is None and seal is not None and seal.whole_ledger:
-            verdicts = self._verify_sealed(seal, allow_unchained)
-        elif match_id is None:
-            verdicts = [
-                verify_stream(store, stream, allow_unchained=allow_unchained)
-                for stream in streams(store)
-            ]
-        else:
-            witnesses = [] if seal is None else [Witness(seal.events, seal.head, "the seal")]
-            try:
-                verdicts = [
-                    verify_stream(
-                        store,
-                        match_uuid(match_id),
-                        witnesses,
-                        asked=match_id,
-                        allow_unchained=allow_unchained,
-                    )
-                ]
-            except MatchNotFoundError:  # unknown, unless a seal or the read models list it
-                if seal is not None:
-                    why = (
-                        f"the seal of {seal.sealed_at} has it at event {seal.events}; its events "
-                        "are gone: the match was deleted"
-                    )
-                    return [Verdict(match_id, problem=Problem(0, "deleted", why))]
-                gone = audit_read_models(store, match_id, match_uuid(match_id))
-                gone = [finding for finding in gone if finding.match_id == match_id]
-                if not gone:
-                    raise
-                return [Verdict(match_id, problem=Problem(0, "readmodel", gone[0].why))]
-        if match_id is None:
-            for first, last in log_gaps(store):
-                why = (
-                    f"notifications {first}-{last} are missing from the log: events were "
-                    "deleted (a whole match, if no match shows a gap)"
-                )
-                verdicts.append(Verdict("the ledger", problem=Problem(first, "deleted", why)))
-        if not all(verdict.ok for verdict in verdicts):
-            return verdicts  # the read models are compared once the events hold
-        by_id = {verdict.match_id: i for i, verdict in enumerate(verdicts)}
-        only = None if match_id is None else match_uuid(match_id)
-        for finding in audit_read_models(store, match_id, only):
-            problem = Problem(0, "readmodel", finding.why)
-            name = finding.match_id or finding.table
-            at = by_id.get(name)
-            if at is None:
-                by_id[name] = len(verdicts)
-                verdicts.append(Verdict(name, problem=problem))
-            elif verdicts[at].ok:
-                verdicts[at] = replace(verdicts[at], problem=problem)
-        return verdicts
-
-    def _verify_sealed(self, seal: Seal, allow_unchained: bool) -> list[Verdict]:
-        """Every stream, each sealed match against the ledger seal's head (one gone is named)."""
-        from bgledger.store.integrity import Problem, Verdict, Witness, streams, verify_stream
-
-        store, verdicts = self._store, []
-        sealed = {
-            match_uuid(match_id): (match_id, events, head)
-            for match_id, events, head in seal.matches
-        }
-        present = streams(store)
-        for stream in present:
-            if stream in sealed:
-                match_id, events, head = sealed[stream]
-                witness = Witness(events, head, f"the ledger seal of {seal.sealed_at}")
-                verdicts.append(
-                    verify_stream(
-                        store, stream, [witness], asked=match_id, allow_unchained=allow_unchained
-                    )
-                )
-            else:
-                verdicts.append(verify_stream(store, stream, allow_unchained=allow_unchained))
-        for stream in sorted(set(sealed) - set(present), key=lambda s: sealed[s][0]):
-            match_id, events, _ = sealed[stream]
-            why = (
-                f"the ledger seal of {seal.sealed_at} has it at event {events}; its events are "
-                "gone: the match was deleted"
-            )
-            verdicts.append(Verdict(match_id, problem=Problem(0, "deleted", why)))
-        return verdicts
 
     @staticmethod
     def check_seal(path: Path, *, pub: Path, match_id: str | None = None) -> Seal:
@@ -1109,29 +1008,9 @@ class Ledger:
             another match than ``match_id``.
         :raises SealRefusedError: for a seal whose signature or signer does not match.
         """
-        from bgledger.store.seal import InvalidSealError, Seal, load_public_key
+        from bgledger.store.seal import check_seal
 
-        found = Seal.read(path)
-        key = load_public_key(pub)
-        if match_id is not None and found.whole_ledger:
-            pass  # checked as a whole below, then read for that match
-        elif match_id is not None and found.match_id != match_id:
-            raise InvalidSealError(f"seal {path} is of match {found.match_id!r}, not {match_id!r}")
-        if not found.genuine():
-            raise SealRefusedError(
-                f"{found.match_id}: seal {path}: the signature does not match the seal's "
-                "content: the seal was altered or forged"
-            )
-        if key != found.public_key:
-            raise SealRefusedError(
-                f"{found.match_id}: seal {path} was not signed by the key in {pub}"
-            )
-        if match_id is not None and found.whole_ledger:
-            one = found.of(match_id)
-            if one is None:
-                raise InvalidSealError(f"seal {path}: the ledger seal lists no match {match_id!r}")
-            return one
-        return found
+        return check_seal(path, pub=pub, match_id=match_id)
 
     def seal_ledger(self, key: Path, out: Path | None = None) -> Seal:
         """A director's signed digest of every match as it stands (``seal --all``).
@@ -1143,18 +1022,9 @@ class Ledger:
         :raises InvalidSealError: for an unreadable key, or a seal file that cannot be written.
         :raises SealRefusedError: for a ledger that cannot be sealed.
         """
-        from bgledger.store.seal import Seal, load_private_key
+        from bgledger.store.seal import seal_ledger
 
-        private = load_private_key(key)
-        verdicts = self.verify()
-        for verdict in verdicts:
-            if not verdict.ok:
-                raise SealRefusedError(f"not sealed: {verdict_text(verdict)}")
-            if not verdict.head:
-                raise SealRefusedError(f"not sealed: {verdict.match_id}: recorded before chains")
-        made = Seal.make_ledger(private, [(v.match_id, v.events, v.head) for v in verdicts])
-        self._write_seal(made, out)
-        return made
+        return seal_ledger(self.verify, key, out)
 
     def seal(self, match_id: str, key: Path, out: Path | None = None) -> Seal:
         """A director's signed digest of the match as it stands (written to ``out`` if given).
@@ -1166,29 +1036,9 @@ class Ledger:
         :raises SealRefusedError: for a match that cannot be sealed.
         :raises MatchNotFoundError: for an unknown match.
         """
-        from bgledger.store.seal import Seal, load_private_key
+        from bgledger.store.seal import seal_match
 
-        private = load_private_key(key)
-        (verdict,) = self.verify(match_id)
-        if not verdict.ok:
-            raise SealRefusedError(f"not sealed: {verdict_text(verdict)}")
-        if not verdict.head:
-            raise SealRefusedError(f"not sealed: {match_id}: recorded before hash chains")
-        made = Seal.make(private, match_id, verdict.events, verdict.head)
-        self._write_seal(made, out)
-        return made
-
-    @staticmethod
-    def _write_seal(made: Seal, out: Path | None) -> None:
-        from bgledger.store.seal import InvalidSealError
-
-        if out is None:
-            return
-        text = json.dumps(made.to_json(), ensure_ascii=False, indent=2) + "\n"
-        try:
-            out.write_text(text, encoding="utf-8")
-        except OSError as error:
-            raise InvalidSealError(f"seal {out}: cannot be written: {error}") from None
+        return seal_match(self.verify, match_id, key, out)
 
     @staticmethod
     def keygen(path: Path) -> Path:
@@ -1242,13 +1092,8 @@ class Ledger:
         :raises TokenScopeError: for a token of another match or event.
         :raises MatchNotFoundError: for an unknown match.
         """
-        grant = self._tokens().grant(token) if token else None
-        if grant is None:
-            raise UnknownTokenError("no valid token: 'bgledger token MATCH --role scorekeeper'")
-        event = self.state(match_id).event if grant.match_id is None else ""
-        if not grant.covers(match_id, event):
-            scope = grant.match_id or grant.event or "no match"
-            raise TokenScopeError(f"this token ({grant.label}) records in {scope}, not {match_id}")
+        grant = self._tokens().held(token, "bgledger token MATCH --role scorekeeper")
+        grant.check_covers(match_id, lambda: self.state(match_id).event)
         return grant
 
     def start_match(self, token: str | None, setup: object) -> Started:
@@ -1266,19 +1111,9 @@ class Ledger:
         :raises TokenScopeError: for a token that may not start a match of the event.
         :raises MatchExistsError: if its ``id`` is taken.
         """
-        grant = self._tokens().grant(token) if token else None
-        if grant is None:
-            raise UnknownTokenError("no valid token: 'bgledger token --event E --role director'")
+        grant = self._tokens().held(token, "bgledger token --event E --role director")
         players, length, match_id, label, options = _start_options(setup)
-        event = options["event"]
-        if not grant.may_start(event):
-            scope = grant.match_id or grant.event
-            where = f"the matches of {scope!r}" if grant.event is not None else f"match {scope!r}"
-            raise TokenScopeError(
-                f"this token ({grant.label}) starts no match of event {event!r}: a "
-                f"{grant.role}'s token records in {where} only; start it with the event's "
-                "director's token ('bgledger token --event E --role director')"
-            )
+        grant.check_starts(options["event"])
         chosen = self.start(players, length, match_id=match_id, by=grant.label, **options)
         return Started(
             chosen, grant.label, self.issue_token("scorekeeper", match_id=chosen, label=label)
@@ -1289,8 +1124,7 @@ class Ledger:
 
         :raises UnknownTokenError: if no such token is in force.
         """
-        if not self._tokens().revoke(token):
-            raise UnknownTokenError("no such token in force (never issued, or already revoked)")
+        self._tokens().revoke(token)
 
     # -- the tournament-wide views ---------------------------------------------------------
 

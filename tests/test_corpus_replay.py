@@ -1,29 +1,35 @@
-"""Every game of the 313 real matches replays through the rules engine.
+"""Every play of the 313 real matches, as the importer records it, agrees with gnubg.
 
-Every play parses; every play is judged on the board the earlier plays left;
-each verdict agrees with GNU Backgammon's own list of legal plays (a legal
-play's result is among gnubg's, an illegal play's is not).  Illegal plays occur
-only in seven games of four 2009 online transcriptions that leave plays out
-(a roll written with no play, ``52:``, while the player did move): from that
-line on the transcribed board and the real one differ.  Those games are listed
-here with the first line that gives them away, so any other illegal play found
-in the corpus fails this test.
+The importer (:mod:`bgledger.interchange.importer`) replays each game through
+the aggregate: every play is judged on the board the earlier plays left and
+recorded with its verdict.  Each recorded verdict agrees with GNU
+Backgammon's own list of legal plays (a legal play's result is among gnubg's,
+an illegal play's is not).  Illegal plays occur only in seven games of four
+2009 online transcriptions that leave plays out (a roll written with no play,
+``52:``, while the player did move): from that line on the transcribed board
+and the real one differ.  Those games are listed here with the first line
+that gives them away; ``test_import_corpus`` checks no other game is flagged.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import cache
 
 import pytest
 
+from bgledger.events import CheckersPlayed, MatchEvent, UnplayablePlayRecorded
 from bgledger.interchange.mat import MatGame, read_mat_file
-from bgledger.interchange.replay import ReplayedRoll, replay_game
+from bgledger.projections.state.fold import MatchState, Phase, fold
+from bgledger.rules.judge import Judgement, judge
 from bgledger.rules.legal import legal_plays
+from bgledger.rules.notation import Play
 from bgledger.rules.position import Position
 from tests.conftest import shared_matches
 from tests.gnubg_oracle import gnubg_moves, result_id, swapped_id
+from tests.test_import_corpus import events_of
 
 # (file, game): the first line where the transcription and the board part ways.
 TRANSCRIPTIONS_THAT_LOSE_PLAYS = {
@@ -37,12 +43,56 @@ TRANSCRIPTIONS_THAT_LOSE_PLAYS = {
 }
 
 
-def corpus_games() -> Iterator[tuple[str, MatGame]]:
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A roll the importer recorded, with the match before the play and what followed it.
+
+    ``played`` is the event after the roll: a play (flagged or not), an
+    unplayable play, or another event (the player rolled, then resigned).
+    """
+
+    name: str
+    before: MatchState
+    played: MatchEvent
+
+    @property
+    def dice(self) -> tuple[int, int]:
+        assert self.before.dice is not None
+        return self.before.dice
+
+    def judged(self) -> Judgement:
+        """The judge's verdict on the recorded play, on the board the importer had."""
+        assert isinstance(self.played, CheckersPlayed)
+        return judge(self.before.position, self.dice, Play.parse(self.played.play))
+
+
+def corpus_names() -> list[str]:
     root = shared_matches()
-    for path in sorted(root.glob("*/*.mat")):
-        for match in read_mat_file(path).matches:
-            for game in match.games:
-                yield str(path.relative_to(root)), game
+    return [str(path.relative_to(root)) for path in sorted(root.glob("*/*.mat"))]
+
+
+def turns(name: str) -> Iterator[Turn]:
+    """Each roll with the player to play, and the event recorded after it."""
+    events = events_of(name)
+    state = None
+    for number, event in enumerate(events):
+        state = fold([event], state)
+        assert state is not None
+        if state.phase is Phase.PLAY and number + 1 < len(events):
+            yield Turn(name, state, events[number + 1])
+
+
+@cache
+def replayed() -> tuple[Turn, ...]:
+    return tuple(turn for name in corpus_names() for turn in turns(name))
+
+
+def flagged(turn: Turn) -> bool:
+    """An illegal or unplayable play (not Snowie's own ``Illegal play (...)`` record of one)."""
+    played = turn.played
+    if isinstance(played, UnplayablePlayRecorded):
+        return "Illegal play (" not in played.play
+    return isinstance(played, CheckersPlayed) and not played.legal
 
 
 def gnubg_result_ids(position: Position, dice: tuple[int, int]) -> set[str] | None:
@@ -60,58 +110,56 @@ def gnubg_result_ids(position: Position, dice: tuple[int, int]) -> set[str] | No
     return {result_id(board, move.steps) for move in moves}
 
 
-@cache
-def replayed() -> tuple[tuple[str, int, ReplayedRoll], ...]:
-    return tuple(
-        (name, game.number, roll) for name, game in corpus_games() for roll in replay_game(game)
-    )
-
-
-def test_every_game_replays_and_every_play_parses() -> None:
-    outcomes = Counter(roll.outcome for _, _, roll in replayed())
-    files = {name for name, _ in corpus_games()}
-    assert len(files) == 313
-    assert outcomes["legal"] > 70_000
-    assert outcomes["after-game-end"] == 0
-
-
-def test_illegal_and_unplayable_plays_only_where_the_transcription_loses_plays() -> None:
-    broken = {
-        (name, number)
-        for name, number, roll in replayed()
-        if roll.outcome in ("illegal", "unplayable")
-    }
-    assert broken == set(TRANSCRIPTIONS_THAT_LOSE_PLAYS)
+def test_every_game_imports_and_every_play_is_judged() -> None:
+    outcomes = Counter(type(turn.played).__name__ for turn in replayed())
+    assert len(corpus_names()) == 313
+    assert outcomes["CheckersPlayed"] > 70_000
 
 
 def test_each_broken_game_goes_wrong_where_listed() -> None:
-    first: dict[tuple[str, int], ReplayedRoll] = {}
-    for name, number, roll in replayed():
-        if roll.outcome in ("illegal", "unplayable"):
-            first.setdefault((name, number), roll)
-    for key, why in TRANSCRIPTIONS_THAT_LOSE_PLAYS.items():
-        assert why.startswith(f"line {first[key].action.line} "), (key, first[key])
+    first: dict[tuple[str, int], Turn] = {}
+    for turn in replayed():
+        if flagged(turn):
+            first.setdefault((turn.name, turn.before.game), turn)
+    assert set(first) == set(TRANSCRIPTIONS_THAT_LOSE_PLAYS)
+    for (name, number), why in TRANSCRIPTIONS_THAT_LOSE_PLAYS.items():
+        line = int(why.split()[1])
+        (match,) = read_mat_file(shared_matches() / name).matches
+        game: MatGame = next(g for g in match.games if g.number == number)
+        turn = first[(name, number)]
+        column = 0 if turn.before.turn == "a" else 1
+        (action,) = [a for a in game.actions if a.line == line and a.column == column]
+        assert action.dice is not None and sorted(action.dice) == sorted(turn.dice), why
+        written = (action.play or "").strip()
+        played = turn.played
+        if isinstance(played, UnplayablePlayRecorded):
+            assert played.play == action.play, why
+        else:
+            assert isinstance(played, CheckersPlayed) and not played.legal, why
+            assert played.play == (str(Play.parse(written)) if written else ""), why
 
 
 def test_every_verdict_agrees_with_gnubg() -> None:
     """Legal: the result is one of gnubg's.  Illegal: it is none of them."""
     disagreements = []
     checked: Counter[str] = Counter()
-    for name, number, roll in replayed():
-        if roll.verdict is None:
+    for turn in replayed():
+        if not isinstance(turn.played, CheckersPlayed):
             continue
-        verdict = roll.verdict
+        verdict = turn.judged()
+        where = (turn.name, turn.before.game, turn.played.originator_version)
+        assert verdict.legal == turn.played.legal, where  # as the importer recorded it
         results = gnubg_result_ids(verdict.position, verdict.dice)
         if results is None:
             # the binding cut a bear-off short: at least the number of plays must agree
             checked["truncated"] += 1
             counts = len(gnubg_moves(verdict.position.to_gnubg_board(), verdict.dice))
             if counts != len(legal_plays(verdict.position, verdict.dice)):
-                disagreements.append((name, number, roll.action.line, "count", counts))
+                disagreements.append((*where, "count", counts))
             continue
         ours = verdict.result.position_id
         if (ours in results) != verdict.legal:
-            disagreements.append((name, number, roll.action.line, roll.action.raw, verdict.reason))
+            disagreements.append((*where, turn.played.play, verdict.reason))
         checked["legal" if verdict.legal else "illegal"] += 1
     assert disagreements == []
     assert checked["illegal"] >= 40  # of 62; the rest are bear-offs the binding truncates
@@ -120,13 +168,12 @@ def test_every_verdict_agrees_with_gnubg() -> None:
 
 def test_a_roll_with_no_play_before_the_result_had_a_play_by_gnubg() -> None:
     """``32:`` then the opponent's ``Wins``: the player rolled, could move, and resigned."""
-    resigned = [roll for _, _, roll in replayed() if roll.outcome == "resigned-after-rolling"]
+    played = (CheckersPlayed, UnplayablePlayRecorded)
+    resigned = [turn for turn in replayed() if not isinstance(turn.played, played)]
     assert resigned
-    for roll in resigned:
-        if roll.action.dice is None:
-            continue
-        results = gnubg_result_ids(roll.position, roll.action.dice)
-        assert results != {roll.position.swapped().position_id}
+    for turn in resigned:
+        results = gnubg_result_ids(turn.before.position, turn.dice)
+        assert results != {turn.before.position.swapped().position_id}, turn
 
 
 @pytest.mark.parametrize("key", sorted(TRANSCRIPTIONS_THAT_LOSE_PLAYS))

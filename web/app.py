@@ -38,9 +38,7 @@ may not issue, 403, a client key reused for another command 422, the database 50
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import AsyncIterator
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -53,7 +51,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
@@ -76,6 +74,7 @@ from bgledger.web.body import bearer_of, json_body, text_field
 from bgledger.web.director import director_routes
 from bgledger.web.new_match import new_match_routes
 from bgledger.web.replay import replay_routes
+from bgledger.web.streams import News, event_stream
 
 __all__ = ["HISTORY_SHOWN", "POLL_SECONDS", "create_app", "error_document"]
 
@@ -84,8 +83,6 @@ POLL_SECONDS = 0.25
 """How often a live stream reads the match's stored events."""
 HISTORY_SHOWN = 8
 """History lines on the match page (the last ones)."""
-KEEPALIVE_SECONDS = 15.0
-"""A comment line on a quiet stream, so that proxies keep it open."""
 SECURITY_HEADERS = {
     # everything from the app itself; no inline script, no framing by another site
     "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'; base-uri 'none'",
@@ -216,9 +213,8 @@ def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlet
             start = min(int(since), count) if since is not None else count
         except ValueError:
             raise HTTPException(400, f"since={since!r}: an event number") from None
-        stream = _follow(ledger, match_id, start, poll_seconds)
-        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        return StreamingResponse(stream, media_type="text/event-stream", headers=headers)
+        opening = f"retry: 1000\n: following {json.dumps(match_id)} after event {start}\n\n"
+        return event_stream([opening], _recorded_after(ledger, match_id, start), poll_seconds)
 
     async def library_error(request: Request, error: Exception) -> Response:
         status, document = error_document(error)
@@ -282,29 +278,24 @@ class SecurityHeaders:
         await self.app(scope, receive, sending)
 
 
-async def _follow(
-    ledger: Ledger, match_id: str, start: int, poll_seconds: float
-) -> AsyncIterator[str]:
-    """The stream: each event after ``start`` as it is stored (``id`` is its number).
-
-    It runs until the client goes away (Starlette then cancels it).
-    """
+def _recorded_after(ledger: Ledger, match_id: str, start: int) -> News:
+    """The match stream's news: each event after ``start`` as it is stored (``id``: its number)."""
     last = start
-    quiet = 0.0
-    yield f"retry: 1000\n: following {json.dumps(match_id)} after event {start}\n\n"
-    while True:
-        count = (await run_in_threadpool(ledger.state, match_id)).events
-        if count > last:
-            entries, document = await run_in_threadpool(_news, ledger, match_id)
-            for entry in entries[last:count]:
-                data = {"number": entry.number, "line": history_line(entry), "match": document}
-                yield f"id: {entry.number}\nevent: recorded\ndata: {json.dumps(data)}\n\n"
-            last, quiet = count, 0.0
-        elif quiet >= KEEPALIVE_SECONDS:
-            yield ": keep-alive\n\n"
-            quiet = 0.0
-        await asyncio.sleep(poll_seconds)
-        quiet += poll_seconds
+
+    def news() -> list[str]:
+        nonlocal last
+        count = ledger.state(match_id).events
+        if count <= last:
+            return []
+        entries, document = _news(ledger, match_id)
+        messages = []
+        for entry in entries[last:count]:
+            data = {"number": entry.number, "line": history_line(entry), "match": document}
+            messages.append(f"id: {entry.number}\nevent: recorded\ndata: {json.dumps(data)}\n\n")
+        last = count
+        return messages
+
+    return news
 
 
 def _news(ledger: Ledger, match_id: str) -> tuple[list[Any], dict[str, Any]]:

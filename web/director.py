@@ -26,10 +26,9 @@ director's token, and the ledger decides.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 from urllib.parse import quote
@@ -37,7 +36,7 @@ from urllib.parse import quote
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import Response, StreamingResponse
+from starlette.responses import Response
 from starlette.routing import Route
 
 from bgledger.projections.views.audit import history_line
@@ -45,11 +44,9 @@ from bgledger.projections.views.scoresheet import ruling_log
 from bgledger.projections.views.text import break_lines, brief, clock_line, clock_text, figures
 from bgledger.projections.views.words import numbers_text, rule_for, rules_cited
 from bgledger.service import Decision, Ledger, MatchState
+from bgledger.web.streams import News, event_stream
 
-__all__ = ["KEEPALIVE_SECONDS", "director_routes"]
-
-KEEPALIVE_SECONDS = 15.0
-"""A comment line on a quiet stream, so that proxies keep it open."""
+__all__ = ["director_routes"]
 
 Page = Callable[..., Response]
 
@@ -132,9 +129,12 @@ def director_routes(ledger: Ledger, page: Page, poll_seconds: float) -> list[Rou
             start = int(since) if since is not None else None
         except ValueError:
             raise HTTPException(400, f"since={since!r}: the console's event count") from None
-        stream = _follow_event(ledger, event, start, poll_seconds)
-        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        return StreamingResponse(stream, media_type="text/event-stream", headers=headers)
+        counts = await run_in_threadpool(_counts, ledger, event)
+        total = sum(counts.values())
+        opening = [f"retry: 1000\n: following {json.dumps(event)} at {total}\n\n"]
+        if start is not None and total != start:  # something happened since the page was drawn
+            opening.append(_changed(sorted(counts), total))
+        return event_stream(opening, _changes_after(ledger, event, counts), poll_seconds)
 
     def desk_context(match_id: str) -> dict[str, Any]:
         state = ledger.state(match_id)
@@ -171,32 +171,22 @@ def _ms(document: dict[str, Any]) -> int:
     return int(datetime.fromisoformat(as_of).timestamp() * 1000) if as_of else 0
 
 
-async def _follow_event(
-    ledger: Ledger, event: str | None, since: int | None, poll_seconds: float
-) -> AsyncIterator[str]:
-    """The stream: ``changed`` each time matches of ``event`` have new events (``id``: the
-    events of all of them, which only grows); ``since``: the count the page was drawn at.
-
-    It runs until the client goes away (Starlette then cancels it).
+def _changes_after(ledger: Ledger, event: str | None, counts: dict[str, int]) -> News:
+    """The console stream's news: ``changed`` each time matches of ``event`` have new events
+    since ``counts`` (``id``: the events of all of them, which only grows).
     """
-    counts = await run_in_threadpool(_counts, ledger, event)
-    total = sum(counts.values())
-    yield f"retry: 1000\n: following {json.dumps(event)} at {total}\n\n"
-    if since is not None and total != since:  # something happened since the page was drawn
-        yield _changed(sorted(counts), total)
-    quiet = 0.0
-    while True:
-        await asyncio.sleep(poll_seconds)
-        quiet += poll_seconds
-        now = await run_in_threadpool(_counts, ledger, event)
-        moved = sorted(m for m, n in now.items() if counts.get(m) != n)
-        if moved:
-            counts = now
-            yield _changed(moved, sum(now.values()))
-            quiet = 0.0
-        elif quiet >= KEEPALIVE_SECONDS:
-            yield ": keep-alive\n\n"
-            quiet = 0.0
+    seen = counts
+
+    def news() -> list[str]:
+        nonlocal seen
+        now = _counts(ledger, event)
+        moved = sorted(m for m, n in now.items() if seen.get(m) != n)
+        if not moved:
+            return []
+        seen = now
+        return [_changed(moved, sum(now.values()))]
+
+    return news
 
 
 def _counts(ledger: Ledger, event: str | None) -> dict[str, int]:

@@ -41,9 +41,9 @@ whose state, head or digest disagree with the events, is a mismatch.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
@@ -59,17 +59,22 @@ from bgledger.store.application import MatchStore
 from bgledger.store.recorder import LedgerRecorder
 from bgledger.store.snapshots import MatchSnapshot, StaleSnapshotError, check, thaw
 
+if TYPE_CHECKING:  # a seal's module loads cryptography: only ``verify --seal`` needs it
+    from bgledger.store.seal import Seal
+
 __all__ = [
+    "Finding",
     "Problem",
+    "ReadModelAudit",
     "Row",
     "UnreadableEventError",
     "Verdict",
     "Witness",
     "check_snapshots",
     "log_gaps",
-    "snapshot_witness",
     "streams",
     "verify",
+    "verify_ledger",
     "verify_stream",
 ]
 
@@ -97,9 +102,10 @@ class Problem:
 
     ``kind`` is ``edited``, ``missing``, ``unreadable``, ``unchained``,
     ``rewritten``, ``truncated`` or ``snapshot`` (a snapshot that disagrees
-    with the events, or cannot be read); the front door adds ``readmodel``
+    with the events, or cannot be read); :func:`verify_ledger` adds ``readmodel``
     (a read-model row the events do not give, ``number`` 0) and ``deleted``
-    (a hole in the notification log, ``number`` its first id).
+    (a hole in the notification log, ``number`` its first id; a sealed match
+    whose events are gone, ``number`` 0).
     """
 
     number: int
@@ -145,6 +151,31 @@ class Verdict:
             if problem is None
             else {"event": problem.number, "kind": problem.kind, "why": problem.why},
         }
+
+    def text(self) -> str:
+        """The verdict in one line: the first problem, or what was checked.
+
+        E.g. ``final: 412 events, chain intact (head 9c1f...), matches the seal``.
+        """
+        problem = self.problem
+        if problem is not None and problem.kind == "readmodel":
+            return f"{self.match_id}: read models: {problem.why}"
+        if problem is not None and problem.kind == "deleted":
+            return f"{self.match_id}: {problem.why}"
+        if problem is not None:
+            return f"{self.match_id}: event {problem.number}: {problem.why}"
+        text = f"{self.match_id}: {self.events} events, chain intact"
+        if self.unchained:
+            text = (
+                f"{self.match_id}: events 1-{self.unchained} recorded before hash chains: "
+                f"not verifiable; {self.events - self.unchained} chained events intact"
+            )
+        if self.head:
+            text += f" (head {self.head[:16]})"
+        text += "".join(f", matches {source}" for source in self.witnesses)
+        if self.snapshots:
+            text += f", {self.snapshots} snapshot(s) equal to the events refolded"
+        return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,12 +323,8 @@ def _snapshot_rows(ledger: MatchStore, stream: UUID) -> list[StoredEvent]:
     return list(ledger.snapshots.recorder.select_events(stream))
 
 
-def snapshot_witness(ledger: MatchStore, stream: UUID) -> Witness | None:
-    """The chain at the match's latest snapshot (None without one, or an older one without it)."""
-    return _witness(ledger, _snapshot_rows(ledger, stream))
-
-
 def _witness(ledger: MatchStore, rows: Sequence[StoredEvent]) -> Witness | None:
+    """The chain at the latest of a stream's snapshot ``rows`` that keeps one (None: none does)."""
     for row in reversed(rows):
         try:
             snapshot = ledger.mapper.to_domain_event(row)
@@ -449,3 +476,128 @@ def verify_stream(
         return verdict
     equal, problem = check_snapshots(ledger, snapshots, seen)
     return replace(verdict, snapshots=equal, problem=problem)
+
+
+class Finding(Protocol):
+    """A read-model row the events do not give: of match ``match_id`` (None: no match)."""
+
+    @property
+    def match_id(self) -> str | None: ...
+
+    @property
+    def table(self) -> str: ...
+
+    @property
+    def why(self) -> str: ...
+
+
+ReadModelAudit = Callable[[MatchStore, str | None, UUID | None], Iterable[Finding]]
+"""The read models checked against the events: of one match id and its stream, or of all.
+
+The tournament read models sit above the store
+(:func:`bgledger.projections.readmodels.audit.audit_read_models`): the front
+door hands their audit to :func:`verify_ledger`.
+"""
+
+
+def verify_ledger(
+    ledger: MatchStore,
+    match_id: str | None = None,
+    *,
+    audit: ReadModelAudit,
+    seal: Seal | None = None,
+    allow_unchained: bool = False,
+) -> list[Verdict]:
+    """One match, or every stream, checked against its events (DESIGN principles 6 and 8).
+
+    Every link of the hash chain is recomputed (:func:`verify_stream`), with
+    the latest snapshot as a witness of the length; with ``seal``, the stream
+    must still extend it (a ledger seal: every sealed match, one gone named as
+    deleted).  Of every match, a SQLite ledger's notification log must also
+    have no hole (:func:`log_gaps`).  Once the events hold, every read-model
+    row is compared with the rows the events give (``audit``; a row whose match
+    has no events left is a deleted match).
+
+    :raises MatchNotFoundError: for an unknown match (one the read models
+        list is reported as deleted instead).
+    """
+    if match_id is None and seal is not None and seal.whole_ledger:
+        verdicts = _verify_sealed(ledger, seal, allow_unchained)
+    elif match_id is None:
+        verdicts = [
+            verify_stream(ledger, stream, allow_unchained=allow_unchained)
+            for stream in streams(ledger)
+        ]
+    else:
+        witnesses = [] if seal is None else [Witness(seal.events, seal.head, "the seal")]
+        try:
+            verdicts = [
+                verify_stream(
+                    ledger,
+                    match_uuid(match_id),
+                    witnesses,
+                    asked=match_id,
+                    allow_unchained=allow_unchained,
+                )
+            ]
+        except MatchNotFoundError:  # unknown, unless a seal or the read models list it
+            if seal is not None:
+                why = (
+                    f"the seal of {seal.sealed_at} has it at event {seal.events}; its events "
+                    "are gone: the match was deleted"
+                )
+                return [Verdict(match_id, problem=Problem(0, "deleted", why))]
+            gone = audit(ledger, match_id, match_uuid(match_id))
+            gone = [finding for finding in gone if finding.match_id == match_id]
+            if not gone:
+                raise
+            return [Verdict(match_id, problem=Problem(0, "readmodel", gone[0].why))]
+    if match_id is None:
+        for first, last in log_gaps(ledger):
+            why = (
+                f"notifications {first}-{last} are missing from the log: events were "
+                "deleted (a whole match, if no match shows a gap)"
+            )
+            verdicts.append(Verdict("the ledger", problem=Problem(first, "deleted", why)))
+    if not all(verdict.ok for verdict in verdicts):
+        return verdicts  # the read models are compared once the events hold
+    by_id = {verdict.match_id: i for i, verdict in enumerate(verdicts)}
+    only = None if match_id is None else match_uuid(match_id)
+    for finding in audit(ledger, match_id, only):
+        problem = Problem(0, "readmodel", finding.why)
+        name = finding.match_id or finding.table
+        at = by_id.get(name)
+        if at is None:
+            by_id[name] = len(verdicts)
+            verdicts.append(Verdict(name, problem=problem))
+        elif verdicts[at].ok:
+            verdicts[at] = replace(verdicts[at], problem=problem)
+    return verdicts
+
+
+def _verify_sealed(ledger: MatchStore, seal: Seal, allow_unchained: bool) -> list[Verdict]:
+    """Every stream, each sealed match against the ledger seal's head (one gone is named)."""
+    verdicts = []
+    sealed = {
+        match_uuid(match_id): (match_id, events, head) for match_id, events, head in seal.matches
+    }
+    present = streams(ledger)
+    for stream in present:
+        if stream in sealed:
+            match_id, events, head = sealed[stream]
+            witness = Witness(events, head, f"the ledger seal of {seal.sealed_at}")
+            verdicts.append(
+                verify_stream(
+                    ledger, stream, [witness], asked=match_id, allow_unchained=allow_unchained
+                )
+            )
+        else:
+            verdicts.append(verify_stream(ledger, stream, allow_unchained=allow_unchained))
+    for stream in sorted(set(sealed) - set(present), key=lambda s: sealed[s][0]):
+        match_id, events, _ = sealed[stream]
+        why = (
+            f"the ledger seal of {seal.sealed_at} has it at event {events}; its events are "
+            "gone: the match was deleted"
+        )
+        verdicts.append(Verdict(match_id, problem=Problem(0, "deleted", why)))
+    return verdicts

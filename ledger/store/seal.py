@@ -22,27 +22,33 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from bgledger.errors import RulesError
+from bgledger.errors import RulesError, SealRefusedError
 from bgledger.events.chain import canonical_json
+
+if TYPE_CHECKING:
+    from bgledger.store.integrity import Verdict
 
 __all__ = [
     "FORMAT",
     "LEDGER",
     "InvalidSealError",
     "Seal",
+    "check_seal",
     "keygen",
     "load_private_key",
     "load_public_key",
+    "seal_ledger",
+    "seal_match",
 ]
 
 FORMAT = "bgledger-seal"
@@ -166,6 +172,99 @@ class Seal:
         except (ValueError, InvalidSignature):
             return False
         return True
+
+    def write(self, out: Path) -> None:
+        """Write the seal to file ``out`` (JSON).
+
+        :raises InvalidSealError: if the file cannot be written.
+        """
+        text = json.dumps(self.to_json(), ensure_ascii=False, indent=2) + "\n"
+        try:
+            out.write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise InvalidSealError(f"seal {out}: cannot be written: {error}") from None
+
+
+def check_seal(path: Path, *, pub: Path, match_id: str | None = None) -> Seal:
+    """The seal in ``path``, its signature and its signer (the key in ``pub``) checked.
+
+    The key inside a seal proves nothing by itself (anyone can make a key
+    and sign): the seal must be signed by the director's key, given apart.
+    With ``match_id``, a ledger seal is checked as a whole, then read for that
+    match (:meth:`Seal.of`).
+
+    :raises InvalidSealError: for an unreadable seal or key, or a seal of
+        another match than ``match_id``.
+    :raises SealRefusedError: for a seal whose signature or signer does not match.
+    """
+    found = Seal.read(path)
+    key = load_public_key(pub)
+    if match_id is not None and found.whole_ledger:
+        pass  # checked as a whole below, then read for that match
+    elif match_id is not None and found.match_id != match_id:
+        raise InvalidSealError(f"seal {path} is of match {found.match_id!r}, not {match_id!r}")
+    if not found.genuine():
+        raise SealRefusedError(
+            f"{found.match_id}: seal {path}: the signature does not match the seal's "
+            "content: the seal was altered or forged"
+        )
+    if key != found.public_key:
+        raise SealRefusedError(f"{found.match_id}: seal {path} was not signed by the key in {pub}")
+    if match_id is not None and found.whole_ledger:
+        one = found.of(match_id)
+        if one is None:
+            raise InvalidSealError(f"seal {path}: the ledger seal lists no match {match_id!r}")
+        return one
+    return found
+
+
+def seal_ledger(
+    verify: Callable[[], Sequence[Verdict]], key: Path, out: Path | None = None
+) -> Seal:
+    """Every match as ``verify`` finds it, sealed with the private key in ``key``.
+
+    The key is read first, then the ledger verified: a ledger with a mismatch,
+    or a match whose last event was recorded before hash chains, is not sealed.
+    The seal is written to ``out`` if given.
+
+    :raises InvalidSealError: for an unreadable key, or a seal file that cannot be written.
+    :raises SealRefusedError: for a ledger that cannot be sealed.
+    """
+    private = load_private_key(key)
+    verdicts = verify()
+    for verdict in verdicts:
+        if not verdict.ok:
+            raise SealRefusedError(f"not sealed: {verdict.text()}")
+        if not verdict.head:
+            raise SealRefusedError(f"not sealed: {verdict.match_id}: recorded before chains")
+    made = Seal.make_ledger(private, [(v.match_id, v.events, v.head) for v in verdicts])
+    if out is not None:
+        made.write(out)
+    return made
+
+
+def seal_match(
+    verify: Callable[[str], Sequence[Verdict]], match_id: str, key: Path, out: Path | None = None
+) -> Seal:
+    """Match ``match_id`` as ``verify`` finds it, sealed with the private key in ``key``.
+
+    The key is read first, then the match verified: one with a mismatch, or
+    whose last event was recorded before hash chains, is not sealed.  The
+    seal is written to ``out`` if given.
+
+    :raises InvalidSealError: for an unreadable key, or a seal file that cannot be written.
+    :raises SealRefusedError: for a match that cannot be sealed.
+    """
+    private = load_private_key(key)
+    (verdict,) = verify(match_id)
+    if not verdict.ok:
+        raise SealRefusedError(f"not sealed: {verdict.text()}")
+    if not verdict.head:
+        raise SealRefusedError(f"not sealed: {match_id}: recorded before hash chains")
+    made = Seal.make(private, match_id, verdict.events, verdict.head)
+    if out is not None:
+        made.write(out)
+    return made
 
 
 def keygen(path: Path) -> Path:
