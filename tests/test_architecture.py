@@ -79,8 +79,15 @@ GROUPS = sorted(
 )
 """The layers a module can belong to (the package's ``__init__`` is its own: :func:`layer`)."""
 
-ADAPTER_MAY_IMPORT = (PACKAGE, SERVICE, ERRORS, "bgledger.rules.errors")
-"""What an adapter (command line, web) imports of the library, besides the layers below."""
+VOCABULARY = "bgledger.commands.vocabulary"
+ADAPTER_MAY_IMPORT = (PACKAGE, SERVICE, ERRORS, "bgledger.rules.errors", VOCABULARY)
+"""What an adapter (command line, web) imports of the library, besides the layers below: the
+commands it builds are values of the vocabulary (DESIGN principle 10)."""
+FOLDS = (
+    ("bgledger.projections.views.moment", "moment"),
+    ("bgledger.projections.views.audit", "history"),
+)
+"""The views that fold a match's events: an adapter asks the front door for what they give."""
 ADAPTER_LAYERS = {CLI: (CLI, VIEWS, WEB), WEB: (WEB, VIEWS)}
 """The layers an adapter imports whole: itself, the views; ``serve`` starts the web app."""
 
@@ -165,6 +172,18 @@ def test_an_adapter_imports_only_the_front_door_the_views_and_the_errors(adapter
         for module, _ in imports(path):
             if module not in ADAPTER_MAY_IMPORT and layer(module) not in ADAPTER_LAYERS[adapter]:
                 wrong.append(f"{path.relative_to(REPO)} imports {module}")
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_an_adapter_runs_no_fold(adapter: str) -> None:
+    """A replay, a trail, a state: the front door folds, the adapter renders what it returns."""
+    folder = next(folder for folder, name in FOLDERS.items() if name == adapter)
+    wrong = []
+    for path in sorted((REPO / folder).rglob("*.py")):
+        for module, name in imports(path):
+            if (module, name) in FOLDS or module.startswith("bgledger.projections.state"):
+                wrong.append(f"{path.relative_to(REPO)} imports {module} {name}".rstrip())
     assert not wrong, "\n".join(wrong)
 
 
