@@ -53,6 +53,7 @@
       case "hit": return doc.clock.mode !== "none" && doc.clock.reserve_ms !== null;
       case "break-start": return !doc.breaks.on_break && phase !== "over";
       case "break-end": return !!doc.breaks.on_break;
+      case "premature-double": return phase === "play";
     }
     return false;
   }
@@ -107,7 +108,11 @@
   }
   $("dice-confirm").addEventListener("click", function () {
     var opening = doc.phase === "between-games" || doc.phase === "opening";
-    post((opening ? "opening " : "roll ") + dice[0] + " " + dice[1], function () { dice = [null, null]; });
+    var early = !opening && $("dice-early").checked ? " --premature" : "";
+    post((opening ? "opening " : "roll ") + dice[0] + " " + dice[1] + early, function () {
+      dice = [null, null];
+      $("dice-early").checked = false;
+    });
   });
 
   // -- the play: a point, then where its checker goes
@@ -133,7 +138,8 @@
   });
   $("play-clear").addEventListener("click", function () { forgetPlay(); offer(); });
   $("play-confirm").addEventListener("click", function () {
-    post("move " + moves.join(" "), forgetPlay);
+    var flagged = $("play-as-played").checked ? " --as-played" : "";
+    post("move " + moves.join(" ") + flagged, function () { forgetPlay(); $("play-as-played").checked = false; });
   });
 
   // -- the buttons that are one line each, the typed line, amend
@@ -146,6 +152,23 @@
     var line = $("line").value.trim();
     if (line) { post(line, function () { $("line").value = ""; }); }
   });
+  // a form of the rarer lines: its verb, then each field's words (a=M:SS ...)
+  var composed = document.querySelectorAll("form.compose");
+  for (var c = 0; c < composed.length; c++) {
+    composed[c].addEventListener("submit", function (event) {
+      event.preventDefault();
+      var form = this, words = [form.dataset.verb];
+      var fields = form.querySelectorAll("input, select");
+      for (var i = 0; i < fields.length; i++) {
+        var value = fields[i].value.trim();
+        if (!value) { say("refused", form.dataset.verb + ": give " + fields[i].getAttribute("aria-label") + "."); return; }
+        words.push((fields[i].dataset.prefix || "") + value);
+      }
+      post(words.join(" "), function () {
+        for (var j = 0; j < fields.length; j++) { if (fields[j].tagName === "INPUT") { fields[j].value = ""; } }
+      });
+    });
+  }
   $("amend-form").addEventListener("submit", function (event) {
     event.preventDefault();
     var n = $("amend-n").value.trim(), line = $("amend-line").value.trim();
