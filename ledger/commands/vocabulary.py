@@ -134,7 +134,7 @@ class Words:
         cut = self.rest.index("--reason")
         self.rest, reason = self.rest[:cut], " ".join(self.rest[cut + 1 :])
         if not reason:
-            raise InvalidActionError(f"{self.line!r}: --reason needs the reason's words")
+            raise InvalidActionError(f"{self.line!r}: --reason needs the reason's words: {usage!r}")
         return reason
 
     def option(self, name: str, usage: str) -> str | None:
