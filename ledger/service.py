@@ -22,7 +22,7 @@ Example::
     'final'
     >>> ledger.state("final").phase
     <Phase.BETWEEN_GAMES: 'between-games'>
-    >>> ledger.opening("final", 3, 1, by="kim").numbers
+    >>> ledger.record_line("final", "opening 3 1", by="kim").numbers
     (2, 3)
     >>> done = ledger.record_line("final", "move 8/5 6/5", by="kim")
     >>> done.numbers, done.state.turn

@@ -22,7 +22,7 @@ from bgledger.cli.main import main
 from bgledger.commands import clock
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.rulings import Ruling, RulingRefusedError
-from bgledger.commands.vocabulary import parse
+from bgledger.commands.vocabulary import Amend, Move, Opening, Roll, Undo, parse
 from bgledger.errors import (
     BgLedgerError,
     ClockRefusedError,
@@ -579,15 +579,15 @@ def test_undo_and_amend_take_the_opening_hit_and_an_implied_hit_with_their_entry
         ("Ann", "Bob"), 5, match_id="u", by=BY, clock="simple-delay", profile="usbgf-2017",
         at=at("10:00:00"),
     )  # fmt: skip
-    ledger.opening("u", 5, 2, by=BY, at=at("10:01:00"))  # 3-5, with Bob's lower-die hit
-    undone = ledger.undo("u", reason="typo", by=BY, at=at("10:01:01"))
+    ledger.record("u", Opening(5, 2), by=BY, at=at("10:01:00"))  # 3-5, with Bob's lower-die hit
+    undone = ledger.record("u", Undo(reason="typo"), by=BY, at=at("10:01:01"))
     assert list(undone.result.voids) == [3, 4, 5]  # the opening's hit goes with it
     timer = undone.state.timer
     assert timer is not None and timer.turn is None and undone.state.game == 0
-    ledger.opening("u", 2, 5, by=BY, at=at("10:01:10"))  # 7-9: Bob plays first
-    ledger.move("u", "13/8 13/11", by=BY, at=at("10:01:30"))  # 10; his hit forgotten
-    ledger.roll("u", 6, 4, by=BY, at=at("10:01:50"))  # 11 his hit, implied; 12 Ann's roll
-    amended = ledger.amend("u", 11, "roll 6 3", reason="typo", by=BY, at=at("10:01:55"))
+    ledger.record("u", Opening(2, 5), by=BY, at=at("10:01:10"))  # 7-9: Bob plays first
+    ledger.record("u", Move("13/8 13/11"), by=BY, at=at("10:01:30"))  # 10; his hit forgotten
+    ledger.record("u", Roll(6, 4), by=BY, at=at("10:01:50"))  # 11 his hit, implied; 12 Ann's roll
+    amended = ledger.record("u", Amend(11, Roll(6, 3), reason="typo"), by=BY, at=at("10:01:55"))
     state = amended.state
     assert state.dice == (6, 3) and state.turn == "a"
     # Bob's turn 10:01:10-10:01:50 (the amended roll keeps the entry's time): 40 s, 28 off.

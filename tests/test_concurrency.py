@@ -83,9 +83,7 @@ def _steady_worker(
         rng = random.Random(seed)
         start.wait(TIMEOUT)
         for _ in range(actions):
-            ledger.act(
-                match_id, lambda m: parse(next_line(m.state, rng) or "").run(m, "w")
-            )
+            ledger.act(match_id, lambda m: parse(next_line(m.state, rng) or "").run(m, "w"))
         out.put({"match": match_id, "state": state_to_dict(ledger.state(match_id))})
     except BaseException as error:
         start.abort()
@@ -130,7 +128,7 @@ def test_two_scorekeepers_racing_one_wins_the_other_is_told_and_retries(store_ur
     ledger = MatchStore(store_url)
     match_id = ledger.start(("Ann", "Bob"), 5, match_id=unique_id("race"), by="kim")
     for text in ("opening 3 1", "move 8/5 6/5"):
-        ledger.act(match_id, functools.partial(parse(text).apply, by="kim"))
+        ledger.act(match_id, functools.partial(parse(text).run, by="kim"))
     assert ledger.state(match_id).events == 4
 
     barrier = CTX.Barrier(2)

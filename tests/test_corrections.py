@@ -206,20 +206,20 @@ def test_undo_walks_back_one_entry_at_a_time_and_says_when_nothing_is_left(
     ledger: Ledger,
 ) -> None:
     match_id = _started(ledger, "opening 3 1", "move 8/5 6/5", "roll 6 3")
-    ledger.undo(match_id, by=BY)
+    ledger.record_line(match_id, "undo", by=BY)
     assert ledger.show(match_id).to_json()["dice"] is None
-    ledger.undo(match_id, by=BY)
+    ledger.record_line(match_id, "undo", by=BY)
     assert ledger.show(match_id).to_json()["dice"] == [3, 1]  # Ann's play withdrawn
-    ledger.undo(match_id, by=BY)  # the opening roll, with the game it started
+    ledger.record_line(match_id, "undo", by=BY)  # the opening roll, with the game it started
     shown = ledger.show(match_id).to_json()
     assert shown["game"] == 0 and shown["turn"] is None
     with pytest.raises(CorrectionRefusedError, match="nothing to undo"):
-        ledger.undo(match_id, by=BY)
+        ledger.record_line(match_id, "undo", by=BY)
 
 
 def test_the_history_keeps_the_mistake_and_shows_the_correction_apart(ledger: Ledger) -> None:
     match_id = _started(ledger, "opening 3 1", "move 8/5 6/5", "roll 6 3")
-    ledger.amend(match_id, 5, "roll 6 4", reason="typed 6-3", by="lee")
+    ledger.record_line(match_id, "amend 5 roll 6 4 --reason typed 6-3", by="lee")
     trail = ledger.history(match_id)
     assert trail[4].text == "Bob rolled 6-3"  # the entry as it was recorded
     assert trail[4].voided_as == "amended" and trail[4].voided_by == 6
@@ -240,7 +240,7 @@ def test_a_winning_play_undone_reopens_the_game(ledger: Ledger) -> None:
     match_id = _started(ledger, "opening 3 1", "move 8/5 6/5", "double", length=3)
     ledger.record_line(match_id, "drop", by=BY)
     assert ledger.show(match_id).to_json()["score"] == {"a": 0, "b": 1}
-    ledger.undo(match_id, by=BY)  # the drop and the game it won
+    ledger.record_line(match_id, "undo", by=BY)  # the drop and the game it won
     shown = ledger.show(match_id).to_json()
     assert shown["score"] == {"a": 0, "b": 0}
     assert shown["cube"]["offered"] is True
@@ -251,29 +251,28 @@ def test_an_earlier_games_entry_needs_the_director(ledger: Ledger) -> None:
         ledger, "opening 3 1", "move 8/5 6/5", "double", "drop", "opening 5 2", length=5
     )
     with pytest.raises(CorrectionRefusedError, match=r"USBGF 4\.7") as refused:
-        ledger.amend(match_id, 4, "move 24/23 13/10", by=BY)
+        ledger.record_line(match_id, "amend 4 move 24/23 13/10", by=BY)
     assert "--ruled-by director" in str(refused.value)
-    done = ledger.amend(match_id, 4, "move 24/23 13/10", ruled_by="director", by="td")
+    done = ledger.record_line(match_id, "amend 4 move 24/23 13/10 --ruled-by director", by="td")
     assert ledger.show(match_id).to_json()["score"] == {"a": 0, "b": 1}  # the drop stands
     assert ledger.history(match_id)[done.numbers[0] - 1].text.endswith("with the director's leave")
 
 
 def test_an_entry_a_ruling_was_decided_on_is_the_directors(ledger: Ledger) -> None:
-    from bgledger.service import Ruling
 
     match_id = _started(ledger, "opening 3 1", "move 8/5 --as-played")
-    ledger.revert(match_id, 4, Ruling("director", "did not use both dice"))
+    ledger.record_line(match_id, "revert 4 --reason did not use both dice", by="td")
     ledger.record_line(match_id, "move 8/5 6/5", by=BY)
     with pytest.raises(CorrectionRefusedError, match="ruling at event 5"):
-        ledger.amend(match_id, 3, "opening 4 1", by=BY)
+        ledger.record_line(match_id, "amend 3 opening 4 1", by=BY)
 
 
 def test_a_correction_names_no_ruling_and_no_event_the_match_lacks(ledger: Ledger) -> None:
     match_id = _started(ledger, "opening 3 1")
     with pytest.raises(InvalidCorrectionError, match="the match has events 1-3"):
-        ledger.amend(match_id, 9, "roll 6 4", by=BY)
+        ledger.record_line(match_id, "amend 9 roll 6 4", by=BY)
     with pytest.raises(InvalidCorrectionError, match="not an entry"):
-        ledger.amend(match_id, 1, "roll 6 4", by=BY)
+        ledger.record_line(match_id, "amend 1 roll 6 4", by=BY)
     with pytest.raises(InvalidActionError, match="not a correction or a ruling"):
         ledger.record_line(match_id, "amend 3 undo", by=BY)
     with pytest.raises(InvalidActionError, match="not a correction or a ruling"):
@@ -284,9 +283,9 @@ def test_the_json_copy_carries_corrections_and_imports_them_again(
     ledger: Ledger, tmp_path: Path
 ) -> None:
     match_id = _started(ledger, "opening 3 1", "move 8/5 6/5", "roll 6 3")
-    ledger.amend(match_id, 5, "roll 6 4", reason="typed 6-3", by=BY)
+    ledger.record_line(match_id, "amend 5 roll 6 4 --reason typed 6-3", by=BY)
     ledger.record_line(match_id, "move 24/18 13/9", by=BY)
-    ledger.undo(match_id, by=BY)
+    ledger.record_line(match_id, "undo", by=BY)
     copy = tmp_path / "m.json"
     runner = CliRunner()
     db = f"sqlite:///{tmp_path / 'c.db'}"
@@ -344,20 +343,21 @@ def test_record_reads_undo_and_amend_lines(tmp_path: Path) -> None:
 
 def test_phase_after_undoing_a_take_is_the_double_again(ledger: Ledger) -> None:
     match_id = _started(ledger, "opening 3 1", "move 8/5 6/5", "double", "take")
-    ledger.undo(match_id, by=BY)
+    ledger.record_line(match_id, "undo", by=BY)
     assert ledger.state(match_id).phase is Phase.DOUBLED
 
 
 def test_a_ruling_on_an_amended_entry_rules_on_what_happened(ledger: Ledger) -> None:
-    from bgledger.service import Ruling
 
     # The scorekeeper typed Ann's play as 8/5 6/5; she had moved 8/5 alone (illegal: it
     # does not use both dice).  Amended to what happened, the director reverts it
     # inside USBGF 4.2.3(a)'s window and she plays the 3-1 again.
     match_id = _started(ledger, "opening 3 1", "move 8/5 6/5")
-    ledger.amend(match_id, 4, "move 8/5 --as-played", reason="she moved one checker", by=BY)
+    ledger.record_line(
+        match_id, "amend 4 move 8/5 --as-played --reason she moved one checker", by=BY
+    )
     assert ledger.show(match_id).to_json()["turn"] == "b"
-    ledger.revert(match_id, 4, Ruling("director", "must use both dice"))
+    ledger.record_line(match_id, "revert 4 --reason must use both dice", by="td")
     shown = ledger.show(match_id).to_json()
     assert shown["turn"] == "a" and shown["dice"] == [3, 1]
     ruling = ledger.history(match_id)[5]
@@ -384,7 +384,7 @@ def test_the_score_sheet_lists_corrections_apart_from_rulings(ledger: Ledger) ->
     from bgledger.projections.views.scoresheet import scoresheet_html, scoresheet_text
 
     match_id = _started(ledger, "opening 3 1", "move 8/5 6/5", "roll 6 3")
-    ledger.amend(match_id, 5, "roll 6 4", reason="typed 6-3", by="lee")
+    ledger.record_line(match_id, "amend 5 roll 6 4 --reason typed 6-3", by="lee")
     events = ledger.events(match_id)
     text = scoresheet_text(ledger.state(match_id, corrected=True), events)
     assert "Rulings: none recorded" in text

@@ -119,7 +119,7 @@ def record_scenario(path: Path, url: str) -> list[MatchEvent]:
         if not line.split("#", 1)[0].strip():
             continue
         try:
-            ledger.act(match_id, partial(parse(line).apply, by="kim"))
+            ledger.act(match_id, partial(parse(line).run, by="kim"))
         except BgLedgerError:
             assert "refused" in line, f"{path.name}: {line!r} was refused"
     return ledger.history(match_id)

@@ -391,7 +391,7 @@ def test_any_nullified_pass_gives_back_exactly_the_clock_at_the_double(
                      reserve_ms=600_000, delay_ms=12_000, at=at(0))  # fmt: skip
         for line in CRAWFORD_PASS[:9]:  # up to Ann's hit in the Crawford game, at 10:02:20
             clock, _, action = line.partition(" ")
-            ledger.act("p", partial(parse(f"@{DAY}{clock}+00:00 {action}").apply, by="kim"))
+            ledger.act("p", partial(parse(f"@{DAY}{clock}+00:00 {action}").run, by="kim"))
         doubled = 140 + used
         ledger.act("p", lambda m: m.double(as_played=True, by="kim", at=at(doubled)))  # 17
         ledger.act("p", lambda m: m.hit(by="kim", at=at(doubled)))

@@ -20,7 +20,14 @@ from starlette.testclient import TestClient
 
 from bgledger.cli.main import main
 from bgledger.commands.language import InvalidActionError
-from bgledger.commands.vocabulary import parse
+from bgledger.commands.vocabulary import (
+    Command,
+    CorrectLength,
+    CorrectScore,
+    Overturn,
+    Revert,
+    parse,
+)
 from bgledger.service import Ledger
 from tests.webclient import post
 
@@ -51,33 +58,34 @@ def count(ledger: Ledger) -> int:
 
 
 @pytest.mark.parametrize(
-    ("line", "verb", "argument", "rule", "ruler", "agreed", "reason"),
+    ("line", "command", "ruler"),
     [
-        ("revert 6 --reason one checker 11 pips", "revert", "6", None, "director", False,
-         "one checker 11 pips"),
-        ('revert 6 --rule "USBGF 4.2.3(f)" --agreed --reason late, both agree', "revert", "6",
-         "USBGF 4.2.3(f)", "director", True, "late, both agree"),
-        ("overturn 7 --reason the committee disagrees", "overturn", "7", None, "committee",
-         False, "the committee disagrees"),
-        ("correct-score 3-2 --ruled-by players --reason we both had 3-2", "correct-score",
-         "3-2", None, "players", False, "we both had 3-2"),
-        ("correct-length 7 --reason the draw says 7", "correct-length", "7", None, "director",
-         False, "the draw says 7"),
+        ("revert 6 --reason one checker 11 pips",
+         Revert(6, reason="one checker 11 pips"), "director"),
+        ('revert 6 --rule "USBGF 4.2.3(f)" --agreed --reason late, both agree',
+         Revert(6, reason="late, both agree", rule="USBGF 4.2.3(f)", agreed=True), "director"),
+        ("overturn 7 --reason the committee disagrees",
+         Overturn(7, reason="the committee disagrees"), "committee"),
+        ("correct-score 3-2 --ruled-by players --reason we both had 3-2",
+         CorrectScore(3, 2, reason="we both had 3-2", ruled_by="players"), "players"),
+        ("correct-length 7 --reason the draw says 7",
+         CorrectLength(7, reason="the draw says 7"), "director"),
     ],
 )  # fmt: skip
 def test_a_ruling_line_reads_as_the_command_lines_options(
-    line: str, verb: str, argument: str, rule: str | None, ruler: str, agreed: bool, reason: str
+    line: str, command: Command, ruler: str
 ) -> None:
-    action = parse(line)
-    assert (action.verb, action.args, action.rule) == (verb, (argument,), rule)
-    assert (action.ruler, action.agreed, action.reason) == (ruler, agreed, reason)
+    read = parse(line)
+    assert read == command
+    assert read.ruler == ruler
+    assert parse(str(read)) == read
 
 
 @pytest.mark.parametrize(
     ("line", "says"),
     [
-        ("revert 6", "needs --reason"),
-        ("revert 6 --reason", "needs --reason"),
+        ("revert 6", "give --reason and its words: 'revert EVENT"),
+        ("revert 6 --reason", "--reason needs the reason's words: 'revert EVENT"),
         ("revert --reason why", "revert EVENT"),
         ("revert six --reason why", "revert EVENT"),
         ("correct-score 3 --reason why", "correct-score A-B"),

@@ -381,7 +381,7 @@ def test_a_revert_leaves_a_ruling_made_since_in_force() -> None:
     with MatchStore("sqlite:///:memory:") as ledger:
         ledger.start(("Ann", "Bob"), 3, match_id="v", by="kim", at=T0)
         for line in ("opening 3 1", "move 8/5 6/5", "roll 6 4", "move 24/18 13/8 --as-played"):
-            ledger.act("v", partial(parse(line).apply, by="kim"))
+            ledger.act("v", partial(parse(line).run, by="kim"))
         noted = Ruling("director", "Ann says Bob moved a 5", by="tom")
         ledger.rule("v", lambda match, history: match.note(history, noted))
         taken_back = Ruling("director", "Bob played a 5 with 6-4", by="tom")

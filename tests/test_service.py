@@ -1,4 +1,4 @@
-"""The front door: a match driven through bgledger.Ledger's named methods, as an adapter does.
+"""The front door: a match driven through bgledger.Ledger.record, as an adapter does.
 
 What a user notices holds: the score, the cube, whose turn it is, the events
 each command recorded and their numbers; a refusal raises the library's own
@@ -11,7 +11,17 @@ import pytest
 
 import bgledger
 from bgledger import CubeActionRefusedError, Ledger, OutOfTurnError
-from bgledger.service import ClockHit, Recorded, Ruling
+from bgledger.commands.vocabulary import (
+    CorrectScore,
+    Double,
+    Hit,
+    Move,
+    Opening,
+    Revert,
+    Roll,
+    Take,
+)
+from bgledger.service import ClockHit, Recorded
 
 AT = "2026-11-21T10:00:{:02d}+00:00"
 
@@ -34,25 +44,25 @@ def test_the_package_is_the_front_door() -> None:
         _ = bgledger.NoSuchThing  # type: ignore[attr-defined]
 
 
-def test_a_game_through_the_named_methods(ledger: Ledger) -> None:
-    opened = ledger.opening("m", 3, 1, by="kim", at=AT.format(1))
+def test_a_game_through_command_values(ledger: Ledger) -> None:
+    opened = ledger.record("m", Opening(3, 1), by="kim", at=AT.format(1))
     assert kinds(opened) == ["GameStarted", "OpeningRollMade", "ClockHit"]  # CLOCK 3.3
     assert opened.numbers == (3, 4, 5) and opened.state.turn == "a"
 
-    moved = ledger.move("m", "8/5 6/5", by="kim", at=AT.format(2))
+    moved = ledger.record("m", Move("8/5 6/5"), by="kim", at=AT.format(2))
     assert moved.numbers == (6,) and moved.result.legal and moved.state.turn == "b"
 
-    hit = ledger.hit("m", by="kim", at=AT.format(3))
+    hit = ledger.record("m", Hit(), by="kim", at=AT.format(3))
     assert isinstance(hit.result, ClockHit) and hit.result.player == "a"
     assert hit.numbers == (7,)
 
-    doubled = ledger.double("m", by="kim", at=AT.format(4))
+    doubled = ledger.record("m", Double(), by="kim", at=AT.format(4))
     assert kinds(doubled) == ["CubeOffered"] and doubled.state.offer == 2
 
-    taken = ledger.take("m", by="kim", at=AT.format(5))
+    taken = ledger.record("m", Take(), by="kim", at=AT.format(5))
     assert (taken.state.cube, taken.state.cube_owner) == (2, "a")
 
-    rolled = ledger.roll("m", 6, 5, by="kim", at=AT.format(6))
+    rolled = ledger.record("m", Roll(6, 5), by="kim", at=AT.format(6))
     assert rolled.numbers == (10,) and rolled.state.dice == (6, 5)
     assert rolled.to_json()["recorded"] == [10]
 
@@ -62,10 +72,10 @@ def test_a_game_through_the_named_methods(ledger: Ledger) -> None:
 
 
 def test_a_refusal_cites_the_rule_and_records_nothing(ledger: Ledger) -> None:
-    ledger.opening("m", 3, 1, by="kim", at=AT.format(1))
+    ledger.record("m", Opening(3, 1), by="kim", at=AT.format(1))
     before = ledger.events("m")
     with pytest.raises(OutOfTurnError) as refused:
-        ledger.take("m", by="kim", at=AT.format(2))
+        ledger.record("m", Take(), by="kim", at=AT.format(2))
     assert refused.value.rule is not None
     assert ledger.events("m") == before
 
@@ -80,17 +90,17 @@ def test_the_record_language_is_one_path(ledger: Ledger) -> None:
 
 
 def test_a_ruling_and_the_score(ledger: Ledger) -> None:
-    ledger.opening("m", 3, 1, by="kim", at=AT.format(1))
-    played = ledger.move("m", "8/5", as_played=True, by="kim", at=AT.format(2))
+    ledger.record("m", Opening(3, 1), by="kim", at=AT.format(1))
+    played = ledger.record("m", Move("8/5", as_played=True), by="kim", at=AT.format(2))
     assert played.flagged == played.numbers == (6,)  # 5: Bob's hit with the opening roll
 
-    ruled = ledger.revert("m", 6, Ruling("director", "one die unused", by="dir", at=AT.format(3)))
+    ruled = ledger.record("m", Revert(6, reason="one die unused"), by="dir", at=AT.format(3))
     assert ruled.ruling is not None and list(ruled.ruling.voids) == [6]
     assert ruled.state.turn == "a" and ruled.state.dice == (3, 1)
     assert ledger.history("m", rulings_only=True)[0].number == ruled.numbers[0]
 
-    scored = ledger.correct_score(
-        "m", (2, 0), Ruling("director", "the sheet says 2-0", by="dir", at=AT.format(4))
+    scored = ledger.record(
+        "m", CorrectScore(2, 0, reason="the sheet says 2-0"), by="dir", at=AT.format(4)
     )
     assert scored.state.score == (2, 0)
 
@@ -98,11 +108,11 @@ def test_a_ruling_and_the_score(ledger: Ledger) -> None:
 def test_the_cube_is_refused_in_the_crawford_game() -> None:
     ledger = Ledger("sqlite:///:memory:")
     ledger.start(("Ann", "Bob"), 3, match_id="c", by="kim", at=AT.format(0))
-    ledger.correct_score("c", (2, 0), Ruling("director", "agreed", by="dir", at=AT.format(1)))
-    ledger.opening("c", 3, 1, by="kim", at=AT.format(2))
-    ledger.move("c", "8/5 6/5", by="kim", at=AT.format(3))
+    ledger.record("c", CorrectScore(2, 0, reason="agreed"), by="dir", at=AT.format(1))
+    ledger.record("c", Opening(3, 1), by="kim", at=AT.format(2))
+    ledger.record("c", Move("8/5 6/5"), by="kim", at=AT.format(3))
     with pytest.raises(CubeActionRefusedError) as refused:
-        ledger.double("c", by="kim", at=AT.format(4))
+        ledger.record("c", Double(), by="kim", at=AT.format(4))
     assert "Crawford" in str(refused.value)
     assert ledger.state("c").cube == 1 and len(ledger.events("c")) == 5
 
@@ -111,9 +121,12 @@ def test_the_cube_is_refused_in_the_crawford_game() -> None:
     ("line", "says"),
     [
         ("hit a b", "'hit a b': expected hit [a|b]"),
-        ("flag", "'flag': expected flag a|b"),
+        ("flag", "'flag': expected flag a|b [nominal M:SS]"),
         ("late a b", "'late a b': expected late a|b"),
-        ("early-pickup", "'early-pickup': expected early-pickup a|b"),
+        (
+            "early-pickup",
+            "'early-pickup': expected early-pickup a|b [--ruled-by WHO] [--reason TEXT]",
+        ),
     ],
 )
 def test_a_clock_line_with_the_wrong_arguments_says_what_it_takes(

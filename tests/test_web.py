@@ -231,9 +231,11 @@ def test_a_pad_cannot_claim_the_directors_word(client: TestClient, ledger: Ledge
     assert "director" in refused.json()["error"]
     assert count(ledger) == 3
     assert post(client, "final", line, director).status_code == 201
-    assert (
-        post(client, "final", "undo --ruled-by committee --reason x", director).status_code == 403
-    )
+    over = post(client, "final", "overturn 4 --reason the committee disagrees", director)
+    assert over.status_code == 403 and "committee" in over.json()["error"]
+    # an undo is the director's at most: the committee's word there is no line at all
+    said = post(client, "final", "undo --ruled-by committee --reason x", director)
+    assert said.status_code == 400 and "--ruled-by director" in said.json()["error"]
 
 
 def test_tokens_are_stored_hashed(ledger: Ledger, tmp_path: Path) -> None:

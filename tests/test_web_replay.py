@@ -17,8 +17,9 @@ from collections.abc import Iterator
 import pytest
 from starlette.testclient import TestClient
 
+from bgledger.commands.vocabulary import RulingNote, Undo
 from bgledger.rules.profiles import UnknownProfileError
-from bgledger.service import Ledger, Ruling
+from bgledger.service import Ledger
 from bgledger.store.application import MatchStore
 from bgledger.web import create_app
 from tests.ruled_match import record_ruled_match
@@ -39,8 +40,8 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     ledger.start((HOSTILE, "Bob"), 3, match_id="evil", by=HOSTILE)
     for line in ["opening 3 1", "move 8/5 6/5", "roll 6 4"]:
         ledger.record_line("evil", line, by=HOSTILE)
-    ledger.undo("evil", reason=f"wrong dice {HOSTILE}", by=HOSTILE)
-    ledger.note("evil", Ruling("director", f"a note {HOSTILE}", by=HOSTILE))
+    ledger.record("evil", Undo(reason=f"wrong dice {HOSTILE}"), by=HOSTILE)
+    ledger.record("evil", RulingNote(reason=f"a note {HOSTILE}", ruled_by="director"), by=HOSTILE)
     yield TestClient(create_app(ledger))
     ledger.close()
 

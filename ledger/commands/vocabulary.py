@@ -135,7 +135,7 @@ class Words:
         cut = self.rest.index("--reason")
         self.rest, reason = self.rest[:cut], " ".join(self.rest[cut + 1 :])
         if not reason:
-            raise InvalidActionError(f"{self.line!r}: --reason needs the reason's words")
+            raise InvalidActionError(f"{self.line!r}: --reason needs the reason's words: {usage!r}")
         return reason
 
     def option(self, name: str, usage: str) -> str | None:
@@ -1307,8 +1307,11 @@ class Amend(Command):
                 f"{words.line!r}: 'amend EVENT LINE', e.g. 'amend 12 roll 6 4' or "
                 "'amend 13 move 13/8'"
             )
-        said = parse(" ".join(rest[1:]))  # what happened must itself be a line
-        if said.needs_history or said.at is not None:
+        inner = [word.lower() for word in rest[1:3]]
+        kind = _BY_VERB.get(" ".join(inner)) or _BY_VERB.get(inner[0])
+        # a ruling's --reason was read as the amend's: name the ruling, not its reason
+        said = None if kind is not None and kind.needs_history else parse(" ".join(rest[1:]))
+        if said is None or said.needs_history or said.at is not None:
             raise InvalidActionError(
                 f"{words.line!r}: amend takes what happened at the table, not a correction or "
                 "a ruling, and no @TIME (the entry's own time stands)"

@@ -22,7 +22,19 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
-from sqlalchemy import Column, Connection, Integer, MetaData, String, Table, Text, select
+from eventsourcing.persistence import PersistenceError
+from sqlalchemy import (
+    Column,
+    Connection,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    inspect,
+    select,
+)
+from sqlalchemy.exc import DatabaseError
 
 from bgledger.errors import InvalidIdempotencyKeyError
 
@@ -95,8 +107,16 @@ class KeyBook:
     def ready(self) -> None:
         """Make the table unless it exists (before the first keyed write)."""
         if not self._ready:
-            with self._transaction(True) as connection:
-                KEYS.create(connection, checkfirst=True)
+            try:
+                with self._transaction(True) as connection:
+                    KEYS.create(connection, checkfirst=True)
+            except (
+                DatabaseError,
+                PersistenceError,
+            ):  # another ledger on the database made it since it looked
+                with self._transaction(False) as connection:
+                    if not inspect(connection).has_table(KEYS.name):
+                        raise
             self._ready = True
 
     def find(self, scope: str, key: str) -> Found | None:
