@@ -52,7 +52,7 @@ def record_ruled_match(ledger: MatchStore, match_id: str = "m") -> list[MatchEve
 
     def play(lines: str) -> None:
         for line in lines.split(";"):
-            ledger.act(match_id, partial(parse(f"@{at()} {line}").apply, by="kim"))
+            ledger.act(match_id, partial(parse(f"@{at()} {line}").run, by="kim"))
 
     def rule(decide: Callable[..., None], *args: Any, reason: str, **given: Any) -> None:
         ruling = Ruling(given.pop("ruled_by", "director"), reason, by="tom", at=at(), **given)
@@ -92,7 +92,7 @@ def record_crawford_void(ledger: MatchStore, match_id: str = "cv") -> list[Match
     """
     ledger.start(("Ann", "Bob"), 2, match_id=match_id, by="kim", at=RULED_START)
     for line in CRAWFORD_VOID.split(";"):
-        ledger.act(match_id, partial(parse(line).apply, by="kim"))
+        ledger.act(match_id, partial(parse(line).run, by="kim"))
     ruling = Ruling("director", "no double in the Crawford game", by="tom")
     ledger.rule(match_id, lambda match, history: match.void_cube(history, 13, ruling))
     return ledger.history(match_id)
