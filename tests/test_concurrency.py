@@ -83,9 +83,7 @@ def _steady_worker(
         rng = random.Random(seed)
         start.wait(TIMEOUT)
         for _ in range(actions):
-            ledger.act(
-                match_id, lambda m: parse(next_line(m.state, rng) or "").run(m, "w")
-            )
+            ledger.act(match_id, lambda m: parse(next_line(m.state, rng) or "").run(m, "w"))
         out.put({"match": match_id, "state": state_to_dict(ledger.state(match_id))})
     except BaseException as error:
         start.abort()
