@@ -67,8 +67,7 @@ def ruling_options(reason: bool = True, ruler: bool = True) -> Callable[[F], F]:
             "--ruled-by",
             "ruled_by",
             type=click.Choice(RULERS),
-            required=ruler,
-            default=None,
+            required=ruler,  # no default=None: click 8.3 would take it as a value given
             help="Who ruled: the director, an appeal committee, or the players."
             + ("" if ruler else " Without it: the scorekeeper's remark, not a ruling."),
         )(func)

@@ -164,7 +164,13 @@ def test_hit_prints_who_hit_and_both_reserves(db: str) -> None:
     ok(db, "move", "m", "8/5 6/5", "--at", T(40))
     # Ann's turn: T(6) to T(46), 40 s; 12 s of delay, so 28 s come off: 9:32.
     document = as_json(db, "hit", "m", "a", "--at", T(46))
-    assert document["hit"] == "a" and document["recorded"] == [7]
+    assert document["recorded"] == [7]
+    [hit] = document["entries"]  # as history --json gives it
+    assert hit["kind"] == "ClockHit"
+    assert hit["text"] == "Ann hit the clock: Bob's time runs (Ann 9:32, Bob 10:00)"
+    assert hit["clock"] == {
+        "reserve_a_ms": 572_000, "reserve_b_ms": 600_000, "running": "b", "stopped": None,
+    }  # fmt: skip
     clock = document["clock"]
     assert clock["reserve_ms"] == {"a": 572_000, "b": 600_000}
     assert clock["running"] == "b" and clock["turn"] == "b" and clock["stopped"] is None
@@ -237,15 +243,16 @@ def test_show_now_with_an_earlier_event(db: str) -> None:
 def test_clock_stop_and_resume(db: str) -> None:
     timed(db)
     stopped = ok(db, "clock", "m", "stop", "dispute", "--at", T(16)).stdout
-    assert "clock stopped, USBGF 4.3.2(d): a dispute, or the director was called" in stopped
-    assert "Ann's turn paused at 10:00" in stopped  # 10 s used, within the delay
+    assert "clock stopped: a dispute, or the director was called (USBGF 4.3.2(d))" in stopped
+    assert "(USBGF 4.3.2(d)); Ann 10:00, Bob 10:00" in stopped  # 10 s used, within the delay
+    assert "Ann has rolled 3-1 and must move" in stopped  # the state line: Ann's turn
     clock = show(db, "--now", T(76))["clock"]
     assert clock["stopped"] == "dispute" and clock["running"] is None and clock["turn"] == "a"
     assert clock["reserve_ms"]["a"] == 600_000  # a stopped clock costs nobody time
     text = ok(db, "show", "m").stdout
     assert "stopped in Ann's turn, USBGF 4.3.2(d)" in text
     resumed = ok(db, "clock", "m", "resume", "--at", T(76)).stdout
-    assert "Ann's time runs again: 10:00 left" in resumed
+    assert "clock restarted: Ann's time runs again (Ann 10:00, Bob 10:00)" in resumed
     ok(db, "move", "m", "8/5 6/5", "--at", T(100))
     # 10 s before the stop and 24 s after the resume: 34 s, 22 past the delay.
     document = as_json(db, "hit", "m", "--at", T(100))
@@ -291,18 +298,21 @@ def test_clock_read_prints_the_drift_from_the_ledger(db: str) -> None:
     ok(db, "hit", "m", "--at", T(46))  # Ann 9:32 (see above); Bob's time runs
     # At T(56) Bob has used 10 s, within his delay: the ledger says 10:00.
     out = ok(db, "clock", "m", "read", "a=9:31", "b=10:00", "--at", T(56)).stdout
-    assert "a: clock 9:31, ledger 9:32 (-0:01)" in out
-    assert "b: clock 10:00, ledger 10:00 (0:00)" in out
+    assert "clock read Ann 9:31, Bob 10:00; the ledger has 9:32, 10:00: drift -0:01 / +0:00" in out
     state = show(db)
     assert state["clock"]["drift_ms"] == {"a": -1000, "b": 0}
     assert "clock minus ledger: Ann -0:01 · Bob 0:00" in ok(db, "show", "m").stdout
     # Either order; 70 s into Bob's turn: 58 s past the delay, 9:02.
     document = as_json(db, "clock", "m", "read", "b=9:04", "a=9:32", "--at", T(116))
-    assert document["reading"] == {
-        "shown_ms": {"a": 572_000, "b": 544_000},
-        "ledger_ms": {"a": 572_000, "b": 542_000},
-        "drift_ms": {"a": 0, "b": 2000},
-    }
+    [read] = document["entries"]
+    assert read["kind"] == "ClockRead"
+    # Shown 9:32 and 9:04; the ledger has 9:32 and 9:02.
+    assert (
+        read["text"]
+        == "clock read Ann 9:32, Bob 9:04; the ledger has 9:32, 9:02: drift +0:00 / +0:02"
+    )
+    assert read["clock"]["reserve_a_ms"] == 572_000 and read["clock"]["reserve_b_ms"] == 542_000
+    assert document["clock"]["drift_ms"] == {"a": 0, "b": 2000}
 
 
 @pytest.mark.parametrize(
@@ -325,7 +335,10 @@ def test_clock_set_by_the_director(db: str) -> None:
     ok(db, "clock", "m", "read", "a=9:00", "b=10:00", "--at", T(10))
     out = ok(db, "clock", "m", "set", "a=9:00", "b=8:30", "--reason", "reset wrongly",
              "--rule", "USBGF 3.7.2", "--at", T(20)).stdout  # fmt: skip
-    assert "clocks set by the director (USBGF 3.7.2): Ann 9:00 · Bob 8:30 - reset wrongly" in out
+    assert (
+        "clock set (USBGF 3.7.2, director): Ann 9:00, Bob 8:30 (was Ann 9:58, Bob 10:00); "
+        "reason: reset wrongly"
+    ) in out
     clock = show(db)["clock"]
     assert clock["reserve_ms"] == {"a": 540_000, "b": 510_000} and clock["drift_ms"] is None
     # Ann's turn goes on: 14 s used at the setting (2 past the delay); 10 s more come off.
@@ -344,7 +357,8 @@ def test_clock_start_mid_match_sets_reserves_for_the_points_to_go(db: str) -> No
     ok(db, "penalty", "m", "b", "3", "--rule", "USBGF 2.2.4", "--reason", "late", "--at", T(1))
     out = ok(db, "clock", "m", "start", "simple-delay", "--at", T(60)).stdout
     # USBGF 3.5.6: a minute a point to go for each player, (9 - 3) + (9 - 0) = 15:00.
-    assert "reserves Ann 15:00 · Bob 15:00" in out and "the next hit starts it" in out
+    assert "game clock set: simple delay (USBGF 3.5.6), 12 s delay, 15:00 each" in out
+    assert "the opening roll starts it" in out  # no game yet (CLOCK 3.3)
     clock = show(db)["clock"]
     assert clock["reserve_ms"] == {"a": 900_000, "b": 900_000}
     refused(db, 1, "clock", "m", "start", "bronstein", "--at", T(61), cite="USBGF 3.7.2")
@@ -385,7 +399,10 @@ def test_flag_refused_while_time_remains_then_the_match_is_lost(db: str) -> None
     refused(db, 2, "flag", "m", "c", "--at", T(30))
     # 30 s of reserve and 12 of delay are spent at T(48).
     document = as_json(db, "flag", "m", "a", "--at", T(50))
-    assert document["expired"] == {"player": "a", "outcome": "forfeit", "rule": "USBGF 4.3.3"}
+    expired, won = document["entries"]
+    assert expired["kind"] == "TimeExpired" and expired["rule"] == "USBGF 4.3.3"
+    assert expired["text"] == "Ann's reserve expired (USBGF 4.3.3): Bob wins the match on time"
+    assert won["kind"] == "MatchWon" and "on time" in won["text"]
     assert document["winner"] == "b" and len(document["recorded"]) == 2  # TimeExpired, MatchWon
     assert document["clock"]["reserve_ms"] == {"a": 0, "b": 30_000}
     refused(db, 1, "flag", "m", "b", "--at", T(60), cite="USBGF 4.3.2(a)")  # the match is over
@@ -394,8 +411,13 @@ def test_flag_refused_while_time_remains_then_the_match_is_lost(db: str) -> None
 def test_flag_text_when_confirmed(db: str) -> None:
     timed(db, "--reserve", "0:30", length=1)
     out = ok(db, "flag", "m", "a", "--at", T(50)).stdout
-    assert "Ann's time has expired (USBGF 4.3.3): Bob wins the match on time" in out
-    assert "the ledger's figures then: Ann 0:00 · Bob 0:30" in out
+    assert "Ann's reserve expired (USBGF 4.3.3): Bob wins the match on time" in out
+    assert "match won by Bob (Ann 0, Bob 0) on time: Ann's reserve expired (USBGF 4.3.3)" in out
+    assert "the match is over: Bob won" in out  # the state line
+    # The ledger's figures then are the entry's clock (history --json).
+    expired = as_json(db, "history", "m")["events"][5]
+    assert expired["kind"] == "TimeExpired"
+    assert (expired["clock"]["reserve_a_ms"], expired["clock"]["reserve_b_ms"]) == (0, 30_000)
 
 
 def test_flag_when_both_have_expired_sets_nominal_reserves(db: str) -> None:
@@ -403,7 +425,11 @@ def test_flag_when_both_have_expired_sets_nominal_reserves(db: str) -> None:
     ok(db, "clock", "m", "set", "a=0:00", "b=0:00", "--reason", "both flags down",
        "--rule", "USBGF 4.3.3", "--at", T(10))  # fmt: skip
     document = as_json(db, "flag", "m", "a", "--nominal", "2:00", "--at", T(11))
-    assert document["expired"]["outcome"] == "both-expired" and document["winner"] is None
+    expired, nominal = document["entries"]
+    assert expired["kind"] == "TimeExpired" and document["winner"] is None
+    assert "Ann's reserve expired, and Bob's too (USBGF 4.3.3)" in expired["text"]
+    assert nominal["kind"] == "ClockSet"
+    assert "clock set (USBGF 4.3.3, director): Ann 2:00, Bob 2:00" in nominal["text"]
     # Ann's turn goes on: the setting left her at 0:00 live; 1 s later a nominal 2:00 is set.
     assert document["clock"]["reserve_ms"] == {"a": 120_000, "b": 120_000}
     refused(db, 2, "flag", "m", "a", "--nominal", "2 minutes", "--at", T(12))
@@ -415,17 +441,25 @@ def test_flag_when_both_have_expired_sets_nominal_reserves(db: str) -> None:
 def test_early_pickup_warning_then_thirty_seconds_then_one_second_then_forfeit(db: str) -> None:
     timed(db, "--reserve", "0:45", length=1)  # Ann's time runs; Bob picks up the dice early
     first = ok(db, "early-pickup", "m", "b", "--at", T(7)).stdout
-    assert "Bob warned" in first and "USBGF 4.1.7.2" in first
+    assert "early pick-up by Bob (USBGF 4.1.7.2, director): a warning" in first
     second = as_json(db, "early-pickup", "m", "b", "--at", T(8))
-    assert second["sanction"] == {
-        "player": "b", "kind": "reserve", "penalty_ms": 30_000, "rule": "USBGF 4.1.7.2",
-    }  # fmt: skip
+    [sanction] = second["entries"]
+    assert sanction["kind"] == "ReserveTimePenalized" and sanction["rule"] == "USBGF 4.1.7.2"
+    assert sanction["text"].startswith(
+        "early pick-up by Bob (USBGF 4.1.7.2, director): 0:30 off Bob's reserve: 0:15 left"
+    )
     assert second["clock"]["reserve_ms"]["b"] == 15_000  # 0:45 - 0:30
     third = ok(db, "early-pickup", "m", "b", "--at", T(9)).stdout
-    assert "Bob reduced to one second of reserve" in third  # 0:15 is less than 0:30
+    # 0:15 is less than 0:30
+    assert "less than 0:30 left: Bob's reserve reduced to 0:01" in third
     assert show(db)["clock"]["reserve_ms"]["b"] == 1000
     fourth = as_json(db, "early-pickup", "m", "b", "--at", T(10))
-    assert fourth["sanction"] == {"player": "b", "kind": "forfeit"} and fourth["winner"] == "a"
+    forfeit, won = fourth["entries"]
+    assert forfeit["kind"] == "TimeExpired" and forfeit["rule"] == "USBGF 4.1.7.2"
+    assert forfeit["text"] == (
+        "Bob picked up the dice early again at 0:01 (USBGF 4.1.7.2): Ann wins the match on time"
+    )
+    assert won["kind"] == "MatchWon" and fourth["winner"] == "a"
 
 
 def test_early_pickup_refused_in_the_players_own_turn(db: str) -> None:
@@ -440,7 +474,7 @@ def test_early_pickup_under_bronstein_forfeits_the_delay(db: str) -> None:
     start(db, "--clock", "bronstein")  # CLOCK 2.1: 10:00 for 5 points, 12 s deductible
     ok(db, "opening", "m", "3", "1", "--at", T(6))  # Bob's lower die starts Ann's clock
     out = ok(db, "early-pickup", "m", "b", "--at", T(7)).stdout
-    assert "Bob forfeits the delay of his next turn (CLOCK 4.1)" in out
+    assert "early pick-up by Bob (CLOCK 4.1, director): no delay on Bob's next turn" in out
     assert show(db)["clock"]["delay_forfeited"] == {"a": False, "b": True}
     assert "no delay for Bob's next turn (CLOCK 4.1)" in ok(db, "show", "m").stdout
     ok(db, "move", "m", "8/5 6/5", "--at", T(16))
@@ -465,8 +499,8 @@ def test_missed_hit_nullifies_and_restores(db: str) -> None:
     ok(db, "roll", "m", "6", "5", "--as-played", "--at", T(50))  # event 7, on Ann's time
     # At her play Ann had used 34 s (22 past the delay): 9:38; by T(60), 54 s: 9:18.
     out = ok(db, "missed-hit", "m", "--reason", "Ann never hit", "--at", T(60)).stdout
-    assert "event 7 nullified (USBGF 4.1.8.1)" in out
-    assert "Ann's reserve restored: 0:20 back, 9:38 now" in out
+    assert "RULING (USBGF 4.1.8.1, director): event 7 void: Bob's roll 6-5" in out
+    assert "0:20 of Ann's reserve restored (USBGF 4.1.8.1, director): Ann 9:38" in out
     state = show(db)
     assert state["turn"] == "b" and state["dice"] is None and state["events"] == 9
     assert state["clock"]["running"] == "a" and state["clock"]["reserve_ms"]["a"] == 578_000
@@ -482,8 +516,12 @@ def test_missed_hit_json_and_refusals(db: str) -> None:
     ok(db, "roll", "m", "6", "5", "--as-played", "--at", T(16))
     document = as_json(db, "missed-hit", "m", "--reason", "no hit", "--at", T(18))
     # 12 s used by T(18): the delay covers it, so the clock took nothing from her.
-    assert document["voided"] == [7] and document["restored_ms"] == 0
-    assert document["ruling"] == 8 and document["recorded"] == [8]
+    # The ruling alone: no ReserveTimeRestored was recorded with it.
+    assert document["recorded"] == [8]
+    [ruling] = document["entries"]
+    assert ruling["kind"] == "PlaysReverted" and ruling["voids"] == [7]
+    assert ruling["rule"] == "USBGF 4.1.8.1"
+    assert ruling["clock"]["reserve_a_ms"] == 600_000
 
 
 # -- breaks --------------------------------------------------------------------------------------
@@ -495,9 +533,11 @@ def test_break_start_and_end_on_time(db: str) -> None:
     # A break during a game needs exceptional circumstances (USBGF 2.2.2).
     refused(db, 1, "break", "m", "start", "a", "--at", T(21), cite="USBGF 2.2.2")
     out = ok(db, "break", "m", "start", "a", "--exceptional", "unwell", "--at", T(21)).stdout
-    assert "break for Ann: 5 minutes, until 10:05:21 (USBGF 2.2.2)" in out
     # 9 points: 18:00 each; Ann's 15 s turn so far is 3 s past the delay.
-    assert "clocks stopped (USBGF 4.3.2(b)): Ann 17:57 · Bob 18:00" in out
+    assert (
+        "break (USBGF 2.2.2): Ann, 5 minutes, until 10:05 (Ann 17:57, Bob 18:00 on the clock); "
+        "during game 1: unwell"
+    ) in out
     state = show(db)
     assert state["breaks"]["a"] == {"used": 1, "left": 0}
     assert state["breaks"]["on_break"] == {
@@ -510,8 +550,10 @@ def test_break_start_and_end_on_time(db: str) -> None:
             cite="USBGF 2.2.2")  # fmt: skip
     refused(db, 1, "hit", "m", "a", "--at", T(30), cite="USBGF 4.3.2(b)")
     ended = ok(db, "break", "m", "end", "--at", T(300)).stdout
-    assert "break over at 10:05:00" in ended and "clock m resume" in ended
-    assert show(db)["breaks"]["on_break"] is None
+    assert "2026-11-21 10:05:00  root  break of 5 minutes ended on time" in ended
+    after = show(db)
+    assert after["breaks"]["on_break"] is None
+    assert after["clock"]["stopped"] == "break"  # until the clock is restarted
     ok(db, "clock", "m", "resume", "--at", T(300))
     refused(db, 1, "break", "m", "end", "--at", T(301), cite="USBGF 2.2.2")  # none on
     refused(db, 1, "break", "m", "start", "a", "--exceptional", "x", "--at", T(301),
@@ -521,13 +563,16 @@ def test_break_start_and_end_on_time(db: str) -> None:
 def test_break_late_return_costs_penalty_points(db: str) -> None:
     start(db, length=9)
     out = ok(db, "break", "m", "start", "both", "--at", T(60)).stdout
-    assert "break for Ann and Bob: 10 minutes, until 10:11:00" in out
+    assert "break (USBGF 2.2.2): Ann and Bob, 10 minutes, until 10:11" in out
     # Back at 10:27:00, 16 minutes after the allowance: a point is due (USBGF 2.2.4).
     refused(db, 1, "break", "m", "end", "--at", T(27 * 60), cite="USBGF 2.2.4")
     refused(db, 2, "break", "m", "end", "--late", "c", "--at", T(27 * 60))
     document = as_json(db, "break", "m", "end", "--late", "b", "--at", T(27 * 60))
-    assert document["late"] == "b"
-    assert document["penalty_points_assessed"] == {"a": 0, "b": 1}
+    ended, assessed = document["entries"]
+    assert ended["kind"] == "BreakEnded"
+    assert ended["text"] == "break of 10 minutes ended 16 minutes over: Bob returned late"
+    assert assessed["kind"] == "PenaltyPointsAssessed" and assessed["rule"] == "USBGF 2.2.4"
+    assert assessed["text"].startswith("1 penalty point against Bob (USBGF 2.2.4: 16 minutes")
     assert document["penalty_points"] == {"a": 0, "b": 1} and document["score"] == {"a": 1, "b": 0}
     text = ok(db, "show", "m").stdout
     assert "penalty points (the opponent scores them): against Ann 0 · against Bob 1" in text
@@ -546,7 +591,7 @@ def test_break_start_input_and_allowance(db: str) -> None:
     # The director's exception (USBGF 2.2.3) goes beyond the allowance.
     out = ok(db, "break", "m", "start", "a", "--combine", "2", "--exception", "medical",
              "--at", T(700)).stdout  # fmt: skip
-    assert "the director's exception (USBGF 2.2.3): medical" in out
+    assert "director's exception (USBGF 2.2.3): medical" in out
     assert show(db)["breaks"]["a"] == {"used": 4, "left": 0}
 
 
@@ -558,13 +603,20 @@ def test_late_start_points_and_forfeit(db: str) -> None:
     refused(db, 1, "late", "m", "b", "--at", T(14 * 60), cite="USBGF 2.2.4")  # not 15 minutes
     out = ok(db, "late", "m", "b", "--at", T(21 * 60)).stdout
     # 15 minutes: 1 point; 20: one more.
-    assert "2 penalty points against Bob, scored by Ann: Ann 2, Bob 0" in out
+    assert (
+        "2 penalty points against Bob (USBGF 2.2.4: 21 minutes late after the starting time): "
+        "Ann scores them (Ann 2, Bob 0)"
+    ) in out
     document = as_json(db, "late", "m", "b", "--at", T(26 * 60))
     # 25 minutes: 3 in all, 1 more; 3 is more than half of 5: the match is forfeit.
-    assert document["penalty"] == {
-        "player": "b", "points": 1, "kind": "late-start", "rule": "USBGF 2.2.4", "minutes_late": 26,
-    }  # fmt: skip
-    assert document["forfeit"] is True and document["winner"] == "a"
+    penalty, *forfeit = document["entries"]
+    assert penalty["kind"] == "PenaltyPointsAssessed" and penalty["rule"] == "USBGF 2.2.4"
+    assert penalty["text"] == (
+        "1 penalty point against Bob (USBGF 2.2.4: 26 minutes late after the starting time): "
+        "Ann scores it (Ann 3, Bob 0)"
+    )
+    assert [e["kind"] for e in forfeit] == ["MatchWon"] and "by forfeit" in forfeit[0]["text"]
+    assert document["winner"] == "a"
     assert document["penalty_points"] == {"a": 0, "b": 3}
 
 
@@ -584,8 +636,10 @@ def test_penalty_points_by_the_director(db: str) -> None:
     start(db)
     out = ok(db, "penalty", "m", "b", "2", "--rule", "USBGF 1.4", "--reason", "slow play",
              "--at", T(60)).stdout  # fmt: skip
-    assert "USBGF 1.4: slow play" in out
-    assert "2 penalty points against Bob, scored by Ann: Ann 2, Bob 0" in out
+    assert (
+        "2 penalty points against Bob (USBGF 1.4, director: slow play): "
+        "Ann scores them (Ann 2, Bob 0)"
+    ) in out
     state = show(db)
     assert state["penalty_points"] == {"a": 0, "b": 2} and state["score"] == {"a": 2, "b": 0}
     refused(db, 2, "penalty", "m", "b", "0", "--rule", "R", "--reason", "x", "--at", T(61))
@@ -595,7 +649,9 @@ def test_penalty_points_by_the_director(db: str) -> None:
     refused(db, 2, "penalty", "m", "b", "1", "--rule", " ", "--reason", "x", "--at", T(61))
     document = as_json(db, "penalty", "m", "b", "3", "--rule", "USBGF 1.4", "--reason", "again",
                        "--at", T(62))  # fmt: skip
-    assert document["winner"] == "a" and document["forfeit"] is True  # 5 of 5 points
+    assert document["winner"] == "a"  # 5 of 5 points
+    assert [e["kind"] for e in document["entries"]] == ["PenaltyPointsAssessed", "MatchWon"]
+    assert "by forfeit" in document["entries"][1]["text"]
     refused(db, 1, "penalty", "m", "a", "1", "--rule", "R", "--reason", "x", "--at", T(63),
             cite="match is over")  # fmt: skip
 

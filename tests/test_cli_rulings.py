@@ -86,8 +86,12 @@ def test_a_revert_puts_the_dice_back_and_says_what_it_voided(db: str) -> None:
 def test_a_ruling_prints_json_with_the_ruling_and_what_it_voided(db: str) -> None:
     recorded(db, ILLEGAL)
     document = json.loads(revert_4(db, "--json").stdout)
-    assert document["ruling"] == 5 and document["voided"] == [4] and document["restored"] == []
     assert document["recorded"] == [5]
+    [ruling] = document["entries"]  # as history --json gives it
+    assert ruling["number"] == 5 and ruling["kind"] == "PlaysReverted"
+    assert ruling["voids"] == [4] and ruling["restores"] == [] and ruling["in_force"] is True
+    assert ruling["rule"] == "USBGF 4.2.3(a)" and ruling["ruled_by"] == "director"
+    assert ruling["text"].startswith("RULING (USBGF 4.2.3(a), director): event 4 void")
     assert document["turn"] == "a" and document["dice"] == [5, 2]
 
 
@@ -140,7 +144,7 @@ def test_a_revert_after_the_opponent_rolled_needs_the_directors_approval(db: str
     assert by_players.exit_code == 1 and "4.2.3(f)" in by_players.stderr
     assert show(db)["events"] == 5
     agreed = json.loads(revert_4(db, "--agreed", "--json").stdout)
-    assert agreed["ruling"] == 6 and agreed["voided"] == [4, 5]
+    assert agreed["recorded"] == [6] and agreed["entries"][0]["voids"] == [4, 5]
     assert agreed["turn"] == "a" and agreed["dice"] == [5, 2] and agreed["board"] == START
     ruling = as_json(db, "history", "m")["events"][5]
     assert ruling["rule"] == "USBGF 4.2.3(f)" and ruling["agreed"] is True
@@ -168,7 +172,8 @@ def test_revert_under_4_2_3_c_after_a_s_window_needs_f_and_says_so(db: str) -> N
     assert "USBGF 4.2.3(a): Bob rolled 6-5 at event 5 closed it" in refused.stderr
     assert "USBGF 4.2.3(f): only with the director's approval" in refused.stderr
     agreed = json.loads(revert_4(db, "--rule", "USBGF 4.2.3(c)", "--agreed", "--json").stdout)
-    assert agreed["voided"] == [4, 5] and agreed["dice"] == [5, 2]
+    assert agreed["entries"][0]["voids"] == [4, 5] and agreed["dice"] == [5, 2]
+    assert agreed["entries"][0]["rule"] == "USBGF 4.2.3(f)"
 
 
 def test_a_rule_that_corrects_no_play_names_those_that_do(db: str) -> None:
@@ -191,8 +196,11 @@ def test_only_a_committee_overturns_and_the_match_is_back_as_recorded(db: str) -
     assert show(db)["events"] == 5
     appeal = ["--ruled-by", "committee", "--reason", "13/10 13/8 was not contested in time"]
     overturned = json.loads(ok(db, "overturn", "m", "5", *appeal, "--json").stdout)
-    assert overturned["ruling"] == 6
-    assert overturned["voided"] == [5] and overturned["restored"] == [4]
+    assert overturned["recorded"] == [6]
+    [appealed] = overturned["entries"]
+    assert appealed["kind"] == "RulingOverturned" and appealed["ruled_by"] == "committee"
+    assert appealed["voids"] == [5] and appealed["restores"] == [4]
+    assert "event 5 void, event 4 back in force" in appealed["text"]
     after = show(db)
     for key in ("board", "turn", "dice", "cube", "score", "pips", "flagged", "phase"):
         assert after[key] == before[key], key
@@ -269,7 +277,8 @@ def one_point_dead_double(db: str, answer: str) -> None:
 def test_a_taken_dead_double_is_voided(db: str) -> None:
     one_point_dead_double(db, "take")
     voided = as_json(db, "void-cube", "m", "5", "--ruled-by", "director", "--reason", "dead cube")
-    assert voided["voided"] == [5, 6] and voided["ruling"] == 7
+    assert voided["recorded"] == [7] and voided["entries"][0]["voids"] == [5, 6]
+    assert "Bob's double to 2 (event 5) and its take are void" in voided["entries"][0]["text"]
     assert voided["cube"] == {"value": 1, "owner": None, "offered": False}
     assert voided["turn"] == "b" and voided["phase"] == "roll"
 
@@ -282,7 +291,10 @@ def test_a_passed_dead_double_is_nullified_and_the_match_resumes(db: str) -> Non
     nullified = as_json(
         db, "nullify-pass", "m", "5", "--ruled-by", "director", "--reason", "dead cube"
     )
-    assert nullified["voided"] == [5, 6, 7, 8] and nullified["winner"] is None
+    assert nullified["entries"][0]["voids"] == [5, 6, 7, 8] and nullified["winner"] is None
+    assert (
+        "Bob's double to 2 (event 5) and its pass are nullified" in nullified["entries"][0]["text"]
+    )
     assert nullified["score"] == {"a": 0, "b": 0} and nullified["turn"] == "b"
     assert nullified["games"] == []
 

@@ -99,7 +99,7 @@ def test_the_clocked_match_is_told_with_the_clocks_worked_out_by_hand(
         16: "Ann hit the clock: Bob's time runs (Ann 9:19, Bob 9:47)",  # 20 s: 8 off
     }
     assert {n: said[n] for n in (19, 20, 21, 27, 28, 29, 30)} == {
-        19: "break: Bob, 5 minutes, until 10:15 (Ann 9:19, Bob 9:29 on the clock)",
+        19: "break (USBGF 2.2.2): Bob, 5 minutes, until 10:15 (Ann 9:19, Bob 9:29 on the clock)",
         20: "break of 5 minutes ended 17 minutes over: Bob returned late",
         21: "1 penalty point against Bob (USBGF 2.2.4: 17 minutes late after the end of the "
         "break): Ann scores it (Ann 2, Bob 0)",
@@ -159,12 +159,15 @@ def test_every_time_event_of_the_scenarios_has_words_of_its_own(name: str) -> No
 def test_breaks_combined_during_a_game_and_late_returns_are_told() -> None:
     during = texts(scenario("breaks-during-game.txt"))
     assert (  # 15 s into Ann's turn: 3 past the delay
-        "break: Ann, 5 minutes, until 10:06 (Ann 17:57, Bob 18:00 on the clock); "
+        "break (USBGF 2.2.2): Ann, 5 minutes, until 10:06 (Ann 17:57, Bob 18:00 on the clock); "
         "during game 1: nosebleed"
     ) in during.values()
     assert "break of 5 minutes ended on time" in during.values()
     late = list(texts(scenario("breaks-late-return.txt")).values())
-    assert "break: Ann, 5 minutes, until 10:10 (Ann 17:52, Bob 17:42 on the clock)" in late
+    assert (
+        "break (USBGF 2.2.2): Ann, 5 minutes, until 10:10 (Ann 17:52, Bob 17:42 on the clock)"
+        in late
+    )
     assert "break of 5 minutes ended 21 minutes over: Ann returned late" in late
     assert (
         "2 penalty points against Ann (USBGF 2.2.4: 21 minutes late after the end of the "
@@ -175,10 +178,10 @@ def test_breaks_combined_during_a_game_and_late_returns_are_told() -> None:
         "break): Ann scores it (Ann 2, Bob 3)"
     ) in late
     combined = list(texts(scenario("breaks-combined.txt")).values())
-    assert combined[1:5] == [
-        "break: Ann, 10 minutes (2 breaks combined), until 10:10",  # no clock: no readings
+    assert combined[1:5] == [  # no clock: no readings
+        "break (USBGF 2.2.2): Ann, 10 minutes (2 breaks combined), until 10:10",
         "break of 10 minutes ended 14 minutes over: nobody named late",
-        "break: Ann and Bob, 10 minutes, until 10:35",
+        "break (USBGF 2.2.2): Ann and Bob, 10 minutes, until 10:35",
         "break of 10 minutes ended on time",
     ]
 

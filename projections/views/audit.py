@@ -30,7 +30,7 @@ ledger works them out at the event's time
     clock stopped: a dispute, or the director was called (USBGF 4.3.2(d)); Ann 9:32, Bob 9:59
     clock read Ann 9:31, Bob 10:16; the ledger has 9:32, 10:00: drift -0:01 / +0:16
     Ann's reserve expired (USBGF 4.3.3): Bob wins the match on time
-    break: Bob, 5 minutes, until 10:15 (Ann 9:24, Bob 9:29 on the clock)
+    break (USBGF 2.2.2): Bob, 5 minutes, until 10:15 (Ann 9:24, Bob 9:29 on the clock)
     break of 5 minutes ended 17 minutes over: Bob returned late
     1 penalty point against Bob (USBGF 2.2.4: 17 minutes late after the end of the break): ...
 
@@ -583,7 +583,8 @@ def _break_started(event: BreakStarted, before: MatchState, after: MatchState) -
     who = " and ".join(after.name(p) for p in event.players)
     combined = f" ({event.breaks} breaks combined)" if event.breaks > 1 else ""
     until = wall_clock(event.at, event.minutes)
-    parts = [f"break: {who}, {event.minutes} minutes{combined}, until {until}"]
+    rule = rule_for(after.profile, Decision.BREAK)
+    parts = [f"break ({rule}): {who}, {event.minutes} minutes{combined}, until {until}"]
     if event.reserve_a_ms is not None and event.reserve_b_ms is not None:
         a, b = clock_text(event.reserve_a_ms), clock_text(event.reserve_b_ms)
         parts[0] += f" ({after.players[0]} {a}, {after.players[1]} {b} on the clock)"
