@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 from bgledger.access import ROLES, Grant, InvalidGrantError, TokenBook
 from bgledger.commands.breaks import BEST_OF_THREE
 from bgledger.commands.clock import NOMINAL_MS, SET_RULES, parse_clock
+from bgledger.commands.corrections import entries_in_force
 from bgledger.commands.decide import stamp
 from bgledger.commands.language import without_comment
 from bgledger.commands.match import Match, match_uuid
@@ -85,7 +86,6 @@ from bgledger.events import (
     ClockSet,
     ClockStarted,
     ClockStopped,
-    EntryCorrected,
     MatchEvent,
     PenaltyPointsAssessed,
     PlaysReverted,
@@ -722,10 +722,9 @@ class Ledger:
 
         def decide(match: Match, history: list[MatchEvent]) -> tuple[MatchState, int, Any, Match]:
             before, version = match.state, match.version
-            result = timed.run(match, by, history)
             if grant is not None and isinstance(timed, Undo | Amend):
-                self._check_correction(grant, match_id, history, result)
-            return before, version, result, match
+                self._check_correction(grant, match_id, history, timed)
+            return before, version, timed.run(match, by, history), match
 
         try:
             if timed.needs_history:
@@ -798,20 +797,24 @@ class Ledger:
 
     @staticmethod
     def _check_correction(
-        grant: Grant, match_id: str, history: Sequence[MatchEvent], made: object
+        grant: Grant, match_id: str, history: Sequence[MatchEvent], command: Undo | Amend
     ) -> None:
-        """An ``undo`` or ``amend`` may take out of force only an entry the grant may issue.
+        """An ``undo`` or ``amend`` may take out of force only an entry the grant may issue,
+        checked before the match decides anything (a pad is told 403, not the rules' 409).
 
         :raises TokenScopeError: for a director's act (penalty points, a clock set ...).
         """
-        if not isinstance(made, EntryCorrected):
-            return
-        voided = [event for event in history if event.originator_version in made.voids]
-        needs = ruler_of_events(voided)
-        if not grant.may_claim(needs):
+        found = entries_in_force(history)
+        if isinstance(command, Undo):
+            entry = found[-1] if found else None
+        else:
+            entry = next((e for e in found if e.number == command.entry), None)
+        needs = ruler_of_events(entry.events) if entry is not None else ""
+        if entry is not None and not grant.may_claim(needs):
             raise TokenScopeError(
-                f"entry {made.event} of match {match_id!r} is the {needs}'s act: this token "
-                f"({grant.label}) is a {grant.role}'s and may not withdraw or amend it"
+                f"{str(command)!r}: entry {entry.number} of match {match_id!r} is the {needs}'s "
+                f"act; this token ({grant.label}) is a {grant.role}'s and may not withdraw or "
+                "amend it"
             )
 
     def _recorded(self, match_id: str, outcome: tuple[MatchState, int, T, Match]) -> Recorded[T]:

@@ -1028,11 +1028,14 @@ class _RulingCommand(Command):
 
     @property
     def ruler(self) -> str:
-        return self.ruled_by or self.default_ruler
+        """The director's (the committee's for ``overturn``, or ``--ruled-by committee``): a
+        ruling the players agreed (``--ruled-by players``) is recorded by the director too."""
+        return max(self.ruled_by, self.default_ruler, key=_RANK.__getitem__)
 
     def ruling(self, by: str) -> Ruling:
-        """The :class:`Ruling` it records (by ``by``)."""
-        return Ruling(self.ruler, self.reason, self.rule, self.agreed, by=by, at=self.at)
+        """The :class:`Ruling` it records (by ``by``): who ruled, as the line says."""
+        ruled_by = self.ruled_by or self.default_ruler
+        return Ruling(ruled_by, self.reason, self.rule, self.agreed, by=by, at=self.at)
 
     def said(self) -> str:
         """What it names, as the line says it."""
