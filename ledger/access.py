@@ -25,7 +25,7 @@ from sqlalchemy import Column, Connection, MetaData, String, Table, Text, inspec
 from bgledger.errors import TokenScopeError, UnknownTokenError
 from bgledger.rules.errors import RulesError
 
-__all__ = ["ROLES", "Grant", "InvalidGrantError", "TokenBook"]
+__all__ = ["ROLES", "Grant", "InvalidGrantError", "TokenBook", "digest", "new_token"]
 
 ROLES = ("scorekeeper", "director", "committee")
 """The roles a token is issued for: one match's pad, an event's director, the appeals committee."""
@@ -139,6 +139,11 @@ class Grant:
         return cls(label or default, role, match_id, event)
 
 
+def new_token() -> str:
+    """A new random token (43 characters: 256 bits from :func:`secrets.token_urlsafe`)."""
+    return secrets.token_urlsafe(32)
+
+
 def digest(token: str) -> str:
     """The SHA-256 of ``token``, as stored (hex)."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
@@ -166,9 +171,10 @@ class TokenBook:
                 self._ready = inspect(connection).has_table(TOKENS.name)
         return self._ready
 
-    def issue(self, grant: Grant) -> str:
-        """A new random token for ``grant``; only its digest is stored."""
-        token = secrets.token_urlsafe(32)
+    def issue(self, grant: Grant, token: str | None = None) -> str:
+        """A new random token for ``grant`` (or ``token``, drawn by :func:`new_token`); only
+        its digest is stored."""
+        token = new_token() if token is None else token
         with self._connection(True) as connection:
             connection.execute(
                 TOKENS.insert().values(

@@ -43,12 +43,12 @@ import shlex
 import time
 from collections.abc import Sequence
 from copy import deepcopy
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
-from bgledger.access import ROLES, Grant, InvalidGrantError, TokenBook
+from bgledger.access import ROLES, Grant, InvalidGrantError, TokenBook, digest, new_token
 from bgledger.commands.breaks import BEST_OF_THREE
 from bgledger.commands.clock import NOMINAL_MS, SET_RULES, parse_clock
 from bgledger.commands.corrections import entries_in_force
@@ -73,6 +73,7 @@ from bgledger.errors import (
     IdempotencyKeyReusedError,
     InvalidMatchSetupError,
     InvalidTimeError,
+    MatchExistsError,
     MatchNotFoundError,
     SealRefusedError,
     TokenScopeError,
@@ -114,7 +115,7 @@ from bgledger.rules.notation import Play
 from bgledger.rules.position import Position
 from bgledger.rules.profiles import DEFAULT_PROFILE, PROFILES, Decision, get_profile
 from bgledger.store.application import DEFAULT_URL, MatchStore
-from bgledger.store.keys import Found, KeyBook, Keyed, checked_key
+from bgledger.store.keys import Found, KeyBook, Keyed, checked_key, seal, unseal
 
 # What only some commands need is imported in the methods that need it, so
 # that a one-shot command (``bgledger show``, ``roll``, ``move``) does not pay
@@ -433,6 +434,8 @@ class Started:
     by: str
     token: str
     """A new scorekeeper's token for the match (printed once; the ledger keeps its hash)."""
+    replayed: bool = False
+    """True for the answer to a retried key: this call started nothing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1099,7 +1102,7 @@ class Ledger:
         grant.check_covers(match_id, lambda: self.state(match_id).event)
         return grant
 
-    def start_match(self, token: str | None, setup: object) -> Started:
+    def start_match(self, token: str | None, setup: object, *, key: str | None = None) -> Started:
         """Start the match ``setup`` describes, for ``token``'s holder, and issue its pad's token.
 
         ``setup`` is ``start``'s options as a JSON object (:data:`START_FIELDS`):
@@ -1107,20 +1110,57 @@ class Ledger:
         token starts matches of its event, the committee's any match (its event's,
         if it has one); the match is recorded ``by`` the token's label, and a
         scorekeeper's token for it is issued.  Nothing is stored on a refusal.
+        ``key`` is the client's key: the same key again from the same token with the
+        same setup starts nothing and answers the same match and pad token
+        (``replayed``); with another setup it is refused.
 
         :raises UnknownTokenError: for no token, or one never issued or revoked.
         :raises InvalidMatchSetupError: for a setup that is no JSON object of
             :data:`START_FIELDS` (or, as :meth:`start`, describes no match).
         :raises TokenScopeError: for a token that may not start a match of the event.
         :raises MatchExistsError: if its ``id`` is taken.
+        :raises IdempotencyKeyReusedError: for a key this token used for another setup.
         """
         grant = self._tokens().held(token, "bgledger token --event E --role director")
+        assert token is not None  # held() refuses none
         players, length, match_id, label, options = _start_options(setup)
         grant.check_starts(options["event"])
-        chosen = self.start(players, length, match_id=match_id, by=grant.label, **options)
-        return Started(
-            chosen, grant.label, self.issue_token("scorekeeper", match_id=chosen, label=label)
-        )
+        said = json.dumps(setup, sort_keys=True, ensure_ascii=False)
+        scope = f"start:{digest(token)[:32]}"  # a key replays for the token that sent it
+        keyed = None
+        if key is not None:
+            keyed = Keyed(scope, checked_key(key), said)
+            known = self._keys().find(scope, key)
+            if known is not None:
+                return self._started_again(grant, keyed, known, token)
+        chosen = match_id or self._store.new_id()
+        pad = new_token()
+        if keyed is not None:
+            keyed = replace(keyed, answer=f"{chosen} {seal(pad, token, keyed.key)}")
+        try:
+            self.start(players, length, match_id=chosen, by=grant.label, keyed=keyed, **options)
+        except MatchExistsError:
+            known = self._keys().find(scope, keyed.key) if keyed is not None else None
+            if keyed is None or known is None:
+                raise
+            return self._started_again(grant, keyed, known, token)  # the same key won the race
+        self._tokens().issue(Grant.checked("scorekeeper", chosen, None, label), pad)
+        return Started(chosen, grant.label, pad)
+
+    def _started_again(self, grant: Grant, keyed: Keyed, known: Found, token: str) -> Started:
+        """The answer a keyed start first got: the same match and pad token (issued if the
+        first send stopped before it was)."""
+        if known.command != keyed.command:
+            raise IdempotencyKeyReusedError(
+                f"Idempotency-Key {keyed.key!r} started a match from {known.command}, not "
+                f"{keyed.command}; nothing was started: a new match takes a new key"
+            )
+        chosen, _, sealed = known.answer.partition(" ")
+        pad = unseal(sealed, token, keyed.key)
+        if self._tokens().grant(pad) is None:
+            label = json.loads(keyed.command).get("scorekeeper") or None
+            self._tokens().issue(Grant.checked("scorekeeper", chosen, None, label), pad)
+        return Started(chosen, grant.label, pad, replayed=True)
 
     def revoke_token(self, token: str) -> None:
         """Revoke ``token``: it records nothing more.

@@ -175,3 +175,56 @@ def test_one_key_sent_at_once_from_two_servers_on_sqlite_records_once(
 def test_one_key_sent_at_once_from_two_servers_on_postgresql_records_once(attempt: int) -> None:
     with own_postgres_database("idem") as url:
         race(url)
+
+
+# -- starting a match: POST /api/matches ---------------------------------------------------
+
+
+def start(client: TestClient, token: str, setup: dict[str, Any], key: str | None) -> Any:
+    headers = bearer(token) | ({"Idempotency-Key": key} if key is not None else {})
+    return client.post("/api/matches", json=setup, headers=headers)
+
+
+SETUP = {"a": "Cy", "b": "Di", "length": 5, "event": "Open"}
+
+
+def test_a_start_sent_twice_starts_one_match_and_gives_the_same_pad(
+    client: TestClient, ledger: Ledger
+) -> None:
+    director = ledger.issue_token("director", event="Open")
+    before = ledger.match_ids()
+    first = start(client, director, SETUP, KEY)
+    assert first.status_code == 201, first.text
+    again = start(client, director, SETUP, KEY)
+    assert again.status_code == 201, again.text
+    assert again.headers["Idempotent-Replayed"] == "true" and again.json()["replayed"]
+    assert again.json()["pad"] == first.json()["pad"]  # the same match and the same pad token
+    started = first.json()["match"]["match_id"]
+    assert ledger.match_ids() == [*before, started]
+    pad = first.json()["token"]
+    assert send(client, pad, "opening 3 1", None).status_code == 403  # the pad is the new match's
+    lines = client.post(f"/api/matches/{started}/lines", json={"line": "opening 3 1"},
+                        headers=bearer(pad))  # fmt: skip
+    assert lines.status_code == 201, lines.text
+
+
+def test_a_start_key_is_the_sending_tokens_own(client: TestClient, ledger: Ledger) -> None:
+    one = ledger.issue_token("director", event="Open", label="td one")
+    two = ledger.issue_token("director", event="Open", label="td two")
+    first = start(client, one, SETUP, KEY).json()
+    other = start(client, two, SETUP, KEY)  # another director's key of the same name
+    assert other.status_code == 201 and not other.json()["replayed"]
+    assert other.json()["match"]["match_id"] != first["match"]["match_id"]
+
+
+def test_a_start_key_reused_for_another_setup_is_422_and_starts_nothing(
+    client: TestClient, ledger: Ledger
+) -> None:
+    director = ledger.issue_token("director", event="Open")
+    assert start(client, director, SETUP, KEY).status_code == 201
+    before = ledger.match_ids()
+    again = start(client, director, {**SETUP, "length": 7}, KEY)
+    assert again.status_code == 422, again.text
+    assert KEY in again.json()["error"]
+    assert ledger.match_ids() == before
+

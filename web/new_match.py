@@ -22,6 +22,7 @@ taken).  A refusal stores nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 from urllib.parse import quote
 
@@ -58,16 +59,22 @@ def new_match_routes(ledger: Ledger, page: Page) -> list[Route]:
     async def start(request: Request) -> Response:
         example = '{"a": "Ann", "b": "Bob", "length": 7}'
         setup = await json_body(request, "the match", example)
-        started = await run_in_threadpool(ledger.start_match, bearer_of(request), setup)
+        key = request.headers.get("idempotency-key")
+        started = await run_in_threadpool(
+            partial(ledger.start_match, key=key), bearer_of(request), setup
+        )
         document = (await run_in_threadpool(ledger.show, started.match_id)).to_json()
         answer = {
             "match": document,
             "by": started.by,
             "token": started.token,
             "pad": pad_address(started.match_id, started.token),
+            "replayed": started.replayed,
         }
-        location = f"/matches/{quote(started.match_id, safe='')}"
-        return JSONResponse(answer, 201, headers={"Location": location})
+        headers = {"Location": f"/matches/{quote(started.match_id, safe='')}"}
+        if started.replayed:  # a retry answers as the first send did, starting nothing
+            headers["Idempotent-Replayed"] = "true"
+        return JSONResponse(answer, 201, headers=headers)
 
     return [
         Route("/matches/new", form),

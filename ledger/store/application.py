@@ -142,7 +142,7 @@ class MatchStore(Application[UUID]):
         :raises InvalidMatchSetupError, UnknownProfileError, InvalidTimeError: as
             :meth:`Match.start`.
         """
-        chosen = match_id or self._new_id()
+        chosen = match_id or self.new_id()
         match = Match.start(match_uuid(chosen), chosen, players, length, by=by, **options)
         try:
             self.save(match, **({"keyed": keyed} if keyed is not None else {}))
@@ -492,7 +492,8 @@ class MatchStore(Application[UUID]):
     def _exists(self, match_id: str) -> bool:
         return bool(list(self.events.get(match_uuid(match_id), limit=1)))
 
-    def _new_id(self) -> str:
+    def new_id(self) -> str:
+        """A short id no match has yet (six letters and digits that cannot be misread)."""
         while True:
             candidate = "".join(secrets.choice(_ID_ALPHABET) for _ in range(6))
             if not self._exists(candidate):
