@@ -227,4 +227,3 @@ def test_a_start_key_reused_for_another_setup_is_422_and_starts_nothing(
     assert again.status_code == 422, again.text
     assert KEY in again.json()["error"]
     assert ledger.match_ids() == before
-
