@@ -315,7 +315,8 @@ def test_undo_and_amend_on_the_command_line(tmp_path: Path) -> None:
         assert run(*args)[0] == 0
     code, out = run("amend", "m", "5", "roll 6 4", "--reason", "typed 6-3")
     assert code == 0
-    assert "event 6: recording error: entry 5 (Bob rolled 6-3) amended to 'roll 6 4'" in out
+    assert "    6 C " in out  # the history's line: number, mark, time, who, what
+    assert "recording error: entry 5 (Bob rolled 6-3) amended to 'roll 6 4': typed 6-3" in out
     assert "Bob has rolled 6-4 and must move" in out
     code, out = run("amend", "m", "99", "roll 6 4")
     assert code == 2 and "event 99: the match has events 1-6" in out
@@ -370,7 +371,7 @@ def test_a_scorekeepers_note_is_no_ruling(tmp_path: Path) -> None:
     runner.invoke(main, [*db, "start", "--a", "Ann", "--b", "Bob", "--length", "3", "--id", "m"])
     done = runner.invoke(main, [*db, "note", "m", "Bob asked for the director"])
     assert done.exit_code == 0, done.output
-    assert "event 2: scorekeeper's note: Bob asked for the director" in done.output
+    assert "scorekeeper's note: Bob asked for the director" in done.output
     rulings = runner.invoke(main, [*db, "history", "m", "--rulings"])
     assert "Bob asked" not in rulings.output
     refused = runner.invoke(main, [*db, "note", "m", "x", "--rule", "USBGF 4.7"])

@@ -27,9 +27,10 @@ from click.testing import CliRunner
 from starlette.testclient import TestClient
 
 from bgledger.cli.main import main
+from bgledger.commands.vocabulary import Overturn, Revert, Undo
 from bgledger.projections.views.audit import history
 from bgledger.projections.views.step import replayed, trail_at
-from bgledger.service import Ledger, Ruling
+from bgledger.service import Ledger
 from bgledger.store.application import MatchStore
 from bgledger.web import create_app
 from tests.ruled_match import record_ruled_match
@@ -41,19 +42,19 @@ def record_appealed(ledger: Ledger) -> None:
     ledger.start(("Ann", "Bob"), 5, match_id="appealed", by="kim")
     for line in ("opening 5 2", "move 13/8 13/10 --as-played"):
         ledger.record_line("appealed", line, by="kim")
-    ledger.revert("appealed", 4, Ruling("director", "a 5 and a 3 with 5-2", by="tess"))
+    ledger.record("appealed", Revert(4, reason="a 5 and a 3 with 5-2"), by="tess")
     ledger.record_line("appealed", "move 13/8 13/11", by="kim")
-    ledger.overturn("appealed", 5, Ruling("committee", "Bob rolled before objecting", by="cal"))
+    ledger.record("appealed", Overturn(5, reason="Bob rolled before objecting"), by="cal")
 
 
 def record_typos(ledger: Ledger) -> None:
     ledger.start(("Ann", "Bob"), 3, match_id="typos", by="kim")
     for line in ("opening 3 1", "move 8/5 6/5", "roll 6 4"):
         ledger.record_line("typos", line, by="kim")
-    ledger.undo("typos", reason="wrong dice", by="kim")
+    ledger.record("typos", Undo(reason="wrong dice"), by="kim")
     for line in ("roll 6 5", "move 24/13"):
         ledger.record_line("typos", line, by="kim")
-    ledger.amend("typos", 8, "move 24/18 18/13", reason="the other order", by="kim")
+    ledger.record_line("typos", "amend 8 move 24/18 18/13 --reason the other order", by="kim")
     ledger.record_line("typos", "roll 2 1", by="kim")
 
 

@@ -67,7 +67,7 @@ def count(ledger: Ledger) -> int:
         ("overturn 7 --reason the committee disagrees",
          Overturn(7, reason="the committee disagrees"), "committee"),
         ("correct-score 3-2 --ruled-by players --reason we both had 3-2",
-         CorrectScore(3, 2, reason="we both had 3-2", ruled_by="players"), "players"),
+         CorrectScore(3, 2, reason="we both had 3-2", ruled_by="players"), "director"),
         ("correct-length 7 --reason the draw says 7",
          CorrectLength(7, reason="the draw says 7"), "director"),
     ],
@@ -77,7 +77,8 @@ def test_a_ruling_line_reads_as_the_command_lines_options(
 ) -> None:
     read = parse(line)
     assert read == command
-    assert read.ruler == ruler
+    assert read.ruler == ruler  # whose token records it: the players' agreement, the director's
+    assert read.ruling("kim").ruled_by == (command.ruled_by or ruler)  # type: ignore[attr-defined]
     assert parse(str(read)) == read
 
 
