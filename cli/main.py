@@ -219,7 +219,7 @@ COMMANDS: dict[str, Lazy] = {
         help="Every event of the match: number, time, recorder and what happened.",
     ),
     "replay": Lazy(
-        "replay:replay",
+        "replay_commands:replay",
         help="Step through a match event by event, as recorded or as corrected (USBGF 5.3).",
     ),
     "list": Lazy(

@@ -992,7 +992,7 @@ class Ledger:
         :raises MatchNotFoundError: for an unknown match (one the read models
             list is reported as deleted instead).
         """
-        from bgledger.projections.readmodels.audit import audit_read_models
+        from bgledger.projections.readmodels.row_audit import audit_read_models
         from bgledger.store.integrity import verify_ledger
 
         return verify_ledger(

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from bgledger.cli.main import main
-from bgledger.cli.replay import ReplaySession, Steps
+from bgledger.cli.replay_commands import ReplaySession, Steps
 from bgledger.commands.rulings import Ruling
 from bgledger.events import MatchEvent
 from bgledger.projections.views.moment import moment

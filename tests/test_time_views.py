@@ -17,7 +17,7 @@ from html.parser import HTMLParser
 import pytest
 
 from bgledger import events as vocabulary
-from bgledger.cli.replay import ReplaySession
+from bgledger.cli.replay_commands import ReplaySession
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.vocabulary import parse
 from bgledger.errors import BgLedgerError

@@ -569,7 +569,7 @@ def test_verify_reads_the_read_models_as_of_one_moment(
 ) -> None:
     """A catch-up committed while verify compares the rows (a server's page, a 'list') is
     not a deleted match: verify reads the position, the events and the rows as of one moment."""
-    import bgledger.projections.readmodels.audit as audit
+    import bgledger.projections.readmodels.row_audit as audit
 
     url, _ = stored
     assert cli(url, "list").exit_code == 0  # the read models are built

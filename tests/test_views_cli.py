@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from bgledger.cli.main import main
-from bgledger.cli.replay import ReplaySession
+from bgledger.cli.replay_commands import ReplaySession
 from bgledger.service import Ledger
 
 LEGEND = (

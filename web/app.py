@@ -11,7 +11,7 @@ Routes (the API mirrors the command line, DESIGN "Command-line contract")::
     GET  /matches/MATCH/pad             the scorekeeper's pad: the board and the buttons that
                                         post lines to the API (web/static/pad.js)
     GET  /matches/MATCH/board.svg       the board alone (``?from=a|b``)
-    GET  /matches/MATCH/replay ...      the committee's view (:mod:`bgledger.web.replay`)
+    GET  /matches/MATCH/replay ...      the committee's view (:mod:`bgledger.web.committee`)
     GET  /events/EVENT/director ...     the director's console (:mod:`bgledger.web.director`)
     GET  /api/matches/MATCH             ``show MATCH --json``
     POST /api/matches                   ``{"a": "Ann", "b": "Bob", "length": 7, "event": E}``:
@@ -71,9 +71,9 @@ from bgledger.projections.views.text import brief, clock_line
 from bgledger.rules.errors import BgLedgerError
 from bgledger.service import Ledger
 from bgledger.web.body import bearer_of, json_body, text_field
+from bgledger.web.committee import replay_routes
 from bgledger.web.director import director_routes
 from bgledger.web.new_match import new_match_routes
-from bgledger.web.replay import replay_routes
 from bgledger.web.streams import News, event_stream
 
 __all__ = ["HISTORY_SHOWN", "POLL_SECONDS", "create_app", "error_document"]

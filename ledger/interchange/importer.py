@@ -34,7 +34,7 @@ from datetime import datetime
 from bgledger.commands.match import Match, match_uuid
 from bgledger.errors import ActionRefusedError, BgLedgerError
 from bgledger.interchange.mat import MatAction, MatFile, MatGame, MatMatch
-from bgledger.interchange.replay import WrittenResult, written_result
+from bgledger.interchange.written_results import WrittenResult, written_result
 from bgledger.projections.state.fold import Phase, other
 from bgledger.projections.state.model import one_point_away
 from bgledger.rules.errors import InvalidNotationError, InvalidPlayError, RulesError

@@ -495,7 +495,7 @@ ReadModelAudit = Callable[[MatchStore, str | None, UUID | None], Iterable[Findin
 """The read models checked against the events: of one match id and its stream, or of all.
 
 The tournament read models sit above the store
-(:func:`bgledger.projections.readmodels.audit.audit_read_models`): the front
+(:func:`bgledger.projections.readmodels.row_audit.audit_read_models`): the front
 door hands their audit to :func:`verify_ledger`.
 """
 

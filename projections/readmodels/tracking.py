@@ -54,7 +54,7 @@ from sqlalchemy import Connection, Engine, Table, delete, func, insert, select, 
 
 from bgledger.events import MatchStarted, RulingMade
 from bgledger.events.names import topic_of
-from bgledger.projections.readmodels.fold import NotificationFolder
+from bgledger.projections.readmodels.catch_up import NotificationFolder
 from bgledger.projections.readmodels.rebuild import rebuild_rows
 from bgledger.projections.readmodels.rows import (
     ruling_kinds,
