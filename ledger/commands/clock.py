@@ -220,7 +220,10 @@ class ClockCommands(RulingCommands):
         The opening roll starts the winner's clock itself, where the
         profile's clock rules say so (CLOCK 3.3: :meth:`PlayCommands.opening
         <bgledger.commands.play.PlayCommands.opening>` records the lower die's
-        hit); after that a player hits after his play, his double, his take,
+        hit at the roll's moment).  The lower die's hit recorded as it happened,
+        before the winner has played, is accepted: the winner's first turn is
+        timed from it, the roll's moment standing in only when none is recorded.
+        After that a player hits after his play, his double, his take,
         or a roll he cannot play (USBGF 4.1.8.1, CLOCK 3.4).  A clock brought
         in mid-game starts with the first hit.
 
@@ -552,11 +555,14 @@ def _check_hitter(state: MatchState, timer: ClockState, hitter: str, profile: Pr
     name, turn_end = state.name, profile.cite(Decision.TURN_END)
     running = timer.turn
     opening = _opening_started(state, timer, profile)
+    if opening is not None and hitter == other(state.turn or "a"):
+        return  # the lower die's hit, recorded as made: the winner's turn runs from it
     if opening is not None:
         winner, loser = name(state.turn or "a"), name(other(state.turn or "a"))
         raise ClockRefusedError(
-            f"the opening roll started {winner}'s clock ({loser}'s lower die): nothing to hit "
-            f"until {winner} has played; then 'hit'",
+            f"the opening roll started {winner}'s clock ({loser}'s lower die): {winner} has "
+            f"nothing to hit until {winner} has played; then 'hit' ({loser}'s hit that "
+            f"started it: 'hit {other(state.turn or 'a')}')",
             opening,
         )
     if running is not None and running != hitter:
