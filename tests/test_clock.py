@@ -532,7 +532,9 @@ def test_a_take_on_the_doublers_time_gives_his_reserve_back() -> None:
     match = new()
     history: list[MatchEvent] = match.collect_events()
     play(match, *OPENED, "10:01:15 move 8/5 6/5", "10:01:15 hit a", "10:01:20 double")
-    play(match, "10:02:20 take")
+    with pytest.raises(ClockRefusedError):  # USBGF 4.4.3, CLOCK 3.5: Bob hits after doubling
+        play(match, "10:02:20 take")
+    play(match, "10:02:20 take --as-played")  # made at the board on his time regardless
     history += match.collect_events()
     assert match.state.timer is not None
     assert figures(match.state.timer, at_ms(at("10:02:21"))) == (600_000, 546_000)

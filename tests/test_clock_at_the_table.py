@@ -164,7 +164,7 @@ def _doubled_without_a_hit(table: Table) -> None:
     table("10:01:10", "hit")
     table("10:01:20", "roll 6 4")
     table("10:01:30", "move 24/18 13/9")
-    table("10:01:30", "hit")  # Bob 10 s: 10:00
+    table("10:01:30", "hit")  # Bob 10:01:10-10:01:30: 20 s, 8 past the delay: 9:52
     table("10:01:40", "double")  # Ann 10 s so far; she does not hit
 
 
@@ -180,8 +180,8 @@ def test_a_take_on_the_doublers_time_is_refused_under_usbgf_2016() -> None:
     assert "Ann's time is still running" in str(refused.value)
     table("10:01:40", "hit a")  # the hit was made, the scorekeeper missed it
     table("10:02:10", "take")
-    table("10:02:10", "hit b")  # Bob 30 s, 18 past the delay: 9:42; Ann 10 s: 10:00
-    assert table.reserves("10:02:10") == (600_000, 582_000)
+    table("10:02:10", "hit b")  # Bob 30 s, 18 past the delay: 9:34; Ann 10 s: 10:00
+    assert table.reserves("10:02:10") == (600_000, 574_000)
 
 
 def test_a_take_on_the_doublers_time_implies_his_hit_under_usbgf_2017() -> None:
@@ -193,8 +193,8 @@ def test_a_take_on_the_doublers_time_implies_his_hit_under_usbgf_2017() -> None:
     assert rules is not None and len(implied) == 1
     assert implied[0].player == "a" and implied[0].rule == rules.forgotten_hit.rule
     assert isinstance(table.history[-1], CubeTaken)
-    table("10:02:15", "hit b")  # Ann 10:01:30-10:02:10: 40 s, 28 past: 9:32; Bob 5 s: 10:00
-    assert table.reserves("10:02:15") == (572_000, 600_000)
+    table("10:02:15", "hit b")  # Ann 10:01:30-10:02:10: 40 s, 28 past: 9:32; Bob 5 s: 9:52
+    assert table.reserves("10:02:15") == (572_000, 592_000)
 
 
 # -- USBGF 4.1.8.1 in full -----------------------------------------------------------------

@@ -616,9 +616,18 @@ def opening_hitter(state: MatchState, profile: Profile) -> str | None:
 
 
 def forgotten_hit(
-    state: MatchState, profile: Profile, player: str, *, as_played: bool = False
+    state: MatchState,
+    profile: Profile,
+    player: str,
+    *,
+    as_played: bool = False,
+    action: str = "roll or double",
 ) -> str | None:
-    """Before ``player`` rolls or doubles: his opponent's time must not be running.
+    """Before ``player`` rolls, doubles or takes: his opponent's time must not be running.
+
+    A take too: the doubler hits after doubling (USBGF 4.4.3, CLOCK 3.5), so a
+    take recorded on his time is a forgotten hit like a roll's, and the
+    profile treats it the same way.
 
     If it is, the opponent's hit at the end of his turn was never recorded.
     The profile's clock rules decide (:attr:`ClockRules.forgotten_hit`):
@@ -642,10 +651,15 @@ def forgotten_hit(
     running = "still running" if timer.running else "stopped, in his turn"
     raise ClockRefusedError(
         f"{name(late)}'s time is {running}: the hit that ends {name(late)}'s turn was not "
-        f"recorded, and {name(player)} may not roll or double on it. If {name(late)} hit the "
-        "clock, record that first ('hit', with its time if it was earlier), then this; if not, "
-        f"a roll made now is void: {name(late)} hits, then {name(player)} rolls again (a roll "
-        "that was played on regardless: 'roll --as-played', for the director)",
+        f"recorded, and {name(player)} may not {action} on it. If {name(late)} hit the "
+        f"clock, record that first ('hit', with its time if it was earlier), then this; "
+        + (
+            f"if not, a roll made now is void: {name(late)} hits, then {name(player)} rolls "
+            "again (a roll that was played on regardless: 'roll --as-played', for the director)"
+            if action != "take"
+            else f"if not, {name(late)} hits now and {name(player)}'s take follows (a take "
+            "made on his time regardless: 'take --as-played', for the director's missed-hit)"
+        ),
         rule,
     )
 
