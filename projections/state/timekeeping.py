@@ -73,6 +73,10 @@ def _started(d: Any, event: ClockStarted) -> None:
 @_on(ClockHit)
 def _hit(d: Any, event: ClockHit) -> None:
     _timed(d, event, lambda c, now: clk.hit(c, event.player, now))
+    if d.phase is Phase.ROLL and d.turn == event.player:
+        # The player on roll hit without rolling: he had no legal move (CLOCK 3.4, the only
+        # such hit the ledger records), and his turn passes.
+        d.turn = other(event.player)
 
 
 @_on(ClockHitImplied)
