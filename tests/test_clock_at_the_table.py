@@ -147,7 +147,8 @@ def test_after_a_revert_the_offender_replays_on_his_own_time() -> None:
     state = table.match.state
     assert state.timer is not None and state.timer.turn == "b" and state.timer.running
     assert table.reserves("10:01:35") == (600_000, 592_000)
-    assert "Bob replays the 6-4 on his own time, then hits" in situation(state)
+    assert isinstance(table.history[-1], ClockHit) and table.history[-1].player == "a"
+    assert "Bob has rolled 6-4 and must move" in situation(state)
     table("10:02:15", "move 24/18 13/9")  # Bob's replay, 40 s after the ruling
     table("10:02:15", "hit b")  # his hit: 40 s, 28 past the delay: 9:52 - 0:28 = 9:24
     assert table.reserves("10:02:15") == (600_000, 564_000)  # Ann charged nothing

@@ -439,6 +439,25 @@ class ClockCommands(RulingCommands):
             )  # fmt: skip
             self._forfeit(other(player), by=by, at=when)
 
+    def revert(self, history: Sequence[MatchEvent], number: int, ruling: Ruling) -> None:
+        """Undo an illegal play (USBGF 4.2.3(c)); on a clock, the offender replays on his time.
+
+        CLOCK 4.3: the opponent "brings attention to the illegal play and hits
+        the clock. The player makes a legal checker play, then hits the clock."
+        Where the opponent's time runs (or stopped in his turn, USBGF 4.3.2(g))
+        when the play is reverted, his hit is recorded with the ruling, at its
+        time: the offender's clock runs again, his replay and his hit follow,
+        and the opponent is not charged for the replay.
+        """
+        with self.atomic():
+            super().revert(history, number, ruling)
+            state, timer = self.state, self.state.timer
+            if timer is None or state.winner is not None or state.turn is None:
+                return
+            opponent = other(state.turn)
+            if state.phase is Phase.PLAY and timer.turn == opponent:
+                self._record(ClockHit, ruling.by, state.last_at, player=opponent)
+
     def missed_hit(
         self, history: Sequence[MatchEvent], ruling: Ruling
     ) -> tuple[PlaysReverted, ReserveTimeRestored | None]:
