@@ -47,6 +47,7 @@ from bgledger.events import (
     ClockSet,
     ClockStarted,
     CubeOffered,
+    CubeTaken,
     DiceRolled,
     GameWon,
     MatchEvent,
@@ -58,7 +59,7 @@ from bgledger.events import (
 )
 from bgledger.projections.state.clock import REASONS, clock_text, figure, figures
 from bgledger.projections.state.codec import state_from_dict, state_to_dict
-from bgledger.projections.state.fold import MatchState, apply, fold
+from bgledger.projections.state.fold import MatchState, Phase, apply, fold, other
 from bgledger.store.application import SNAPSHOT_INTERVAL, MatchStore
 from tests.conftest import unique_id
 from tests.match_driver import next_line
@@ -172,6 +173,11 @@ def turn_over(state: MatchState) -> bool:
     if timer.turn is None:
         return state.actor is not None  # after the opening roll: the lower die hits
     return state.actor != timer.turn
+
+
+def _just_opened(state: MatchState) -> bool:
+    """The opening roll's winner has not played yet (the lower die may still hit, CLOCK 3.3)."""
+    return state.timer is not None and state.phase is Phase.PLAY and state.opening_dice
 
 
 def shown(ms: int) -> str:
@@ -431,6 +437,7 @@ def spent_by_turns(events: Sequence[MatchEvent], delay_ms: int) -> tuple[int, in
     """
     spent = {"a": 0, "b": 0}
     running: tuple[str, int] | None = None  # whose time runs, since when
+    opened: str | None = None  # the opening roll's winner, until his first action
     for index, event in enumerate(events):
         now = ms_of(event.at)
         if isinstance(event, OpeningRollMade) and event.die_a != event.die_b:
@@ -438,8 +445,15 @@ def spent_by_turns(events: Sequence[MatchEvent], delay_ms: int) -> tuple[int, in
             lower_die = events[index + 1]  # CLOCK 3.3: recorded with the roll, at its time
             assert isinstance(lower_die, ClockHit) and lower_die.at == event.at
             assert lower_die.player != winner
-        if isinstance(event, DiceRolled | CubeOffered) and running is not None:
-            assert running[0] == event.player, event  # a roll or double on one's own time
+            opened = winner
+            continue
+        if isinstance(event, ClockHit) and opened is not None and event.player != opened:
+            running = (opened, now)  # the lower die's hit as made: the winner's turn from it
+            continue
+        if not isinstance(event, ClockHit):
+            opened = None
+        if isinstance(event, DiceRolled | CubeOffered | CubeTaken) and running is not None:
+            assert running[0] == event.player, event  # a roll, double or take on one's time
         if isinstance(event, ClockHit | ClockHitImplied):
             if running is not None:
                 assert running[0] == event.player, event  # never a hit by the other player
@@ -474,6 +488,8 @@ def test_reserves_spent_add_up_to_the_turns_from_each_opening_roll(
         now += timedelta(milliseconds=rng.randint(0, 40_000))
         due = turn_over(match.state)
         line = "hit" if due and rng.random() < 0.8 else next_line(match.state, rng) or "hit"
+        if _just_opened(match.state) and rng.random() < 0.5:
+            line = f"hit {other(match.state.turn or 'a')}"  # the lower die's hit, as made
         forgotten += due and line != "hit"
         try:
             parse(f"@{now.isoformat()} {line}").run(match, BY)
@@ -490,7 +506,7 @@ def test_reserves_spent_add_up_to_the_turns_from_each_opening_roll(
         following = events[hit.originator_version]
         assert hit.originator_version in match.state.flagged
         assert following.at == hit.at and not isinstance(following, ClockHit)
-        assert isinstance(following, DiceRolled | CubeOffered)
+        assert isinstance(following, DiceRolled | CubeOffered | CubeTaken)
     timer = match.state.timer
     assert timer is not None
     spent_a, spent_b = spent_by_turns(events, timer.delay_ms)

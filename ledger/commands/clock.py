@@ -67,6 +67,7 @@ from bgledger.projections.state import clock as _stops
 from bgledger.projections.state.clock import REASONS, ClockState, at_ms, clock_text, figure, figures
 from bgledger.projections.state.corrected import in_force
 from bgledger.projections.state.fold import MatchState, Phase, fold, other
+from bgledger.rules.legal import can_play
 from bgledger.rules.profiles import (
     DEFAULT_PROFILE,
     ClockRules,
@@ -220,7 +221,10 @@ class ClockCommands(RulingCommands):
         The opening roll starts the winner's clock itself, where the
         profile's clock rules say so (CLOCK 3.3: :meth:`PlayCommands.opening
         <bgledger.commands.play.PlayCommands.opening>` records the lower die's
-        hit); after that a player hits after his play, his double, his take,
+        hit at the roll's moment).  The lower die's hit recorded as it happened,
+        before the winner has played, is accepted: the winner's first turn is
+        timed from it, the roll's moment standing in only when none is recorded.
+        After that a player hits after his play, his double, his take,
         or a roll he cannot play (USBGF 4.1.8.1, CLOCK 3.4).  A clock brought
         in mid-game starts with the first hit.
 
@@ -435,6 +439,25 @@ class ClockCommands(RulingCommands):
             )  # fmt: skip
             self._forfeit(other(player), by=by, at=when)
 
+    def revert(self, history: Sequence[MatchEvent], number: int, ruling: Ruling) -> None:
+        """Undo an illegal play (USBGF 4.2.3(c)); on a clock, the offender replays on his time.
+
+        CLOCK 4.3: the opponent "brings attention to the illegal play and hits
+        the clock. The player makes a legal checker play, then hits the clock."
+        Where the opponent's time runs (or stopped in his turn, USBGF 4.3.2(g))
+        when the play is reverted, his hit is recorded with the ruling, at its
+        time: the offender's clock runs again, his replay and his hit follow,
+        and the opponent is not charged for the replay.
+        """
+        with self.atomic():
+            super().revert(history, number, ruling)
+            state, timer = self.state, self.state.timer
+            if timer is None or state.winner is not None or state.turn is None:
+                return
+            opponent = other(state.turn)
+            if state.phase is Phase.PLAY and timer.turn == opponent:
+                self._record(ClockHit, ruling.by, state.last_at, player=opponent)
+
     def missed_hit(
         self, history: Sequence[MatchEvent], ruling: Ruling
     ) -> tuple[PlaysReverted, ReserveTimeRestored | None]:
@@ -552,11 +575,14 @@ def _check_hitter(state: MatchState, timer: ClockState, hitter: str, profile: Pr
     name, turn_end = state.name, profile.cite(Decision.TURN_END)
     running = timer.turn
     opening = _opening_started(state, timer, profile)
+    if opening is not None and hitter == other(state.turn or "a"):
+        return  # the lower die's hit, recorded as made: the winner's turn runs from it
     if opening is not None:
         winner, loser = name(state.turn or "a"), name(other(state.turn or "a"))
         raise ClockRefusedError(
-            f"the opening roll started {winner}'s clock ({loser}'s lower die): nothing to hit "
-            f"until {winner} has played; then 'hit'",
+            f"the opening roll started {winner}'s clock ({loser}'s lower die): {winner} has "
+            f"nothing to hit until {winner} has played; then 'hit' ({loser}'s hit that "
+            f"started it: 'hit {other(state.turn or 'a')}')",
             opening,
         )
     if running is not None and running != hitter:
@@ -574,12 +600,25 @@ def _check_hitter(state: MatchState, timer: ClockState, hitter: str, profile: Pr
             f"to hit; {name(running)} hits after his play, double or take",
             turn_end,
         )
+    if state.actor == hitter and state.phase is Phase.ROLL and no_legal_move(state):
+        return  # CLOCK 3.4: "not required to roll the dice but must continue hitting the clock"
     if state.actor == hitter:
         raise ClockRefusedError(
             f"{name(hitter)} has not finished the turn ({_decide.situation(state)}): a turn "
             "ends with a hit after a play, a double, a take or a roll that cannot be played",
             turn_end,
         )
+
+
+def no_legal_move(state: MatchState) -> bool:
+    """The player on roll could play no roll at all (on the bar against a closed board).
+
+    He "is not required to roll the dice but must continue hitting the clock"
+    (CLOCK 3.4; USBGF 4.1.8.1 for the opponent who can neither move nor double):
+    his hit without a roll ends his turn.
+    """
+    position = state.position
+    return not any(can_play(position, (one, two)) for one in range(1, 7) for two in range(one, 7))
 
 
 def _opening_started(state: MatchState, timer: ClockState, profile: Profile) -> str | None:
@@ -610,9 +649,18 @@ def opening_hitter(state: MatchState, profile: Profile) -> str | None:
 
 
 def forgotten_hit(
-    state: MatchState, profile: Profile, player: str, *, as_played: bool = False
+    state: MatchState,
+    profile: Profile,
+    player: str,
+    *,
+    as_played: bool = False,
+    action: str = "roll or double",
 ) -> str | None:
-    """Before ``player`` rolls or doubles: his opponent's time must not be running.
+    """Before ``player`` rolls, doubles or takes: his opponent's time must not be running.
+
+    A take too: the doubler hits after doubling (USBGF 4.4.3, CLOCK 3.5), so a
+    take recorded on his time is a forgotten hit like a roll's, and the
+    profile treats it the same way.
 
     If it is, the opponent's hit at the end of his turn was never recorded.
     The profile's clock rules decide (:attr:`ClockRules.forgotten_hit`):
@@ -636,10 +684,15 @@ def forgotten_hit(
     running = "still running" if timer.running else "stopped, in his turn"
     raise ClockRefusedError(
         f"{name(late)}'s time is {running}: the hit that ends {name(late)}'s turn was not "
-        f"recorded, and {name(player)} may not roll or double on it. If {name(late)} hit the "
-        "clock, record that first ('hit', with its time if it was earlier), then this; if not, "
-        f"a roll made now is void: {name(late)} hits, then {name(player)} rolls again (a roll "
-        "that was played on regardless: 'roll --as-played', for the director)",
+        f"recorded, and {name(player)} may not {action} on it. If {name(late)} hit the "
+        f"clock, record that first ('hit', with its time if it was earlier), then this; "
+        + (
+            f"if not, a roll made now is void: {name(late)} hits, then {name(player)} rolls "
+            "again (a roll that was played on regardless: 'roll --as-played', for the director)"
+            if action != "take"
+            else f"if not, {name(late)} hits now and {name(player)}'s take follows (a take "
+            "made on his time regardless: 'take --as-played', for the director's missed-hit)"
+        ),
         rule,
     )
 

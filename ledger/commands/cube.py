@@ -124,14 +124,25 @@ class CubeCommands(PlayCommands):
             **_decide.flags(problem),
         )  # fmt: skip
 
-    def take(self, *, by: str, at: str | None = None) -> None:
+    def take(self, *, as_played: bool = False, by: str, at: str | None = None) -> None:
         """The doubled player accepted: he owns the cube at the doubled value.
 
+        The doubler hits after doubling (USBGF 4.4.3, CLOCK 3.5): a take
+        recorded while his time still runs is treated as a roll on a forgotten
+        hit is (:func:`~bgledger.commands.clock.forgotten_hit`): refused, or
+        recorded after his hit, implied, as the profile says; ``as_played``
+        records it as made on his time (for the director's missed-hit ruling).
+
         :raises OutOfTurnError: if no double is pending.
+        :raises ClockRefusedError: for a take on the doubler's time, where refused.
         """
         state = self.state
         _decide.require_phase(state, "take", Decision.TAKE_OR_DROP, Phase.DOUBLED)
-        self._record(CubeTaken, by, at, player=state.actor, value=state.offer)
+        taker = state.actor or "b"
+        with self.atomic():
+            hit = self._implied_hit(taker, as_played, by, at, action="take")
+            at = at if hit is None else hit.at
+            self._record(CubeTaken, by, at, player=taker, value=state.offer)
 
     def drop(self, *, by: str, at: str | None = None) -> None:
         """The doubled player passed: the doubler wins the game at the cube's value before.

@@ -169,13 +169,13 @@ class PlayCommands(PrematureCommands):
         self._record(RollVoided, by, at, player=player, reason=reason, rule=rule)
 
     def _implied_hit(
-        self, player: str, as_played: bool, by: str, at: str | None
+        self, player: str, as_played: bool, by: str, at: str | None, action: str = "roll or double"
     ) -> ClockHitImplied | None:
-        """Before ``player``'s roll or double: his opponent's hit, implied, if it is missing.
+        """Before ``player``'s roll, double or take: his opponent's hit, implied, if it is missing.
 
         :raises ClockRefusedError: where the profile refuses the action instead.
         """
-        rule = forgotten_hit(self.state, self.profile, player, as_played=as_played)
+        rule = forgotten_hit(self.state, self.profile, player, as_played=as_played, action=action)
         if rule is None:
             return None
         return self._record(ClockHitImplied, by, at, player=other(player), rule=rule)

@@ -510,12 +510,23 @@ class AutomaticDouble(_SocialDouble):
 @dataclass(frozen=True, slots=True)
 class Take(Command):
     verb = "take"
-    usage = "take"
+    usage = "take [--as-played]"
     example = "take"
     summary = "the doubled player takes: he owns the cube (USBGF 4.4.4)"
 
+    as_played: bool = False
+
+    def words(self) -> str:
+        return "take" + " --as-played" * self.as_played
+
     def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
-        return match.take(by=by, at=self.at)
+        return match.take(as_played=self.as_played, by=by, at=self.at)
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        as_played = words.flag("--as-played")
+        words.count(0, cls.usage)
+        return cls(as_played)
 
 
 @dataclass(frozen=True, slots=True)
