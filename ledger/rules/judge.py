@@ -88,6 +88,23 @@ def play_result(position: Position, play: Play) -> Position:
     return Position.trusted(made.opp, made.me)
 
 
+def removed_illegally(position: Position, play: Play) -> int:
+    """How many checkers ``play`` bears off while a checker of the mover stays outside his
+    home board: removed from play, not borne off (USBGF 4.2.3(e), ABT 4.4).
+
+    A checker still outside after the play was outside during all of it (the mover's own
+    checkers only move on), so every bear-off of the play came before all were home; a
+    play that brings every checker home may have borne off after, whatever its order.
+
+    :raises InvalidPlayError: if the play moves a checker the mover does not have.
+    """
+    off = sum(1 for move in play.moves if move.destination == 0)
+    if not off:
+        return 0
+    made = _make(position, play)
+    return off if any(made.me[7:]) else 0
+
+
 def judge(position: Position, dice: Sequence[int], play: Play) -> Judgement:
     """Judge ``play`` of ``dice`` in ``position`` (the mover is the player on roll).
 

@@ -1,0 +1,82 @@
+"""The laws the rulebooks state in words, situation by situation (issue 23, "Scoring and the
+laws of other rulebooks"): each test is the rule's sentence played out at the board."""
+
+from __future__ import annotations
+
+import pytest
+
+from bgledger.events import GameWon
+from tests.conftest import board
+from tests.match_driver import InMemory
+
+AT = "2024-05-01T10:00:00+00:00"
+
+
+def _match(profile: str, *lines: str) -> InMemory:
+    match = InMemory("laws", 5, by="kim", at=AT, profile=profile)
+    for line in lines:
+        match.act(line)
+    return match
+
+
+def _won(match: InMemory) -> GameWon:
+    won = [event for event in match.events if isinstance(event, GameWon)]
+    assert len(won) == 1
+    return won[0]
+
+
+# -- fewer than 15 checkers still lose a gammon or backgammon ----------------------------------
+
+# Ann (a) is missing a checker: 14 on her 12 point, none borne off.  Bob has one checker
+# left to bear off.  Position ids imply "borne off" for what the board lacks of 15.
+MISSING = board({12: 14}, {1: 1}).position_id
+
+
+@pytest.mark.parametrize("profile", ["usbgf-2016", "usbgf-2017"])
+def test_a_side_starting_with_a_checker_missing_may_still_be_gammoned(profile: str) -> None:
+    """USBGF 4.2.4: "a player starting with fewer than 15 checkers may still lose a gammon or
+    backgammon"; ABT 4.7: "Players starting with less than 15 checkers in play may still be
+    gammoned or backgammoned"."""
+    match = _match(profile, f"setup {MISSING}", "opening 1 2", "move 1/off")
+    won = _won(match)
+    assert (won.winner, won.result, won.points) == ("b", "gammon", 2)
+    assert match.match.state.score == (0, 2)
+    assert match.match.state.board[0][0] == 0  # Ann's missing checker was never borne off
+
+
+def test_a_side_starting_with_a_checker_missing_may_still_be_backgammoned() -> None:
+    position = board({12: 13, 20: 1}, {1: 1}).position_id  # one of Ann's in Bob's home board
+    won = _won(_match("usbgf-2016", f"setup {position}", "opening 1 2", "move 1/off"))
+    assert (won.winner, won.result, won.points) == ("b", "backgammon", 3)
+
+
+# Ann: 14 checkers on her 12 point and one on her ace point; she bears the ace point checker
+# off with checkers outside her home board (USBGF 4.2.3(e)); nobody corrects it.
+ILLEGAL_BEAR_OFF = board({12: 14, 1: 1}, {1: 1}).position_id
+
+
+@pytest.mark.parametrize("profile", ["usbgf-2016", "usbgf-2017", "classic"])
+def test_a_checker_illegally_removed_from_play_does_not_save_the_gammon(profile: str) -> None:
+    """ABT 4.4: "A player with a checker illegally removed from play may still be gammoned or
+    backgammoned."  Bob's roll condones the play (ABT 4.8; CLASSIC 9: "the erroneous move
+    stands good"), and his last checker off wins a gammon: Ann bore off none legally."""
+    match = _match(
+        profile,
+        f"setup {ILLEGAL_BEAR_OFF}",
+        "opening 3 1",
+        "move 12/9 1/off --as-played",
+        "roll 2 1",
+        "move 1/off",
+    )
+    won = _won(match)
+    assert (won.winner, won.result, won.points) == ("b", "gammon", 2)
+
+
+def test_a_checker_borne_off_legally_saves_the_gammon() -> None:
+    """The control: Ann's checker borne off by a legal play makes it a single game."""
+    position = board({6: 14, 1: 1}, {1: 1}).position_id
+    match = _match("usbgf-2016", f"setup {position}", "opening 3 1", "move 6/3 1/off")
+    match.act("roll 2 1")
+    match.act("move 1/off")
+    won = _won(match)
+    assert (won.winner, won.result, won.points) == ("b", "single", 1)
