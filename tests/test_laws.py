@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from bgledger.commands.rulings import Ruling, RulingRefusedError
 from bgledger.events import GameWon
+from bgledger.rules.profiles import Decision, get_profile
 from tests.conftest import board
 from tests.match_driver import InMemory
 
@@ -80,3 +82,34 @@ def test_a_checker_borne_off_legally_saves_the_gammon() -> None:
     match.act("move 1/off")
     won = _won(match)
     assert (won.winner, won.result, won.points) == ("b", "single", 1)
+
+
+# -- USBGF 6.7: online events have no right of appeal ----------------------------------------
+
+NOTED = Ruling("director", "the players asked for the clock to be checked", by="tom")
+APPEALED = Ruling("committee", "the committee reverses the director", by="sue")
+
+
+def test_an_online_event_has_no_ruling_committee_to_overturn_the_director() -> None:
+    """USBGF 6.7: "all decisions of the Tournament Director in online events shall be final
+    and binding, with no right to request reconsideration, no right to formation of a Ruling
+    Committee, and no other right to appeal"."""
+    match = _match("online", "opening 3 1", "move 8/5 6/5")
+    match.rule(lambda m, h, r: m.note(h, r), NOTED)
+    noted = len(match.events)
+    before = len(match.events)
+    with pytest.raises(RulingRefusedError) as refused:
+        match.rule(lambda m, h, n, r: m.overturn(h, n, r), noted, APPEALED)
+    assert refused.value.rule == "USBGF 6.7" == get_profile("online").cite(Decision.APPEAL)
+    assert "final" in str(refused.value)
+    assert len(match.events) == before
+
+
+@pytest.mark.parametrize("profile", ["usbgf-2016", "usbgf-2017"])
+def test_a_live_event_keeps_its_ruling_committee(profile: str) -> None:
+    """USBGF 5.2: "The Ruling Committee may uphold, reverse, or modify the Tournament
+    Director's rulings." (section 5 is for live play; 6.7 only for online events)."""
+    match = _match(profile, "opening 3 1", "move 8/5 6/5")
+    match.rule(lambda m, h, r: m.note(h, r), NOTED)
+    match.rule(lambda m, h, n, r: m.overturn(h, n, r), len(match.events), APPEALED)
+    assert type(match.events[-1]).__name__ == "RulingOverturned"

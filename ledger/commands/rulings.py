@@ -514,13 +514,20 @@ class RulingCommands(MatchStream):
 
         What it voided is back in force; it and everything recorded since are void.
 
-        :raises RulingRefusedError: unless ``--ruled-by committee``, or for a void ruling.
+        :raises RulingRefusedError: unless ``--ruled-by committee``, for a void ruling, or
+            where the profile allows no appeal (online events, USBGF 6.7).
         :raises InvalidRulingError: if ``number`` is not a ruling.
         """
         event = find(history, number)
         if not isinstance(event, RulingMade):
             raise InvalidRulingError(f"event {number} is a {type(event).__name__}, not a ruling")
         appeal = self.profile.cite(Decision.APPEAL)
+        if not self.profile.appeals.value:
+            raise RulingRefusedError(
+                f"no appeal under {self.profile.name}: the director's decisions are final "
+                "and binding",
+                appeal,
+            )
         if ruling.ruled_by != "committee":
             raise RulingRefusedError("only a ruling committee reverses a director's ruling", appeal)
         check_in_force(self.profile, history, number)
