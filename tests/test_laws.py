@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bgledger.commands.rulings import Ruling, RulingRefusedError
-from bgledger.events import GameWon
+from bgledger.errors import IllegalPlayRefusedError
+from bgledger.events import GameWon, PlaysReverted
 from bgledger.rules.profiles import Decision, get_profile
 from tests.conftest import board
 from tests.match_driver import InMemory
@@ -113,3 +114,26 @@ def test_a_live_event_keeps_its_ruling_committee(profile: str) -> None:
     match.rule(lambda m, h, r: m.note(h, r), NOTED)
     match.rule(lambda m, h, n, r: m.overturn(h, n, r), len(match.events), APPEALED)
     assert type(match.events[-1]).__name__ == "RulingOverturned"
+
+
+# -- CLASSIC 9-10: a man moved a wrong number of points -------------------------------------
+
+DEMANDED = Ruling("players", "Bob demanded the error be rectified before he threw", by="tom")
+
+
+def test_the_correction_concerns_that_man_not_the_one_moved_right() -> None:
+    """CLASSIC 9: "If a player moves a man a wrong number of points ... the adversary must
+    demand that the error be rectified"; CLASSIC 10: "If a man wrongly moved can be moved
+    correctly, the player in error is obliged to move that man."  Ann's 5-2: 13/8 is right,
+    24/20 moves a man four points, the wrong number: the man from 24 must be moved."""
+    match = _match("classic", "opening 5 2", "move 13/8 24/20 --as-played")
+    played = len(match.events)
+    match.rule(lambda m, h, n, r: m.revert(h, n, r), played, DEMANDED)
+    reverted = match.events[-1]
+    assert isinstance(reverted, PlaysReverted) and reverted.same_checker == [24]
+    with pytest.raises(IllegalPlayRefusedError) as refused:
+        match.act("move 13/11 13/8")  # legal for 5-2, but moves another man
+    assert refused.value.rule == "CLASSIC 10" == get_profile("classic").cite(Decision.SAME_CHECKER)
+    assert "from 24" in str(refused.value)
+    match.act("move 24/22 13/8")
+    assert match.match.state.turn == "b"
