@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from bgledger.commands.rulings import Ruling, RulingRefusedError
-from bgledger.errors import IllegalPlayRefusedError
+from bgledger.errors import ActionRefusedError, IllegalPlayRefusedError
 from bgledger.events import GameWon, PlaysReverted
 from bgledger.rules.profiles import Decision, get_profile
+from bgledger.service import Ledger
 from tests.conftest import board
 from tests.match_driver import InMemory
 
@@ -137,3 +138,34 @@ def test_the_correction_concerns_that_man_not_the_one_moved_right() -> None:
     assert "from 24" in str(refused.value)
     match.act("move 24/22 13/8")
     assert match.match.state.turn == "b"
+
+
+# -- USBGF 2.2.4: lateness counts from the scheduled start it was given ----------------------
+
+
+def test_a_later_late_keeps_the_scheduled_start_given_before() -> None:
+    """USBGF 2.2.4: "If a player is not present and has not started the match fifteen (15)
+    minutes after the starting time ... one penalty point", one more "for each subsequent
+    five-minute delay".  The match was set up at 10:00 for a 10:10 start; Bob, absent, is
+    16 minutes late at 10:26: one point.  At 10:29 the director asks again without
+    repeating the time: 19 minutes from 10:10, still one point (the next falls at 20).
+    From 10:00 it would be 29 minutes, three points: in a 5-point match a no-show past half
+    the length, a forfeit.  At 10:31, 21 minutes: the second point, and no forfeit."""
+    ledger = Ledger("sqlite:///:memory:")
+    ledger.start(("Ann", "Bob"), 5, match_id="late", by="tom", at="2024-05-01T10:00:00+00:00")
+    ledger.record_line(
+        "late", "late b scheduled 2024-05-01T10:10:00+00:00", by="tom",
+        at="2024-05-01T10:26:00+00:00",
+    )  # fmt: skip
+    assert ledger.state("late").score == (1, 0)
+    with pytest.raises(ActionRefusedError) as refused:
+        ledger.record_line("late", "late b", by="tom", at="2024-05-01T10:29:00+00:00")
+    assert "19 minutes late" in str(refused.value) and "falls at 20 minutes" in str(refused.value)
+    ledger.record_line("late", "late b", by="tom", at="2024-05-01T10:31:00+00:00")
+    state = ledger.state("late")
+    assert (state.score, state.winner) == ((2, 0), None)
+    assessed = [e for e in ledger.history("late") if e.kind == "PenaltyPointsAssessed"]
+    assert ["16 minutes late" in assessed[0].text, "21 minutes late" in assessed[1].text] == [
+        True,
+        True,
+    ]
