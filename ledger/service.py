@@ -730,7 +730,7 @@ class Ledger:
             return before, version, timed.run(match, by, history), match
 
         try:
-            if timed.needs_history:
+            if timed.needs_history or timed.reads_history:
                 outcome = self._store.rule(match_id, decide, keyed)
             else:
                 outcome = self._store.act(match_id, lambda m: decide(m, []), keyed)

@@ -458,8 +458,10 @@ def test_decisions_quote_the_rules_they_cite() -> None:
 
 def test_profiles_based_on_usbgf_2016_cite_its_rules_and_classic_says_why() -> None:
     usbgf = get_profile("usbgf-2016")
-    for name in ("usbgf-2017", "online"):
-        assert get_profile(name).decisions == usbgf.decisions
+    assert get_profile("usbgf-2017").decisions == usbgf.decisions
+    online = get_profile("online").decisions
+    assert online.replacing({Decision.APPEAL: usbgf.citation(Decision.APPEAL)}) == usbgf.decisions
+    assert online[Decision.APPEAL].rule == "USBGF 6.7"  # online events: no appeal
     classic = get_profile("classic")
     for decision in Decision:
         if decision is not Decision.SAME_CHECKER:

@@ -28,12 +28,15 @@ Example::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bgledger.commands import decide as _decide
 from bgledger.commands.clock import ClockCommands
 from bgledger.errors import BreakRefusedError, InvalidClockError, PenaltyRefusedError
-from bgledger.events import BreakEnded, BreakStarted, PenaltyPointsAssessed
+from bgledger.events import BreakEnded, BreakStarted, MatchEvent, PenaltyPointsAssessed
 from bgledger.projections.state.breaks import allowance, minutes_between
 from bgledger.projections.state.clock import at_ms, figures
+from bgledger.projections.state.corrected import in_force
 from bgledger.projections.state.fold import MatchState, Phase, other
 from bgledger.rules.profiles import BreakRules, Decision, LatenessRules, get_profile
 
@@ -137,7 +140,7 @@ class BreakCommands(ClockCommands):
         with self.atomic():  # the end, its penalty points and any forfeit, or nothing
             ended = self._record(BreakEnded, by, when, late=culprit, minutes_over=over)
             if culprit is not None:
-                self._assess_lateness(culprit, over, "late-return", by=by, at=when)
+                self._assess_lateness(culprit, over, "late-return", None, by=by, at=when)
         return ended
 
     def _lateness(self) -> LatenessRules:
@@ -148,13 +151,26 @@ class BreakCommands(ClockCommands):
         return rules
 
     def late(
-        self, player: str, *, scheduled: str | None = None, by: str, at: str | None = None
+        self,
+        player: str,
+        *,
+        scheduled: str | None = None,
+        history: Sequence[MatchEvent] = (),
+        stated: bool = True,
+        by: str,
+        at: str | None = None,
     ) -> PenaltyPointsAssessed:
         """``player`` is late (still absent, or just arrived) at ``at``: the points due so far.
 
-        Lateness counts from ``scheduled`` (default: when the match was set up)
-        before the first game, or from the end of the break's allowance during
-        a break.  Only points not yet assessed for this lateness are added.
+        Lateness counts from ``scheduled`` before the first game (default: the
+        scheduled start an earlier assessment in ``history``, the match's
+        events so far, was given; else when the match was set up), or from the
+        end of the break's allowance during a break.  Only points not yet
+        assessed for this lateness are added.
+
+        ``stated``: ``scheduled`` is the director's, recorded with the points;
+        ``False`` for a moment worked back from a transcription's minutes late,
+        counted from but not recorded as a scheduled start.
 
         :raises PenaltyRefusedError: after the match, with nothing to be late for, or no
             point due yet.
@@ -165,9 +181,11 @@ class BreakCommands(ClockCommands):
         if state.winner is not None:
             raise PenaltyRefusedError("the match is over", self._penalty_rule)
         when, now = self._moment(at)
-        reference, kind = _late_since(state, scheduled)
+        counted = scheduled or _scheduled_before(history)
+        reference, kind = _late_since(state, counted)
         minutes = minutes_between(reference, now)
-        assessed = self._assess_lateness(player, minutes, kind, by=by, at=when)
+        start = counted if kind == "late-start" and stated else None
+        assessed = self._assess_lateness(player, minutes, kind, start, by=by, at=when)
         if assessed is None:
             rules = self._lateness()
             given = state.breaks.late_points[0 if player == "a" else 1]
@@ -181,7 +199,7 @@ class BreakCommands(ClockCommands):
         return assessed
 
     def _assess_lateness(
-        self, player: str, minutes: int, kind: str, *, by: str, at: str
+        self, player: str, minutes: int, kind: str, scheduled: str | None, *, by: str, at: str
     ) -> PenaltyPointsAssessed | None:
         """The points due for ``minutes`` late, less those already assessed; then any forfeit."""
         state = self.state
@@ -197,6 +215,7 @@ class BreakCommands(ClockCommands):
             assessed = self._record(
                 PenaltyPointsAssessed, by, at, player=player, points=due, kind=kind,
                 rule=self._penalty_rule, ruled_by="director", reason=reason, minutes_late=minutes,
+                scheduled=None if scheduled is None else _decide.stamp(scheduled, None),
             )  # fmt: skip
             self._forfeit_if_due(player, kind, by=by, at=at)
         return assessed
@@ -264,6 +283,16 @@ def _check_allowed(state: MatchState, players: tuple[str, ...], combine: int, wh
                 f"{state.length}-point match; {combine} more would exceed it",
                 rule,
             )
+
+
+def _scheduled_before(history: Sequence[MatchEvent]) -> str | None:
+    """The scheduled start the last lateness assessment in force counted from, if given."""
+    for event in reversed(in_force(list(history))):
+        if not isinstance(event, PenaltyPointsAssessed) or event.kind != "late-start":
+            continue
+        if event.scheduled is not None:
+            return event.scheduled
+    return None
 
 
 def _late_since(state: MatchState, scheduled: str | None) -> tuple[int, str]:

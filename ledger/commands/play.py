@@ -234,7 +234,10 @@ class PlayCommands(PrematureCommands):
         self._record(CheckersPlayed, by, at, player=player, play=str(verdict.play), **judged)
         mover = verdict.result.swapped()
         if not any(mover.mover[1:]):
-            self._win(player, final_result(mover) or GameResult.SINGLE, "played", by, at)
+            removed = self.state.removed  # checkers off illegally do not save a gammon (ABT 4.4)
+            pair = removed if player == "a" else (removed[1], removed[0])
+            result = final_result(mover, pair) or GameResult.SINGLE
+            self._win(player, result, "played", by, at)
         else:  # an accepted premature roll that cannot be played is a dance (USBGF 4.1.7.1)
             self._dance_if_blocked(by=by, at=at)
         return verdict

@@ -87,6 +87,7 @@ from bgledger.projections.state.corrected import corrected, in_force, voided_by
 from bgledger.projections.state.corrections import replacement
 from bgledger.projections.state.fold import other
 from bgledger.projections.state.rulings import amended_slots
+from bgledger.rules.judge import wrongly_moved
 from bgledger.rules.notation import Play
 from bgledger.rules.profiles import CorrectionRule, Decision, Profile, Remedy, Subject, Window
 
@@ -264,7 +265,7 @@ class RulingCommands(MatchStream):
             subjects.append(Subject.IMPOSSIBLE_POSITION)
         chosen = self._choose(history, subjects, number, event.player, ruling)
         voids = [number, *actions_after(history, number)]
-        same = _wrongly_moved(event) if chosen.remedy.value is Remedy.SAME_CHECKER else []
+        same = _wrongly_moved(history, event) if chosen.remedy.value is Remedy.SAME_CHECKER else []
         self._record_ruling(
             history, PlaysReverted, ruling, rule_name(self.profile, chosen), voids,
             event=number, same_checker=same,
@@ -514,13 +515,20 @@ class RulingCommands(MatchStream):
 
         What it voided is back in force; it and everything recorded since are void.
 
-        :raises RulingRefusedError: unless ``--ruled-by committee``, or for a void ruling.
+        :raises RulingRefusedError: unless ``--ruled-by committee``, for a void ruling, or
+            where the profile allows no appeal (online events, USBGF 6.7).
         :raises InvalidRulingError: if ``number`` is not a ruling.
         """
         event = find(history, number)
         if not isinstance(event, RulingMade):
             raise InvalidRulingError(f"event {number} is a {type(event).__name__}, not a ruling")
         appeal = self.profile.cite(Decision.APPEAL)
+        if not self.profile.appeals.value:
+            raise RulingRefusedError(
+                f"no appeal under {self.profile.name}: the director's decisions are final "
+                "and binding",
+                appeal,
+            )
         if ruling.ruled_by != "committee":
             raise RulingRefusedError("only a ruling committee reverses a director's ruling", appeal)
         check_in_force(self.profile, history, number)
@@ -613,12 +621,21 @@ def _closed(
 # -- illegal plays ----------------------------------------------------------------------------
 
 
-def _wrongly_moved(event: CheckersPlayed | UnplayablePlayRecorded) -> list[int]:
-    """The points the men of an illegal play left (CLASSIC 10 obliges moving one of them)."""
+def _wrongly_moved(
+    history: Sequence[MatchEvent], event: CheckersPlayed | UnplayablePlayRecorded
+) -> list[int]:
+    """The points the men wrongly moved by an illegal play left: CLASSIC 10 obliges moving
+    "that man".  A man moved a number of points no die gives is the one wrongly moved
+    (CLASSIC 9); where every man's move fits the dice (a play illegal for another reason),
+    each man the play moved is."""
     try:
-        return sorted({move.source for move in Play.parse(event.play).moves})
+        play = Play.parse(event.play)
     except RulesError:
         return []
+    before = corrected(history, at=event.originator_version - 1)
+    dice = None if before is None else before.dice
+    wrong = wrongly_moved(play, dice) if dice is not None else ()
+    return sorted(wrong or {move.source for move in play.moves})
 
 
 def _impossible(history: Sequence[MatchEvent], number: int) -> bool:

@@ -130,7 +130,10 @@ class SetupCommands(ClockCommands):
         :raises InvalidPositionError: for a bad position id.
         :raises ActionRefusedError: after the first play, or for the standard position.
         """
-        board = Position.from_id(position_id)
+        found = Position.from_id(position_id)
+        # A game begins with nothing borne off: what the board lacks of 15 is missing, and a
+        # side starting with fewer than 15 may still lose a gammon (USBGF 4.2.4, ABT 4.7).
+        board = Position((0, *found.mover[1:]), (0, *found.opponent[1:]))
         state, rule = self.state, self.profile.cite(Decision.SETUP_ERROR)
         before_play = state.phase is Phase.OPENING or (
             state.phase is Phase.PLAY and state.opening_dice

@@ -239,6 +239,9 @@ class Command:
     summary: ClassVar[str] = ""
     needs_history: ClassVar[bool] = False
     """Whether it decides on the match's events so far (a ruling, a correction)."""
+    reads_history: ClassVar[bool] = False
+    """Whether it reads the match's events so far though no ruling or correction (what
+    happened at the table, which ``amend`` may put in a mis-entered entry's place)."""
     decision: ClassVar[Decision | None] = None
     """The decision whose rule makes it the director's (penalty points: USBGF 2.2.4)."""
     records: ClassVar[tuple[type[MatchEvent], ...]] = ()
@@ -939,6 +942,7 @@ class Late(Command):
     summary = "a player is late: the penalty points due so far (USBGF 2.2.4)"
     decision = Decision.PENALTY_POINTS
     records = (PenaltyPointsAssessed,)
+    reads_history = True  # without a time, the scheduled start given before counts
 
     player: str
     scheduled: str | None = None
@@ -947,7 +951,9 @@ class Late(Command):
         return f"late {self.player}" + (f" scheduled {self.scheduled}" if self.scheduled else "")
 
     def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
-        return match.late(self.player, scheduled=self.scheduled, by=by, at=self.at)
+        return match.late(
+            self.player, scheduled=self.scheduled, history=history or (), by=by, at=self.at
+        )
 
     @classmethod
     def read(cls, words: Words) -> Command:
@@ -1304,7 +1310,8 @@ class Amend(Command):
 
     def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
         def perform(scratch: Match, when: str) -> None:
-            self.command.timed(when).run(scratch, by)
+            before = self._history(history)[: self.entry - 1]  # what the entry was decided on
+            self.command.timed(when).run(scratch, by, before)
 
         return match.amend(
             self._history(history), self.entry, perform, line=str(self.command),

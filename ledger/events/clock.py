@@ -14,6 +14,7 @@ force, because time that ran on the clock ran; only a recorded restore
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from bgledger.events.base import MatchEvent
 
@@ -214,7 +215,12 @@ class PenaltyPointsAssessed(MatchEvent):
 
     ``kind``: ``late-start`` and ``late-return`` (USBGF 2.2.4, with
     ``minutes_late``) or ``director`` (any other rule the director applies).
+    ``scheduled``: the starting time a ``late-start`` counted from, as the director gave
+    it; ``None`` when it counted from the match's setting up (or the end of a break).
+    Class version 3 added it; an assessment stored before has none.
     """
+
+    class_version: ClassVar[int] = 3
 
     player: str
     points: int
@@ -223,6 +229,12 @@ class PenaltyPointsAssessed(MatchEvent):
     ruled_by: str
     reason: str
     minutes_late: int | None
+    scheduled: str | None = None
+
+    @staticmethod
+    def upcast_v2_v3(state: dict[str, Any]) -> None:
+        """An assessment stored before version 3 names no scheduled start."""
+        state["scheduled"] = None
 
 
 TIME_EVENTS: tuple[type[MatchEvent], ...] = (

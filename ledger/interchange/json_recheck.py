@@ -181,12 +181,14 @@ def _penalty(match: Match, event: PenaltyPointsAssessed, given: dict[str, Any]) 
             event.player, event.points, rule=event.rule, reason=event.reason,
             ruled_by=event.ruled_by, **_when(given),
         )  # fmt: skip
+    if event.scheduled is not None:  # the director's scheduled start, recorded with it
+        return match.late(event.player, scheduled=event.scheduled, **_when(given))
     scheduled = None
     if event.kind == "late-start" and event.minutes_late is not None:
         with suppress(OverflowError):  # minutes no calendar holds: the starting time stands
             late = datetime.fromisoformat(event.at) - timedelta(minutes=event.minutes_late)
             scheduled = late.isoformat()
-    return match.late(event.player, scheduled=scheduled, **_when(given))
+    return match.late(event.player, scheduled=scheduled, stated=False, **_when(given))
 
 
 TIME_COMMANDS: dict[type[MatchEvent], Command] = {

@@ -47,6 +47,11 @@ USBGF_2016 = Profile(
     breaks=procedure.BREAKS,
     lateness=procedure.LATENESS,
     clocks=(procedure.SIMPLE_DELAY, procedure.BRONSTEIN),
+    appeals=cite(
+        True,
+        "USBGF 5.2",
+        "The Ruling Committee may uphold, reverse, or modify the Tournament Director's rulings.",
+    ),
     decisions=decisions.DECISIONS,
 )
 
@@ -342,11 +347,23 @@ CLASSIC = Profile(
     breaks=None,
     lateness=None,
     clocks=(),
+    appeals=cite(
+        True,
+        None,
+        note="The classic laws (3-11) are silent; a ruling committee may hear an appeal "
+        "as under usbgf-2016.",
+    ),
     decisions=_classic_decisions(),
 )
 
 # --- online: usbgf-2016 as an online server plays it ---
 
+_FINAL = (
+    "all decisions of the Tournament Director in online events shall be final and binding, "
+    "with no right to request reconsideration, no right to formation of a Ruling Committee, "
+    "and no other right to appeal"
+)
+_NO_COMMITTEE = "Section 5's appeals are for live play: no committee reverses an online ruling."
 _SERVER = "The server rolls the dice, sets up the board and accepts only legal plays."
 
 ONLINE = replace(
@@ -367,6 +384,10 @@ ONLINE = replace(
         void_reasons=(),
         come_to_rest_seconds=cite(None, None, note=_SERVER),
         premature_roll=cite(PrematureRoll.STANDS, None, note=_SERVER),
+    ),
+    appeals=cite(False, "USBGF 6.7", _FINAL),
+    decisions=decisions.DECISIONS.replacing(
+        {Decision.APPEAL: Citation(rule="USBGF 6.7", quote=_FINAL, note=_NO_COMMITTEE)}
     ),
     resignations=replace(
         play.RESIGNATIONS,

@@ -441,8 +441,9 @@ class Profile:
     """A rulebook as data: what the ledger enforces for a match that declares it.
 
     ``breaks`` and ``lateness`` are ``None`` and ``clocks`` is empty where the
-    rulebook has no such rules.  ``decisions`` cites a rule for every
-    :class:`Decision`: commands and views take the rules they name from it
+    rulebook has no such rules.  ``appeals``: whether a ruling committee may reverse the
+    director's ruling (USBGF 5.2; not in online events, USBGF 6.7).  ``decisions`` cites a
+    rule for every :class:`Decision`: commands and views take the rules they name from it
     (:meth:`cite`), never from string literals.
     """
 
@@ -457,6 +458,7 @@ class Profile:
     breaks: BreakRules | None
     lateness: LatenessRules | None
     clocks: tuple[ClockRules, ...]
+    appeals: Cited[bool]
     decisions: Decisions
 
     def citation(self, decision: Decision) -> Citation:

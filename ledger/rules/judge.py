@@ -88,6 +88,61 @@ def play_result(position: Position, play: Play) -> Position:
     return Position.trusted(made.opp, made.me)
 
 
+def removed_illegally(position: Position, play: Play) -> int:
+    """How many checkers ``play`` bears off while a checker of the mover stays outside his
+    home board: removed from play, not borne off (USBGF 4.2.3(e), ABT 4.4).
+
+    A checker still outside after the play was outside during all of it (the mover's own
+    checkers only move on), so every bear-off of the play came before all were home; a
+    play that brings every checker home may have borne off after, whatever its order.
+
+    :raises InvalidPlayError: if the play moves a checker the mover does not have.
+    """
+    off = sum(1 for move in play.moves if move.destination == 0)
+    if not off:
+        return 0
+    made = _make(position, play)
+    return off if any(made.me[7:]) else 0
+
+
+def wrongly_moved(play: Play, dice: Sequence[int]) -> tuple[int, ...]:
+    """The points of the men ``play`` moved a number of points no die of ``dice`` gives
+    (CLASSIC 9: "moves a man a wrong number of points"), highest first.
+
+    A man is moved right when some of the dice, each used once, add up to his move (all
+    of them or more for a man borne off).  The dice are shared out so that as many men
+    as possible moved right; the others moved a wrong number.  Empty when every man's
+    move fits the dice (the play is illegal for another reason).
+
+    >>> wrongly_moved(Play.parse("13/8 24/20"), (5, 2)), wrongly_moved(Play.parse("13/6"), (5, 2))
+    ((24,), ())
+    """
+    pool = [dice[0]] * 4 if len(dice) == 2 and dice[0] == dice[1] else list(dice)
+    moves = list(play.moves)
+
+    def fits(move: Move, total: int) -> bool:
+        distance = move.source - move.destination
+        return total == distance or (move.destination == 0 and total > distance)
+
+    def best(index: int, left: tuple[int, ...]) -> tuple[int, frozenset[int]]:
+        """(men moved right, indices of the men moved wrong) for moves[index:]."""
+        if index == len(moves):
+            return 0, frozenset()
+        right, wrong = best(index + 1, left)
+        found = (right, wrong | {index})
+        for mask in range(1, 1 << len(left)):
+            used = [die for bit, die in enumerate(left) if mask >> bit & 1]
+            if fits(moves[index], sum(used)):
+                rest = tuple(die for bit, die in enumerate(left) if not mask >> bit & 1)
+                right, wrong = best(index + 1, rest)
+                if right + 1 > found[0]:
+                    found = (right + 1, wrong)
+        return found
+
+    _, wrong = best(0, tuple(pool))
+    return tuple(sorted({moves[i].source for i in wrong}, reverse=True))
+
+
 def judge(position: Position, dice: Sequence[int], play: Play) -> Judgement:
     """Judge ``play`` of ``dice`` in ``position`` (the mover is the player on roll).
 

@@ -52,6 +52,7 @@ def state_to_dict(state: MatchState) -> dict[str, Any]:
         "cube_owner": state.cube_owner,
         "offer": state.offer,
         "board": [list(side) for side in state.board],
+        "removed": list(state.removed),
         "resignation": None
         if resignation is None
         else [resignation.player, resignation.level, resignation.resume.value],
@@ -136,6 +137,7 @@ def state_from_dict(data: dict[str, Any]) -> MatchState:
         cube_owner=data["cube_owner"],
         offer=data["offer"],
         board=_board(data["board"]),
+        removed=_pair(data.get("removed", [0, 0])),
         resignation=None
         if resignation is None
         else Resignation(resignation[0], resignation[1], Phase(resignation[2])),

@@ -87,7 +87,7 @@ from bgledger.projections.state.timekeeping import AFTER as TIME_AFTER
 from bgledger.projections.state.timekeeping import HANDLERS as TIME_HANDLERS
 from bgledger.projections.state.timekeeping import KEEP_DANCE
 from bgledger.rules.errors import RulesError
-from bgledger.rules.judge import play_result
+from bgledger.rules.judge import play_result, removed_illegally
 from bgledger.rules.notation import parse_play
 from bgledger.rules.position import Checkers, Position
 
@@ -144,6 +144,7 @@ class _Draft:
     cube_owner: str | None
     offer: int | None
     board: tuple[Checkers, Checkers]
+    removed: tuple[int, int]
     resignation: Resignation | None
     premature: Premature | None
     winner: str | None
@@ -343,7 +344,7 @@ def apply_in_force(state: MatchState | None, event: MatchEvent) -> MatchState:
 def _game_started(d: _Draft, event: GameStarted) -> None:
     d.game, d.phase, d.turn, d.dice, d.opening_dice = event.number, Phase.OPENING, None, None, False
     d.cube, d.cube_owner, d.offer, d.resignation = 1, None, None, None
-    d.board, d.premature = (START_SIDE, START_SIDE), None
+    d.board, d.premature, d.removed = (START_SIDE, START_SIDE), None, (0, 0)
 
 
 @_on(OpeningRollMade)
@@ -387,8 +388,12 @@ def _played(d: _Draft, event: CheckersPlayed) -> None:
     if not event.legal:
         d.flagged = (*d.flagged, event.originator_version)
     try:
-        after = play_result(before, _parse(event.play))
+        played = _parse(event.play)
+        after = play_result(before, played)
         d.board = (after.opponent, after.mover) if mover == 0 else (after.mover, after.opponent)
+        if not event.legal:  # borne off before all were home: removed, not off (ABT 4.4)
+            off = removed_illegally(before, played)
+            d.removed = (d.removed[0] + off * (mover == 0), d.removed[1] + off * (mover == 1))
     except RulesError as error:
         problem = f"event {event.originator_version}: {event.play!r} does not fit: {error}"
         d.anomalies = (*d.anomalies, problem)

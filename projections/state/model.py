@@ -111,9 +111,11 @@ class MatchState:
     ``timer`` is the game clock (None until one is started), ``breaks`` the
     breaks taken and lateness points, and ``penalties`` the penalty points
     assessed against ``a`` and ``b`` (each scored by the opponent, and
-    included in ``score``).  ``head`` is the chain of the last event folded
-    (:mod:`bgledger.events.chain`), what the next event links to: bookkeeping, not part
-    of the match, so two states that differ only there are equal.
+    included in ``score``).  ``removed``: the checkers of ``a`` and ``b`` that an illegal
+    play of this game bore off while another was outside the home board: off the board but
+    not borne off, so they do not save a gammon (ABT 4.4).  ``head`` is the chain of the last
+    event folded (:mod:`bgledger.events.chain`), what the next event links to: bookkeeping,
+    not part of the match, so two states that differ only there are equal.
     """
 
     match_id: str
@@ -138,6 +140,7 @@ class MatchState:
     cube_owner: str | None = None
     offer: int | None = None
     board: tuple[Checkers, Checkers] = (START_SIDE, START_SIDE)
+    removed: tuple[int, int] = (0, 0)
     resignation: Resignation | None = None
     premature: Premature | None = None
     winner: str | None = None

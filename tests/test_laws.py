@@ -1,0 +1,171 @@
+"""The laws the rulebooks state in words, situation by situation (issue 23, "Scoring and the
+laws of other rulebooks"): each test is the rule's sentence played out at the board."""
+
+from __future__ import annotations
+
+import pytest
+
+from bgledger.commands.rulings import Ruling, RulingRefusedError
+from bgledger.errors import ActionRefusedError, IllegalPlayRefusedError
+from bgledger.events import GameWon, PlaysReverted
+from bgledger.rules.profiles import Decision, get_profile
+from bgledger.service import Ledger
+from tests.conftest import board
+from tests.match_driver import InMemory
+
+AT = "2024-05-01T10:00:00+00:00"
+
+
+def _match(profile: str, *lines: str) -> InMemory:
+    match = InMemory("laws", 5, by="kim", at=AT, profile=profile)
+    for line in lines:
+        match.act(line)
+    return match
+
+
+def _won(match: InMemory) -> GameWon:
+    won = [event for event in match.events if isinstance(event, GameWon)]
+    assert len(won) == 1
+    return won[0]
+
+
+# -- fewer than 15 checkers still lose a gammon or backgammon ----------------------------------
+
+# Ann (a) is missing a checker: 14 on her 12 point, none borne off.  Bob has one checker
+# left to bear off.  Position ids imply "borne off" for what the board lacks of 15.
+MISSING = board({12: 14}, {1: 1}).position_id
+
+
+@pytest.mark.parametrize("profile", ["usbgf-2016", "usbgf-2017"])
+def test_a_side_starting_with_a_checker_missing_may_still_be_gammoned(profile: str) -> None:
+    """USBGF 4.2.4: "a player starting with fewer than 15 checkers may still lose a gammon or
+    backgammon"; ABT 4.7: "Players starting with less than 15 checkers in play may still be
+    gammoned or backgammoned"."""
+    match = _match(profile, f"setup {MISSING}", "opening 1 2", "move 1/off")
+    won = _won(match)
+    assert (won.winner, won.result, won.points) == ("b", "gammon", 2)
+    assert match.match.state.score == (0, 2)
+    assert match.match.state.board[0][0] == 0  # Ann's missing checker was never borne off
+
+
+def test_a_side_starting_with_a_checker_missing_may_still_be_backgammoned() -> None:
+    position = board({12: 13, 20: 1}, {1: 1}).position_id  # one of Ann's in Bob's home board
+    won = _won(_match("usbgf-2016", f"setup {position}", "opening 1 2", "move 1/off"))
+    assert (won.winner, won.result, won.points) == ("b", "backgammon", 3)
+
+
+# Ann: 14 checkers on her 12 point and one on her ace point; she bears the ace point checker
+# off with checkers outside her home board (USBGF 4.2.3(e)); nobody corrects it.
+ILLEGAL_BEAR_OFF = board({12: 14, 1: 1}, {1: 1}).position_id
+
+
+@pytest.mark.parametrize("profile", ["usbgf-2016", "usbgf-2017", "classic"])
+def test_a_checker_illegally_removed_from_play_does_not_save_the_gammon(profile: str) -> None:
+    """ABT 4.4: "A player with a checker illegally removed from play may still be gammoned or
+    backgammoned."  Bob's roll condones the play (ABT 4.8; CLASSIC 9: "the erroneous move
+    stands good"), and his last checker off wins a gammon: Ann bore off none legally."""
+    match = _match(
+        profile,
+        f"setup {ILLEGAL_BEAR_OFF}",
+        "opening 3 1",
+        "move 12/9 1/off --as-played",
+        "roll 2 1",
+        "move 1/off",
+    )
+    won = _won(match)
+    assert (won.winner, won.result, won.points) == ("b", "gammon", 2)
+
+
+def test_a_checker_borne_off_legally_saves_the_gammon() -> None:
+    """The control: Ann's checker borne off by a legal play makes it a single game."""
+    position = board({6: 14, 1: 1}, {1: 1}).position_id
+    match = _match("usbgf-2016", f"setup {position}", "opening 3 1", "move 6/3 1/off")
+    match.act("roll 2 1")
+    match.act("move 1/off")
+    won = _won(match)
+    assert (won.winner, won.result, won.points) == ("b", "single", 1)
+
+
+# -- USBGF 6.7: online events have no right of appeal ----------------------------------------
+
+NOTED = Ruling("director", "the players asked for the clock to be checked", by="tom")
+APPEALED = Ruling("committee", "the committee reverses the director", by="sue")
+
+
+def test_an_online_event_has_no_ruling_committee_to_overturn_the_director() -> None:
+    """USBGF 6.7: "all decisions of the Tournament Director in online events shall be final
+    and binding, with no right to request reconsideration, no right to formation of a Ruling
+    Committee, and no other right to appeal"."""
+    match = _match("online", "opening 3 1", "move 8/5 6/5")
+    match.rule(lambda m, h, r: m.note(h, r), NOTED)
+    noted = len(match.events)
+    before = len(match.events)
+    with pytest.raises(RulingRefusedError) as refused:
+        match.rule(lambda m, h, n, r: m.overturn(h, n, r), noted, APPEALED)
+    assert refused.value.rule == "USBGF 6.7" == get_profile("online").cite(Decision.APPEAL)
+    assert "final" in str(refused.value)
+    assert len(match.events) == before
+
+
+@pytest.mark.parametrize("profile", ["usbgf-2016", "usbgf-2017"])
+def test_a_live_event_keeps_its_ruling_committee(profile: str) -> None:
+    """USBGF 5.2: "The Ruling Committee may uphold, reverse, or modify the Tournament
+    Director's rulings." (section 5 is for live play; 6.7 only for online events)."""
+    match = _match(profile, "opening 3 1", "move 8/5 6/5")
+    match.rule(lambda m, h, r: m.note(h, r), NOTED)
+    match.rule(lambda m, h, n, r: m.overturn(h, n, r), len(match.events), APPEALED)
+    assert type(match.events[-1]).__name__ == "RulingOverturned"
+
+
+# -- CLASSIC 9-10: a man moved a wrong number of points -------------------------------------
+
+DEMANDED = Ruling("players", "Bob demanded the error be rectified before he threw", by="tom")
+
+
+def test_the_correction_concerns_that_man_not_the_one_moved_right() -> None:
+    """CLASSIC 9: "If a player moves a man a wrong number of points ... the adversary must
+    demand that the error be rectified"; CLASSIC 10: "If a man wrongly moved can be moved
+    correctly, the player in error is obliged to move that man."  Ann's 5-2: 13/8 is right,
+    24/20 moves a man four points, the wrong number: the man from 24 must be moved."""
+    match = _match("classic", "opening 5 2", "move 13/8 24/20 --as-played")
+    played = len(match.events)
+    match.rule(lambda m, h, n, r: m.revert(h, n, r), played, DEMANDED)
+    reverted = match.events[-1]
+    assert isinstance(reverted, PlaysReverted) and reverted.same_checker == [24]
+    with pytest.raises(IllegalPlayRefusedError) as refused:
+        match.act("move 13/11 13/8")  # legal for 5-2, but moves another man
+    assert refused.value.rule == "CLASSIC 10" == get_profile("classic").cite(Decision.SAME_CHECKER)
+    assert "from 24" in str(refused.value)
+    match.act("move 24/22 13/8")
+    assert match.match.state.turn == "b"
+
+
+# -- USBGF 2.2.4: lateness counts from the scheduled start it was given ----------------------
+
+
+def test_a_later_late_keeps_the_scheduled_start_given_before() -> None:
+    """USBGF 2.2.4: "If a player is not present and has not started the match fifteen (15)
+    minutes after the starting time ... one penalty point", one more "for each subsequent
+    five-minute delay".  The match was set up at 10:00 for a 10:10 start; Bob, absent, is
+    16 minutes late at 10:26: one point.  At 10:29 the director asks again without
+    repeating the time: 19 minutes from 10:10, still one point (the next falls at 20).
+    From 10:00 it would be 29 minutes, three points: in a 5-point match a no-show past half
+    the length, a forfeit.  At 10:31, 21 minutes: the second point, and no forfeit."""
+    ledger = Ledger("sqlite:///:memory:")
+    ledger.start(("Ann", "Bob"), 5, match_id="late", by="tom", at="2024-05-01T10:00:00+00:00")
+    ledger.record_line(
+        "late", "late b scheduled 2024-05-01T10:10:00+00:00", by="tom",
+        at="2024-05-01T10:26:00+00:00",
+    )  # fmt: skip
+    assert ledger.state("late").score == (1, 0)
+    with pytest.raises(ActionRefusedError) as refused:
+        ledger.record_line("late", "late b", by="tom", at="2024-05-01T10:29:00+00:00")
+    assert "19 minutes late" in str(refused.value) and "falls at 20 minutes" in str(refused.value)
+    ledger.record_line("late", "late b", by="tom", at="2024-05-01T10:31:00+00:00")
+    state = ledger.state("late")
+    assert (state.score, state.winner) == ((2, 0), None)
+    assessed = [e for e in ledger.history("late") if e.kind == "PenaltyPointsAssessed"]
+    assert ["16 minutes late" in assessed[0].text, "21 minutes late" in assessed[1].text] == [
+        True,
+        True,
+    ]
