@@ -53,13 +53,17 @@ from tests.test_stored_rulings_v2 import fixture_rows, store_rows
 Views = list[tuple[MatchState | None, MatchState | None]]
 
 
+NOW = codec.VERSION
+LATER = NOW + 1
+
+
 def _renamed(key: str) -> str:
     return "~" + key[::-1]
 
 
 @contextmanager
 def later_codec() -> Iterator[None]:
-    """The codec as a later bgledger might write it: version 2, keys renamed and reordered.
+    """The codec as a later bgledger might write it: the next version, keys renamed and reordered.
 
     It replaces :func:`~bgledger.projections.state.codec.state_to_dict` and
     ``state_from_dict`` in every module of the package that holds them (they
@@ -69,16 +73,16 @@ def later_codec() -> Iterator[None]:
 
     def to_dict(state: MatchState) -> dict[str, Any]:
         data = old_to(state)
-        return {"version": 2, **{_renamed(k): data[k] for k in sorted(data) if k != "version"}}
+        return {"version": LATER, **{_renamed(k): data[k] for k in sorted(data) if k != "version"}}
 
     def from_dict(data: dict[str, Any]) -> MatchState:
-        if data.get("version") != 2:
-            raise ValueError(f"state version {data.get('version')!r}, expected 2")
+        if data.get("version") != LATER:
+            raise ValueError(f"state version {data.get('version')!r}, expected {LATER}")
         keys = {_renamed(k): k for k in old_to(fold_started()) if k != "version"}
-        return old_from({"version": 1, **{keys[k]: v for k, v in data.items() if k in keys}})
+        return old_from({"version": NOW, **{keys[k]: v for k, v in data.items() if k in keys}})
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(codec, "VERSION", 2)
+        patch.setattr(codec, "VERSION", LATER)
         replaced: list[tuple[str, Any, Any]] = [
             ("state_to_dict", old_to, to_dict),
             ("state_from_dict", old_from, from_dict),
@@ -87,7 +91,7 @@ def later_codec() -> Iterator[None]:
             for name, old, new in replaced:
                 if getattr(module, name, None) is old:
                     patch.setattr(module, name, new)
-        assert codec.state_to_dict(fold_started())["version"] == 2  # the change took
+        assert codec.state_to_dict(fold_started())["version"] == LATER  # the change took
         yield
 
 

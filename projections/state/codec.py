@@ -22,7 +22,9 @@ from bgledger.projections.state.model import (
     Resignation,
 )
 
-VERSION = 1
+VERSION = 2
+"""2: ``removed``, the checkers taken out of play by an illegal bear-off left standing (a
+snapshot or read-model row of version 1 lacks them: it is refused and the match folded)."""
 
 
 def state_to_dict(state: MatchState) -> dict[str, Any]:
@@ -137,7 +139,7 @@ def state_from_dict(data: dict[str, Any]) -> MatchState:
         cube_owner=data["cube_owner"],
         offer=data["offer"],
         board=_board(data["board"]),
-        removed=_pair(data.get("removed", [0, 0])),
+        removed=_pair(data["removed"]),
         resignation=None
         if resignation is None
         else Resignation(resignation[0], resignation[1], Phase(resignation[2])),
