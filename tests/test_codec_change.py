@@ -268,6 +268,6 @@ def test_a_snapshot_in_the_old_form_is_read_no_more(sqlite_url: str) -> None:
         (snapshot,) = ledger.snapshots.get(stream, desc=True, limit=1)
         assert isinstance(snapshot, MatchSnapshot)
         with later_codec():
-            with pytest.raises(StaleSnapshotError, match="expected 2"):
+            with pytest.raises(StaleSnapshotError, match=f"expected {LATER}"):
                 thaw(snapshot)
             assert MatchStore(sqlite_url).state("m").score == (2, 3)  # Bob wins 3-2
