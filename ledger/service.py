@@ -1,4 +1,4 @@
-"""The front door: one object with a named method per command and query of the ledger.
+"""The front door: one object, one entrance for every write, and a named method per query.
 
 The command line (:mod:`bgledger.cli`) and the web server are adapters on this
 one class: they parse what the user typed, call a method, and render what it
@@ -7,13 +7,17 @@ Errors are the library's own (:mod:`bgledger.errors`,
 :mod:`bgledger.rules.errors`): an adapter maps them at its edge (the CLI: exit 2
 for input that describes nothing, exit 1 for a refusal with the rule cited).
 
-A command (a roll, a play, a clock hit, a ruling) returns a :class:`Recorded`:
-the events it recorded with their numbers, the match before and after, and
-what the match's command answered; :meth:`Ledger.record_line` records one line
-of the record language, the path ``bgledger record`` and the web pad share.
-Queries return the views' values (:class:`MatchState`, :class:`Moment`,
-:class:`HistoryEntry`, :class:`Verdict`, :class:`Seal` ...), re-exported here
-so that an adapter needs nothing else to annotate them.
+Every write to a match is :meth:`Ledger.record`: a command value of
+:mod:`bgledger.commands.vocabulary` (``Roll(6, 4)``, ``Revert(6, reason=...)``)
+or a line of the record language (:meth:`Ledger.record_line`), with who
+records it, the grant of a token (checked against the command itself, DESIGN
+principle 10) and a client key (a retry answers as the first send did).  It
+returns a :class:`Recorded`: the events recorded with their numbers, the match
+before and after, what the match's command answered, and the events' history
+entries, worded once.  Queries return the views' values (:class:`MatchState`,
+:class:`Moment`, :class:`Step`, :class:`HistoryEntry`, :class:`Verdict`,
+:class:`Seal` ...), re-exported here so that an adapter needs nothing else to
+annotate them.
 
 Example::
 
@@ -22,8 +26,9 @@ Example::
     'final'
     >>> ledger.state("final").phase
     <Phase.BETWEEN_GAMES: 'between-games'>
-    >>> ledger.record_line("final", "opening 3 1", by="kim").numbers
-    (2, 3)
+    >>> from bgledger.commands.vocabulary import Opening
+    >>> [entry.text for entry in ledger.record("final", Opening(3, 1), by="kim").entries]
+    ['game 1 started', 'opening roll: Ann 3, Bob 1: Ann plays first']
     >>> done = ledger.record_line("final", "move 8/5 6/5", by="kim")
     >>> done.numbers, done.state.turn
     ((4,), 'b')
