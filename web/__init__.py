@@ -5,7 +5,8 @@
 API that mirrors the command line (``GET /api/matches/MATCH`` is ``show
 --json``; ``POST /api/matches/MATCH/lines`` records one line of the record
 language with a bearer token), and the live stream of a match's events.
-Every write is :meth:`bgledger.Ledger.record_line`; nothing here decides.
+Every write is :meth:`bgledger.Ledger.record` (a line, the token's grant and the client's
+key travel with it); nothing here decides.
 """
 
 from __future__ import annotations
