@@ -3,11 +3,12 @@
 Each ``fixtures/mat/galaxy-*.mat`` holds one way such a server writes what
 the other ``.mat`` writers do not: a score line without a name, ``Losses``
 and ``Wins`` lines at one fixed indentation or on one numbered line, a match
-that ends before game 1's first roll, and ``and the match`` short of the
-length.  The expected readings were worked out by hand from the files and
-checked against Debian's gnubg 1.07 (``test_galaxy_files_read_as_gnubg_reads_them``
-does so when it is installed): each game goes to the player gnubg gives it
-to, except where the file itself names the match's winner.
+that ends before game 1's first roll, ``and the match`` short of the
+length, and a forfeit written on a move's line (issue 23).  The expected
+readings were worked out by hand from the files and checked against Debian's
+gnubg 1.07 (``test_galaxy_files_read_as_gnubg_reads_them`` does so when it is
+installed): each game goes to the player gnubg gives it to, except where the
+file itself names the match's winner.
 """
 
 from __future__ import annotations
@@ -193,6 +194,50 @@ def test_the_event_time_is_read_with_its_minutes() -> None:
     assert imported("galaxy-match-forfeit.mat").match.state.started_at.startswith(
         "2024-03-06T17:45"
     )
+
+
+# -- 6. a forfeit written beside a move, on the move's line (issue 23) -----------------------
+
+
+def test_a_forfeit_beside_a_move_is_read_as_gnubg_splits_the_line() -> None:
+    (match,) = read_mat_file(MATS / "galaxy-forfeit-beside-move.mat").matches
+    # '  2)  Losses 1 point   Wins 1 point and the match   43: 24/20 13/10': gnubg's split
+    # leaves 'Losses 1 point' in the left column and the rest in the right one.
+    said = [(a.line, a.column, a.kind, a.raw) for a in match.games[1].actions[1:]]
+    assert said == [
+        (23, 0, "loss", "Losses 1 point"),
+        (23, 1, "win", "Wins 1 point and the match"),
+        (23, 1, "roll", "43: 24/20 13/10"),
+    ]
+
+
+def test_a_forfeit_beside_a_move_gives_the_match_to_the_wins_column() -> None:
+    one = imported("galaxy-forfeit-beside-move.mat")
+    state = one.match.state
+    # lasse, on roll, loses 1 point and the match; Bob's move after it cannot be played
+    # in a game already over: it is reported, not recorded (gnubg reads nothing of it).
+    assert winners(one) == [("b", 1, "drop"), ("b", 1, "resign")]
+    assert (state.phase, state.winner, state.score) == (Phase.OVER, "b", (0, 2))
+    assert one.notes == [
+        "line 23 of the transcription, 'Wins 1 point and the match', declares Bob the winner "
+        "of the match at 0-2 of 5: a forfeit",
+        "line 23: '43: 24/20 13/10' after the end of game 2: ignored",
+    ]
+    recorded = events(one)
+    assert isinstance(recorded[-2], MatchForfeited) and recorded[-2].player == "a"
+
+
+def test_a_forfeit_written_after_a_move_in_its_column_keeps_the_move() -> None:
+    one = imported("galaxy-forfeit-after-move.mat")
+    state = one.match.state
+    # '53: 8/3 6/3   Losses 1 point   Wins 1 point and the match' in Bob's column: Bob
+    # plays his 53, then lasse loses the game and the match.  gnubg drops the whole column
+    # as one unrecognised move, the 53 and the result with it.
+    (game,) = state.games[1:]
+    assert (game.winner, game.points, game.how) == ("b", 1, "resign")
+    assert (state.phase, state.winner, state.score) == (Phase.OVER, "b", (0, 2))
+    assert any("8/3 6/3" in entry.text for entry in history(events(one)))
+    assert len(one.notes) == 1 and one.notes[0].endswith("a forfeit")
 
 
 # -- the oracle: Debian's gnubg 1.07 ---------------------------------------------------------
