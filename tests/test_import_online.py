@@ -3,11 +3,13 @@
 Each ``fixtures/mat/galaxy-*.mat`` holds one way such a server writes what
 the other ``.mat`` writers do not: a score line without a name, ``Losses``
 and ``Wins`` lines at one fixed indentation or on one numbered line, a match
-that ends before game 1's first roll, and ``and the match`` short of the
-length.  The expected readings were worked out by hand from the files and
-checked against Debian's gnubg 1.07 (``test_galaxy_files_read_as_gnubg_reads_them``
-does so when it is installed): each game goes to the player gnubg gives it
-to, except where the file itself names the match's winner.
+that ends before game 1's first roll, ``and the match`` short of the
+length, a forfeit written on a move's line, and a game that is only its result
+lines (issue 23).  The expected readings were worked out by hand from the files
+and checked against Debian's gnubg 1.07 (``test_galaxy_files_read_as_gnubg_reads_them``
+does so when it is installed): each game goes to the player gnubg gives it to,
+except where the file itself names the match's winner, and a game gnubg gives to
+no one is scored as the file writes it.
 """
 
 from __future__ import annotations
@@ -193,6 +195,110 @@ def test_the_event_time_is_read_with_its_minutes() -> None:
     assert imported("galaxy-match-forfeit.mat").match.state.started_at.startswith(
         "2024-03-06T17:45"
     )
+
+
+# -- 6. a forfeit written beside a move, on the move's line (issue 23) -----------------------
+
+
+def test_a_forfeit_beside_a_move_is_read_as_gnubg_splits_the_line() -> None:
+    (match,) = read_mat_file(MATS / "galaxy-forfeit-beside-move.mat").matches
+    # '  2)  Losses 1 point   Wins 1 point and the match   43: 24/20 13/10': gnubg's split
+    # leaves 'Losses 1 point' in the left column and the rest in the right one.
+    said = [(a.line, a.column, a.kind, a.raw) for a in match.games[1].actions[1:]]
+    assert said == [
+        (23, 0, "loss", "Losses 1 point"),
+        (23, 1, "win", "Wins 1 point and the match"),
+        (23, 1, "roll", "43: 24/20 13/10"),
+    ]
+
+
+def test_a_forfeit_beside_a_move_gives_the_match_to_the_wins_column() -> None:
+    one = imported("galaxy-forfeit-beside-move.mat")
+    state = one.match.state
+    # lasse, on roll, loses 1 point and the match; Bob's move after it cannot be played
+    # in a game already over: it is reported, not recorded (gnubg reads nothing of it).
+    assert winners(one) == [("b", 1, "drop"), ("b", 1, "resign")]
+    assert (state.phase, state.winner, state.score) == (Phase.OVER, "b", (0, 2))
+    assert one.notes == [
+        "line 23 of the transcription, 'Wins 1 point and the match', declares Bob the winner "
+        "of the match at 0-2 of 5: a forfeit",
+        "line 23: '43: 24/20 13/10' after the end of game 2: ignored",
+    ]
+    recorded = events(one)
+    assert isinstance(recorded[-2], MatchForfeited) and recorded[-2].player == "a"
+
+
+def test_a_forfeit_written_after_a_move_in_its_column_keeps_the_move() -> None:
+    one = imported("galaxy-forfeit-after-move.mat")
+    state = one.match.state
+    # '53: 8/3 6/3   Losses 1 point   Wins 1 point and the match' in Bob's column: Bob
+    # plays his 53, then lasse loses the game and the match.  gnubg drops the whole column
+    # as one unrecognised move, the 53 and the result with it.
+    (game,) = state.games[1:]
+    assert (game.winner, game.points, game.how) == ("b", 1, "resign")
+    assert (state.phase, state.winner, state.score) == (Phase.OVER, "b", (0, 2))
+    assert any("8/3 6/3" in entry.text for entry in history(events(one)))
+    assert len(one.notes) == 1 and one.notes[0].endswith("a forfeit")
+
+
+# -- 7. a game that is only 'Losses 1 point' / 'Wins 1 point' (issue 23) ---------------------
+
+
+def test_a_game_of_result_lines_only_counts_its_point_as_the_file_says() -> None:
+    one = imported("galaxy-forfeit-only.mat")
+    state = one.match.state
+    # Game 2 has no roll, only its result in the left column: lasse's point, which game 3's
+    # score line (1-1) counts too.  gnubg reads no winner for game 2 (its 'Wins' needs a
+    # game in play) and takes the point back from that score line.
+    assert winners(one) == [("b", 1, "drop"), ("a", 1, "resign"), ("a", 1, "drop")]
+    assert (state.phase, state.score) == (Phase.BETWEEN_GAMES, (2, 1))
+    assert one.notes == [
+        "game 2 (line 20) has no roll: 'Wins 1 point' (line 23) is recorded as Bob conceding "
+        "it before the first roll (GNU Backgammon reads no winner for such a game)"
+    ]  # and no note that game 3's score line disagrees: it does not
+    offered = [e for e in events(one) if isinstance(e, ResignationOffered)]
+    assert [(e.player, e.level, e.legal) for e in offered] == [("b", "single", True)]
+
+
+def test_the_import_report_says_what_it_made_of_the_forfeits(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'l.db'}"
+    said = {}
+    for name in ("galaxy-forfeit-beside-move.mat", "galaxy-forfeit-only.mat"):
+        result = CliRunner().invoke(
+            main, ["--db", db, "import", str(MATS / name), "--profile", "online"]
+        )
+        assert result.exit_code == 0, result.output
+        said[name] = result.output
+    beside, only = said["galaxy-forfeit-beside-move.mat"], said["galaxy-forfeit-only.mat"]
+    assert "2 games, 0-2 of 5, won by Bob" in beside
+    assert "note: line 23: '43: 24/20 13/10' after the end of game 2: ignored" in beside
+    assert "3 games, 2-1 of 5, not finished" in only
+    assert "note: game 2 (line 20) has no roll: 'Wins 1 point' (line 23) is recorded as Bob" in only
+
+
+def test_gnubg_reads_the_forfeits_as_said() -> None:
+    """What the tests above say of gnubg, asked of Debian's gnubg 1.07."""
+    if debian_gnubg() is None:
+        pytest.skip("Debian's gnubg is not installed (apt-get install gnubg); CI installs it")
+    names = ["galaxy-forfeit-beside-move.mat", "galaxy-forfeit-after-move.mat"]
+    names.append("galaxy-forfeit-only.mat")
+    beside, after, only = gnubg_read_mats([MATS / name for name in names])
+    # Beside a move: Bob wins game 2 on lasse's resignation; the 43 is not read.
+    assert [(g["winner"], g["points"], g["resigned"], g["moves"]) for g in beside["games"]] == [
+        ("O", 1, False, 3),
+        ("O", 1, True, 1),
+    ]
+    # After a move in one column: neither the 53 nor the result is read.
+    assert [(g["winner"], g["moves"]) for g in after["games"]] == [("O", 3), (None, 2)]
+    # Result lines only: no winner for game 2, and game 3 starts at the 1-1 its line says,
+    # the score bgledger reaches by counting game 2's point.
+    assert [(g["score"], g["winner"]) for g in only["games"]] == [
+        ([0, 0], "O"),
+        ([0, 1], None),
+        ([1, 1], "X"),
+    ]
+    ours = imported("galaxy-forfeit-only.mat").match.state
+    assert only["final"] == list(ours.score)
 
 
 # -- the oracle: Debian's gnubg 1.07 ---------------------------------------------------------

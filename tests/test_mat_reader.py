@@ -406,3 +406,30 @@ def test_arbitrary_text_raises_only_mat_syntax_error(text: str) -> None:
 def test_mat_like_text_raises_only_mat_syntax_error(lines: list[str]) -> None:
     with contextlib.suppress(MatSyntaxError):
         read_mat("\n".join(lines))
+
+
+def test_a_result_phrase_and_a_move_in_one_column_are_both_read() -> None:
+    # An online server's forfeit beside a move (issue 23), split as gnubg splits it.
+    beside = "  2)  Losses 1 point   Wins 1 point and the match   43: 24/20 13/10"
+    assert split_columns(beside) == (
+        "  2)  Losses 1 point",
+        "  Wins 1 point and the match   43: 24/20 13/10",
+    )
+    after = "  2) 52: 13/8 13/11                  43: 24/20 13/10   Losses 1 point   Wins 1 point"
+    text = f"5 point match\n Game 1\n a : 0     b : 0\n{beside}\n{after}\n"
+    (game,) = read_mat(text).matches[0].games
+    assert [(a.column, a.kind, a.raw, a.play, a.value, a.and_match) for a in game.actions] == [
+        (0, "loss", "Losses 1 point", None, 1, False),
+        (1, "win", "Wins 1 point and the match", None, 1, True),
+        (1, "roll", "43: 24/20 13/10", "24/20 13/10", None, False),
+        (0, "roll", "52: 13/8 13/11", "13/8 13/11", None, False),
+        (1, "roll", "43: 24/20 13/10", "24/20 13/10", None, False),
+        (1, "loss", "Losses 1 point", None, 1, False),
+        (1, "win", "Wins 1 point", None, 1, False),
+    ]
+
+
+def test_a_play_is_not_cut_at_a_word_that_is_not_a_result() -> None:
+    text = "5 point match\n Game 1\n a : 0     b : 0\n  1) 52: 13/8   Winsome 1 point\n"
+    (game,) = read_mat(text).matches[0].games
+    assert [(a.kind, a.play) for a in game.actions] == [("roll", "13/8   Winsome 1 point")]

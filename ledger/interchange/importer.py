@@ -15,7 +15,9 @@ happened, in order, judged by the same rules as live recording:
 - ``Wins N points`` where the game is not over on the board is a concession
   by the other player, of ``N`` over the cube (single, gammon, backgammon);
   a roll with no play before it (``????``, or nothing written) is a player
-  who rolled and then resigned;
+  who rolled and then resigned; a game that is only its result lines is
+  conceded before its first roll (GNU Backgammon reads no winner there, and
+  the report says so);
 - a game with no result is the match abandoned there.
 
 Nothing is stored until a whole match has been replayed; a file that cannot
@@ -400,10 +402,33 @@ class _Game:
             return
         if state.phase is Phase.DOUBLED and state.turn == winner:
             self.match.drop(by=self.by, at=self.at)  # the pass was not written
+        elif state.phase is Phase.BETWEEN_GAMES:
+            self.before_the_first_roll(result)
         else:
             self.concede(result.action, winner, result.points)
         self.check_result(result)
         self.declared(result)
+
+    def before_the_first_roll(self, result: WrittenResult) -> None:
+        """A game whose only lines are its result (``Losses 1 point`` / ``Wins 1 point``).
+
+        The file says the game was played for a point and won: an online server writes
+        this for a game resigned or forfeited before its first roll, and the next game's
+        score line counts the point.  It is recorded as the loser's concession there.
+        GNU Backgammon reads no winner for it: ``ParseMatMove`` (``import.c``) reads
+        ``Wins`` only while the game is in play, and a game with no move record has not
+        begun (``ApplyMoveRecord`` leaves ``GAME_NONE`` after the game's header); gnubg
+        takes the point back from the next score line, and loses it when no game follows.
+        So the file is followed here, not gnubg, and the report says so.
+        """
+        action, winner = result.action, _PLAYERS[result.winner]
+        loser = self.match.state.name(other(winner))
+        self.imported.notes.append(
+            f"game {self.game.number} (line {self.game.line}) has no roll: {action.raw!r} "
+            f"(line {action.line}) is recorded as {loser} conceding it before the first roll "
+            "(GNU Backgammon reads no winner for such a game)"
+        )
+        self.concede(action, winner, result.points)
 
     def concede(self, action: MatAction, winner: str, points: int) -> None:
         state = self.match.state

@@ -43,7 +43,13 @@ _WIN = re.compile(rf"wins?\s+({NUMBER})\s+points?(\s+and\s+the\s+match)?", re.IG
 _LOSS = re.compile(
     rf"(?:loses|losses?)\s+({NUMBER})\s+points?(\s+and\s+the\s+match)?", re.IGNORECASE
 )
-_LOSS_THEN_WIN = re.compile(r"((?:loses|losses?)\s+\S+\s+points?)\s{2,}(wins?\s.*)", re.IGNORECASE)
+_RESULT_THEN_MORE = re.compile(
+    rf"((?:wins?|loses|losses?)\s+{NUMBER}\s+points?(?:\s+and\s+the\s+match)?)\s{{2,}}(\S.*)",
+    re.IGNORECASE | re.DOTALL,
+)
+_RESULT_AFTER_PLAY = re.compile(
+    rf"\s{{2,}}((?:wins?|loses|losses?)\s+{NUMBER}\s+points?\b.*)", re.IGNORECASE | re.DOTALL
+)
 _UNKNOWN = re.compile(r"(?:00:\s*)?\?{3,4}")
 _WORDS: dict[str, ActionKind] = {"take": "take", "drop": "drop", "concede": "concede"}
 _ANIMALS: dict[str, ActionKind] = {"double": "double", "beaver": "beaver", "raccoon": "raccoon"}
@@ -70,7 +76,10 @@ class MatAction:
     - ``loss``: the same, written in the loser's column (``Losses 2 points``,
       ``Loses 2 points``): the other player wins.  A column that holds
       ``Losses N point`` and then ``Wins N point`` gives a ``loss`` and a
-      ``win`` in that column; the importer settles whose game it is.
+      ``win`` in that column; the importer settles whose game it is.  A result
+      phrase followed, after two blanks or more, by something else (``Wins 1
+      point and the match   43: 24/20 13/10``) gives the result's action and then
+      that column's other actions, in the order written.
     - ``unknown``: a turn written as ``????`` or ``00: ????`` with no roll.
 
     ``raw`` is the column's text as written, stripped.
@@ -144,10 +153,16 @@ def _column(text: str, number: int, column: Literal[0, 1]) -> list[MatAction]:
         return [
             MatAction(number, column, "loss", text, value=int(loss[1]), and_match=bool(loss[2]))
         ]
-    if both := _LOSS_THEN_WIN.fullmatch(text):
-        # ``Losses 2 point   Wins 2 point and the match``, both phrases in one column (an
-        # online server's numbered result line): gnubg's ParseMatMove reads neither.
-        return [*_column(both[1], number, column), *_column(both[2], number, column)]
+    if more := _RESULT_THEN_MORE.fullmatch(text):
+        # A result phrase and, after two blanks or more, what else the column holds, in the
+        # order written.  An online server writes ``Losses 2 point   Wins 2 point and the
+        # match`` as one column (its numbered result line; gnubg's ParseMatMove reads
+        # neither), and a forfeit beside a move as ``Losses 1 point   Wins 1 point and the
+        # match   43: 24/20 13/10``, which gnubg's split leaves as ``Wins 1 point and the
+        # match   43: 24/20 13/10`` in the right column: gnubg reads the ``Wins`` (its
+        # ``atoi`` stops at the points) and nothing after it.  The importer records the win
+        # and reports what follows it as written after the end of the game.
+        return [*_column(more[1], number, column), *_column(more[2], number, column)]
     if _UNKNOWN.fullmatch(text):
         return [MatAction(number, column, "unknown", text)]
     if kind := _WORDS.get(text.lower().removesuffix("s")):
@@ -159,6 +174,12 @@ def _roll(roll: re.Match[str], number: int, column: Literal[0, 1]) -> list[MatAc
     """Read ``53: play`` (and its variants: ``Cannot Move``, ``????``, ``Concedes``)."""
     text, rest = roll[0], roll[3].strip()
     dice = (int(roll[1]), int(roll[2]))
+    if after := _RESULT_AFTER_PLAY.search(rest):
+        # ``43: 24/20 13/10   Losses 1 point   Wins 1 point and the match``: a play and the
+        # result written after it in one column.  gnubg's ParseMove fails on the whole text,
+        # and ParseMatMove then drops the roll and the result as one unrecognised move.
+        head = roll[0][: roll.start(3)] + rest[: after.start()]
+        return [*_column(head.strip(), number, column), *_column(after[1], number, column)]
     if illegal := _ILLEGAL.fullmatch(rest):
         return [MatAction(number, column, "illegal-play", text, dice, illegal[1].strip())]
     if rest.lower().startswith("illegal play"):
