@@ -18,6 +18,7 @@ from bgledger.errors import ClockRefusedError
 from bgledger.events import (
     ClockHit,
     ClockHitImplied,
+    CubeDropped,
     CubeTaken,
     MatchEvent,
     PlaysReverted,
@@ -196,6 +197,51 @@ def test_a_take_on_the_doublers_time_implies_his_hit_under_usbgf_2017() -> None:
     assert isinstance(table.history[-1], CubeTaken)
     table("10:02:15", "hit b")  # Ann 10:01:30-10:02:10: 40 s, 28 past: 9:32; Bob 5 s: 9:52
     assert table.reserves("10:02:15") == (572_000, 592_000)
+
+
+def test_a_drop_on_the_doublers_time_is_refused_under_usbgf_2016() -> None:
+    table = Table()
+    _doubled_without_a_hit(table)
+    profile = get_profile("usbgf-2016")
+    rules = profile.clock("simple-delay")
+    assert rules is not None
+    with pytest.raises(ClockRefusedError) as refused:
+        table("10:02:10", "drop")  # USBGF 4.4.3: the doubler hits after doubling
+    assert refused.value.rule == (rules.forgotten_hit.rule or profile.cite(Decision.TURN_END))
+    assert "Ann's time is still running" in str(refused.value)
+    assert "may not drop" in str(refused.value)
+    table("10:01:40", "hit a")  # the hit was made, the scorekeeper missed it
+    table("10:02:10", "drop")  # the game ends: the clock stops (USBGF 4.3.2(a))
+    assert any(isinstance(e, CubeDropped) for e in table.history)
+    assert table.match.state.score == (1, 0)
+    # Ann 10:01:30-10:01:40, 10 s: inside the delay, 10:00; Bob 10:01:40-10:02:10: 30 s,
+    # 18 past the delay: 9:52 - 0:18 = 9:34
+    assert table.reserves("10:02:30") == (600_000, 574_000)
+    assert table.replayed() == (600_000, 574_000)
+
+
+def test_a_drop_on_the_doublers_time_implies_his_hit_under_usbgf_2017() -> None:
+    table = Table("usbgf-2017")
+    _doubled_without_a_hit(table)
+    table("10:02:10", "drop")  # ABT 4.6: stands; Ann's hit implied at the drop's time
+    implied = [e for e in table.history if isinstance(e, ClockHitImplied)]
+    rules = get_profile("usbgf-2017").clock("simple-delay")
+    assert rules is not None and len(implied) == 1
+    assert implied[0].player == "a" and implied[0].rule == rules.forgotten_hit.rule
+    assert any(isinstance(e, CubeDropped) for e in table.history)
+    assert table.match.state.score == (1, 0)
+    # Ann 10:01:30-10:02:10: 40 s, 28 past the delay: 9:32; Bob none: 9:52
+    assert table.reserves("10:02:30") == (572_000, 592_000)
+    assert table.replayed() == (572_000, 592_000)
+
+
+def test_a_drop_made_on_the_doublers_time_as_played_charges_him_for_it() -> None:
+    table = Table()
+    _doubled_without_a_hit(table)
+    table("10:02:10", "drop --as-played")  # recorded as it happened: Ann's time ran on
+    assert not any(isinstance(e, ClockHitImplied) for e in table.history)
+    # Ann 10:01:30-10:02:10 (the game's end stops it): 40 s, 28 past: 9:32; Bob 9:52
+    assert table.reserves("10:02:30") == (572_000, 592_000)
 
 
 # -- USBGF 4.1.8.1 in full -----------------------------------------------------------------

@@ -656,11 +656,11 @@ def forgotten_hit(
     as_played: bool = False,
     action: str = "roll or double",
 ) -> str | None:
-    """Before ``player`` rolls, doubles or takes: his opponent's time must not be running.
+    """Before ``player`` rolls, doubles, takes or drops: his opponent's time must not be running.
 
-    A take too: the doubler hits after doubling (USBGF 4.4.3, CLOCK 3.5), so a
-    take recorded on his time is a forgotten hit like a roll's, and the
-    profile treats it the same way.
+    A take or a drop too: the doubler hits after doubling (USBGF 4.4.3, CLOCK
+    3.5), so an answer recorded on his time is a forgotten hit like a roll's,
+    and the profile treats it the same way.
 
     If it is, the opponent's hit at the end of his turn was never recorded.
     The profile's clock rules decide (:attr:`ClockRules.forgotten_hit`):
@@ -689,9 +689,10 @@ def forgotten_hit(
         + (
             f"if not, a roll made now is void: {name(late)} hits, then {name(player)} rolls "
             "again (a roll that was played on regardless: 'roll --as-played', for the director)"
-            if action != "take"
-            else f"if not, {name(late)} hits now and {name(player)}'s take follows (a take "
-            "made on his time regardless: 'take --as-played', for the director's missed-hit)"
+            if action not in ("take", "drop")
+            else f"if not, {name(late)} hits now and {name(player)}'s {action} follows (a "
+            f"{action} made on his time regardless: '{action} --as-played'"
+            + (", for the director's missed-hit)" if action == "take" else ")")
         ),
         rule,
     )

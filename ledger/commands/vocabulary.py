@@ -535,12 +535,23 @@ class Take(Command):
 @dataclass(frozen=True, slots=True)
 class Drop(Command):
     verb = "drop"
-    usage = "drop"
+    usage = "drop [--as-played]"
     example = "drop"
     summary = "the doubled player passes: the game is lost at the cube's value (USBGF 4.4.4)"
 
+    as_played: bool = False
+
+    def words(self) -> str:
+        return "drop" + " --as-played" * self.as_played
+
     def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
-        return match.drop(by=by, at=self.at)
+        return match.drop(as_played=self.as_played, by=by, at=self.at)
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        as_played = words.flag("--as-played")
+        words.count(0, cls.usage)
+        return cls(as_played)
 
 
 @dataclass(frozen=True, slots=True)
