@@ -24,9 +24,11 @@ from bgledger.events import (
     PlaysReverted,
     ReserveTimeRestored,
 )
+from bgledger.projections.state import codec
 from bgledger.projections.state.clock import at_ms, figures
 from bgledger.projections.state.fold import Phase, fold
 from bgledger.projections.state.situation import situation
+from bgledger.projections.views.text import brief
 from bgledger.rules.profiles import Decision, get_profile
 
 DAY = "2026-11-21T"
@@ -149,9 +151,22 @@ def test_after_a_revert_the_offender_replays_on_his_own_time() -> None:
     assert state.timer is not None and state.timer.turn == "b" and state.timer.running
     assert table.reserves("10:01:35") == (600_000, 592_000)
     assert isinstance(table.history[-1], ClockHit) and table.history[-1].player == "a"
-    assert "Bob has rolled 6-4 and must move" in situation(state)
+    replay = get_profile("usbgf-2016").cite(Decision.REPLAY_ON_OWN_TIME)
+    # the screens say what to do until he has: the status line under every view
+    said = f"Bob replays his 6-4 on his own time, then hits ({replay})"
+    assert situation(state) == said and brief(state).endswith(said)
+    assert state.replay == "b" and fold(table.history) == state
+    assert codec.state_from_dict(codec.state_to_dict(state)) == state
     table("10:02:15", "move 24/18 13/9")  # Bob's replay, 40 s after the ruling
+    state = table.match.state
+    assert situation(state) == (
+        f"Bob hits to end his replay ({replay}); then Ann is on roll, to double or to roll"
+    )
+    assert fold(table.history) == state
     table("10:02:15", "hit b")  # his hit: 40 s, 28 past the delay: 9:52 - 0:28 = 9:24
+    state = table.match.state
+    assert state.replay is None and situation(state) == "Ann is on roll, to double or to roll"
+    assert fold(table.history) == state
     assert table.reserves("10:02:15") == (600_000, 564_000)  # Ann charged nothing
     assert table.replayed() == (600_000, 564_000)
     assert table.match.state.timer is not None and table.match.state.timer.turn == "a"
@@ -306,3 +321,16 @@ def test_a_player_who_can_move_must_roll_before_he_hits() -> None:
     with pytest.raises(ClockRefusedError) as refused:
         table("10:01:20", "hit b")
     assert refused.value.rule == get_profile("usbgf-2016").cite(Decision.TURN_END)
+
+
+def test_without_a_clock_a_revert_leaves_no_replay_to_announce() -> None:
+    table = Table(clock=None)
+    table("10:01:00", "opening 3 1")
+    table("10:01:10", "move 8/5 6/5")
+    table("10:01:15", "roll 6 4")
+    table.match.move("24/14 24/20", as_played=True, by="kim", at=f"{DAY}10:01:25+00:00")
+    table.history.extend(table.match.collect_events())
+    illegal = table.history[-1].originator_version
+    table("10:01:35", f"revert {illegal} --agreed --reason 24/14 is not a 6-4")
+    state = table.match.state
+    assert state.replay is None and situation(state) == "Bob has rolled 6-4 and must move"

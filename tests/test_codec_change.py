@@ -59,26 +59,27 @@ def _renamed(key: str) -> str:
 
 @contextmanager
 def later_codec() -> Iterator[None]:
-    """The codec as a later bgledger might write it: version 2, keys renamed and reordered.
+    """The codec as a later bgledger might write it: the next version, keys renamed and reordered.
 
     It replaces :func:`~bgledger.projections.state.codec.state_to_dict` and
     ``state_from_dict`` in every module of the package that holds them (they
     are imported by name), as an upgraded installation would.
     """
-    old_to, old_from = codec.state_to_dict, codec.state_from_dict
+    old_to, old_from, old = codec.state_to_dict, codec.state_from_dict, codec.VERSION
+    later = old + 1
 
     def to_dict(state: MatchState) -> dict[str, Any]:
         data = old_to(state)
-        return {"version": 2, **{_renamed(k): data[k] for k in sorted(data) if k != "version"}}
+        return {"version": later, **{_renamed(k): data[k] for k in sorted(data) if k != "version"}}
 
     def from_dict(data: dict[str, Any]) -> MatchState:
-        if data.get("version") != 2:
-            raise ValueError(f"state version {data.get('version')!r}, expected 2")
+        if data.get("version") != later:
+            raise ValueError(f"state version {data.get('version')!r}, expected {later}")
         keys = {_renamed(k): k for k in old_to(fold_started()) if k != "version"}
-        return old_from({"version": 1, **{keys[k]: v for k, v in data.items() if k in keys}})
+        return old_from({"version": old, **{keys[k]: v for k, v in data.items() if k in keys}})
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(codec, "VERSION", 2)
+        patch.setattr(codec, "VERSION", later)
         replaced: list[tuple[str, Any, Any]] = [
             ("state_to_dict", old_to, to_dict),
             ("state_from_dict", old_from, from_dict),
@@ -87,7 +88,7 @@ def later_codec() -> Iterator[None]:
             for name, old, new in replaced:
                 if getattr(module, name, None) is old:
                     patch.setattr(module, name, new)
-        assert codec.state_to_dict(fold_started())["version"] == 2  # the change took
+        assert codec.state_to_dict(fold_started())["version"] == later  # the change took
         yield
 
 
@@ -263,7 +264,8 @@ def test_a_snapshot_in_the_old_form_is_read_no_more(sqlite_url: str) -> None:
         assert ledger.snapshots is not None
         (snapshot,) = ledger.snapshots.get(stream, desc=True, limit=1)
         assert isinstance(snapshot, MatchSnapshot)
+        later = codec.VERSION + 1
         with later_codec():
-            with pytest.raises(StaleSnapshotError, match="expected 2"):
+            with pytest.raises(StaleSnapshotError, match=f"expected {later}"):
                 thaw(snapshot)
             assert MatchStore(sqlite_url).state("m").score == (2, 3)  # Bob wins 3-2

@@ -22,7 +22,8 @@ from bgledger.projections.state.model import (
     Resignation,
 )
 
-VERSION = 1
+VERSION = 2
+"""2: ``replay``, the player replaying a reverted play on his own time (CLOCK 4.3)."""
 
 
 def state_to_dict(state: MatchState) -> dict[str, Any]:
@@ -69,6 +70,7 @@ def state_to_dict(state: MatchState) -> dict[str, Any]:
         "timer": _timer_to_dict(state.timer),
         "breaks": _breaks_to_dict(state.breaks),
         "penalties": list(state.penalties),
+        "replay": state.replay,
     }
 
 
@@ -154,6 +156,7 @@ def state_from_dict(data: dict[str, Any]) -> MatchState:
         timer=_timer_from_dict(data.get("timer")),
         breaks=_breaks_from_dict(data.get("breaks")),
         penalties=_pair(data.get("penalties", [0, 0])),
+        replay=data["replay"],
     )
 
 
