@@ -18,6 +18,7 @@ from bgledger.errors import ClockRefusedError
 from bgledger.events import (
     ClockHit,
     ClockHitImplied,
+    ClockStopped,
     CubeDropped,
     CubeTaken,
     MatchEvent,
@@ -284,6 +285,54 @@ def test_a_missed_hit_restores_the_affected_players_reserve_in_full() -> None:
     table("10:02:50", "hit")  # Bob 20 s, 8 past the delay
     assert table.reserves("10:02:50") == (600_000, 592_000)
     assert table.replayed() == (600_000, 592_000)
+
+
+@pytest.mark.parametrize("stopped_first", [False, True], ids=["ruling-stops", "stopped-first"])
+def test_a_hit_with_the_dice_picked_up_restores_the_player_on_rolls_reserve(
+    stopped_first: bool,
+) -> None:
+    table = Table()
+    table("10:01:00", "opening 3 1")
+    table("10:01:10", "move 8/5 6/5")
+    table("10:01:10", "hit")  # Ann 10 s: 10:00; and she picks up the dice with her hit
+    # Bob's time runs with no dice to roll: at 10:01:40, 30 s, 18 past the delay: 9:42
+    assert table.reserves("10:01:40") == (600_000, 582_000)
+    if stopped_first:
+        table("10:01:40", "clock stop f")  # USBGF 4.3.2(f)
+    # USBGF 4.1.8.1: "the game clock shall be stopped, the dice shall be handed to the player
+    # on roll, and any reserve time lost by the player on roll shall be restored"
+    table("10:01:40", "pickup-with-hit a --reason Ann picked up the dice with her hit")
+    profile = get_profile("usbgf-2016")
+    restored = [e for e in table.history if isinstance(e, ReserveTimeRestored)]
+    assert len(restored) == 1 and restored[0].player == "b"
+    assert restored[0].restored_ms == 18_000
+    assert restored[0].rule == profile.cite(Decision.PICKUP_RESTORED)
+    stops = [e for e in table.history if isinstance(e, ClockStopped)]
+    assert [e.reason for e in stops] == ["dice-picked-up"]
+    timer = table.match.state.timer
+    assert timer is not None and not timer.running and timer.turn == "b"
+    assert table.reserves("10:01:50") == (600_000, 600_000)  # 10:00 again, clock stopped
+    table("10:01:50", "clock resume")  # the dice handed over: Bob's time is reactivated
+    table("10:02:00", "roll 6 4")
+    table("10:02:10", "move 24/18 13/9")
+    table("10:02:10", "hit")
+    # Bob's turn ran 30 s before the stop and 20 s after: 50 s, 38 past the 12-s delay, of
+    # which the 18 s lost waiting were restored: 10:00 - 0:20 = 9:40.  The delay went by while
+    # he waited; the rule restores reserve time only.
+    assert table.reserves("10:02:10") == (600_000, 580_000)
+    assert table.replayed() == (600_000, 580_000)
+
+
+def test_a_pickup_with_the_hit_is_refused_once_the_player_on_roll_has_rolled() -> None:
+    table = Table()
+    table("10:01:00", "opening 3 1")
+    table("10:01:10", "move 8/5 6/5")
+    table("10:01:10", "hit")
+    table("10:01:40", "roll 6 4")  # Bob had the dice after all
+    with pytest.raises(ClockRefusedError) as refused:
+        table("10:01:50", "pickup-with-hit a")
+    assert refused.value.rule == get_profile("usbgf-2016").cite(Decision.PICKUP_RESTORED)
+    assert "Bob has rolled 6-4" in str(refused.value)
 
 
 # -- CLOCK 3.4, USBGF 4.1.8.1: a player with no legal move hits without rolling -------------
