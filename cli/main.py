@@ -165,8 +165,7 @@ COMMANDS: dict[str, Lazy] = {
     ),
     "pickup-with-hit": Lazy(
         "clock_ruling_commands:pickup_with_hit",
-        help="PLAYER (a or b) hit the clock and also picked up the dice: the clock stops and the "
-        "player on roll's lost reserve is restored (USBGF 4.1.8.1).",
+        help="PLAYER (a or b) hit the clock and also picked up the dice (USBGF 4.1.8.1).",
     ),
     "missed-hit": Lazy(
         "clock_ruling_commands:missed_hit",

@@ -59,16 +59,18 @@ def test_a_game_through_command_values(ledger: Ledger) -> None:
     doubled = ledger.record("m", Double(), by="kim", at=AT.format(4))
     assert kinds(doubled) == ["CubeOffered"] and doubled.state.offer == 2
 
+    ledger.record("m", Hit(), by="kim", at=AT.format(4))  # the doubler hits (USBGF 4.4.3)
     taken = ledger.record("m", Take(), by="kim", at=AT.format(5))
     assert (taken.state.cube, taken.state.cube_owner) == (2, "a")
+    ledger.record("m", Hit(), by="kim", at=AT.format(5))  # and so does the taker
 
     rolled = ledger.record("m", Roll(6, 5), by="kim", at=AT.format(6))
-    assert rolled.numbers == (10,) and rolled.state.dice == (6, 5)
-    assert rolled.to_json()["recorded"] == [10]
+    assert rolled.numbers == (12,) and rolled.state.dice == (6, 5)
+    assert rolled.to_json()["recorded"] == [12]
 
     shown = ledger.show("m").to_json()
     assert shown["cube"] == {"value": 2, "owner": "a", "offered": False}
-    assert shown["turn"] == "b" and shown["events"] == 10
+    assert shown["turn"] == "b" and shown["events"] == 12
 
 
 def test_a_refusal_cites_the_rule_and_records_nothing(ledger: Ledger) -> None:
