@@ -1,9 +1,11 @@
-"""The director's clock decisions: ``flag``, ``early-pickup`` and ``missed-hit``.
+"""The director's clock decisions: ``flag``, ``early-pickup``, ``pickup-with-hit``, ``missed-hit``.
 
 ``flag`` records a reserve announced expired once the ledger's own figures
 confirm it (USBGF 4.3.3, CLOCK 5.3); ``early-pickup`` the sanction for
 dice picked up before the opponent hit the clock (USBGF 4.1.7.2, CLOCK
-4.1); ``missed-hit`` nullifies what was done on the time of a player who
+4.1); ``pickup-with-hit`` stops the clock and restores the reserve the player
+on roll lost while his opponent held the dice after hitting (USBGF 4.1.8.1);
+``missed-hit`` nullifies what was done on the time of a player who
 never ended his turn and restores his reserve (USBGF 4.1.8.1).  Output as
 in :mod:`bgledger.cli.clock_commands`.
 """
@@ -14,7 +16,13 @@ import click
 
 from bgledger.cli.clock_commands import CLOCK_FIGURE, PLAYER, RULED_BY
 from bgledger.cli.common import json_option, record_command, stamp_options
-from bgledger.commands.vocabulary import EarlyPickup, Flag, MissedHit
+from bgledger.commands.vocabulary import (
+    PICKED_UP_WITH_HIT,
+    EarlyPickup,
+    Flag,
+    MissedHit,
+    PickupWithHit,
+)
 from bgledger.service import NOMINAL_MS, PICKUP_REASON
 
 __all__ = ["COMMANDS"]
@@ -80,6 +88,35 @@ def early_pickup(
     record_command(ctx, match_id, EarlyPickup(player, reason, ruled_by), by, at, as_json)
 
 
+@click.command("pickup-with-hit")
+@click.argument("match_id", metavar="MATCH")
+@click.argument("player", type=PLAYER, metavar="PLAYER")
+@RULED_BY
+@click.option(
+    "--reason", default=PICKED_UP_WITH_HIT, show_default=True, metavar="TEXT", help="Why."
+)
+@stamp_options
+@json_option
+@click.pass_context
+def pickup_with_hit(
+    ctx: click.Context,
+    match_id: str,
+    player: str,
+    ruled_by: str,
+    reason: str,
+    by: str,
+    at: str | None,
+    as_json: bool,
+) -> None:
+    """PLAYER (a or b) hit the clock and also picked up the dice (USBGF 4.1.8.1).
+
+    The clock stops, the dice go to the player on roll and the reserve he
+    lost since the hit is restored; 'clock resume' then reactivates his time.
+    """
+    command = PickupWithHit(player, reason, ruled_by)
+    record_command(ctx, match_id, command, by, at, as_json)
+
+
 @click.command("missed-hit")
 @click.argument("match_id", metavar="MATCH")
 @click.option("--reason", required=True, metavar="TEXT", help="Why, in the ruler's words.")
@@ -104,4 +141,4 @@ def missed_hit(
     record_command(ctx, match_id, MissedHit(reason=reason, ruled_by=ruled_by), by, at, as_json)
 
 
-COMMANDS = (flag, early_pickup, missed_hit)
+COMMANDS = (flag, early_pickup, pickup_with_hit, missed_hit)

@@ -352,8 +352,35 @@ refuse_roll = _answer(
 )
 
 
-take = _answer(Take, help="The doubled player takes: he owns the cube.")
-drop = _answer(Drop, help="The doubled player passes: the game is lost.")
+def _cube_answer(kind: type[Take] | type[Drop], *, help: str) -> click.Command:
+    """``take`` and ``drop``: MATCH, and ``--as-played`` for one made on the doubler's time."""
+
+    @click.pass_context
+    def command(
+        ctx: click.Context, /, match_id: str, as_played: bool, by: str, at: str | None,
+        as_json: bool,
+    ) -> None:  # fmt: skip
+        record_command(ctx, match_id, kind(as_played), by, at, as_json)
+
+    command.__doc__ = help
+    decorated = click.argument("match_id", metavar="MATCH")(
+        _AS_PLAYED(json_option(stamp_options(command)))
+    )
+    return click.command(kind.verb)(decorated)
+
+
+take = _cube_answer(
+    Take,
+    help="The doubled player takes: he owns the cube. Recorded while the doubler's time "
+    "still runs (his hit after doubling missing, USBGF 4.4.3): refused or his hit implied, as "
+    "the profile says; --as-played records it as made.",
+)
+drop = _cube_answer(
+    Drop,
+    help="The doubled player passes: the game is lost. Recorded while the doubler's time "
+    "still runs (his hit after doubling missing, USBGF 4.4.3): refused or his hit implied, as "
+    "the profile says; --as-played records it as made.",
+)
 accept = _answer(Accept, help="The concession offered is accepted.")
 reject = _answer(Reject, help="The concession offered is refused; play goes on.")
 

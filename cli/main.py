@@ -163,6 +163,10 @@ COMMANDS: dict[str, Lazy] = {
         "clock_ruling_commands:early_pickup",
         help="PLAYER (a or b) picked up the dice before his opponent hit the clock: the sanction.",
     ),
+    "pickup-with-hit": Lazy(
+        "clock_ruling_commands:pickup_with_hit",
+        help="PLAYER (a or b) hit the clock and also picked up the dice (USBGF 4.1.8.1).",
+    ),
     "missed-hit": Lazy(
         "clock_ruling_commands:missed_hit",
         help="The player whose time runs never hit the clock after his turn (USBGF 4.1.8.1).",

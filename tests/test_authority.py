@@ -51,6 +51,7 @@ LOWEST: dict[str, tuple[str, str]] = {
     "ClockSetting": ("clock set a=0:01 b=10:00 clock knocked over", "director"),
     "Flag": ("flag b", "scorekeeper"),
     "EarlyPickup": ("early-pickup b", "director"),
+    "PickupWithHit": ("pickup-with-hit a", "director"),
     "BreakStart": ("break start both", "scorekeeper"),
     "BreakEnd": ("break end", "scorekeeper"),
     "Late": ("late b", "director"),

@@ -18,14 +18,18 @@ from bgledger.errors import ClockRefusedError
 from bgledger.events import (
     ClockHit,
     ClockHitImplied,
+    ClockStopped,
+    CubeDropped,
     CubeTaken,
     MatchEvent,
     PlaysReverted,
     ReserveTimeRestored,
 )
+from bgledger.projections.state import codec
 from bgledger.projections.state.clock import at_ms, figures
 from bgledger.projections.state.fold import Phase, fold
 from bgledger.projections.state.situation import situation
+from bgledger.projections.views.text import brief
 from bgledger.rules.profiles import Decision, get_profile
 
 DAY = "2026-11-21T"
@@ -148,9 +152,22 @@ def test_after_a_revert_the_offender_replays_on_his_own_time() -> None:
     assert state.timer is not None and state.timer.turn == "b" and state.timer.running
     assert table.reserves("10:01:35") == (600_000, 592_000)
     assert isinstance(table.history[-1], ClockHit) and table.history[-1].player == "a"
-    assert "Bob has rolled 6-4 and must move" in situation(state)
+    replay = get_profile("usbgf-2016").cite(Decision.REPLAY_ON_OWN_TIME)
+    # the screens say what to do until he has: the status line under every view
+    said = f"Bob replays his 6-4 on his own time, then hits ({replay})"
+    assert situation(state) == said and brief(state).endswith(said)
+    assert state.replay == "b" and fold(table.history) == state
+    assert codec.state_from_dict(codec.state_to_dict(state)) == state
     table("10:02:15", "move 24/18 13/9")  # Bob's replay, 40 s after the ruling
+    state = table.match.state
+    assert situation(state) == (
+        f"Bob hits to end his replay ({replay}); then Ann is on roll, to double or to roll"
+    )
+    assert fold(table.history) == state
     table("10:02:15", "hit b")  # his hit: 40 s, 28 past the delay: 9:52 - 0:28 = 9:24
+    state = table.match.state
+    assert state.replay is None and situation(state) == "Ann is on roll, to double or to roll"
+    assert fold(table.history) == state
     assert table.reserves("10:02:15") == (600_000, 564_000)  # Ann charged nothing
     assert table.replayed() == (600_000, 564_000)
     assert table.match.state.timer is not None and table.match.state.timer.turn == "a"
@@ -198,6 +215,51 @@ def test_a_take_on_the_doublers_time_implies_his_hit_under_usbgf_2017() -> None:
     assert table.reserves("10:02:15") == (572_000, 592_000)
 
 
+def test_a_drop_on_the_doublers_time_is_refused_under_usbgf_2016() -> None:
+    table = Table()
+    _doubled_without_a_hit(table)
+    profile = get_profile("usbgf-2016")
+    rules = profile.clock("simple-delay")
+    assert rules is not None
+    with pytest.raises(ClockRefusedError) as refused:
+        table("10:02:10", "drop")  # USBGF 4.4.3: the doubler hits after doubling
+    assert refused.value.rule == (rules.forgotten_hit.rule or profile.cite(Decision.TURN_END))
+    assert "Ann's time is still running" in str(refused.value)
+    assert "may not drop" in str(refused.value)
+    table("10:01:40", "hit a")  # the hit was made, the scorekeeper missed it
+    table("10:02:10", "drop")  # the game ends: the clock stops (USBGF 4.3.2(a))
+    assert any(isinstance(e, CubeDropped) for e in table.history)
+    assert table.match.state.score == (1, 0)
+    # Ann 10:01:30-10:01:40, 10 s: inside the delay, 10:00; Bob 10:01:40-10:02:10: 30 s,
+    # 18 past the delay: 9:52 - 0:18 = 9:34
+    assert table.reserves("10:02:30") == (600_000, 574_000)
+    assert table.replayed() == (600_000, 574_000)
+
+
+def test_a_drop_on_the_doublers_time_implies_his_hit_under_usbgf_2017() -> None:
+    table = Table("usbgf-2017")
+    _doubled_without_a_hit(table)
+    table("10:02:10", "drop")  # ABT 4.6: stands; Ann's hit implied at the drop's time
+    implied = [e for e in table.history if isinstance(e, ClockHitImplied)]
+    rules = get_profile("usbgf-2017").clock("simple-delay")
+    assert rules is not None and len(implied) == 1
+    assert implied[0].player == "a" and implied[0].rule == rules.forgotten_hit.rule
+    assert any(isinstance(e, CubeDropped) for e in table.history)
+    assert table.match.state.score == (1, 0)
+    # Ann 10:01:30-10:02:10: 40 s, 28 past the delay: 9:32; Bob none: 9:52
+    assert table.reserves("10:02:30") == (572_000, 592_000)
+    assert table.replayed() == (572_000, 592_000)
+
+
+def test_a_drop_made_on_the_doublers_time_as_played_charges_him_for_it() -> None:
+    table = Table()
+    _doubled_without_a_hit(table)
+    table("10:02:10", "drop --as-played")  # recorded as it happened: Ann's time ran on
+    assert not any(isinstance(e, ClockHitImplied) for e in table.history)
+    # Ann 10:01:30-10:02:10 (the game's end stops it): 40 s, 28 past: 9:32; Bob 9:52
+    assert table.reserves("10:02:30") == (572_000, 592_000)
+
+
 # -- USBGF 4.1.8.1 in full -----------------------------------------------------------------
 
 
@@ -223,6 +285,54 @@ def test_a_missed_hit_restores_the_affected_players_reserve_in_full() -> None:
     table("10:02:50", "hit")  # Bob 20 s, 8 past the delay
     assert table.reserves("10:02:50") == (600_000, 592_000)
     assert table.replayed() == (600_000, 592_000)
+
+
+@pytest.mark.parametrize("stopped_first", [False, True], ids=["ruling-stops", "stopped-first"])
+def test_a_hit_with_the_dice_picked_up_restores_the_player_on_rolls_reserve(
+    stopped_first: bool,
+) -> None:
+    table = Table()
+    table("10:01:00", "opening 3 1")
+    table("10:01:10", "move 8/5 6/5")
+    table("10:01:10", "hit")  # Ann 10 s: 10:00; and she picks up the dice with her hit
+    # Bob's time runs with no dice to roll: at 10:01:40, 30 s, 18 past the delay: 9:42
+    assert table.reserves("10:01:40") == (600_000, 582_000)
+    if stopped_first:
+        table("10:01:40", "clock stop f")  # USBGF 4.3.2(f)
+    # USBGF 4.1.8.1: "the game clock shall be stopped, the dice shall be handed to the player
+    # on roll, and any reserve time lost by the player on roll shall be restored"
+    table("10:01:40", "pickup-with-hit a --reason Ann picked up the dice with her hit")
+    profile = get_profile("usbgf-2016")
+    restored = [e for e in table.history if isinstance(e, ReserveTimeRestored)]
+    assert len(restored) == 1 and restored[0].player == "b"
+    assert restored[0].restored_ms == 18_000
+    assert restored[0].rule == profile.cite(Decision.PICKUP_RESTORED)
+    stops = [e for e in table.history if isinstance(e, ClockStopped)]
+    assert [e.reason for e in stops] == ["dice-picked-up"]
+    timer = table.match.state.timer
+    assert timer is not None and not timer.running and timer.turn == "b"
+    assert table.reserves("10:01:50") == (600_000, 600_000)  # 10:00 again, clock stopped
+    table("10:01:50", "clock resume")  # the dice handed over: Bob's time is reactivated
+    table("10:02:00", "roll 6 4")
+    table("10:02:10", "move 24/18 13/9")
+    table("10:02:10", "hit")
+    # Bob's turn ran 30 s before the stop and 20 s after: 50 s, 38 past the 12-s delay, of
+    # which the 18 s lost waiting were restored: 10:00 - 0:20 = 9:40.  The delay went by while
+    # he waited; the rule restores reserve time only.
+    assert table.reserves("10:02:10") == (600_000, 580_000)
+    assert table.replayed() == (600_000, 580_000)
+
+
+def test_a_pickup_with_the_hit_is_refused_once_the_player_on_roll_has_rolled() -> None:
+    table = Table()
+    table("10:01:00", "opening 3 1")
+    table("10:01:10", "move 8/5 6/5")
+    table("10:01:10", "hit")
+    table("10:01:40", "roll 6 4")  # Bob had the dice after all
+    with pytest.raises(ClockRefusedError) as refused:
+        table("10:01:50", "pickup-with-hit a")
+    assert refused.value.rule == get_profile("usbgf-2016").cite(Decision.PICKUP_RESTORED)
+    assert "Bob has rolled 6-4" in str(refused.value)
 
 
 # -- CLOCK 3.4, USBGF 4.1.8.1: a player with no legal move hits without rolling -------------
@@ -260,3 +370,16 @@ def test_a_player_who_can_move_must_roll_before_he_hits() -> None:
     with pytest.raises(ClockRefusedError) as refused:
         table("10:01:20", "hit b")
     assert refused.value.rule == get_profile("usbgf-2016").cite(Decision.TURN_END)
+
+
+def test_without_a_clock_a_revert_leaves_no_replay_to_announce() -> None:
+    table = Table(clock=None)
+    table("10:01:00", "opening 3 1")
+    table("10:01:10", "move 8/5 6/5")
+    table("10:01:15", "roll 6 4")
+    table.match.move("24/14 24/20", as_played=True, by="kim", at=f"{DAY}10:01:25+00:00")
+    table.history.extend(table.match.collect_events())
+    illegal = table.history[-1].originator_version
+    table("10:01:35", f"revert {illegal} --agreed --reason 24/14 is not a 6-4")
+    state = table.match.state
+    assert state.replay is None and situation(state) == "Bob has rolled 6-4 and must move"

@@ -46,6 +46,7 @@ from bgledger.events import (
     ClockHitImplied,
     ClockSet,
     ClockStarted,
+    CubeDropped,
     CubeOffered,
     CubeTaken,
     DiceRolled,
@@ -65,6 +66,8 @@ from tests.conftest import unique_id
 from tests.match_driver import next_line
 
 BY = "driver"
+ANSWERS_ON_ONES_TIME = (DiceRolled, CubeOffered, CubeTaken, CubeDropped)
+"""What a player does on his own time, after his opponent's hit (USBGF 4.1.8.1, 4.4.3)."""
 T0 = datetime(2026, 11, 21, 10, 0, tzinfo=UTC)
 PLAYERS = ("a", "b")
 STOPS = sorted(
@@ -452,8 +455,8 @@ def spent_by_turns(events: Sequence[MatchEvent], delay_ms: int) -> tuple[int, in
             continue
         if not isinstance(event, ClockHit):
             opened = None
-        if isinstance(event, DiceRolled | CubeOffered | CubeTaken) and running is not None:
-            assert running[0] == event.player, event  # a roll, double or take on one's time
+        if isinstance(event, ANSWERS_ON_ONES_TIME) and running is not None:
+            assert running[0] == event.player, event  # a roll, double, take or drop on one's time
         if isinstance(event, ClockHit | ClockHitImplied):
             if running is not None:
                 assert running[0] == event.player, event  # never a hit by the other player
@@ -502,11 +505,11 @@ def test_reserves_spent_add_up_to_the_turns_from_each_opening_roll(
     assert not refused or forgotten
     implied = [e for e in events if isinstance(e, ClockHitImplied)]
     assert profile == "usbgf-2017" or not implied
-    for hit in implied:  # flagged, and the roll or double it implies comes at its time
+    for hit in implied:  # flagged, and the action it implies comes at its time
         following = events[hit.originator_version]
         assert hit.originator_version in match.state.flagged
         assert following.at == hit.at and not isinstance(following, ClockHit)
-        assert isinstance(following, DiceRolled | CubeOffered | CubeTaken)
+        assert isinstance(following, ANSWERS_ON_ONES_TIME)
     timer = match.state.timer
     assert timer is not None
     spent_a, spent_b = spent_by_turns(events, timer.delay_ms)

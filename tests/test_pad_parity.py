@@ -50,6 +50,7 @@ PAD_CONTROLS = {
 
 NOT_ON_THE_PAD = {
     "clock set", "early-pickup", "late", "penalty",  # the director's (USBGF 2.2.4, 3.7.2)
+    "pickup-with-hit",  # the director's: a reserve restored (USBGF 4.1.8.1)
     "revert", "void-cube", "nullify-pass", "void-concession", "correct-cube",
     "correct-setup", "overturn", "correct-length", "correct-score", "missed-hit",
 }  # fmt: skip

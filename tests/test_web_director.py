@@ -103,7 +103,7 @@ def test_an_illegal_play_recorded_as_played_is_flagged(client: TestClient, ledge
 
 def test_the_clocks_a_break_and_penalty_points_show(client: TestClient, ledger: Ledger) -> None:
     ledger.record_line("final", "clock start simple-delay reserve 10:00 delay 12", by="kim")
-    for line in ["opening 3 1", "move 8/5 6/5", "hit", "double", "drop", "break start both"]:
+    for line in ["opening 3 1", "move 8/5 6/5", "hit", "double", "hit", "drop", "break start both"]:
         ledger.record_line("final", line, by="kim")
     director = ledger.issue_token("director", event="Open Cup")
     answer = post(client, "final", 'penalty a 1 "USBGF 2.2.4" "Ann\'s phone rang"', director)

@@ -174,6 +174,7 @@ def test_a_game_recorded_by_tapping_on_a_phone(pad: tuple[Any, str, str], tmp_pa
     assert not find("[data-line=take]").is_enabled()
     document = act("[data-line=double]")
     assert (document["phase"], document["cube"]["offered"]) == ("doubled", True)
+    act("[data-line=hit]")  # Bob hits after doubling (USBGF 4.4.3)
     assert find("[data-line=drop]").is_enabled() and not find("[data-line=double]").is_enabled()
     tap("[data-line=drop]")
     until(lambda: server()["phase"] == "between-games", "the game is over")

@@ -428,6 +428,57 @@ class ClockCommands(RulingCommands):
             penalty_ms=penalty, **common,
         )  # fmt: skip
 
+    def pickup_with_hit(
+        self, history: Sequence[MatchEvent], player: str, ruling: Ruling
+    ) -> ReserveTimeRestored | None:
+        """``player`` hit the clock to end his turn and also picked up the dice (USBGF 4.1.8.1).
+
+        "The game clock shall be stopped, the dice shall be handed to the
+        player on roll, and any reserve time lost by the player on roll shall be
+        restored, before reactivating the time of the player on roll": the clock
+        stops (USBGF 4.3.2(f); unless it was stopped already) and the reserve the
+        clock took from the player on roll since ``player``'s hit is given back
+        (None if it took nothing: the delay covered the wait).  ``clock resume``
+        reactivates his time once he has the dice.  Reserve time only: the
+        delay of the turn that ran while he waited is not reserve.
+
+        :raises InvalidClockError: for a player other than ``a`` or ``b``.
+        :raises ClockRefusedError: without a clock, or unless the player on roll
+            is waiting on his time, not yet rolled, since ``player``'s hit.
+        """
+        state = self.state
+        timer = timer_of(state)
+        if player not in ("a", "b"):
+            raise InvalidClockError(f"player {player!r}: 'a' or 'b'")
+        cite, name, on_roll = self.profile.cite, state.name, other(player)
+        rule = cite(Decision.PICKUP_RESTORED)
+        waiting = timer.turn == on_roll and state.phase is Phase.ROLL and state.turn == on_roll
+        hits = [
+            e
+            for e in in_force(history)
+            if isinstance(e, ClockHit | ClockHitImplied) and e.player == player
+        ]
+        if not waiting or not hits:
+            raise ClockRefusedError(
+                f"{name(on_roll)} is not waiting for the dice on his time since "
+                f"{name(player)}'s hit ({_decide.situation(state)}): nothing to restore",
+                rule,
+            )
+        when, now = self._moment(ruling.at)
+        with self.atomic():  # the stop and the restoration, or nothing
+            if timer.running:
+                stopped = cite(_stops.STOPPED_UNDER["dice-picked-up"])
+                self._record(ClockStopped, ruling.by, when, reason="dice-picked-up", rule=stopped)
+            after = self.state.timer
+            assert after is not None
+            lost = max(0, _figure_at(history, hits[-1], on_roll) - figure(after, on_roll, now))
+            if lost == 0:
+                return None
+            return self._record(
+                ReserveTimeRestored, ruling.by, when, player=on_roll, restored_ms=lost,
+                rule=rule, ruled_by=ruling.ruled_by, reason=ruling.reason.strip(),
+            )  # fmt: skip
+
     def _forfeit_on_time(self, player: str, rule: str, by: str, when: str) -> None:
         """USBGF 4.1.7.2: a violation after the reduction to one second forfeits the match."""
         assert self.state.timer is not None
@@ -656,11 +707,11 @@ def forgotten_hit(
     as_played: bool = False,
     action: str = "roll or double",
 ) -> str | None:
-    """Before ``player`` rolls, doubles or takes: his opponent's time must not be running.
+    """Before ``player`` rolls, doubles, takes or drops: his opponent's time must not be running.
 
-    A take too: the doubler hits after doubling (USBGF 4.4.3, CLOCK 3.5), so a
-    take recorded on his time is a forgotten hit like a roll's, and the
-    profile treats it the same way.
+    A take or a drop too: the doubler hits after doubling (USBGF 4.4.3, CLOCK
+    3.5), so an answer recorded on his time is a forgotten hit like a roll's,
+    and the profile treats it the same way.
 
     If it is, the opponent's hit at the end of his turn was never recorded.
     The profile's clock rules decide (:attr:`ClockRules.forgotten_hit`):
@@ -689,9 +740,10 @@ def forgotten_hit(
         + (
             f"if not, a roll made now is void: {name(late)} hits, then {name(player)} rolls "
             "again (a roll that was played on regardless: 'roll --as-played', for the director)"
-            if action != "take"
-            else f"if not, {name(late)} hits now and {name(player)}'s take follows (a take "
-            "made on his time regardless: 'take --as-played', for the director's missed-hit)"
+            if action not in ("take", "drop")
+            else f"if not, {name(late)} hits now and {name(player)}'s {action} follows (a "
+            f"{action} made on his time regardless: '{action} --as-played'"
+            + (", for the director's missed-hit)" if action == "take" else ")")
         ),
         rule,
     )

@@ -144,12 +144,22 @@ class CubeCommands(PlayCommands):
             at = at if hit is None else hit.at
             self._record(CubeTaken, by, at, player=taker, value=state.offer)
 
-    def drop(self, *, by: str, at: str | None = None) -> None:
+    def drop(self, *, as_played: bool = False, by: str, at: str | None = None) -> None:
         """The doubled player passed: the doubler wins the game at the cube's value before.
 
+        As a take (:meth:`take`): the doubler hits after doubling (USBGF 4.4.3,
+        CLOCK 3.5), so a drop recorded while his time still runs is a forgotten
+        hit, refused or recorded after his hit, implied, as the profile says;
+        ``as_played`` records it as made on his time.
+
         :raises OutOfTurnError: if no double is pending.
+        :raises ClockRefusedError: for a drop on the doubler's time, where refused.
         """
         state = self.state
         _decide.require_phase(state, "drop", Decision.TAKE_OR_DROP, Phase.DOUBLED)
-        self._record(CubeDropped, by, at, player=state.actor, value=state.offer)
-        self._win(state.turn or "a", GameResult.SINGLE, "drop", by, at)
+        dropper = state.actor or "b"
+        with self.atomic():
+            hit = self._implied_hit(dropper, as_played, by, at, action="drop")
+            at = at if hit is None else hit.at
+            self._record(CubeDropped, by, at, player=dropper, value=state.offer)
+            self._win(state.turn or "a", GameResult.SINGLE, "drop", by, at)

@@ -41,6 +41,7 @@ from bgledger.commands.match import Match
 from bgledger.commands.rulings import RULERS, Ruling
 from bgledger.events import (
     ClockSet,
+    ClockStopped,
     MatchEvent,
     PenaltyPointsAssessed,
     ReserveTimePenalized,
@@ -84,6 +85,7 @@ __all__ = [
     "Opening",
     "Overturn",
     "Penalty",
+    "PickupWithHit",
     "RefuseRoll",
     "Reject",
     "Resign",
@@ -535,12 +537,23 @@ class Take(Command):
 @dataclass(frozen=True, slots=True)
 class Drop(Command):
     verb = "drop"
-    usage = "drop"
+    usage = "drop [--as-played]"
     example = "drop"
     summary = "the doubled player passes: the game is lost at the cube's value (USBGF 4.4.4)"
 
+    as_played: bool = False
+
+    def words(self) -> str:
+        return "drop" + " --as-played" * self.as_played
+
     def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
-        return match.drop(by=by, at=self.at)
+        return match.drop(as_played=self.as_played, by=by, at=self.at)
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        as_played = words.flag("--as-played")
+        words.count(0, cls.usage)
+        return cls(as_played)
 
 
 @dataclass(frozen=True, slots=True)
@@ -870,6 +883,48 @@ class EarlyPickup(Command):
     @classmethod
     def read(cls, words: Words) -> Command:
         reason = words.reason(False, cls.usage) or PICKUP_REASON
+        ruled_by = _ruler(words, cls.usage) or "director"
+        if len(words.rest) != 1:
+            raise InvalidTimeActionError(f"{words.line!r}: expected {cls.usage}")
+        return cls(_player(words.rest[0]), reason, ruled_by)
+
+
+PICKED_UP_WITH_HIT = "picked up the dice with his hit"
+
+
+@dataclass(frozen=True, slots=True)
+class PickupWithHit(Command):
+    verb = "pickup-with-hit"
+    usage = "pickup-with-hit a|b [--ruled-by WHO] [--reason TEXT]"
+    example = "pickup-with-hit a"
+    summary = (
+        "a player hit the clock and also picked up the dice: the clock stops, the player on "
+        "roll's lost reserve is restored; then 'clock resume' (USBGF 4.1.8.1)"
+    )
+    decision = Decision.PICKUP_RESTORED
+    records = (ClockStopped, ReserveTimeRestored)
+    needs_history = True
+
+    player: str
+    reason: str = PICKED_UP_WITH_HIT
+    ruled_by: str = "director"
+
+    @property
+    def ruler(self) -> str:
+        return "committee" if self.ruled_by == "committee" else "director"
+
+    def words(self) -> str:
+        by = f" --ruled-by {self.ruled_by}" if self.ruled_by != "director" else ""
+        reason = f" --reason {self.reason}" if self.reason != PICKED_UP_WITH_HIT else ""
+        return f"pickup-with-hit {self.player}{by}{reason}"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        ruling = Ruling(self.ruled_by, self.reason, by=by, at=self.at)
+        return match.pickup_with_hit(self._history(history), self.player, ruling)
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        reason = words.reason(False, cls.usage) or PICKED_UP_WITH_HIT
         ruled_by = _ruler(words, cls.usage) or "director"
         if len(words.rest) != 1:
             raise InvalidTimeActionError(f"{words.line!r}: expected {cls.usage}")
@@ -1354,7 +1409,7 @@ VOCABULARY: tuple[type[Command], ...] = (
     Opening, Roll, RollMove, Move, VoidRoll, Double, Take, Drop, Beaver, AutomaticDouble,
     Resign, Accept, Reject, AcceptRoll, RefuseRoll, Setup, Note,
     Hit, ClockStart, ClockStop, ClockResume, ClockRead, ClockSetting, Flag, EarlyPickup,
-    BreakStart, BreakEnd, Late, Penalty,
+    PickupWithHit, BreakStart, BreakEnd, Late, Penalty,
     Revert, VoidCube, NullifyPass, VoidConcession, CorrectCube, CorrectSetup, Overturn,
     CorrectLength, CorrectScore, RulingNote, MissedHit,
     Undo, Amend,

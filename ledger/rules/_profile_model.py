@@ -131,6 +131,8 @@ class Decision(StrEnum):
     TURN_END = "turn-end"  #: a turn ends with a hit of the clock
     MISSED_HIT = "missed-hit"  #: a player never hit the clock to end his turn
     DICE_PICKED_UP_WITH_HIT = "dice-picked-up-with-hit"
+    PICKUP_RESTORED = "pickup-restored"  #: reserve lost to dice picked up with a hit
+    REPLAY_ON_OWN_TIME = "replay-on-own-time"  #: after a revert, the offender replays on his time
     EARLY_PICKUP = "early-pickup"  #: the dice picked up before the opponent hit
     DELAY_FORFEITED = "delay-forfeited"  #: the sanction of an early pick-up on a Bronstein clock
     TIME_EXPIRED = "time-expired"

@@ -284,6 +284,20 @@ DECISIONS = Decisions(
             "4.1.8.1's: 'the dice shall be handed to the player on roll'.",
         ),
         _on(
+            Decision.PICKUP_RESTORED,
+            "USBGF 4.1.8.1",
+            "If a player both activates his opponent's time to end his turn and picks up the "
+            "dice, the game clock shall be stopped, the dice shall be handed to the player on "
+            "roll, and any reserve time lost by the player on roll shall be restored",
+        ),
+        _on(
+            Decision.REPLAY_ON_OWN_TIME,
+            "CLOCK 4.3",
+            "The player makes a legal checker play, then hits the clock.",
+            "The USBGF rules stop the clock when an illegal move is pointed out (4.3.2(g)) but "
+            "do not say whose time the replay runs on; the 2007 clock rules do.",
+        ),
+        _on(
             Decision.EARLY_PICKUP,
             "USBGF 4.1.7.2",
             "an opponent may not pick up the dice before the initial roller has completed his "

@@ -23,8 +23,9 @@ from bgledger.projections.state.model import (
 )
 
 VERSION = 2
-"""2: ``removed``, the checkers taken out of play by an illegal bear-off left standing (a
-snapshot or read-model row of version 1 lacks them: it is refused and the match folded)."""
+"""2: ``removed``, the checkers taken out of play by an illegal bear-off left standing, and
+``replay``, the player replaying a reverted play on his own time (CLOCK 4.3); a snapshot or
+read-model row of version 1 lacks them: it is refused and the match folded from its events."""
 
 
 def state_to_dict(state: MatchState) -> dict[str, Any]:
@@ -71,6 +72,7 @@ def state_to_dict(state: MatchState) -> dict[str, Any]:
         "timer": _timer_to_dict(state.timer),
         "breaks": _breaks_to_dict(state.breaks),
         "penalties": list(state.penalties),
+        "replay": state.replay,
     }
 
 
@@ -156,6 +158,7 @@ def state_from_dict(data: dict[str, Any]) -> MatchState:
         timer=_timer_from_dict(data.get("timer")),
         breaks=_breaks_from_dict(data.get("breaks")),
         penalties=_pair(data.get("penalties", [0, 0])),
+        replay=data["replay"],
     )
 
 

@@ -159,6 +159,7 @@ class _Draft:
     timer: ClockState | None
     breaks: Breaks
     penalties: tuple[int, int]
+    replay: str | None
     head: str
 
     def __init__(self, state: MatchState) -> None:
@@ -344,7 +345,7 @@ def apply_in_force(state: MatchState | None, event: MatchEvent) -> MatchState:
 def _game_started(d: _Draft, event: GameStarted) -> None:
     d.game, d.phase, d.turn, d.dice, d.opening_dice = event.number, Phase.OPENING, None, None, False
     d.cube, d.cube_owner, d.offer, d.resignation = 1, None, None, None
-    d.board, d.premature, d.removed = (START_SIDE, START_SIDE), None, (0, 0)
+    d.board, d.premature, d.removed, d.replay = (START_SIDE, START_SIDE), None, (0, 0), None
 
 
 @_on(OpeningRollMade)
@@ -473,7 +474,7 @@ def _game_won(d: _Draft, event: GameWon) -> None:
     d.score, d.games = score, (*d.games, record)
     d.crawford = crawford_after(d.crawford, d.crawford_rule, d.length, score)
     d.phase, d.turn, d.dice, d.opening_dice = Phase.BETWEEN_GAMES, None, None, False
-    d.offer, d.resignation, d.premature = None, None, None
+    d.offer, d.resignation, d.premature, d.replay = None, None, None, None
     if d.next_length is not None:
         if max(score) >= d.length:
             d.next_length = None  # the game in progress ended the match: it stands (4.8.3)

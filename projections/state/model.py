@@ -113,7 +113,9 @@ class MatchState:
     assessed against ``a`` and ``b`` (each scored by the opponent, and
     included in ``score``).  ``removed``: the checkers of ``a`` and ``b`` that an illegal
     play of this game bore off while another was outside the home board: off the board but
-    not borne off, so they do not save a gammon (ABT 4.4).  ``head`` is the chain of the last
+    not borne off, so they do not save a gammon (ABT 4.4).  ``replay``: on a clock, the player
+    whose illegal play a ruling reverted and who replays it on his own time, then hits (CLOCK
+    4.3), until that hit; else None.  ``head`` is the chain of the last
     event folded (:mod:`bgledger.events.chain`), what the next event links to: bookkeeping,
     not part of the match, so two states that differ only there are equal.
     """
@@ -155,6 +157,7 @@ class MatchState:
     timer: ClockState | None = None
     breaks: Breaks = field(default_factory=Breaks)
     penalties: tuple[int, int] = (0, 0)
+    replay: str | None = None
     head: str = field(default="", compare=False)
 
     # -- derived views -------------------------------------------------------

@@ -56,6 +56,7 @@ from bgledger.events import (
     SocialDoubleMade,
     StartingPositionCorrected,
 )
+from bgledger.projections.state.clock import ClockState
 from bgledger.projections.state.corrections import replacement
 from bgledger.projections.state.model import Crawford, MatchState, Phase, crawford_status
 
@@ -84,6 +85,9 @@ class Draft(Protocol):
     score: tuple[int, int]
     crawford: Crawford
     phase: Phase
+    turn: str | None
+    timer: ClockState | None
+    replay: str | None
     next_length: int | None
     obliged: tuple[int, ...]
     anomalies: tuple[str, ...]
@@ -244,6 +248,10 @@ def _ruled(d: Draft, event: RulingMade) -> None:
             d.crawford = crawford_status(d.crawford_rule, d.length, d.score)
     elif isinstance(event, PlaysReverted):
         d.obliged = tuple(event.same_checker)  # CLASSIC 10: the man wrongly moved
+        # On a clock the offender replays on his own time, then hits (CLOCK 4.3); a missed
+        # hit's nullification (USBGF 4.1.8.1) leaves a roll to make, not a play to replay.
+        replaying = d.timer is not None and d.phase is Phase.PLAY
+        d.replay = d.turn if replaying else None
     elif isinstance(event, MatchLengthCorrected):
         if d.phase in (Phase.BETWEEN_GAMES, Phase.OVER):
             new_length(d, event.length)

@@ -8,6 +8,7 @@ the text view writes it under the board and in each one-line summary.
 from __future__ import annotations
 
 from bgledger.projections.state.model import START_SIDE, Crawford, MatchState, Phase, other
+from bgledger.rules.profiles import Decision, get_profile
 
 __all__ = ["premature_situation", "score_text", "situation"]
 
@@ -23,7 +24,32 @@ def score_text(state: MatchState) -> str:
 
 
 def situation(state: MatchState) -> str:
-    """Where the match stands, in words, for refusals and ``record``."""
+    """Where the match stands, in words, for refusals and ``record``.
+
+    On a clock, after a ruling reverted a play, the offender's replay on his
+    own time and the hit that ends it are named until he has hit (CLOCK 4.3).
+    """
+    if state.replay is not None and state.winner is None:
+        replaying = _replay_situation(state, state.replay)
+        if replaying:
+            return replaying
+    return _situation(state)
+
+
+def _replay_situation(state: MatchState, player: str) -> str:
+    """What the offender does next, while he replays a reverted play (CLOCK 4.3); else ''."""
+    rule = get_profile(state.profile).cite(Decision.REPLAY_ON_OWN_TIME)
+    name = state.name(player)
+    if state.phase is Phase.PLAY and state.turn == player and state.dice:
+        dice = f"{state.dice[0]}-{state.dice[1]}"
+        replays = f"{name} replays his {dice} on his own time, then hits ({rule})"
+        return premature_situation(state, replays)
+    if state.phase is Phase.ROLL and state.turn == other(player):
+        return f"{name} hits to end his replay ({rule}); then {_situation(state)}"
+    return ""
+
+
+def _situation(state: MatchState) -> str:
     name = state.name
     turn, phase = state.turn or "a", state.phase
     if phase is Phase.BETWEEN_GAMES:

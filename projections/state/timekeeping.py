@@ -80,6 +80,8 @@ def _hit(d: Any, event: ClockHit) -> None:
         # passes.  A hit of his that a ruling left standing when it voided his double or
         # roll, while he could move, passes nothing.
         d.turn = other(event.player)
+    if d.replay == event.player:
+        d.replay = None  # his replay ends with his hit (CLOCK 4.3)
 
 
 def _closed_out(d: Any) -> bool:
@@ -93,6 +95,8 @@ def _hit_implied(d: Any, event: ClockHitImplied) -> None:
     # A hit all the same, at the time of the action that implies it; flagged: a clock error.
     _timed(d, event, lambda c, now: clk.hit(c, event.player, now))
     d.flagged = (*d.flagged, event.originator_version)
+    if d.replay == event.player:
+        d.replay = None
 
 
 @_on(ClockStopped)
