@@ -121,6 +121,7 @@ from bgledger.rules.position import Position
 from bgledger.rules.profiles import DEFAULT_PROFILE, PROFILES, Decision, get_profile
 from bgledger.store.application import DEFAULT_URL, MatchStore
 from bgledger.store.keys import Found, KeyBook, Keyed, checked_key, seal, unseal
+from bgledger.store.recorder import UnreadableRowError
 
 # What only some commands need is imported in the methods that need it, so
 # that a one-shot command (``bgledger show``, ``roll``, ``move``) does not pay
@@ -186,6 +187,7 @@ __all__ = [
     "Started",
     "Step",
     "TimeExpired",
+    "UnreadableRowError",
     "Verdict",
     "parse_clock",
     "state_document",
@@ -620,8 +622,6 @@ class Ledger:
 
     def _events_after(self, match_id: str, number: int) -> list[MatchEvent]:
         """The events of the match numbered after ``number``, in order (none: none since)."""
-        from bgledger.store.recorder import UnreadableRowError
-
         try:
             stored = self._store.events.get(match_uuid(match_id), gt=number)
             return [cast(MatchEvent, event) for event in stored]
