@@ -53,7 +53,16 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
-from bgledger.access import ROLES, Grant, InvalidGrantError, TokenBook, digest, new_token
+from bgledger.access import (
+    ROLES,
+    Grant,
+    InvalidGrantError,
+    TokenBook,
+    TokenEntry,
+    digest,
+    expiry,
+    new_token,
+)
 from bgledger.commands.breaks import BEST_OF_THREE
 from bgledger.commands.clock import NOMINAL_MS, SET_RULES, parse_clock
 from bgledger.commands.corrections import entries_in_force
@@ -187,6 +196,7 @@ __all__ = [
     "Started",
     "Step",
     "TimeExpired",
+    "TokenEntry",
     "UnreadableRowError",
     "Verdict",
     "parse_clock",
@@ -1078,21 +1088,28 @@ class Ledger:
         match_id: str | None = None,
         event: str | None = None,
         label: str | None = None,
+        expires: str | None = None,
     ) -> str:
         """A new bearer token for ``bgledger serve`` (printed once; the ledger keeps its hash).
 
         A scorekeeper's records in ``match_id`` only; a director's in the matches
         of ``event`` (or of ``match_id``); a committee's in its scope, or every
         match without one.  ``label`` is who the events it records are ``by``
-        (default: the role and the scope, ``scorekeeper of final``).
+        (default: the role and the scope, ``scorekeeper of final``).  ``expires``:
+        a duration (``8h``) or a time after which it records nothing (refused 401).
 
-        :raises InvalidGrantError: for a role or scope that grants nothing.
+        :raises InvalidGrantError: for a role, scope, label or expiry that grants nothing.
         :raises MatchNotFoundError: for an unknown match.
         """
         grant = Grant.checked(role, match_id, event, label)
+        until = expiry(expires) if expires is not None else None
         if match_id is not None:
             self.state(match_id)  # the match exists
-        return self._tokens().issue(grant)
+        return self._tokens().issue(grant, expires=until)
+
+    def tokens(self) -> list[TokenEntry]:
+        """Every token issued, in force or not, in the order issued: never a secret."""
+        return self._tokens().entries()
 
     def authorize(self, token: str | None, match_id: str) -> Grant:
         """What ``token`` grants in ``match_id``: its role and label (who its events are by).
@@ -1167,12 +1184,15 @@ class Ledger:
             self._tokens().issue(Grant.checked("scorekeeper", chosen, None, label), pad)
         return Started(chosen, grant.label, pad, replayed=True)
 
-    def revoke_token(self, token: str) -> None:
-        """Revoke ``token``: it records nothing more.
+    def revoke_token(self, what: str) -> list[TokenEntry]:
+        """Revoke the token ``what`` is: the token itself, its id (``token --list``) or its
+        label (every token in force with that label).  It records nothing more.
 
-        :raises UnknownTokenError: if no such token is in force.
+        Returns the tokens revoked (a lost phone's, without its secret).
+
+        :raises UnknownTokenError: if no token in force is ``what``.
         """
-        self._tokens().revoke(token)
+        return self._tokens().revoke(what)
 
     # -- the tournament-wide views ---------------------------------------------------------
 
