@@ -47,6 +47,7 @@ import json
 import shlex
 import time
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from copy import deepcopy
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -140,6 +141,8 @@ from bgledger.store.recorder import UnreadableRowError
 # Ed25519 keys).  Their types are re-exported all the same, loaded on first
 # use by the module's ``__getattr__`` below.
 if TYPE_CHECKING:
+    from sqlalchemy import Connection
+
     from bgledger.interchange.files import ImportRefusedError as ImportRefusedError
     from bgledger.projections.readmodels.tracking import ReadModels
     from bgledger.projections.readmodels.tracking import RebuildReport as RebuildReport
@@ -1075,6 +1078,11 @@ class Ledger:
 
     # -- who may record through the web server (bgledger.access) ------------------------
 
+    def _transaction(self) -> AbstractContextManager[Connection]:
+        """One write transaction of the ledger's database: what runs in it joins it."""
+        datastore = getattr(self._store.recorder, "datastore")  # noqa: B009
+        return cast("AbstractContextManager[Connection]", datastore.transaction(True))
+
     def _tokens(self) -> TokenBook:
         if self._token_book is None:
             datastore = getattr(self._store.recorder, "datastore")  # noqa: B009
@@ -1156,17 +1164,25 @@ class Ledger:
             if known is not None:
                 return self._started_again(grant, keyed, known, token)
         chosen = match_id or self._store.new_id()
+        pad_grant = Grant.checked("scorekeeper", chosen, None, label)  # before anything is stored
         pad = new_token()
         if keyed is not None:
             keyed = replace(keyed, answer=f"{chosen} {seal(pad, token, keyed.key)}")
+        tokens = self._tokens()
+        tokens.ready()  # the table is made in a transaction of its own
         try:
-            self.start(players, length, match_id=chosen, by=grant.label, keyed=keyed, **options)
+            with self._transaction():  # the match and its pad's token, or neither
+                self.start(players, length, match_id=chosen, by=grant.label, keyed=keyed, **options)
+                tokens.issue(pad_grant, pad)
         except MatchExistsError:
+            self._store.forget(chosen)
             known = self._keys().find(scope, keyed.key) if keyed is not None else None
             if keyed is None or known is None:
                 raise
             return self._started_again(grant, keyed, known, token)  # the same key won the race
-        self._tokens().issue(Grant.checked("scorekeeper", chosen, None, label), pad)
+        except BaseException:
+            self._store.forget(chosen)  # the cache must not keep what was rolled back
+            raise
         return Started(chosen, grant.label, pad)
 
     def _started_again(self, grant: Grant, keyed: Keyed, known: Found, token: str) -> Started:

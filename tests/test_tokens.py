@@ -185,3 +185,42 @@ def test_a_label_that_could_never_record_is_refused(db: str, ledger: Ledger) -> 
     result = cli(db, "token", "final", "--role", "scorekeeper", "--label", "Sam\x1b[2J")
     assert result.exit_code == 2, result.output
     assert listed(db) == []
+
+
+# -- a match and its pad's token: one transaction -------------------------------------------
+
+
+def _director(ledger: Ledger) -> str:
+    return ledger.issue_token("director", event="Open")
+
+
+def test_a_pad_label_that_could_never_record_starts_no_match(
+    ledger: Ledger, client: TestClient
+) -> None:
+    """It started the match, with a pad token that could never record (issue 25, Why 8)."""
+    setup = {"a": "Ann", "b": "Bob", "length": 5, "event": "Open", "id": "t9",
+             "scorekeeper": "Sam\x1b[2J"}  # fmt: skip
+    headers = {"Authorization": f"Bearer {_director(ledger)}"}
+    answer = client.post("/api/matches", json=setup, headers=headers)
+    assert answer.status_code == 400, answer.text
+    assert "t9" not in ledger.match_ids()
+
+
+def test_a_failure_issuing_the_pad_token_leaves_no_match(
+    ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bgledger.access import TokenBook
+
+    director = _director(ledger)
+
+    def broken(*args: Any, **kwargs: Any) -> str:
+        raise RuntimeError("the disk filled up")
+
+    monkeypatch.setattr(TokenBook, "issue", broken)
+    setup = {"a": "Ann", "b": "Bob", "length": 5, "event": "Open", "id": "t9"}
+    with pytest.raises(RuntimeError):
+        ledger.start_match(director, setup)
+    assert "t9" not in ledger.match_ids()
+    monkeypatch.undo()
+    started = ledger.start_match(director, setup)  # and the id is free to start it again
+    assert started.match_id == "t9" and ledger.authorize(started.token, "t9").role == "scorekeeper"
