@@ -224,3 +224,39 @@ def test_a_failure_issuing_the_pad_token_leaves_no_match(
     monkeypatch.undo()
     started = ledger.start_match(director, setup)  # and the id is free to start it again
     assert started.match_id == "t9" and ledger.authorize(started.token, "t9").role == "scorekeeper"
+
+
+# -- match ids that collide with routes ------------------------------------------------------
+
+
+@pytest.mark.parametrize("match_id", ["new", "NEW", "final.mat"])
+def test_an_id_a_route_shadows_is_refused_at_start(db: str, ledger: Ledger, match_id: str) -> None:
+    result = cli(db, "start", "--a", "Ann", "--b", "Bob", "--length", "3", "--id", match_id)
+    assert result.exit_code == 2, result.output
+    assert repr(match_id) in result.output and "/matches/" in result.output
+    assert match_id not in ledger.match_ids()
+
+
+def test_an_id_a_route_shadows_is_refused_by_the_api(ledger: Ledger, client: TestClient) -> None:
+    setup = {"a": "Ann", "b": "Bob", "length": 5, "event": "Open", "id": "new"}
+    headers = {"Authorization": f"Bearer {_director(ledger)}"}
+    answer = client.post("/api/matches", json=setup, headers=headers)
+    assert answer.status_code == 400, answer.text
+    assert "'new'" in answer.json()["error"]
+    assert "new" not in ledger.match_ids()
+
+
+def test_every_fixed_word_under_matches_is_reserved(ledger: Ledger) -> None:
+    """A route added under /matches/ with a fixed word reserves it (or this fails)."""
+    from starlette.routing import Route
+
+    from bgledger.commands.setup import ROUTE_WORDS
+    from bgledger.web import create_app
+
+    fixed = set()
+    for route in create_app(ledger).routes:
+        if isinstance(route, Route) and route.path.startswith("/matches/"):
+            word = route.path.split("/")[2]
+            if "{" not in word:
+                fixed.add(word)
+    assert fixed and fixed <= set(ROUTE_WORDS)
