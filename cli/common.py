@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -99,12 +100,14 @@ def open_ledger(ctx: click.Context, cache_size: int = 0, *, create: bool = False
     missing = None if create else _missing_file(url)
     if missing is not None:
         raise BadInputError(
-            f"--db {url}: there is no ledger file {missing}; nothing was created "
+            f"--db {masked(url)}: there is no ledger file {missing}; nothing was created "
             "(bgledger start or import makes one)"
         )
     with library_errors():
         try:
             ledger = Ledger(url, cache_size=cache_size)
+        except ValueError as error:  # a URL SQLAlchemy parses but cannot use (a port 'x')
+            raise BadInputError(f"--db {masked(url)}: not a database URL ({error})") from None
         except ImportError as error:  # a URL for a database whose driver is not installed
             scheme = url.split(":", 1)[0]
             raise BadInputError(
@@ -126,11 +129,19 @@ def open_ledger(ctx: click.Context, cache_size: int = 0, *, create: bool = False
     return ledger
 
 
+def masked(url: str) -> str:
+    """``url`` as it may be printed: its password, if any, as ``***``."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except (sqlalchemy.exc.ArgumentError, ValueError):
+        return re.sub(r"(://[^:/@]*:)[^@/]*@", r"\1***@", url)
+
+
 def _missing_file(url: str) -> str | None:
     """The file a SQLite URL names if it does not exist (None: it exists, or no such file)."""
     try:
         parsed = make_url(url)
-    except sqlalchemy.exc.ArgumentError:
+    except (sqlalchemy.exc.ArgumentError, ValueError):
         return None  # the ledger reports the URL itself
     database = parsed.database
     if not parsed.drivername.startswith("sqlite") or not database or database == ":memory:":

@@ -16,7 +16,7 @@ import socket
 
 import click
 
-from bgledger.cli.common import BadInputError, library_errors, open_ledger
+from bgledger.cli.common import BadInputError, library_errors, masked, open_ledger
 from bgledger.projections.views.text import escaped
 from bgledger.service import ROLES, TokenEntry
 
@@ -137,7 +137,7 @@ def _db_option(ctx: click.Context) -> str:
     source = root.get_parameter_source("db")
     if source is None or source.name == "DEFAULT":
         return ""
-    return f"--db {root.params['db']}"
+    return f"--db {masked(root.params['db'])}"  # a password stays off the screen
 
 
 @click.command("token")
