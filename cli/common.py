@@ -27,7 +27,7 @@ from sqlalchemy.engine import make_url
 from bgledger.commands.vocabulary import Command
 from bgledger.errors import ActionRefusedError, MatchNotFoundError, SealRefusedError
 from bgledger.projections.views.audit import history_json
-from bgledger.projections.views.text import brief
+from bgledger.projections.views.text import brief, escaped
 from bgledger.rules.errors import BgLedgerError, RulesError
 from bgledger.service import DEFAULT_URL, Ledger, Recorded
 
@@ -56,6 +56,18 @@ def viewer_option(func: F) -> F:
 def emit_json(document: object) -> None:
     """Print ``document`` as one line of JSON."""
     click.echo(json.dumps(document, ensure_ascii=False))
+
+
+def say(message: object = "", *, err: bool = False, nl: bool = True) -> None:
+    """``click.echo`` for a text view: what the store holds is printed with its control
+    and format characters escaped (``\\x1b``, ``\\u202e``), never as a terminal escape.
+
+    The one place the text views (``show``, ``history``, ``list``, ``rulings``, the
+    console ...) print names, notes and reasons: the store's text was checked on the way
+    in (:func:`bgledger.rules.text.check_text`), but a row written by hand was not.
+    ``--json`` documents are JSON's own escapes (:func:`emit_json`).
+    """
+    click.echo(escaped(str(message), keep="\n"), err=err, nl=nl)
 
 
 def default_recorder() -> str:
@@ -212,8 +224,8 @@ def answer(done: Recorded[Any], as_json: bool) -> None:
         emit_json({**done.to_json(), "entries": history_json(done.entries)})
         return
     for line in done.lines:
-        click.echo(line)
-    click.echo(brief(done.state))
+        say(line)
+    say(brief(done.state))
 
 
 def refusal_text(error: Exception, *, record: bool = False) -> str:

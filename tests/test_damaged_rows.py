@@ -110,3 +110,49 @@ def test_the_web_shows_the_match_as_damaged_never_a_500(damaged: str, path: str)
             assert client.get("/matches/good").status_code == 200
     finally:
         ledger.close()
+
+
+# -- terminal escapes written straight into the store (issue 25, Why 8) --------------------------
+
+
+@pytest.fixture
+def escaping(tmp_path: Path) -> str:
+    """A match whose player's name and note hold a terminal escape, written into the row."""
+    path = tmp_path / "e.db"
+    url = f"sqlite:///{path}"
+    started = cli(url, "start", "--a", "Zoë", "--b", "José", "--length", "5", "--id", "m")
+    assert started.exit_code == 0
+    assert cli(url, "note", "m", "NOTEHERE").exit_code == 0
+    with sqlite3.connect(path) as db:
+        for old, new in (("José", "José\\u001b]0;pwned\\u0007"),
+                         ("Jos\\u00e9", "Jos\\u00e9\\u001b]0;pwned\\u0007"),
+                         ("NOTEHERE", "NOTE\\u001b[2JHERE\\u202e")):  # fmt: skip
+            db.execute(
+                "UPDATE bgledger_events SET state = "
+                "CAST(replace(CAST(state AS TEXT), ?, ?) AS BLOB)",
+                (old, new),
+            )
+            db.execute(
+                "UPDATE bgledger_snapshots SET state = "
+                "CAST(replace(CAST(state AS TEXT), ?, ?) AS BLOB)",
+                (old, new),
+            )
+        db.execute(  # the match list's row, if the read models have caught up
+            "UPDATE bgledger_matches SET player_b = 'Jos\u00e9\x1b]0;pwned\x07'"
+        ) if db.execute(
+            "SELECT 1 FROM sqlite_master WHERE name = 'bgledger_matches'"
+        ).fetchone() else None
+    return url
+
+
+@pytest.mark.parametrize("args", [["show", "m"], ["history", "m"], ["list"], ["rulings"]])
+def test_an_escape_in_the_store_is_shown_escaped(escaping: str, args: list[str]) -> None:
+    result = cli(escaping, *args)
+    shown = result.output + result.stderr
+    assert "\x1b" not in shown and "\x07" not in shown and "\u202e" not in shown, shown
+    if args[0] != "rulings":
+        assert "Zoë" in shown
+    if args[0] in ("show", "list"):
+        assert "José\\x1b]0;pwned\\x07" in shown, shown
+    if args[0] == "history":
+        assert "NOTE\\x1b[2JHERE\\u202e" in shown, shown
