@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,7 +27,7 @@ from sqlalchemy.engine import make_url
 from bgledger.commands.vocabulary import Command
 from bgledger.errors import ActionRefusedError, MatchNotFoundError, SealRefusedError
 from bgledger.projections.views.audit import history_json
-from bgledger.projections.views.text import brief
+from bgledger.projections.views.text import brief, escaped
 from bgledger.rules.errors import BgLedgerError, RulesError
 from bgledger.service import DEFAULT_URL, Ledger, Recorded
 
@@ -55,6 +56,18 @@ def viewer_option(func: F) -> F:
 def emit_json(document: object) -> None:
     """Print ``document`` as one line of JSON."""
     click.echo(json.dumps(document, ensure_ascii=False))
+
+
+def say(message: object = "", *, err: bool = False, nl: bool = True) -> None:
+    """``click.echo`` for a text view: what the store holds is printed with its control
+    and format characters escaped (``\\x1b``, ``\\u202e``), never as a terminal escape.
+
+    The one place the text views (``show``, ``history``, ``list``, ``rulings``, the
+    console ...) print names, notes and reasons: the store's text was checked on the way
+    in (:func:`bgledger.rules.text.check_text`), but a row written by hand was not.
+    ``--json`` documents are JSON's own escapes (:func:`emit_json`).
+    """
+    click.echo(escaped(str(message), keep="\n"), err=err, nl=nl)
 
 
 def default_recorder() -> str:
@@ -99,12 +112,14 @@ def open_ledger(ctx: click.Context, cache_size: int = 0, *, create: bool = False
     missing = None if create else _missing_file(url)
     if missing is not None:
         raise BadInputError(
-            f"--db {url}: there is no ledger file {missing}; nothing was created "
+            f"--db {masked(url)}: there is no ledger file {missing}; nothing was created "
             "(bgledger start or import makes one)"
         )
     with library_errors():
         try:
             ledger = Ledger(url, cache_size=cache_size)
+        except ValueError as error:  # a URL SQLAlchemy parses but cannot use (a port 'x')
+            raise BadInputError(f"--db {masked(url)}: not a database URL ({error})") from None
         except ImportError as error:  # a URL for a database whose driver is not installed
             scheme = url.split(":", 1)[0]
             raise BadInputError(
@@ -126,11 +141,19 @@ def open_ledger(ctx: click.Context, cache_size: int = 0, *, create: bool = False
     return ledger
 
 
+def masked(url: str) -> str:
+    """``url`` as it may be printed: its password, if any, as ``***``."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except (sqlalchemy.exc.ArgumentError, ValueError):
+        return re.sub(r"(://[^:/@]*:)[^@/]*@", r"\1***@", url)
+
+
 def _missing_file(url: str) -> str | None:
     """The file a SQLite URL names if it does not exist (None: it exists, or no such file)."""
     try:
         parsed = make_url(url)
-    except sqlalchemy.exc.ArgumentError:
+    except (sqlalchemy.exc.ArgumentError, ValueError):
         return None  # the ledger reports the URL itself
     database = parsed.database
     if not parsed.drivername.startswith("sqlite") or not database or database == ":memory:":
@@ -201,8 +224,8 @@ def answer(done: Recorded[Any], as_json: bool) -> None:
         emit_json({**done.to_json(), "entries": history_json(done.entries)})
         return
     for line in done.lines:
-        click.echo(line)
-    click.echo(brief(done.state))
+        say(line)
+    say(brief(done.state))
 
 
 def refusal_text(error: Exception, *, record: bool = False) -> str:

@@ -41,7 +41,7 @@ from pathlib import Path
 
 import click
 
-from bgledger.cli.common import RefusedError, library_errors, refusal_text
+from bgledger.cli.common import RefusedError, library_errors, refusal_text, say
 from bgledger.cli.view_commands import _print_show, _title
 from bgledger.commands.vocabulary import VOCABULARY, help_lines
 from bgledger.errors import ActionRefusedError, BgLedgerError
@@ -124,8 +124,8 @@ class Console:
         """Read and act on lines until ``quit``, ``exit`` or Ctrl-D."""
         save = _line_editing(self._verbs())
         title = _title(self.state)
-        click.echo(f"{title}\nrecording as {self.by} · 'help' lists the lines, 'quit' leaves")
-        click.echo(brief(self.state))
+        say(f"{title}\nrecording as {self.by} · 'help' lists the lines, 'quit' leaves")
+        say(brief(self.state))
         while True:
             typing = True
             try:
@@ -135,11 +135,11 @@ class Console:
                 if not self.act(line):
                     return
             except EOFError:  # Ctrl-D
-                click.echo()
+                say()
                 return
             except KeyboardInterrupt:  # Ctrl-C: the line being typed is dropped
                 said = "" if typing else "interrupted: 'history' says what was recorded"
-                click.echo(f"\n{said}" if said else "", err=bool(said))
+                say(f"\n{said}" if said else "", err=bool(said))
 
     def act(self, line: str) -> bool:
         """Do what ``line`` says; False when it says to leave."""
@@ -177,12 +177,12 @@ class Console:
             said = error.format_message() if isinstance(error, click.ClickException) else None
             message = refusal_once(line, said or refusal_text(error))
             prefix = "" if message.startswith("refused") else "not recorded: "
-            click.echo(f"  {prefix}{message}", err=True)
+            say(f"  {prefix}{message}", err=True)
             return
         self.state = done.state
         for said in done.lines:
-            click.echo(f"  {said}")
-        click.echo(f"  {brief(done.state)}")
+            say(f"  {said}")
+        say(f"  {brief(done.state)}")
 
     def help(self, words: list[str]) -> None:
         """The lines the console takes, or those that mention ``words``."""
@@ -191,9 +191,9 @@ class Console:
             wanted = " ".join(words).lower()
             entries = [e for e in entries if any(wanted in part.lower() for part in e)]
             if not entries:
-                click.echo(f"  no line mentions {wanted!r}; 'help' lists them all")
+                say(f"  no line mentions {wanted!r}; 'help' lists them all")
                 return
-        click.echo("\n".join(help_table(entries)))
+        say("\n".join(help_table(entries)))
 
     def show(self, words: list[str]) -> None:
         """The board and the state, as ``bgledger show`` draws them; ``show a|b`` from a side."""
@@ -204,22 +204,22 @@ class Console:
             resolve_viewer(shown.state, viewer)  # before the title is printed
             _print_show(shown, False, viewer)
         except click.ClickException as error:
-            click.echo(f"  {error.format_message()}", err=True)
+            say(f"  {error.format_message()}", err=True)
         except ValueError as error:  # a viewer that is neither player
-            click.echo(f"  show: {error}", err=True)
+            say(f"  show: {error}", err=True)
 
     def history(self, words: list[str]) -> None:
         """The last entries of the audit trail (``history all``: every one)."""
         spec = words[0].lower() if words else str(RECENT)
         if spec != "all" and not (spec.isascii() and spec.isdigit()):
-            click.echo(f"  history {spec!r}: a number of entries, or 'all'", err=True)
+            say(f"  history {spec!r}: a number of entries, or 'all'", err=True)
             return
         with library_errors():
             entries = self.ledger.history(self.match_id)
         shown = entries if spec == "all" else entries[-int(spec) :] if int(spec) else []
         width = max((len(entry.recorded_by) for entry in shown), default=0)
         for entry in shown:
-            click.echo(history_line(entry, width))
+            say(history_line(entry, width))
 
     def _verbs(self) -> list[str]:
         """The words Tab completes: each command's first word and the console's own."""
@@ -268,6 +268,6 @@ def _line_editing(verbs: Iterable[str]) -> Callable[[], None]:
             readline.write_history_file(path)
         except OSError as error:
             failed.append(error)
-            click.echo(f"  (the lines typed are not kept: {error})", err=True)
+            say(f"  (the lines typed are not kept: {error})", err=True)
 
     return save

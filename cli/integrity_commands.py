@@ -20,6 +20,7 @@ from bgledger.cli.common import (
     json_option,
     library_errors,
     open_ledger,
+    say,
 )
 from bgledger.service import Ledger, verdict_text
 
@@ -86,9 +87,9 @@ def verify(
         emit_json({"ok": ok, "matches": [v.to_json() for v in verdicts]})
     else:
         for verdict in verdicts:
-            click.echo(verdict_text(verdict), err=not verdict.ok)
+            say(verdict_text(verdict), err=not verdict.ok)
         if not verdicts:
-            click.echo("no matches to verify")
+            say("no matches to verify")
     if not all(v.ok for v in verdicts):
         ctx.exit(1)
 
@@ -124,7 +125,7 @@ def seal(
         emit_json(made.to_json())
         return
     what = f"{len(made.matches)} matches" if whole else str(match_id)
-    click.echo(f"sealed {what} at {made.events} events in {out}", err=True)
+    say(f"sealed {what} at {made.events} events in {out}", err=True)
 
 
 @click.command("keygen")
@@ -138,7 +139,7 @@ def keygen_command(out: Path) -> None:
         raise BadInputError(f"--out {str(out)!r}: name a file for the private key")
     with library_errors():
         pub = Ledger.keygen(out)
-    click.echo(f"private key {out}, public key {pub}")
+    say(f"private key {out}, public key {pub}")
 
 
 COMMANDS = (verify, seal, keygen_command)

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from bgledger.cli.common import emit_json, json_option, library_errors, open_ledger
+from bgledger.cli.common import emit_json, json_option, library_errors, open_ledger, say
 from bgledger.projections.views.scoresheet import aligned, ruling_log
 
 __all__ = ["COMMANDS", "list_matches", "rebuild", "rulings", "standings"]
@@ -44,7 +44,7 @@ def list_matches(ctx: click.Context, event: str | None, as_json: bool) -> None:
         return
     if not rows:
         where = f" in event {event!r}" if event is not None else ""
-        click.echo(f"no matches{where} yet: 'bgledger start' or 'bgledger import'")
+        say(f"no matches{where} yet: 'bgledger start' or 'bgledger import'")
         return
     table: list[tuple[str, ...]] = [LIST_COLUMNS]
     table += [
@@ -63,7 +63,7 @@ def list_matches(ctx: click.Context, event: str | None, as_json: bool) -> None:
     if event is not None:  # one event: its column says nothing
         table = [(cells[0], *cells[2:]) for cells in table]
     for line in aligned(table, numeric=(3, 5) if event is not None else (4, 6)):
-        click.echo(line)
+        say(line)
 
 
 def _shortened(text: str, most: int) -> str:
@@ -115,14 +115,14 @@ def rulings(ctx: click.Context, event: str | None, as_json: bool) -> None:
         emit_json({"event": event, "rulings": [ruling_json(row) for row in rows]})
         return
     if not rows:
-        click.echo("no rulings" + (f" in event {event!r}" if event is not None else ""))
+        say("no rulings" + (f" in event {event!r}" if event is not None else ""))
         return
     players = {m["match_id"]: (m["player_a"], m["player_b"]) for m in ledger.matches(event)}
     for row in ruling_log(rows, players):
         when = row["at"][:19].replace("T", " ")
         where = f"{row['match_id']}#{row['number']}"
         what = row["what"]
-        click.echo(
+        say(
             f"{when}  {where:<20} {row['event'] or '-':<16} {row['rule'] or '-':<16} "
             f"{row['ruled_by']:<9} [{row['status']}]  {row['kind']}: {what + ': ' if what else ''}"
             f"{row['reason']}"
@@ -146,7 +146,7 @@ def standings(ctx: click.Context, event: str | None, as_json: bool) -> None:
         emit_json({"event": event, "standings": rows})
         return
     if not rows:
-        click.echo("no standings" + (f" in event {event!r}" if event is not None else ""))
+        say("no standings" + (f" in event {event!r}" if event is not None else ""))
         return
     keys = ("played", "won", "lost", "in_progress", "points_for", "points_against")
     table: list[tuple[str, ...]] = [STANDINGS_COLUMNS]
@@ -154,7 +154,7 @@ def standings(ctx: click.Context, event: str | None, as_json: bool) -> None:
         (row["event"] or "-", row["player"], *(str(row[key]) for key in keys)) for row in rows
     ]
     for line in aligned(table, numeric=range(2, 8)):
-        click.echo(line)
+        say(line)
 
 
 @click.command("rebuild")
@@ -189,7 +189,7 @@ def rebuild(ctx: click.Context, full: bool, as_json: bool) -> None:
     if as_json:
         emit_json(document)
         return
-    click.echo(
+    say(
         f"rebuilt from {report.events} events in {report.seconds:.2f} s "
         f"({document['events_per_second']} events/s; {report.folded} folded, "
         f"{report.snapshots} matches from a snapshot): {report.matches} matches, "

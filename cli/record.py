@@ -23,7 +23,14 @@ from typing import Any, TextIO
 
 import click
 
-from bgledger.cli.common import emit_json, json_option, open_ledger, refusal_text, stamp_options
+from bgledger.cli.common import (
+    emit_json,
+    json_option,
+    open_ledger,
+    refusal_text,
+    say,
+    stamp_options,
+)
 from bgledger.cli.console import Console, help_entries, help_table, refusal_once
 from bgledger.errors import BgLedgerError
 from bgledger.projections.views.summary import state_json
@@ -50,12 +57,12 @@ class _Session:
         except BgLedgerError as error:
             message = refusal_text(error, record=True)
             self.refused.append({"line": number, "text": line, "error": message})
-            click.echo(f"line {number}: {line!r}: {refusal_once(line, message)}", err=True)
+            say(f"line {number}: {line!r}: {refusal_once(line, message)}", err=True)
             return
         self.state = done.state
         self.recorded += 1
         if not quiet:
-            click.echo(brief(self.state))
+            say(brief(self.state))
 
 
 def _lines(stream: TextIO) -> Iterator[tuple[int, str]]:
@@ -100,7 +107,7 @@ def record(ctx: click.Context, match_id: str, by: str, at: str | None, as_json: 
         document = {"recorded": session.recorded, "refused": session.refused}
         emit_json({**document, "state": state_json(session.state)})
     elif session.refused:
-        click.echo(f"{session.recorded} recorded, {len(session.refused)} refused", err=True)
+        say(f"{session.recorded} recorded, {len(session.refused)} refused", err=True)
     if session.refused:
         ctx.exit(1)
 

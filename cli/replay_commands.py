@@ -20,7 +20,7 @@ from functools import partial
 
 import click
 
-from bgledger.cli.common import BadInputError, library_errors, open_ledger, viewer_option
+from bgledger.cli.common import BadInputError, library_errors, open_ledger, say, viewer_option
 from bgledger.projections.views.text import board_diagram
 from bgledger.service import Step
 
@@ -157,11 +157,11 @@ def replay(
         raise BadInputError(f"--at {at}: match {match_id!r} has events 1-{session.last}")
     interactive = sys.stdin.isatty()
     with library_errors():
-        click.echo(session.screen())
+        say(session.screen())
         while not session.done:
             if interactive:
-                click.echo(f"[{HELP}] > ", nl=False)
+                say(f"[{HELP}] > ", nl=False)
             line = sys.stdin.readline()
             if not line:
                 return
-            click.echo(session.step(line))
+            say(session.step(line))

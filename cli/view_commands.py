@@ -16,6 +16,7 @@ from bgledger.cli.common import (
     json_option,
     library_errors,
     open_ledger,
+    say,
     viewer_option,
 )
 from bgledger.projections.views.audit import (
@@ -104,27 +105,27 @@ def _print_show(
     ``event`` is the event shown the match after (``--at N``): its line of the history.
     """
     state, now_ms = shown.state, shown.now_ms
-    click.echo(_title(state))
+    say(_title(state))
     if titled:
-        click.echo(shown.moment.title())
+        say(shown.moment.title())
     if event is not None:
-        click.echo(history_line(event))
-    click.echo(board_diagram(state, viewer))
+        say(history_line(event))
+    say(board_diagram(state, viewer))
     if state.next_length is not None:
-        click.echo(f"\nthe match is {state.next_length} points from the next game")
+        say(f"\nthe match is {state.next_length} points from the next game")
     if state.games:
-        click.echo()
-        click.echo(games_table(state))
+        say()
+        say(games_table(state))
     timing = time_lines(state, now_ms)
     if timing:
-        click.echo("\n" + "\n".join(timing))
+        say("\n" + "\n".join(timing))
     if state.flagged:
         numbers = ", ".join(str(n) for n in state.flagged)
-        click.echo(f"\nflagged (recorded as played, against the rules): events {numbers}")
+        say(f"\nflagged (recorded as played, against the rules): events {numbers}")
     if shown.moment.rulings:
-        click.echo("\n" + rulings_text(shown.moment.rulings))
+        say("\n" + rulings_text(shown.moment.rulings))
     for problem in state.anomalies:
-        click.echo(f"anomaly: {problem}", err=True)
+        say(f"anomaly: {problem}", err=True)
 
 
 @click.command()
@@ -171,17 +172,17 @@ def history(
         _print_rulings(match_id, entries)
         return
     for line in history_text(entries, game_headings(events), game):
-        click.echo(line)
+        say(line)
 
 
 def _print_rulings(match_id: str, entries: list[HistoryEntry]) -> None:
     """``history --rulings``: each ruling, in force or overturned, with what it did."""
     if not entries:
-        click.echo(f"no rulings in match {match_id!r}")
+        say(f"no rulings in match {match_id!r}")
         return
     kinds = {entry.number: entry.kind for entry in entries}
     for entry in entries:
         appealed = kinds.get(entry.voided_by or 0) == "RulingOverturned"
         status = ruling_status(entry.voided_by, appealed)
         when = entry.at[:19].replace("T", " ")
-        click.echo(f"{entry.number:>5}  {when}  {entry.recorded_by}  [{status}]  {entry.text}")
+        say(f"{entry.number:>5}  {when}  {entry.recorded_by}  [{status}]  {entry.text}")

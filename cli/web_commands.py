@@ -11,12 +11,14 @@ scorekeeper`` prints a token once; the ledger keeps its SHA-256 only.
 from __future__ import annotations
 
 import ipaddress
+import json
 import socket
 
 import click
 
-from bgledger.cli.common import BadInputError, library_errors, open_ledger
-from bgledger.service import ROLES
+from bgledger.cli.common import BadInputError, library_errors, masked, open_ledger
+from bgledger.projections.views.text import escaped
+from bgledger.service import ROLES, TokenEntry
 
 __all__ = ["serve", "serve_banner", "token", "venue_addresses"]
 
@@ -135,7 +137,7 @@ def _db_option(ctx: click.Context) -> str:
     source = root.get_parameter_source("db")
     if source is None or source.name == "DEFAULT":
         return ""
-    return f"--db {root.params['db']}"
+    return f"--db {masked(root.params['db'])}"  # a password stays off the screen
 
 
 @click.command("token")
@@ -148,7 +150,20 @@ def _db_option(ctx: click.Context) -> str:
     default=None,
     help="Who records with it (the events' 'by'); default: the role and the match or event.",
 )
-@click.option("--revoke", metavar="TOKEN", default=None, help="Revoke TOKEN instead.")
+@click.option(
+    "--expires",
+    metavar="WHEN",
+    default=None,
+    help="When it stops recording: a duration (8h, 90m, 2d) or an ISO 8601 time.",
+)
+@click.option(
+    "--revoke",
+    metavar="LABEL|ID|TOKEN",
+    default=None,
+    help="Revoke a token instead: by its label, its id (--list) or the token itself.",
+)
+@click.option("--list", "list_", is_flag=True, help="List the tokens (never their secrets).")
+@click.option("--json", "as_json", is_flag=True, help="With --list: one JSON document.")
 @click.pass_context
 def token(
     ctx: click.Context,
@@ -156,25 +171,67 @@ def token(
     role: str | None,
     event: str | None,
     label: str | None,
+    expires: str | None,
     revoke: str | None,
+    list_: bool,
+    as_json: bool,
 ) -> None:
     """Print a bearer token for `serve` that may record in MATCH (or an event's matches).
 
     \b
     bgledger token final --role scorekeeper          the pad of match 'final'
-    bgledger token --event "Open 2026" --role director
+    bgledger token --event "Open 2026" --role director --expires 12h
     bgledger token --role committee                  every match
-    bgledger token --revoke TOKEN
+    bgledger token --list                            label, role, scope, issued, last used, id
+    bgledger token --revoke "Sam at table 4"         by label, by id (--list), or the token
     """
+    managing = revoke is not None or list_
+    if managing and (match_id or role or event is not None or label or expires):
+        raise BadInputError("--list and --revoke take nothing else (but --json with --list)")
+    if as_json and not list_:
+        raise BadInputError("--json goes with --list")
     # a director's or the committee's token may be the first thing a new venue's ledger holds
-    ledger = open_ledger(ctx, create=match_id is None and revoke is None)
+    ledger = open_ledger(ctx, create=match_id is None and not managing)
     with library_errors():
+        if list_:
+            if revoke is not None:
+                raise BadInputError("--list or --revoke, not both")
+            _list_tokens(ledger.tokens(), as_json)
+            return
         if revoke is not None:
-            if match_id or role or event or label:
-                raise BadInputError("--revoke TOKEN takes nothing else")
-            ledger.revoke_token(revoke)
-            click.echo("revoked")
+            revoked = ledger.revoke_token(revoke)
+            for entry in revoked:
+                click.echo(f"revoked {entry.id} ({entry.label}, {entry.role} of {_scope(entry)})")
             return
         if role is None:
             raise BadInputError("--role: one of " + ", ".join(ROLES))
-        click.echo(ledger.issue_token(role, match_id=match_id, event=event, label=label))
+        click.echo(
+            ledger.issue_token(role, match_id=match_id, event=event, label=label, expires=expires)
+        )
+
+
+def _scope(entry: TokenEntry) -> str:
+    if entry.match_id is not None:
+        return f"match {entry.match_id}"
+    if entry.event is not None:
+        return f"event {entry.event}"
+    return "every match"
+
+
+def _list_tokens(entries: list[TokenEntry], as_json: bool) -> None:
+    """``token --list``: one line (or JSON object) per token, never its secret."""
+    if as_json:
+        click.echo(json.dumps({"tokens": [entry.to_json() for entry in entries]}, indent=2))
+        return
+    if not entries:
+        click.echo("no tokens issued ('bgledger token --help' issues one)")
+        return
+    header = ("Id", "Label", "Role", "Scope", "Issued", "Last used", "Expires", "Status")
+    rows = [header] + [
+        (e.id, escaped(e.label), e.role, escaped(_scope(e)), e.issued, e.last_used or "never",
+         e.expires or "-", e.status())
+        for e in entries
+    ]  # fmt: skip
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    for row in rows:
+        click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)))

@@ -14,18 +14,41 @@ checks and revokes tokens with it; the web server asks the front door.
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from sqlalchemy import Column, Connection, MetaData, String, Table, Text, inspect, select, update
+from sqlalchemy import (
+    Column,
+    Connection,
+    MetaData,
+    String,
+    Table,
+    Text,
+    inspect,
+    or_,
+    select,
+    update,
+)
 
 from bgledger.errors import TokenScopeError, UnknownTokenError
 from bgledger.rules.errors import RulesError
+from bgledger.rules.text import check_text
 
-__all__ = ["ROLES", "Grant", "InvalidGrantError", "TokenBook", "digest", "new_token"]
+__all__ = [
+    "ROLES",
+    "Grant",
+    "InvalidGrantError",
+    "TokenBook",
+    "TokenEntry",
+    "digest",
+    "expiry",
+    "new_token",
+]
 
 ROLES = ("scorekeeper", "director", "committee")
 """The roles a token is issued for: one match's pad, an event's director, the appeals committee."""
@@ -41,7 +64,13 @@ TOKENS = Table(
     Column("event", Text, nullable=True),
     Column("issued_at", Text, nullable=False),
     Column("revoked_at", Text, nullable=True),
+    Column("expires_at", Text, nullable=True),  # added after the table was first made
+    Column("last_used", Text, nullable=True),  # the last write it authorized; likewise
 )
+ADDED = ("expires_at", "last_used")
+"""The columns a table made by an older bgledger lacks: added on first use (a migration)."""
+ID_LENGTH = 8
+"""A token's id in ``token --list``: the first hex digits of its digest (never the secret)."""
 
 Transaction = Callable[[bool], AbstractContextManager[Connection]]
 """The ledger's transactions: ``transaction(commit)`` gives a connection."""
@@ -134,6 +163,17 @@ class Grant:
             raise InvalidGrantError("a scorekeeper's token is for one match: give MATCH")
         if role == "director" and match_id is None and event is None:
             raise InvalidGrantError("a director's token is for an event: give --event E")
+        if event is not None and not event.strip():
+            # an empty event would grant every match started without one
+            raise InvalidGrantError(f"--event {event!r}: an event's name, not empty")
+        if match_id is not None and not match_id.strip():
+            raise InvalidGrantError(f"MATCH {match_id!r}: a match's id, not empty")
+        for name, text in (("--label", label), ("--event", event)):
+            if text is not None:
+                try:
+                    check_text(name, text)
+                except RulesError as error:
+                    raise InvalidGrantError(str(error)) from None
         scope = match_id if match_id is not None else event
         default = f"{role} of {scope}" if scope is not None else role
         return cls(label or default, role, match_id, event)
@@ -149,6 +189,37 @@ def digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+@dataclass(frozen=True, slots=True)
+class TokenEntry:
+    """One token as ``token --list`` shows it: never its secret, nor its whole digest."""
+
+    id: str
+    label: str
+    role: str
+    match_id: str | None
+    event: str | None
+    issued: str
+    last_used: str | None
+    expires: str | None
+    revoked: str | None
+
+    def status(self, now: str | None = None) -> str:
+        """``in force``, ``revoked`` or ``expired`` at ``now`` (ISO 8601, UTC; default: now)."""
+        now = now or _now()
+        if self.revoked is not None:
+            return "revoked"
+        if self.expires is not None and self.expires <= now:
+            return "expired"
+        return "in force"
+
+    def to_json(self, now: str | None = None) -> dict[str, Any]:
+        """``token --list --json``'s entry."""
+        return {"id": self.id, "label": self.label, "role": self.role, "match": self.match_id,
+                "event": self.event, "issued": self.issued, "last_used": self.last_used,
+                "expires": self.expires, "revoked": self.revoked,
+                "status": self.status(now)}  # fmt: skip
+
+
 class TokenBook:
     """The tokens of one ledger, in its database (table :data:`TOKENS`)."""
 
@@ -161,19 +232,28 @@ class TokenBook:
         if not self._ready:
             with self._transaction(True) as connection:
                 TOKENS.create(connection, checkfirst=True)
+                _add_columns(connection)
             self._ready = True
         return self._transaction(commit)
+
+    def ready(self) -> None:
+        """Make the table (and add its newer columns) now, outside any transaction to come."""
+        with self._connection(False):
+            pass
 
     def _any(self) -> bool:
         """True once a token was ever issued: checking or revoking one makes no table."""
         if not self._ready:
             with self._transaction(False) as connection:
-                self._ready = inspect(connection).has_table(TOKENS.name)
+                found = inspect(connection).has_table(TOKENS.name)
+            if found:
+                with self._connection(False):  # an older table gains its new columns
+                    pass
         return self._ready
 
-    def issue(self, grant: Grant, token: str | None = None) -> str:
+    def issue(self, grant: Grant, token: str | None = None, *, expires: str | None = None) -> str:
         """A new random token for ``grant`` (or ``token``, drawn by :func:`new_token`); only
-        its digest is stored."""
+        its digest is stored.  ``expires``: when it stops recording (ISO 8601, UTC)."""
         token = new_token() if token is None else token
         with self._connection(True) as connection:
             connection.execute(
@@ -184,50 +264,161 @@ class TokenBook:
                     match_id=grant.match_id,
                     event=grant.event,
                     issued_at=_now(),
+                    expires_at=expires,
                 )
             )
         return token
 
-    def grant(self, token: str) -> Grant | None:
-        """What ``token`` may do; None if it was never issued or is revoked."""
+    def _row(self, token: str) -> Any:
+        """The token's row in force (not revoked), expired or not; None if there is none."""
         if not self._any():
             return None
         query = select(TOKENS).where(
             TOKENS.c.digest == digest(token), TOKENS.c.revoked_at.is_(None)
         )
         with self._connection(False) as connection:
-            row = connection.execute(query).mappings().first()
-        if row is None:
+            return connection.execute(query).mappings().first()
+
+    def grant(self, token: str) -> Grant | None:
+        """What ``token`` may do; None if it was never issued, is revoked or expired."""
+        row = self._row(token)
+        if row is None or _expired(row):
             return None
         return Grant(row["label"], row["role"], row["match_id"], row["event"])
 
     def held(self, token: str | None, ask: str) -> Grant:
-        """What ``token`` may do, for a token in force.
+        """What ``token`` may do, for a token in force; it is marked used now (``last_used``).
 
-        :raises UnknownTokenError: for no token, or one never issued or revoked
+        :raises UnknownTokenError: for no token, or one never issued, revoked or expired
             (the message says to ``ask`` for one: a ``bgledger token`` command line).
         """
-        grant = self.grant(token) if token else None
-        if grant is None:
+        row = self._row(token) if token else None
+        if row is None:
             raise UnknownTokenError(f"no valid token: {ask!r}")
-        return grant
+        if _expired(row):
+            raise UnknownTokenError(
+                f"this token ({row['label']}) expired at {row['expires_at']}: ask for a new "
+                f"one: {ask!r}"
+            )
+        now = _now()
+        if row["last_used"] != now:
+            used = (
+                update(TOKENS)
+                .where(TOKENS.c.digest == row["digest"])
+                .where(or_(TOKENS.c.last_used.is_(None), TOKENS.c.last_used < now))
+                .values(last_used=now)
+            )
+            with self._connection(True) as connection:
+                connection.execute(used)
+        return Grant(row["label"], row["role"], row["match_id"], row["event"])
 
-    def revoke(self, token: str) -> None:
-        """Revoke ``token``: it records nothing more.
+    def entries(self) -> list[TokenEntry]:
+        """Every token ever issued, in the order issued (``token --list``)."""
+        if not self._any():
+            return []
+        query = select(TOKENS).order_by(TOKENS.c.issued_at, TOKENS.c.label, TOKENS.c.digest)
+        with self._connection(False) as connection:
+            rows = connection.execute(query).mappings().all()
+        return [_entry(row) for row in rows]
 
-        :raises UnknownTokenError: if no such token is in force.
+    def revoke(self, what: str) -> list[TokenEntry]:
+        """Revoke the token ``what`` is (the token itself, its id, or its label): it records
+        nothing more.  A label revokes every token in force that has it.
+
+        Returns the tokens revoked.
+
+        :raises UnknownTokenError: if no token in force is ``what``, or an id names several.
         """
-        query = (
-            update(TOKENS)
-            .where(TOKENS.c.digest == digest(token), TOKENS.c.revoked_at.is_(None))
-            .values(revoked_at=_now())
-        )
         if self._any():
             with self._connection(True) as connection:
-                if connection.execute(query).rowcount == 1:
-                    return
-        raise UnknownTokenError("no such token in force (never issued, or already revoked)")
+                found = self._revocable(connection, what)
+                if found:
+                    digests = [row["digest"] for row in found]
+                    connection.execute(
+                        update(TOKENS)
+                        .where(TOKENS.c.digest.in_(digests), TOKENS.c.revoked_at.is_(None))
+                        .values(revoked_at=_now())
+                    )
+                    return [_entry(row) for row in found]
+        raise UnknownTokenError(
+            f"no token in force is {what!r} (a token, an id from 'bgledger token --list', or "
+            "a label; never issued, or already revoked)"
+        )
+
+    @staticmethod
+    def _revocable(connection: Connection, what: str) -> list[Any]:
+        """The tokens in force ``what`` names: as the token, else as an id, else as a label."""
+        live = select(TOKENS).where(TOKENS.c.revoked_at.is_(None))
+        rows = connection.execute(live.where(TOKENS.c.digest == digest(what))).mappings().all()
+        if rows:
+            return list(rows)
+        if re.fullmatch(rf"[0-9a-fA-F]{{{ID_LENGTH},64}}", what):
+            prefix = what.lower()
+            rows = (
+                connection.execute(live.where(TOKENS.c.digest.like(f"{prefix}%"))).mappings().all()
+            )
+            if len(rows) > 1:
+                raise UnknownTokenError(
+                    f"id {what!r} names {len(rows)} tokens: give more of its digits"
+                )
+            if rows:
+                return list(rows)
+        return list(connection.execute(live.where(TOKENS.c.label == what)).mappings().all())
+
+
+def expiry(text: str, now: datetime | None = None) -> str:
+    """When a token given ``--expires TEXT`` stops recording, as stored (ISO 8601, UTC).
+
+    ``TEXT`` is a duration from now (``90m``, ``8h``, ``2d``, ``1h30m``, ``45s``) or a
+    time (ISO 8601 with its offset: ``2026-11-22T02:00:00+01:00``).
+
+    :raises InvalidGrantError: for anything else, or a time not after now.
+    """
+    now = now or datetime.now(UTC)
+    spoken = text.strip().lower()
+    parts = re.fullmatch(r"(?:(\d{1,4})d)?(?:(\d{1,5})h)?(?:(\d{1,6})m)?(?:(\d{1,8})s)?", spoken)
+    if spoken and parts is not None:
+        days, hours, minutes, seconds = (int(part or 0) for part in parts.groups())
+        when = now + timedelta(days=days, hours=hours, minutes=minutes, seconds=seconds)
+    else:
+        try:
+            when = datetime.fromisoformat(text.strip())
+        except ValueError:
+            raise InvalidGrantError(
+                f"--expires {text!r}: a duration (90m, 8h, 2d, 1h30m) or an ISO 8601 time "
+                "with its offset (2026-11-22T02:00:00+01:00)"
+            ) from None
+        if when.tzinfo is None:
+            raise InvalidGrantError(
+                f"--expires {text!r}: give the time's offset (+01:00, Z): whose 'now' is it?"
+            )
+    if when <= now:
+        raise InvalidGrantError(f"--expires {text!r}: a time after now ({_iso(now)})")
+    return _iso(when)
+
+
+def _expired(row: Any) -> bool:
+    return row["expires_at"] is not None and row["expires_at"] <= _now()
+
+
+def _entry(row: Any) -> TokenEntry:
+    return TokenEntry(row["digest"][:ID_LENGTH], row["label"], row["role"], row["match_id"],
+                      row["event"], row["issued_at"], row["last_used"], row["expires_at"],
+                      row["revoked_at"])  # fmt: skip
+
+
+def _add_columns(connection: Connection) -> None:
+    """Add :data:`ADDED` to a table made before them (the migration, on first use)."""
+    have = {column["name"] for column in inspect(connection).get_columns(TOKENS.name)}
+    for name in ADDED:
+        if name not in have:
+            connection.exec_driver_sql(f"ALTER TABLE {TOKENS.name} ADD COLUMN {name} TEXT")
 
 
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    return _iso(datetime.now(UTC))
+
+
+def _iso(when: datetime) -> str:
+    """``when`` as the table stores times: UTC, to the second (so they compare as text)."""
+    return when.astimezone(UTC).isoformat(timespec="seconds")

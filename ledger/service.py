@@ -47,13 +47,23 @@ import json
 import shlex
 import time
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from copy import deepcopy
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
-from bgledger.access import ROLES, Grant, InvalidGrantError, TokenBook, digest, new_token
+from bgledger.access import (
+    ROLES,
+    Grant,
+    InvalidGrantError,
+    TokenBook,
+    TokenEntry,
+    digest,
+    expiry,
+    new_token,
+)
 from bgledger.commands.breaks import BEST_OF_THREE
 from bgledger.commands.clock import NOMINAL_MS, SET_RULES, parse_clock
 from bgledger.commands.corrections import entries_in_force
@@ -121,6 +131,7 @@ from bgledger.rules.position import Position
 from bgledger.rules.profiles import DEFAULT_PROFILE, PROFILES, Decision, get_profile
 from bgledger.store.application import DEFAULT_URL, MatchStore
 from bgledger.store.keys import Found, KeyBook, Keyed, checked_key, seal, unseal
+from bgledger.store.recorder import UnreadableRowError
 
 # What only some commands need is imported in the methods that need it, so
 # that a one-shot command (``bgledger show``, ``roll``, ``move``) does not pay
@@ -130,6 +141,8 @@ from bgledger.store.keys import Found, KeyBook, Keyed, checked_key, seal, unseal
 # Ed25519 keys).  Their types are re-exported all the same, loaded on first
 # use by the module's ``__getattr__`` below.
 if TYPE_CHECKING:
+    from sqlalchemy import Connection
+
     from bgledger.interchange.files import ImportRefusedError as ImportRefusedError
     from bgledger.projections.readmodels.tracking import ReadModels
     from bgledger.projections.readmodels.tracking import RebuildReport as RebuildReport
@@ -186,6 +199,8 @@ __all__ = [
     "Started",
     "Step",
     "TimeExpired",
+    "TokenEntry",
+    "UnreadableRowError",
     "Verdict",
     "parse_clock",
     "state_document",
@@ -620,8 +635,6 @@ class Ledger:
 
     def _events_after(self, match_id: str, number: int) -> list[MatchEvent]:
         """The events of the match numbered after ``number``, in order (none: none since)."""
-        from bgledger.store.recorder import UnreadableRowError
-
         try:
             stored = self._store.events.get(match_uuid(match_id), gt=number)
             return [cast(MatchEvent, event) for event in stored]
@@ -1065,6 +1078,11 @@ class Ledger:
 
     # -- who may record through the web server (bgledger.access) ------------------------
 
+    def _transaction(self) -> AbstractContextManager[Connection]:
+        """One write transaction of the ledger's database: what runs in it joins it."""
+        datastore = getattr(self._store.recorder, "datastore")  # noqa: B009
+        return cast("AbstractContextManager[Connection]", datastore.transaction(True))
+
     def _tokens(self) -> TokenBook:
         if self._token_book is None:
             datastore = getattr(self._store.recorder, "datastore")  # noqa: B009
@@ -1078,21 +1096,28 @@ class Ledger:
         match_id: str | None = None,
         event: str | None = None,
         label: str | None = None,
+        expires: str | None = None,
     ) -> str:
         """A new bearer token for ``bgledger serve`` (printed once; the ledger keeps its hash).
 
         A scorekeeper's records in ``match_id`` only; a director's in the matches
         of ``event`` (or of ``match_id``); a committee's in its scope, or every
         match without one.  ``label`` is who the events it records are ``by``
-        (default: the role and the scope, ``scorekeeper of final``).
+        (default: the role and the scope, ``scorekeeper of final``).  ``expires``:
+        a duration (``8h``) or a time after which it records nothing (refused 401).
 
-        :raises InvalidGrantError: for a role or scope that grants nothing.
+        :raises InvalidGrantError: for a role, scope, label or expiry that grants nothing.
         :raises MatchNotFoundError: for an unknown match.
         """
         grant = Grant.checked(role, match_id, event, label)
+        until = expiry(expires) if expires is not None else None
         if match_id is not None:
             self.state(match_id)  # the match exists
-        return self._tokens().issue(grant)
+        return self._tokens().issue(grant, expires=until)
+
+    def tokens(self) -> list[TokenEntry]:
+        """Every token issued, in force or not, in the order issued: never a secret."""
+        return self._tokens().entries()
 
     def authorize(self, token: str | None, match_id: str) -> Grant:
         """What ``token`` grants in ``match_id``: its role and label (who its events are by).
@@ -1139,17 +1164,25 @@ class Ledger:
             if known is not None:
                 return self._started_again(grant, keyed, known, token)
         chosen = match_id or self._store.new_id()
+        pad_grant = Grant.checked("scorekeeper", chosen, None, label)  # before anything is stored
         pad = new_token()
         if keyed is not None:
             keyed = replace(keyed, answer=f"{chosen} {seal(pad, token, keyed.key)}")
+        tokens = self._tokens()
+        tokens.ready()  # the table is made in a transaction of its own
         try:
-            self.start(players, length, match_id=chosen, by=grant.label, keyed=keyed, **options)
+            with self._transaction():  # the match and its pad's token, or neither
+                self.start(players, length, match_id=chosen, by=grant.label, keyed=keyed, **options)
+                tokens.issue(pad_grant, pad)
         except MatchExistsError:
+            self._store.forget(chosen)
             known = self._keys().find(scope, keyed.key) if keyed is not None else None
             if keyed is None or known is None:
                 raise
             return self._started_again(grant, keyed, known, token)  # the same key won the race
-        self._tokens().issue(Grant.checked("scorekeeper", chosen, None, label), pad)
+        except BaseException:
+            self._store.forget(chosen)  # the cache must not keep what was rolled back
+            raise
         return Started(chosen, grant.label, pad)
 
     def _started_again(self, grant: Grant, keyed: Keyed, known: Found, token: str) -> Started:
@@ -1167,12 +1200,15 @@ class Ledger:
             self._tokens().issue(Grant.checked("scorekeeper", chosen, None, label), pad)
         return Started(chosen, grant.label, pad, replayed=True)
 
-    def revoke_token(self, token: str) -> None:
-        """Revoke ``token``: it records nothing more.
+    def revoke_token(self, what: str) -> list[TokenEntry]:
+        """Revoke the token ``what`` is: the token itself, its id (``token --list``) or its
+        label (every token in force with that label).  It records nothing more.
 
-        :raises UnknownTokenError: if no such token is in force.
+        Returns the tokens revoked (a lost phone's, without its secret).
+
+        :raises UnknownTokenError: if no token in force is ``what``.
         """
-        self._tokens().revoke(token)
+        return self._tokens().revoke(what)
 
     # -- the tournament-wide views ---------------------------------------------------------
 

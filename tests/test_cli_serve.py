@@ -123,3 +123,35 @@ def test_a_directors_token_makes_a_new_ledger_a_scorekeepers_does_not(tmp_path: 
     )
     assert issued.exit_code == 0, issued.output
     assert len(issued.output.strip()) >= 40  # the token, printed once
+
+
+def test_the_banner_never_prints_the_databases_password(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``serve --db postgresql+psycopg://user:PASSWORD@...`` printed it twice (issue 25, Why 7)."""
+    import uvicorn
+
+    import bgledger.web
+
+    class Opened:
+        url = "postgresql+psycopg://kim:SECRETPW@db.example:5432/open"
+
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: None)
+    monkeypatch.setattr(web_commands, "open_ledger", lambda *args, **kwargs: Opened())
+    monkeypatch.setattr(bgledger.web, "create_app", lambda ledger: None)
+    result = CliRunner().invoke(main, ["--db", Opened.url, "serve"])
+    assert result.exit_code == 0, result.output
+    assert "SECRETPW" not in result.output + result.stderr
+    assert "--db postgresql+psycopg://kim:***@db.example:5432/open token" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql+psycopg://kim:SECRETPW@127.0.0.1:notaport/open",
+        "postgresql+nodriver://kim:SECRETPW@127.0.0.1/open",
+    ],
+)
+def test_a_bad_url_is_refused_without_its_password(url: str) -> None:
+    result = CliRunner().invoke(main, ["--db", url, "list"])
+    assert result.exit_code == 2, result.output
+    assert "SECRETPW" not in result.output + result.stderr
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception

@@ -248,3 +248,21 @@ def test_crashes_found_by_fuzzing_are_refused(
     result = run(ledger_db, argv, line)
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert result.exit_code in (1, 2), result.output
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["note", "plain", "", "--ruled-by", "director"],
+        ["note", "plain", " ", "--ruled-by", "committee"],
+        ["note", "plain", ""],
+    ],
+    ids=["empty ruling note", "blank ruling note", "empty remark"],
+)
+def test_an_empty_note_names_its_input(ledger_db: Path, argv: list[str]) -> None:
+    """Found by hypothesis (issue 25, Why 8): the refusal of an empty ruling's text said
+    '(--reason)', an option ``note`` does not have, and named nothing given."""
+    result = run(ledger_db, argv)
+    assert result.exit_code == 2, result.output
+    assert _names_the_input(result.output, argv, ("note",)), result.output
+    assert "--reason" not in result.output, result.output

@@ -69,7 +69,7 @@ from bgledger.projections.views.audit import history_line
 from bgledger.projections.views.svg import board_svg
 from bgledger.projections.views.text import brief, clock_line
 from bgledger.rules.errors import BgLedgerError
-from bgledger.service import Ledger
+from bgledger.service import Ledger, UnreadableRowError
 from bgledger.web.body import bearer_of, json_body, text_field
 from bgledger.web.committee import replay_routes
 from bgledger.web.director import director_routes
@@ -119,6 +119,10 @@ def error_document(error: Exception) -> tuple[int, dict[str, Any]]:
         return 409, document
     if isinstance(error, BgLedgerError):
         return 400, {"error": str(error)}
+    if isinstance(error, UnreadableRowError):  # a row edited behind the ledger's back
+        whose = f"match {error.match_id!r}" if error.match_id is not None else "a match"
+        return 503, {"error": f"{whose} is damaged: {error}", "damaged": error.match_id,
+                     "event": error.number}  # fmt: skip
     if isinstance(error, PersistenceError | sqlalchemy.exc.SQLAlchemyError):
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         return 503, {"error": f"database error: {first}"}

@@ -137,7 +137,10 @@ class Ruling:
         if self.ruled_by not in RULERS:
             raise InvalidRulingError(f"--ruled-by {self.ruled_by!r}: one of {', '.join(RULERS)}")
         if not self.reason.strip():
-            raise InvalidRulingError("a ruling needs a reason (--reason)")
+            raise InvalidRulingError(
+                f"a ruling by the {self.ruled_by} needs its reason, the words that say why: "
+                f"got {self.reason!r}"
+            )
 
 
 class RulingCommands(MatchStream):

@@ -63,9 +63,21 @@ from bgledger.rules.position import Position
 from bgledger.rules.profiles import DEFAULT_PROFILE, Decision, Profile, Subject, Window, get_profile
 from bgledger.rules.text import check_text, check_texts
 
-__all__ = ["CLOCKS", "MATCH_ID", "MAX_LENGTH", "SetupCommands", "check_score", "check_setup"]
+__all__ = [
+    "CLOCKS",
+    "MATCH_ID",
+    "MAX_LENGTH",
+    "ROUTE_WORDS",
+    "SetupCommands",
+    "check_score",
+    "check_setup",
+]
 
 MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+ROUTE_WORDS = ("new",)
+"""Ids a page of ``bgledger serve`` takes for itself: ``/matches/new`` is the director's form,
+so a match ``new`` could never be shown there (tests/test_tokens.py keeps this in step with
+the routes).  Nor may an id end ``.mat``: ``/matches/MATCH.mat`` is a match's ``.mat`` file."""
 CLOCKS = ("none", "simple-delay", "bronstein")
 MAX_LENGTH = 999
 MAX_NAME = 100
@@ -266,6 +278,11 @@ def check_setup(
         raise InvalidMatchSetupError(
             f"match id {match_id!r}: use 1-64 letters, digits, '.', '_' or '-', "
             "starting with a letter or digit"
+        )
+    if match_id.casefold() in ROUTE_WORDS or match_id.casefold().endswith(".mat"):
+        raise InvalidMatchSetupError(
+            f"match id {match_id!r}: the web server's /matches/{match_id} is another page "
+            "(/matches/new starts a match, /matches/MATCH.mat is a match's file): choose another"
         )
     for label, name in zip(("--a", "--b"), names, strict=True):
         if not name.strip():

@@ -41,7 +41,14 @@ from typing import Any
 
 from bgledger.rules.errors import RulesError
 
-__all__ = ["MAX_TEXT", "InvalidTextError", "check_text", "check_texts", "find_unsafe"]
+__all__ = [
+    "MAX_TEXT",
+    "InvalidTextError",
+    "check_text",
+    "check_texts",
+    "escaped",
+    "find_unsafe",
+]
 
 MAX_TEXT = 2000
 """The most characters a text may have (a reason of a paragraph fits; a 150 KB line does not)."""
@@ -67,6 +74,25 @@ def find_unsafe(text: str) -> tuple[int, str] | None:
         if unicodedata.category(char) in _KINDS:
             return index, char
     return None
+
+
+def escaped(text: str, keep: str = "") -> str:
+    """``text`` with every character the policy refuses written as Python writes it in a
+    ``repr`` (``\\x1b``, ``\\u202e``), the characters in ``keep`` (``"\\n"``) and every
+    visible one (Zoë, José, 東京) as they are.
+
+    For text that reached the store without :func:`check_text` (a row written by hand):
+    shown on a terminal it must not be an escape sequence.
+
+    >>> escaped("Ann\\x1b[2J Zoë")
+    'Ann\\\\x1b[2J Zoë'
+    """
+    if text.isprintable():
+        return text
+    return "".join(
+        char if char in keep or unicodedata.category(char) not in _KINDS else repr(char)[1:-1]
+        for char in text
+    )
 
 
 def check_text(label: str, text: str, limit: int = MAX_TEXT) -> str:

@@ -152,6 +152,14 @@ class MatchStore(Application[UUID]):
             ) from None
         return chosen
 
+    def forget(self, match_id: str) -> None:
+        """Drop the match from the aggregate cache: a transaction it was saved in rolled back."""
+        stream, cache = match_uuid(match_id), self.repository.cache
+        self._folded.discard(stream)
+        if cache is not None:
+            with contextlib.suppress(KeyError):
+                cache.get(stream, evict=True)
+
     def act(self, match_id: str, command: Callable[[Match], T], keyed: Keyed | None = None) -> T:
         """Load the match, run ``command`` on it, store what it recorded; return its result.
 

@@ -57,7 +57,7 @@ import os
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
 from threading import Lock, Semaphore
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 from uuid import UUID
 
 import sqlalchemy.exc
@@ -117,6 +117,7 @@ __all__ = [
     "SnapshotRecorder",
     "UnreadableRowError",
     "store_as",
+    "stored_state",
 ]
 
 _NAMES: dict[type[Any], str] = {}
@@ -177,12 +178,28 @@ class LedgerMapper(Mapper[UUID]):
         if topic not in _KNOWN:
             why = f"topic {topic!r} names no kind of event bgledger stores"
             raise UnreadableRowError(UUID(str(stream)), number, why)
+        if not isinstance(stored_event.state, bytes):  # (see stored_state)
+            kind = type(stored_event.state).__name__
+            why = f"its state is {kind} (TEXT?), not the bytes bgledger stores"
+            raise UnreadableRowError(UUID(str(stream)), number, why)
         try:
             return super().to_domain_event(stored_event)
         except Exception as error:  # whatever a hand-made row makes the decoder raise
             cause = error.__cause__ or error  # the mapper wraps the decoder's error
             why = f"{type(cause).__name__}: {cause}"
             raise UnreadableRowError(UUID(str(stream)), number, why) from None
+
+
+def stored_state(value: Any) -> bytes:
+    """A row's ``state`` as the mapper reads it: the bytes of the BLOB (``bytea``).
+
+    Any other value (a TEXT that ``sqlite3``'s ``replace()`` wrote over the BLOB)
+    is passed on as it is, for :meth:`LedgerMapper.to_domain_event` to refuse as
+    an :class:`UnreadableRowError` naming the row, never a ``TypeError`` here.
+    """
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value)
+    return cast(bytes, value)
 
 
 # -- the tables ---------------------------------------------------------------------------------
@@ -621,7 +638,7 @@ class SnapshotRecorder(AggregateRecorder):
             rows = connection.execute(query).all()
         # The stream id is the one asked for: not converting it back row by row
         # saves a fifth of a replay.
-        return [StoredEvent(originator_id, row[0], row[1], bytes(row[2])) for row in rows]
+        return [StoredEvent(originator_id, row[0], row[1], stored_state(row[2])) for row in rows]
 
     def _select_in_one_statement(
         self,
@@ -659,7 +676,7 @@ class SnapshotRecorder(AggregateRecorder):
                 rows = driver.execute(sql, params, prepare=True).fetchall()
             else:
                 rows = driver.execute(sql, params).fetchall()
-        return [StoredEvent(originator_id, row[0], row[1], bytes(row[2])) for row in rows]
+        return [StoredEvent(originator_id, row[0], row[1], stored_state(row[2])) for row in rows]
 
 
 class LedgerRecorder(SnapshotRecorder, ApplicationRecorder):
@@ -752,7 +769,7 @@ class LedgerRecorder(SnapshotRecorder, ApplicationRecorder):
                 originator_id=row.originator_id,
                 originator_version=row.originator_version,
                 topic=row.topic,
-                state=bytes(row.state),
+                state=stored_state(row.state),
             )
             for row in rows
         ]

@@ -30,6 +30,7 @@ from bgledger.projections.readmodels.tables import matches_table, rulings_table,
 from bgledger.projections.state.codec import state_from_dict
 from bgledger.projections.state.corrected import voided_by
 from bgledger.projections.state.fold import HistoryNeededError, MatchState, fold
+from bgledger.store.recorder import UnreadableRowError, stored_state
 
 __all__ = ["NotificationFolder"]
 
@@ -77,7 +78,10 @@ class NotificationFolder:
         ).all()
         streams: dict[str, _Stream] = {}
         for row in rows:
-            event = self._event(row.originator_id, row.originator_version, row.topic, row.state)
+            try:
+                event = self._event(row.originator_id, row.originator_version, row.topic, row.state)
+            except UnreadableRowError as error:
+                raise _named(connection, error) from None
             key = str(row.originator_id)
             streams.setdefault(key, _Stream(key)).items.append((row.id, event))
         events_touched: set[str] = set()
@@ -186,8 +190,19 @@ class NotificationFolder:
         if topics:
             query = query.where(table.c.topic.in_(topics))
         rows = connection.execute(query).all()
-        return [self._event(*row) for row in rows]
+        try:
+            return [self._event(*row) for row in rows]
+        except UnreadableRowError as error:
+            raise _named(connection, error) from None
 
     def _event(self, stream: Any, version: int, topic: str, state: Any) -> MatchEvent:
-        stored = StoredEvent(stream, version, topic, bytes(state))
+        stored = StoredEvent(stream, version, topic, stored_state(state))
         return cast(MatchEvent, self.mapper.to_domain_event(stored))
+
+
+def _named(connection: Connection, error: UnreadableRowError) -> UnreadableRowError:
+    """``error`` naming its match, if the match's row knows the stream (else as it was)."""
+    found = connection.execute(
+        select(matches_table.c.match_id).where(matches_table.c.stream == str(error.stream))
+    ).first()
+    return error.of(found.match_id) if found is not None else error

@@ -39,6 +39,7 @@ from bgledger.events import MatchEvent
 from bgledger.projections.readmodels.rows import match_row, ruling_row
 from bgledger.projections.state.corrected import voided_by
 from bgledger.projections.state.fold import HistoryNeededError, MatchState, fold
+from bgledger.store.recorder import stored_state
 from bgledger.store.snapshots import MatchSnapshot, StaleSnapshotError, check, thaw
 
 __all__ = ["Rebuilt", "Span", "rebuild_rows"]
@@ -115,7 +116,7 @@ class _Reader:
         self.connection, self.mapper, self.table = connection, mapper, table
 
     def decode(self, stream: Any, version: int, topic: str, state: Any) -> MatchEvent:
-        stored = StoredEvent(stream, version, topic, bytes(state))
+        stored = StoredEvent(stream, version, topic, stored_state(state))
         return cast(MatchEvent, self.mapper.to_domain_event(stored))
 
     def stream(self, stream: UUID, first: int, last: int) -> list[MatchEvent]:
@@ -169,7 +170,9 @@ def _snapshots(
         ).all()
         for stream, version, topic, state in rows:
             try:
-                snapshot = mapper.to_domain_event(StoredEvent(stream, version, topic, bytes(state)))
+                snapshot = mapper.to_domain_event(
+                    StoredEvent(stream, version, topic, stored_state(state))
+                )
             except Exception:  # a snapshot that cannot be read is not used: fold the events
                 continue
             if isinstance(snapshot, MatchSnapshot):

@@ -41,6 +41,7 @@ from bgledger.projections.views.summary import gnubg_match_id, iso_from_ms
 from bgledger.projections.views.words import points_of, profile_of, rule_for
 from bgledger.rules.position import BAR, OFF
 from bgledger.rules.profiles import Decision
+from bgledger.rules.text import escaped
 
 __all__ = [
     "REASONS",
@@ -51,6 +52,7 @@ __all__ = [
     "clock_line",
     "clock_text",
     "drift_text",
+    "escaped",
     "figure",
     "figures",
     "figures_text",
