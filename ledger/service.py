@@ -1107,6 +1107,17 @@ class Ledger:
         grant.check_covers(match_id, lambda: self.state(match_id).event)
         return grant
 
+    def starter(self, token: str | None) -> Grant:
+        """The grant of ``token``, if it may start some match: checked before a setup is
+        read (:meth:`start_match` checks the setup's event against it).
+
+        :raises UnknownTokenError: for no token, or one never issued or revoked.
+        :raises TokenScopeError: for a token that starts no match (a scorekeeper's, one match's).
+        """
+        grant = self._tokens().held(token, "bgledger token --event E --role director")
+        grant.check_starts_some()
+        return grant
+
     def start_match(self, token: str | None, setup: object, *, key: str | None = None) -> Started:
         """Start the match ``setup`` describes, for ``token``'s holder, and issue its pad's token.
 
@@ -1126,7 +1137,7 @@ class Ledger:
         :raises MatchExistsError: if its ``id`` is taken.
         :raises IdempotencyKeyReusedError: for a key this token used for another setup.
         """
-        grant = self._tokens().held(token, "bgledger token --event E --role director")
+        grant = self.starter(token)
         assert token is not None  # held() refuses none
         players, length, match_id, label, options = _start_options(setup)
         grant.check_starts(options["event"])
