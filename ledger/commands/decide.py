@@ -15,6 +15,7 @@ from typing import Any
 
 from bgledger.errors import (
     ActionRefusedError,
+    CubeActionRefusedError,
     InvalidTimeError,
     InvalidVoidReasonError,
     MatchOverError,
@@ -30,6 +31,7 @@ from bgledger.rules.results import GameResult
 
 __all__ = [
     "Problem",
+    "check_cube_limit",
     "cube_problem",
     "flags",
     "match_winner",
@@ -241,6 +243,20 @@ def match_winner(state: MatchState) -> str | None:
     if max(a, b) < state.length or a == b:
         return None
     return "a" if a > b else "b"
+
+
+def check_cube_limit(profile: Profile, value: int) -> None:
+    """Refuse a cube turned to ``value`` past the profile's limit (:class:`Limits
+    <bgledger.rules.profiles.Limits>`), even one recorded as played: what a drop would score.
+
+    :raises CubeActionRefusedError: for such a level.
+    """
+    most = profile.limits.cube.value
+    if not 1 <= value <= most:
+        raise CubeActionRefusedError(
+            f"a cube at {value}: {profile.name} turns the cube to {most} at most, even as played",
+            profile.cite(Decision.CUBE_LEVEL),
+        )
 
 
 def cube_problem(
