@@ -123,6 +123,19 @@ class Grant:
                 "director's token ('bgledger token --event E --role director')"
             )
 
+    def check_starts_some(self) -> None:
+        """Refuse a token that starts no match of any event (a scorekeeper's, one match's):
+        checked before a setup is read.
+
+        :raises TokenScopeError: for such a token.
+        """
+        if self.role == "scorekeeper" or self.match_id is not None:
+            raise TokenScopeError(
+                f"this token ({self.label}) starts no match: a {self.role}'s token for match "
+                f"{self.match_id!r} records in it only; start a match with the event's "
+                "director's token ('bgledger token --event E --role director')"
+            )
+
     def may_start(self, event: str) -> bool:
         """True if the token may start a new match of ``event``.
 

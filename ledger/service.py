@@ -67,7 +67,7 @@ from bgledger.access import (
 from bgledger.commands.breaks import BEST_OF_THREE
 from bgledger.commands.clock import NOMINAL_MS, SET_RULES, parse_clock
 from bgledger.commands.corrections import entries_in_force
-from bgledger.commands.decide import stamp
+from bgledger.commands.decide import server_time, stamp
 from bgledger.commands.language import without_comment
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.rulings import RULERS, InvalidRulingError, Ruling
@@ -720,6 +720,12 @@ class Ledger:
         first answered (``replayed``); with another command it is refused.  A command is
         all or nothing (``52: 13/x`` refused records no roll either).
 
+        Times (:func:`~bgledger.commands.decide.stamp`): one more than a few seconds
+        ahead of this machine's clock is refused, whoever gives it; a scorekeeper's
+        time later than now is recorded as now (his lines take the server's time; an
+        offline pad's earlier moment stands); an untimed command is stamped now, or at
+        the match's last event if that is later: it is never refused for its time.
+
         :raises InvalidActionError: for a line that is no command.
         :raises RulesError: for dice, plays, levels or times that describe nothing.
         :raises ActionRefusedError: when the match refuses it, with the rule.
@@ -745,7 +751,11 @@ class Ledger:
             before, version = match.state, match.version
             if grant is not None and isinstance(timed, Undo | Amend):
                 self._check_correction(grant, match_id, history, timed)
-            return before, version, timed.run(match, by, history), match
+            done = timed
+            if grant is not None and grant.role == "scorekeeper" and timed.at is not None:
+                # a scorekeeper's lines take the server's time, or an offline pad's earlier moment
+                done = replace(timed, at=server_time(timed.at, before.last_at))
+            return before, version, done.run(match, by, history), match
 
         try:
             if timed.needs_history or timed.reads_history:
@@ -1132,6 +1142,17 @@ class Ledger:
         grant.check_covers(match_id, lambda: self.state(match_id).event)
         return grant
 
+    def starter(self, token: str | None) -> Grant:
+        """The grant of ``token``, if it may start some match: checked before a setup is
+        read (:meth:`start_match` checks the setup's event against it).
+
+        :raises UnknownTokenError: for no token, or one never issued or revoked.
+        :raises TokenScopeError: for a token that starts no match (a scorekeeper's, one match's).
+        """
+        grant = self._tokens().held(token, "bgledger token --event E --role director")
+        grant.check_starts_some()
+        return grant
+
     def start_match(self, token: str | None, setup: object, *, key: str | None = None) -> Started:
         """Start the match ``setup`` describes, for ``token``'s holder, and issue its pad's token.
 
@@ -1151,7 +1172,7 @@ class Ledger:
         :raises MatchExistsError: if its ``id`` is taken.
         :raises IdempotencyKeyReusedError: for a key this token used for another setup.
         """
-        grant = self._tokens().held(token, "bgledger token --event E --role director")
+        grant = self.starter(token)
         assert token is not None  # held() refuses none
         players, length, match_id, label, options = _start_options(setup)
         grant.check_starts(options["event"])

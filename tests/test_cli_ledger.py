@@ -171,7 +171,7 @@ def test_show_at_gives_the_state_as_recorded_then(db: str) -> None:
 def test_history_numbers_every_event_with_recorder(db: str) -> None:
     started(db, "--by", "kim")
     run(db, "opening", "m", "4", "4", "--by", "lee")  # a tie
-    soon = (datetime.now(UTC) + timedelta(minutes=1)).replace(microsecond=0).isoformat()
+    soon = (datetime.now(UTC) + timedelta(seconds=4)).replace(microsecond=0).isoformat()
     run(db, "opening", "m", "6", "1", "--by", "lee", "--at", soon)
     entries = json.loads(run(db, "history", "m", "--json").stdout)["events"]
     assert [e["number"] for e in entries] == [1, 2, 3, 4]
@@ -234,13 +234,23 @@ def test_a_time_in_the_future_or_from_no_match_is_refused(db: str, at: str, says
     assert listed.exit_code == 0 and len(json.loads(listed.stdout)["matches"]) == 1
 
 
-def test_now_before_the_last_event_is_refused_saying_how_to_fix_it(db: str) -> None:
-    soon = (datetime.now(UTC) + timedelta(minutes=4)).isoformat()
-    started(db, "--at", soon)  # another device's clock, a little ahead of this one's
-    refused = run(db, "opening", "m", "6", "1")
-    assert refused.exit_code == 2
-    assert "before the match's last event" in refused.stderr and "--at" in refused.stderr
-    assert show(db)["events"] == 1
+def test_now_before_the_last_event_is_the_last_events_time(db: str) -> None:
+    """An untimed line is never refused for its time (issue 25): another device's clock a
+    little ahead of this one's gives the last event's time, and the order holds."""
+    soon = datetime.now(UTC) + timedelta(seconds=4)
+    started(db, "--at", soon.isoformat())
+    recorded = run(db, "opening", "m", "6", "1")
+    assert recorded.exit_code == 0, recorded.output
+    assert show(db)["events"] == 3  # the game's start and its opening roll
+    history = json.loads(run(db, "history", "m", "--json").stdout)["events"]
+    assert datetime.fromisoformat(history[-1]["at"]) == soon
+
+
+def test_minutes_ahead_of_this_machines_clock_is_refused(db: str) -> None:
+    """Five minutes ahead was accepted, and froze the match's untimed lines (issue 25)."""
+    soon = (datetime.now(UTC) + timedelta(minutes=4, seconds=50)).isoformat()
+    refused = run(db, "start", "--a", "Ann", "--b", "Bob", "--length", "5", "--at", soon)
+    assert refused.exit_code == 2 and "is in the future" in refused.stderr
 
 
 @pytest.mark.parametrize(

@@ -70,7 +70,7 @@ from bgledger.projections.views.svg import board_svg
 from bgledger.projections.views.text import brief, clock_line
 from bgledger.rules.errors import BgLedgerError
 from bgledger.service import Ledger, UnreadableRowError
-from bgledger.web.body import bearer_of, json_body, text_field
+from bgledger.web.body import LINE_LIMIT, bearer_of, json_body, text_field
 from bgledger.web.committee import replay_routes
 from bgledger.web.director import director_routes
 from bgledger.web.new_match import new_match_routes
@@ -200,7 +200,8 @@ def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlet
         match_id = request.path_params["match_id"]
         grant = await run_in_threadpool(ledger.authorize, bearer_of(request), match_id)
         example = '{"line": "roll 6 4"}'
-        line = text_field(await json_body(request, "the line", example), "line", example)
+        body = await json_body(request, "the line", example, LINE_LIMIT)
+        line = text_field(body, "line", example)
         key = request.headers.get("idempotency-key")
         done = await run_in_threadpool(
             partial(ledger.record_line, by=grant.label, key=key, grant=grant), match_id, line

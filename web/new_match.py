@@ -32,7 +32,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from bgledger.service import CLOCKS, DEFAULT_PROFILE, PROFILES, Ledger
-from bgledger.web.body import bearer_of, json_body
+from bgledger.web.body import SETUP_LIMIT, bearer_of, json_body
 
 __all__ = ["new_match_routes", "pad_address"]
 
@@ -58,7 +58,9 @@ def new_match_routes(ledger: Ledger, page: Page) -> list[Route]:
 
     async def start(request: Request) -> Response:
         example = '{"a": "Ann", "b": "Bob", "length": 7}'
-        setup = await json_body(request, "the match", example)
+        # the token first: a stranger's body is never read (DESIGN principle 11)
+        await run_in_threadpool(ledger.starter, bearer_of(request))
+        setup = await json_body(request, "the match", example, SETUP_LIMIT)
         key = request.headers.get("idempotency-key")
         started = await run_in_threadpool(
             partial(ledger.start_match, key=key), bearer_of(request), setup

@@ -97,6 +97,13 @@ class BreakCommands(ClockCommands):
             raise InvalidClockError(
                 f"break by {' and '.join(players) or 'nobody'}: a and/or b, --combine 1 or more"
             )
+        most = self.profile.limits.breaks_at_once.value
+        if combine > most:
+            raise BreakRefusedError(
+                f"{combine} breaks combined into one: {self.profile.name} combines {most} at "
+                "most, even by the director's exception",
+                self.profile.cite(Decision.BREAK_EXCEPTION),
+            )
         if state.breaks.open is not None:
             raise BreakRefusedError("a break is already on: end it first", self._break_rule)
         if not exception:
@@ -250,8 +257,17 @@ class BreakCommands(ClockCommands):
                 f"penalty {points!r} against {player!r}: a or b, 1 point or more, "
                 "--rule and --reason"
             )
-        if self.state.winner is not None:
+        state = self.state
+        if state.winner is not None:
             raise PenaltyRefusedError("the match is over", rule.strip())
+        needs = state.length - state.score[1 if player == "a" else 0]
+        if points > needs:
+            raise PenaltyRefusedError(
+                f"{points} penalty points against {state.name(player)}: "
+                f"{state.name(other(player))} needs {needs} to win the match, and penalty "
+                "points are scored by the opponent",
+                self._penalty_rule,
+            )
         when, _ = self._moment(at)
         with self.atomic():
             assessed = self._record(

@@ -175,6 +175,24 @@ class ClockCommands(RulingCommands):
         when = _decide.stamp(at, self.state.last_at)
         return when, at_ms(when)
 
+    def _check_figures(self, shown: Sequence[int], rule: str) -> None:
+        """Refuse, under ``rule``, a clock figure below 0:00 or past the profile's limit for
+        the match's length (:class:`~bgledger.rules.profiles.Limits`, DESIGN principle 11).
+
+        :raises ClockRefusedError: for such a figure.
+        """
+        limits, length = self.profile.limits, self.state.length
+        most = limits.longest_reserve_ms(length)
+        for ms in shown:
+            if not 0 <= ms <= most:
+                per_point = clock_text(limits.reserve_per_point.value * 1000)
+                raise ClockRefusedError(
+                    f"a clock figure of {ms // 1000} seconds: a {length}-point match's clock "
+                    f"shows 0:00 to {clock_text(most)} under {self.profile.name} ({per_point} "
+                    "a point at most)",
+                    rule,
+                )
+
     # -- setting up -----------------------------------------------------------------
 
     def start_clock(
@@ -206,6 +224,13 @@ class ClockCommands(RulingCommands):
         reserve, reserve_rule = _reserve(
             rules, state, reserve_ms, doubles, cite(Decision.CLOCK_SETTING)
         )
+        self._check_figures((reserve,), cite(Decision.CLOCK_SETTING))
+        most_delay = self.profile.limits.delay.value
+        if delay > most_delay * 1000:
+            raise ClockRefusedError(
+                f"delay {delay // 1000} s: {self.profile.name} allows {most_delay} s at most",
+                cite(Decision.CLOCK_SETTING),
+            )
         rule = reserve_rule or delay_rule or rules.basis.rule or mode
         when, _ = self._moment(at)
         return self._record(
@@ -301,6 +326,7 @@ class ClockCommands(RulingCommands):
         :raises ClockRefusedError: without a clock.
         """
         timer = timer_of(self.state)
+        self._check_figures(shown, self.profile.cite(Decision.CLOCK_ERRORS))
         when, now = self._moment(at)
         ours = figures(timer, now)
         self._record(ClockRead, by, when, reserve_a_ms=shown[0], reserve_b_ms=shown[1])
@@ -331,6 +357,7 @@ class ClockCommands(RulingCommands):
             raise InvalidClockError(f"rule {rule!r}: the clocks are set under {', '.join(allowed)}")
         if min(reserves) < 0 or not reason.strip():
             raise InvalidClockError("a setting needs two figures of 0:00 or more and a reason")
+        self._check_figures(reserves, rule)
         when, _ = self._moment(at)
         return self._record(
             ClockSet, by, when, reserve_a_ms=reserves[0], reserve_b_ms=reserves[1],
@@ -355,6 +382,7 @@ class ClockCommands(RulingCommands):
         timer = timer_of(state)
         if player not in ("a", "b"):
             raise InvalidClockError(f"player {player!r}: 'a' or 'b'")
+        self._check_figures((nominal_ms,), self.profile.cite(Decision.TIME_EXPIRED))
         when, now = self._moment(at)
         left = figures(timer, now)
         mine = figure(timer, player, now)

@@ -53,6 +53,7 @@ class CubeCommands(PlayCommands):
         _decide.require_phase(state, "double", Decision.DOUBLE, Phase.ROLL)
         player = state.turn or "a"
         value = state.next_cube if to is None else to
+        _decide.check_cube_limit(self.profile, value)
         problem = _decide.cube_problem(state, self.profile, player, value)
         refusal = f"{state.name(player)} may not double"
         command = ("double",) if to is None else ("double", "--to", str(to))
@@ -107,6 +108,7 @@ class CubeCommands(PlayCommands):
         by: str, at: str | None, taken: bool,
     ) -> None:  # fmt: skip
         state, allowed = self.state, self.profile.cube.social_doubles_allowed
+        _decide.check_cube_limit(self.profile, value)
         words = {"beaver": "a beaver", "automatic": "an automatic double"}[kind]
         problem = None
         if not allowed.value:

@@ -15,6 +15,7 @@ from typing import Any
 
 from bgledger.errors import (
     ActionRefusedError,
+    CubeActionRefusedError,
     InvalidTimeError,
     InvalidVoidReasonError,
     MatchOverError,
@@ -30,6 +31,7 @@ from bgledger.rules.results import GameResult
 
 __all__ = [
     "Problem",
+    "check_cube_limit",
     "cube_problem",
     "flags",
     "match_winner",
@@ -40,6 +42,7 @@ __all__ = [
     "require_phase",
     "resignation_problem",
     "same_checker",
+    "server_time",
     "situation",
     "stamp",
     "void_reason_rule",
@@ -243,6 +246,20 @@ def match_winner(state: MatchState) -> str | None:
     return "a" if a > b else "b"
 
 
+def check_cube_limit(profile: Profile, value: int) -> None:
+    """Refuse a cube turned to ``value`` past the profile's limit (:class:`Limits
+    <bgledger.rules.profiles.Limits>`), even one recorded as played: what a drop would score.
+
+    :raises CubeActionRefusedError: for such a level.
+    """
+    most = profile.limits.cube.value
+    if not 1 <= value <= most:
+        raise CubeActionRefusedError(
+            f"a cube at {value}: {profile.name} turns the cube to {most} at most, even as played",
+            profile.cite(Decision.CUBE_LEVEL),
+        )
+
+
 def cube_problem(
     state: MatchState, profile: Profile, player: str, value: int | None = None
 ) -> Problem | None:
@@ -303,8 +320,9 @@ def parse_level(text: str) -> str:
     return str(GameResult.parse(text))
 
 
-FUTURE_TOLERANCE = timedelta(minutes=5)
-"""How far ahead of this machine's clock a time may be: two devices at a table disagree a little."""
+FUTURE_TOLERANCE = timedelta(seconds=5)
+"""How far ahead of this machine's clock a time may be: two devices at a table disagree by a
+second or two; more is a wrong time, or one that would hold the match's next lines back."""
 EARLIEST_YEAR = 1900
 """No backgammon match on record is older; an earlier year is a typing error."""
 
@@ -313,43 +331,62 @@ def stamp(at: str | None, previous: str | None) -> str:
     """``at`` as an ISO 8601 time with a UTC offset (now if ``None``).
 
     A time without an offset is the machine's local time.  Times never go
-    backwards: an explicit ``at`` and the default "now" are both checked
-    against the match's last event.
+    backwards: an explicit ``at`` before the match's last event is refused.
+    ``None`` (an untimed line) is never refused for its time: it is now, or
+    the match's last event's time if that is later (by the few seconds a time
+    may be ahead, unless this machine's clock went back), so another client's
+    time a little ahead never holds the match's next lines back.
 
     :raises InvalidTimeError: if ``at`` is not ISO 8601, is before the year
         :data:`EARLIEST_YEAR` or more than :data:`FUTURE_TOLERANCE` ahead of
-        this machine's clock, or if the time (given or now) is earlier than
-        ``previous`` (the match's last event): events are kept in the order
-        they happened.
+        this machine's clock, or if it is earlier than ``previous`` (the
+        match's last event): events are kept in the order they happened.
     """
     now = datetime.now(UTC)
     if at is None:
-        when = now
-    else:
-        try:
-            when = datetime.fromisoformat(at.strip())
-            if when.tzinfo is None:
-                when = when.astimezone()
-            ahead = when - now
-        except (ValueError, OverflowError, OSError):
-            raise InvalidTimeError(
-                f"--at {at!r} is not an ISO 8601 time (e.g. 2026-11-21T14:05:00+01:00)"
-            ) from None
-        if when.year < EARLIEST_YEAR:
-            raise InvalidTimeError(f"--at {at!r}: a year before {EARLIEST_YEAR} is not a match's")
-        if ahead > FUTURE_TOLERANCE:
-            raise InvalidTimeError(
-                f"--at {at!r} is in the future (this machine's clock says "
-                f"{now.isoformat(timespec='seconds')}): record what has happened"
-            )
+        last = datetime.fromisoformat(previous) if previous else None
+        return (now if last is None or now >= last else last).isoformat()
+    when = _checked_time(at, now)
     if previous and when < datetime.fromisoformat(previous):
-        if at is None:
-            raise InvalidTimeError(
-                f"now ({when.isoformat(timespec='seconds')}) is before the match's last event, "
-                f"at {previous}: give the time with --at, or set this machine's clock"
-            )
         raise InvalidTimeError(
             f"--at {at!r} is before the match's last event, at {previous}: "
             "events are recorded in the order they happened"
         )
     return when.isoformat()
+
+
+def server_time(at: str, previous: str | None) -> str:
+    """A scorekeeper's ``at``: the server's time for a moment later than now (his device's
+    clock ahead by a second or two), else the moment he gave (an offline pad's earlier one).
+
+    :raises InvalidTimeError: as :func:`stamp`.
+    """
+    now = datetime.now(UTC)
+    if _checked_time(at, now) <= now:
+        return at
+    return stamp(None, previous)
+
+
+def _checked_time(at: str, now: datetime) -> datetime:
+    """``at`` read, with the offset of this machine's zone if it gives none.
+
+    :raises InvalidTimeError: as :func:`stamp`, the order of events aside.
+    """
+    try:
+        when = datetime.fromisoformat(at.strip())
+        if when.tzinfo is None:
+            when = when.astimezone()
+        ahead = when - now
+    except (ValueError, OverflowError, OSError):
+        raise InvalidTimeError(
+            f"--at {at!r} is not an ISO 8601 time (e.g. 2026-11-21T14:05:00+01:00)"
+        ) from None
+    if when.year < EARLIEST_YEAR:
+        raise InvalidTimeError(f"--at {at!r}: a year before {EARLIEST_YEAR} is not a match's")
+    if ahead > FUTURE_TOLERANCE:
+        raise InvalidTimeError(
+            f"--at {at!r} is in the future (this machine's clock says "
+            f"{now.isoformat(timespec='seconds')}; a time may be "
+            f"{FUTURE_TOLERANCE.seconds} seconds ahead at most): record what has happened"
+        )
+    return when

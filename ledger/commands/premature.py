@@ -114,6 +114,7 @@ class PrematureCommands(MatchStream):
         state, profile = self.state, self.profile
         early = _early_player(state, "double early", Decision.PREMATURE_DOUBLE)
         value = state.next_cube if to is None else to
+        _decide.check_cube_limit(profile, value)
         problem = _decide.cube_problem(state, profile, early, value)
         stands = profile.cube.premature_double_stands
         if problem is None and not stands.value:

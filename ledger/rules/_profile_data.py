@@ -53,6 +53,7 @@ USBGF_2016 = Profile(
         "The Ruling Committee may uphold, reverse, or modify the Tournament Director's rulings.",
     ),
     decisions=decisions.DECISIONS,
+    limits=procedure.LIMITS,
 )
 
 
@@ -354,6 +355,7 @@ CLASSIC = Profile(
         "as under usbgf-2016.",
     ),
     decisions=_classic_decisions(),
+    limits=procedure.LIMITS,
 )
 
 # --- online: usbgf-2016 as an online server plays it ---

@@ -439,6 +439,31 @@ class ClockRules:
 
 
 @dataclass(frozen=True, slots=True)
+class Limits:
+    """The largest figures a command may give (DESIGN principle 11, "Bounded at the edge").
+
+    No rulebook caps a director's clock setting or a combined break: these are
+    the profile's conventions, each a margin over the largest figure its rules
+    give, so that a figure past them is a slip (or an attack), refused before
+    anything is stored.  ``reserve_per_point``: seconds of reserve time a point
+    of the match's length (a clock's reserve, reading, setting or nominal time
+    is at most this times the length, or ``reserve_at_least``); ``delay``:
+    seconds of a clock's delay; ``breaks_at_once``: breaks a player combines
+    into one; ``cube``: the highest level a cube may be turned to.
+    """
+
+    reserve_per_point: Cited[int]
+    reserve_at_least: Cited[int]
+    delay: Cited[int]
+    breaks_at_once: Cited[int]
+    cube: Cited[int]
+
+    def longest_reserve_ms(self, length: int) -> int:
+        """The most reserve time a player's clock may show in a match of ``length`` points."""
+        return max(self.reserve_per_point.value * length, self.reserve_at_least.value) * 1000
+
+
+@dataclass(frozen=True, slots=True)
 class Profile:
     """A rulebook as data: what the ledger enforces for a match that declares it.
 
@@ -462,6 +487,7 @@ class Profile:
     clocks: tuple[ClockRules, ...]
     appeals: Cited[bool]
     decisions: Decisions
+    limits: Limits
 
     def citation(self, decision: Decision) -> Citation:
         """The rule ``decision`` is taken under, with its words."""

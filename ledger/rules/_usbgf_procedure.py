@@ -8,6 +8,7 @@ are in seconds.
 
 from __future__ import annotations
 
+from bgledger.rules._id_checks import MAX_CUBE
 from bgledger.rules._profile_model import (
     BreakBand,
     BreakRules,
@@ -18,6 +19,7 @@ from bgledger.rules._profile_model import (
     EarlyPickup,
     ForgottenHit,
     LatenessRules,
+    Limits,
     cite,
 )
 
@@ -254,3 +256,41 @@ BRONSTEIN = ClockRules(
     ),
     forgotten_hit=_REFUSE_ROLL,
 )
+
+
+LIMITS = Limits(
+    reserve_per_point=cite(
+        300,
+        None,
+        note="A convention: no rule caps a clock's figures.  Five minutes a point of the "
+        "match, twice the longest reserve any table gives (CLOCK 2.2: two and a half "
+        "minutes a point for a doubles team); a reserve, reading, setting or nominal time "
+        "past it is refused as a slip.",
+    ),
+    reserve_at_least=cite(
+        2 * 60 * 60,
+        None,
+        note="A convention: however short the match, a clock may be set to two hours (a "
+        "director may give a short match a generous clock); past the longer of this and "
+        "five minutes a point, a figure is refused as a slip.",
+    ),
+    delay=cite(
+        36,
+        None,
+        note="A convention: twice the longest delay any rule gives (CLOCK 2.2: 18 seconds "
+        "for doubles); a delay the director sets past it is refused as a slip.",
+    ),
+    breaks_at_once=cite(
+        8,
+        None,
+        note="A convention: twice the most breaks any match is allotted (USBGF 2.2.2: four); "
+        "a director's exception combines no more into one break.",
+    ),
+    cube=cite(
+        MAX_CUBE,
+        None,
+        note="A convention: the highest cube a Match ID records (2 to the 15th); a double "
+        "past it, even one recorded as played, is refused.",
+    ),
+)
+"""The largest figures a command may give (:class:`Limits`): the profile's conventions."""

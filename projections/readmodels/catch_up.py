@@ -11,6 +11,10 @@ A ruling among a match's new events cannot be folded onto the stored state:
 the match after it is worked out from the events in force before it
 (:mod:`bgledger.projections.state.rulings`).  That match is then folded from
 its events, read in the same transaction; rulings are a few events a match.
+
+Each match's rows are written under a savepoint: a match whose rows the
+database cannot take is left out and reported once
+(:mod:`bgledger.projections.readmodels.left_out`), and the batch goes on.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from eventsourcing.persistence import Mapper, StoredEvent
 from sqlalchemy import Connection, Table, delete, insert, select, update
 
 from bgledger.events import MatchEvent, RulingMade
+from bgledger.projections.readmodels.left_out import UNSTORABLE, LeftOut
 from bgledger.projections.readmodels.rows import is_ruling, match_row, ruling_row, standings_rows
 from bgledger.projections.readmodels.tables import matches_table, rulings_table, standings_table
 from bgledger.projections.state.codec import state_from_dict
@@ -59,6 +64,7 @@ class NotificationFolder:
         self.table = table
         self.ruling_topics = ruling_topics
         self.batch = batch
+        self.left_out = LeftOut()
 
     def process(self, connection: Connection, position: int, stop: int) -> tuple[int, int]:
         """Fold the notifications after ``position``, up to ``stop`` (one batch), into the tables.
@@ -106,18 +112,38 @@ class NotificationFolder:
             return set()
         row = match_row(state, stream.stream, version)
         started = self._started_id(connection, stream, prior)
-        connection.execute(delete(matches_table).where(matches_table.c.stream == stream.stream))
-        connection.execute(insert(matches_table), [{**row, "started_id": started}])
         rulings = [
             ruling_row(event, state.match_id, state.event, number)
             for number, event in stream.items
             if is_ruling(event)
         ]
+        try:
+            with connection.begin_nested():
+                self._write_match(connection, stream, {**row, "started_id": started}, rulings)
+        except UNSTORABLE as error:  # left out: no stale row shows it as it was
+            self.left_out.report(f"match {state.match_id!r}", error)
+            column = matches_table.c
+            connection.execute(delete(matches_table).where(column.stream == stream.stream))
+            connection.execute(
+                delete(rulings_table).where(rulings_table.c.match_id == state.match_id)
+            )
+        return {state.event}
+
+    def _write_match(
+        self,
+        connection: Connection,
+        stream: _Stream,
+        row: dict[str, Any],
+        rulings: list[dict[str, Any]],
+    ) -> None:
+        """Replace the match's row, add its new rulings, mark those overturned."""
+        connection.execute(delete(matches_table).where(matches_table.c.stream == stream.stream))
+        connection.execute(insert(matches_table), [row])
         if rulings:
             connection.execute(insert(rulings_table), rulings)
         if any(isinstance(event, RulingMade) for _, event in stream.items):
-            self._mark_overturned(connection, stream.stream, state.match_id, version)
-        return {state.event}
+            version = stream.items[-1][1].originator_version
+            self._mark_overturned(connection, stream.stream, row["match_id"], version)
 
     def _prior_state(self, connection: Connection, stream: str, first: int) -> MatchState | None:
         """The match's state before event ``first``: stored, else folded from its events."""
@@ -173,8 +199,9 @@ class NotificationFolder:
         ).mappings()
         rows = standings_rows(dict(match) for match in matches)
         connection.execute(delete(standings_table).where(standings_table.c.event.in_(events)))
-        if rows:
-            connection.execute(insert(standings_table), rows)
+        self.left_out.insert_each(
+            connection, standings_table, rows, lambda row: f"the standings of {row['event']!r}"
+        )
 
     def _stream_events(
         self, connection: Connection, stream: str, lte: int, topics: Sequence[str] = ()

@@ -50,7 +50,20 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 import sqlalchemy.exc
-from sqlalchemy import Connection, Engine, Table, delete, func, insert, select, update
+from sqlalchemy import (
+    BigInteger,
+    Connection,
+    Engine,
+    Integer,
+    Table,
+    delete,
+    func,
+    insert,
+    inspect,
+    select,
+    text,
+    update,
+)
 
 from bgledger.events import MatchStarted, RulingMade
 from bgledger.events.names import topic_of
@@ -199,13 +212,19 @@ class ReadModels:
         """
         tables = (self.events_table, self._snapshots_table)
         rebuilt = rebuild_rows(connection, self.ledger.mapper, tables, self._log_topics, position)
-        if rebuilt.matches:
-            connection.execute(insert(matches_table), rebuilt.matches)
-        if rebuilt.rulings:
-            connection.execute(insert(rulings_table), rebuilt.rulings)
-        rows = standings_rows(rebuilt.matches)
-        if rows:
-            connection.execute(insert(standings_table), rows)
+        left_out = self._folder.left_out  # a row no column holds: that match left out, reported
+        matches = left_out.insert_each(
+            connection, matches_table, rebuilt.matches, lambda row: f"match {row['match_id']!r}"
+        )
+        listed = {row["match_id"] for row in matches}
+        rulings = [row for row in rebuilt.rulings if row["match_id"] in listed]
+        left_out.insert_each(
+            connection, rulings_table, rulings, lambda row: f"match {row['match_id']!r}"
+        )
+        left_out.insert_each(
+            connection, standings_table, standings_rows(matches),
+            lambda row: f"the standings of {row['event']!r}",
+        )  # fmt: skip
         self._advance(connection, position)
         return rebuilt.events, rebuilt.folded, rebuilt.snapshots
 
@@ -216,6 +235,7 @@ class ReadModels:
         for attempt in (1, 2):
             try:
                 metadata.create_all(self.engine, checkfirst=True)
+                self._widen()
                 with self.engine.begin() as connection:
                     if self._read_position(connection) is None:
                         connection.execute(
@@ -225,6 +245,28 @@ class ReadModels:
             except (sqlalchemy.exc.IntegrityError, sqlalchemy.exc.ProgrammingError):
                 if attempt == 2:
                     raise
+
+    def _widen(self) -> None:
+        """Widen to BIGINT the INTEGER columns an earlier version created (PostgreSQL, whose
+        INTEGER stops at 2**31 - 1; SQLite's INTEGER holds 64 bits already)."""
+        if self.engine.dialect.name != "postgresql":
+            return
+        found = inspect(self.engine)
+        narrow = [
+            (table.name, column.name)
+            for table in (*MODEL_TABLES, tracking_table)
+            for name, kind in ((c["name"], c["type"]) for c in found.get_columns(table.name))
+            for column in table.columns
+            if column.name == name
+            and isinstance(column.type, BigInteger)
+            and isinstance(kind, Integer)
+            and not isinstance(kind, BigInteger)
+        ]
+        with self.engine.begin() as connection:
+            for table_name, column_name in narrow:
+                connection.execute(
+                    text(f'ALTER TABLE "{table_name}" ALTER COLUMN "{column_name}" TYPE BIGINT')
+                )
 
     def _lock(self, connection: Connection) -> int:
         """Lock the tracking row for this transaction and return the position it holds.

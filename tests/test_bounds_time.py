@@ -1,0 +1,106 @@
+"""Time at the edge (issue 25, attack 4): a future-dated line froze a match for five minutes.
+
+Any token posting ``@<now+4:50> note x`` made every untimed line (``undo`` and the
+director's desk included) refused for about five minutes: "now" was before the
+match's last event.  The rule now (README, "Times never go backwards"):
+
+- a time more than :data:`~bgledger.commands.decide.FUTURE_TOLERANCE` (5 s) ahead
+  of the server's clock is refused, for every role;
+- a scorekeeper's lines take the server's time: a time he gives that is later
+  than now is recorded as now (an offline pad's earlier moments stand);
+- an untimed line is never refused for the time: it is stamped now, or at the
+  match's last event if that is later (a few seconds at most, unless the
+  server's clock went back), so the order of events holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from bgledger.errors import InvalidTimeError
+from bgledger.service import Ledger
+from tests.webclient import post
+
+
+def iso(seconds: float) -> str:
+    """Now plus ``seconds``, as a line's ``@TIME``."""
+    return (datetime.now(UTC) + timedelta(seconds=seconds)).isoformat(timespec="milliseconds")
+
+
+def at_of(ledger: Ledger, match_id: str) -> datetime:
+    return datetime.fromisoformat(ledger.events(match_id)[-1].at)
+
+
+@pytest.fixture
+def ledger(tmp_path: Path) -> Iterator[Ledger]:
+    ledger = Ledger(f"sqlite:///{tmp_path / 'ledger.db'}")
+    ledger.start(("Ann", "Bob"), 5, match_id="m", event="Open", by="kim", at=iso(-600))
+    yield ledger
+    ledger.close()
+
+
+@pytest.fixture
+def tokens(ledger: Ledger) -> dict[str, str]:
+    return {
+        "scorekeeper": ledger.issue_token("scorekeeper", match_id="m", label="Sam"),
+        "director": ledger.issue_token("director", event="Open", label="Dora"),
+        "committee": ledger.issue_token("committee", label="Cora"),
+    }
+
+
+@pytest.mark.parametrize("ahead", [4 * 60 + 50, 60, 6])
+def test_a_time_ahead_of_the_servers_clock_is_refused_at_the_shell(
+    ledger: Ledger, ahead: int
+) -> None:
+    with pytest.raises(InvalidTimeError, match="in the future"):
+        ledger.record_line("m", f"@{iso(ahead)} note x", by="kim")
+    assert len(ledger.events("m")) == 1
+
+
+@pytest.mark.parametrize("role", ["scorekeeper", "director", "committee"])
+def test_a_time_ahead_of_the_servers_clock_is_refused_for_every_role(
+    client: TestClient, ledger: Ledger, tokens: dict[str, str], role: str
+) -> None:
+    answer = post(client, "m", f"@{iso(4 * 60 + 50)} note x", tokens[role])
+    assert answer.status_code == 400, answer.text
+    assert "in the future" in answer.json()["error"]
+    assert len(ledger.events("m")) == 1
+
+
+def test_untimed_lines_are_never_blocked_by_a_future_dated_one(
+    client: TestClient, ledger: Ledger, tokens: dict[str, str]
+) -> None:
+    ahead = datetime.fromisoformat(iso(4))
+    assert post(client, "m", f"@{ahead.isoformat()} note x", tokens["director"]).status_code == 201
+    assert at_of(ledger, "m") == ahead  # a director's time within the allowance stands
+    for line, role in (("note y", "scorekeeper"), ("undo", "director"), ("note z", "committee")):
+        answer = post(client, "m", line, tokens[role])
+        assert answer.status_code == 201, (line, answer.text)
+        assert at_of(ledger, "m") == ahead  # not before the last event: the order holds
+    ledger.record_line("m", "note from the shell", by="kim")
+    assert at_of(ledger, "m") >= ahead
+
+
+def test_a_scorekeepers_time_later_than_now_is_the_servers_time(
+    client: TestClient, ledger: Ledger, tokens: dict[str, str]
+) -> None:
+    answer = post(client, "m", f"@{iso(4)} note x", tokens["scorekeeper"])
+    assert answer.status_code == 201, answer.text
+    assert at_of(ledger, "m") <= datetime.now(UTC)
+
+
+def test_an_offline_pads_earlier_moment_stands(
+    client: TestClient, ledger: Ledger, tokens: dict[str, str]
+) -> None:
+    earlier = datetime.fromisoformat(iso(-60))
+    answer = post(client, "m", f"@{earlier.isoformat()} note x", tokens["scorekeeper"])
+    assert answer.status_code == 201, answer.text
+    assert at_of(ledger, "m") == earlier
+    # ... and an earlier one than the last event is still refused: times never go backwards
+    answer = post(client, "m", f"@{iso(-120)} note y", tokens["scorekeeper"])
+    assert answer.status_code == 400, answer.text
