@@ -169,3 +169,71 @@ def test_a_later_late_keeps_the_scheduled_start_given_before() -> None:
         True,
         True,
     ]
+
+
+# -- each profile cites its own rulebook -------------------------------------------------------
+
+# Ann's 5-2 after the opening; under classic the higher thrower first agrees to the single dice.
+_OPENING: dict[str, tuple[str, ...]] = {}
+
+
+def _opened(profile: str) -> InMemory:
+    return _match(profile, *_OPENING.get(profile, ("opening 5 2",)))
+
+
+@pytest.mark.parametrize(
+    ("profile", "rule"),
+    [("usbgf-2016", "USBGF 4.2.3(a)"), ("usbgf-2017", "ABT 4.8"), ("classic", "CLASSIC 9")],
+)
+def test_an_illegal_play_is_refused_under_the_profiles_own_rule(profile: str, rule: str) -> None:
+    """USBGF 4.2.3(a): a play that "does not conform to the rules of backgammon"; ABT 4.8
+    "Illegal plays" replaces it under usbgf-2017; CLASSIC 9: "If a player moves a man a wrong
+    number of points".  24/20 moves a man four points with 5-2."""
+    match = _opened(profile)
+    with pytest.raises(IllegalPlayRefusedError) as refused:
+        match.act("move 13/8 24/20")
+    assert refused.value.rule == rule
+    assert str(refused.value).endswith(f"({rule})")
+    match.act("move 13/8 24/20 --as-played")
+    assert match.events[-1].rule == rule  # the play is recorded under the same rule
+
+
+@pytest.mark.parametrize(
+    ("profile", "rule"),
+    [("usbgf-2016", "USBGF 4.2.3(e)"), ("usbgf-2017", "ABT 4.8")],
+)
+def test_a_play_unrelated_to_the_dice_cites_the_profiles_rule(profile: str, rule: str) -> None:
+    """USBGF 4.2.3(e): "bearing off a checker before all checkers have reached his home board";
+    ABT 4.8 covers every illegal play and replaces it under usbgf-2017."""
+    match = _match(profile, f"setup {ILLEGAL_BEAR_OFF}", "opening 3 1")
+    with pytest.raises(IllegalPlayRefusedError) as refused:
+        match.act("move 12/9 1/off")
+    assert refused.value.rule == rule
+
+
+@pytest.mark.parametrize(
+    ("decision", "rule"),
+    [
+        (Decision.VOID_ROLL, "ABT 4.2"),
+        (Decision.PREMATURE_ROLL, "ABT 4.6"),
+        (Decision.PREMATURE_DOUBLE, "ABT 4.6"),
+        (Decision.SETUP_ERROR, "ABT 4.7"),
+        (Decision.ILLEGAL_PLAY, "ABT 4.8"),
+        (Decision.ILLEGAL_PLAY_OF_DICE, "ABT 4.8"),
+        (Decision.UNRELATED_TO_DICE, "ABT 4.8"),
+        (Decision.RESIGNATION, "ABT 4.9"),
+        (Decision.MATCH_OVER, "ABT 4.9"),
+        (Decision.RESULT, "ABT 4.10"),
+    ],
+)
+def test_usbgf_2017_cites_the_abt_rules_where_they_replace_usbgf(
+    decision: Decision, rule: str
+) -> None:
+    assert get_profile("usbgf-2017").cite(decision) == rule
+
+
+@pytest.mark.parametrize(
+    "decision", [Decision.ILLEGAL_PLAY, Decision.ILLEGAL_PLAY_OF_DICE, Decision.SAME_CHECKER]
+)
+def test_classic_cites_its_laws_for_illegal_plays(decision: Decision) -> None:
+    assert get_profile("classic").cite(decision).startswith("CLASSIC ")

@@ -221,7 +221,8 @@ class PlayCommands(PrematureCommands):
         state = self.state
         _decide.require_phase(state, "move", Decision.BASIC_RULES, Phase.PLAY)
         assert state.turn is not None and state.dice is not None
-        verdict = _decide.same_checker(state, judge(state.position, state.dice, parsed))
+        as_judged = judge(state.position, state.dice, parsed, self.profile)
+        verdict = _decide.same_checker(state, as_judged)
         if not verdict.legal and not as_played:
             raise IllegalPlayRefusedError(
                 f"illegal play {str(verdict.play) or 'no move'!r} of "
