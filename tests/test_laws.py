@@ -237,3 +237,29 @@ def test_usbgf_2017_cites_the_abt_rules_where_they_replace_usbgf(
 )
 def test_classic_cites_its_laws_for_illegal_plays(decision: Decision) -> None:
     assert get_profile("classic").cite(decision).startswith("CLASSIC ")
+
+
+# -- wording: a player is named, never "he" ----------------------------------------------------
+
+
+def test_the_setup_window_closed_says_so_without_a_pronoun() -> None:
+    """USBGF 4.2.4's window closes when "the player not starting the game has completed his
+    second turn"; the refusal says it of the player in neutral words (a player may be Ann)."""
+    blot = board({24: 2, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 4, 20: 1, 8: 3, 6: 5}).position_id
+    match = _match(
+        "usbgf-2016",
+        f"setup {blot}",
+        "opening 3 1",
+        "move 24/21 24/23",
+        "roll 2 1",
+        "move 8/6 8/7",
+        "roll 2 1",
+        "move 8/6 8/7",
+        "roll 2 1",
+        "move 8/6 7/6",
+    )
+    ruling = Ruling("director", "a checker of Bob's stood on Ann's 5 point", by="tom")
+    with pytest.raises(RulingRefusedError) as refused:
+        match.rule(lambda m, h, n, r: m.correct_setup(h, n, r), 3, ruling)
+    assert "the player who did not start completed a second turn" in str(refused.value)
+    assert " his " not in str(refused.value)
