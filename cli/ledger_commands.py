@@ -34,6 +34,7 @@ from bgledger.commands.vocabulary import (
     Drop,
     Move,
     Opening,
+    PlaySingles,
     RefuseRoll,
     Reject,
     Resign,
@@ -355,11 +356,17 @@ refuse_roll = _answer(
 take = _answer(Take, help="The doubled player takes: he owns the cube.")
 drop = _answer(Drop, help="The doubled player passes: the game is lost.")
 accept = _answer(Accept, help="The concession offered is accepted.")
+play_singles = _answer(
+    PlaySingles,
+    help="Both players agree that the winner of the opening roll plays the two single dice "
+    "instead of throwing again with two dice (CLASSIC 4; the classic profile only).",
+)
 reject = _answer(Reject, help="The concession offered is refused; play goes on.")
 
 COMMANDS = (
     start,
     opening,
+    play_singles,
     roll,
     move,
     void_roll,

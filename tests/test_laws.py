@@ -7,7 +7,8 @@ import pytest
 
 from bgledger.commands.rulings import Ruling, RulingRefusedError
 from bgledger.errors import ActionRefusedError, IllegalPlayRefusedError
-from bgledger.events import GameWon, PlaysReverted
+from bgledger.events import GameWon, PlaysReverted, SingleDiceAgreed
+from bgledger.projections.views.audit import history
 from bgledger.rules.profiles import Decision, get_profile
 from bgledger.service import Ledger
 from tests.conftest import board
@@ -59,6 +60,9 @@ def test_a_side_starting_with_a_checker_missing_may_still_be_backgammoned() -> N
 ILLEGAL_BEAR_OFF = board({12: 14, 1: 1}, {1: 1}).position_id
 
 
+_OPENING_3_1 = {"classic": ("opening 3 1", "play-singles")}  # CLASSIC 4, by consent
+
+
 @pytest.mark.parametrize("profile", ["usbgf-2016", "usbgf-2017", "classic"])
 def test_a_checker_illegally_removed_from_play_does_not_save_the_gammon(profile: str) -> None:
     """ABT 4.4: "A player with a checker illegally removed from play may still be gammoned or
@@ -67,7 +71,7 @@ def test_a_checker_illegally_removed_from_play_does_not_save_the_gammon(profile:
     match = _match(
         profile,
         f"setup {ILLEGAL_BEAR_OFF}",
-        "opening 3 1",
+        *_OPENING_3_1.get(profile, ("opening 3 1",)),
         "move 12/9 1/off --as-played",
         "roll 2 1",
         "move 1/off",
@@ -127,7 +131,7 @@ def test_the_correction_concerns_that_man_not_the_one_moved_right() -> None:
     demand that the error be rectified"; CLASSIC 10: "If a man wrongly moved can be moved
     correctly, the player in error is obliged to move that man."  Ann's 5-2: 13/8 is right,
     24/20 moves a man four points, the wrong number: the man from 24 must be moved."""
-    match = _match("classic", "opening 5 2", "move 13/8 24/20 --as-played")
+    match = _match("classic", "opening 5 2", "play-singles", "move 13/8 24/20 --as-played")
     played = len(match.events)
     match.rule(lambda m, h, n, r: m.revert(h, n, r), played, DEMANDED)
     reverted = match.events[-1]
@@ -174,7 +178,7 @@ def test_a_later_late_keeps_the_scheduled_start_given_before() -> None:
 # -- each profile cites its own rulebook -------------------------------------------------------
 
 # Ann's 5-2 after the opening; under classic the higher thrower first agrees to the single dice.
-_OPENING: dict[str, tuple[str, ...]] = {}
+_OPENING = {"classic": ("opening 5 2", "play-singles")}
 
 
 def _opened(profile: str) -> InMemory:
@@ -263,3 +267,49 @@ def test_the_setup_window_closed_says_so_without_a_pronoun() -> None:
         match.rule(lambda m, h, n, r: m.correct_setup(h, n, r), 3, ruling)
     assert "the player who did not start completed a second turn" in str(refused.value)
     assert " his " not in str(refused.value)
+
+
+# -- CLASSIC 3-4: the opening throw --------------------------------------------------------------
+
+
+def test_classic_the_higher_thrower_throws_again_with_two_dice() -> None:
+    """CLASSIC 3: "each cast a single die for the privilege of first move, the higher winning";
+    CLASSIC 4: "otherwise he must throw again with two dice".  Ann wins 5-2 and throws 6-4."""
+    match = _match("classic", "opening 5 2")
+    with pytest.raises(ActionRefusedError) as refused:
+        match.act("move 13/8 13/11")
+    assert refused.value.rule == "CLASSIC 4" == get_profile("classic").cite(Decision.OPENING_THROW)
+    assert "Ann throws again with two dice" in str(refused.value)
+    match.act("roll 6 4")
+    state = match.match.state
+    assert (state.turn, state.dice) == ("a", (6, 4))
+    match.act("move 24/18 13/9")
+    assert match.match.state.turn == "b"
+    assert "Ann rolled 6-4" in "\n".join(e.text for e in history(match.events))
+
+
+def test_classic_both_may_agree_to_play_the_single_dice() -> None:
+    """CLASSIC 4: "By mutual consent it may be agreed to let the higher throw play the points on
+    his own and his adversary's die for the first move"; the agreement is recorded."""
+    match = _match("classic", "opening 5 2", "play-singles")
+    agreed = match.events[-1]
+    assert isinstance(agreed, SingleDiceAgreed) and agreed.player == "a"
+    lines = [e.text for e in history(match.events)]
+    assert any(
+        "Ann and Bob agree that Ann plays the single dice 5-2 (CLASSIC 4)" in t for t in lines
+    )
+    with pytest.raises(ActionRefusedError):
+        match.act("roll 6 4")  # agreed: the single dice are played
+    match.act("move 13/8 13/11")
+    assert match.match.state.turn == "b"
+
+
+@pytest.mark.parametrize("profile", ["usbgf-2016", "usbgf-2017", "online"])
+def test_other_profiles_play_the_opening_dice_and_have_nothing_to_agree(profile: str) -> None:
+    match = _match(profile, "opening 5 2")
+    with pytest.raises(ActionRefusedError) as refused:
+        match.act("play-singles")
+    assert refused.value.rule == get_profile(profile).cite(Decision.OPENING_THROW)
+    with pytest.raises(ActionRefusedError):
+        match.act("roll 6 4")
+    match.act("move 13/8 13/11")

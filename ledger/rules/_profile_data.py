@@ -332,6 +332,12 @@ _CLASSIC_ROLLS = RollRules(
         "No time is set: the caster calls the throw.",
     ),
     premature_roll=cite(PrematureRoll.STANDS, None, note="The classic laws (3-11) are silent."),
+    opening_rethrow=cite(
+        True,
+        "CLASSIC 4",
+        "By mutual consent it may be agreed to let the higher throw play the points on his own "
+        "and his adversary's die for the first move; otherwise he must throw again with two dice.",
+    ),
 )
 
 

@@ -323,6 +323,13 @@ class RollRules:
     void_reasons: tuple[VoidReason, ...]
     come_to_rest_seconds: Cited[int | None]
     premature_roll: Cited[PrematureRoll]
+    opening_rethrow: Cited[bool] = Cited(
+        value=False,
+        rule=None,
+        note="The winner of the opening roll plays the two dice thrown (the basic rules).",
+    )
+    """Whether the higher thrower of the opening roll throws again with two dice unless
+    both players agree that he plays the single dice (CLASSIC 4)."""
 
     def void_reason(self, code: str) -> VoidReason | None:
         """The reason with this ``code``, or ``None`` if the profile has none."""

@@ -135,8 +135,7 @@ DECISIONS = Decisions(
         _on(
             Decision.ILLEGAL_PLAY_OF_DICE,
             "USBGF 4.2.3(a)",
-            "Players are obligated to immediately point out any play made by themselves or "
-            "their opponent that does not conform to the rules of backgammon.",
+            "Players are obligated to immediately point out any play",
             "A play that gets the dice wrong (a checker on the bar, a held point, too few dice, "
             "the smaller die); (d) and (e) are the exceptions.",
         ),
