@@ -3,8 +3,13 @@ laws of other rulebooks"): each test is the rule's sentence played out at the bo
 
 from __future__ import annotations
 
-import pytest
+import json
+from pathlib import Path
 
+import pytest
+from click.testing import CliRunner, Result
+
+from bgledger.cli.main import main
 from bgledger.commands.rulings import Ruling, RulingRefusedError
 from bgledger.errors import ActionRefusedError, IllegalPlayRefusedError
 from bgledger.events import GameWon, PlaysReverted, SingleDiceAgreed
@@ -313,3 +318,34 @@ def test_other_profiles_play_the_opening_dice_and_have_nothing_to_agree(profile:
     with pytest.raises(ActionRefusedError):
         match.act("roll 6 4")
     match.act("move 13/8 13/11")
+
+
+def test_classic_opening_throw_from_the_command_line_and_in_show(tmp_path: Path) -> None:
+    """The CLI's `play-singles MATCH` records the agreement; `show --json` says while the
+    choice is open (``opening_throw``), which the pad reads to offer it; the history says it."""
+    db = f"sqlite:///{tmp_path / 'classic.db'}"
+    runner = CliRunner()
+
+    def run(*args: str) -> Result:
+        return runner.invoke(main, ["--db", db, *args])
+
+    assert run("start", "--a", "Ann", "--b", "Bob", "--length", "3", "--id", "m",
+               "--profile", "classic").exit_code == 0  # fmt: skip
+    assert run("opening", "m", "5", "2").exit_code == 0
+    assert json.loads(run("show", "m", "--json").stdout)["opening_throw"] is True
+    moved = run("move", "m", "13/8 13/11")
+    assert moved.exit_code == 1 and "(CLASSIC 4)" in moved.output
+    assert run("play-singles", "m").exit_code == 0, "agreed"
+    assert json.loads(run("show", "m", "--json").stdout)["opening_throw"] is False
+    assert (
+        "Ann and Bob agree that Ann plays the single dice 5-2 (CLASSIC 4)"
+        in run("history", "m").output
+    )
+    assert run("move", "m", "13/8 13/11").exit_code == 0
+
+
+def test_the_pad_offers_the_agreement_to_play_the_single_dice() -> None:
+    page = (Path(__file__).parent.parent / "web" / "templates" / "pad.html").read_text()
+    assert 'data-line="play-singles" data-when="singles"' in page
+    script = (Path(__file__).parent.parent / "web" / "static" / "pad.js").read_text()
+    assert 'case "singles": return !!doc.opening_throw;' in script
