@@ -34,6 +34,7 @@ from bgledger.commands.vocabulary import (
     Drop,
     Move,
     Opening,
+    PlaySingles,
     RefuseRoll,
     Reject,
     Resign,
@@ -382,11 +383,17 @@ drop = _cube_answer(
     "the profile says; --as-played records it as made.",
 )
 accept = _answer(Accept, help="The concession offered is accepted.")
+play_singles = _answer(
+    PlaySingles,
+    help="Both players agree that the winner of the opening roll plays the two single dice "
+    "instead of throwing again with two dice (CLASSIC 4; the classic profile only).",
+)
 reject = _answer(Reject, help="The concession offered is refused; play goes on.")
 
 COMMANDS = (
     start,
     opening,
+    play_singles,
     roll,
     move,
     void_roll,

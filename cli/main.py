@@ -76,6 +76,11 @@ COMMANDS: dict[str, Lazy] = {
         help="A player offers to concede a single game, gammon or backgammon (USBGF 4.5).",
     ),
     "accept": Lazy("ledger_commands:accept", help="The concession offered is accepted."),
+    "play-singles": Lazy(
+        "ledger_commands:play_singles",
+        help="Both players agree that the winner of the opening roll plays the two single dice "
+        "instead of throwing again with two dice (CLASSIC 4; the classic profile only).",
+    ),
     "reject": Lazy(
         "ledger_commands:reject",
         help="The concession offered is refused; play goes on.",

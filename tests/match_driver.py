@@ -36,6 +36,9 @@ def next_line(state: MatchState, rng: random.Random, cube_rate: float = 0.08) ->
         return "take" if rng.random() < 0.7 else "drop"
     if phase is Phase.RESIGNED:
         return "accept" if rng.random() < 0.7 else "reject"
+    if phase is Phase.PLAY and state.opening_dice and profile.rolls.opening_rethrow.value:
+        # CLASSIC 4: the higher thrower throws again, unless both agree to the single dice
+        return "play-singles" if rng.random() < 0.5 else "roll {} {}".format(*_dice(rng))
     if phase is Phase.PLAY:
         assert state.dice is not None
         options = legal_plays(state.position, state.dice)

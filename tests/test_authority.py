@@ -37,6 +37,7 @@ LOWEST: dict[str, tuple[str, str]] = {
     "Beaver": ("beaver --as-played", "scorekeeper"),
     "AutomaticDouble": ("automatic-double --as-played", "scorekeeper"),
     "Resign": ("resign gammon", "scorekeeper"),
+    "PlaySingles": ("play-singles", "scorekeeper"),
     "Accept": ("accept", "scorekeeper"),
     "Reject": ("reject", "scorekeeper"),
     "AcceptRoll": ("accept-roll", "scorekeeper"),

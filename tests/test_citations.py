@@ -19,7 +19,10 @@ import pytest
 
 from bgledger.projections.state.clock import REASONS, STOPPED_UNDER
 from bgledger.rules import judge
+from bgledger.rules.notation import Play
+from bgledger.rules.position import Position
 from bgledger.rules.profiles import PROFILES, Decision
+from tests.conftest import board
 
 ROOT = Path(__file__).resolve().parent.parent
 CODE = ("ledger", "projections", "cli")
@@ -121,11 +124,59 @@ def test_every_profile_cites_every_decision(name: str) -> None:
 @pytest.mark.parametrize("name", list(PROFILES))
 def test_what_the_ledger_reads_back_agrees_with_the_profiles(name: str) -> None:
     """The letters a director types for a stop are the clauses the profile cites; the
-    judge flags plays under the rules the profile cites for them."""
+    judge flags plays under the rules the match's profile cites for them."""
     profile = PROFILES[name]
     assert set(STOPPED_UNDER) == set(REASONS)
     for code, (letter, _) in REASONS.items():
         rule = profile.cite(STOPPED_UNDER[code])
         assert rule.endswith(f"({letter})") if letter else "(" not in rule, (code, rule)
-    assert profile.cite(Decision.UNRELATED_TO_DICE) == judge.RULE_UNRELATED
-    assert profile.cite(Decision.IMPOSSIBLE_POSITION) == judge.RULE_IMPOSSIBLE
+    start = Position.start()
+    wrong = judge.judge(start, (5, 2), Play.parse("13/8 24/20"), profile)
+    assert (wrong.decision, wrong.rule) == (
+        Decision.ILLEGAL_PLAY_OF_DICE,
+        profile.cite(Decision.ILLEGAL_PLAY_OF_DICE),
+    )
+    early = judge.judge(EARLY_BEAR_OFF, (3, 1), Play.parse("12/9 1/off"), name)
+    assert early.rule == profile.cite(Decision.UNRELATED_TO_DICE)
+
+
+EARLY_BEAR_OFF = board({12: 14, 1: 1}, {1: 1})
+
+
+def _prefix(rule: str) -> str:
+    return rule.split()[0]
+
+
+@pytest.mark.parametrize("name", list(PROFILES))
+def test_every_citation_a_profile_can_carry_is_to_its_own_rulebook_or_says_why(
+    name: str,
+) -> None:
+    """A refusal or ruling carries a rule of the match's profile: every decision's, every
+    correction window and remedy, every void reason and clock setting.  Each is to one of
+    the profile's own books (its prefix), or is a section the profile inherits and says why
+    in its note (the classic laws are silent on the cube, the clock, the score ...)."""
+    profile = PROFILES[name]
+    strays = [
+        (citation.rule, citation.quote[:40])
+        for citation in profile.citations()
+        if citation.rule and not profile.own(citation) and not citation.note
+    ]
+    assert strays == []
+    cited = {_prefix(profile.cite(decision)) for decision in Decision}
+    assert cited & set(profile.books)
+
+
+def test_classic_cites_its_own_laws_where_they_speak_and_usbgf_only_where_silent() -> None:
+    classic = PROFILES["classic"]
+    assert classic.books == ("CLASSIC",)
+    for decision in Decision:
+        citation = classic.citation(decision)
+        if not classic.own(citation):
+            assert "classic laws (3-11) are silent" in citation.note, decision
+    assert {d for d in Decision if classic.own(classic.citation(d))} == {
+        Decision.VOID_ROLL,
+        Decision.OPENING_THROW,
+        Decision.SAME_CHECKER,
+        Decision.ILLEGAL_PLAY,
+        Decision.ILLEGAL_PLAY_OF_DICE,
+    }

@@ -19,6 +19,7 @@ from bgledger.web import create_app
 
 PAD_CONTROLS = {
     "opening": 'id="dice-confirm"',
+    "play-singles": 'data-line="play-singles"',
     "roll": 'id="dice-early"',  # the dice, and --premature for a roll before the play
     "52:": 'id="line-form"',  # the shorthand is typed
     "move": 'id="play-as-played"',  # the board's taps, and --as-played

@@ -234,7 +234,9 @@ def test_under_usbgf_2017_a_premature_roll_stands_at_once_and_cannot_be_refused(
 
 
 def test_premature_rolls_stand_under_classic_too_without_a_rule_to_cite() -> None:
-    match = new_match("classic", 5, *BOB_TO_MOVE, "roll 5 2 --premature")
+    match = new_match(
+        "classic", 5, "opening 3 1; play-singles; move 8/5 6/5; roll 6 4", "roll 5 2 --premature"
+    )
     with pytest.raises(PrematureRollStandsError, match="classic laws") as refused:
         match.refuse_roll(by="kim")
     assert refused.value.rule is None

@@ -457,17 +457,24 @@ def test_decisions_quote_the_rules_they_cite() -> None:
 
 
 def test_profiles_based_on_usbgf_2016_cite_its_rules_and_classic_says_why() -> None:
+    """usbgf-2017 cites ABT where ABT 4.1-4.10 replace a USBGF section and usbgf-2016's rule
+    elsewhere; classic cites its laws where they speak and says why it borrows the rest."""
     usbgf = get_profile("usbgf-2016")
-    assert get_profile("usbgf-2017").decisions == usbgf.decisions
+    abt = get_profile("usbgf-2017")
+    replaced = {d for d in Decision if abt.citation(d) != usbgf.citation(d)}
+    assert {abt.cite(d) for d in replaced} <= {f"ABT 4.{n}" for n in (2, 6, 7, 8, 9, 10)}
+    assert Decision.ILLEGAL_PLAY_OF_DICE in replaced
+    assert Decision.IMPOSSIBLE_POSITION not in replaced
     online = get_profile("online").decisions
     assert online.replacing({Decision.APPEAL: usbgf.citation(Decision.APPEAL)}) == usbgf.decisions
     assert online[Decision.APPEAL].rule == "USBGF 6.7"  # online events: no appeal
     classic = get_profile("classic")
     for decision in Decision:
-        if decision is not Decision.SAME_CHECKER:
+        if not classic.cite(decision).startswith("CLASSIC "):
             assert classic.cite(decision) == usbgf.cite(decision)
             assert "classic laws (3-11) are silent" in classic.citation(decision).note
     assert usbgf.cite(Decision.SAME_CHECKER) == "USBGF 4.2.3(c)"
+    assert usbgf.cite(Decision.ILLEGAL_PLAY_OF_DICE) == "USBGF 4.2.3(a)"
 
 
 def test_decisions_must_all_be_cited_to_a_rule() -> None:

@@ -801,8 +801,9 @@ def test_classic_laws_oblige_moving_the_man_wrongly_moved() -> None:
     """CLASSIC 10: if a man wrongly moved can be moved correctly, that man must be moved."""
     ledger = MatchStore("sqlite:///:memory:")
     match_id = ledger.start(("Ann", "Bob"), 3, match_id="classic", profile="classic", by=BY)
-    record(ledger, match_id, "opening 5 2", "move 13/7 --as-played")  # 7 pips for a 5-2 is 13/6
-    rule(ledger, match_id, Match.revert, 4, Ruling("players", "Bob demanded it (CLASSIC 9)"))
+    record(ledger, match_id, "opening 5 2", "play-singles")  # by consent (CLASSIC 4)
+    record(ledger, match_id, "move 13/7 --as-played")  # 7 pips for a 5-2 is 13/6
+    rule(ledger, match_id, Match.revert, 5, Ruling("players", "Bob demanded it (CLASSIC 9)"))
     ruling = ledger.history(match_id)[-1]
     assert isinstance(ruling, PlaysReverted) and ruling.same_checker == [13]
     assert ruling.rule == "CLASSIC 9"

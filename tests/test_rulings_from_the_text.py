@@ -360,10 +360,10 @@ def test_where_the_profile_allows_a_beaver_it_stands(tmp_path: Path) -> None:
     started = run(db, "start", "--a", "Ann", "--b", "Bob", "--length", "3", "--id", "m",
                   "--profile", "classic")  # fmt: skip
     assert started.exit_code == 0, started.output
-    record(db, "opening 3 1", "move 8/5 6/5", "double", "beaver")
+    record(db, "opening 3 1", "play-singles", "move 8/5 6/5", "double", "beaver")
     assert shown(db)["cube"] == {"value": 4, "owner": "a", "offered": False}
     assert shown(db)["flagged"] == []
-    refused = rule(db, "void-cube", "m", "7")
+    refused = rule(db, "void-cube", "m", "8")
     assert refused.exit_code == 1 and "was allowed under classic" in refused.output
 
 

@@ -51,7 +51,8 @@ def random_line(state: MatchState, rng: random.Random) -> str | None:
         reasons = get_profile(state.profile).rolls.void_reasons
         if reasons and rng.random() < 0.03:
             return f"void-roll {rng.choice(reasons).code}"
-        if rng.random() < 0.03:
+        opening_throw = state.opening_dice and get_profile(state.profile).rolls.opening_rethrow
+        if rng.random() < 0.03 and not (opening_throw and opening_throw.value):
             # A legal play of other dice: a real play on this board, usually illegal here.
             dice = (rng.randint(1, 6), rng.randint(1, 6))
             made = str(rng.choice(legal_plays(state.position, dice)).play) or "cannot move"

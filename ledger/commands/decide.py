@@ -126,7 +126,7 @@ def same_checker(state: MatchState, verdict: Judgement) -> Judgement:
     points = ", ".join(str(p) for p in sorted(obliged))
     reason = f"the man wrongly moved (from {points}) can be moved correctly and must be"
     rule = get_profile(state.profile).cite(Decision.SAME_CHECKER)
-    return replace(verdict, legal=False, reason=reason, rule=rule)
+    return replace(verdict, legal=False, reason=reason, rule=rule, decision=Decision.SAME_CHECKER)
 
 
 def require_phase(state: MatchState, action: str, decision: Decision, *phases: Phase) -> None:

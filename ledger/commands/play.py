@@ -38,6 +38,7 @@ from bgledger.errors import (
     IllegalPlayRefusedError,
     InvalidMatchSetupError,
     NextStep,
+    OutOfTurnError,
     ResignationRefusedError,
 )
 from bgledger.events import (
@@ -54,6 +55,7 @@ from bgledger.events import (
     ResignationOffered,
     ResignationRejected,
     RollVoided,
+    SingleDiceAgreed,
     UnplayablePlayRecorded,
 )
 from bgledger.projections.state.fold import MatchState, Phase, other
@@ -134,7 +136,8 @@ class PlayCommands(PrematureCommands):
         :raises ClockRefusedError: for a roll on the opponent's time, where refused.
         """
         dice = check_dice((die1, die2))
-        _decide.require_phase(self.state, "roll", Decision.ROLL, Phase.ROLL, Phase.REROLL)
+        if not self._opening_throw_open():  # CLASSIC 4: the higher thrower throws again
+            _decide.require_phase(self.state, "roll", Decision.ROLL, Phase.ROLL, Phase.REROLL)
         player = self.state.turn or "a"
         with self.atomic():
             hit = self._implied_hit(player, as_played, by, at)
@@ -149,6 +152,52 @@ class PlayCommands(PrematureCommands):
                 )  # fmt: skip
                 return True
         return False
+
+    def play_singles(self, *, by: str, at: str | None = None) -> None:
+        """Both players agree that the higher thrower of the opening roll plays the two
+        single dice thrown, instead of throwing again with two dice (CLASSIC 4: "By mutual
+        consent it may be agreed to let the higher throw play the points on his own and his
+        adversary's die for the first move").  Recorded as :class:`SingleDiceAgreed`.
+
+        :raises OutOfTurnError: where the profile has the opening dice played as thrown, or
+            no opening roll waits to be played.
+        """
+        state, rule = self.state, self.profile.cite(Decision.OPENING_THROW)
+        if not self.profile.rolls.opening_rethrow.value:
+            raise OutOfTurnError(
+                f"cannot agree to play the single dice: under {self.profile.name} the winner "
+                "of the opening roll plays the two dice thrown; nothing to agree",
+                rule,
+            )
+        if not self._opening_throw_open():
+            raise OutOfTurnError(
+                "cannot agree to play the single dice: no opening roll waits to be played",
+                rule,
+            )
+        assert state.turn is not None
+        self._record(SingleDiceAgreed, by, at, player=state.turn, rule=rule)
+
+    def _opening_throw_open(self) -> bool:
+        """Whether the higher thrower of the opening roll has yet to throw again or to play
+        the single dice by consent (profiles with CLASSIC 4's rule only)."""
+        state = self.state
+        return (
+            self.profile.rolls.opening_rethrow.value
+            and state.opening_dice
+            and state.phase is Phase.PLAY
+        )
+
+    def _opening_throw_choice(self) -> str:
+        """What the higher thrower of the opening roll does next, in words (CLASSIC 4)."""
+        state = self.state
+        assert state.turn is not None and state.dice is not None
+        name = state.name(state.turn)
+        dice = f"{state.dice[0]}-{state.dice[1]}"
+        return (
+            f"{name} threw the higher die of the opening roll ({dice}): {name} throws again "
+            f"with two dice ('roll D D') unless both players agree to play the single dice "
+            f"{dice} ('play-singles')"
+        )
 
     def void_roll(self, reason: str, *, by: str, at: str | None = None) -> None:
         """The last roll was invalid (``reason``: a code of the profile) and is rolled again.
@@ -221,7 +270,13 @@ class PlayCommands(PrematureCommands):
         state = self.state
         _decide.require_phase(state, "move", Decision.BASIC_RULES, Phase.PLAY)
         assert state.turn is not None and state.dice is not None
-        verdict = _decide.same_checker(state, judge(state.position, state.dice, parsed))
+        if self._opening_throw_open():
+            raise OutOfTurnError(
+                f"cannot move: {self._opening_throw_choice()}",
+                self.profile.cite(Decision.OPENING_THROW),
+            )
+        as_judged = judge(state.position, state.dice, parsed, self.profile)
+        verdict = _decide.same_checker(state, as_judged)
         if not verdict.legal and not as_played:
             raise IllegalPlayRefusedError(
                 f"illegal play {str(verdict.play) or 'no move'!r} of "

@@ -70,6 +70,7 @@ ACTIONS: dict[type[MatchEvent], Command] = {
     ev.ResignationAccepted: lambda m, e, k: m.accept(**when(k)),
     ev.ResignationRejected: lambda m, e, k: m.reject(**when(k)),
     ev.PrematureRollMade: lambda m, e, k: m.roll_early(e.die1, e.die2, **when(k)),
+    ev.SingleDiceAgreed: lambda m, e, k: m.play_singles(**when(k)),
     ev.PrematureRollAccepted: lambda m, e, k: m.accept_roll(**when(k)),
     ev.PrematureRollRefused: lambda m, e, k: m.refuse_roll(**when(k)),
     ev.PrematureDoubleMade: lambda m, e, k: m.double_early(to=e.value, as_played=True, **when(k)),

@@ -361,7 +361,7 @@ def _closed(window: Window, game: Sequence[MatchEvent]) -> str | None:
     ]  # fmt: skip
     if len(turns) >= 2:
         done = turns[1].originator_version
-        return f"the player who did not start completed his second turn at event {done}"
+        return f"the player who did not start completed a second turn at event {done}"
     return None
 
 

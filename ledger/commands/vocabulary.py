@@ -86,6 +86,7 @@ __all__ = [
     "Overturn",
     "Penalty",
     "PickupWithHit",
+    "PlaySingles",
     "RefuseRoll",
     "Reject",
     "Resign",
@@ -315,6 +316,20 @@ class Opening(Command):
     def read(cls, words: Words) -> Command:
         a, b = words.count(2, cls.usage)
         return cls(_die(a), _die(b))
+
+
+@dataclass(frozen=True, slots=True)
+class PlaySingles(Command):
+    verb = "play-singles"
+    usage = "play-singles"
+    example = "play-singles"
+    summary = (
+        "both players agree that the winner of the opening roll plays the two single dice "
+        "instead of throwing again with two dice (CLASSIC 4)"
+    )
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.play_singles(by=by, at=self.at)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1406,8 +1421,8 @@ def _correction_ruler(words: Words) -> str:
 
 
 VOCABULARY: tuple[type[Command], ...] = (
-    Opening, Roll, RollMove, Move, VoidRoll, Double, Take, Drop, Beaver, AutomaticDouble,
-    Resign, Accept, Reject, AcceptRoll, RefuseRoll, Setup, Note,
+    Opening, PlaySingles, Roll, RollMove, Move, VoidRoll, Double, Take, Drop, Beaver,
+    AutomaticDouble, Resign, Accept, Reject, AcceptRoll, RefuseRoll, Setup, Note,
     Hit, ClockStart, ClockStop, ClockResume, ClockRead, ClockSetting, Flag, EarlyPickup,
     PickupWithHit, BreakStart, BreakEnd, Late, Penalty,
     Revert, VoidCube, NullifyPass, VoidConcession, CorrectCube, CorrectSetup, Overturn,

@@ -63,6 +63,7 @@ from bgledger.events.game import (
     ResignationOffered,
     ResignationRejected,
     RollVoided,
+    SingleDiceAgreed,
     SocialDoubleMade,
     StartingPositionRecorded,
     UnplayablePlayRecorded,
@@ -99,7 +100,8 @@ __all__ = [
     "RemarkRecorded",
     "ReserveTimePenalized", "ReserveTimeRestored", "ResignationAccepted", "ResignationOffered",
     "ResignationRejected", "RollVoided", "RulingMade", "RulingNoted", "RulingOverturned",
-    "ScoreCorrected", "SocialDoubleMade", "StartingPositionCorrected", "StartingPositionRecorded",
+    "ScoreCorrected", "SingleDiceAgreed", "SocialDoubleMade", "StartingPositionCorrected",
+    "StartingPositionRecorded",
     "TimeExpired",
     "UnplayablePlayRecorded",
 ]  # fmt: skip

@@ -27,6 +27,7 @@ __all__ = [
     "ResignationOffered",
     "ResignationRejected",
     "RollVoided",
+    "SingleDiceAgreed",
     "SocialDoubleMade",
     "StartingPositionRecorded",
     "UnplayablePlayRecorded",
@@ -75,6 +76,16 @@ class OpeningRollMade(MatchEvent):
 
     die_a: int
     die_b: int
+
+
+@dataclass(frozen=True)
+class SingleDiceAgreed(MatchEvent):
+    """Both players agreed that ``player``, the higher thrower of the opening roll, plays
+    the two single dice thrown, his own and his opponent's, instead of throwing again with
+    two dice; ``rule`` is the one it was recorded under (CLASSIC 4)."""
+
+    player: str
+    rule: str
 
 
 @dataclass(frozen=True)

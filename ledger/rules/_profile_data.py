@@ -186,12 +186,51 @@ _IMPLIED_HIT_2017 = cite(
     "flagged, so that the clock error is seen (USBGF 4.3.4) and his time stops there.",
 )
 _NO_CONTACT_2017 = "conceding a no-contact position as a single game, gammon, or backgammon loss"
+_ILLEGAL_2017 = Citation(
+    rule="ABT 4.8",
+    quote="A player may condone his opponent's illegal play by rolling his dice or turning the "
+    "cube. Otherwise, he must require the opponent to replay the entire roll legally.",
+    note="ABT 4.8 covers every illegal play: it replaces USBGF 4.2.3(a) and (e).",
+)
+_PREMATURE_2017 = Citation(
+    rule="ABT 4.6",
+    quote="All premature actions (dice rolls or cube actions) shall stand if otherwise valid.",
+    note="Replaces USBGF 4.1.7.1's Fast Roll Rule and USBGF 4.4.7.",
+)
+_DECISIONS_2017 = decisions.DECISIONS.replacing(
+    {
+        Decision.VOID_ROLL: Citation(
+            rule="ABT 4.2",
+            quote="Both dice must come to rest flat on the playing surface to the right of the "
+            "bar; otherwise they are cocked and must be rerolled.",
+            note="Read with the valid-rolls FAQ, which explains it (see the void reasons).",
+        ),
+        Decision.PREMATURE_ROLL: _PREMATURE_2017,
+        Decision.PREMATURE_DOUBLE: _PREMATURE_2017,
+        Decision.SETUP_ERROR: Citation(
+            rule="ABT 4.7",
+            quote="An incorrect starting position must be corrected prior to the fifth roll of "
+            "the game.",
+        ),
+        Decision.ILLEGAL_PLAY: _ILLEGAL_2017,
+        Decision.ILLEGAL_PLAY_OF_DICE: _ILLEGAL_2017,
+        Decision.UNRELATED_TO_DICE: _ILLEGAL_2017,
+        Decision.RESIGNATION: Citation(rule="ABT 4.9", quote=_NO_CONTACT_2017),
+        Decision.RESULT: Citation(
+            rule="ABT 4.10",
+            quote="The director may correct a wrongly-posted result and should do so in a "
+            "timely manner fair to all.",
+        ),
+    }
+)
 
 USBGF_2017 = replace(
     USBGF_2016,
     name="usbgf-2017",
     summary="USBGF 2016 rules amended by the ABT 2017 procedural rules 4.1-4.10.",
     based_on="usbgf-2016",
+    books=("USBGF", "ABT", "FAQ", "CLOCK"),
+    decisions=_DECISIONS_2017,
     cube=replace(
         play.CUBE,
         premature_double_stands=cite(
@@ -294,6 +333,12 @@ _CLASSIC_ROLLS = RollRules(
         "No time is set: the caster calls the throw.",
     ),
     premature_roll=cite(PrematureRoll.STANDS, None, note="The classic laws (3-11) are silent."),
+    opening_rethrow=cite(
+        True,
+        "CLASSIC 4",
+        "By mutual consent it may be agreed to let the higher throw play the points on his own "
+        "and his adversary's die for the first move; otherwise he must throw again with two dice.",
+    ),
 )
 
 
@@ -304,6 +349,28 @@ def _classic_decisions() -> Decisions:
         decision: replace(citation, note=f"{silent} {citation.note}".strip())
         for decision, citation in decisions.DECISIONS.cited
     }
+    wrong_number = Citation(
+        rule="CLASSIC 9",
+        quote="If a player moves a man a wrong number of points, the throw being correctly "
+        "called, the adversary must demand that the error be rectified before he throws himself, "
+        "or the erroneous move stands good.",
+        note="Read for every play that gets the dice wrong; a play unrelated to the dice "
+        "(bearing off early) is usbgf-2016's, the laws being silent on it.",
+    )
+    borrowed[Decision.ILLEGAL_PLAY] = wrong_number
+    borrowed[Decision.ILLEGAL_PLAY_OF_DICE] = wrong_number
+    borrowed[Decision.VOID_ROLL] = Citation(
+        rule="CLASSIC 5",
+        quote="if either die jumps into the other table, or off the board, both dice must be "
+        "taken up and thrown again",
+        note="CLASSIC 6 for a die not flat or cocked (see the void reasons).",
+    )
+    borrowed[Decision.OPENING_THROW] = Citation(
+        rule="CLASSIC 4",
+        quote="By mutual consent it may be agreed to let the higher throw play the points on his "
+        "own and his adversary's die for the first move; otherwise he must throw again with two "
+        "dice.",
+    )
     borrowed[Decision.SAME_CHECKER] = Citation(
         rule="CLASSIC 10",
         quote="If a man wrongly moved can be moved correctly, the player in error is obliged to "
@@ -356,6 +423,7 @@ CLASSIC = Profile(
     ),
     decisions=_classic_decisions(),
     limits=procedure.LIMITS,
+    books=("CLASSIC",),
 )
 
 # --- online: usbgf-2016 as an online server plays it ---

@@ -82,6 +82,7 @@ class Decision(StrEnum):
     # -- turns and dice
     BASIC_RULES = "basic-rules"  #: the order of play: opening rolls, one turn at a time
     ROLL = "roll"  #: a roll in turn
+    OPENING_THROW = "opening-throw"  #: what the winner of the opening roll plays
     PREMATURE_ROLL = "premature-roll"  #: a roll before the opponent finished his turn
     VOID_ROLL = "void-roll"  #: an invalid roll, rolled again
     SAME_CHECKER = "same-checker"  #: what must be played after a corrected illegal play
@@ -100,6 +101,7 @@ class Decision(StrEnum):
     MATCH_OVER = "match-over"  #: who has won, and that nothing is played after it
     # -- corrections and rulings
     ILLEGAL_PLAY = "illegal-play"
+    ILLEGAL_PLAY_OF_DICE = "illegal-play-of-dice"  #: an illegal play that gets the dice wrong
     UNRELATED_TO_DICE = "unrelated-to-dice"  #: an illegal play unrelated to the dice
     IMPOSSIBLE_POSITION = "impossible-position"
     SETUP_ERROR = "setup-error"
@@ -323,6 +325,13 @@ class RollRules:
     void_reasons: tuple[VoidReason, ...]
     come_to_rest_seconds: Cited[int | None]
     premature_roll: Cited[PrematureRoll]
+    opening_rethrow: Cited[bool] = Cited(
+        value=False,
+        rule=None,
+        note="The winner of the opening roll plays the two dice thrown (the basic rules).",
+    )
+    """Whether the higher thrower of the opening roll throws again with two dice unless
+    both players agree that he plays the single dice (CLASSIC 4)."""
 
     def void_reason(self, code: str) -> VoidReason | None:
         """The reason with this ``code``, or ``None`` if the profile has none."""
@@ -468,10 +477,11 @@ class Profile:
     """A rulebook as data: what the ledger enforces for a match that declares it.
 
     ``breaks`` and ``lateness`` are ``None`` and ``clocks`` is empty where the
-    rulebook has no such rules.  ``appeals``: whether a ruling committee may reverse the
-    director's ruling (USBGF 5.2; not in online events, USBGF 6.7).  ``decisions`` cites a
-    rule for every :class:`Decision`: commands and views take the rules they name from it
-    (:meth:`cite`), never from string literals.
+    rulebook has no such rules.  ``books`` are the rulebooks the profile is made of, by
+    the prefix their citations carry (``USBGF``, ``ABT``, ``CLASSIC`` ...).  ``appeals``:
+    whether a ruling committee may reverse the director's ruling (USBGF 5.2; not in online
+    events, USBGF 6.7).  ``decisions`` cites a rule for every :class:`Decision`: commands
+    and views take the rules they name from it (:meth:`cite`), never from string literals.
     """
 
     name: str
@@ -488,6 +498,14 @@ class Profile:
     appeals: Cited[bool]
     decisions: Decisions
     limits: Limits
+    books: tuple[str, ...] = ("USBGF", "CLOCK")
+
+    def own(self, citation: Citation) -> bool:
+        """Whether ``citation`` is to one of the profile's own rulebooks (:attr:`books`).
+
+        A citation to another book is one the profile inherits: its note says why.
+        """
+        return citation.rule is not None and citation.rule.split()[0] in self.books
 
     def citation(self, decision: Decision) -> Citation:
         """The rule ``decision`` is taken under, with its words."""

@@ -34,6 +34,13 @@ DECISIONS = Decisions(
             "for the order of play: a game begins with opening rolls, then one turn at a time.",
         ),
         _on(
+            Decision.OPENING_THROW,
+            "USBGF Appendix B",
+            "Backgammon is a game for two players",
+            "The basic rules of play (USBGF 4.2.4): the winner of the opening roll plays the "
+            "two numbers rolled, his own die and his opponent's.",
+        ),
+        _on(
             Decision.ROLL,
             "USBGF 4.1.7.1",
             "A player may not roll until his opponent has completed his turn.",
@@ -124,6 +131,13 @@ DECISIONS = Decisions(
             Decision.ILLEGAL_PLAY,
             "USBGF 4.2.3",
             "does not conform to the rules of backgammon",
+        ),
+        _on(
+            Decision.ILLEGAL_PLAY_OF_DICE,
+            "USBGF 4.2.3(a)",
+            "Players are obligated to immediately point out any play",
+            "A play that gets the dice wrong (a checker on the bar, a held point, too few dice, "
+            "the smaller die); (d) and (e) are the exceptions.",
         ),
         _on(
             Decision.UNRELATED_TO_DICE,

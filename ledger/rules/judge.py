@@ -12,10 +12,13 @@ uses fewer dice needs every legal play generated, to show that no fuller play
 
 An illegal play is one a player could make on a real board but the rules
 forbid; it is described as made (hits on blots where it lands, a checker
-stacked on a held point where it lands there) with the reason, and the rule it
-falls under: USBGF 4.2.3(a) for plays that get the dice wrong, 4.2.3(e) for
-plays unrelated to the dice (bearing off before all checkers are home), and a
-resulting position that cannot occur in a game is flagged for 4.2.3(d).
+stacked on a held point where it lands there) with the reason, and the decision it
+falls under (:class:`~bgledger.rules.profiles.Decision`): an illegal play of the dice
+(USBGF 4.2.3(a), ABT 4.8, CLASSIC 9) for plays that get the dice wrong, a play
+unrelated to the dice (USBGF 4.2.3(e)) for bearing off before all checkers are home,
+and a resulting position that cannot occur in a game is flagged as impossible
+(USBGF 4.2.3(d)).  The rule cited is the one the match's profile cites for that
+decision (``usbgf-2016`` unless another profile is given).
 
 A play no board could show (a checker moved from a point where the mover has
 none) raises :class:`~bgledger.rules.errors.InvalidPlayError`.
@@ -30,10 +33,11 @@ from bgledger.rules.errors import InvalidPlayError
 from bgledger.rules.legal import LegalPlay, check_dice, full_plays_to, legal_plays
 from bgledger.rules.notation import Move, Play, play_of
 from bgledger.rules.position import BAR, Position
+from bgledger.rules.profiles import DEFAULT_PROFILE, Decision, Profile, get_profile
 
-RULE_DICE = "USBGF 4.2.3(a)"
-RULE_UNRELATED = "USBGF 4.2.3(e)"
-RULE_IMPOSSIBLE = "USBGF 4.2.3(d)"
+RULE_DICE = Decision.ILLEGAL_PLAY_OF_DICE
+RULE_UNRELATED = Decision.UNRELATED_TO_DICE
+RULE_IMPOSSIBLE = Decision.IMPOSSIBLE_POSITION
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +45,9 @@ class Judgement:
     """The verdict on one play.
 
     ``play`` is the play as made in canonical form (hits from the board);
-    ``result`` the position after it with the opponent on roll; ``reason``
-    and ``rule`` say why an illegal play is illegal (both ``None`` when legal);
+    ``result`` the position after it with the opponent on roll; ``reason``,
+    ``decision`` and ``rule`` say why an illegal play is illegal (all ``None`` when
+    legal), ``rule`` being the one the profile judged under cites for ``decision``;
     ``impossible`` lists what is wrong with a position that no game could
     reach (USBGF 4.2.3(d)).
     """
@@ -55,6 +60,7 @@ class Judgement:
     rule: str | None
     result: Position
     impossible: tuple[str, ...] = ()
+    decision: Decision | None = None
 
 
 @dataclass(slots=True)
@@ -143,8 +149,11 @@ def wrongly_moved(play: Play, dice: Sequence[int]) -> tuple[int, ...]:
     return tuple(sorted({moves[i].source for i in wrong}, reverse=True))
 
 
-def judge(position: Position, dice: Sequence[int], play: Play) -> Judgement:
-    """Judge ``play`` of ``dice`` in ``position`` (the mover is the player on roll).
+def judge(
+    position: Position, dice: Sequence[int], play: Play, profile: Profile | str | None = None
+) -> Judgement:
+    """Judge ``play`` of ``dice`` in ``position`` (the mover is the player on roll), citing
+    the rules of ``profile`` (a profile or its name; ``usbgf-2016`` by default).
 
     :raises InvalidDiceError: if ``dice`` is not two dice of 1-6.
     :raises InvalidPlayError: if the play moves a checker the mover does not have.
@@ -163,11 +172,13 @@ def judge(position: Position, dice: Sequence[int], play: Play) -> Judgement:
     if matches:
         chosen = _closest_hits(matches, play.hits)
         return Judgement(position, pair, chosen.play, True, None, None, chosen.result)
-    reason, rule = _diagnose(position, pair, made, options)
+    reason, decision = _diagnose(position, pair, made, options)
     result = Position(tuple(made.opp), tuple(made.me))
     as_made = Play(play.moves, frozenset(made.hits))
     impossible = result.swapped().problems()  # in the numbering of the player who played
-    return Judgement(position, pair, as_made, False, reason, rule, result, impossible)
+    rules = profile if isinstance(profile, Profile) else get_profile(profile or DEFAULT_PROFILE)
+    rule = rules.cite(decision)
+    return Judgement(position, pair, as_made, False, reason, rule, result, impossible, decision)
 
 
 def _with_board_hits(position: Position, play: Play) -> Play:
@@ -219,7 +230,7 @@ def _name(point: int) -> str:
 
 def _diagnose(
     position: Position, dice: tuple[int, int], made: _Made, options: tuple[LegalPlay, ...]
-) -> tuple[str, str]:
+) -> tuple[str, Decision]:
     """The first thing wrong with an illegal play, in words, and the rule it breaks."""
     roll = f"{dice[0]}-{dice[1]}"
     if options[0].dice_used == 0:
@@ -247,21 +258,21 @@ def _walk(position: Position, order: list[Move]) -> list[tuple[Move, list[int], 
     return states
 
 
-def _check_bar(position: Position, order: list[Move]) -> tuple[str, str] | None:
+def _check_bar(position: Position, order: list[Move]) -> tuple[str, Decision] | None:
     for move, me, _ in _walk(position, order):
         if me[BAR] and move.source != BAR:
             return f"a checker is still on the bar when {move} is played", RULE_DICE
     return None
 
 
-def _check_landing(position: Position, order: list[Move]) -> tuple[str, str] | None:
+def _check_landing(position: Position, order: list[Move]) -> tuple[str, Decision] | None:
     for move, _, opp in _walk(position, order):
         if move.destination and opp[25 - move.destination] >= 2:
             return f"{move} lands on {move.destination}, held by the opponent", RULE_DICE
     return None
 
 
-def _check_bear_off(position: Position, order: list[Move]) -> tuple[str, str] | None:
+def _check_bear_off(position: Position, order: list[Move]) -> tuple[str, Decision] | None:
     for move, me, _ in _walk(position, order):
         if move.destination == 0 and any(me[7:]):
             outside = max(p for p in range(7, 26) if me[p])
@@ -274,7 +285,7 @@ def _check_bear_off(position: Position, order: list[Move]) -> tuple[str, str] | 
 
 def _check_dice(
     position: Position, dice: tuple[int, int], made: _Made, options: tuple[LegalPlay, ...]
-) -> tuple[str, str]:
+) -> tuple[str, Decision]:
     """Whether the moves fit the roll, and if they do, whether they use enough of it."""
     from bgledger.rules._fit import fit_dice
 

@@ -59,6 +59,7 @@ from bgledger.events import (
     ResignationRejected,
     RollVoided,
     RulingNoted,
+    SingleDiceAgreed,
     SocialDoubleMade,
     StartingPositionRecorded,
     UnplayablePlayRecorded,
@@ -356,6 +357,13 @@ def _opening(d: _Draft, event: OpeningRollMade) -> None:
     d.turn = "a" if a_first else "b"
     d.dice = (event.die_a, event.die_b) if a_first else (event.die_b, event.die_a)
     d.opening_dice, d.phase = True, Phase.PLAY
+
+
+@_on(SingleDiceAgreed)
+def _singles(d: _Draft, event: SingleDiceAgreed) -> None:
+    """The opening's single dice are the higher thrower's to play, by consent (CLASSIC 4):
+    no longer the opening roll's dice, which a profile may have him throw again."""
+    d.opening_dice = False
 
 
 @_on(DiceRolled)

@@ -110,6 +110,7 @@ from bgledger.events import (
     RulingNoted,
     RulingOverturned,
     ScoreCorrected,
+    SingleDiceAgreed,
     SocialDoubleMade,
     StartingPositionCorrected,
     StartingPositionRecorded,
@@ -1040,6 +1041,14 @@ def _opening(event: OpeningRollMade, before: MatchState, after: MatchState) -> s
         f"opening roll: {after.players[0]} {event.die_a}, {after.players[1]} {event.die_b}: "
         f"{first} plays first"
     )
+
+
+@_on(SingleDiceAgreed)
+def _singles(event: SingleDiceAgreed, before: MatchState, after: MatchState) -> str:
+    name = after.name(event.player)
+    dice = f"{after.dice[0]}-{after.dice[1]}" if after.dice else "thrown"
+    both = f"{after.players[0]} and {after.players[1]}"
+    return f"{both} agree that {name} plays the single dice {dice} ({event.rule})"
 
 
 @_on(DiceRolled)

@@ -23,6 +23,7 @@ from bgledger.rules.ids import (
     GAME_RESIGNED,
     MatchId,
 )
+from bgledger.rules.profiles import get_profile
 from bgledger.rules.results import GameResult
 
 __all__ = [
@@ -214,6 +215,7 @@ def state_json(state: MatchState, now_ms: int | None = None) -> dict[str, Any]:
         "winner": state.winner,
         "events": state.events,
         "phase": state.phase.value,
+        "opening_throw": _opening_throw(state),
         "to_act": state.actor,
         "resignation": _resignation_json(state),
         "premature": _premature_json(state),
@@ -229,3 +231,10 @@ def state_json(state: MatchState, now_ms: int | None = None) -> dict[str, Any]:
         "flagged": list(state.flagged),
         "anomalies": list(state.anomalies),
     }
+
+
+def _opening_throw(state: MatchState) -> bool:
+    """Whether the winner of the opening roll has yet to throw again with two dice or to
+    play the single dice by consent (profiles with CLASSIC 4's rule)."""
+    rethrow = get_profile(state.profile).rolls.opening_rethrow.value
+    return rethrow and state.opening_dice and state.phase is Phase.PLAY

@@ -43,7 +43,9 @@
     var phase = doc.phase;
     switch (when) {
       case "always": return true;
-      case "dice": return ["between-games", "opening", "roll", "reroll"].indexOf(phase) >= 0;
+      case "dice": return ["between-games", "opening", "roll", "reroll"].indexOf(phase) >= 0
+        || !!doc.opening_throw;
+      case "singles": return !!doc.opening_throw;
       case "play": return phase === "play";
       case "double": return phase === "roll";
       case "answer": return phase === "doubled";
