@@ -154,14 +154,14 @@ def test_after_a_revert_the_offender_replays_on_his_own_time() -> None:
     assert isinstance(table.history[-1], ClockHit) and table.history[-1].player == "a"
     replay = get_profile("usbgf-2016").cite(Decision.REPLAY_ON_OWN_TIME)
     # the screens say what to do until he has: the status line under every view
-    said = f"Bob replays his 6-4 on his own time, then hits ({replay})"
+    said = f"Bob replays the 6-4, Bob's clock running, then hits ({replay})"
     assert situation(state) == said and brief(state).endswith(said)
     assert state.replay == "b" and fold(table.history) == state
     assert codec.state_from_dict(codec.state_to_dict(state)) == state
     table("10:02:15", "move 24/18 13/9")  # Bob's replay, 40 s after the ruling
     state = table.match.state
     assert situation(state) == (
-        f"Bob hits to end his replay ({replay}); then Ann is on roll, to double or to roll"
+        f"Bob hits to end the replay ({replay}); then Ann is on roll, to double or to roll"
     )
     assert fold(table.history) == state
     table("10:02:15", "hit b")  # his hit: 40 s, 28 past the delay: 9:52 - 0:28 = 9:24

@@ -349,3 +349,33 @@ def test_the_pad_offers_the_agreement_to_play_the_single_dice() -> None:
     assert 'data-line="play-singles" data-when="singles"' in page
     script = (Path(__file__).parent.parent / "web" / "static" / "pad.js").read_text()
     assert 'case "singles": return !!doc.opening_throw;' in script
+
+
+# -- a doubles team is two players; a player is named, not "he" --------------------------
+
+
+def test_a_doubles_team_takes_the_plural() -> None:
+    """CLOCK 2.2's doubles: "Ann & Cy have rolled", not "has"."""
+    from bgledger.projections.state.situation import situation
+    from bgledger.service import Ledger
+
+    ledger = Ledger("sqlite:///:memory:")
+    ledger.start(("Ann & Cy", "Bob and Di"), 5, match_id="d", by="td")
+    done = ledger.record_line("d", "opening 3 1", by="td")
+    assert situation(done.state) == "Ann & Cy have rolled 3-1 and must move"
+    ledger.record_line("d", "move 8/5 6/5", by="td")
+    assert situation(ledger.state("d")).startswith("Bob and Di are on roll")
+    ledger.record_line("d", "double", by="td")
+    assert situation(ledger.state("d")) == "Bob and Di have doubled to 2: Ann & Cy take or drop"
+
+
+def test_an_early_roll_accepted_is_the_early_roll_not_his() -> None:
+    from bgledger.projections.state.situation import situation
+    from bgledger.service import Ledger
+
+    ledger = Ledger("sqlite:///:memory:")
+    ledger.start(("Ann", "Bob"), 5, match_id="e", by="td")
+    for line in ("opening 3 1", "roll 6 4 --premature", "accept-roll"):
+        ledger.record_line("e", line, by="td")
+    status = situation(ledger.state("e"))
+    assert "then Bob plays the early 6-4" in status and " his " not in status

@@ -260,6 +260,6 @@ def test_a_second_early_roll_says_to_record_the_movers_play() -> None:
     with pytest.raises(OutOfTurnError) as caught:
         match.roll_early(5, 5, by="kim")
     assert str(caught.value) == (
-        "cannot roll early: Ann has rolled 3-1 and must move; then Ben plays his early 6-4; "
+        "cannot roll early: Ann has rolled 3-1 and must move; then Ben plays the early 6-4; "
         "record Ann's play of 3-1 first, e.g. `move pre '24/23 24/21'` (USBGF 4.1.7.1)"
     )

@@ -435,7 +435,8 @@ class ClockCommands(RulingCommands):
         rule = rules.early_pickup.rule or self.profile.cite(Decision.EARLY_PICKUP)
         if timer.turn == player:
             raise ClockRefusedError(
-                f"it is {state.name(player)}'s own turn on the clock: the dice are his to pick up",
+                f"it is {state.name(player)}'s own turn on the clock: the dice are "
+                f"{state.name(player)}'s to pick up",
                 rule,
             )
         when, now = self._moment(ruling.at)
@@ -488,7 +489,7 @@ class ClockCommands(RulingCommands):
         ]
         if not waiting or not hits:
             raise ClockRefusedError(
-                f"{name(on_roll)} is not waiting for the dice on his time since "
+                f"{name(on_roll)} is not waiting for the dice on that player's time since "
                 f"{name(player)}'s hit ({_decide.situation(state)}): nothing to restore",
                 rule,
             )
@@ -670,13 +671,13 @@ def _check_hitter(state: MatchState, timer: ClockState, hitter: str, profile: Pr
                 f"{name(hitter)}'s time is not running, {name(running)}'s is: {name(running)} "
                 f"has ended the turn ({_decide.situation(state)}) but that hit was not recorded. "
                 f"Record {name(running)}'s hit: 'hit {running}' (with its time if it was "
-                f"earlier); {name(hitter)} hits after his own turn",
+                f"earlier); {name(hitter)} hits after that turn",
                 turn_end,
             )
         raise ClockRefusedError(
             f"{name(hitter)}'s time is not running, {name(running)}'s is, and it is "
             f"{name(running)}'s turn ({_decide.situation(state)}): {name(hitter)} has nothing "
-            f"to hit; {name(running)} hits after his play, double or take",
+            f"to hit; {name(running)} hits after the play, double or take",
             turn_end,
         )
     if state.actor == hitter and state.phase is Phase.ROLL and no_legal_move(state):
@@ -760,7 +761,7 @@ def forgotten_hit(
     if rules.forgotten_hit.value is ForgottenHit.IMPLIED_HIT:
         return rule
     name = state.name
-    running = "still running" if timer.running else "stopped, in his turn"
+    running = "still running" if timer.running else "stopped, in that turn"
     raise ClockRefusedError(
         f"{name(late)}'s time is {running}: the hit that ends {name(late)}'s turn was not "
         f"recorded, and {name(player)} may not {action} on it. If {name(late)} hit the "
@@ -770,7 +771,7 @@ def forgotten_hit(
             "again (a roll that was played on regardless: 'roll --as-played', for the director)"
             if action not in ("take", "drop")
             else f"if not, {name(late)} hits now and {name(player)}'s {action} follows (a "
-            f"{action} made on his time regardless: '{action} --as-played'"
+            f"{action} made on that player's time regardless: '{action} --as-played'"
             + (", for the director's missed-hit)" if action == "take" else ")")
         ),
         rule,

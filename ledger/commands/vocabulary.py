@@ -338,7 +338,7 @@ class Roll(Command):
     usage = "roll D D [--as-played] [--premature]"
     example = "roll 6 4"
     summary = (
-        "the player on roll rolled (or 'roll 64'); --premature: his opponent rolled before "
+        "the player on roll rolled (or 'roll 64'); --premature: the opponent rolled before "
         "he moved (USBGF 4.1.7.1); --as-played: on the opponent's time"
     )
 
@@ -468,7 +468,7 @@ class Double(Command):
     example = "double"
     summary = (
         "the player on roll doubles (USBGF 4.4.2); --to a wrong level (4.4.8); --premature: "
-        "his opponent doubled before he moved (4.4.7)"
+        "the opponent doubled before the play was made (4.4.7)"
     )
 
     to: int | None = None
@@ -627,7 +627,7 @@ class AcceptRoll(Command):
     verb = "accept-roll"
     usage = "accept-roll"
     example = "accept-roll"
-    summary = "the mover lets his opponent's premature roll stand (USBGF 4.1.7.1)"
+    summary = "the mover lets the opponent's premature roll stand (USBGF 4.1.7.1)"
 
     def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
         return match.accept_roll(by=by, at=self.at)
@@ -678,7 +678,7 @@ class Hit(Command):
     verb = "hit"
     usage = "hit [a|b]"
     example = "hit"
-    summary = "the player whose time runs (or a|b) hits the clock: his turn ends (USBGF 4.1.8.1)"
+    summary = "the player whose time runs (or a|b) hits the clock: that turn ends (USBGF 4.1.8.1)"
 
     player: str | None = None
 
@@ -904,7 +904,7 @@ class EarlyPickup(Command):
         return cls(_player(words.rest[0]), reason, ruled_by)
 
 
-PICKED_UP_WITH_HIT = "picked up the dice with his hit"
+PICKED_UP_WITH_HIT = "picked up the dice with the hit"
 
 
 @dataclass(frozen=True, slots=True)
@@ -1307,8 +1307,8 @@ class MissedHit(_RulingCommand):
     usage = "missed-hit [--ruled-by WHO] --reason TEXT"
     example = "missed-hit --reason Ann never hit her clock after 8/5 6/5"
     summary = (
-        "the player whose time runs never hit the clock: his opponent's turn since is "
-        "nullified, his lost reserve restored (USBGF 4.1.8.1)"
+        "the player whose time runs never hit the clock: the opponent's turn since is "
+        "nullified, the reserve lost restored (USBGF 4.1.8.1)"
     )
 
     def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:

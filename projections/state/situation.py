@@ -42,10 +42,11 @@ def _replay_situation(state: MatchState, player: str) -> str:
     name = state.name(player)
     if state.phase is Phase.PLAY and state.turn == player and state.dice:
         dice = f"{state.dice[0]}-{state.dice[1]}"
-        replays = f"{name} replays his {dice} on his own time, then hits ({rule})"
+        replays = f"{name} {_agree(name, 'replays')} the {dice}, {name}'s clock running, then "
+        replays += f"{_agree(name, 'hits')} ({rule})"
         return premature_situation(state, replays)
     if state.phase is Phase.ROLL and state.turn == other(player):
-        return f"{name} hits to end his replay ({rule}); then {_situation(state)}"
+        return f"{name} {_agree(name, 'hits')} to end the replay ({rule}); then {_situation(state)}"
     return ""
 
 
@@ -57,21 +58,27 @@ def _situation(state: MatchState) -> str:
     if phase is Phase.OPENING:
         return _opening_due(state)
     if phase is Phase.ROLL:
-        return f"{name(turn)} is on roll, " + (
+        return f"{name(turn)} {_agree(name(turn), 'is')} on roll, " + (
             "to double or to roll" if _may_double(state) else "to roll"
         )
     if phase is Phase.REROLL:
         return f"{name(turn)}'s roll was voided: {name(turn)} must roll again"
     if phase in (Phase.PLAY, Phase.PREMATURE_ROLL) and state.dice:
-        rolled = f"{name(turn)} has rolled {state.dice[0]}-{state.dice[1]}"
+        rolled = f"{name(turn)} {_agree(name(turn), 'has')} rolled {state.dice[0]}-{state.dice[1]}"
         return rolled + premature_situation(state, " and must move")
     if phase is Phase.DOUBLED:
-        return f"{name(turn)} has doubled to {state.offer}: {name(other(turn))} takes or drops"
+        taker = name(other(turn))
+        return (
+            f"{name(turn)} {_agree(name(turn), 'has')} doubled to {state.offer}: "
+            f"{taker} {_agree(taker, 'takes')} or {_agree(taker, 'drops')}"
+        )
     if phase is Phase.RESIGNED and state.resignation:
         offer = state.resignation
         return (
-            f"{name(offer.player)} offers to resign a {offer.level}: "
-            f"{name(other(offer.player))} accepts or rejects"
+            f"{name(offer.player)} {_agree(name(offer.player), 'offers')} to resign a "
+            f"{offer.level}: {name(other(offer.player))} "
+            f"{_agree(name(other(offer.player)), 'accepts')} or "
+            f"{_agree(name(other(offer.player)), 'rejects')}"
         )
     if phase is Phase.ENDING:
         return f"game {state.game} is over: its result follows"
@@ -98,13 +105,35 @@ def premature_situation(state: MatchState, moving: str) -> str:
         return moving
     mover, roller = name(state.turn or "a"), name(early.player)
     if early.kind == "double":
-        return f"{moving}; {roller} has doubled to {early.a} early: {mover} takes or drops then"
+        return (
+            f"{moving}; {roller} {_agree(roller, 'has')} doubled to {early.a} early: {mover} "
+            f"{_agree(mover, 'takes')} or {_agree(mover, 'drops')} then"
+        )
     dice = f"{early.a}-{early.b}"
     if early.kind == "roll":
-        return f"; {roller} rolled {dice} early: {mover} accepts or refuses the roll"
+        return (
+            f"; {roller} rolled {dice} early: {mover} {_agree(mover, 'accepts')} or "
+            f"{_agree(mover, 'refuses')} the roll"
+        )
     if early.kind == "accepted":
-        return f"{moving}; then {roller} plays his early {dice}"
-    return f"{moving}; {roller}'s early {dice} was refused: then {roller} rolls again"
+        return f"{moving}; then {roller} {_agree(roller, 'plays')} the early {dice}"
+    again = f"{roller} {_agree(roller, 'rolls')} again"
+    return f"{moving}; {roller}'s early {dice} was refused: then {again}"
+
+
+_PLURAL = {"is": "are", "has": "have"}
+
+
+def _agree(name: str, verb: str) -> str:
+    """``verb`` (third person singular) as ``name`` takes it: a doubles team (``Ann & Cy``,
+    ``Ann and Cy``, CLOCK 2.2) is two players, so ``Ann & Cy have rolled``.
+
+    >>> _agree("Ann", "has"), _agree("Ann & Cy", "has"), _agree("Ann and Cy", "takes")
+    ('has', 'have', 'take')
+    """
+    if " & " not in name and " and " not in name and " + " not in name:
+        return verb
+    return _PLURAL.get(verb, verb[:-1] if verb.endswith("s") else verb)
 
 
 def _may_double(state: MatchState) -> bool:
