@@ -448,13 +448,21 @@ class LedgerDatastore:
                 fairy.close()
 
     def close(self) -> None:
-        """Close every connection: the kept one and the pool's."""
+        """Close every connection: the kept one and the pool's.
+
+        An in-memory database's one connection is closed once no thread is
+        using it (closing it under a running statement crashed the process).
+        """
         with self._kept_lock:
             if self._kept is not None:
                 # Closed, not returned: the pool it came from may have been disposed.
                 self._kept.invalidate()
                 self._kept = None
-        self.engine.dispose()
+        if self.access_lock is None:
+            self.engine.dispose()
+            return
+        with self.access_lock:
+            self.engine.dispose()
 
     @contextlib.contextmanager
     def transaction(self, commit: bool) -> Iterator[Connection]:
