@@ -18,7 +18,7 @@ import os
 import shutil
 import tempfile
 import unittest
-from threading import Thread
+from threading import Barrier, Thread
 from typing import Any
 from uuid import uuid4
 
@@ -26,8 +26,10 @@ from eventsourcing.persistence import (
     AggregateRecorder,
     ApplicationRecorder,
     InfrastructureFactory,
+    IntegrityError,
     ProcessRecorder,
     StoredEvent,
+    Tracking,
     TrackingRecorder,
 )
 from eventsourcing.tests.persistence import (
@@ -172,7 +174,41 @@ class TrackingRecorders(TrackingRecorderTestCase):
         return recorder
 
 
-class ProcessRecorders(ProcessRecorderTestCase):
+class RacingTracking(unittest.TestCase):
+    """Beyond the shipped cases: of racing records of one position, exactly one is stored."""
+
+    datastore: LedgerDatastore
+
+    def test_racing_process_records_store_one(self) -> None:
+        recorder = LedgerProcessRecorder(
+            self.datastore, events_table("stored_events"), tracking_table("notification_tracking")
+        )
+        recorder.create_table()
+        outcomes: list[str] = []
+        start = Barrier(6)
+
+        def record(position: int) -> None:
+            event = StoredEvent(uuid4(), 1, "topic", b"{}")
+            start.wait()
+            try:
+                recorder.insert_events([event], tracking=Tracking("upstream", position))
+                outcomes.append("stored")
+            except IntegrityError:
+                outcomes.append("refused")
+
+        for position in (1, 2, 3):
+            threads = [Thread(target=record, args=(position,)) for _ in range(6)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            start.reset()
+        self.assertEqual(sorted(outcomes).count("stored"), 3)
+        self.assertEqual(recorder.max_tracking_id("upstream"), 3)
+        self.assertEqual(recorder.max_notification_id(), 3)
+
+
+class ProcessRecorders(ProcessRecorderTestCase, RacingTracking):
     """A process recorder: events and a tracking record in one transaction."""
 
     datastore: LedgerDatastore
@@ -331,3 +367,4 @@ del AggregateRecorderTestCase, ApplicationRecorderTestCase, InfrastructureFactor
 del NonInterleavingNotificationIDsBaseCase, ProcessRecorderTestCase, TrackingRecorderTestCase
 del AggregateRecorders, SnapshotRecorders, ApplicationRecorders, TrackingRecorders
 del ProcessRecorders, NonInterleaving, Factories, SQLiteFile, SQLiteMemory, Postgres
+del RacingTracking
