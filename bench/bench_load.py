@@ -73,8 +73,8 @@ import match_driver  # noqa: E402
 import psycopg  # noqa: E402
 import sqlalchemy  # noqa: E402
 
-from bgledger.commands.language import Action  # noqa: E402
 from bgledger.commands.match import Match  # noqa: E402
+from bgledger.commands.vocabulary import parse as parse_line  # noqa: E402
 from bgledger.errors import ConcurrentWriteError, MatchExistsError  # noqa: E402
 from bgledger.projections.state.fold import fold  # noqa: E402
 from bgledger.store.application import SNAPSHOT_INTERVAL, MatchStore  # noqa: E402
@@ -145,7 +145,7 @@ def _writer(
                 if line is None:
                     over = True
                     return 0
-                Action.parse(line).apply(match, name)
+                parse_line(line).run(match, name)
                 return int(match.version) - before
 
             began = time.perf_counter()

@@ -9,8 +9,10 @@ and indexes, and the rows stored in them are those eventsourcing-sqlalchemy
 stream id is a native ``UUID`` on PostgreSQL and its 16 bytes elsewhere, as
 ``sqlalchemy_utils``' ``UUIDType`` stores it.
 
-This module is that package's recorders, written on SQLAlchemy Core rather
-than imported:
+This module is that package's recorders (aggregate, application, tracking,
+process), written on SQLAlchemy Core rather than imported; eventsourcing's
+own recorder test cases run against them on every store
+(``tests/test_recorder_contract.py``):
 
 - eventsourcing-sqlalchemy builds an ORM object for every row it reads or
   writes; replaying a 1,500-event match spent more time in that than in
@@ -37,8 +39,12 @@ new ones back for the length of one read; what it reads is then a prefix of the
 log as it will stay.  :meth:`LedgerRecorder.select_notifications`,
 :meth:`LedgerRecorder.max_notification_id` and the read models read that way.
 A stream's events still number in order (a scorekeeper's insert follows the
-commit it decided on).  No ``NOTIFY``: nothing listens (:meth:`~LedgerRecorder.subscribe`
-is not provided), and it serialises commits too.  A SQLite file has one writer
+commit it decided on).  A batch of several events is the exception: its
+transaction takes the library's ``EXCLUSIVE`` lock before inserting, so that
+its ids are contiguous, as the library's contract has them
+(:meth:`LedgerAggregateRecorder._locks_batch`).  No ``NOTIFY``: it serialises
+commits too; :meth:`~LedgerRecorder.subscribe` polls the settled log instead
+(:class:`PollingSubscription`).  A SQLite file has one writer
 at a time per process and is put in WAL mode; an in-memory SQLite database is
 one connection shared under a lock.  Database errors become
 ``eventsourcing.persistence`` errors (an ``IntegrityError`` for a lost race),
@@ -56,7 +62,7 @@ import contextlib
 import os
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
-from threading import Lock, Semaphore
+from threading import Event, Lock, Semaphore
 from typing import Any, NoReturn, cast
 from uuid import UUID
 
@@ -80,9 +86,10 @@ from eventsourcing.persistence import (
     ProgrammingError,
     StoredEvent,
     Subscription,
+    Tracking,
     TrackingRecorder,
 )
-from eventsourcing.utils import TopicError, register_topic, strtobool
+from eventsourcing.utils import TopicError, register_topic, resolve_topic, strtobool
 from sqlalchemy import (
     BINARY,
     BigInteger,
@@ -93,6 +100,7 @@ from sqlalchemy import (
     Integer,
     LargeBinary,
     MetaData,
+    String,
     Table,
     Text,
     TypeDecorator,
@@ -101,6 +109,7 @@ from sqlalchemy import (
     insert,
     select,
     text,
+    update,
 )
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.types import UUID as NativeUUID
@@ -110,14 +119,21 @@ from bgledger.events.names import KINDS
 from bgledger.store.keys import KEYS, Keyed
 
 __all__ = [
+    "LedgerAggregateRecorder",
     "LedgerDatastore",
     "LedgerFactory",
     "LedgerMapper",
+    "LedgerProcessRecorder",
     "LedgerRecorder",
+    "LedgerTrackingRecorder",
+    "PollingSubscription",
     "SnapshotRecorder",
     "UnreadableRowError",
+    "events_table",
+    "snapshots_table",
     "store_as",
     "stored_state",
+    "tracking_table",
 ]
 
 _NAMES: dict[type[Any], str] = {}
@@ -267,6 +283,22 @@ def snapshots_table(name: str) -> Table:
             Column("originator_version", _sequence_number(), primary_key=True),
             Column("topic", Text(), nullable=False),
             Column("state", LargeBinary(), nullable=False),
+        )
+    return _TABLES[name]
+
+
+def tracking_table(name: str) -> Table:
+    """The tracking table ``name``: per upstream application, the last notification id processed.
+
+    As eventsourcing-sqlalchemy's ``NotificationTrackingRecord`` stores it: one row per
+    application name (``VARCHAR(32)``, the key), its notification id moved forward.
+    """
+    if name not in _TABLES:
+        _TABLES[name] = Table(
+            name,
+            _METADATA,
+            Column("application_name", String(32), primary_key=True),
+            Column("notification_id", _sequence_number()),
         )
     return _TABLES[name]
 
@@ -465,13 +497,21 @@ class LedgerDatastore:
                 fairy.close()
 
     def close(self) -> None:
-        """Close every connection: the kept one and the pool's."""
+        """Close every connection: the kept one and the pool's.
+
+        An in-memory database's one connection is closed once no thread is
+        using it (closing it under a running statement crashed the process).
+        """
         with self._kept_lock:
             if self._kept is not None:
                 # Closed, not returned: the pool it came from may have been disposed.
                 self._kept.invalidate()
                 self._kept = None
-        self.engine.dispose()
+        if self.access_lock is None:
+            self.engine.dispose()
+            return
+        with self.access_lock:
+            self.engine.dispose()
 
     @contextlib.contextmanager
     def transaction(self, commit: bool) -> Iterator[Connection]:
@@ -514,8 +554,14 @@ class LedgerDatastore:
 # -- the recorders ------------------------------------------------------------------------------
 
 
-class SnapshotRecorder(AggregateRecorder):
-    """The snapshots: eventsourcing's aggregate recorder on one table.
+class LedgerAggregateRecorder(AggregateRecorder):
+    """eventsourcing's aggregate recorder on one table: an events table, or the snapshots'.
+
+    ``insert_events`` answers None, as the library's aggregate recorders do
+    (:class:`LedgerRecorder` answers the notification ids).  On an events
+    table the ``id`` column is drawn as rows are inserted; on PostgreSQL a
+    batch of several events takes the table's lock first (:meth:`_lock_for_batch`),
+    so that its ids are contiguous.
 
     :ivar datastore: the engine and its transactions.
     :ivar table: the table.
@@ -525,6 +571,8 @@ class SnapshotRecorder(AggregateRecorder):
         self.datastore = datastore
         self.table = table
         self.events_record_cls = _Rows(table)
+        self._draws_ids = "id" in table.c
+        self._lock_sql = ""
 
     def transaction(self, commit: bool = True) -> contextlib.AbstractContextManager[Connection]:
         """:meth:`LedgerDatastore.transaction`."""
@@ -539,16 +587,34 @@ class SnapshotRecorder(AggregateRecorder):
     ) -> Sequence[int] | None:
         """Store ``stored_events`` in one transaction; ``keyed``: with the client's key.
 
-        :raises IntegrityError: if one of them, or the key, is stored already (nothing is
-            stored).
+        ``tracking`` (an ``eventsourcing.persistence.Tracking``): with that
+        tracking record, for a :class:`LedgerProcessRecorder` only.
+
+        :raises IntegrityError: if one of them, or the key, or the tracking
+            record, is stored already (nothing is stored).
+        :raises ProgrammingError: for ``tracking`` given to a recorder that keeps none.
         """
-        if not stored_events:  # (an INSERT of no rows would be one row of NULLs)
+        tracking: Tracking | None = kwargs.get("tracking")
+        if tracking is not None and not isinstance(self, LedgerTrackingRecorder):
+            raise ProgrammingError(f"{type(self).__name__} records no tracking")
+        if not stored_events and tracking is None:
+            # (an INSERT of no rows would be one row of NULLs)
             return [] if self._returning else None
         keyed: Keyed | None = kwargs.get("keyed")
         direct = self.datastore.direct and not self.datastore.in_transaction()
-        if keyed is None and direct and (self.datastore.is_postgres or len(stored_events) == 1):
+        if (
+            keyed is None
+            and tracking is None
+            and direct
+            and (self.datastore.is_postgres or len(stored_events) == 1)
+        ):
             return self._insert_in_one_statement(stored_events)
         with self.transaction(commit=True) as connection:
+            if tracking is not None:
+                assert isinstance(self, LedgerTrackingRecorder)
+                self._insert_tracking(connection, tracking)
+            if not stored_events:
+                return [] if self._returning else None
             ids = self._insert_stored_events(connection, stored_events)
             if keyed is not None:  # the client's key, committed with what it recorded
                 versions = [event.originator_version for event in stored_events]
@@ -558,8 +624,35 @@ class SnapshotRecorder(AggregateRecorder):
     def _insert_stored_events(
         self, connection: Connection, stored_events: Sequence[StoredEvent]
     ) -> Sequence[int] | None:
+        self._lock_for_batch(connection, len(stored_events))
         connection.execute(insert(self.table), _rows(stored_events))
         return None
+
+    def _batch_lock_sql(self) -> str:
+        if not self._lock_sql:
+            name = self.datastore.engine.dialect.identifier_preparer.quote(self.table.name)
+            self._lock_sql = f"LOCK TABLE {name} IN EXCLUSIVE MODE"
+        return self._lock_sql
+
+    def _locks_batch(self, count: int) -> bool:
+        """Whether an insert of ``count`` events takes the table's lock first.
+
+        On PostgreSQL, into an events table, for more than one event.  Ids are
+        drawn from the table's sequence row by row, by every inserting
+        transaction at once: without the lock two batches (or a batch and a
+        single event) interleave their ids.  ``EXCLUSIVE`` waits for the
+        inserts in flight to end and holds back every other insert (and a
+        reader's :meth:`LedgerRecorder.settle`) until the batch commits; plain
+        reads go on.  One event alone takes no lock: its id is contiguous by
+        itself, and most actions are one event (a writer's commit does not
+        wait for another's, issue 17).  SQLite has one writer at a time.
+        """
+        return count > 1 and self._draws_ids and self.datastore.is_postgres
+
+    def _lock_for_batch(self, connection: Connection, count: int) -> None:
+        """In ``connection``'s transaction: the table's lock, if :meth:`_locks_batch`."""
+        if self._locks_batch(count):
+            connection.execute(text(self._batch_lock_sql()))
 
     _returning = ""
     _insert_sql: str | None = None
@@ -604,11 +697,20 @@ class SnapshotRecorder(AggregateRecorder):
                 [e.state for e in stored_events],
             )
         with self.datastore.write() as driver:
-            if postgres:
+            if postgres and self._locks_batch(len(stored_events)):
+                # BEGIN, the lock, the insert, COMMIT: sent together (psycopg's pipeline).
+                with driver.pipeline():
+                    with driver.transaction():
+                        driver.execute(self._batch_lock_sql())
+                        cursor = driver.execute(sql, params, prepare=True)
+                    found = cursor.fetchall() if self._returning else []
+            elif postgres:
                 cursor = driver.execute(sql, params, prepare=True)
+                found = cursor.fetchall() if self._returning else []
             else:
                 cursor = driver.execute(sql, params)
-            return sorted(row[0] for row in cursor.fetchall()) if self._returning else None
+                found = cursor.fetchall() if self._returning else []
+            return sorted(row[0] for row in found) if self._returning else None
 
     def select_events(
         self,
@@ -679,7 +781,11 @@ class SnapshotRecorder(AggregateRecorder):
         return [StoredEvent(originator_id, row[0], row[1], stored_state(row[2])) for row in rows]
 
 
-class LedgerRecorder(SnapshotRecorder, ApplicationRecorder):
+class SnapshotRecorder(LedgerAggregateRecorder):
+    """The snapshots: eventsourcing's aggregate recorder on the snapshots table."""
+
+
+class LedgerRecorder(LedgerAggregateRecorder, ApplicationRecorder):
     """The events: eventsourcing's application recorder, the table's ``id`` its notification ids."""
 
     _returning = " RETURNING id"
@@ -692,6 +798,7 @@ class LedgerRecorder(SnapshotRecorder, ApplicationRecorder):
         self, connection: Connection, stored_events: Sequence[StoredEvent]
     ) -> Sequence[int]:
         table = self.table
+        self._lock_for_batch(connection, len(stored_events))
         statement = insert(table).returning(table.c.id, sort_by_parameter_order=True)
         return list(connection.execute(statement, _rows(stored_events)).scalars())
 
@@ -788,11 +895,141 @@ class LedgerRecorder(SnapshotRecorder, ApplicationRecorder):
     def subscribe(
         self, gt: int | None = None, topics: Sequence[str] = ()
     ) -> Subscription[ApplicationRecorder]:
-        """Not provided: the read models poll the notification log (``catch_up``).
+        """The notifications after ``gt`` (of ``topics``), then each as it is recorded.
 
-        :raises NotImplementedError: always.
+        By polling the log (:class:`PollingSubscription`): no ``NOTIFY`` is sent.
         """
-        raise NotImplementedError("bgledger's read models catch up by polling; no subscriptions")
+        return PollingSubscription(self, gt=gt, topics=topics)
+
+
+class PollingSubscription(Subscription[ApplicationRecorder]):
+    """eventsourcing's subscription to an application recorder, by polling its notification log.
+
+    Each read takes at most ``limit`` notifications after the last one
+    yielded (a settled read, :meth:`LedgerRecorder.select_notifications`):
+    what is held in memory is bounded.  With nothing new, it waits
+    ``interval`` seconds, doubling up to ``max_interval``, and reads again.
+    :meth:`stop` (from any thread, or leaving the ``with`` block) ends the
+    iteration, waking a waiting reader at once.
+    """
+
+    def __init__(
+        self,
+        recorder: ApplicationRecorder,
+        gt: int | None = None,
+        topics: Sequence[str] = (),
+        *,
+        limit: int = 500,
+        interval: float = 0.05,
+        max_interval: float = 1.0,
+    ) -> None:
+        super().__init__(recorder, gt=gt, topics=topics)
+        self._limit, self._interval, self._max_interval = limit, interval, max_interval
+        self._stopped = Event()
+        self._pending: Sequence[Notification] = ()
+        self._index = 0
+
+    def stop(self) -> None:
+        """End the iteration (a reader waiting for events returns at once)."""
+        super().stop()
+        self._stopped.set()
+
+    def __next__(self) -> Notification:
+        wait = self._interval
+        while not self._has_been_stopped:
+            if self._index < len(self._pending):
+                notification = self._pending[self._index]
+                self._index += 1
+                self._last_notification_id = notification.id
+                return notification
+            self._pending = self._recorder.select_notifications(
+                start=self._last_notification_id,
+                limit=self._limit,
+                topics=self._topics,
+                inclusive_of_start=False,
+            )
+            self._index = 0
+            if not self._pending and self._stopped.wait(wait):
+                break
+            wait = min(wait * 2, self._max_interval) if not self._pending else self._interval
+        raise StopIteration
+
+
+class LedgerTrackingRecorder(TrackingRecorder):
+    """eventsourcing's tracking recorder on the ledger's datastore.
+
+    One row per upstream application in ``tracking`` (:func:`tracking_table`),
+    its notification id only ever moved forward: recording an id at or below
+    the one stored raises ``IntegrityError``, as the library's recorders do.
+
+    :ivar datastore: the engine and its transactions.
+    :ivar tracking_table: the table.
+    """
+
+    def __init__(self, datastore: LedgerDatastore, tracking: Table) -> None:
+        self.datastore = datastore
+        self.tracking_table = tracking
+
+    def create_table(self) -> None:
+        """Create the tracking table unless it exists."""
+        self.tracking_table.create(self.datastore.engine, checkfirst=True)
+
+    def insert_tracking(self, tracking: Tracking) -> None:
+        """Record that ``tracking``'s notification is processed, in a transaction of its own.
+
+        :raises IntegrityError: if that notification, or a later one, is recorded already.
+        """
+        with self.datastore.transaction(commit=True) as connection:
+            self._insert_tracking(connection, tracking)
+
+    def _insert_tracking(self, connection: Connection, tracking: Tracking) -> None:
+        """Move the application's row forward to ``tracking``, or insert it, in ``connection``.
+
+        The ``UPDATE`` moves the row only forward; when it moves nothing the
+        ``INSERT`` either makes the application's first row or collides with
+        its key (the id is at or below the one stored, or a concurrent
+        transaction recorded it first: on PostgreSQL the update waits for that
+        one's row lock and then finds the row already moved).
+        """
+        table = self.tracking_table
+        name, position = tracking.application_name, tracking.notification_id
+        moved = connection.execute(
+            update(table)
+            .where(table.c.application_name == name, table.c.notification_id < position)
+            .values(notification_id=position)
+        ).rowcount
+        if not moved:
+            connection.execute(
+                insert(table).values(application_name=name, notification_id=position)
+            )
+
+    def max_tracking_id(self, application_name: str) -> int | None:
+        """The last notification id recorded for ``application_name``, None if none is."""
+        table = self.tracking_table
+        with self.datastore.transaction(commit=False) as connection:
+            found: int | None = connection.execute(
+                select(func.max(table.c.notification_id)).where(
+                    table.c.application_name == application_name
+                )
+            ).scalar()
+        return found
+
+
+class LedgerProcessRecorder(LedgerTrackingRecorder, LedgerRecorder, ProcessRecorder):
+    """eventsourcing's process recorder: events and a tracking record in one transaction.
+
+    The events table as :class:`LedgerRecorder` keeps it, the tracking table
+    as :class:`LedgerTrackingRecorder` does, in one database.
+    """
+
+    def __init__(self, datastore: LedgerDatastore, events: Table, tracking: Table) -> None:
+        LedgerRecorder.__init__(self, datastore, events)
+        LedgerTrackingRecorder.__init__(self, datastore, tracking)
+
+    def create_table(self) -> None:
+        """Create the events and tracking tables unless they exist."""
+        LedgerRecorder.create_table(self)
+        LedgerTrackingRecorder.create_table(self)
 
 
 def _rows(stored_events: Sequence[StoredEvent]) -> list[dict[str, Any]]:
@@ -826,7 +1063,7 @@ def _stream_bytes(stream: Any) -> bytes:
     return (stream if isinstance(stream, UUID) else UUID(str(stream))).bytes
 
 
-class LedgerFactory(InfrastructureFactory[TrackingRecorder]):
+class LedgerFactory(InfrastructureFactory[LedgerTrackingRecorder]):
     """eventsourcing's infrastructure factory for one SQLAlchemy URL (``SQLALCHEMY_URL``).
 
     Tables are named after the application (``bgledger_events``,
@@ -854,17 +1091,20 @@ class LedgerFactory(InfrastructureFactory[TrackingRecorder]):
     def _table_name(self, purpose: str) -> str:
         return f"{self.env.name.lower() or 'stored'}_{purpose}"
 
-    def _created(self, recorder: SnapshotRecorder) -> None:
+    def _created(self, recorder: LedgerAggregateRecorder | LedgerTrackingRecorder) -> None:
         if strtobool(self.env.get(self.CREATE_TABLE) or "yes"):
             recorder.create_table()
 
     def aggregate_recorder(self, purpose: str = "events") -> AggregateRecorder:
-        """The snapshots' recorder for ``"snapshots"``, else an events table's."""
+        """The snapshots' recorder for ``"snapshots"``, else an events table's aggregate recorder.
+
+        (The application's events are recorded by :meth:`application_recorder`.)
+        """
         name = self._table_name(purpose)
         recorder = (
             SnapshotRecorder(self.datastore, snapshots_table(name))
             if purpose == "snapshots"
-            else LedgerRecorder(self.datastore, events_table(name))
+            else LedgerAggregateRecorder(self.datastore, events_table(name))
         )
         self._created(recorder)
         return recorder
@@ -875,16 +1115,32 @@ class LedgerFactory(InfrastructureFactory[TrackingRecorder]):
         self._created(recorder)
         return recorder
 
-    def tracking_recorder(self, tracking_recorder_class: Any = None) -> TrackingRecorder:
-        """Not provided: the read models keep their own tracking rows.
+    def tracking_recorder(
+        self, tracking_recorder_class: type[LedgerTrackingRecorder] | None = None
+    ) -> LedgerTrackingRecorder:
+        """A tracking recorder on the ``tracking`` table (``bgledger_tracking``).
 
-        :raises NotImplementedError: always.
+        Of ``tracking_recorder_class``, else of the class named by
+        ``TRACKING_RECORDER_TOPIC``, else :class:`LedgerTrackingRecorder`.
+
+        :raises TypeError: for a class that is not a :class:`LedgerTrackingRecorder`.
         """
-        raise NotImplementedError("bgledger's read models track their own position")
+        kind = tracking_recorder_class
+        if kind is None:
+            topic = self.env.get(self.TRACKING_RECORDER_TOPIC)
+            kind = resolve_topic(topic) if topic else LedgerTrackingRecorder
+        if not (isinstance(kind, type) and issubclass(kind, LedgerTrackingRecorder)):
+            raise TypeError(f"{kind!r} is not a LedgerTrackingRecorder")
+        recorder = kind(self.datastore, tracking_table(self._table_name("tracking")))
+        self._created(recorder)
+        return recorder
 
     def process_recorder(self) -> ProcessRecorder:
-        """Not provided: bgledger runs no process applications.
-
-        :raises NotImplementedError: always.
-        """
-        raise NotImplementedError("bgledger runs no process applications")
+        """A process recorder: the events table and the tracking table."""
+        recorder = LedgerProcessRecorder(
+            self.datastore,
+            events_table(self._table_name("events")),
+            tracking_table(self._table_name("tracking")),
+        )
+        self._created(recorder)
+        return recorder

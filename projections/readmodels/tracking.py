@@ -12,8 +12,9 @@ Three tables in the ledger's own database, beside the events:
   in progress, points for and against (:mod:`bgledger.projections.readmodels.rows`).
 
 ``bgledger_rm_tracking`` holds the id of the last notification (a row of the
-events table, ids in commit order: the recorder locks the table on
-PostgreSQL, SQLite has one writer) that the tables include.
+events table) that the tables include; a catch-up reads no further than the
+log's settled end (``LedgerRecorder.settle``: on PostgreSQL no id below it is
+still in flight; SQLite has one writer).
 :meth:`ReadModels.catch_up` locks that row, reads the notifications after it,
 folds each match's new events onto its stored state with the one fold
 (:func:`bgledger.projections.state.fold.fold`), writes the rows and moves the tracking id,
