@@ -521,6 +521,17 @@ class Ledger:
         """
         return tuple(dict.fromkeys(self._store.distrusted))
 
+    def last_stored(self) -> int:
+        """The number of the last event the ledger's log holds, of any match (0: none).
+
+        One cheap query: the live streams ask it once a tick for all of them,
+        and read a match again only when it has moved (:mod:`bgledger.web.streams`).
+        """
+        from bgledger.store.recorder import LedgerRecorder
+
+        recorder = cast(LedgerRecorder, self._store.recorder)
+        return recorder.max_notification_id() or 0
+
     # -- the match as it stands ------------------------------------------------------------
 
     def state(self, match_id: str, at: int | None = None, *, corrected: bool = False) -> MatchState:
