@@ -21,6 +21,7 @@ from bgledger.cli.common import (
     library_errors,
     open_ledger,
 )
+from bgledger.rules.errors import BgLedgerError
 from bgledger.service import Ledger, verdict_text
 
 __all__ = ["COMMANDS", "keygen_command", "seal", "verify"]
@@ -81,12 +82,16 @@ def verify(
             match_id = None if found.whole_ledger else found.match_id
         ledger = open_ledger(ctx)
         verdicts = ledger.verify(match_id, seal=found, allow_unchained=allow_unchained)
+        imported = {v.match_id: _provenance(ledger, v.match_id) if v.ok else None for v in verdicts}
     if as_json:
         ok = all(v.ok for v in verdicts)
-        emit_json({"ok": ok, "matches": [v.to_json() for v in verdicts]})
+        matches = [{**v.to_json(), "provenance": imported[v.match_id]} for v in verdicts]
+        emit_json({"ok": ok, "matches": matches})
     else:
         for verdict in verdicts:
             click.echo(verdict_text(verdict), err=not verdict.ok)
+            if imported[verdict.match_id]:
+                click.echo(f"  {verdict.match_id}: {imported[verdict.match_id]}")
         if not verdicts:
             click.echo("no matches to verify")
     if not all(v.ok for v in verdicts):
@@ -142,3 +147,11 @@ def keygen_command(out: Path) -> None:
 
 
 COMMANDS = (verify, seal, keygen_command)
+
+
+def _provenance(ledger: Ledger, match_id: str) -> str | None:
+    """Where a verified match came from (None for one deleted or unreadable: verify says so)."""
+    try:
+        return ledger.provenance(match_id)
+    except (BgLedgerError, TypeError, ValueError, KeyError):  # a damaged row: verify names it
+        return None

@@ -106,6 +106,7 @@ from bgledger.projections.state.fold import MatchState
 from bgledger.projections.views.audit import (
     HistoryEntry,
     history_line,
+    provenance,
     recorded_entries,
     ruling_effect,
 )
@@ -458,6 +459,8 @@ class Imported:
     illegal_plays: int
     abandoned: bool
     notes: tuple[str, ...]
+    provenance: str | None = None
+    """A JSON copy's: sealed by a trusted key, or not (:meth:`Ledger.provenance`)."""
 
     def to_json(self) -> dict[str, Any]:
         """``import --json``'s object: ``show --json``'s fields plus the file's."""
@@ -468,6 +471,7 @@ class Imported:
             illegal_plays=self.illegal_plays,
             abandoned=self.abandoned,
             notes=list(self.notes),
+            provenance=self.provenance,
         )
         return document
 
@@ -887,6 +891,8 @@ class Ledger:
         profile: str = DEFAULT_PROFILE,
         by: str = "import",
         again: bool = False,
+        seal: Path | None = None,
+        pub: Path | None = None,
     ) -> list[Imported]:
         """Store every match of a ``.mat`` transcription or a JSON copy (``.json``), all or none.
 
@@ -895,7 +901,12 @@ class Ledger:
         is re-decided event by event, rulings included.  A match already in
         the ledger (the same players, length and games, whatever the file is
         called: :func:`~bgledger.interchange.files.content_key`) is refused
-        unless ``again``.
+        unless ``again``.  A JSON copy's import records whether it was sealed by
+        a key the importer trusts: ``seal`` (a ``bgledger seal`` file) signed by
+        the key in ``pub`` and vouching for the copy's events; the copy is
+        refused if it does not (:func:`~bgledger.interchange.json_stream.sealed_through`).
+        Without them, the match is recorded as imported from an unsealed copy
+        (:meth:`provenance`).
 
         :raises ImportRefusedError: for a file that cannot be read, understood
             or stored (the match id taken, the match already there), with the
@@ -905,7 +916,14 @@ class Ledger:
 
         same = None if again else self._same_match
         stored = import_file(
-            self._store, path, match_id=match_id, profile=profile, by=by, same=same
+            self._store,
+            path,
+            match_id=match_id,
+            profile=profile,
+            by=by,
+            same=same,
+            seal=seal,
+            pub=pub,
         )
         return [
             Imported(
@@ -916,9 +934,19 @@ class Ledger:
                 one.illegal_plays,
                 one.abandoned,
                 tuple(one.notes),
+                self.provenance(one.match_id),
             )
             for one in stored
         ]
+
+    def provenance(self, match_id: str) -> str | None:
+        """Where the match came from, if it was imported from a JSON copy: sealed or not.
+
+        None for a match recorded here (or imported from a ``.mat`` transcription).
+
+        :raises MatchNotFoundError: for an unknown match.
+        """
+        return provenance(self._store.history(match_id))
 
     def _same_match(self, events: Sequence[MatchEvent]) -> str | None:
         """The id of a stored match that is the match of ``events``, or None.

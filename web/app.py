@@ -184,7 +184,9 @@ def create_app(
         return Response(board_svg(state, viewer_of(request)), media_type="image/svg+xml")
 
     def show(request: Request) -> Response:
-        return JSONResponse(ledger.show(request.path_params["match_id"]).to_json())
+        match_id = request.path_params["match_id"]
+        document = ledger.show(match_id).to_json()
+        return JSONResponse({**document, "provenance": ledger.provenance(match_id)})
 
     def rulings(request: Request) -> Response:
         """``{"match", "event", "open": [...], "closed": [...]}``; each row has ``line``, the
