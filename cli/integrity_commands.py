@@ -22,6 +22,7 @@ from bgledger.cli.common import (
     open_ledger,
     say,
 )
+from bgledger.rules.errors import BgLedgerError
 from bgledger.service import Ledger, verdict_text
 
 __all__ = ["COMMANDS", "keygen_command", "seal", "verify"]
@@ -82,12 +83,16 @@ def verify(
             match_id = None if found.whole_ledger else found.match_id
         ledger = open_ledger(ctx)
         verdicts = ledger.verify(match_id, seal=found, allow_unchained=allow_unchained)
+        imported = {v.match_id: _provenance(ledger, v.match_id) if v.ok else None for v in verdicts}
     if as_json:
         ok = all(v.ok for v in verdicts)
-        emit_json({"ok": ok, "matches": [v.to_json() for v in verdicts]})
+        matches = [{**v.to_json(), "provenance": imported[v.match_id]} for v in verdicts]
+        emit_json({"ok": ok, "matches": matches})
     else:
         for verdict in verdicts:
             say(verdict_text(verdict), err=not verdict.ok)
+            if imported[verdict.match_id]:
+                say(f"  {verdict.match_id}: {imported[verdict.match_id]}")
         if not verdicts:
             say("no matches to verify")
     if not all(v.ok for v in verdicts):
@@ -143,3 +148,11 @@ def keygen_command(out: Path) -> None:
 
 
 COMMANDS = (verify, seal, keygen_command)
+
+
+def _provenance(ledger: Ledger, match_id: str) -> str | None:
+    """Where a verified match came from (None for one deleted or unreadable: verify says so)."""
+    try:
+        return ledger.provenance(match_id)
+    except (BgLedgerError, TypeError, ValueError, KeyError):  # a damaged row: verify names it
+        return None

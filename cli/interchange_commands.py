@@ -76,6 +76,8 @@ def _report(imported: Imported, path: Path, as_json: bool) -> None:
     )
     for note in imported.notes:
         click.echo(f"  note: {note}")
+    if imported.provenance:
+        click.echo(f"  {imported.provenance}")
 
 
 @contextmanager
@@ -109,6 +111,19 @@ def _progress(paths: list[Path], as_json: bool) -> Iterator[Iterable[Path]]:
     help="Import a match the ledger already has (the same players, length and games).",
 )
 @click.option("--by", default="import", show_default=True, help="Who the events are recorded by.")
+@click.option(
+    "--seal",
+    "seal_path",
+    type=FilePath(),
+    default=None,
+    help="A JSON copy's seal (bgledger seal, of the match or --all): with --pub.",
+)
+@click.option(
+    "--pub",
+    type=FilePath(),
+    default=None,
+    help="The public key you trust (KEY.pub): the copy must be sealed with it, or is refused.",
+)
 @json_option
 @click.pass_context
 def import_command(
@@ -118,6 +133,8 @@ def import_command(
     match_id: str | None,
     again: bool,
     by: str,
+    seal_path: Path | None,
+    pub: Path | None,
     as_json: bool,
 ) -> None:
     """Import .mat transcriptions: each match becomes a match in the ledger.
@@ -127,16 +144,36 @@ def import_command(
     reason and leaves nothing behind.  A match already in the ledger, under
     whatever file name or exported copy, is refused naming it (--again imports
     it anyway).  Exit 1 if any file was refused.
+
+    A JSON copy is re-decided event by event: a copy that breaks the rules is
+    refused, but one forged within them (players swapped, recorders changed,
+    hashes recomputed) is not.  So the import records where the match came
+    from: with --seal SEAL --pub KEY.pub, a copy sealed (bgledger seal) by the
+    key you trust, and a copy whose seal does not verify is refused; without,
+    "imported from an unsealed copy", which show, history and verify say.
     """
     if match_id is not None and len(files) > 1:
         raise click.UsageError("--id names one match: give one file with it")
+    if (seal_path is None) != (pub is None):
+        raise click.UsageError(
+            "--seal and --pub go together: the copy's seal, and the public key you trust "
+            "(the key inside a seal proves only that someone signed it)"
+        )
+    if seal_path is not None and len(files) > 1:
+        raise click.UsageError("--seal vouches for one copy: give one file with it")
     ledger = open_ledger(ctx, create=True)
     tally = _Tally()
     with library_errors(), _progress(list(files), as_json) as paths:
         for path in paths:
             try:
                 imported = ledger.import_file(
-                    path, match_id=match_id, profile=profile, by=by, again=again
+                    path,
+                    match_id=match_id,
+                    profile=profile,
+                    by=by,
+                    again=again,
+                    seal=seal_path,
+                    pub=pub,
                 )
             except ImportRefusedError as error:
                 tally.refused.append((str(path), str(error)))

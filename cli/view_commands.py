@@ -91,10 +91,13 @@ def show(
         event = None
         if at is not None and not as_json:  # what event N was, as the log stood then or today
             event = ledger.history(match_id, at=None if as_corrected else at)[at - 1]
+        imported = ledger.provenance(match_id)
     if as_json:
-        emit_json(shown.to_json())
+        emit_json({**shown.to_json(), "provenance": imported})
         return
     _print_show(shown, at is not None or as_corrected, viewer, event)
+    if imported:
+        click.echo(f"\n{imported}")
 
 
 def _print_show(

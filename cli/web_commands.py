@@ -47,11 +47,17 @@ def serve(ctx: click.Context, host: str, port: int) -> None:
     import uvicorn
 
     from bgledger.web import create_app
+    from bgledger.web.streams import quiet_repeats, raise_open_files
 
+    # each live stream holds a file descriptor: a laptop's soft limit (1,024) is raised first
+    limited = raise_open_files()
+    quiet_repeats()  # out of descriptors, asyncio would log its accept error every second
     ledger = open_ledger(ctx, cache_size=CACHE_SIZE, create=True)
     addresses = venue_addresses() if host in EVERY_ADDRESS else []
     for line in serve_banner(host, port, addresses, _db_option(ctx)):
         click.echo(line, err=True)
+    if limited:
+        click.echo(f"bgledger: {limited}", err=True)
     # open event streams never end by themselves: give them 3 s at Ctrl-C
     uvicorn.run(
         create_app(ledger), host=host, port=port, log_level="warning", timeout_graceful_shutdown=3

@@ -116,6 +116,7 @@ from bgledger.projections.state.fold import MatchState
 from bgledger.projections.views.audit import (
     HistoryEntry,
     history_line,
+    provenance,
     recorded_entries,
     ruling_effect,
 )
@@ -473,6 +474,8 @@ class Imported:
     illegal_plays: int
     abandoned: bool
     notes: tuple[str, ...]
+    provenance: str | None = None
+    """A JSON copy's: sealed by a trusted key, or not (:meth:`Ledger.provenance`)."""
 
     def to_json(self) -> dict[str, Any]:
         """``import --json``'s object: ``show --json``'s fields plus the file's."""
@@ -483,6 +486,7 @@ class Imported:
             illegal_plays=self.illegal_plays,
             abandoned=self.abandoned,
             notes=list(self.notes),
+            provenance=self.provenance,
         )
         return document
 
@@ -535,6 +539,17 @@ class Ledger:
         names every such cache.
         """
         return tuple(dict.fromkeys(self._store.distrusted))
+
+    def last_stored(self) -> int:
+        """The number of the last event the ledger's log holds, of any match (0: none).
+
+        One cheap query: the live streams ask it once a tick for all of them,
+        and read a match again only when it has moved (:mod:`bgledger.web.streams`).
+        """
+        from bgledger.store.recorder import LedgerRecorder
+
+        recorder = cast(LedgerRecorder, self._store.recorder)
+        return recorder.max_notification_id() or 0
 
     # -- the match as it stands ------------------------------------------------------------
 
@@ -899,6 +914,8 @@ class Ledger:
         profile: str = DEFAULT_PROFILE,
         by: str = "import",
         again: bool = False,
+        seal: Path | None = None,
+        pub: Path | None = None,
     ) -> list[Imported]:
         """Store every match of a ``.mat`` transcription or a JSON copy (``.json``), all or none.
 
@@ -907,7 +924,12 @@ class Ledger:
         is re-decided event by event, rulings included.  A match already in
         the ledger (the same players, length and games, whatever the file is
         called: :func:`~bgledger.interchange.files.content_key`) is refused
-        unless ``again``.
+        unless ``again``.  A JSON copy's import records whether it was sealed by
+        a key the importer trusts: ``seal`` (a ``bgledger seal`` file) signed by
+        the key in ``pub`` and vouching for the copy's events; the copy is
+        refused if it does not (:func:`~bgledger.interchange.json_stream.sealed_through`).
+        Without them, the match is recorded as imported from an unsealed copy
+        (:meth:`provenance`).
 
         :raises ImportRefusedError: for a file that cannot be read, understood
             or stored (the match id taken, the match already there), with the
@@ -917,7 +939,14 @@ class Ledger:
 
         same = None if again else self._same_match
         stored = import_file(
-            self._store, path, match_id=match_id, profile=profile, by=by, same=same
+            self._store,
+            path,
+            match_id=match_id,
+            profile=profile,
+            by=by,
+            same=same,
+            seal=seal,
+            pub=pub,
         )
         return [
             Imported(
@@ -928,9 +957,19 @@ class Ledger:
                 one.illegal_plays,
                 one.abandoned,
                 tuple(one.notes),
+                self.provenance(one.match_id),
             )
             for one in stored
         ]
+
+    def provenance(self, match_id: str) -> str | None:
+        """Where the match came from, if it was imported from a JSON copy: sealed or not.
+
+        None for a match recorded here (or imported from a ``.mat`` transcription).
+
+        :raises MatchNotFoundError: for an unknown match.
+        """
+        return provenance(self._store.history(match_id))
 
     def _same_match(self, events: Sequence[MatchEvent]) -> str | None:
         """The id of a stored match that is the match of ``events``, or None.

@@ -80,6 +80,18 @@ def rehash(document: dict[str, Any]) -> dict[str, Any]:
     return document
 
 
+def copied_history(store: MatchStore, match_id: str) -> list[MatchEvent]:
+    """The events an import stored from the copy: all but its own record, the last event."""
+    events = store.history(match_id)
+    assert isinstance(events[-1], vocabulary.CopyImported), "an import records its copy"
+    return events[:-1]
+
+
+def copied_state(store: MatchStore, match_id: str) -> MatchState:
+    """The imported match as the copy left it, before the import's own record."""
+    return store.state(match_id, at=len(store.history(match_id)) - 1)
+
+
 def trail(events: list[MatchEvent]) -> list[tuple[Any, ...]]:
     """The audit trail as a tournament director reads it."""
     return [
@@ -189,27 +201,27 @@ def test_export_refuses_events_that_are_not_a_match() -> None:
 def test_import_rebuilds_the_same_match(recorded: Recorded, fresh: MatchStore, name: str) -> None:
     original, document = recorded(name)
     assert import_json(fresh, read(document, name), by="lee") == "m"
-    assert fresh.state("m") == original.state("m")
-    assert trail(fresh.history("m")) == trail(original.history("m"))
-    stored = [e.timestamp for e in fresh.history("m")]
+    assert copied_state(fresh, "m") == original.state("m")
+    assert trail(copied_history(fresh, "m")) == trail(original.history("m"))
+    stored = [e.timestamp for e in copied_history(fresh, "m")]
     assert stored == [e.timestamp for e in original.history("m")]
-    assert export_json(fresh.history("m")) == document
+    assert export_json(copied_history(fresh, "m")) == document
     assert fresh.snapshots is not None  # ends on a snapshot, as a .mat import does
     (snapshot,) = fresh.snapshots.get(match_uuid("m"), desc=True, limit=1)
-    assert snapshot.originator_version == len(fresh.history("m"))
+    assert snapshot.originator_version == len(fresh.history("m"))  # the import's record too
 
 
 @pytest.mark.parametrize("name", SCENARIO_NAMES)
 def test_import_under_a_new_id(recorded: Recorded, fresh: MatchStore, name: str) -> None:
     original, document = recorded(name)
     assert import_json(fresh, read(document, name), match_id="copy", by="lee") == "copy"
-    copied = fresh.state("copy")
+    copied = copied_state(fresh, "copy")
     assert copied.match_id == "copy"
     assert dataclasses.replace(copied, match_id="m") == original.state("m")
-    assert trail(fresh.history("copy")) == trail(original.history("m"))
-    assert fresh.history("copy")[0].originator_id == match_uuid("copy")
+    assert trail(copied_history(fresh, "copy")) == trail(original.history("m"))
+    assert copied_history(fresh, "copy")[0].originator_id == match_uuid("copy")
     with pytest.raises(MatchNotFoundError):
-        fresh.history("m")
+        copied_history(fresh, "m")
 
 
 def test_imported_three_point_match_has_the_hand_computed_result(
@@ -217,7 +229,7 @@ def test_imported_three_point_match_has_the_hand_computed_result(
 ) -> None:
     _, document = recorded("three-point-match.txt")
     import_json(fresh, read(document), match_id="final", by="lee")
-    state = fresh.state("final")
+    state = copied_state(fresh, "final")
     assert state.score == (3, 2) and state.winner == "a"
     assert [(g.number, g.winner, g.points, g.how, g.crawford) for g in state.games] == [
         (1, "a", 2, "played", False),
@@ -237,9 +249,9 @@ def test_a_flagged_illegal_play_and_an_unplayable_one_survive_the_round_trip(
     match.record_unplayable("3/off", "no checker on 3", by="kim", at=AT)  # 6
     events = match.collect_events()
     imported = import_json(fresh, read(export_json(events)), by="lee")
-    state = fresh.state(imported)
+    state = copied_state(fresh, imported)
     assert state.flagged == (4, 6)
-    assert trail(fresh.history(imported)) == trail(events)
+    assert trail(copied_history(fresh, imported)) == trail(events)
     assert "ILLEGAL: Ann played 13/7 with 3-1" in trail(events)[3][4]
 
 
@@ -257,8 +269,8 @@ def test_random_matches_round_trip(seed: int, length: int, profile: str, limit: 
         document = json.loads(json.dumps(export_json(original.history(match_id))))
         import_json(copy_, read(document), match_id="copy", by="lee")
         expected: MatchState = original.state(match_id)
-        assert copy_.state("copy") == dataclasses.replace(expected, match_id="copy")
-        assert trail(copy_.history("copy")) == trail(original.history(match_id))
+        assert copied_state(copy_, "copy") == dataclasses.replace(expected, match_id="copy")
+        assert trail(copied_history(copy_, "copy")) == trail(original.history(match_id))
 
 
 # -- rulings -----------------------------------------------------------------------------------
@@ -306,15 +318,15 @@ def test_a_match_with_every_kind_of_ruling_round_trips_under_a_new_id(
     kinds = {k.__name__ for k in RULINGS} - {"StartingPositionCorrected", "ConcessionVoided"}
     assert {e["type"] for e in document["events"]} >= kinds
     assert import_json(fresh, read(document), match_id="copy", by="lee") == "copy"
-    copied, recorded = fresh.history("copy"), original.history("m")
-    assert dataclasses.replace(fresh.state("copy"), match_id="m") == original.state("m")
+    copied, recorded = copied_history(fresh, "copy"), original.history("m")
+    assert dataclasses.replace(copied_state(fresh, "copy"), match_id="m") == original.state("m")
     mine, theirs = corrected(copied), corrected(recorded)
     assert mine is not None and dataclasses.replace(mine, match_id="m") == theirs
     assert trail(copied) == trail(recorded)
     assert [e.timestamp for e in copied] == [e.timestamp for e in recorded]
     assert isinstance(copied[6], vocabulary.PlaysReverted)
     assert fresh.state("copy", at=7).match_id == "copy"  # the match after a ruling: its own id
-    assert fresh.state("copy").winner == "b" and fresh.state("copy").score == (2, 3)
+    assert copied_state(fresh, "copy").winner == "b" and copied_state(fresh, "copy").score == (2, 3)
 
 
 def test_a_void_double_that_had_won_the_match_round_trips(fresh: MatchStore) -> None:
@@ -328,10 +340,10 @@ def test_a_void_double_that_had_won_the_match_round_trips(fresh: MatchStore) -> 
         ]
         document = json.loads(json.dumps(export_json(events)))
         import_json(fresh, read(document), by="lee")
-        assert fresh.state("cv") == original.state("cv")
-    state = fresh.state("cv")
+        assert copied_state(fresh, "cv") == original.state("cv")
+    state = copied_state(fresh, "cv")
     assert (state.score, state.winner, [g.points for g in state.games]) == ((0, 2), "b", [1, 1])
-    assert export_json(fresh.history("cv")) == document
+    assert export_json(copied_history(fresh, "cv")) == document
 
 
 def test_a_match_with_rulings_exports_again_as_the_same_document(
@@ -339,7 +351,7 @@ def test_a_match_with_rulings_exports_again_as_the_same_document(
 ) -> None:
     _, document = ruled
     import_json(fresh, read(document), by="lee")
-    assert export_json(fresh.history("m")) == document
+    assert export_json(copied_history(fresh, "m")) == document
 
 
 def _forge(number: int, key: str, value: Any) -> Tamper:
@@ -552,7 +564,7 @@ def test_times_out_of_order_are_kept_as_recorded(recorded: Recorded, fresh: Matc
     _, document = recorded("bar-dance.txt")
     document["events"][7]["at"] = "2000-01-01T00:00:00+00:00"
     import_json(fresh, read(rehash(document)), by="lee")
-    assert fresh.history("m")[7].at == "2000-01-01T00:00:00+00:00"
+    assert copied_history(fresh, "m")[7].at == "2000-01-01T00:00:00+00:00"
 
 
 def test_an_existing_match_is_not_overwritten(recorded: Recorded, fresh: MatchStore) -> None:
@@ -585,14 +597,17 @@ def test_a_clocked_match_round_trips_through_the_cli(tmp_path: Path) -> None:
     imported = cli(url, "import", str(out), "--id", "again", "--again")
     assert imported.exit_code == 0, imported.output
     before = json.loads(cli(url, "show", "m", "--json").stdout)
-    after = json.loads(cli(url, "show", "again", "--json").stdout)
-    assert {**before, "match_id": "again"} == after
+    count = str(before["events"])  # then the import's record: "imported from an unsealed copy"
+    after = json.loads(cli(url, "show", "again", "--at", count, "--json").stdout)
+    assert {**before, "match_id": "again"} == {**after, "provenance": None, "view": "present"}
     assert (after["score"], after["winner"]) == ({"a": 3, "b": 0}, "b")
     old = json.loads(cli(url, "history", "m", "--json").stdout)["events"]
     new = json.loads(cli(url, "history", "again", "--json").stdout)["events"]
-    assert old == new and old[6]["clock"]["reserve_a_ms"] == 567_000  # 10:00 - 0:33
+    assert new[-1]["text"].startswith("imported from an unsealed copy")
+    assert old == new[:-1] and old[6]["clock"]["reserve_a_ms"] == 567_000  # 10:00 - 0:33
     with MatchStore(url) as ledger:
-        assert dataclasses.replace(ledger.state("again"), match_id="m") == ledger.state("m")
+        again = ledger.state("again", at=len(ledger.history("m")))  # before the import's record
+        assert dataclasses.replace(again, match_id="m") == ledger.state("m")
         assert ledger.state("m").timer == ledger.state("again").timer
 
 
@@ -605,9 +620,9 @@ def test_the_rarer_time_events_round_trip(make: Callable[[], list[MatchEvent]]) 
     events = make()
     with MatchStore("sqlite:///:memory:") as ledger:
         match_id = import_json(ledger, read(export_json(events)), by="lee")
-        assert ledger.state(match_id) == fold(events)
-        assert trail(ledger.history(match_id)) == trail(events)
-        assert export_json(ledger.history(match_id)) == export_json(events)
+        assert copied_state(ledger, match_id) == fold(events)
+        assert trail(copied_history(ledger, match_id)) == trail(events)
+        assert export_json(copied_history(ledger, match_id)) == export_json(events)
 
 
 def _before_and_after_clock_3_3() -> list[list[MatchEvent]]:
@@ -648,8 +663,8 @@ def test_clocked_openings_recorded_before_and_after_clock_3_3_round_trip(
     implied hit is re-decided as made, flagged."""
     with MatchStore("sqlite:///:memory:") as ledger:
         match_id = import_json(ledger, read(export_json(events)), by="lee")
-        assert ledger.state(match_id) == fold(events)
-        assert trail(ledger.history(match_id)) == trail(events)
+        assert copied_state(ledger, match_id) == fold(events)
+        assert trail(copied_history(ledger, match_id)) == trail(events)
     kinds = [type(e).__name__ for e in events]
     assert kinds.count("ClockHitImplied") in (0, 2)
 
@@ -677,7 +692,7 @@ def test_a_clock_set_up_with_figures_of_its_own_round_trips(
         with MatchStore("sqlite:///:memory:") as ledger:
             match_id = import_json(ledger, read(export_json(events)), by="lee")
             state = fold(events)
-            assert state is not None and ledger.state(match_id).timer == state.timer
+            assert state is not None and copied_state(ledger, match_id).timer == state.timer
 
 
 def forge_clocked(number: int, **changes: Any) -> dict[str, Any]:
@@ -840,4 +855,4 @@ def test_real_matches_round_trip_through_json() -> None:
             events = imported.match.collect_events()
             with MatchStore("sqlite:///:memory:") as ledger:
                 import_json(ledger, read(export_json(events), path.name), by="lee")
-                assert trail(ledger.history(imported.match_id)) == trail(events), path.name
+                assert trail(copied_history(ledger, imported.match_id)) == trail(events), path.name

@@ -74,9 +74,9 @@ from bgledger.web.body import LINE_LIMIT, bearer_of, json_body, text_field
 from bgledger.web.committee import replay_routes
 from bgledger.web.director import director_routes
 from bgledger.web.new_match import new_match_routes
-from bgledger.web.streams import News, event_stream
+from bgledger.web.streams import News, StreamLimits, Streams, stream_room
 
-__all__ = ["HISTORY_SHOWN", "POLL_SECONDS", "create_app", "error_document"]
+__all__ = ["HISTORY_SHOWN", "POLL_SECONDS", "client_of", "create_app", "error_document"]
 
 HERE = Path(__file__).resolve().parent
 POLL_SECONDS = 0.25
@@ -129,8 +129,15 @@ def error_document(error: Exception) -> tuple[int, dict[str, Any]]:
     raise error
 
 
-def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlette:
-    """The application on ``ledger`` (the caller closes it); ``poll_seconds``: live streams."""
+def create_app(
+    ledger: Ledger, *, poll_seconds: float = POLL_SECONDS, streams: StreamLimits | None = None
+) -> Starlette:
+    """The application on ``ledger`` (the caller closes it); ``poll_seconds``: live streams.
+
+    ``streams``: the live streams' bounds (default :class:`StreamLimits`, as many
+    streams in all as the open-files limit leaves room for: :func:`stream_room`).
+    """
+    live = Streams(streams or StreamLimits(total=stream_room()), ledger.last_stored, poll_seconds)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
 
     def page(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
@@ -181,7 +188,9 @@ def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlet
         return Response(board_svg(state, viewer_of(request)), media_type="image/svg+xml")
 
     def show(request: Request) -> Response:
-        return JSONResponse(ledger.show(request.path_params["match_id"]).to_json())
+        match_id = request.path_params["match_id"]
+        document = ledger.show(match_id).to_json()
+        return JSONResponse({**document, "provenance": ledger.provenance(match_id)})
 
     def rulings(request: Request) -> Response:
         """``{"match", "event", "open": [...], "closed": [...]}``; each row has ``line``, the
@@ -219,7 +228,7 @@ def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlet
         except ValueError:
             raise HTTPException(400, f"since={since!r}: an event number") from None
         opening = f"retry: 1000\n: following {json.dumps(match_id)} after event {start}\n\n"
-        return event_stream([opening], _recorded_after(ledger, match_id, start), poll_seconds)
+        return live.respond(client_of(request), [opening], _recorded_after(ledger, match_id, start))
 
     async def library_error(request: Request, error: Exception) -> Response:
         status, document = error_document(error)
@@ -249,7 +258,7 @@ def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlet
         Route("/api/matches/{match_id}/events", events),
         Route("/api/matches/{match_id}/rulings", rulings),
         *replay_routes(ledger, page),
-        *director_routes(ledger, page, poll_seconds),
+        *director_routes(ledger, page, live),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     handlers = {
@@ -281,6 +290,11 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, sending)
+
+
+def client_of(request: Request) -> str:
+    """The address a request came from (the live streams are counted by it)."""
+    return request.client.host if request.client else "unknown"
 
 
 def _recorded_after(ledger: Ledger, match_id: str, start: int) -> News:

@@ -44,7 +44,7 @@ from bgledger.projections.views.scoresheet import ruling_log
 from bgledger.projections.views.text import break_lines, brief, clock_line, clock_text, figures
 from bgledger.projections.views.words import numbers_text, rule_for, rules_cited
 from bgledger.service import Decision, Ledger, MatchState
-from bgledger.web.streams import News, event_stream
+from bgledger.web.streams import News, Streams
 
 __all__ = ["director_routes"]
 
@@ -73,7 +73,7 @@ class _Latest:
         return kept[1], kept[2]
 
 
-def director_routes(ledger: Ledger, page: Page, poll_seconds: float) -> list[Route]:
+def director_routes(ledger: Ledger, page: Page, live: Streams) -> list[Route]:
     """The console's routes on ``ledger``; ``page`` renders a template."""
     latest = _Latest(ledger)
 
@@ -134,7 +134,8 @@ def director_routes(ledger: Ledger, page: Page, poll_seconds: float) -> list[Rou
         opening = [f"retry: 1000\n: following {json.dumps(event)} at {total}\n\n"]
         if start is not None and total != start:  # something happened since the page was drawn
             opening.append(_changed(sorted(counts), total))
-        return event_stream(opening, _changes_after(ledger, event, counts), poll_seconds)
+        client = request.client.host if request.client else "unknown"
+        return live.respond(client, opening, _changes_after(ledger, event, counts))
 
     def desk_context(match_id: str) -> dict[str, Any]:
         state = ledger.state(match_id)

@@ -44,6 +44,7 @@ from bgledger.errors import ActionRefusedError, BgLedgerError, RulesError
 from bgledger.events import (
     ClockRestored,
     ClockSet,
+    CopyImported,
     EntryAmended,
     EntryCorrected,
     EntryWithdrawn,
@@ -207,6 +208,18 @@ class CorrectionCommands(MatchStream):
         if not text.strip():
             raise InvalidCorrectionError("a note needs its text, e.g. note 'Bob asked for a break'")
         return self._record(RemarkRecorded, by, at, text=text.strip())
+
+    def copy_imported(
+        self, file: str, sealed_by: str, sealed_through: int, *, by: str, at: str | None = None
+    ) -> CopyImported:
+        """Where the match came from: a JSON copy, sealed by ``sealed_by`` (``""``: unsealed).
+
+        Recorded by the import, after the copy's events (and decided again when
+        a copy of this match is imported: it is one of its events).
+        """
+        return self._record(
+            CopyImported, by, at, file=file, sealed_by=sealed_by, sealed_through=sealed_through
+        )
 
     # -- what every correction checks ------------------------------------------------------
 

@@ -78,6 +78,9 @@ ACTIONS: dict[type[MatchEvent], Command] = {
         Position(tuple(e.board_a), tuple(e.board_b)).position_id, **when(k)
     ),
     ev.RemarkRecorded: lambda m, e, k: m.remark(e.text, **when(k)),
+    ev.CopyImported: lambda m, e, k: m.copy_imported(
+        e.file, e.sealed_by, e.sealed_through, **when(k)
+    ),
     ev.MatchForfeited: lambda m, e, k: m.forfeit_match(e.player, e.reason, **when(k)),
 }
 """The command recording each kind of game action."""

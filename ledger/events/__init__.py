@@ -42,6 +42,7 @@ from bgledger.events.clock import (
     TimeExpired,
 )
 from bgledger.events.corrections import (
+    CopyImported,
     EntryAmended,
     EntryCorrected,
     EntryWithdrawn,
@@ -91,7 +92,7 @@ from bgledger.events.rulings import (
 __all__ = [
     "TIME_EVENTS", "BreakEnded", "BreakStarted", "CheckersPlayed", "ClockHit", "ClockHitImplied",
     "ClockRead", "ClockRestored", "ClockResumed", "ClockSet", "ClockStarted", "ClockStopped",
-    "ConcessionVoided", "CrawfordPassNullified", "CubeActionVoided", "CubeDropped",
+    "ConcessionVoided", "CopyImported", "CrawfordPassNullified", "CubeActionVoided", "CubeDropped",
     "CubeLevelCorrected",
     "CubeOffered", "CubeTaken", "DiceRolled", "EntryAmended", "EntryCorrected", "EntryWithdrawn",
     "GameStarted", "GameWon", "MatchEvent", "MatchForfeited", "MatchLengthCorrected",

@@ -19,6 +19,10 @@ event of its own says who corrected it, when and why, and what it voids:
 A scorekeeper's remark for the record (:class:`RemarkRecorded`, ``note TEXT``
 without ``--ruled-by``) is not a ruling either: it changes nothing.
 
+Nor is where a match came from (:class:`CopyImported`): a ledger that imports
+a JSON copy records, after the copy's events, whether a key it trusts sealed
+them.  It is no entry: ``undo`` and ``amend`` never reach it.
+
 ``voids`` lists the events taken out of force: the entry and what the
 command that recorded it recorded along with it (a game won with its last
 play).  ``ruled_by`` is ``""`` when the scorekeeper corrected the entry alone
@@ -32,7 +36,7 @@ from typing import Any
 
 from bgledger.events.base import MatchEvent
 
-__all__ = ["EntryAmended", "EntryCorrected", "EntryWithdrawn", "RemarkRecorded"]
+__all__ = ["CopyImported", "EntryAmended", "EntryCorrected", "EntryWithdrawn", "RemarkRecorded"]
 
 
 @dataclass(frozen=True)
@@ -74,3 +78,22 @@ class RemarkRecorded(MatchEvent):
     """The scorekeeper's remark for the record (``note TEXT``): not a ruling, changes nothing."""
 
     text: str
+
+
+@dataclass(frozen=True)
+class CopyImported(MatchEvent):
+    """The events before it were imported from a JSON copy (``bgledger import FILE.json``).
+
+    The copy was re-decided event by event; this says whether it was also
+    vouched for: ``sealed_by`` is the public key (Ed25519, hex) that sealed
+    its events 1 to ``sealed_through`` (``import --seal S --pub P``: the seal
+    checked against the importer's trusted key and the events' chain), ``""``
+    and 0 for an unsealed copy, whose players, recorders and times are only
+    as the file says.
+
+    :ivar file: the copy's file name, as given to ``import``.
+    """
+
+    file: str
+    sealed_by: str
+    sealed_through: int

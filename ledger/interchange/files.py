@@ -26,7 +26,7 @@ import sqlalchemy.exc
 from eventsourcing.persistence import IntegrityError
 
 from bgledger.commands.match import match_uuid
-from bgledger.errors import BgLedgerError
+from bgledger.errors import BgLedgerError, SealRefusedError
 from bgledger.events import (
     CheckersPlayed,
     CubeDropped,
@@ -46,6 +46,7 @@ from bgledger.interchange.mat import read_bounded, read_mat_file
 from bgledger.projections.state.corrected import in_force
 from bgledger.projections.state.fold import MatchState, fold_in_force
 from bgledger.store.application import MatchStore
+from bgledger.store.seal import Seal, check_seal
 
 __all__ = ["ImportRefusedError", "SameMatch", "content_key", "import_file"]
 
@@ -131,6 +132,8 @@ def import_file(
     profile: str,
     by: str,
     same: SameMatch | None = None,
+    seal: Path | None = None,
+    pub: Path | None = None,
 ) -> list[ImportedMatch]:
     """Replay every match of the file at ``path`` and store them in one transaction.
 
@@ -138,14 +141,21 @@ def import_file(
     Without ``match_id``, each match of a ``.mat`` file gets a readable id
     (:func:`~bgledger.interchange.importer.readable_id`) no match has yet.
     ``same`` (none: no check) finds a stored match that is the same as one of
-    the file's.
+    the file's.  With ``seal`` and ``pub`` (a JSON copy only), the seal must be
+    signed by the key in ``pub`` and vouch for the copy's events
+    (:func:`~bgledger.interchange.json_stream.sealed_through`), or nothing is stored.
 
     :raises ImportRefusedError: for a file that cannot be read, understood or
         stored (the match id taken, the match already there); nothing of it is stored.
     """
     try:
         if path.suffix.lower() == ".json":
-            return [_import_json(ledger, path, match_id=match_id, by=by, same=same)]
+            trusted = None
+            if seal is not None and pub is not None:
+                trusted = check_seal(seal, pub=pub, match_id=None)
+            return [_import_json(ledger, path, match_id=match_id, by=by, same=same, seal=trusted)]
+        if seal is not None:
+            raise ImportRefusedError("a seal vouches for a JSON copy (.json), not a .mat file")
         mat = read_mat_file(path)
         imported = matches_from_mat(
             mat, str(path), match_id=match_id, profile=profile, by=by, taken=_taken(ledger)
@@ -176,11 +186,22 @@ def _taken(ledger: MatchStore) -> Callable[[str], bool]:
 
 
 def _import_json(
-    ledger: MatchStore, path: Path, *, match_id: str | None, by: str, same: SameMatch | None
+    ledger: MatchStore,
+    path: Path,
+    *,
+    match_id: str | None,
+    by: str,
+    same: SameMatch | None,
+    seal: Seal | None,
 ) -> ImportedMatch:
     text = read_bounded(path).decode("utf-8", errors="replace")
     document = read_json(text, name=str(path))
+    if seal is not None and seal.whole_ledger:  # a ledger seal (seal --all): this match's part
+        one = seal.of(document.match_id)
+        if one is None:
+            raise SealRefusedError(f"the ledger seal lists no match {document.match_id!r}")
+        seal = one
     _check_new(document.events, same)
-    stored = import_json(ledger, document, match_id=match_id, by=by)
+    stored = import_json(ledger, document, match_id=match_id, by=by, seal=seal)
     match = ledger.load(stored)
     return ImportedMatch(match, str(path), len(match.state.games), abandoned=False)

@@ -49,8 +49,8 @@ from typing import Any
 import sqlalchemy.exc
 from eventsourcing.persistence import IntegrityError
 
-from bgledger.commands.match import match_uuid
-from bgledger.errors import MatchExistsError, NotAMatchError
+from bgledger.commands.match import Match, match_uuid
+from bgledger.errors import MatchExistsError, NotAMatchError, SealRefusedError
 from bgledger.events import MatchEvent, MatchStarted, RulingMade
 from bgledger.events.chain import rechain
 from bgledger.interchange.json_recheck import COMMANDS, CONSEQUENCES, RULINGS, recheck
@@ -66,7 +66,9 @@ from bgledger.interchange.json_schema import (
     parse,
     schemas,
 )
+from bgledger.projections.state.fold import fold
 from bgledger.store.application import MatchStore
+from bgledger.store.seal import Seal
 
 __all__ = [
     "COMMANDS",
@@ -82,6 +84,7 @@ __all__ = [
     "own_fields",
     "read_json",
     "recheck",
+    "sealed_through",
 ]
 
 
@@ -195,8 +198,43 @@ def _renamed(event: MatchEvent, match_id: str) -> MatchEvent:
     return event
 
 
+def sealed_through(document: MatchDocument, seal: Seal) -> int:
+    """How many of ``document``'s events ``seal`` vouches for (its signature and signer checked).
+
+    A seal (:mod:`bgledger.store.seal`) signs the chain of a match's event N
+    in the ledger that sealed it.  The copy keeps every event's stream, number,
+    stored time and fields, so its events 1 to N linked afresh give that chain
+    again, unless one was changed since: a forged copy, however well it obeys
+    the rules, does not.
+
+    :raises SealRefusedError: for a seal of another match, of more events than
+        the copy has, or whose chain the copy's events do not give.
+    """
+    name = document.name
+    if seal.match_id != document.match_id:
+        raise SealRefusedError(
+            f"{name}: the seal is of match {seal.match_id!r}, the copy of {document.match_id!r}"
+        )
+    if not 1 <= seal.events <= len(document.events):
+        raise SealRefusedError(
+            f"{name}: the seal covers {seal.events} events; the copy has {len(document.events)}"
+        )
+    head = rechain(document.events[: seal.events])[-1].chain
+    if head != seal.head:
+        raise SealRefusedError(
+            f"{name}: events 1-{seal.events} of the copy are not the events sealed: "
+            "changed since the match was sealed (a forged or altered copy)"
+        )
+    return seal.events
+
+
 def import_json(
-    ledger: MatchStore, document: MatchDocument, *, match_id: str | None = None, by: str
+    ledger: MatchStore,
+    document: MatchDocument,
+    *,
+    match_id: str | None = None,
+    by: str,
+    seal: Seal | None = None,
 ) -> str:
     """Store ``document``'s match in ``ledger`` (under ``match_id`` if given); return its id.
 
@@ -205,9 +243,12 @@ def import_json(
     MatchStarted's ``match_id``.  They are re-decided (:func:`recheck`: the game actions through the
     :class:`~bgledger.commands.match.Match` commands, the rulings through
     :mod:`bgledger.commands.rulings`), then linked in a fresh hash chain and stored in one
-    transaction.  ``by`` (who
-    imports) is not stored yet: the vocabulary has no import record, and the
-    events keep their recorders.
+    transaction, followed by a :class:`~bgledger.events.CopyImported` recorded by ``by``
+    (who imports): whether ``seal`` (checked against the importer's trusted
+    key: :func:`~bgledger.store.seal.check_seal`) vouches for the copy's events
+    (:func:`sealed_through`), or that the copy was unsealed.
+
+    :raises SealRefusedError: for a ``seal`` the copy's events do not give.
 
     :raises MatchExistsError: if the ledger has a match with that id.
     :raises InconsistentMatchJsonError: if the ledger would not record these events
@@ -221,8 +262,15 @@ def import_json(
     if chosen != document.match_id:
         events = [_renamed(event, chosen) for event in events]
     recheck(events, name=document.name)
+    through = 0 if seal is None else sealed_through(document, seal)
+    linked = rechain(events)
+    state = fold(linked)
+    assert state is not None  # recheck: the copy begins with MatchStarted
+    match = Match(match_uuid(chosen), len(linked), state)
+    sealed_by = "" if seal is None else seal.public_key
+    match.copy_imported(document.name, sealed_by, through, by=by)
     try:
-        ledger.save(*rechain(events))
+        ledger.save(*linked, *match.collect_events())
     except (IntegrityError, sqlalchemy.exc.IntegrityError):
         raise exists from None
     with contextlib.suppress(IntegrityError, sqlalchemy.exc.IntegrityError):

@@ -30,6 +30,7 @@ from bgledger.events import (
     ClockHit,
     ClockHitImplied,
     ClockRestored,
+    CopyImported,
     CubeOffered,
     CubeTaken,
     DiceRolled,
@@ -119,7 +120,7 @@ def entries(in_force: Sequence[MatchEvent], amended: dict[int, EntryAmended]) ->
     """The entries of ``in_force`` (the events in force, in order, amendments in place).
 
     ``amended`` maps each slot an amendment in force fills to that amendment.
-    Rulings, corrections and the match's start are not entries.
+    Rulings, corrections, the match's start and an import's record are not entries.
     """
     found: list[Entry] = []
     group: list[MatchEvent] = []
@@ -141,7 +142,7 @@ def entries(in_force: Sequence[MatchEvent], amended: dict[int, EntryAmended]) ->
 
     previous: MatchEvent | None = None
     for event in in_force:
-        if isinstance(event, MatchStarted | RulingMade | EntryCorrected):
+        if isinstance(event, MatchStarted | RulingMade | EntryCorrected | CopyImported):
             close()
             previous = None
             continue

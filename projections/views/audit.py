@@ -75,6 +75,7 @@ from bgledger.events import (
     ClockStarted,
     ClockStopped,
     ConcessionVoided,
+    CopyImported,
     CrawfordPassNullified,
     CubeActionVoided,
     CubeDropped,
@@ -153,6 +154,8 @@ __all__ = [
     "match_won_text",
     "mode_text",
     "penalty_text",
+    "provenance",
+    "provenance_text",
     "result_text",
     "ruling_details",
     "ruling_effect",
@@ -1165,6 +1168,32 @@ def _corrected(event: EntryCorrected, before: MatchState, after: MatchState) -> 
 @_on(MatchForfeited)
 def _forfeited(event: MatchForfeited, before: MatchState, after: MatchState) -> str:
     return f"{after.name(event.player)} forfeits the match: {event.reason}"
+
+
+def provenance_text(event: CopyImported) -> str:
+    """What an import recorded of its copy: sealed by which key through which event, or not."""
+    if not event.sealed_by:
+        return (
+            f"imported from an unsealed copy ({event.file}): its players, recorders and times "
+            "are as the file says, re-decided by the rules but vouched for by no seal"
+        )
+    return (
+        f"imported from a copy sealed by key {event.sealed_by[:16]}... through event "
+        f"{event.sealed_through} ({event.file})"
+    )
+
+
+def provenance(events: Sequence[MatchEvent]) -> str | None:
+    """Where the match of ``events`` came from, as its last import recorded it (None: recorded
+    in this ledger).  Only an import records :class:`CopyImported`, after the copy's events:
+    the last one is this ledger's own; any before it came with the copy."""
+    found = next((e for e in reversed(events) if isinstance(e, CopyImported)), None)
+    return None if found is None else provenance_text(found)
+
+
+@_on(CopyImported)
+def _copy_imported(event: CopyImported, before: MatchState, after: MatchState) -> str:
+    return provenance_text(event)
 
 
 @_on(RemarkRecorded)

@@ -1,0 +1,133 @@
+"""1,200 idle live streams do not starve ``bgledger serve`` under ``ulimit -n 1024`` (issue 25).
+
+A real ``bgledger serve`` runs in a subprocess whose open-files limit is
+1,024, soft and hard (so ``serve`` cannot raise it: the worst case of a
+laptop).  1,200 streams are opened from 30 loopback addresses (127.0.0.2 to
+127.0.0.31, 40 each) and left idle; the match is then asked for, 10 times,
+and each answer must come within 5 s.  Loopback only; every wait bounded.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import resource
+import selectors
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from bgledger.service import Ledger
+
+pytestmark = pytest.mark.slow
+
+STREAMS = 1200
+ADDRESSES = 30
+LIMIT = 1024
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _limited() -> None:  # in the child, before exec: a laptop's default, and no way up
+    resource.setrlimit(resource.RLIMIT_NOFILE, (LIMIT, LIMIT))
+
+
+def _get(port: int, path: str) -> tuple[int, float]:
+    began = time.monotonic()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        connection.request("GET", path)
+        status = connection.getresponse().status
+    finally:
+        connection.close()
+    return status, time.monotonic() - began
+
+
+def _rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_normal_requests_stay_served_with_1200_idle_streams_under_ulimit_1024(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'ledger.db'}"
+    ledger = Ledger(url)
+    ledger.start(("Ann", "Bob"), 5, match_id="final", by="kim")
+    ledger.close()
+    port = _free_port()
+    log = (tmp_path / "serve.log").open("wb")
+    command = [sys.executable, "-m", "bgledger.cli.main", "--db", url, "serve", "--port", str(port)]
+    server = subprocess.Popen(
+        command, stdout=log, stderr=subprocess.STDOUT, preexec_fn=_limited, cwd=tmp_path
+    )
+    opened: list[socket.socket] = []
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                assert _get(port, "/api/matches/final")[0] == 200
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "serve did not start in 20 s"
+                time.sleep(0.1)
+        began = time.monotonic()
+        for n in range(STREAMS):
+            client = socket.socket()
+            opened.append(client)
+            client.bind((f"127.0.0.{2 + n % ADDRESSES}", 0))
+            client.settimeout(5)
+            client.connect(("127.0.0.1", port))
+            client.sendall(b"GET /api/matches/final/events HTTP/1.1\r\nHost: t\r\n\r\n")
+            assert time.monotonic() - began < 40, "1,200 connections took over 40 s"
+        statuses: Counter[str] = Counter()
+        waiting = selectors.DefaultSelector()  # epoll: descriptors past 1,024
+        for client in opened:
+            waiting.register(client, selectors.EVENT_READ)
+        deadline, left = time.monotonic() + 20, len(opened)
+        while left and time.monotonic() < deadline:
+            for key, _ in waiting.select(0.5):
+                waiting.unregister(key.fileobj)
+                left -= 1
+                head = key.fileobj.recv(64).split(b"\r\n")[0]  # type: ignore[union-attr]
+                statuses[head.decode(errors="replace") or "closed"] += 1
+        waiting.close()
+        statuses["no answer"] += left
+        answers = [_get(port, "/api/matches/final") for _ in range(10)]
+        page = _get(port, "/matches/final")
+        rss = _rss_kb(server.pid)
+        print(f"\nstreams: {dict(statuses)}; answers {answers}; page {page}; server {rss} KB")
+        assert all(status == 200 for status, _ in answers)
+        assert page[0] == 200
+        held, refused = statuses["HTTP/1.1 200 OK"], statuses["HTTP/1.1 429 Too Many Requests"]
+        # the room the limit leaves (RESERVED_FILES); a stream that ended gives its place back
+        assert LIMIT - 256 <= held <= LIMIT - 256 + 10
+        assert held + refused == STREAMS
+    finally:
+        for client in opened:
+            client.close()
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait(5)
+        log.close()
+    said = (tmp_path / "serve.log").read_bytes()
+    print(said.decode(errors="replace")[-3000:])
+    assert len(said) < 20_000, said[-2000:]
+    assert b"at most 768 live streams" in said  # the banner says it could not raise the limit
+    assert os.path.getsize(tmp_path / "serve.log") == len(said)
