@@ -298,8 +298,11 @@ def keygen(path: Path) -> Path:
     except OSError as error:
         for made in written:  # no half of a pair left behind
             made.unlink(missing_ok=True)
-        where = error.filename or path
-        raise InvalidSealError(f"key {where}: cannot be written: {error}") from None
+        where = error.filename or str(path)
+        raise InvalidSealError(
+            f"keygen --out {str(path)!r}: the key file {where!r} cannot be written: "
+            f"{error.strerror or error}"
+        ) from None
     return pub
 
 
