@@ -7,7 +7,8 @@ Routes (the API mirrors the command line, DESIGN "Command-line contract")::
                                         (:mod:`bgledger.web.new_match`)
     GET  /matches/MATCH                 the match page: the board as inline SVG,
                                         score, status, the last entries of the history
-    GET  /matches/MATCH/live            the page's live part alone (the page refetches it)
+    GET  /matches/MATCH/live            the page's live part alone (the page refetches it;
+                                        ``?ids=1``: with the position's gnubg and XG ids)
     GET  /matches/MATCH/pad             the scorekeeper's pad: the board and the buttons that
                                         post lines to the API (web/static/pad.js)
     GET  /matches/MATCH/board.svg       the board alone (``?from=a|b``)
@@ -66,6 +67,7 @@ from bgledger.errors import (
     UnknownTokenError,
 )
 from bgledger.projections.views.audit import history_line
+from bgledger.projections.views.summary import analyst_ids
 from bgledger.projections.views.svg import board_svg
 from bgledger.projections.views.text import brief, clock_line
 from bgledger.rules.errors import BgLedgerError
@@ -136,7 +138,7 @@ def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlet
     def page(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
         return templates.TemplateResponse(request, name, context, status_code=status)
 
-    def live_context(match_id: str, viewer: str) -> dict[str, Any]:
+    def live_context(match_id: str, viewer: str, show_ids: bool = False) -> dict[str, Any]:
         shown = ledger.show(match_id)
         state = shown.state
         entries = ledger.history(match_id)
@@ -149,6 +151,7 @@ def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlet
             "clock": clock_line(state, shown.now_ms),
             "history": [history_line(entry) for entry in entries[-HISTORY_SHOWN:]],
             "events": state.events,
+            "ids": analyst_ids(state) if show_ids else [],
         }
 
     def viewer_of(request: Request) -> str:
@@ -164,7 +167,7 @@ def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlet
 
     def match_page(request: Request) -> Response:
         match_id = request.path_params["match_id"]
-        return page(request, "match.html", live_context(match_id, viewer_of(request)))
+        return page(request, "match.html", live_context(match_id, viewer_of(request), True))
 
     def pad_page(request: Request) -> Response:
         match_id = request.path_params["match_id"]
@@ -174,7 +177,8 @@ def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlet
 
     def match_live(request: Request) -> Response:
         match_id = request.path_params["match_id"]
-        return page(request, "_live.html", live_context(match_id, viewer_of(request)))
+        ids = request.query_params.get("ids") == "1"  # the match page's: with the ids
+        return page(request, "_live.html", live_context(match_id, viewer_of(request), ids))
 
     def board(request: Request) -> Response:
         state = ledger.state(request.path_params["match_id"])
