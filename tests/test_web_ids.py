@@ -52,9 +52,7 @@ def test_the_match_page_shows_the_ids_of_show(client: tuple[TestClient, Ledger])
         assert found.match_id().encode() == shown["match_id_gnubg"]  # doubled, Ann's cube
         assert found.doubled and found.match_length == 7
     assert copied(http.get("/matches/m/live").text) == {}  # the pad's live part: the board only
-    assert 'src="/static/copy.js"' in http.get("/matches/m").text.replace(
-        "http://testserver", ""
-    )
+    assert 'src="/static/copy.js"' in http.get("/matches/m").text.replace("http://testserver", "")
 
 
 def test_every_replay_step_shows_its_ids(client: tuple[TestClient, Ledger]) -> None:
