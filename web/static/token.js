@@ -12,6 +12,18 @@ var bgledger = (function () {
   var key = box.dataset.key;
   var changed = function () {};
 
+  // One director's token for every page: the console once kept it per event
+  // ("bgledger.director.token.EVENT"); such a token is moved to the one name.
+  if (key === "bgledger.director.token") {
+    for (var i = localStorage.length - 1; i >= 0; i--) {
+      var old = localStorage.key(i);
+      if (old && old.indexOf(key + ".") === 0) {
+        if (!localStorage.getItem(key) && localStorage.getItem(old)) { localStorage.setItem(key, localStorage.getItem(old)); }
+        localStorage.removeItem(old);
+      }
+    }
+  }
+
   var query = new URLSearchParams(window.location.search);
   var hash = new URLSearchParams(window.location.hash.slice(1));
   var given = hash.get("token") || query.get("token");
