@@ -14,6 +14,10 @@ Routes (the API mirrors the command line, DESIGN "Command-line contract")::
     GET  /matches/MATCH/board.svg       the board alone (``?from=a|b``)
     GET  /matches/MATCH/replay ...      the committee's view (:mod:`bgledger.web.committee`)
     GET  /events/EVENT/director ...     the director's console (:mod:`bgledger.web.director`)
+    GET  /sw.js                         the service worker that keeps the pages on the phone
+                                        for an offline reload (web/static/sw.js; scope /)
+    GET  /api/now                       the server's clock: ``{"now", "now_ms"}`` (a page
+                                        stamps each line with the moment it was made)
     GET  /api/matches/MATCH             ``show MATCH --json``
     POST /api/matches                   ``{"a": "Ann", "b": "Bob", "length": 7, "event": E}``:
                                         start a match with a director's token (``start``)
@@ -40,6 +44,7 @@ may not issue, 403, a client key reused for another command 422, the database 50
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -225,6 +230,16 @@ def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlet
         opening = f"retry: 1000\n: following {json.dumps(match_id)} after event {start}\n\n"
         return event_stream([opening], _recorded_after(ledger, match_id, start), poll_seconds)
 
+    def service_worker(request: Request) -> Response:
+        headers = {"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"}
+        script = (HERE / "static" / "sw.js").read_text(encoding="utf-8")
+        return Response(script, media_type="text/javascript", headers=headers)
+
+    def server_now(request: Request) -> Response:
+        now = datetime.now(UTC)
+        document = {"now": now.isoformat(), "now_ms": round(now.timestamp() * 1000)}
+        return JSONResponse(document, headers={"Cache-Control": "no-store"})
+
     async def library_error(request: Request, error: Exception) -> Response:
         status, document = error_document(error)
         # the database's URL (with a password, maybe) stays on the server
@@ -248,6 +263,8 @@ def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlet
         Route("/matches/{match_id}/live", match_live),
         Route("/matches/{match_id}/pad", pad_page),
         Route("/matches/{match_id}/board.svg", board),
+        Route("/sw.js", service_worker),
+        Route("/api/now", server_now),
         Route("/api/matches/{match_id}", show),
         Route("/api/matches/{match_id}/lines", record, methods=["POST"]),
         Route("/api/matches/{match_id}/events", events),
