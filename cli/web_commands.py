@@ -10,8 +10,10 @@ scorekeeper`` prints a token once; the ledger keeps its SHA-256 only.
 
 from __future__ import annotations
 
+import io
 import ipaddress
 import json
+import re
 import socket
 
 import click
@@ -168,6 +170,14 @@ def _db_option(ctx: click.Context) -> str:
     default=None,
     help="Revoke a token instead: by its label, its id (--list) or the token itself.",
 )
+@click.option(
+    "--qr",
+    "server",
+    metavar="URL",
+    default=None,
+    help="With MATCH: also print the pad's address on the server at URL "
+    "(http://192.168.1.20:8000, as `serve` shows it) and its QR code for the phone's camera.",
+)
 @click.option("--list", "list_", is_flag=True, help="List the tokens (never their secrets).")
 @click.option("--json", "as_json", is_flag=True, help="With --list: one JSON document.")
 @click.pass_context
@@ -179,6 +189,7 @@ def token(
     label: str | None,
     expires: str | None,
     revoke: str | None,
+    server: str | None,
     list_: bool,
     as_json: bool,
 ) -> None:
@@ -186,6 +197,8 @@ def token(
 
     \b
     bgledger token final --role scorekeeper          the pad of match 'final'
+    bgledger token final --role scorekeeper --qr http://192.168.1.20:8000
+                                                     ... and the pad's address as a QR code
     bgledger token --event "Open 2026" --role director --expires 12h
     bgledger token --role committee                  every match
     bgledger token --list                            label, role, scope, issued, last used, id
@@ -196,6 +209,10 @@ def token(
         raise BadInputError("--list and --revoke take nothing else (but --json with --list)")
     if as_json and not list_:
         raise BadInputError("--json goes with --list")
+    if server is not None and (managing or match_id is None):
+        raise BadInputError("--qr goes with a MATCH's token (its pad's address)")
+    if server is not None and not re.fullmatch(r"https?://[^\s/?#]+/?", server):
+        raise BadInputError(f"--qr {server!r}: the server's address, http://HOST:PORT")
     # a director's or the committee's token may be the first thing a new venue's ledger holds
     ledger = open_ledger(ctx, create=match_id is None and not managing)
     with library_errors():
@@ -211,9 +228,25 @@ def token(
             return
         if role is None:
             raise BadInputError("--role: one of " + ", ".join(ROLES))
-        click.echo(
-            ledger.issue_token(role, match_id=match_id, event=event, label=label, expires=expires)
+        issued = ledger.issue_token(
+            role, match_id=match_id, event=event, label=label, expires=expires
         )
+        click.echo(issued)
+        if server is not None and match_id is not None:
+            _print_pad_qr(server.rstrip("/"), match_id, issued)
+
+
+def _print_pad_qr(server: str, match_id: str, issued: str) -> None:
+    """The pad's address, and its QR code drawn in the terminal (segno), after the token."""
+    import segno  # here: every other command starts without it
+
+    from bgledger.web.new_match import pad_address
+
+    address = server + pad_address(match_id, issued)
+    click.echo(f"the pad: {address}")
+    drawn = io.StringIO()
+    segno.make(address, error="m", micro=False).terminal(out=drawn, compact=True)
+    click.echo(drawn.getvalue(), nl=False)
 
 
 def _scope(entry: TokenEntry) -> str:

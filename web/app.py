@@ -7,12 +7,17 @@ Routes (the API mirrors the command line, DESIGN "Command-line contract")::
                                         (:mod:`bgledger.web.new_match`)
     GET  /matches/MATCH                 the match page: the board as inline SVG,
                                         score, status, the last entries of the history
-    GET  /matches/MATCH/live            the page's live part alone (the page refetches it)
+    GET  /matches/MATCH/live            the page's live part alone (the page refetches it;
+                                        ``?ids=1``: with the position's gnubg and XG ids)
     GET  /matches/MATCH/pad             the scorekeeper's pad: the board and the buttons that
                                         post lines to the API (web/static/pad.js)
     GET  /matches/MATCH/board.svg       the board alone (``?from=a|b``)
     GET  /matches/MATCH/replay ...      the committee's view (:mod:`bgledger.web.committee`)
     GET  /events/EVENT/director ...     the director's console (:mod:`bgledger.web.director`)
+    GET  /sw.js                         the service worker that keeps the pages on the phone
+                                        for an offline reload (web/static/sw.js; scope /)
+    GET  /api/now                       the server's clock: ``{"now", "now_ms"}`` (a page
+                                        stamps each line with the moment it was made)
     GET  /api/matches/MATCH             ``show MATCH --json``
     POST /api/matches                   ``{"a": "Ann", "b": "Bob", "length": 7, "event": E}``:
                                         start a match with a director's token (``start``)
@@ -39,6 +44,7 @@ may not issue, 403, a client key reused for another command 422, the database 50
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -66,6 +72,7 @@ from bgledger.errors import (
     UnknownTokenError,
 )
 from bgledger.projections.views.audit import history_line
+from bgledger.projections.views.summary import analyst_ids
 from bgledger.projections.views.svg import board_svg
 from bgledger.projections.views.text import brief, clock_line
 from bgledger.rules.errors import BgLedgerError
@@ -143,7 +150,7 @@ def create_app(
     def page(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
         return templates.TemplateResponse(request, name, context, status_code=status)
 
-    def live_context(match_id: str, viewer: str) -> dict[str, Any]:
+    def live_context(match_id: str, viewer: str, show_ids: bool = False) -> dict[str, Any]:
         shown = ledger.show(match_id)
         state = shown.state
         entries = ledger.history(match_id)
@@ -156,6 +163,7 @@ def create_app(
             "clock": clock_line(state, shown.now_ms),
             "history": [history_line(entry) for entry in entries[-HISTORY_SHOWN:]],
             "events": state.events,
+            "ids": analyst_ids(state) if show_ids else [],
         }
 
     def viewer_of(request: Request) -> str:
@@ -171,7 +179,7 @@ def create_app(
 
     def match_page(request: Request) -> Response:
         match_id = request.path_params["match_id"]
-        return page(request, "match.html", live_context(match_id, viewer_of(request)))
+        return page(request, "match.html", live_context(match_id, viewer_of(request), True))
 
     def pad_page(request: Request) -> Response:
         match_id = request.path_params["match_id"]
@@ -181,7 +189,8 @@ def create_app(
 
     def match_live(request: Request) -> Response:
         match_id = request.path_params["match_id"]
-        return page(request, "_live.html", live_context(match_id, viewer_of(request)))
+        ids = request.query_params.get("ids") == "1"  # the match page's: with the ids
+        return page(request, "_live.html", live_context(match_id, viewer_of(request), ids))
 
     def board(request: Request) -> Response:
         state = ledger.state(request.path_params["match_id"])
@@ -230,6 +239,16 @@ def create_app(
         opening = f"retry: 1000\n: following {json.dumps(match_id)} after event {start}\n\n"
         return live.respond(client_of(request), [opening], _recorded_after(ledger, match_id, start))
 
+    def service_worker(request: Request) -> Response:
+        headers = {"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"}
+        script = (HERE / "static" / "sw.js").read_text(encoding="utf-8")
+        return Response(script, media_type="text/javascript", headers=headers)
+
+    def server_now(request: Request) -> Response:
+        now = datetime.now(UTC)
+        document = {"now": now.isoformat(), "now_ms": round(now.timestamp() * 1000)}
+        return JSONResponse(document, headers={"Cache-Control": "no-store"})
+
     async def library_error(request: Request, error: Exception) -> Response:
         status, document = error_document(error)
         # the database's URL (with a password, maybe) stays on the server
@@ -253,6 +272,8 @@ def create_app(
         Route("/matches/{match_id}/live", match_live),
         Route("/matches/{match_id}/pad", pad_page),
         Route("/matches/{match_id}/board.svg", board),
+        Route("/sw.js", service_worker),
+        Route("/api/now", server_now),
         Route("/api/matches/{match_id}", show),
         Route("/api/matches/{match_id}/lines", record, methods=["POST"]),
         Route("/api/matches/{match_id}/events", events),

@@ -37,6 +37,7 @@ from starlette.routing import Route
 
 from bgledger.projections.views.audit import HistoryEntry, history_line
 from bgledger.projections.views.step import VIEWS, touches
+from bgledger.projections.views.summary import analyst_ids
 from bgledger.projections.views.svg import board_svg
 from bgledger.projections.views.text import brief
 from bgledger.service import Ledger, MatchEvent, Ruled, RulingMade
@@ -73,6 +74,7 @@ def replay_routes(ledger: Ledger, page: Page) -> list[Route]:
             "brief": brief(shown.state),
             "rulings": shown.rulings,
             "corrections": shown.corrections,
+            "ids": analyst_ids(shown.state),
         }
 
     def replay_page(request: Request) -> Response:

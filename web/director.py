@@ -27,6 +27,7 @@ director's token, and the ledger decides.
 from __future__ import annotations
 
 import json
+import shlex
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -116,7 +117,10 @@ def director_routes(ledger: Ledger, page: Page, live: Streams) -> list[Route]:
         context = live_context(event)
         stream = "/api/director/events" if event is None else f"/api/events/{quote(event)}/events"
         live = "/director/live" if event is None else f"/events/{quote(event)}/director/live"
-        return page(request, "director.html", {**context, "stream": stream, "live": live})
+        # the hint that issues the token this console asks for (``--event`` is required)
+        issue = f"bgledger token --event {shlex.quote(event or 'E')} --role director"
+        context |= {"stream": stream, "live": live, "issue": issue}
+        return page(request, "director.html", context)
 
     def console_live(request: Request) -> Response:
         return page(request, "_director_live.html", live_context(request.path_params.get("event")))

@@ -10,7 +10,9 @@ Routes, added to the application by :func:`new_match_routes` (before
                             (``start``'s options, :data:`bgledger.service.START_FIELDS`)
                             with ``Authorization: Bearer TOKEN``: 201 with the match's
                             ``show --json`` document, a new scorekeeper's token for it
-                            and the pad's address ``/matches/M/pad#token=T``
+                            and the pad's address ``/matches/M/pad#token=T`` (``pad``), the
+                            same in full (``pad_url``, on the address the form was
+                            opened at) and as a QR code (``pad_qr``, inline SVG)
 
 Who may start a match, and every check of its setup, is
 :meth:`bgledger.service.Ledger.start_match`; its errors are mapped by the
@@ -26,6 +28,7 @@ from functools import partial
 from typing import Any
 from urllib.parse import quote
 
+import segno
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -34,7 +37,7 @@ from starlette.routing import Route
 from bgledger.service import CLOCKS, DEFAULT_PROFILE, PROFILES, Ledger
 from bgledger.web.body import SETUP_LIMIT, bearer_of, json_body
 
-__all__ = ["new_match_routes", "pad_address"]
+__all__ = ["new_match_routes", "pad_address", "qr_svg"]
 
 Page = Callable[[Request, str, dict[str, Any]], Response]
 
@@ -42,6 +45,16 @@ Page = Callable[[Request, str, dict[str, Any]], Response]
 def pad_address(match_id: str, token: str) -> str:
     """The pad of ``match_id`` with ``token`` after ``#`` (a fragment never leaves the phone)."""
     return f"/matches/{quote(match_id, safe='')}/pad#token={quote(token, safe='')}"
+
+
+def qr_svg(text: str) -> str:
+    """``text`` as a QR code, inline SVG (``segno``, drawn here: nothing is fetched).
+
+    Error correction M (a phone reads it off a screen); scaled by the page's CSS.
+    """
+    code = segno.make(text, error="m", micro=False)
+    return code.svg_inline(scale=4, border=4, dark="#000", light="#fff", omitsize=True,
+                           title="the pad's address")  # fmt: skip
 
 
 def new_match_routes(ledger: Ledger, page: Page) -> list[Route]:
@@ -66,11 +79,14 @@ def new_match_routes(ledger: Ledger, page: Page) -> list[Route]:
             partial(ledger.start_match, key=key), bearer_of(request), setup
         )
         document = (await run_in_threadpool(ledger.show, started.match_id)).to_json()
+        base = str(request.base_url).rstrip("/")  # the address the director's browser used
         answer = {
             "match": document,
             "by": started.by,
             "token": started.token,
             "pad": pad_address(started.match_id, started.token),
+            "pad_url": f"{base}{pad_address(started.match_id, started.token)}",
+            "pad_qr": qr_svg(f"{base}{pad_address(started.match_id, started.token)}"),
             "replayed": started.replayed,
         }
         headers = {"Location": f"/matches/{quote(started.match_id, safe='')}"}

@@ -15,6 +15,7 @@ from typing import Any
 from bgledger.projections.state.breaks import allowance
 from bgledger.projections.state.clock import at_ms, figures
 from bgledger.projections.state.fold import Crawford, MatchState, Phase, seat
+from bgledger.rules.errors import InvalidPositionError
 from bgledger.rules.ids import (
     GAME_DROPPED,
     GAME_NONE,
@@ -25,14 +26,17 @@ from bgledger.rules.ids import (
 )
 from bgledger.rules.profiles import get_profile
 from bgledger.rules.results import GameResult
+from bgledger.rules.xgid import Xgid
 
 __all__ = [
+    "analyst_ids",
     "breaks_json",
     "clock_json",
     "gnubg_match_id",
     "iso_from_ms",
     "state_json",
     "time_json",
+    "xgid_of",
 ]
 
 NO_CLOCK: dict[str, Any] = {
@@ -78,6 +82,35 @@ def gnubg_match_id(state: MatchState) -> str:
         match_length=length,
         score=score,
     ).encode()
+
+
+def xgid_of(state: MatchState) -> str | None:
+    """eXtreme Gammon's XGID of ``state``, from the fields of its gnubg Match ID.
+
+    ``None`` where an XGID cannot say it (a cube past XG's largest, for one).
+    """
+    found = MatchId.decode(gnubg_match_id(state))
+    try:
+        return Xgid(
+            position=state.position,
+            player_on_roll=found.player_on_roll,
+            cube_value=found.cube_value,
+            cube_owner=found.cube_owner,
+            dice=(0, 0) if found.doubled else found.dice,
+            doubled=found.doubled,
+            score=found.score,
+            match_length=found.match_length,
+            crawford=found.crawford,
+        ).encode()
+    except InvalidPositionError:
+        return None
+
+
+def analyst_ids(state: MatchState) -> list[tuple[str, str]]:
+    """gnubg's Position ID and Match ID and XG's XGID of ``state``, as (name, value) pairs."""
+    ids = [("Position ID", state.position.position_id), ("Match ID", gnubg_match_id(state))]
+    found = xgid_of(state)
+    return [*ids, ("XGID", found)] if found else ids
 
 
 def _premature_json(state: MatchState) -> dict[str, Any] | None:

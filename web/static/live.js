@@ -12,7 +12,7 @@
   var pending = null;
   function refresh() {
     pending = null;
-    fetch("/matches/" + match + "/live?from=" + from)
+    fetch("/matches/" + match + "/live?ids=1&from=" + from)
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
       .then(function (html) { box.innerHTML = html; })
       .catch(function () { if (status) { status.textContent = "reload the page"; } });

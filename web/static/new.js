@@ -33,12 +33,17 @@
       if (status !== 201) { bgledger.refused(status, body); return; }
       say("refused", "");
       var match = body.match;
-      var pad = window.location.origin + body.pad;
+      var pad = body.pad_url || window.location.origin + body.pad;
       $("started-match").textContent = match.match_id;
       $("started-match").href = "/matches/" + encodeURIComponent(match.match_id);
       $("started-players").textContent = match.players.a + " v " + match.players.b;
       $("pad-link").textContent = pad;
       $("pad-link").href = pad;
+      $("pad-copy").dataset.copy = pad;
+      // the QR code the server drew (inline SVG: parsed as HTML, never run)
+      var drawn = new DOMParser().parseFromString(body.pad_qr || "", "text/html").querySelector("svg");
+      $("pad-qr").replaceChildren();
+      if (drawn) { $("pad-qr").appendChild(document.importNode(drawn, true)); }
       $("started").hidden = false;
       form.hidden = true;
     }, function () { $("start").disabled = false; });

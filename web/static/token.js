@@ -12,6 +12,18 @@ var bgledger = (function () {
   var key = box.dataset.key;
   var changed = function () {};
 
+  // One director's token for every page: the console once kept it per event
+  // ("bgledger.director.token.EVENT"); such a token is moved to the one name.
+  if (key === "bgledger.director.token") {
+    for (var i = localStorage.length - 1; i >= 0; i--) {
+      var old = localStorage.key(i);
+      if (old && old.indexOf(key + ".") === 0) {
+        if (!localStorage.getItem(key) && localStorage.getItem(old)) { localStorage.setItem(key, localStorage.getItem(old)); }
+        localStorage.removeItem(old);
+      }
+    }
+  }
+
   var query = new URLSearchParams(window.location.search);
   var hash = new URLSearchParams(window.location.hash.slice(1));
   var given = hash.get("token") || query.get("token");
@@ -64,13 +76,23 @@ var bgledger = (function () {
     window.crypto.getRandomValues(bytes);
     return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   }
+  var LINES = /^\/api\/matches\/[^/]+\/lines$/;
 
   // POST body as JSON with the token and a client key; then done(status, answer) (answer {}
-  // if not JSON). No answer: tried again twice with the same key, then the message that the
-  // line may or may not be in, and the same line sent again keeps its key (never recorded
-  // twice). Without a token: the box's wording, false.
+  // if not JSON). A line of a match goes through the offline queue (offline.js): kept on the
+  // device, stamped with the moment it was made, sent in order; done(202, {queued: true,
+  // error}) if it must wait for the network. Anything else: no answer, tried again twice
+  // with the same key, then the message that it may or may not be in, and the same body
+  // sent again keeps its key (never recorded twice). Without a token: the box's wording, false.
   function send(url, body, done, failed) {
     if (!token()) { say("refused", box.dataset.missing); return false; }
+    if (window.bgledgerQueue && LINES.test(url) && typeof body.line === "string") {
+      window.bgledgerQueue.enqueue(url, body.line, token(), function (status, answer) {
+        if (status === 202) { say("queued", answer.error); if (failed) { failed(); } return; }
+        done(status, answer);
+      });
+      return true;
+    }
     var text = JSON.stringify(body);
     var same = unanswered && unanswered.url === url && unanswered.body === text;
     var key = same ? unanswered.key : newKey();

@@ -1,0 +1,186 @@
+"""Offline, never lost, never twice: the pad's queue in a real browser (issue 24).
+
+A real ``bgledger serve`` (a subprocess on a free port of 127.0.0.1, a SQLite ledger in
+the test's folder) and Debian's headless Chromium under selenium at a phone's size.
+Lines are posted through the page's own ``bgledger.send`` (what every button calls).
+Half-way through a game the network is cut (Chrome's network emulation), or the server
+is killed; the lines made meanwhile wait in the page's queue (IndexedDB), which says so;
+the page is reloaded (from the service worker's cache when the server is down); then the
+network returns, or the server is started again.  The ledger then holds every line once,
+in the order made, each at the moment it was made (``@TIME``), not when it arrived.
+Screenshots of the pad with its queue are saved in the test's folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bgledger.service import Ledger
+from tests.served import browser, viewport
+
+pytestmark = pytest.mark.browser
+
+GAME = ["move 8/5 6/5", "roll 6 4", "move 24/18 13/9", "roll 5 2"]
+"""After the opening 3-1: Ann's play, Bob's roll and play, Ann's roll."""
+EXPECTED = ["Ann played 8/5 6/5", "Bob rolled 6-4", "Bob played 24/18 13/9", "Ann rolled 5-2"]
+"""Their history lines."""
+
+
+class Server:
+    """``bgledger serve`` on ``port``, started and killed at will."""
+
+    def __init__(self, db: str, port: int) -> None:
+        self.db, self.port, self.process = db, port, None
+        self.url = f"http://127.0.0.1:{port}"
+
+    def start(self) -> None:
+        command = [sys.executable, "-m", "bgledger.cli.main", "--db", self.db, "serve",
+                   "--port", str(self.port)]  # fmt: skip
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL)  # fmt: skip
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"{self.url}/api/now", timeout=1):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise AssertionError("bgledger serve did not start")
+
+    def kill(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(10)
+            self.process = None
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[Server, str, Path]]:
+    db = f"sqlite:///{tmp_path / 'ledger.db'}"
+    ledger = Ledger(db)
+    ledger.start(("Ann", "Bob"), 3, match_id="final", by="kim")
+    token = ledger.issue_token("scorekeeper", match_id="final", label="Sam at table 4")
+    ledger.close()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = Server(db, port)
+    server.start()
+    try:
+        yield server, token, tmp_path
+    finally:
+        server.kill()
+
+
+def recorded(tmp_path: Path) -> list[tuple[str, datetime]]:
+    """The match's events: each one's history line and its time."""
+    ledger = Ledger(f"sqlite:///{tmp_path / 'ledger.db'}")
+    try:
+        lines = [entry.text for entry in ledger.history("final")]
+        times = [datetime.fromisoformat(event.at) for event in ledger.events("final")]
+        return list(zip(lines, times, strict=True))
+    finally:
+        ledger.close()
+
+
+def document(server: Server) -> dict[str, Any]:
+    with urllib.request.urlopen(f"{server.url}/api/matches/final", timeout=2) as answer:
+        found: dict[str, Any] = json.load(answer)
+        return found
+
+
+def run_game(served: tuple[Server, str, Path], cut: Callable[[Any], None],
+             restore: Callable[[Any], None], name: str) -> None:  # fmt: skip
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    server, token, tmp_path = served
+    with browser() as driver:
+        viewport(driver, 360, 740)
+
+        def until(what: Callable[[], object], message: str, wait: float = 15) -> None:
+            try:
+                WebDriverWait(driver, wait, poll_frequency=0.1).until(lambda _: what())
+            except TimeoutException:
+                raise AssertionError(f"{message}; {driver.get_log('browser')}") from None
+
+        def queue() -> str:
+            element = driver.find_element(By.ID, "queue")
+            return str(element.text) if element.is_displayed() else ""
+
+        def send(line: str) -> datetime:
+            """Post ``line`` through the page's own send; the moment it was made."""
+            made = datetime.now().astimezone()
+            script = "bgledger.send(arguments[0], {line: arguments[1]}, function () {})"
+            driver.execute_script(script, "/api/matches/final/lines", line)
+            return made
+
+        driver.get(f"{server.url}/matches/final/pad#token={token}")
+        until(lambda: driver.execute_script("return !!navigator.serviceWorker.controller"),
+              "the service worker controls the page")  # fmt: skip
+        driver.refresh()  # now through the service worker, which keeps the page
+        until(lambda: driver.find_element(By.CSS_SELECTOR, ".die").is_enabled(), "the pad")
+
+        made = [send("opening 3 1")]
+        until(lambda: document(server)["events"] == 3, "the opening roll is recorded")
+        cut(driver)
+        for line in GAME:
+            time.sleep(1.1)  # the moments apart, to tell them from the moment of arrival
+            made.append(send(line))
+        until(lambda: queue().startswith("4 entries waiting, kept on this phone"),
+              f"the queue says 4 wait: {queue()!r}")  # fmt: skip
+        driver.save_screenshot(str(tmp_path / f"{name}-1-waiting.png"))
+        driver.refresh()  # offline
+        until(lambda: queue().startswith("4 entries waiting, kept on this phone"),
+              f"after a reload the queue still says 4 wait: {queue()!r}")  # fmt: skip
+        assert driver.find_element(By.ID, "pad").is_displayed()
+        driver.save_screenshot(str(tmp_path / f"{name}-2-reloaded.png"))
+        time.sleep(1.1)
+        restore(driver)
+        until(lambda: queue() == "", "the queue is sent", 30)
+        driver.save_screenshot(str(tmp_path / f"{name}-3-sent.png"))
+
+    events = recorded(tmp_path)
+    texts = [text for text, _ in events]
+    assert texts[1:] == [
+        "game 1 started",
+        "opening roll: Ann 3, Bob 1: Ann plays first",
+        *EXPECTED,
+    ], texts  # every line once, in the order made
+    # each at the moment it was made: the opening's two events, then one event a line
+    for (text, at), tapped in zip(events[1:], [made[0], *made], strict=True):
+        assert abs((at - tapped).total_seconds()) < 0.6, (text, at, tapped)
+    assert document(server)["dice"] == [5, 2]
+
+
+def test_a_game_through_a_network_cut_and_an_offline_reload(
+    served: tuple[Server, str, Path],
+) -> None:
+    def cut(driver: Any) -> None:
+        driver.set_network_conditions(offline=True, latency=0, download_throughput=0,
+                                      upload_throughput=0)  # fmt: skip
+
+    def restore(driver: Any) -> None:
+        driver.set_network_conditions(offline=False, latency=0, download_throughput=-1,
+                                      upload_throughput=-1)  # fmt: skip
+
+    run_game(served, cut, restore, "network")
+
+
+def test_a_game_through_a_server_killed_and_restarted(served: tuple[Server, str, Path]) -> None:
+    server = served[0]
+    run_game(served, lambda _: server.kill(), lambda _: server.start(), "server")

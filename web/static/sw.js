@@ -1,0 +1,51 @@
+// bgledger serve: the service worker (served at /sw.js, its scope the whole site) that keeps
+// the pages and their assets on the device, so that the pad loads without the network.
+// Every GET of the site goes to the network first and its answer is kept; without an
+// answer, the kept one is served. Writes (POST) and the live streams are never touched:
+// the offline queue (offline.js) keeps the writes.
+"use strict";
+var CACHE = "bgledger-v1";
+var ASSETS = ["/static/style.css", "/static/pad.css", "/static/pad.js", "/static/token.js",
+              "/static/offline.js", "/static/copy.js", "/static/live.js"];
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(caches.open(CACHE).then(function (cache) {
+    return Promise.all(ASSETS.map(function (url) {
+      return cache.add(url).catch(function () {});  // an asset missing keeps none from installing
+    }));
+  }).then(function () { return self.skipWaiting(); }));
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (n) { return n !== CACHE; })
+      .map(function (n) { return caches.delete(n); }));
+  }).then(function () { return self.clients.claim(); }));
+});
+
+function kept(request) {
+  // a page is kept without its query (?token= never is) nor its fragment
+  var url = new URL(request.url);
+  return url.origin + url.pathname + (url.pathname.indexOf("/live") >= 0 ? url.search : "");
+}
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  var url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) { return; }
+  if (/\/events$/.test(url.pathname) || (request.headers.get("Accept") || "").indexOf("text/event-stream") >= 0) { return; }
+  if (url.pathname === "/api/now" || url.pathname === "/sw.js") { return; }
+  event.respondWith(fetch(request).then(function (response) {
+    if (response.ok) {
+      var copy = response.clone();
+      caches.open(CACHE).then(function (cache) { return cache.put(kept(request), copy); });
+    }
+    return response;
+  }).catch(function () {
+    return caches.open(CACHE).then(function (cache) { return cache.match(kept(request)); })
+      .then(function (found) {
+        return found || new Response("offline: this page was never opened on this device", {
+          status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+      });
+  }));
+});
