@@ -74,6 +74,7 @@ from bgledger.web.body import LINE_LIMIT, bearer_of, json_body, text_field
 from bgledger.web.committee import replay_routes
 from bgledger.web.director import director_routes
 from bgledger.web.new_match import new_match_routes
+from bgledger.web.steps import pad_step
 from bgledger.web.streams import News, event_stream
 
 __all__ = ["HISTORY_SHOWN", "POLL_SECONDS", "create_app", "error_document"]
@@ -96,7 +97,9 @@ def error_document(error: Exception) -> tuple[int, dict[str, Any]]:
     """The HTTP status and JSON body for a library error, as the command line maps exit codes.
 
     A refusal (409) carries ``reason``, ``rule`` and ``next_step`` (as lines of
-    the record language); a lost race also ``raced``, the event that won it.
+    the record language), and ``next`` (the step in the scorekeeper's words, with
+    the buttons that post its lines: :func:`bgledger.web.steps.pad_step`, or null);
+    a lost race also ``raced``, the event that won it.
     """
     if isinstance(error, UnknownTokenError):
         return 401, {"error": str(error)}
@@ -113,6 +116,7 @@ def error_document(error: Exception) -> tuple[int, dict[str, Any]]:
             "reason": error.reason,
             "rule": error.rule,
             "next_step": step,
+            "next": pad_step(error.next_step) if error.next_step else None,
         }
         if isinstance(error, ConcurrentWriteError):
             document["raced"] = error.raced
