@@ -39,6 +39,7 @@ may not issue, 403, a client key reused for another command 422, the database 50
 from __future__ import annotations
 
 import json
+import time
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -172,9 +173,11 @@ def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlet
 
     def pad_page(request: Request) -> Response:
         match_id = request.path_params["match_id"]
-        state = ledger.state(match_id)
-        # the board from the side of the player on roll: his tap on point N is his point N
-        return page(request, "pad.html", live_context(match_id, state.turn or "a"))
+        # the board from one side all match (?from=, else the first player's; the device
+        # remembers the scorekeeper's choice): each player keeps one colour
+        context = live_context(match_id, viewer_of(request))
+        context["now_ms"] = round(time.time() * 1000)  # the pad measures its skew against it
+        return page(request, "pad.html", context)
 
     def match_live(request: Request) -> Response:
         match_id = request.path_params["match_id"]
