@@ -272,7 +272,8 @@ def test_usbgf_2016_refuses_a_roll_or_double_on_the_opponents_time(mode: str, ac
     match = new(clock_mode=mode)
     play(match, *OPENED, "10:01:15 move 8/5 6/5")
     message = refused(match, ClockRefusedError, "USBGF 4.1.8.1", lambda: play(match, action))
-    assert "Ann's time is still running" in message and "record that hit first: `hit c a`" in message
+    assert "Ann's time is still running" in message
+    assert "record that hit first: `hit c a`" in message
     assert "missed-hit" not in message
     play(match, "10:01:18 hit", action)  # the hit was made: recorded first, then the roll
     assert match.state.timer is not None

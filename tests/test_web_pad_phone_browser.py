@@ -99,7 +99,7 @@ def colours(driver: Any) -> dict[str, str]:
 
 
 def test_each_phase_on_one_phone_screen(phone: tuple[Any, str, Ledger], tmp_path: Path) -> None:
-    driver, url, ledger = phone
+    driver, _, ledger = phone
     until, find = _tools(driver, ledger)
     shots = tmp_path / "shots"
     shots.mkdir()
