@@ -71,7 +71,8 @@ def _report(imported: Imported, path: Path, as_json: bool) -> None:
     else:
         outcome = "not finished"
     click.echo(
-        f"{path}: {imported.match_id}: {names}, {imported.games} games, {score}, {outcome}, "
+        f"{path}: {imported.match_id}: {names}, {imported.games} "
+        f"{'game' if imported.games == 1 else 'games'}, {score}, {outcome}, "
         f"{imported.illegal_plays} flagged"
     )
     for note in imported.notes:

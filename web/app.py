@@ -77,6 +77,7 @@ from bgledger.web.director import director_routes
 from bgledger.web.new_match import new_match_routes
 from bgledger.web.steps import pad_step
 from bgledger.web.streams import News, event_stream
+from bgledger.web.words import kind_words, phase_words, status_words
 
 __all__ = ["HISTORY_SHOWN", "POLL_SECONDS", "create_app", "error_document"]
 
@@ -137,6 +138,9 @@ def error_document(error: Exception) -> tuple[int, dict[str, Any]]:
 def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlette:
     """The application on ``ledger`` (the caller closes it); ``poll_seconds``: live streams."""
     templates = Jinja2Templates(directory=str(HERE / "templates"))
+    templates.env.filters.update(
+        phase_words=phase_words, status_words=status_words, kind_words=kind_words
+    )
 
     def page(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
         return templates.TemplateResponse(request, name, context, status_code=status)
@@ -244,8 +248,17 @@ def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlet
         context = {"status": error.status_code, "message": error.detail}
         return page(request, "error.html", context, error.status_code)
 
+    icon = (HERE / "static" / "favicon.svg").read_bytes()
+
+    def favicon(request: Request) -> Response:
+        # what a browser asks for by itself; the pages name /static/favicon.svg too
+        return Response(
+            icon, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"}
+        )
+
     routes = [
         Route("/", index),
+        Route("/favicon.ico", favicon),
         *new_match_routes(ledger, page),  # before /matches/{match_id}: 'new' is no match
         Route("/matches/{match_id}", match_page),
         Route("/matches/{match_id}/live", match_live),

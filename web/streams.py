@@ -15,17 +15,22 @@ The streams are the match page's (``/api/matches/MATCH/events``,
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import AsyncIterator, Callable, Sequence
 
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import StreamingResponse
 
-__all__ = ["KEEPALIVE", "KEEPALIVE_SECONDS", "News", "event_stream", "poll"]
+__all__ = ["KEEPALIVE", "KEEPALIVE_SECONDS", "STOPPING", "News", "event_stream", "poll"]
 
 KEEPALIVE_SECONDS = 15.0
 """A comment line on a quiet stream, so that proxies keep it open."""
 KEEPALIVE = ": keep-alive\n\n"
 """The comment line."""
+
+STOPPING = threading.Event()
+"""Set when the server stops (``serve``'s Ctrl-C): every stream ends at its next poll, so the
+server's graceful shutdown has no open answer to cancel (and no traceback to print)."""
 
 News = Callable[[], Sequence[str]]
 """What a stream has to send since it last asked (server-sent event messages; none: quiet)."""
@@ -40,12 +45,13 @@ async def poll(
 ) -> AsyncIterator[str]:
     """``opening``, then what ``news`` gives, asked now and every ``poll_seconds``.
 
-    It runs until the client goes away (Starlette then cancels it).
+    It runs until the client goes away (Starlette then cancels it) or the server stops
+    (:data:`STOPPING`; the browser's EventSource reconnects to the next server).
     """
     for message in opening:
         yield message
     quiet = 0.0
-    while True:
+    while not STOPPING.is_set():
         messages = await run_in_threadpool(news)
         for message in messages:
             yield message

@@ -311,7 +311,17 @@
       : clock.running ? name(clock.running) + "'s time runs"
       : clock.stopped ? "clock stopped" : "not started: the next hit starts it";
   }
-  setInterval(tick, 100);
+  // each figure is redrawn as it turns over a second, not up to a tick late
+  function next() {
+    var wait = 250;
+    if (doc && doc.clock && doc.clock.running && doc.clock.reserve_ms) {
+      var now = serverNow(), left = figure(doc.clock.running, now), delay = delayLeft(now);
+      if (left > 0) { wait = Math.min(wait, (left % 1000) + 2); }
+      if (delay > 0) { wait = Math.min(wait, (delay % 1000) + 2); }
+    }
+    setTimeout(function () { tick(); next(); }, wait);
+  }
+  next();
 
   // -- the match: the document, and the board drawn by the server from the chosen side
   function apply(next) {
