@@ -155,6 +155,7 @@
     $("play-confirm").textContent = moves.length ? "Play " + moves.join(" ") : "Play";
     var pending = from === null ? "" : (moves.length ? " " : "") + mover(from) + "/…";
     $("notation").textContent = moves.join(" ") + pending || "tap a point, then where it goes";
+    $("notation").className = moves.length || from !== null ? "" : "empty";
     var picked = document.querySelectorAll(".pad-board .point.picked");
     for (var k = 0; k < picked.length; k++) { picked[k].classList.remove("picked"); }
     if (from !== null) {
