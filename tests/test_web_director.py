@@ -140,7 +140,7 @@ def test_a_ruling_posted_with_the_directors_token_appears_in_the_log(
     assert answer.status_code == 201, answer.json()
     log = section(client.get(LIVE).text, "rulings-log")
     assert "overturned by ruling 8" in log
-    assert "RulingOverturned: ruling 7 overturned" in log
+    assert "ruling overturned: ruling 7 overturned" in log
 
 
 def test_a_scorekeepers_token_cannot_rule(client: TestClient, ledger: Ledger) -> None:

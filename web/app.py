@@ -283,7 +283,8 @@ def create_app(ledger: Ledger, *, poll_seconds: float = POLL_SECONDS) -> Starlet
 
 
 class SecurityHeaders:
-    """ASGI middleware: :data:`SECURITY_HEADERS` on every answer (streams included)."""
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every answer (streams included), and
+    ``X-Server-Now``, the server's clock (ms since the epoch) as the answer starts."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -298,6 +299,8 @@ class SecurityHeaders:
                 headers = MutableHeaders(scope=message)
                 for name, value in SECURITY_HEADERS.items():  # a page may narrow its own
                     headers.setdefault(name, value)
+                # the server's clock as the answer leaves, in ms: the pad's skew is measured on it
+                headers["X-Server-Now"] = str(round(time.time() * 1000))
             await send(message)
 
         await self.app(scope, receive, sending)

@@ -346,8 +346,9 @@
       })
       .catch(function () { $("live-status").textContent = "reload the page"; });
   }
-  // the skew: the server's now when it wrote this page (data-now) against the moment the page
-  // began to arrive here (Navigation Timing), to the millisecond
+  // the skew: the server's clock as its answer left (X-Server-Now, stamped as the headers go
+  // out) against this device's as they arrive; first from the page itself (data-now, stamped
+  // before the page was drawn), then, better, from the match's document fetched at load
   function measure() {
     var nav = performance.getEntriesByType ? performance.getEntriesByType("navigation")[0] : null;
     var arrived = nav && performance.timeOrigin ? performance.timeOrigin + nav.responseStart : Date.now();
@@ -355,7 +356,11 @@
     if (now) { skew = now - arrived; }
   }
   function load() {
-    fetch("/api/matches/" + path).then(function (r) { return r.json(); }).then(apply);
+    fetch("/api/matches/" + path, { cache: "no-store" }).then(function (r) {
+      var stamped = Number(r.headers.get("X-Server-Now"));
+      if (stamped) { skew = stamped - Date.now(); }
+      return r.json();
+    }).then(apply);
   }
 
   if (window.EventSource) {
