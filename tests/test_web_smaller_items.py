@@ -46,7 +46,7 @@ def test_words_for_the_codes() -> None:
     assert kind_words("CrawfordPassNullified") == "Crawford pass nullified"
     assert phase_words("between-games") == "between games"
     assert phase_words("doubled") == "to take or drop"
-    row = {"winner": None, "game": 1, "crawford": "pre", "summary": '{"phase": "between-games"}'}
+    row = {"winner": None, "game": 1, "status": "game 1", "summary": '{"phase": "between-games"}'}
     assert status_words(row) == "game 1 over; game 2 next"
 
 

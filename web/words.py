@@ -16,8 +16,6 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from bgledger.projections.readmodels.rows import status_text
-
 __all__ = ["kind_words", "phase_words", "status_words"]
 
 PHASES = {
@@ -48,10 +46,11 @@ def kind_words(kind: str) -> str:
 
 
 def status_words(row: Mapping[str, Any]) -> str:
-    """A match index row's status: ``won by Ann``, ``not begun``, ``game 2``, or, between two
-    games, ``game 1 over; game 2 next``."""
+    """A row of :meth:`Ledger.matches <bgledger.service.Ledger.matches>`: its status in words
+    (``won by Ann``, ``not begun``, ``game 2``), or, between two games, ``game 1 over; game 2
+    next``."""
     summary = row.get("summary")
     document = json.loads(summary) if isinstance(summary, str) else summary or {}
     if not row.get("winner") and row.get("game") and document.get("phase") == "between-games":
         return f"game {row['game']} over; game {row['game'] + 1} next"
-    return status_text(row)
+    return str(row["status"])
