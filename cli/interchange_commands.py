@@ -20,6 +20,7 @@ from pathlib import Path
 import click
 
 from bgledger.cli.common import FilePath, emit_json, json_option, library_errors, open_ledger
+from bgledger.projections.views.words import points_of
 from bgledger.service import (
     DEFAULT_PROFILE,
     EXPORT_FORMATS,
@@ -71,7 +72,8 @@ def _report(imported: Imported, path: Path, as_json: bool) -> None:
     else:
         outcome = "not finished"
     click.echo(
-        f"{path}: {imported.match_id}: {names}, {imported.games} games, {score}, {outcome}, "
+        f"{path}: {imported.match_id}: {names}, {points_of(imported.games, 'game')}, {score}, "
+        f"{outcome}, "
         f"{imported.illegal_plays} flagged"
     )
     for note in imported.notes:

@@ -10,11 +10,15 @@ scorekeeper`` prints a token once; the ledger keeps its SHA-256 only.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import io
 import ipaddress
 import json
 import re
 import socket
+from types import FrameType
+from typing import Any
 
 import click
 
@@ -22,7 +26,7 @@ from bgledger.cli.common import BadInputError, library_errors, masked, open_ledg
 from bgledger.projections.views.text import escaped
 from bgledger.service import ROLES, TokenEntry
 
-__all__ = ["serve", "serve_banner", "token", "venue_addresses"]
+__all__ = ["refuse_busy_port", "serve", "serve_banner", "token", "venue_addresses"]
 
 EVERY_ADDRESS = ("0.0.0.0", "::", "")
 """``--host`` values that bind every network interface."""
@@ -51,6 +55,7 @@ def serve(ctx: click.Context, host: str, port: int) -> None:
     from bgledger.web import create_app
     from bgledger.web.streams import quiet_repeats, raise_open_files
 
+    refuse_busy_port(host, port)
     # each live stream holds a file descriptor: a laptop's soft limit (1,024) is raised first
     limited = raise_open_files()
     quiet_repeats()  # out of descriptors, asyncio would log its accept error every second
@@ -60,10 +65,48 @@ def serve(ctx: click.Context, host: str, port: int) -> None:
         click.echo(line, err=True)
     if limited:
         click.echo(f"bgledger: {limited}", err=True)
-    # open event streams never end by themselves: give them 3 s at Ctrl-C
-    uvicorn.run(
+    # open event streams end at Ctrl-C (STOPPING); any other answer gets 3 s
+    config = uvicorn.Config(
         create_app(ledger), host=host, port=port, log_level="warning", timeout_graceful_shutdown=3
     )
+    with contextlib.suppress(KeyboardInterrupt):  # raised again by uvicorn once it stopped
+        _stopping_server(config).run()
+
+
+def _stopping_server(config: Any) -> Any:
+    """uvicorn's server, which also tells the live streams to end when it is told to stop."""
+    import uvicorn
+
+    from bgledger.web.streams import STOPPING
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            STOPPING.set()
+            super().handle_exit(sig, frame)
+
+    STOPPING.clear()
+    return Server(config)
+
+
+def refuse_busy_port(host: str, port: int) -> None:
+    """Refuse to serve on a port something already listens on, before any banner.
+
+    uvicorn would print its own ``[Errno 98]`` after the banner; this says what to do.
+
+    :raises click.ClickException: (exit 1) if ``host:port`` cannot be bound.
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+            probe.bind((host or "0.0.0.0", port))
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            raise click.ClickException(
+                f"port {port} on {host} is in use: another server (another `bgledger serve`?) "
+                f"listens there. Stop it, or serve on another port: --port {port + 1}"
+            ) from None
+        raise click.ClickException(f"cannot serve on {host}:{port}: {error.strerror}") from None
 
 
 def venue_addresses() -> list[str]:

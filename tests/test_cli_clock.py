@@ -183,7 +183,7 @@ def test_hit_refused_for_the_player_whose_time_is_not_running(db: str) -> None:
     ok(db, "move", "m", "8/5 6/5", "--at", T(40))
     out = refused(db, 1, "hit", "m", "b", "--at", T(41), cite="USBGF 4.1.8.1")
     assert "Bob's time is not running, Ann's is" in out
-    assert "Record Ann's hit: 'hit a'" in out  # what to do: her hit is the missing one
+    assert "record Ann's hit first: `hit m a`" in out  # what to do: her hit is the missing one
     assert "missed-hit" not in out  # not the director's sanction
 
 
@@ -495,7 +495,7 @@ def test_missed_hit_nullifies_and_restores(db: str) -> None:
     timed(db)
     ok(db, "move", "m", "8/5 6/5", "--at", T(40))  # event 6; Ann forgets to hit
     out = refused(db, 1, "roll", "m", "6", "5", "--at", T(50), cite="USBGF 4.1.8.1")
-    assert "Ann's time is still running" in out and "'roll --as-played'" in out
+    assert "Ann's time is still running" in out and "`roll m 6 5 --as-played`" in out
     ok(db, "roll", "m", "6", "5", "--as-played", "--at", T(50))  # event 7, on Ann's time
     # At her play Ann had used 34 s (22 past the delay): 9:38; by T(60), 54 s: 9:18.
     out = ok(db, "missed-hit", "m", "--reason", "Ann never hit", "--at", T(60)).stdout

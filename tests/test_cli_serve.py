@@ -9,8 +9,15 @@ starts: the test reads what it would have bound and what it told the user.
 from __future__ import annotations
 
 import ipaddress
+import os
+import signal
 import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, ClassVar
 
 import pytest
@@ -98,10 +105,13 @@ def test_loopback_says_the_phones_need_host() -> None:
 def test_serve_binds_what_it_is_told_and_prints_the_addresses(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    import uvicorn
-
     bound: dict[str, Any] = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: bound.update(options))
+
+    def server(config: Any) -> Any:
+        return SimpleNamespace(run=lambda: bound.update(host=config.host, port=config.port))
+
+    monkeypatch.setattr(web_commands, "_stopping_server", server)
+    monkeypatch.setattr(web_commands, "refuse_busy_port", lambda host, port: None)
     monkeypatch.setattr(web_commands, "venue_addresses", lambda: ["192.168.1.20"])
     path = tmp_path / "venue.db"
     result = CliRunner().invoke(
@@ -127,14 +137,13 @@ def test_a_directors_token_makes_a_new_ledger_a_scorekeepers_does_not(tmp_path: 
 
 def test_the_banner_never_prints_the_databases_password(monkeypatch: pytest.MonkeyPatch) -> None:
     """``serve --db postgresql+psycopg://user:PASSWORD@...`` printed it twice (issue 25, Why 7)."""
-    import uvicorn
-
     import bgledger.web
 
     class Opened:
         url = "postgresql+psycopg://kim:SECRETPW@db.example:5432/open"
 
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: None)
+    monkeypatch.setattr(web_commands, "_stopping_server", lambda config: SimpleNamespace(run=dict))
+    monkeypatch.setattr(web_commands, "refuse_busy_port", lambda host, port: None)
     monkeypatch.setattr(web_commands, "open_ledger", lambda *args, **kwargs: Opened())
     monkeypatch.setattr(bgledger.web, "create_app", lambda ledger: None)
     result = CliRunner().invoke(main, ["--db", Opened.url, "serve"])
@@ -155,3 +164,51 @@ def test_a_bad_url_is_refused_without_its_password(url: str) -> None:
     assert result.exit_code == 2, result.output
     assert "SECRETPW" not in result.output + result.stderr
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+
+
+def test_serve_on_a_busy_port_says_so_before_any_banner(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = CliRunner().invoke(
+            main, ["--db", f"sqlite:///{tmp_path / 'v.db'}", "serve", "--port", str(port)]
+        )
+    assert result.exit_code == 1
+    assert f"port {port} on 127.0.0.1 is in use" in result.stderr
+    assert f"--port {port + 1}" in result.stderr  # what to do
+    assert "Errno" not in result.stderr and "http://" not in result.stderr  # no banner first
+
+
+def test_ctrl_c_with_a_page_open_stops_quietly(tmp_path: Path) -> None:
+    """A live stream open (a page), then Ctrl-C: the server stops at once, exit 0, no traceback."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"sqlite:///{tmp_path / 'v.db'}"
+    command = [sys.executable, "-m", "bgledger.cli.main", "--db", url]
+    subprocess.run([*command, "start", "--a", "A", "--b", "B", "--length", "3", "--id", "m"],
+                   check=True, capture_output=True)  # fmt: skip
+    server = subprocess.Popen(
+        [*command, "serve", "--port", str(port)], stderr=subprocess.PIPE, text=True
+    )
+    try:
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                stream = urllib.request.urlopen(f"http://127.0.0.1:{port}/api/matches/m/events")
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.1)
+        stream.readline()  # the stream is open
+        started = time.monotonic()
+        os.kill(server.pid, signal.SIGINT)
+        _, errors = server.communicate(timeout=10)
+        stream.close()
+    finally:
+        if server.poll() is None:
+            server.kill()
+    assert server.returncode == 0, errors
+    assert "Traceback" not in errors and "CancelledError" not in errors and "ERROR" not in errors
+    assert time.monotonic() - started < 2.5  # the stream ended; nothing waited for a timeout

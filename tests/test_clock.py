@@ -272,7 +272,8 @@ def test_usbgf_2016_refuses_a_roll_or_double_on_the_opponents_time(mode: str, ac
     match = new(clock_mode=mode)
     play(match, *OPENED, "10:01:15 move 8/5 6/5")
     message = refused(match, ClockRefusedError, "USBGF 4.1.8.1", lambda: play(match, action))
-    assert "Ann's time is still running" in message and "record that first ('hit'" in message
+    assert "Ann's time is still running" in message
+    assert "record that hit first: `hit c a`" in message
     assert "missed-hit" not in message
     play(match, "10:01:18 hit", action)  # the hit was made: recorded first, then the roll
     assert match.state.timer is not None
@@ -318,7 +319,7 @@ def test_a_hit_by_the_wrong_player_says_whose_hit_is_missing() -> None:
         match, ClockRefusedError, "USBGF 4.1.8.1", lambda: play(match, "10:01:16 hit b")
     )
     assert "Bob's time is not running, Ann's is" in message
-    assert "Record Ann's hit: 'hit a'" in message and "missed-hit" not in message
+    assert "record Ann's hit first: `hit c a`" in message and "missed-hit" not in message
     play(match, "10:01:16 hit a")
 
 
@@ -613,6 +614,6 @@ def test_record_reads_a_roll_made_on_the_opponents_time_as_played(tmp_path: Path
     )
     result = runner.invoke(main, [*db, "record", "c"], input=lines)
     assert result.exit_code == 1  # the plain roll was refused
-    assert "'roll --as-played', for the director" in result.output
+    assert "for the director: `roll 6 4 --as-played`" in result.output
     shown = json.loads(runner.invoke(main, [*db, "show", "c", "--json"]).output)
     assert shown["dice"] == [6, 4] and shown["turn"] == "b"

@@ -24,6 +24,8 @@ MODULES = [
     "bgledger.projections.views.moment",
     "bgledger.projections.views.step",
     "bgledger.projections.views.scoresheet",
+    "bgledger.web.steps",
+    "bgledger.web.words",
 ]
 
 

@@ -220,3 +220,23 @@ def test_every_text_is_readable_on_a_phone_360_px_wide() -> None:
         if size * PHONE_BOARD_PX / width < SMALLEST_PX
     }
     assert not small, f"px on a 360 px phone: {small}"
+
+
+def test_each_player_keeps_one_colour_from_either_side() -> None:
+    """Ann's checkers are light and Bob's dark whichever side the board is drawn from."""
+    state = MatchState("m", ("Ann", "Bob"), 5, "usbgf-2016", "none", True)
+    for viewer in ("a", "b"):
+        root = parse(board_svg(state, viewer))
+        fills = {}
+        for circle in root.iter("{http://www.w3.org/2000/svg}circle"):
+            kind = circle.get("class") or ""
+            if kind.startswith("checker"):
+                fills.setdefault(kind.split()[1], set()).add(circle.get("fill"))
+        ann, bob = ("mine", "theirs") if viewer == "a" else ("theirs", "mine")
+        assert fills[ann] == {"#f7f3e8"} and fills[bob] == {"#262626"}, viewer
+
+
+def test_every_point_is_a_tall_target_for_a_finger() -> None:
+    root = parse(board_svg(MatchState("m", ("Ann", "Bob"), 5, "usbgf-2016", "none", True)))
+    taps = root.findall(".//svg:g[@class='point']/svg:rect[@class='tap']", NS)
+    assert len(taps) == 24 and all(int(t.get("height") or 0) >= 280 for t in taps)

@@ -86,7 +86,7 @@ def test_a_line_posted_by_a_pad_shows_on_the_console(client: TestClient, ledger:
     shown = card(client.get(LIVE).text, "final")
     assert "game 1" in shown
     assert "cube 2, Ann's" in shown  # Bob doubled, Ann took: her cube
-    assert "turn Bob (roll)" in shown
+    assert "turn Bob, to roll or double" in shown  # the phase in words
     assert "Ann took: cube at 2, Ann owns it" in shown  # the last event
     assert "flagged" not in shown
 
@@ -130,17 +130,17 @@ def test_a_ruling_posted_with_the_directors_token_appears_in_the_log(
     log = section(page, "rulings-log")
     assert "final#7" in log
     assert "USBGF 4.2.3(a)" in log and "director" in log
-    assert "PlaysReverted: play reverted (event 6)" in log
+    assert "plays reverted: play reverted (event 6)" in log
     assert "one checker 11 pips" in log and "in force" in log
     assert "flagged" not in card(page, "final")  # the illegal play is void
-    assert "turn Bob (play)" in card(page, "final")  # Bob plays his 6-4 again
+    assert "turn Bob, to move" in card(page, "final")  # Bob plays his 6-4 again
     # the committee overturns it: the log says so, the ruling struck through
     committee = ledger.issue_token("committee", event="Open Cup")
     answer = post(client, "final", "overturn 7 --reason the play stands", committee)
     assert answer.status_code == 201, answer.json()
     log = section(client.get(LIVE).text, "rulings-log")
     assert "overturned by ruling 8" in log
-    assert "RulingOverturned: ruling 7 overturned" in log
+    assert "ruling overturned: ruling 7 overturned" in log
 
 
 def test_a_scorekeepers_token_cannot_rule(client: TestClient, ledger: Ledger) -> None:

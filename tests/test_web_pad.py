@@ -51,15 +51,16 @@ def test_the_pad_escapes_the_players_names(client: TestClient) -> None:
     assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in page
 
 
-def test_the_pad_draws_the_board_from_the_side_of_the_player_on_roll(
+def test_the_pad_draws_the_board_from_one_side_whoever_is_on_roll(
     ledger: Ledger, client: TestClient
 ) -> None:
     ledger.record_line("final", "opening 1 3", by="kim")  # the second player wins the roll
     page = client.get("/matches/final/pad").text
-    assert 'data-from="b"' in page
-    # his 6 point holds five of his own checkers, drawn as the viewer's ("mine")
+    assert 'data-from="a"' in page  # the first player's side, not the mover's
     six = page.split('data-point="6">')[1].split("</g>")[0]
-    assert six.count('class="checker mine"') == 5
+    assert six.count('class="checker mine"') == 5  # the first player's 6 point
+    turned = client.get("/matches/final/pad?from=b").text  # the scorekeeper turned it
+    assert 'data-from="b"' in turned
 
 
 def test_the_pad_of_an_unknown_match_is_a_404_page(client: TestClient) -> None:

@@ -80,8 +80,8 @@ def test_a_game_recorded_by_tapping_on_a_phone(pad: tuple[Any, str, str], tmp_pa
 
     def tap(css: str) -> None:
         element = find(css)
+        until(lambda: element.is_displayed() and element.is_enabled(), f"{css} is offered")
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-        until(element.is_enabled, f"{css} is enabled")
         element.click()
 
     def act(css: str) -> dict[str, Any]:
@@ -130,7 +130,10 @@ def test_a_game_recorded_by_tapping_on_a_phone(pad: tuple[Any, str, str], tmp_pa
     until(lambda: find("#message").get_attribute("class") == "message refused", "a refusal")
     assert "moves more than 3-1 allows" in find("#msg-head").text
     assert find("#msg-rule-text").text == "USBGF 4.2.3(a)"
-    assert "move 24/23 24/21" in find("#msg-next-text").text
+    # what to do, in words and buttons, never a command line
+    assert "24/23 24/21" in find("#next-words").text and "move " not in find("#next-words").text
+    labels = [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#next-buttons button")]
+    assert labels == ["Record as played", "Undo the roll"]
     assert server()["events"] == events
     shoot("2-phone-refused")
 
@@ -148,14 +151,14 @@ def test_a_game_recorded_by_tapping_on_a_phone(pad: tuple[Any, str, str], tmp_pa
     document = act("#play-confirm")
     assert (document["phase"], document["turn"], document["dice"]) == ("roll", "b", None)
     assert document["board"] != "4HPwATDgc/ABMA"  # no longer the starting position
-    until(lambda: find("#dice-legend").text == "Bob rolls", "Bob is on roll")
-    # the board turns: Bob's taps are on Bob's points
-    side = "from Bob's side"
-    until(lambda: side in find("#live svg").get_attribute("aria-label"), "the board turns")
+    # the board stays on Ann's side (each player keeps a colour); Ann's hit is due
+    assert "from Ann's side" in find("#live svg").get_attribute("aria-label")
+    until(lambda: "Ann's hit is due" in find("#hit-who").text, "the pad says whose hit is due")
 
     # the clock: Ann hits, Bob's time runs
     document = act("#hit")
     assert document["clock"]["running"] == "b"
+    until(lambda: find("#dice-legend").text == "Bob rolls", "Bob is on roll")
     until(lambda: "running" in find("#reserve-b").get_attribute("class"), "Bob's time runs")
     assert find("#reserve-a b").text == "6:00"  # the reserve the profile gives a 3-point match
     shoot("3-phone-clock", top=".pad-board .score")
@@ -165,10 +168,12 @@ def test_a_game_recorded_by_tapping_on_a_phone(pad: tuple[Any, str, str], tmp_pa
     die(1, 3)
     document = act("#dice-confirm")
     assert document["dice"] == [6, 3]
+    tap("#tab-more")  # the recording errors are on More
     document = act("#undo")
     assert (document["phase"], document["dice"]) == ("roll", None)
     assert "recording error" in find("#msg-head").text
     shoot("4-phone-undone")
+    tap("#tab-pad")
 
     # Bob doubles, Ann drops: Bob wins the game
     assert not find("[data-line=take]").is_enabled()
@@ -189,6 +194,7 @@ def test_a_game_recorded_by_tapping_on_a_phone(pad: tuple[Any, str, str], tmp_pa
     die(1, 2)
     tap("#dice-confirm")
     until(lambda: server()["phase"] == "play", "game 2's opening roll")
+    tap("#tab-more")  # the typed line is on More
     line = find("#line")
     line.send_keys("move 13/8 13/11")
     tap("#line-send")
@@ -196,10 +202,12 @@ def test_a_game_recorded_by_tapping_on_a_phone(pad: tuple[Any, str, str], tmp_pa
     assert server()["game"] == 2
 
     # a roll entered wrong, amended by its entry number
+    tap("#tab-pad")
     act("#hit")
     die(0, 6)
     die(1, 3)
     wrong = act("#dice-confirm")["events"]
+    tap("#tab-more")
     find("#amend-n").send_keys(str(wrong))
     find("#amend-line").send_keys("roll 6 4")
     document = act("#amend-send")

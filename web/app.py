@@ -44,6 +44,7 @@ may not issue, 403, a client key reused for another command 422, the database 50
 from __future__ import annotations
 
 import json
+import time
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -81,7 +82,9 @@ from bgledger.web.body import LINE_LIMIT, bearer_of, json_body, text_field
 from bgledger.web.committee import replay_routes
 from bgledger.web.director import director_routes
 from bgledger.web.new_match import new_match_routes
+from bgledger.web.steps import pad_step
 from bgledger.web.streams import News, StreamLimits, Streams, stream_room
+from bgledger.web.words import kind_words, phase_words, status_words
 
 __all__ = ["HISTORY_SHOWN", "POLL_SECONDS", "client_of", "create_app", "error_document"]
 
@@ -103,7 +106,9 @@ def error_document(error: Exception) -> tuple[int, dict[str, Any]]:
     """The HTTP status and JSON body for a library error, as the command line maps exit codes.
 
     A refusal (409) carries ``reason``, ``rule`` and ``next_step`` (as lines of
-    the record language); a lost race also ``raced``, the event that won it.
+    the record language), and ``next`` (the step in the scorekeeper's words, with
+    the buttons that post its lines: :func:`bgledger.web.steps.pad_step`, or null);
+    a lost race also ``raced``, the event that won it.
     """
     if isinstance(error, UnknownTokenError):
         return 401, {"error": str(error)}
@@ -120,6 +125,7 @@ def error_document(error: Exception) -> tuple[int, dict[str, Any]]:
             "reason": error.reason,
             "rule": error.rule,
             "next_step": step,
+            "next": pad_step(error.next_step) if error.next_step else None,
         }
         if isinstance(error, ConcurrentWriteError):
             document["raced"] = error.raced
@@ -146,6 +152,9 @@ def create_app(
     """
     live = Streams(streams or StreamLimits(total=stream_room()), ledger.last_stored, poll_seconds)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
+    templates.env.filters.update(
+        phase_words=phase_words, status_words=status_words, kind_words=kind_words
+    )
 
     def page(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
         return templates.TemplateResponse(request, name, context, status_code=status)
@@ -183,9 +192,11 @@ def create_app(
 
     def pad_page(request: Request) -> Response:
         match_id = request.path_params["match_id"]
-        state = ledger.state(match_id)
-        # the board from the side of the player on roll: his tap on point N is his point N
-        return page(request, "pad.html", live_context(match_id, state.turn or "a"))
+        # the board from one side all match (?from=, else the first player's; the device
+        # remembers the scorekeeper's choice): each player keeps one colour
+        context = live_context(match_id, viewer_of(request))
+        context["now_ms"] = round(time.time() * 1000)  # the pad measures its skew against it
+        return page(request, "pad.html", context)
 
     def match_live(request: Request) -> Response:
         match_id = request.path_params["match_id"]
@@ -265,8 +276,17 @@ def create_app(
         context = {"status": error.status_code, "message": error.detail}
         return page(request, "error.html", context, error.status_code)
 
+    icon = (HERE / "static" / "favicon.svg").read_bytes()
+
+    def favicon(request: Request) -> Response:
+        # what a browser asks for by itself; the pages name /static/favicon.svg too
+        return Response(
+            icon, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"}
+        )
+
     routes = [
         Route("/", index),
+        Route("/favicon.ico", favicon),
         *new_match_routes(ledger, page),  # before /matches/{match_id}: 'new' is no match
         Route("/matches/{match_id}", match_page),
         Route("/matches/{match_id}/live", match_live),
@@ -293,7 +313,8 @@ def create_app(
 
 
 class SecurityHeaders:
-    """ASGI middleware: :data:`SECURITY_HEADERS` on every answer (streams included)."""
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every answer (streams included), and
+    ``X-Server-Now``, the server's clock (ms since the epoch) as the answer starts."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -308,6 +329,8 @@ class SecurityHeaders:
                 headers = MutableHeaders(scope=message)
                 for name, value in SECURITY_HEADERS.items():  # a page may narrow its own
                     headers.setdefault(name, value)
+                # the server's clock as the answer leaves, in ms: the pad's skew is measured on it
+                headers["X-Server-Now"] = str(round(time.time() * 1000))
             await send(message)
 
         await self.app(scope, receive, sending)

@@ -37,7 +37,7 @@ from urllib.parse import quote
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from bgledger.projections.views.audit import history_line
@@ -152,7 +152,15 @@ def director_routes(ledger: Ledger, page: Page, live: Streams) -> list[Route]:
         }
 
     def desk(request: Request) -> Response:
-        return page(request, "_desk.html", desk_context(request.path_params["match_id"]))
+        match_id = request.path_params["match_id"]
+        headers = request.headers
+        if headers.get("sec-fetch-mode") == "navigate" or "text/html" in headers.get("accept", ""):
+            # opened in the address bar, not fetched by the console: the fragment alone has no
+            # page and no script, so the console of the match's event opens with its desk
+            event = ledger.state(match_id).event
+            console = f"/events/{quote(event)}/director" if event else "/director"
+            return RedirectResponse(f"{console}?desk={quote(match_id)}", 303)
+        return page(request, "_desk.html", desk_context(match_id))
 
     def desk_history(request: Request) -> Response:
         context = desk_context(request.path_params["match_id"])

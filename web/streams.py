@@ -36,6 +36,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import resource
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -53,6 +54,7 @@ __all__ = [
     "PER_CLIENT",
     "RESERVED_FILES",
     "RETRY_AFTER",
+    "STOPPING",
     "TOTAL",
     "News",
     "OnceAMinute",
@@ -87,6 +89,10 @@ RETRY_AFTER = 30
 """Seconds a refused stream is asked to wait (``Retry-After``)."""
 
 _log = logging.getLogger(__name__)
+
+STOPPING = threading.Event()
+"""Set when the server stops (``serve``'s Ctrl-C): every stream ends at its next poll, so the
+server's graceful shutdown has no open answer to cancel (and no traceback to print)."""
 
 News = Callable[[], Sequence[str]]
 """What a stream has to send since it last asked (server-sent event messages; none: quiet)."""
@@ -218,7 +224,7 @@ async def poll(
         yield message
     quiet = idle = 0.0
     seen: object = None
-    while idle < idle_seconds:
+    while idle < idle_seconds and not STOPPING.is_set():
         messages: Sequence[str] = []
         try:
             now = None if moved is None else await moved()

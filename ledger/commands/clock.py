@@ -41,7 +41,7 @@ from collections.abc import Sequence
 
 from bgledger.commands import decide as _decide
 from bgledger.commands.rulings import Ruling, RulingCommands, RulingRefusedError, actions_after
-from bgledger.errors import ClockRefusedError, InvalidClockError, TimeNotExpiredError
+from bgledger.errors import ClockRefusedError, InvalidClockError, NextStep, TimeNotExpiredError
 from bgledger.events import (
     CheckersPlayed,
     ClockHit,
@@ -669,10 +669,15 @@ def _check_hitter(state: MatchState, timer: ClockState, hitter: str, profile: Pr
         if state.actor == hitter:
             raise ClockRefusedError(
                 f"{name(hitter)}'s time is not running, {name(running)}'s is: {name(running)} "
-                f"has ended the turn ({_decide.situation(state)}) but that hit was not recorded. "
-                f"Record {name(running)}'s hit: 'hit {running}' (with its time if it was "
-                f"earlier); {name(hitter)} hits after that turn",
+                f"has ended the turn ({_decide.situation(state)}) but that hit was not "
+                f"recorded; {name(hitter)} hits after that turn",
                 turn_end,
+                NextStep(
+                    f"record {NextStep.literal(name(running))}'s hit first: {{}} (with its "
+                    "time if it was earlier)",
+                    (("hit", running),),
+                    state.match_id,
+                ),
             )
         raise ClockRefusedError(
             f"{name(hitter)}'s time is not running, {name(running)}'s is, and it is "
@@ -735,6 +740,7 @@ def forgotten_hit(
     *,
     as_played: bool = False,
     action: str = "roll or double",
+    command: tuple[str, ...] = (),
 ) -> str | None:
     """Before ``player`` rolls, doubles, takes or drops: his opponent's time must not be running.
 
@@ -748,6 +754,8 @@ def forgotten_hit(
     hit under, as implied by the action (:class:`ClockHitImplied`); else the
     action is refused.  None when the clock is right, or there is none, or
     the action is recorded ``as_played`` (as made on the opponent's time).
+    ``command`` is the action as a command (``("roll", "6", "4")``): the
+    refusal's next step offers it ``--as-played``.
 
     :raises ClockRefusedError: under :attr:`ForgottenHit.REFUSE_ROLL`, saying how to fix it.
     """
@@ -762,19 +770,27 @@ def forgotten_hit(
         return rule
     name = state.name
     running = "still running" if timer.running else "stopped, in that turn"
+    them, me = NextStep.literal(name(late)), NextStep.literal(name(player))
+    first = (
+        f"if {them} hit the clock, record that hit first: {{}} (with its time if it was earlier)"
+    )
+    if action not in ("take", "drop"):
+        after = (
+            f"if not, a roll made now is void: {them} hits, then {me} rolls again (a roll "
+            "that was played on regardless, for the director: {})"
+        )
+    else:
+        after = (
+            f"if not, {them} hits now and {me}'s {action} follows (a {action} made on that "
+            "player's time regardless: {}"
+            + (", for the director's missed-hit)" if action == "take" else ")")
+        )
+    made = (*(command or (action.split()[0],)), "--as-played")
     raise ClockRefusedError(
         f"{name(late)}'s time is {running}: the hit that ends {name(late)}'s turn was not "
-        f"recorded, and {name(player)} may not {action} on it. If {name(late)} hit the "
-        f"clock, record that first ('hit', with its time if it was earlier), then this; "
-        + (
-            f"if not, a roll made now is void: {name(late)} hits, then {name(player)} rolls "
-            "again (a roll that was played on regardless: 'roll --as-played', for the director)"
-            if action not in ("take", "drop")
-            else f"if not, {name(late)} hits now and {name(player)}'s {action} follows (a "
-            f"{action} made on that player's time regardless: '{action} --as-played'"
-            + (", for the director's missed-hit)" if action == "take" else ")")
-        ),
+        f"recorded, and {name(player)} may not {action} on it",
         rule,
+        NextStep(f"{first}, then this again; {after}", (("hit", late), made), state.match_id),
     )
 
 

@@ -62,7 +62,7 @@ class CubeCommands(PlayCommands):
         )
         flags = _decide.flags(problem)
         with self.atomic():
-            hit = self._implied_hit(player, as_played, by, at)
+            hit = self._implied_hit(player, as_played, by, at, command=("double",))
             at = at if hit is None else hit.at
             self._record(CubeOffered, by, at, player=player, value=value, **flags)
 
@@ -142,7 +142,7 @@ class CubeCommands(PlayCommands):
         _decide.require_phase(state, "take", Decision.TAKE_OR_DROP, Phase.DOUBLED)
         taker = state.actor or "b"
         with self.atomic():
-            hit = self._implied_hit(taker, as_played, by, at, action="take")
+            hit = self._implied_hit(taker, as_played, by, at, action="take", command=("take",))
             at = at if hit is None else hit.at
             self._record(CubeTaken, by, at, player=taker, value=state.offer)
 
@@ -161,7 +161,7 @@ class CubeCommands(PlayCommands):
         _decide.require_phase(state, "drop", Decision.TAKE_OR_DROP, Phase.DOUBLED)
         dropper = state.actor or "b"
         with self.atomic():
-            hit = self._implied_hit(dropper, as_played, by, at, action="drop")
+            hit = self._implied_hit(dropper, as_played, by, at, action="drop", command=("drop",))
             at = at if hit is None else hit.at
             self._record(CubeDropped, by, at, player=dropper, value=state.offer)
             self._win(state.turn or "a", GameResult.SINGLE, "drop", by, at)

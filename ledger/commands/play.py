@@ -140,7 +140,7 @@ class PlayCommands(PrematureCommands):
             _decide.require_phase(self.state, "roll", Decision.ROLL, Phase.ROLL, Phase.REROLL)
         player = self.state.turn or "a"
         with self.atomic():
-            hit = self._implied_hit(player, as_played, by, at)
+            hit = self._implied_hit(player, as_played, by, at, command=("roll", *map(str, dice)))
             at = at if hit is None else hit.at
             self._record(DiceRolled, by, at, player=player, die1=die1, die2=die2)
             if not auto_dance:
@@ -218,13 +218,21 @@ class PlayCommands(PrematureCommands):
         self._record(RollVoided, by, at, player=player, reason=reason, rule=rule)
 
     def _implied_hit(
-        self, player: str, as_played: bool, by: str, at: str | None, action: str = "roll or double"
+        self,
+        player: str,
+        as_played: bool,
+        by: str,
+        at: str | None,
+        action: str = "roll or double",
+        command: tuple[str, ...] = (),
     ) -> ClockHitImplied | None:
         """Before ``player``'s roll, double or take: his opponent's hit, implied, if it is missing.
 
         :raises ClockRefusedError: where the profile refuses the action instead.
         """
-        rule = forgotten_hit(self.state, self.profile, player, as_played=as_played, action=action)
+        rule = forgotten_hit(
+            self.state, self.profile, player, as_played=as_played, action=action, command=command
+        )
         if rule is None:
             return None
         return self._record(ClockHitImplied, by, at, player=other(player), rule=rule)

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bgledger.projections.state.breaks import allowance
-from bgledger.projections.state.clock import at_ms, figures
+from bgledger.projections.state.clock import ClockState, at_ms, figures
 from bgledger.projections.state.fold import Crawford, MatchState, Phase, seat
 from bgledger.rules.errors import InvalidPositionError
 from bgledger.rules.ids import (
@@ -141,7 +141,11 @@ def clock_json(state: MatchState, now_ms: int | None = None) -> dict[str, Any]:
     :data:`bgledger.projections.state.clock.REASONS`), null while running or before the
     first hit; ``turn`` whose turn the clock is timing, even while stopped;
     ``drift_ms`` the last reading minus the ledger's figures (null if none
-    since the last setting); ``as_of`` the moment of the figures.
+    since the last setting); ``as_of`` the moment of the figures;
+    ``delay_left_ms`` what is left of the delay of ``turn``'s turn then (0 once
+    it is used up; a Bronstein delay is given back after the turn, so 0), from
+    which a screen counts on: ``running``'s figure ``t`` ms after ``as_of`` is
+    ``reserve_ms`` less ``max(0, t - delay_left_ms)``.
     """
     timer = state.timer
     if timer is None:
@@ -158,7 +162,15 @@ def clock_json(state: MatchState, now_ms: int | None = None) -> dict[str, Any]:
         "drift_ms": None if timer.drift_ms is None else _pair(timer.drift_ms),
         "delay_forfeited": _pair(timer.no_delay),
         "early_pickups": _pair(timer.pickups),
+        "delay_left_ms": _delay_left(timer, now),
     }
+
+
+def _delay_left(timer: ClockState, now_ms: int) -> int:
+    """The simple delay left in the timed turn at ``now_ms`` (0 under Bronstein, or none timed)."""
+    if timer.turn is None or timer.mode == "bronstein":
+        return 0
+    return max(0, timer.turn_delay_ms - timer.used(now_ms))
 
 
 def breaks_json(state: MatchState) -> dict[str, Any]:

@@ -65,10 +65,10 @@ _COLOURS = {
     "felt": "#1f5d3a",
     "light_point": "#e3cfa4",
     "dark_point": "#a0522d",
-    "mine": "#f7f3e8",
-    "mine_edge": "#3a3a3a",
-    "theirs": "#262626",
-    "theirs_edge": "#d8d8d8",
+    "light": "#f7f3e8",
+    "light_edge": "#3a3a3a",
+    "dark": "#262626",
+    "dark_edge": "#d8d8d8",
     "text": "#1b1b1b",
 }
 
@@ -79,9 +79,12 @@ _BOTTOM_HALVES = (range(12, 6, -1), range(6, 0, -1))
 def board_svg(state: MatchState, viewer: str = "a") -> str:
     """The board of ``state`` as one ``<svg>`` element, from ``viewer``'s side (``a`` or ``b``).
 
-    Each checker is a ``<circle class="checker mine|theirs">`` in the ``<g
-    class="point" data-point="N">`` of its point (the viewer's numbering,
-    ``bar`` and ``off`` for the bar and the trays); a stack taller than a
+    Each player keeps one colour whichever side the board is drawn from, as on
+    the physical board: ``a``'s checkers light, ``b``'s dark.  Each checker
+    is a ``<circle class="checker mine|theirs">`` in the ``<g class="point"
+    data-point="N">`` of its point (the viewer's numbering, ``bar`` and
+    ``off`` for the bar and the trays), where a ``<rect class="tap">`` as
+    tall as half the field is one target for a finger; a stack taller than a
     point shows its count in a ``<text class="count">``.
 
     :raises ValueError: if ``viewer`` is neither a player nor a player's name.
@@ -99,14 +102,24 @@ def board_svg(state: MatchState, viewer: str = "a") -> str:
     for top, halves in ((True, _TOP_HALVES), (False, _BOTTOM_HALVES)):
         for half in halves:
             for point in half:
-                parts.append(_point(point, top, mine[point], theirs[BAR - point]))
-    parts.append(_bar(theirs[BAR], mine[BAR]))
-    parts.append(_trays(theirs[OFF], mine[OFF]))
+                parts.append(_point(point, top, mine[point], theirs[BAR - point], me))
+    parts.append(_bar(theirs[BAR], mine[BAR], me))
+    parts.append(_trays(theirs[OFF], mine[OFF], me))
     parts.append(_cube(state, me))
     parts.append(_dice(state, me))
     parts.extend(_bands(state, me))
     parts.append("</svg>")
     return "\n".join(part for part in parts if part)
+
+
+def _tone(side: str, me: str) -> str:
+    """``side``'s colour (``mine`` or ``theirs``, seen by ``me``): ``a`` light, ``b`` dark."""
+    return "light" if (side == "mine") == (me == "a") else "dark"
+
+
+def _colour(side: str, me: str, edge: bool = False) -> str:
+    """The fill (or the edge) of ``side``'s checkers as ``me`` sees the board."""
+    return _COLOURS[_tone(side, me) + ("_edge" if edge else "")]
 
 
 def _e(text: object) -> str:
@@ -147,7 +160,7 @@ def _point_x(point: int) -> int:
     raise ValueError(point)  # pragma: no cover - every point 1-24 is in a half
 
 
-def _point(point: int, top: bool, mine: int, theirs: int) -> str:
+def _point(point: int, top: bool, mine: int, theirs: int, me: str) -> str:
     """One point: its triangle, its number, its checkers (only one side's can be there)."""
     x = _point_x(point)
     edge, tip = (
@@ -155,8 +168,11 @@ def _point(point: int, top: bool, mine: int, theirs: int) -> str:
     )
     colour = _COLOURS["dark_point"] if point % 2 else _COLOURS["light_point"]
     number_y = _FIELD_TOP - 9 if top else _FIELD_BOTTOM + 29
+    tap_y = _FIELD_TOP if top else (_FIELD_TOP + _FIELD_BOTTOM) // 2
     parts = [
         f'<g class="point" data-point="{point}">',
+        f'<rect class="tap" x="{x}" y="{tap_y}" width="{_POINT}" '
+        f'height="{(_FIELD_BOTTOM - _FIELD_TOP) // 2}" fill="transparent"/>',
         f'<polygon points="{x},{edge} {x + _POINT},{edge} {x + _POINT // 2},{tip}" '
         f'fill="{colour}"/>',
         f'<text x="{x + _POINT // 2}" y="{number_y}" font-size="{TEXT}" text-anchor="middle" '
@@ -165,14 +181,14 @@ def _point(point: int, top: bool, mine: int, theirs: int) -> str:
     step = 2 * _RADIUS if top else -2 * _RADIUS
     first = edge + (_RADIUS if top else -_RADIUS)
     for side, count in (("mine", mine), ("theirs", theirs)):
-        parts.extend(_stack(side, count, x + _POINT // 2, first, step, _STACK))
+        parts.extend(_stack(side, count, x + _POINT // 2, first, step, _STACK, me))
     parts.append("</g>")
     return "\n".join(parts)
 
 
-def _stack(side: str, count: int, cx: int, first: int, step: int, most: int) -> list[str]:
+def _stack(side: str, count: int, cx: int, first: int, step: int, most: int, me: str) -> list[str]:
     """``count`` checkers of ``side`` from ``first`` outward; past ``most``, the count."""
-    fill, edge = _COLOURS[side], _COLOURS[f"{side}_edge"]
+    fill, edge = _colour(side, me), _colour(side, me, edge=True)
     parts = []
     for level in range(min(count, most)):
         cy = first + level * step
@@ -189,7 +205,7 @@ def _stack(side: str, count: int, cx: int, first: int, step: int, most: int) -> 
     return parts
 
 
-def _bar(theirs: int, mine: int) -> str:
+def _bar(theirs: int, mine: int, me: str) -> str:
     """The bar: the opponent's checkers above the middle, the viewer's below (as gnubg has them)."""
     x = _LEFT + 6 * _POINT
     middle = (_FIELD_TOP + _FIELD_BOTTOM) // 2
@@ -199,18 +215,18 @@ def _bar(theirs: int, mine: int) -> str:
         f'<rect x="{x}" y="{_FIELD_TOP - _MARGIN}" width="{_BAR_WIDTH}" '
         f'height="{_FIELD_BOTTOM - _FIELD_TOP + 2 * _MARGIN}" fill="{_COLOURS["frame"]}"/>',
     ]
-    parts.extend(_stack("theirs", theirs, cx, middle - 2 * _RADIUS, -2 * _RADIUS, _BAR_STACK))
-    parts.extend(_stack("mine", mine, cx, middle + 2 * _RADIUS, 2 * _RADIUS, _BAR_STACK))
+    parts.extend(_stack("theirs", theirs, cx, middle - 2 * _RADIUS, -2 * _RADIUS, _BAR_STACK, me))
+    parts.extend(_stack("mine", mine, cx, middle + 2 * _RADIUS, 2 * _RADIUS, _BAR_STACK, me))
     parts.append("</g>")
     return "\n".join(parts)
 
 
-def _trays(theirs: int, mine: int) -> str:
+def _trays(theirs: int, mine: int, me: str) -> str:
     """The borne-off checkers edge on: the opponent's in the top tray, the viewer's below."""
     parts = ['<g class="point" data-point="off">']
     height, gap = 12, 3
     for side, count, top in (("theirs", theirs, True), ("mine", mine, False)):
-        fill, edge = _COLOURS[side], _COLOURS[f"{side}_edge"]
+        fill, edge = _colour(side, me), _colour(side, me, edge=True)
         for n in range(count):
             y = (
                 _FIELD_TOP + 4 + n * (height + gap)
@@ -291,7 +307,8 @@ def _dice(state: MatchState, me: str) -> str:
         x = half + 3 * _POINT - _DIE - 6 + n * (_DIE + 12)
         y = middle - _DIE // 2
         mine = roller == me or (roller is None and n == seat(me))
-        fill, pip = (_COLOURS["mine"], "#222") if mine else (_COLOURS["theirs"], "#eee")
+        tone = _tone("mine" if mine else "theirs", me)
+        fill, pip = (_COLOURS[tone], "#222" if tone == "light" else "#eee")
         parts.append(
             f'<g class="die" data-value="{value}"><rect x="{x}" y="{y}" width="{_DIE}" '
             f'height="{_DIE}" rx="7" fill="{fill}" stroke="#111" stroke-width="2"/>'
@@ -318,8 +335,8 @@ def _bands(state: MatchState, me: str) -> list[str]:
         )
         lines.append(
             f'<g class="player {side}" data-player="{player}">'
-            f'<circle cx="{_BAND_X - 20}" cy="{y - 11}" r="14" fill="{_COLOURS[side]}" '
-            f'stroke="{_COLOURS[f"{side}_edge"]}" stroke-width="2"/>'
+            f'<circle cx="{_BAND_X - 20}" cy="{y - 11}" r="14" fill="{_colour(side, me)}" '
+            f'stroke="{_colour(side, me, edge=True)}" stroke-width="2"/>'
             f'<text x="{_BAND_X}" y="{y}" font-size="{_BAND}" fill="{_COLOURS["text"]}" '
             f'font-family="sans-serif"{_fit(text, _BAND)}>{_e(text)}</text></g>'
         )

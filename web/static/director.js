@@ -166,6 +166,10 @@
     $("ruling-send").disabled = !choice() || !$("ruling-reason").value.trim();
   }
 
+  // a desk asked for in the address (/matches/M/desk sends the browser here with ?desk=M)
+  var asked = new URLSearchParams(window.location.search).get("desk");
+  if (asked) { openDesk(asked); }
+
   // -- the clicks and forms, on the console and on whichever desk is open
   document.addEventListener("click", function (event) {
     var open = event.target.closest(".open-desk");

@@ -1,7 +1,8 @@
 // bgledger serve: the scorekeeper's pad. Every button posts one line of the
 // record language to POST /api/matches/M/lines with the scorekeeper's token;
-// the server decides everything. This script only decides which buttons to
-// offer, from the show document (GET /api/matches/M, and the live stream).
+// the server decides everything. This script only decides which screen and
+// which buttons to offer, from the show document (GET /api/matches/M, and the
+// live stream), and counts the clock on from the server's figures.
 (function () {
   "use strict";
   var pad = document.getElementById("pad");
@@ -9,11 +10,13 @@
   var path = encodeURIComponent(pad.dataset.match);
   var $ = function (id) { return document.getElementById(id); };
   var doc = null;          // the last show document
-  var side = pad.dataset.from || "a";   // the board is drawn from this player's side
+  var sideKey = "bgledger.pad.side." + pad.dataset.match;
+  var side = localStorage.getItem(sideKey) || "a";   // the board is drawn from this player's side
+  var drawn = pad.dataset.from;                      // ... and was last drawn from this one
   var dice = [null, null]; // the die faces tapped
-  var moves = [];          // the play so far: ["8/5", "6/5"]
-  var from = null;         // the point picked, waiting for its destination
-  var skew = 0;            // the server's clock minus this device's, in ms
+  var moves = [];          // the play so far, in the mover's numbering: ["8/5", "6/5"]
+  var from = null;         // the point picked (the board's numbering), waiting for its destination
+  var skew = 0;            // the server's clock minus this device's, in ms (measured at load)
   var busy = false;
 
   // -- the token (token.js): the buttons wait for one
@@ -22,6 +25,7 @@
 
   function post(line, done) {
     if (busy) { return; }
+    steps(null);
     busy = bgledger.send("/api/matches/" + path + "/lines", { line: line }, function (status, body) {
       busy = false;
       if (status === 201) {
@@ -31,10 +35,54 @@
         apply(body.match);
       } else {
         bgledger.refused(status, body);
+        steps(body.next || null);
         offer();
       }
     }, function () { busy = false; offer(); });
     offer();
+  }
+
+  // -- a refusal's next step: the words, and a button for each line it offers
+  function steps(next) {
+    var box = $("next"), buttons = $("next-buttons");
+    buttons.textContent = "";
+    box.hidden = !next;
+    if (next) { pad.dataset.refused = "1"; } else { delete pad.dataset.refused; }
+    if (!next) { return; }
+    $("next-words").textContent = next.words ? next.words.charAt(0).toUpperCase() + next.words.slice(1) : "";
+    next.buttons.forEach(function (step) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "step";
+      button.textContent = step.label;
+      button.dataset.step = step.line;
+      buttons.appendChild(button);
+    });
+  }
+  $("next-buttons").addEventListener("click", function (event) {
+    var button = event.target.closest("button[data-step]");
+    if (!button || busy) { return; }
+    var line = button.dataset.step;
+    post(line, /^move /.test(line) ? forgetPlay : null);
+  });
+
+  // -- which screen: the phase's, or the clock's while a hit is due
+  function hitDue() {
+    var clock = doc && doc.clock;
+    return !!(clock && clock.mode !== "none" && clock.running && doc.to_act && clock.running !== doc.to_act);
+  }
+  function view() {
+    if (!doc) { return ""; }
+    var phase = doc.phase;
+    if (doc.breaks.on_break && phase !== "over") { return "break"; }
+    if (phase === "over") { return "over"; }
+    if (hitDue()) { return "hit"; }
+    if (phase === "between-games" || phase === "opening") { return "opening"; }
+    if (phase === "play") { return "play"; }
+    if (phase === "doubled") { return "doubled"; }
+    if (phase === "resigned") { return "resigned"; }
+    if (phase === "premature-roll") { return "premature"; }
+    return "roll";
   }
 
   // -- which buttons to offer, from the show document
@@ -63,17 +111,30 @@
   function name(p) { return doc.players[p]; }
 
   function offer() {
+    var now = view();
+    pad.dataset.view = now;
+    var panels = document.querySelectorAll(".pad-controls [data-views]");
+    for (var v = 0; v < panels.length; v++) {
+      var views = panels[v].dataset.views.split(" ");
+      var clocked = panels[v].id !== "clock-panel" || (doc && doc.clock.mode !== "none");
+      panels[v].hidden = !doc || views.indexOf(now) < 0 || !clocked;
+    }
+    $("hit").className = "hit" + (now === "hit" ? " due big" : "");
+    $("no-token").hidden = !!token();
     var buttons = document.querySelectorAll("[data-when]");
     for (var i = 0; i < buttons.length; i++) { buttons[i].disabled = !can(buttons[i].dataset.when); }
     $("hit").disabled = !can("hit");
     $("line-send").disabled = !can("always");
     $("amend-send").disabled = !can("always");
+    $("singles").hidden = !can("singles");
     var rolling = can("dice");
     var opening = doc && (doc.phase === "between-games" || doc.phase === "opening");
     $("dice-legend").textContent = !doc ? "Dice" : opening ? "Opening roll"
       : rolling ? name(doc.turn) + " rolls" : "Dice";
-    $("die-label-0").textContent = opening && doc ? name("a") : "first die";
-    $("die-label-1").textContent = opening && doc ? name("b") : "second die";
+    $("die-label-0").textContent = opening && doc ? name("a") + "'s die" : "first die";
+    $("die-label-1").textContent = opening && doc ? name("b") + "'s die" : "second die";
+    $("die-label-0").hidden = $("die-label-1").hidden = !opening;  // a roll's two dice need no names
+    $("double").hidden = !!opening;
     var faces = document.querySelectorAll(".die");
     for (var f = 0; f < faces.length; f++) {
       var row = faces[f].parentNode.dataset.die;
@@ -81,22 +142,46 @@
       faces[f].setAttribute("aria-pressed", String(dice[row] === Number(faces[f].dataset.face)));
     }
     $("dice-confirm").disabled = !rolling || dice[0] === null || dice[1] === null;
-    $("dice-confirm").textContent = dice[0] && dice[1] ? (opening ? "Opening " : "Roll ") + dice[0] + "-" + dice[1] : (opening ? "Opening roll" : "Roll");
+    $("dice-confirm").textContent = dice[0] && dice[1] ? (opening ? "Opening " : "Roll ") + dice[0] + "-" + dice[1] : (opening ? "Opening" : "Roll");
     var playing = can("play");
-    $("play-panel").className = playing ? "panel due" : "panel";
-    $("dice-panel").className = rolling ? "panel due" : "panel";
+    $("play-legend").textContent = doc && doc.phase === "play" && doc.dice
+      ? name(doc.turn) + " plays " + doc.dice[0] + "-" + doc.dice[1] : "Play";
+    if (doc && doc.phase === "doubled") {
+      $("answer-legend").textContent = name(doc.to_act) + " answers the double";
+    }
     $("step-undo").disabled = !playing || (moves.length === 0 && from === null);
     $("play-clear").disabled = !playing || (moves.length === 0 && from === null);
     $("play-confirm").disabled = !playing || moves.length === 0;
     $("play-confirm").textContent = moves.length ? "Play " + moves.join(" ") : "Play";
-    $("notation").textContent = moves.join(" ") + (from !== null ? (moves.length ? " " : "") + from + "/…" : "") || "–";
+    var pending = from === null ? "" : (moves.length ? " " : "") + mover(from) + "/…";
+    $("notation").textContent = moves.join(" ") + pending || "tap a point, then where it goes";
+    $("notation").className = moves.length || from !== null ? "" : "empty";
     var picked = document.querySelectorAll(".pad-board .point.picked");
     for (var k = 0; k < picked.length; k++) { picked[k].classList.remove("picked"); }
     if (from !== null) {
       var at = document.querySelector('.pad-board [data-point="' + from + '"]');
       if (at) { at.classList.add("picked"); }
     }
+    tick();
   }
+
+  // -- the screens: Board, More (the rarer controls and the history), Help
+  function show(tab) {
+    pad.dataset.tab = tab;
+    var tabs = document.querySelectorAll(".pad-tabs [data-tab]");
+    for (var t = 0; t < tabs.length; t++) { tabs[t].setAttribute("aria-pressed", String(tabs[t].dataset.tab === tab)); }
+  }
+  document.addEventListener("click", function (event) {
+    var tab = event.target.closest("button[data-tab]");
+    if (tab) { show(tab.dataset.tab); }
+  });
+  // the board turned to the other side: remembered on this device
+  $("turn-board").addEventListener("click", function () {
+    side = side === "a" ? "b" : "a";
+    localStorage.setItem(sideKey, side);
+    from = null;
+    refresh();
+  });
 
   // -- the dice
   var rows = document.querySelectorAll(".dice-row");
@@ -117,7 +202,12 @@
     });
   });
 
-  // -- the play: a point, then where its checker goes
+  // -- the play: a point, then where its checker goes. The board is drawn from `drawn`'s side;
+  // a play is written in the mover's numbering (his 24 point is the other's 1 point).
+  function mover(point) {
+    if (!doc || point === "bar" || point === "off" || drawn === (doc.turn || "a")) { return point; }
+    return String(25 - Number(point));
+  }
   $("live").addEventListener("click", function (event) {
     if (!can("play")) { return; }
     var point = event.target.closest("[data-point]");
@@ -128,7 +218,7 @@
     } else if (where === from) {
       from = null;
     } else {
-      moves.push(from + "/" + where);
+      moves.push(mover(from) + "/" + mover(where));
       from = null;
     }
     offer();
@@ -178,10 +268,30 @@
     post("amend " + n + " " + line, function () { $("amend-n").value = ""; $("amend-line").value = ""; });
   });
 
-  // -- the clock: both reserves, the running one counting down from the document's figures
-  function minutes(ms) {
-    var s = Math.max(0, Math.ceil(ms / 1000));
-    return Math.floor(s / 60) + ":" + ("0" + (s % 60)).slice(-2);
+  // -- the clock: the server's figures at clock.as_of (the server's now when it answered),
+  // counted on with this device's clock corrected by the skew measured at load: the running
+  // player's delay first (delay_left_ms), then the reserve, rounded down to the second as
+  // `show` writes it. The status line and the HIT button read the same figures.
+  function ms(iso) { return Date.parse(String(iso).replace(/(\.\d{3})\d+/, "$1")); }
+  function serverNow() { return Date.now() + skew; }
+  function figure(p, now) {
+    var clock = doc.clock, left = clock.reserve_ms[p];
+    if (clock.running === p) {
+      var spent = now - ms(clock.as_of);
+      left -= Math.max(0, spent - (clock.delay_left_ms || 0));
+    }
+    return Math.max(0, left);
+  }
+  function delayLeft(now) {
+    var clock = doc.clock;
+    if (!clock.running) { return clock.delay_left_ms || 0; }
+    var left = clock.delay_left_ms || 0;
+    return Math.min(left, Math.max(0, left - (now - ms(clock.as_of))));
+  }
+  function minutes(millis) {
+    var s = Math.floor(Math.max(0, millis) / 1000);
+    var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = ("0" + (s % 60)).slice(-2);
+    return h ? h + ":" + ("0" + m).slice(-2) + ":" + sec : m + ":" + sec;
   }
   function tick() {
     if (!doc || !doc.clock || doc.clock.reserve_ms === null) {
@@ -189,43 +299,66 @@
       $("reserve-b").lastChild.textContent = "–:––";
       return;
     }
-    var clock = doc.clock;
+    var clock = doc.clock, now = serverNow();
     ["a", "b"].forEach(function (p) {
-      var left = clock.reserve_ms[p];
+      var left = figure(p, now);
       var box = $("reserve-" + p);
-      if (clock.running === p && clock.as_of) {
-        var spent = Date.now() + skew - Date.parse(clock.as_of);
-        if (clock.mode === "simple-delay") { spent -= clock.delay_ms || 0; }
-        left -= Math.max(0, spent);
-      }
       box.lastChild.textContent = minutes(left);
       box.className = "reserve" + (clock.running === p ? " running" : "") + (left <= 0 ? " out" : "");
     });
+    var delay = clock.running && clock.mode === "simple-delay" ? delayLeft(now) : 0;
+    $("delay").textContent = delay > 0 ? "delay " + Math.ceil(delay / 1000) + " s" : "";
+    $("hit-who").textContent = hitDue() ? name(clock.running) + "'s hit is due"
+      : clock.running ? name(clock.running) + "'s time runs"
+      : clock.stopped ? "clock stopped" : "not started: the next hit starts it";
   }
-  setInterval(tick, 250);
+  // each figure is redrawn as it turns over a second, not up to a tick late
+  function next() {
+    var wait = 250;
+    if (doc && doc.clock && doc.clock.running && doc.clock.reserve_ms) {
+      var now = serverNow(), left = figure(doc.clock.running, now), delay = delayLeft(now);
+      if (left > 0) { wait = Math.min(wait, (left % 1000) + 2); }
+      if (delay > 0) { wait = Math.min(wait, (delay % 1000) + 2); }
+    }
+    setTimeout(function () { tick(); next(); }, wait);
+  }
+  next();
 
-  // -- the match: the document, and the board drawn by the server from the mover's side
+  // -- the match: the document, and the board drawn by the server from the chosen side
   function apply(next) {
     if (doc && next.events < doc.events) { return; }
-    var turned = (next.turn || "a") !== side;
     var changed = !doc || next.events !== doc.events;
     if (changed && doc && next.phase !== "play") { forgetPlay(); }
     doc = next;
-    side = next.turn || "a";
-    if (changed || turned) { refresh(); }
+    if (changed || drawn !== side) { refresh(); }
     offer();
-    tick();
   }
   function refresh() {
-    fetch("/matches/" + path + "/live?from=" + side)
+    var want = side;
+    fetch("/matches/" + path + "/live?from=" + want)
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
-      .then(function (html) { $("live").innerHTML = html; offer(); })
+      .then(function (html) {
+        $("live").innerHTML = html;
+        drawn = want;
+        var history = $("live").querySelector(".history");
+        $("pad-history").innerHTML = history ? history.innerHTML : "";
+        offer();
+      })
       .catch(function () { $("live-status").textContent = "reload the page"; });
   }
+  // the skew: the server's clock as its answer left (X-Server-Now, stamped as the headers go
+  // out) against this device's as they arrive; first from the page itself (data-now, stamped
+  // before the page was drawn), then, better, from the match's document fetched at load
+  function measure() {
+    var nav = performance.getEntriesByType ? performance.getEntriesByType("navigation")[0] : null;
+    var arrived = nav && performance.timeOrigin ? performance.timeOrigin + nav.responseStart : Date.now();
+    var now = Number(pad.dataset.now);
+    if (now) { skew = now - arrived; }
+  }
   function load() {
-    fetch("/api/matches/" + path).then(function (r) {
-      var date = Date.parse(r.headers.get("Date") || "");
-      if (!isNaN(date)) { skew = date - Date.now(); }
+    fetch("/api/matches/" + path, { cache: "no-store" }).then(function (r) {
+      var stamped = Number(r.headers.get("X-Server-Now"));
+      if (stamped) { skew = stamped - Date.now(); }
       return r.json();
     }).then(apply);
   }
@@ -236,6 +369,9 @@
     source.onopen = function () { $("live-status").textContent = "live"; $("live-status").className = "live"; };
     source.onerror = function () { $("live-status").textContent = "reconnecting…"; $("live-status").className = "live off"; };
   }
+  var history = $("live").querySelector(".history");
+  $("pad-history").innerHTML = history ? history.innerHTML : "";
+  measure();
   offer();
   load();
 })();
