@@ -354,6 +354,9 @@ def test_a_closed_out_player_hits_the_clock_without_rolling() -> None:
     table("10:01:25", "hit b")  # Bob 15 s, 3 past the delay: 9:57
     state = table.match.state
     assert state.phase is Phase.ROLL and state.turn == "a"
+    hits = [e for e in table.history if type(e).__name__ == "ClockHit"]
+    # the pass is a fact of the hit, decided when recorded: replay never judges the board
+    assert [(e.player, e.passes) for e in hits[-2:]] == [("a", False), ("b", True)]  # type: ignore[attr-defined]
     assert table.reserves("10:01:25") == (600_000, 597_000)
     table("10:01:40", "roll 6 5")
     table("10:02:00", "move 13/7 9/4")

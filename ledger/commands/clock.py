@@ -271,7 +271,8 @@ class ClockCommands(RulingCommands):
             )
         _check_hitter(state, timer, hitter, self.profile)
         when, _ = self._moment(at)
-        return self._record(ClockHit, by, when, player=hitter)
+        passes = state.phase is Phase.ROLL and state.turn == hitter and no_legal_move(state)
+        return self._record(ClockHit, by, when, player=hitter, passes=passes)
 
     # -- stopping, reading and setting ----------------------------------------------------
 

@@ -57,9 +57,19 @@ class ClockStarted(MatchEvent):
 
 @dataclass(frozen=True)
 class ClockHit(MatchEvent):
-    """``player`` hit the clock: his time stops and his opponent's starts (USBGF 4.1.8.1)."""
+    """``player`` hit the clock: that player's time stops and the opponent's starts (USBGF
+    4.1.8.1).  ``passes``: the player on roll hit without rolling, having no roll to play
+    (CLOCK 3.4), so the turn passes: decided by the command, never judged again on replay."""
+
+    class_version: ClassVar[int] = 3
 
     player: str
+    passes: bool = False
+
+    @staticmethod
+    def upcast_v2_v3(state: dict[str, Any]) -> None:
+        """A hit stored before version 3 passed no turn (a closed-out hit was refused then)."""
+        state["passes"] = False
 
 
 @dataclass(frozen=True)

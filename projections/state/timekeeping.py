@@ -36,8 +36,6 @@ from bgledger.events import (
 from bgledger.projections.state import clock as clk
 from bgledger.projections.state.breaks import Breaks, OpenBreak
 from bgledger.projections.state.model import Crawford, Phase, crawford_status, other, seat
-from bgledger.rules.legal import can_play
-from bgledger.rules.position import Position
 
 __all__ = ["AFTER", "HANDLERS", "KEEP_DANCE"]
 
@@ -75,19 +73,12 @@ def _started(d: Any, event: ClockStarted) -> None:
 @_on(ClockHit)
 def _hit(d: Any, event: ClockHit) -> None:
     _timed(d, event, lambda c, now: clk.hit(c, event.player, now))
-    if d.phase is Phase.ROLL and d.turn == event.player and _closed_out(d):
-        # The player on roll hit without rolling, having no legal move (CLOCK 3.4): his turn
-        # passes.  A hit of his that a ruling left standing when it voided his double or
-        # roll, while he could move, passes nothing.
+    if event.passes:
+        # The player on roll hit without rolling, having no legal move (CLOCK 3.4): the turn
+        # passes, as the command decided and recorded.
         d.turn = other(event.player)
     if d.replay == event.player:
         d.replay = None  # his replay ends with his hit (CLOCK 4.3)
-
-
-def _closed_out(d: Any) -> bool:
-    mover = seat(d.turn)
-    position = Position.trusted(d.board[mover], d.board[1 - mover])
-    return not any(can_play(position, (i, j)) for i in range(1, 7) for j in range(i, 7))
 
 
 @_on(ClockHitImplied)
