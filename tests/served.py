@@ -1,19 +1,28 @@
-"""The browser tests' server and browser.
+"""The browser tests' server and browser, and ``serve`` in processes of its own.
 
 :func:`serving`: a ledger served by uvicorn on a free port of 127.0.0.1, in a
 thread; :func:`browser`: Debian's headless Chromium driven by selenium through
 Debian's ``chromedriver`` (skipping the test where either is missing), with
 :func:`viewport` to give it a phone's or a tablet's screen.
+
+:func:`serve_processes`: ``bgledger serve`` itself, in processes of their own
+on one ledger (two servers on one PostgreSQL database; ``bench/bench_tournament.py``).
 """
 
 from __future__ import annotations
 
 import shutil
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,9 +35,7 @@ from bgledger.web import create_app
 @contextmanager
 def serving(ledger: Ledger) -> Iterator[str]:
     """The app on ``ledger`` under uvicorn while the block runs; yields its base URL."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     config = uvicorn.Config(create_app(ledger), host="127.0.0.1", port=port, log_level="warning")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
@@ -42,6 +49,64 @@ def serving(ledger: Ledger) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def free_port() -> int:
+    """A port of 127.0.0.1 nothing listens on (now)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+BGLEDGER = [sys.executable, "-m", "bgledger.cli.main"]
+"""The command line, as this interpreter runs it."""
+
+
+@dataclass(frozen=True)
+class Served:
+    """One ``bgledger serve`` process: its base URL and process id."""
+
+    base: str
+    pid: int
+
+
+@contextmanager
+def serve_processes(url: str, count: int, logs: Path) -> Iterator[list[Served]]:
+    """``count`` ``bgledger --db URL serve`` processes on free ports while the block runs.
+
+    Each logs to ``logs/serve-N.log``; each has answered ``/api/now`` before the
+    block starts; Ctrl-C (SIGINT) stops them after it.
+    """
+    started: list[tuple[subprocess.Popen[bytes], str]] = []
+    try:
+        for n in range(count):
+            port = free_port()
+            with (logs / f"serve-{n}.log").open("wb") as log:
+                command = [*BGLEDGER, "--db", url, "serve", "--port", str(port)]
+                process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+            started.append((process, f"http://127.0.0.1:{port}"))
+        for process, base in started:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    with urllib.request.urlopen(f"{base}/api/now", timeout=2):
+                        break
+                except OSError:
+                    if process.poll() is not None or time.monotonic() > deadline:
+                        raise RuntimeError(f"bgledger serve did not start: see {logs}") from None
+                    time.sleep(0.1)
+        yield [Served(base, process.pid) for process, base in started]
+    finally:
+        for process, _ in started:
+            if process.poll() is None:
+                process.send_signal(signal.SIGINT)
+        for process, _ in started:
+            try:
+                process.wait(15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
 
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
