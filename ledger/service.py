@@ -45,6 +45,7 @@ from __future__ import annotations
 import importlib
 import json
 import shlex
+import threading
 import time
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
@@ -523,6 +524,7 @@ class Ledger:
         self.url = url
         self._store = MatchStore(url, cache_size=cache_size)
         self._models: ReadModels | None = None
+        self._models_made = threading.Lock()
         self._content_keys: dict[str, tuple[int, str | None]] = {}  # by id: (version, key)
         self._token_book: TokenBook | None = None
         self._key_book: KeyBook | None = None
@@ -1283,7 +1285,9 @@ class Ledger:
         from bgledger.projections.readmodels.tracking import ReadModels
 
         if self._models is None:
-            self._models = ReadModels(self._store)
+            with self._models_made:  # a server's first pages come together: one makes them
+                if self._models is None:
+                    self._models = ReadModels(self._store)
         return self._models
 
     def matches(self, event: str | None = None) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ holds every other test's matches, and the read models span a whole database).
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ from bgledger.commands.rulings import Ruling
 from bgledger.projections.readmodels.tables import dump_tables
 from bgledger.projections.readmodels.tracking import ReadModels
 from bgledger.projections.views.summary import state_json
+from bgledger.service import Ledger
 from bgledger.store.application import MatchStore
 from bgledger.store.snapshots import MatchSnapshot
 from tests.conftest import REPO, own_postgres_database
@@ -320,3 +322,31 @@ def test_rebuild_prints_counts(url: str) -> None:
         key: document[key] for key in ("matches", "rulings", "standings")
     }
     assert "rebuilt from" in run(url, "rebuild").stdout
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_a_fresh_servers_first_pages_at_once_all_answer(tmp_path: Path, attempt: int) -> None:
+    """The console and spectators' pages of a freshly started ``serve`` came together, each
+    creating the read models' tables: all but one were 503 ("table ... already exists")."""
+    url = f"sqlite:///{tmp_path / 'fresh.db'}"
+    start(url, "m", "Open")
+    server = Ledger(url)
+    together = threading.Barrier(4)
+    lists: list[list[str]] = []
+    errors: list[Exception] = []
+
+    def page() -> None:
+        together.wait()
+        try:
+            lists.append([row["match_id"] for row in server.matches("Open")])
+        except Exception as error:  # what the page would have shown as a 503
+            errors.append(error)
+
+    readers = [threading.Thread(target=page) for _ in range(4)]
+    for reader in readers:
+        reader.start()
+    for reader in readers:
+        reader.join()
+    server.close()
+    assert errors == []
+    assert lists == [["m"]] * 4

@@ -243,7 +243,13 @@ class ReadModels:
                             insert(tracking_table).values(name=TRACKING_NAME, notification_id=0)
                         )
                 return
-            except (sqlalchemy.exc.IntegrityError, sqlalchemy.exc.ProgrammingError):
+            # a table another thread or process created meanwhile: PostgreSQL says so with a
+            # ProgrammingError, SQLite with an OperationalError ("table ... already exists")
+            except (
+                sqlalchemy.exc.IntegrityError,
+                sqlalchemy.exc.ProgrammingError,
+                sqlalchemy.exc.OperationalError,
+            ):
                 if attempt == 2:
                     raise
 
