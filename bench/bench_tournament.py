@@ -501,6 +501,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             bases = [served.base for served in running]
             made = time.perf_counter()
             started = asyncio.run(start_matches(bases, token, args.pads))
+            # the wall is the spectators' once the event is published (where serve has one)
+            publish = [*BGLEDGER, "--db", url, "publish", "--event", EVENT]
+            if subprocess.run(publish, capture_output=True).returncode == 0:
+                print(f"# the event published to spectators (bgledger publish --event {EVENT})")
             count = int(args.seconds / args.interval) + 3
             pads = [
                 Pad(m, t, e, lines_of(m, count, SEED + n)) for n, (m, t, e) in enumerate(started)
