@@ -40,6 +40,7 @@ from bgledger.rules.errors import RulesError
 from bgledger.rules.text import check_text
 
 __all__ = [
+    "LAST_USED_EVERY",
     "ROLES",
     "Grant",
     "InvalidGrantError",
@@ -69,6 +70,9 @@ TOKENS = Table(
 )
 ADDED = ("expires_at", "last_used")
 """The columns a table made by an older bgledger lacks: added on first use (a migration)."""
+LAST_USED_EVERY = timedelta(minutes=1)
+"""How stale a token's ``last_used`` may be: a pad posting a line every few seconds would
+otherwise add a second write (a commit) to each of its lines just to say it was used."""
 ID_LENGTH = 8
 """A token's id in ``token --list``: the first hex digits of its digest (never the secret)."""
 
@@ -300,7 +304,8 @@ class TokenBook:
         return Grant(row["label"], row["role"], row["match_id"], row["event"])
 
     def held(self, token: str | None, ask: str) -> Grant:
-        """What ``token`` may do, for a token in force; it is marked used now (``last_used``).
+        """What ``token`` may do, for a token in force; it is marked used now (``last_used``),
+        unless it was marked in the last :data:`LAST_USED_EVERY`.
 
         :raises UnknownTokenError: for no token, or one never issued, revoked or expired
             (the message says to ``ask`` for one: a ``bgledger token`` command line).
@@ -313,13 +318,14 @@ class TokenBook:
                 f"this token ({row['label']}) expired at {row['expires_at']}: ask for a new "
                 f"one: {ask!r}"
             )
-        now = _now()
-        if row["last_used"] != now:
+        now = datetime.now(UTC)
+        stale = _iso(now - LAST_USED_EVERY)
+        if row["last_used"] is None or row["last_used"] <= stale:
             used = (
                 update(TOKENS)
                 .where(TOKENS.c.digest == row["digest"])
-                .where(or_(TOKENS.c.last_used.is_(None), TOKENS.c.last_used < now))
-                .values(last_used=now)
+                .where(or_(TOKENS.c.last_used.is_(None), TOKENS.c.last_used <= stale))
+                .values(last_used=_iso(now))
             )
             with self._connection(True) as connection:
                 connection.execute(used)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ import pytest
 from click.testing import CliRunner
 from starlette.testclient import TestClient
 
+from bgledger import access
 from bgledger.cli.main import main
 from bgledger.service import Ledger
 from tests.webclient import post
@@ -260,3 +262,31 @@ def test_every_fixed_word_under_matches_is_reserved(ledger: Ledger) -> None:
             if "{" not in word:
                 fixed.add(word)
     assert fixed and fixed <= set(ROUTE_WORDS)
+
+
+def test_a_token_is_marked_used_at_most_once_a_minute(
+    db: str, ledger: Ledger, client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pad posts a line every few seconds: marking its token each time was a second write
+    (a commit) per line (issue 26's load bench)."""
+    pad = issued(db, "final", "--role", "scorekeeper", "--label", "Sam")
+    now = [datetime(2026, 11, 27, 19, 0, 0, tzinfo=UTC)]
+
+    class Clock(datetime):
+        @classmethod
+        def now(cls, tz: Any = None) -> Any:
+            return now[0]
+
+    monkeypatch.setattr(access, "datetime", Clock)
+
+    def last_used() -> str:
+        return str({row["label"]: row for row in listed(db)}["Sam"]["last_used"])
+
+    assert post(client, "final", "opening 3 1", pad).status_code == 201
+    assert last_used() == "2026-11-27T19:00:00+00:00"
+    now[0] += timedelta(seconds=59)
+    assert post(client, "final", "move 8/5 6/5", pad).status_code == 201
+    assert last_used() == "2026-11-27T19:00:00+00:00"  # used again within the minute
+    now[0] += timedelta(seconds=2)
+    assert post(client, "final", "roll 6 4", pad).status_code == 201
+    assert last_used() == "2026-11-27T19:01:01+00:00"
