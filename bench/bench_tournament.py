@@ -63,10 +63,11 @@ import tempfile
 import time
 import uuid
 from collections import Counter, defaultdict
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Coroutine, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -114,6 +115,13 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def machine_busy() -> float:
+    """CPU seconds the whole machine has been busy (every CPU; Linux ``/proc/stat``)."""
+    ticks = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = ticks[:8]
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
 def load_average() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -131,7 +139,7 @@ class Seen:
     arrivals: list[tuple[str, int, float]] = field(default_factory=list)  # match, event, when
     resent: int = 0
     resend_faults: list[str] = field(default_factory=list)
-    error_retries: int = 0
+    errors: Counter[str] = field(default_factory=Counter)  # why a line was sent again
     refused: list[str] = field(default_factory=list)
     spectator_bytes: list[int] = field(default_factory=list)
     spectator_streams: dict[int, tuple[str, int, list[int]]] = field(default_factory=dict)
@@ -172,15 +180,14 @@ async def sse(client: httpx2.AsyncClient, url: str) -> AsyncIterator[tuple[str, 
                 yield name, data, len(message) + 2
 
 
-def attribute(page: httpx2.Response, name: str) -> str:
-    """A ``data-`` attribute of a page (its first); exits naming the page if it has none."""
-    found = re.search(f'{name}="([^"]*)"', page.text)
-    if found is None:
-        raise SystemExit(
-            f"GET {page.request.url}: {page.status_code}, no {name}: "
-            + " ".join(re.sub(r"<[^>]+>", " ", page.text).split())[-400:]
-        )
-    return found.group(1)
+def attribute(page: httpx2.Response, *names: str) -> str:
+    """The first of ``names`` (``data-`` attributes) the page has; exits naming the page if none."""
+    for name in names:
+        found = re.search(f'{name}="([^"]*)"', page.text)
+        if found is not None:
+            return found.group(1)
+    text = " ".join(re.sub(r"<[^>]+>", " ", page.text).split())[-400:]
+    raise SystemExit(f"GET {page.request.url}: {page.status_code}, no {' or '.join(names)}: {text}")
 
 
 class Debounced:
@@ -216,6 +223,15 @@ class Debounced:
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
 
+async def held(stream: Coroutine[Any, Any, None], stop: asyncio.Event) -> None:
+    """Read a stream (``stream`` does) until ``stop`` is set, then hang up."""
+    task = asyncio.ensure_future(stream)
+    await stop.wait()
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+
+
 async def spectator(n: int, base: str, match_id: str, seen: Seen, stop: asyncio.Event) -> None:
     """A match's page and its live stream, from an address of its own."""
     address = f"127.0.{1 + n // 250}.{2 + n % 250}"
@@ -244,11 +260,7 @@ async def spectator(n: int, base: str, match_id: str, seen: Seen, stop: asyncio.
                     seen.arrivals.append((match_id, number, time.perf_counter()))
                     live.poke()
 
-        task = asyncio.ensure_future(follow())
-        await stop.wait()
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        await held(follow(), stop)
         await live.settle()
         seen.spectator_bytes.append(received + live.bytes)
         seen.spectator_refetches += live.seconds
@@ -261,25 +273,26 @@ async def console(base: str, seen: Seen, stop: asyncio.Event) -> None:
         began = time.perf_counter()
         page = await client.get(f"/events/{EVENT}/director")
         seen.console_page = (len(page.content), time.perf_counter() - began)
-        total, live_url = attribute(page, "data-total"), attribute(page, "data-live")
+        # the event's count (the console as it was) or the log's position (after issue 26)
+        since = attribute(page, "data-total", "data-position")
+        live_url = attribute(page, "data-live")
         live = Debounced(client, live_url)
 
         async def follow() -> None:
             opened = False
-            async for name, data, size in sse(client, f"/api/events/{EVENT}/events?since={total}"):
+            async for name, data, size in sse(client, f"/api/events/{EVENT}/events?since={since}"):
                 seen.console_bytes += size
                 seen.console_messages[name] += 1
                 if not opened:
                     opened = True  # its first message: the stream is open
                     seen.opened += 1
-                if name == "changed" and set(json.loads(data)) <= {"matches", "total"}:
+                # names of moved matches only, or "reload": the console refetches its live part;
+                # a message with the changes themselves is applied as it is
+                names_only = name == "changed" and set(json.loads(data)) <= {"matches", "total"}
+                if names_only or name == "reload":
                     live.poke()
 
-        task = asyncio.ensure_future(follow())
-        await stop.wait()
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        await held(follow(), stop)
         await live.settle()
         seen.console_bytes += live.bytes
         seen.console_refetches = live.seconds
@@ -289,21 +302,19 @@ async def console(base: str, seen: Seen, stop: asyncio.Event) -> None:
 async def wall(base: str, seen: Seen, stop: asyncio.Event) -> None:
     """The event's wall stream, if the server has one and it is public."""
     async with httpx2.AsyncClient(base_url=base, timeout=30) as client:
+        page = await client.get(f"/events/{EVENT}/wall")
+        if page.status_code != 200:
+            return  # no wall on this server (404), or the event not public (403)
         url = f"/api/events/{EVENT}/wall/events"
-        received = 0
+        received = len(page.content)
 
         async def follow() -> None:
             nonlocal received
-            with contextlib.suppress(RuntimeError):  # no wall (404) or not public (403)
-                async for _, _, size in sse(client, url):
-                    received += size
-                    seen.wall_bytes = received
+            async for _, _, size in sse(client, url):
+                received += size
+                seen.wall_bytes = received
 
-        task = asyncio.ensure_future(follow())
-        await stop.wait()
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        await held(follow(), stop)
 
 
 async def post_line(
@@ -318,9 +329,10 @@ async def post_line(
             )
             if response.status_code < 500:
                 return response
-        except httpx2.TransportError:
-            pass
-        seen.error_retries += 1
+            why = f"{response.status_code} {response.text}"[:120]
+        except httpx2.TransportError as error:
+            why = type(error).__name__
+        seen.errors[why] += 1
         await asyncio.sleep(0.2 * (attempt + 1))
     raise RuntimeError(f"{pad.match_id}: {line!r} not answered after 20 sends")
 
@@ -414,22 +426,21 @@ def lines_of(match_id: str, count: int, seed: int) -> list[str]:
 
 async def run(
     bases: Sequence[str], pads: Sequence[Pad], spectators: int, seconds: float, interval: float,
-    resend: float,
+    resend: float, with_console: bool,
 ) -> tuple[Seen, float]:  # fmt: skip
     seen = Seen()
     stop = asyncio.Event()
-    watchers = [
-        asyncio.ensure_future(console(bases[0], seen, stop)),
-        asyncio.ensure_future(wall(bases[-1], seen, stop)),
-    ]
+    watchers = [asyncio.ensure_future(wall(bases[-1], seen, stop))]
+    if with_console:
+        watchers.append(asyncio.ensure_future(console(bases[0], seen, stop)))
     for n in range(spectators):
         pad = pads[n * len(pads) // spectators]
         watchers.append(
             asyncio.ensure_future(spectator(n, bases[n % len(bases)], pad.match_id, seen, stop))
         )
     deadline = time.perf_counter() + 600
-    while seen.opened < spectators + 1:  # every page drawn and stream open before the first line
-        if time.perf_counter() > deadline or any(w.done() for w in watchers[:1] + watchers[2:]):
+    while seen.opened < spectators + with_console:  # every page drawn, every stream open
+        if time.perf_counter() > deadline or any(w.done() for w in watchers[1:]):
             break
         await asyncio.sleep(0.1)
     limits = httpx2.Limits(max_connections=len(pads) + 10, max_keepalive_connections=len(pads))
@@ -475,6 +486,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=60.0, help="length of the run")
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between a pad's lines")
     parser.add_argument("--resend", type=float, default=0.03, help="share of lines sent twice")
+    parser.add_argument("--console", action=argparse.BooleanOptionalAction, default=True,
+                        help="the director's console connected (--no-console: not)")  # fmt: skip
     parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("--servers", type=int, choices=(1, 2), default=1)
     parser.add_argument("--url", default=os.environ.get("BGLEDGER_TEST_POSTGRES", ""),
@@ -489,7 +502,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     load_before = load_average()
     print(f"# bench_tournament: {args.pads} pads, {args.spectators} spectators, "
           f"{args.seconds:g} s, a line every {args.interval:g} s, {args.db}, "
-          f"{args.servers} server{'s' if args.servers > 1 else ''}")  # fmt: skip
+          f"{args.servers} server{'s' if args.servers > 1 else ''}"
+          + ("" if args.console else ", no console"))  # fmt: skip
     print(f"# {when}; Python {platform.python_version()}, {os.cpu_count()} CPUs; "
           f"load average {load_before} at the start")  # fmt: skip
     with contextlib.ExitStack() as stack:
@@ -513,12 +527,23 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"in {time.perf_counter() - made:.1f} s\n")  # fmt: skip
             cpu_before = [cpu_seconds(served.pid) for served in running]
             client_before = time.process_time()
+            machine_before, wall_before = machine_busy(), time.perf_counter()
             seen, took = asyncio.run(
-                run(bases, pads, args.spectators, args.seconds, args.interval, args.resend)
+                run(
+                    bases,
+                    pads,
+                    args.spectators,
+                    args.seconds,
+                    args.interval,
+                    args.resend,
+                    args.console,
+                )
             )
             cpu = Cpu(
                 sum(cpu_seconds(served.pid) for served in running) - sum(cpu_before),
                 time.process_time() - client_before,
+                machine_busy() - machine_before,
+                time.perf_counter() - wall_before,
             )
             stored = stored_events(bases, [p.match_id for p in pads])
         verify = subprocess.run([*BGLEDGER, "--db", url, "verify"], capture_output=True, text=True)
@@ -540,6 +565,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 class Cpu:
     servers: float  # s, every serve process
     client: float  # s, this process (the pads, spectators and console)
+    machine: float  # s, every process on every CPU (the database's and other users' too)
+    wall: float  # s, while these were measured
 
 
 def integrity(pads: Sequence[Pad], seen: Seen, stored: dict[str, int]) -> tuple[int, int, int]:
@@ -579,7 +606,9 @@ def report(
           f"max {1000 * max(seen.latencies, default=0):7.1f}")  # fmt: skip
     print(f"line -> spectator stream, ms  p50 {lag50:7.1f}   p99 {lag99:7.1f}   "
           f"({len(lags):,} deliveries)")  # fmt: skip
-    print(f"sent again after an error     {seen.error_retries:>8,}")
+    print(f"sent again after an error     {sum(seen.errors.values()):>8,}")
+    for why, count in seen.errors.most_common(3):
+        print(f"  {count:,} after: {why}")
     print(f"sent twice on purpose         {seen.resent:>8,}")
     page_bytes, page_s = seen.console_page
     print(f"console: page                 {kb(page_bytes):>12} in {1000 * page_s:.0f} ms")
@@ -591,10 +620,15 @@ def report(
               f"p99 {1000 * quantile(times, 0.99):7.1f}   ({len(times):,} of them)")  # fmt: skip
     print(f"a spectator (mean)            {kb(spectator):>12} (page, stream, live parts)")
     if seen.wall_bytes is not None:
-        print(f"the wall stream               {kb(seen.wall_bytes):>12}")
+        print(f"the wall: page and stream     {kb(seen.wall_bytes):>12}")
     print(f"CPU: servers                  {cpu.servers:8.1f} s ({per_line:.1f} ms a line, "
           f"{100 * cpu.servers / took:.0f}% of one CPU)")  # fmt: skip
     print(f"CPU: this client              {cpu.client:8.1f} s")
+    cpus = os.cpu_count() or 1
+    print(f"CPU: the whole machine        {cpu.machine:8.1f} s "
+          f"({100 * cpu.machine / (cpus * cpu.wall):.0f}% of its {cpus} CPUs; the servers and "
+          f"this client {100 * (cpu.servers + cpu.client) / max(cpu.machine, 1e-9):.0f}% "
+          f"of that)")  # fmt: skip
     lost, unanswered, doubled = integrity(pads, seen, stored)
     faults = stream_faults(seen, stored)
     checks = [
