@@ -2,7 +2,8 @@
 
     python bench/bench_tournament.py [--pads 200] [--spectators 50] [--seconds 60]
                                      [--db sqlite|postgres] [--servers 1|2] [--interval 2]
-                                     [--resend 0.03] [--url URL] [--dir DIR] [--check]
+                                     [--resend 0.03] [--pin] [--no-console]
+                                     [--url URL] [--dir DIR] [--check]
 
 Starts ``--servers`` ``bgledger serve`` processes on free ports of 127.0.0.1,
 all on one ledger: a SQLite file in a temporary folder, or a PostgreSQL
@@ -18,7 +19,8 @@ Then, for ``--seconds``, all in one asyncio process over httpx:
   match (``tests/match_driver.py``, played in memory before the run, so the
   timed loop decides nothing) every ``--interval`` seconds to ``POST
   /api/matches/M/lines`` with its token and a fresh ``Idempotency-Key``; with
-  two servers, a pad's lines go to them in turn.  A connection error or a 5xx
+  two servers, a pad's lines go to them in turn (``--pin``: each pad's to one,
+  as a venue pins its tables to a laptop).  A connection error or a 5xx
   is sent again with the same key.  A share ``--resend`` of the lines is sent
   a second time on purpose once answered (to the other server, when there are
   two): it must answer 201 with ``Idempotent-Replayed: true`` and the same
@@ -345,8 +347,10 @@ async def play(
     resend: float,
     end: float,
     seen: Seen,
+    pinned: bool,
 ) -> None:
-    """A scorekeeper's pad: a line every ``interval`` seconds until ``end``."""
+    """A scorekeeper's pad: a line every ``interval`` seconds until ``end``, to the servers in
+    turn (``pinned``: always to the same one)."""
     rng = random.Random(SEED + n)
     await asyncio.sleep(rng.uniform(0, interval))  # the pads do not all post at once
     due = time.perf_counter()
@@ -354,7 +358,7 @@ async def play(
         if time.perf_counter() >= end:
             return
         key = str(uuid.uuid4())
-        server = (n + index) % len(clients)
+        server = (n + (0 if pinned else index)) % len(clients)
         sent = time.perf_counter()
         response = await post_line(clients[server], pad, line, key, seen)
         seen.latencies.append(time.perf_counter() - sent)
@@ -426,7 +430,7 @@ def lines_of(match_id: str, count: int, seed: int) -> list[str]:
 
 async def run(
     bases: Sequence[str], pads: Sequence[Pad], spectators: int, seconds: float, interval: float,
-    resend: float, with_console: bool,
+    resend: float, with_console: bool, pinned: bool,
 ) -> tuple[Seen, float]:  # fmt: skip
     seen = Seen()
     stop = asyncio.Event()
@@ -449,7 +453,10 @@ async def run(
     end = began + seconds
     try:
         await asyncio.gather(
-            *(play(n, pad, clients, interval, resend, end, seen) for n, pad in enumerate(pads))
+            *(
+                play(n, pad, clients, interval, resend, end, seen, pinned)
+                for n, pad in enumerate(pads)
+            )
         )
         took = time.perf_counter() - began
         await asyncio.sleep(1.5)  # the last lines reach the streams (a poll is 0.25 s)
@@ -488,6 +495,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--resend", type=float, default=0.03, help="share of lines sent twice")
     parser.add_argument("--console", action=argparse.BooleanOptionalAction, default=True,
                         help="the director's console connected (--no-console: not)")  # fmt: skip
+    parser.add_argument("--pin", action="store_true",
+                        help="each pad posts to one server (a table pinned)")  # fmt: skip
     parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("--servers", type=int, choices=(1, 2), default=1)
     parser.add_argument("--url", default=os.environ.get("BGLEDGER_TEST_POSTGRES", ""),
@@ -503,7 +512,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"# bench_tournament: {args.pads} pads, {args.spectators} spectators, "
           f"{args.seconds:g} s, a line every {args.interval:g} s, {args.db}, "
           f"{args.servers} server{'s' if args.servers > 1 else ''}"
-          + ("" if args.console else ", no console"))  # fmt: skip
+          + ("" if args.console else ", no console")
+          + (", each pad to one server" if args.pin and args.servers > 1 else ""))  # fmt: skip
     print(f"# {when}; Python {platform.python_version()}, {os.cpu_count()} CPUs; "
           f"load average {load_before} at the start")  # fmt: skip
     with contextlib.ExitStack() as stack:
@@ -537,6 +547,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     args.interval,
                     args.resend,
                     args.console,
+                    args.pin,
                 )
             )
             cpu = Cpu(
