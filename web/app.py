@@ -14,6 +14,8 @@ Routes (the API mirrors the command line, DESIGN "Command-line contract")::
     GET  /matches/MATCH/board.svg       the board alone (``?from=a|b``)
     GET  /matches/MATCH/replay ...      the committee's view (:mod:`bgledger.web.committee`)
     GET  /events/EVENT/director ...     the director's console (:mod:`bgledger.web.director`)
+    GET  /events/EVENT/wall ...         the spectators' wall, a match followed live, the
+                                        embeddable board (:mod:`bgledger.web.wall`)
     GET  /sw.js                         the service worker that keeps the pages on the phone
                                         for an offline reload (web/static/sw.js; scope /)
     GET  /api/now                       the server's clock: ``{"now", "now_ms"}`` (a page
@@ -84,6 +86,7 @@ from bgledger.web.director import director_routes
 from bgledger.web.new_match import new_match_routes
 from bgledger.web.steps import pad_step
 from bgledger.web.streams import News, StreamLimits, Streams, stream_room
+from bgledger.web.wall import wall_routes
 from bgledger.web.words import kind_words, phase_words, status_words
 
 __all__ = ["HISTORY_SHOWN", "POLL_SECONDS", "client_of", "create_app", "error_document"]
@@ -299,6 +302,7 @@ def create_app(
         Route("/api/matches/{match_id}/events", events),
         Route("/api/matches/{match_id}/rulings", rulings),
         *replay_routes(ledger, page),
+        *wall_routes(ledger, page, live),  # before the director's: /api/events/E/wall/events
         *director_routes(ledger, page, live),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]

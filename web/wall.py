@@ -1,0 +1,420 @@
+"""What spectators see (issue 26): an event's wall, one match followed live, a board for OBS.
+
+Routes, added to the application by :func:`wall_routes`::
+
+    GET /events/EVENT/wall              the wall: a grid of the event's boards, live (board,
+                                        names, score, cube, clocks, whose turn), each opening
+                                        the match's spectator page; ``?featured=M1,M2`` the
+                                        matches shown first, ``?rotate=S`` one of them in the
+                                        spotlight in turn every S seconds, ``?page=N`` the
+                                        next boards of a large event, ``?theme=light``
+    GET /api/events/EVENT/wall/events   server-sent events for the wall: ``card``, one changed
+                                        match's figures (``?matches=M1,M2``: those only),
+                                        ``added`` a match started, ``withdrawn`` the event
+                                        no longer public
+    GET /matches/MATCH/watch            a spectator's page of one match: the board, clocks
+                                        running, the move list, the rulings, the gnubg and
+                                        XG ids to copy, the ``.mat`` so far
+    GET /matches/MATCH/watch/live       its live part alone (the page refetches it)
+    GET /matches/MATCH/embed            one live board fitted to 640x360 for a stream
+                                        overlay (OBS's browser source): may be framed by
+                                        any site (``frame-ancestors *``)
+    GET /matches/MATCH/embed/live       its live part alone
+
+Every one of them is public only while the director has published the event
+(``bgledger publish --event E``; ``--off`` withdraws it): before, a clear page
+answered 403 (404 for an event with no match).  A match outside any event is
+never public here: a director publishes events, not single matches.
+
+Read-only: nothing here takes a token, posts a line or shows who holds a token
+(the history's "by" is the label a director gave the token, never the token).
+The wall's first drawing reads the event's read-model rows (``show --json``'s
+document of each match, no fold); its stream sends, per changed match, that
+match's figures alone, never the whole event.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+from urllib.parse import quote
+
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from bgledger.projections.views.audit import history_line
+from bgledger.projections.views.summary import analyst_ids
+from bgledger.projections.views.svg import board_svg
+from bgledger.projections.views.text import brief, clock_text
+from bgledger.service import Ledger
+from bgledger.web.streams import News, Streams
+from bgledger.web.words import phase_words, status_words
+
+__all__ = ["EMBED_CSP", "FEATURED_MOST", "PAGE_BOARDS", "ROTATE_SECONDS", "wall_routes"]
+
+Page = Callable[..., Response]
+
+PAGE_BOARDS = 12
+"""Boards on one page of the wall (a 1920x1080 screen shows them 4 by 3); ``?page=`` the next."""
+FEATURED_MOST = PAGE_BOARDS
+"""Matches ``?featured=`` may name (and the wall stream's ``?matches=``): one page's."""
+ROTATE_SECONDS = (1, 3600)
+"""The least and the most seconds ``?rotate=`` may give a board in the spotlight."""
+EMBED_CSP = "default-src 'self'; frame-ancestors *; base-uri 'none'"
+"""The embed's Content-Security-Policy: the application's, but any site may frame it (OBS,
+a stream's page)."""
+_LINES_KEPT = 4096
+"""Last history lines the wall keeps, by (match, events), for all its streams."""
+
+
+def _public(ledger: Ledger, event: str) -> bool:
+    """Whether the director has published ``event`` to spectators (``bgledger publish``)."""
+    published: Callable[[str], bool] | None = getattr(ledger, "published", None)
+    return published is not None and published(event)
+
+
+class NotPublicError(HTTPException):
+    """403: the event is not published to spectators (or was withdrawn)."""
+
+
+def _not_public(event: str | None) -> NotPublicError:
+    if event is None:
+        why = (
+            "this match is in no event, and only an event's matches are shown to spectators"
+            " (a director publishes an event)"
+        )
+    else:
+        why = (
+            f"the matches of {event!r} are not public: the director has not published them"
+            " to spectators, or has withdrawn them"
+        )
+    return NotPublicError(403, why)
+
+
+class _LastLines:
+    """What each match's last event did, in words, by (match, events), shared by every wall
+    stream (``Ann played 8/5 6/5``)."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+        self.kept: dict[tuple[str, int], str] = {}
+
+    def of(self, match_id: str, events: int) -> str:
+        key = (match_id, events)
+        line = self.kept.get(key)
+        if line is None:
+            entries = self.ledger.history(match_id, at=events) if events else []
+            line = entries[-1].text if entries else ""
+            if len(self.kept) >= _LINES_KEPT:  # bounded: forget the oldest
+                self.kept.pop(next(iter(self.kept)))
+            self.kept[key] = line
+        return line
+
+
+def wall_routes(ledger: Ledger, page: Page, live: Streams) -> list[Route]:
+    """The spectators' routes on ``ledger``; ``page`` renders a template, ``live`` the streams.
+
+    Put them before the director's: ``/api/events/E/wall/events`` would otherwise be taken
+    for the console's stream of an event named ``E/wall``.
+    """
+    lines = _LastLines(ledger)
+
+    def not_public(request: Request, error: NotPublicError, event: str | None) -> Response:
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": error.detail}, error.status_code)
+        context = {"event": event, "message": error.detail}
+        return page(request, "not_public.html", context, error.status_code)
+
+    def event_rows(event: str) -> list[dict[str, Any]]:
+        """The event's rows, if it is public (404: no match in it; 403: not published)."""
+        rows = ledger.matches(event)
+        if not rows:
+            raise HTTPException(404, f"event {event!r} has no matches: there is no wall to show")
+        if not _public(ledger, event):
+            raise _not_public(event)
+        return rows
+
+    def match_event(match_id: str) -> str:
+        """The match's event, if it is public (404: no such match; 403: not published)."""
+        event = ledger.state(match_id).event or None
+        if event is None or not _public(ledger, event):
+            raise _not_public(event)
+        return event
+
+    def wall(request: Request) -> Response:
+        event = request.path_params["event"]
+        try:
+            rows = event_rows(event)
+        except NotPublicError as error:
+            return not_public(request, error, event)
+        query = request.query_params
+        featured = _names(query.get("featured"), "featured")
+        rotate = _rotate(query.get("rotate"))
+        number = _page_number(query.get("page"))
+        ordered = _ordered(rows, featured)
+        pages = max(1, -(-len(ordered) // PAGE_BOARDS))
+        if number > pages:
+            raise HTTPException(404, f"page={number}: the wall of {event!r} has {pages} pages")
+        shown = ordered[(number - 1) * PAGE_BOARDS : number * PAGE_BOARDS]
+        cards = [_card(row, lines.of(row["match_id"], row["events"])) for row in shown]
+        spotlight = [m for m in featured if any(c["match"] == m for c in cards)] or [
+            c["match"] for c in cards if c["playing"]
+        ]
+        context = {
+            "event": event,
+            "cards": cards,
+            "total": sum(row["events"] for row in rows),
+            "stream": f"/api/events/{quote(event)}/wall/events",
+            "spotlight": spotlight,
+            "rotate": rotate,
+            "page": number,
+            "pages": pages,
+            "count": len(rows),
+            "theme": _theme(query.get("theme")),
+            "now_ms": round(time.time() * 1000),
+            "query": {k: v for k, v in query.items() if k != "page"},
+        }
+        return page(request, "wall.html", context)
+
+    async def wall_events(request: Request) -> Response:
+        event = request.path_params["event"]
+        try:
+            rows = await run_in_threadpool(event_rows, event)
+        except NotPublicError as error:
+            return not_public(request, error, event)
+        only = _names(request.query_params.get("matches"), "matches") or None
+        since = request.headers.get("last-event-id") or request.query_params.get("since")
+        try:
+            start = int(since) if since is not None else None
+        except ValueError:
+            raise HTTPException(400, f"since={since!r}: the wall's event count") from None
+        counts = {row["match_id"]: row["events"] for row in rows}
+        total = sum(counts.values())
+        opening = [f"retry: 1000\n: following the wall of {json.dumps(event)} at {total}\n\n"]
+        if start is not None and start != total:  # something happened since the page was drawn
+            opening += _cards(rows, set(only or counts), lines, total)
+        news = _wall_news(ledger, event, only, counts, lines)
+        client = request.client.host if request.client else "unknown"
+        return live.respond(client, opening, news)
+
+    def watch_context(match_id: str, viewer: str) -> dict[str, Any]:
+        event = match_event(match_id)
+        shown = ledger.show(match_id)
+        state = shown.state
+        entries = ledger.history(match_id)
+        clock = shown.to_json()["clock"]
+        return {
+            "match_id": match_id,
+            "event": event,
+            "state": state,
+            "viewer": viewer,
+            "svg": board_svg(state, viewer),
+            "brief": brief(state),
+            "clock": _clock(clock, state.players),
+            "events": state.events,
+            "ids": analyst_ids(state),
+            "history": [history_line(entry) for entry in entries],
+            "rulings": [history_line(entry) for entry in entries if entry.ruling is not None],
+            "now_ms": round(time.time() * 1000),
+        }
+
+    def spectated(request: Request, template: str) -> Response:
+        match_id = request.path_params["match_id"]
+        viewer = request.query_params.get("from", "a")
+        if viewer not in ("a", "b"):
+            raise HTTPException(400, f"from={viewer!r}: 'a' or 'b'")
+        try:
+            context = watch_context(match_id, viewer)
+        except NotPublicError as error:
+            return not_public(request, error, ledger.state(match_id).event or None)
+        if "embed" not in template:
+            return page(request, template, context)
+        context["background"] = _background(request.query_params.get("background"))
+        response = page(request, template, context)
+        response.headers["Content-Security-Policy"] = EMBED_CSP  # framed by any site
+        return response
+
+    def watch(request: Request) -> Response:
+        return spectated(request, "watch.html")
+
+    def watch_live(request: Request) -> Response:
+        return spectated(request, "_watch_live.html")
+
+    def embed(request: Request) -> Response:
+        return spectated(request, "embed.html")
+
+    def embed_live(request: Request) -> Response:
+        return spectated(request, "_embed_live.html")
+
+    return [
+        Route("/events/{event:path}/wall", wall),
+        Route("/api/events/{event:path}/wall/events", wall_events),
+        Route("/matches/{match_id}/watch", watch),
+        Route("/matches/{match_id}/watch/live", watch_live),
+        Route("/matches/{match_id}/embed", embed),
+        Route("/matches/{match_id}/embed/live", embed_live),
+    ]
+
+
+def _wall_news(
+    ledger: Ledger,
+    event: str,
+    only: Sequence[str] | None,
+    counts: dict[str, int],
+    lines: _LastLines,
+) -> News:
+    """The wall stream's news: a ``card`` per match of ``event`` (of ``only``) with new events
+    since ``counts``, ``added`` per match started since, ``withdrawn`` once the event is no
+    longer public (``id``: the events of all its matches, which only grows)."""
+    seen = dict(counts)
+    shown = set(only) if only else None
+    withdrawn = False
+
+    def news() -> list[str]:
+        nonlocal seen, withdrawn
+        if not _public(ledger, event):
+            if withdrawn:
+                return []
+            withdrawn = True
+            return ["event: withdrawn\ndata: {}\n\n"]
+        withdrawn = False
+        rows = ledger.matches(event)
+        now = {row["match_id"]: row["events"] for row in rows}
+        moved = {m for m, n in now.items() if seen.get(m) != n}
+        if not moved:
+            return []
+        total = sum(now.values())
+        messages = [_message("added", {"match": m}, total) for m in sorted(moved - set(seen))]
+        wanted = moved if shown is None else moved & shown
+        seen = now
+        return messages + _cards([r for r in rows if r["match_id"] in wanted], wanted, lines, total)
+
+    return news
+
+
+def _cards(
+    rows: list[dict[str, Any]], wanted: set[str], lines: _LastLines, total: int
+) -> list[str]:
+    return [
+        _message("card", _card(row, lines.of(row["match_id"], row["events"])), total)
+        for row in rows
+        if row["match_id"] in wanted
+    ]
+
+
+def _message(kind: str, data: dict[str, Any], total: int) -> str:
+    return f"id: {total}\nevent: {kind}\ndata: {json.dumps(data)}\n\n"
+
+
+def _card(row: dict[str, Any], last: str) -> dict[str, Any]:
+    """One board of the wall from its read-model row: what the page shows and the stream sends."""
+    document = json.loads(row["summary"])
+    players = (row["player_a"], row["player_b"])
+    cube = document["cube"]
+    owner = cube["owner"]
+    cube_words = f"cube {cube['value']}"
+    if owner:
+        cube_words += f", {players[0 if owner == 'a' else 1]}'s"
+    if cube["offered"]:
+        cube_words += " offered"
+    return {
+        "match": row["match_id"],
+        "events": row["events"],
+        "players": players,
+        "score": (row["score_a"], row["score_b"]),
+        "length": row["length"],
+        "cube": cube_words,
+        "to_act": None if row["winner"] else document["to_act"],
+        "turn": _turn_words(row, document, players),
+        "status": status_words(row),
+        "playing": not row["winner"] and row["game"] > 0,
+        "over": bool(row["winner"]),
+        "clock": _clock(document["clock"], players),
+        "last": last,
+    }
+
+
+def _turn_words(row: dict[str, Any], document: dict[str, Any], players: tuple[str, str]) -> str:
+    """Whose turn and to do what, in words: ``Bob to roll or double``, ``won by Ann``."""
+    to_act = document.get("to_act")
+    if row["winner"] or not to_act or document.get("phase") in ("between-games", "over", None):
+        return status_words(row)
+    return f"{players[0 if to_act == 'a' else 1]} {phase_words(document['phase'])}"
+
+
+def _clock(clock: dict[str, Any], players: Sequence[str]) -> dict[str, Any] | None:
+    """The clock figures a page counts on (:func:`~bgledger.projections.views.summary.clock_json`:
+    ``running``'s figure ``t`` ms after ``as_of`` is its reserve less ``max(0, t - delay)``)."""
+    reserve = clock.get("reserve_ms")
+    if clock.get("mode", "none") == "none" or not reserve:
+        return None
+    as_of = clock.get("as_of")
+    return {
+        "mode": clock["mode"],
+        "reserve_ms": [reserve["a"], reserve["b"]],
+        "text": [clock_text(reserve["a"]), clock_text(reserve["b"])],
+        "players": list(players),
+        "running": clock.get("running"),
+        "stopped": bool(clock.get("stopped")),
+        "as_of_ms": round(datetime.fromisoformat(as_of).timestamp() * 1000) if as_of else 0,
+        "delay_left_ms": clock.get("delay_left_ms") or 0,
+    }
+
+
+def _ordered(rows: list[dict[str, Any]], featured: Sequence[str]) -> list[dict[str, Any]]:
+    """The featured matches in their order, then those in play, not begun, finished."""
+    rank = {match: i for i, match in enumerate(featured)}
+
+    def key(row: dict[str, Any]) -> tuple[int, int]:
+        if row["match_id"] in rank:
+            return (0, rank[row["match_id"]])
+        if row["winner"]:
+            return (3, 0)
+        return (1, 0) if row["game"] > 0 else (2, 0)
+
+    return sorted(rows, key=key)  # stable: in the order started within each group
+
+
+def _names(given: str | None, name: str) -> list[str]:
+    """``M1,M2``: match ids, at most :data:`FEATURED_MOST`."""
+    if not given:
+        return []
+    ids = [part.strip() for part in given.split(",") if part.strip()]
+    if len(ids) > FEATURED_MOST or any(len(i) > 100 for i in ids):
+        raise HTTPException(400, f"{name}=: at most {FEATURED_MOST} match ids, comma-separated")
+    return list(dict.fromkeys(ids))
+
+
+def _rotate(given: str | None) -> int | None:
+    least, most = ROTATE_SECONDS
+    if given is None or given == "":
+        return None
+    if not (given.isascii() and given.isdigit()) or not least <= int(given) <= most:
+        raise HTTPException(400, f"rotate={given!r}: seconds from {least} to {most}")
+    return int(given)
+
+
+def _page_number(given: str | None) -> int:
+    if given is None or given == "":
+        return 1
+    if not (given.isascii() and given.isdigit()) or int(given) < 1 or len(given) > 6:
+        raise HTTPException(400, f"page={given!r}: a page number from 1")
+    return int(given)
+
+
+def _theme(given: str | None) -> str:
+    if given in (None, "", "dark", "light"):
+        return given or "dark"
+    raise HTTPException(400, f"theme={given!r}: 'dark' or 'light'")
+
+
+def _background(given: str | None) -> str:
+    if given in (None, "", "dark", "transparent"):
+        return given or "dark"
+    raise HTTPException(400, f"background={given!r}: 'dark' or 'transparent'")
