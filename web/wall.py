@@ -75,8 +75,7 @@ _LINES_KEPT = 4096
 
 def _public(ledger: Ledger, event: str) -> bool:
     """Whether the director has published ``event`` to spectators (``bgledger publish``)."""
-    published: Callable[[str], bool] | None = getattr(ledger, "published", None)
-    return published is not None and published(event)
+    return ledger.published(event)
 
 
 class NotPublicError(HTTPException):
