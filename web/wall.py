@@ -36,6 +36,7 @@ match's figures alone, never the whole event.
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -69,6 +70,8 @@ ROTATE_SECONDS = (1, 3600)
 EMBED_CSP = "default-src 'self'; frame-ancestors *; base-uri 'none'"
 """The embed's Content-Security-Policy: the application's, but any site may frame it (OBS,
 a stream's page)."""
+_ROWS_KEPT_SECONDS = 1.0
+"""The most an event's rows are shared between wall streams (:class:`_EventRows`)."""
 _LINES_KEPT = 4096
 """Last history lines the wall keeps, by (match, events), for all its streams."""
 
@@ -116,6 +119,34 @@ class _LastLines:
         return line
 
 
+class _EventRows:
+    """The rows of each event's matches, read once for every wall stream that asks while the
+    ledger's last stored event is the same, and never kept longer than :data:`_ROWS_KEPT_SECONDS`.
+
+    Fifty walls open on an event of 1,000 matches ask their news at the same tick after a
+    line; one read of the rows (about 50 ms) serves them all.  The rows are read after the
+    ledger's last event number, so they hold at least that event; the time bound heals a
+    number seen before a slower writer's earlier event was committed (two ``serve``).
+    """
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+        self.kept: dict[str, tuple[int, float, list[dict[str, Any]]]] = {}
+        self.lock = threading.Lock()
+
+    def of(self, event: str) -> list[dict[str, Any]]:
+        with self.lock:  # one reader at a time: the others take what it read
+            stored = self.ledger.last_stored()
+            kept = self.kept.get(event)
+            if kept and kept[0] == stored and time.monotonic() - kept[1] < _ROWS_KEPT_SECONDS:
+                return kept[2]
+            rows = self.ledger.matches(event)
+            if len(self.kept) >= 64:  # bounded: forget the oldest event
+                self.kept.pop(next(iter(self.kept)))
+            self.kept[event] = (stored, time.monotonic(), rows)
+            return rows
+
+
 def wall_routes(ledger: Ledger, page: Page, live: Streams) -> list[Route]:
     """The spectators' routes on ``ledger``; ``page`` renders a template, ``live`` the streams.
 
@@ -123,6 +154,7 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams) -> list[Route]:
     for the console's stream of an event named ``E/wall``.
     """
     lines = _LastLines(ledger)
+    rows_of = _EventRows(ledger)
 
     def not_public(request: Request, error: NotPublicError, event: str | None) -> Response:
         if request.url.path.startswith("/api/"):
@@ -198,7 +230,7 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams) -> list[Route]:
         opening = [f"retry: 1000\n: following the wall of {json.dumps(event)} at {total}\n\n"]
         if start is not None and start != total:  # something happened since the page was drawn
             opening += _cards(rows, set(only or counts), lines, total)
-        news = _wall_news(ledger, event, only, counts, lines)
+        news = _wall_news(ledger, event, only, counts, lines, rows_of.of)
         client = request.client.host if request.client else "unknown"
         return live.respond(client, opening, news)
 
@@ -267,6 +299,7 @@ def _wall_news(
     only: Sequence[str] | None,
     counts: dict[str, int],
     lines: _LastLines,
+    rows_of: Callable[[str], list[dict[str, Any]]],
 ) -> News:
     """The wall stream's news: a ``card`` per match of ``event`` (of ``only``) with new events
     since ``counts``, ``added`` per match started since, ``withdrawn`` once the event is no
@@ -283,7 +316,7 @@ def _wall_news(
             withdrawn = True
             return ["event: withdrawn\ndata: {}\n\n"]
         withdrawn = False
-        rows = ledger.matches(event)
+        rows = rows_of(event)
         now = {row["match_id"]: row["events"] for row in rows}
         moved = {m for m, n in now.items() if seen.get(m) != n}
         if not moved:
