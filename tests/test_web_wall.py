@@ -337,3 +337,13 @@ def test_posting_is_not_a_spectators_business(client: TestClient, ledger: Ledger
         assert client.post(path, json={"line": "opening 3 1"}).status_code == 405
     assert post(client, "final", "opening 3 1", None).status_code == 401
     assert ledger.state("final").events == 1
+
+
+def test_every_spectator_page_escapes_what_players_typed(
+    client: TestClient, ledger: Ledger
+) -> None:
+    ledger.start(("Di <i>", "Eve"), 3, match_id="typed", by="kim", event="Open")
+    _published(ledger)
+    for path in ("/events/Open/wall", "/matches/typed/watch", "/matches/typed/embed"):
+        page = client.get(path).text
+        assert "Di &lt;i&gt;" in page and "<i>" not in page, path
