@@ -12,6 +12,8 @@ Routes (the API mirrors the command line, DESIGN "Command-line contract")::
     GET  /matches/MATCH/pad             the scorekeeper's pad: the board and the buttons that
                                         post lines to the API (web/static/pad.js)
     GET  /matches/MATCH/board.svg       the board alone (``?from=a|b``)
+    GET  /matches/MATCH.mat ...         the match so far as a .mat file; an event's wall opened
+                                        to spectators (:mod:`bgledger.web.publication`)
     GET  /matches/MATCH/replay ...      the committee's view (:mod:`bgledger.web.committee`)
     GET  /events/EVENT/director ...     the director's console (:mod:`bgledger.web.director`)
     GET  /events/EVENT/wall ...         the spectators' wall, a match followed live, the
@@ -84,6 +86,7 @@ from bgledger.web.body import LINE_LIMIT, bearer_of, json_body, text_field
 from bgledger.web.committee import replay_routes
 from bgledger.web.director import director_routes
 from bgledger.web.new_match import new_match_routes
+from bgledger.web.publication import publication_routes
 from bgledger.web.steps import pad_step
 from bgledger.web.streams import News, StreamLimits, Streams, stream_room
 from bgledger.web.wall import wall_routes
@@ -291,6 +294,7 @@ def create_app(
         Route("/", index),
         Route("/favicon.ico", favicon),
         *new_match_routes(ledger, page),  # before /matches/{match_id}: 'new' is no match
+        *publication_routes(ledger),  # before /matches/{match_id} too: M.mat is a match's file
         Route("/matches/{match_id}", match_page),
         Route("/matches/{match_id}/live", match_live),
         Route("/matches/{match_id}/pad", pad_page),
