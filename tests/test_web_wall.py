@@ -156,6 +156,8 @@ def test_the_spectators_page_shows_the_moves_rulings_ids_and_the_mat(
         assert f"<dt>{name}</dt>" in page
     assert 'data-copy="' in page  # the copy buttons
     assert 'href="/matches/final.mat"' in page
+    mat = client.get("/matches/final.mat")
+    assert mat.status_code == 200 and "Ann" in mat.text  # the link leads to the match so far
     assert "<form" not in page and "token" not in page.lower()  # read-only
 
 

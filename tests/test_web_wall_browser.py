@@ -56,13 +56,13 @@ class Spectator:
         except TimeoutException:
             raise AssertionError(f"{message}; {self.driver.get_log('browser')}") from None
 
-    def post(self, match: str, line: str) -> None:
+    def post(self, match: str, line: str, by: str | None = None) -> None:
         request = urllib.request.Request(
             f"{self.url}/api/matches/{match}/lines",
             data=json.dumps({"line": line}).encode(),
             headers={
                 "Content-Type": "application/json",
-                "Authorization": f"Bearer {self.tokens[match]}",
+                "Authorization": f"Bearer {self.tokens[by or match]}",
             },
         )
         with urllib.request.urlopen(request) as answer:
@@ -87,6 +87,7 @@ def spectator(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Spectator]:
     ledger.start(("Eve", "Finn Longname-Smythe"), 5, match_id="third", event="Open", by="kim")
     ledger.publish("Open", by="the director")
     tokens = {m: ledger.issue_token("scorekeeper", match_id=m) for m in ("final", "third")}
+    tokens["director"] = ledger.issue_token("director", event="Open", label="Tom, TD")
     shots = tmp_path_factory.mktemp("shots")
     with serving(ledger) as url, chromium() as driver:
         yield Spectator(driver, url, tokens, shots)
@@ -151,6 +152,13 @@ def test_a_spectator_follows_one_match_its_moves_and_its_clock(spectator: Specta
     spectator.until(lambda: "Ann played 8/5 6/5" in spectator.text("#moves"), "the move is listed")
     spectator.until(lambda: "Bob is on roll" in spectator.text("#status"), "the board follows")
     assert spectator.js("return document.querySelectorAll('#moves li').length") == moves + 1
+    assert spectator.text(".rulings-box .none") == "none so far"
+    spectator.post(
+        "final", "note --ruled-by director --reason Bob asked about the clock", "director"
+    )
+    spectator.until(
+        lambda: "Bob asked about the clock" in spectator.text(".rulings"), "the ruling shows"
+    )
     assert "copy" in spectator.text(".ids")  # the ids for commentators, with copy buttons
     assert spectator.js("return document.querySelectorAll('form, input, textarea').length") == 0
     spectator.shoot("watch-360x740")
