@@ -19,6 +19,7 @@ from starlette.testclient import TestClient
 from bgledger.service import Ledger
 from bgledger.web import create_app
 from bgledger.web.streams import StreamLimits
+from tests.conftest import unique_id
 from tests.test_web_live import WITHIN, Stream
 from tests.webclient import post
 
@@ -349,3 +350,30 @@ def test_every_spectator_page_escapes_what_players_typed(
     for path in ("/events/Open/wall", "/matches/typed/watch", "/matches/typed/embed"):
         page = client.get(path).text
         assert "Di &lt;i&gt;" in page and "<i>" not in page, path
+
+
+def test_the_wall_stream_on_sqlite_and_postgresql(store_url: str) -> None:
+    """The wall's stream on either database (PostgreSQL is shared: an event of its own)."""
+    ledger = Ledger(store_url)
+    event = unique_id("wall")
+    ids = [ledger.start(("Ann", "Bob"), 5, by="kim", event=event) for _ in range(3)]
+    ledger.publish(event, by="the director")
+    app = create_app(ledger)
+
+    async def scenario() -> list[dict[str, Any]]:
+        token = ledger.issue_token("scorekeeper", match_id=ids[1])
+        stream = Stream(app, f"/api/events/{event}/wall/events")
+        await asyncio.wait_for(stream.chunks.get(), WITHIN)
+        transport = httpx2.ASGITransport(app=app)
+        async with httpx2.AsyncClient(transport=transport, base_url="http://test") as pad:
+            assert (await post_async(pad, ids[1], "opening 5 2", token)).status_code == 201
+        loop = asyncio.get_running_loop()
+        cards = await stream.events(loop.time() + WITHIN, "card")
+        await stream.close()
+        return cards
+
+    try:
+        cards = asyncio.run(scenario())
+    finally:
+        ledger.close()
+    assert [(card["match"], card["turn"]) for card in cards] == [(ids[1], "Ann to move")]
