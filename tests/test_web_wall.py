@@ -75,7 +75,7 @@ def test_a_published_wall_shows_the_events_boards_and_a_withdrawn_one_is_403_aga
     assert shown.status_code == 200
     assert _cards(shown.text) == ["final", "semi", "third"]  # none of Side's
     assert 'href="/matches/final/watch"' in shown.text
-    assert '<img class="board" src="/matches/final/board.svg?n=1"' in shown.text
+    assert '<img class="board" src="/matches/final/board/1.svg"' in shown.text
     assert client.get("/events/Side/wall").status_code == 403  # published per event
     ledger.publish("Open", on=False, by="the director")
     assert client.get("/events/Open/wall").status_code == 403
@@ -377,3 +377,39 @@ def test_the_wall_stream_on_sqlite_and_postgresql(store_url: str) -> None:
     finally:
         ledger.close()
     assert [(card["match"], card["turn"]) for card in cards] == [(ids[1], "Ann to move")]
+
+
+def test_a_live_part_is_drawn_once_for_every_spectator_of_the_match(
+    client: TestClient, ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _published(ledger)
+    drawn: list[tuple[str, int | None]] = []
+    show = ledger.show
+
+    def counted(match_id: str, at: int | None = None, **options: Any) -> Any:
+        drawn.append((match_id, at))
+        return show(match_id, at, **options)
+
+    monkeypatch.setattr(ledger, "show", counted)
+    pages = [client.get("/matches/final/watch/live").text for _ in range(5)]
+    assert drawn == [("final", 1)] and len(set(pages)) == 1  # five viewers, one drawing
+    ledger.record_line("final", "opening 3 1", by="kim")
+    after = client.get("/matches/final/watch/live").text
+    assert drawn == [("final", 1), ("final", 3)]
+    assert "Ann has rolled 3-1 and must move" in after
+    client.get("/matches/final/watch/live?from=b")  # the other side is another drawing
+    assert drawn[-1] == ("final", 3) and len(drawn) == 3
+
+
+def test_the_board_at_an_event_is_the_same_for_ever(client: TestClient, ledger: Ledger) -> None:
+    ledger.record_line("final", "opening 3 1", by="kim")
+    assert client.get("/matches/final/board/3.svg").status_code == 403  # not published yet
+    _published(ledger)
+    before = client.get("/matches/final/board/1.svg")
+    assert before.status_code == 200 and before.headers["content-type"] == "image/svg+xml"
+    assert "immutable" in before.headers["cache-control"]
+    ledger.record_line("final", "move 8/5 6/5", by="kim")
+    assert client.get("/matches/final/board/1.svg").text == before.text  # still event 1's
+    assert client.get("/matches/final/board/4.svg").text != before.text
+    assert client.get("/matches/final/board/9.svg").status_code == 404  # no event 9 yet
+    assert client.get("/matches/final/board/x.svg").status_code == 400

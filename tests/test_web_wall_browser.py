@@ -125,7 +125,7 @@ def test_the_wall_turns_its_spotlight_and_follows_a_posted_line(spectator: Spect
     took = time.monotonic() - posted
     print(f"a posted line reached the wall in {took:.2f} s")
     board = spectator.js(f"return document.querySelector('{third} img.board').getAttribute('src')")
-    assert board == "/matches/third/board.svg?n=3"  # the board image refetched
+    assert board == "/matches/third/board/3.svg"  # the board image refetched
     assert (
         spectator.text(f"{third} .last")
         == "opening roll: Eve 5, Finn Longname-Smythe 2: Eve plays first"

@@ -20,6 +20,8 @@ Routes, added to the application by :func:`wall_routes`::
                                         overlay (OBS's browser source): may be framed by
                                         any site (``frame-ancestors *``)
     GET /matches/MATCH/embed/live       its live part alone
+    GET /matches/MATCH/board/N.svg      the board as recorded after event N (``?from=b``):
+                                        the wall's images, kept by the browser for ever
 
 Every one of them is public only while the director has published the event
 (``bgledger publish --event E``; ``--off`` withdraws it): before, a clear page
@@ -30,7 +32,9 @@ Read-only: nothing here takes a token, posts a line or shows who holds a token
 (the history's "by" is the label a director gave the token, never the token).
 The wall's first drawing reads the event's read-model rows (``show --json``'s
 document of each match, no fold); its stream sends, per changed match, that
-match's figures alone, never the whole event.
+match's figures alone, never the whole event, and its streams share one read
+of the rows a stored event.  A live part of a match and a board are drawn as
+recorded after an event, once for every viewer (:class:`_Drawn`).
 """
 
 from __future__ import annotations
@@ -46,14 +50,14 @@ from urllib.parse import quote
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from bgledger.projections.views.audit import history_line
 from bgledger.projections.views.summary import analyst_ids
 from bgledger.projections.views.svg import board_svg
 from bgledger.projections.views.text import brief, clock_text
-from bgledger.service import Ledger
+from bgledger.service import Ledger, MatchState
 from bgledger.web.streams import News, Streams
 from bgledger.web.words import phase_words, status_words
 
@@ -72,6 +76,8 @@ EMBED_CSP = "default-src 'self'; frame-ancestors *; base-uri 'none'"
 a stream's page)."""
 _ROWS_KEPT_SECONDS = 1.0
 """The most an event's rows are shared between wall streams (:class:`_EventRows`)."""
+_DRAWN_KEPT = 2048
+"""Drawings :class:`_Drawn` keeps (about 10 KB each)."""
 _LINES_KEPT = 4096
 """Last history lines the wall keeps, by (match, events), for all its streams."""
 
@@ -97,6 +103,25 @@ def _not_public(event: str | None) -> NotPublicError:
             " to spectators, or has withdrawn them"
         )
     return NotPublicError(403, why)
+
+
+class _Drawn:
+    """Drawings of a match as recorded after an event (a live part, a board), by (what,
+    match, event, side): drawn once, whoever asks.  Such a drawing never changes (a ruling
+    is a later event), so it is kept until :data:`_DRAWN_KEPT` newer ones push it out."""
+
+    def __init__(self) -> None:
+        self.kept: dict[tuple[str, str, int, str], bytes] = {}
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple[str, str, int, str]) -> bytes | None:
+        return self.kept.get(key)
+
+    def keep(self, key: tuple[str, str, int, str], body: bytes) -> None:
+        with self.lock:
+            if len(self.kept) >= _DRAWN_KEPT:  # bounded: forget the oldest
+                self.kept.pop(next(iter(self.kept)))
+            self.kept[key] = body
 
 
 class _LastLines:
@@ -155,6 +180,7 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams) -> list[Route]:
     """
     lines = _LastLines(ledger)
     rows_of = _EventRows(ledger)
+    drawn = _Drawn()
 
     def not_public(request: Request, error: NotPublicError, event: str | None) -> Response:
         if request.url.path.startswith("/api/"):
@@ -171,12 +197,12 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams) -> list[Route]:
             raise _not_public(event)
         return rows
 
-    def match_event(match_id: str) -> str:
-        """The match's event, if it is public (404: no such match; 403: not published)."""
-        event = ledger.state(match_id).event or None
-        if event is None or not _public(ledger, event):
-            raise _not_public(event)
-        return event
+    def public_state(match_id: str) -> MatchState:
+        """The match now, if its event is public (404: no such match; 403: not published)."""
+        state = ledger.state(match_id)
+        if not state.event or not _public(ledger, state.event):
+            raise _not_public(state.event or None)
+        return state
 
     def wall(request: Request) -> Response:
         event = request.path_params["event"]
@@ -234,42 +260,68 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams) -> list[Route]:
         client = request.client.host if request.client else "unknown"
         return live.respond(client, opening, news)
 
-    def watch_context(match_id: str, viewer: str) -> dict[str, Any]:
-        event = match_event(match_id)
-        shown = ledger.show(match_id)
-        state = shown.state
-        entries = ledger.history(match_id)
-        clock = shown.to_json()["clock"]
+    def watch_context(state: MatchState, viewer: str) -> dict[str, Any]:
+        """The spectator's page of the match as recorded after ``state``'s last event."""
+        match_id, at = state.match_id, state.events
+        shown = ledger.show(match_id, at)  # as recorded after event ``at``: the same for all
+        entries = ledger.history(match_id, at=at)
         return {
             "match_id": match_id,
-            "event": event,
-            "state": state,
+            "event": state.event,
+            "state": shown.state,
             "viewer": viewer,
-            "svg": board_svg(state, viewer),
-            "brief": brief(state),
-            "clock": _clock(clock, state.players),
-            "events": state.events,
-            "ids": analyst_ids(state),
+            "svg": board_svg(shown.state, viewer),
+            "brief": brief(shown.state),
+            "clock": _clock(shown.to_json()["clock"], shown.state.players),
+            "events": at,
+            "ids": analyst_ids(shown.state),
             "history": [history_line(entry) for entry in entries],
             "rulings": [history_line(entry) for entry in entries if entry.ruling is not None],
             "now_ms": round(time.time() * 1000),
         }
 
     def spectated(request: Request, template: str) -> Response:
+        """A spectator's page, or its live part: that one drawn once for every viewer of the
+        match at its event count (:class:`_Drawn`)."""
         match_id = request.path_params["match_id"]
-        viewer = request.query_params.get("from", "a")
-        if viewer not in ("a", "b"):
-            raise HTTPException(400, f"from={viewer!r}: 'a' or 'b'")
+        viewer = _viewer(request.query_params.get("from"))
         try:
-            context = watch_context(match_id, viewer)
+            state = public_state(match_id)
         except NotPublicError as error:
             return not_public(request, error, ledger.state(match_id).event or None)
-        if "embed" not in template:
-            return page(request, template, context)
-        context["background"] = _background(request.query_params.get("background"))
-        response = page(request, template, context)
-        response.headers["Content-Security-Policy"] = EMBED_CSP  # framed by any site
+        embedded = "embed" in template
+        background = _background(request.query_params.get("background")) if embedded else ""
+        key = (template, match_id, state.events, viewer)
+        body = drawn.get(key) if template.startswith("_") else None
+        if body is None:
+            context = watch_context(state, viewer) | {"background": background}
+            response = page(request, template, context)
+            if template.startswith("_"):  # a live part: the same for every viewer
+                drawn.keep(key, bytes(response.body))
+        else:
+            response = HTMLResponse(body)
+        if embedded:
+            response.headers["Content-Security-Policy"] = EMBED_CSP  # framed by any site
         return response
+
+    def board(request: Request) -> Response:
+        """The board as recorded after event N (``/matches/M/board/N.svg``): the same for
+        ever, so every wall shares one drawing and a browser keeps it."""
+        match_id, given = request.path_params["match_id"], request.path_params["n"]
+        viewer = _viewer(request.query_params.get("from"))
+        try:
+            public_state(match_id)
+        except NotPublicError as error:
+            return not_public(request, error, ledger.state(match_id).event or None)
+        if not (given.isascii() and given.isdigit()) or len(given) > 9:
+            raise HTTPException(400, f"{given!r}: the number of an event of the match")
+        key = ("board", match_id, int(given), viewer)
+        svg = drawn.get(key)
+        if svg is None:
+            svg = board_svg(ledger.state(match_id, int(given)), viewer).encode()
+            drawn.keep(key, svg)
+        headers = {"Cache-Control": "public, max-age=31536000, immutable"}
+        return Response(svg, media_type="image/svg+xml", headers=headers)
 
     def watch(request: Request) -> Response:
         return spectated(request, "watch.html")
@@ -290,6 +342,7 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams) -> list[Route]:
         Route("/matches/{match_id}/watch/live", watch_live),
         Route("/matches/{match_id}/embed", embed),
         Route("/matches/{match_id}/embed/live", embed_live),
+        Route("/matches/{match_id}/board/{n}.svg", board),
     ]
 
 
@@ -444,6 +497,12 @@ def _theme(given: str | None) -> str:
     if given in (None, "", "dark", "light"):
         return given or "dark"
     raise HTTPException(400, f"theme={given!r}: 'dark' or 'light'")
+
+
+def _viewer(given: str | None) -> str:
+    if given in (None, "a", "b"):
+        return given or "a"
+    raise HTTPException(400, f"from={given!r}: 'a' or 'b'")
 
 
 def _background(given: str | None) -> str:

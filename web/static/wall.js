@@ -20,7 +20,7 @@
   var seen = new Set();
   function board(box) {
     var img = box.querySelector("img.board");
-    var src = "/matches/" + encodeURIComponent(box.dataset.match) + "/board.svg?n=" + box.dataset.events;
+    var src = "/matches/" + encodeURIComponent(box.dataset.match) + "/board/" + box.dataset.events + ".svg";
     if (img && img.getAttribute("src") !== src) { img.setAttribute("src", src); }
   }
   var watcher = window.IntersectionObserver ? new IntersectionObserver(function (entries) {
