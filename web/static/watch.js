@@ -1,6 +1,7 @@
 // bgledger serve, a spectator's page of one match (and the embed): the match stream's each
 // new event appends its line to the move list and refetches the page's live part (board,
-// score, clocks, ids, rulings), drawn by the server. Read-only: it posts nothing.
+// score, clocks, ids, rulings), drawn by the server once for every spectator, and once a
+// minute besides. Read-only: it posts nothing.
 (function () {
   "use strict";
   var box = document.getElementById("watch");
@@ -35,6 +36,9 @@
     box.dataset.events = last;
     if (pending === null) { pending = setTimeout(refresh, 30); }
   });
+  // a quiet match still learns, within a minute, that its event was withdrawn (403: reload,
+  // and the page says it is not public)
+  setInterval(refresh, 60000);
   source.onopen = function () { if (status) { status.textContent = "live"; status.className = "live"; } };
   source.onerror = function () { if (status) { status.textContent = "reconnecting…"; status.className = "live off"; } };
 })();
