@@ -43,6 +43,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from urllib.parse import quote
@@ -78,8 +79,8 @@ _ROWS_KEPT_SECONDS = 1.0
 """The most an event's rows are shared between wall streams (:class:`_EventRows`)."""
 _DRAWN_KEPT = 2048
 """Drawings :class:`_Drawn` keeps (about 10 KB each)."""
-_LINES_KEPT = 4096
-"""Last history lines the wall keeps, by (match, events), for all its streams."""
+_CARDS_KEPT = 4096
+"""Cards the wall keeps, by (match, events), for its pages and all its streams."""
 
 
 def _public(ledger: Ledger, event: str) -> bool:
@@ -124,52 +125,81 @@ class _Drawn:
             self.kept[key] = body
 
 
-class _LastLines:
-    """What each match's last event did, in words, by (match, events), shared by every wall
-    stream (``Ann played 8/5 6/5``)."""
+class _Cards:
+    """Each match's card (:func:`_card`) and its JSON by (match, events), worked out once for
+    the wall's page and every wall stream (the last event's words read from its history)."""
 
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
-        self.kept: dict[tuple[str, int], str] = {}
+        self.kept: dict[tuple[str, int], tuple[dict[str, Any], str]] = {}
+        self.lock = threading.Lock()
 
-    def of(self, match_id: str, events: int) -> str:
-        key = (match_id, events)
-        line = self.kept.get(key)
-        if line is None:
-            entries = self.ledger.history(match_id, at=events) if events else []
-            line = entries[-1].text if entries else ""
-            if len(self.kept) >= _LINES_KEPT:  # bounded: forget the oldest
-                self.kept.pop(next(iter(self.kept)))
-            self.kept[key] = line
-        return line
+    def _of(self, row: dict[str, Any]) -> tuple[dict[str, Any], str]:
+        key = (row["match_id"], row["events"])
+        kept = self.kept.get(key)
+        if kept is None:
+            entries = self.ledger.history(key[0], at=key[1]) if key[1] else []
+            card = _card(row, entries[-1].text if entries else "")
+            kept = (card, json.dumps(card))
+            with self.lock:
+                if len(self.kept) >= _CARDS_KEPT:  # bounded: forget the oldest
+                    self.kept.pop(next(iter(self.kept)), None)
+                self.kept[key] = kept
+        return kept
+
+    def of(self, row: dict[str, Any]) -> dict[str, Any]:
+        """The card of ``row`` (a read-model row of :meth:`bgledger.Ledger.matches`)."""
+        return self._of(row)[0]
+
+    def json(self, row: dict[str, Any]) -> str:
+        """The card of ``row`` as the wall stream sends it."""
+        return self._of(row)[1]
+
+
+@dataclass(frozen=True, slots=True)
+class _Snapshot:
+    """An event's matches as one read found them: public or not, each row, each event count."""
+
+    public: bool
+    rows: dict[str, dict[str, Any]]
+    counts: dict[str, int]
+
+    @property
+    def total(self) -> int:
+        """The events of all the event's matches (the wall stream's ``id``: it only grows)."""
+        return sum(self.counts.values())
 
 
 class _EventRows:
-    """The rows of each event's matches, read once for every wall stream that asks while the
+    """Each event's :class:`_Snapshot`, read once for every wall stream that asks while the
     ledger's last stored event is the same, and never kept longer than :data:`_ROWS_KEPT_SECONDS`.
 
     Fifty walls open on an event of 1,000 matches ask their news at the same tick after a
-    line; one read of the rows (about 50 ms) serves them all.  The rows are read after the
-    ledger's last event number, so they hold at least that event; the time bound heals a
-    number seen before a slower writer's earlier event was committed (two ``serve``).
+    line; one read of the rows (about 50 ms) and of the publication serves them all.  The
+    rows are read after the ledger's last event number, so they hold at least that event;
+    the time bound heals a number seen before a slower writer's earlier event was committed
+    (two ``serve``), and lets a withdrawal (no event of a match) be seen.
     """
 
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
-        self.kept: dict[str, tuple[int, float, list[dict[str, Any]]]] = {}
+        self.kept: dict[str, tuple[int, float, _Snapshot]] = {}
         self.lock = threading.Lock()
 
-    def of(self, event: str) -> list[dict[str, Any]]:
+    def of(self, event: str) -> _Snapshot:
+        stored = self.ledger.last_stored()
         with self.lock:  # one reader at a time: the others take what it read
-            stored = self.ledger.last_stored()
             kept = self.kept.get(event)
             if kept and kept[0] == stored and time.monotonic() - kept[1] < _ROWS_KEPT_SECONDS:
                 return kept[2]
-            rows = self.ledger.matches(event)
+            public = _public(self.ledger, event)
+            rows = {row["match_id"]: row for row in self.ledger.matches(event)} if public else {}
+            counts = {match_id: row["events"] for match_id, row in rows.items()}
+            snapshot = _Snapshot(public, rows, counts)
             if len(self.kept) >= 64:  # bounded: forget the oldest event
                 self.kept.pop(next(iter(self.kept)))
-            self.kept[event] = (stored, time.monotonic(), rows)
-            return rows
+            self.kept[event] = (stored, time.monotonic(), snapshot)
+            return snapshot
 
 
 def wall_routes(ledger: Ledger, page: Page, live: Streams) -> list[Route]:
@@ -178,8 +208,8 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams) -> list[Route]:
     Put them before the director's: ``/api/events/E/wall/events`` would otherwise be taken
     for the console's stream of an event named ``E/wall``.
     """
-    lines = _LastLines(ledger)
-    rows_of = _EventRows(ledger)
+    cards = _Cards(ledger)
+    snapshots = _EventRows(ledger)
     drawn = _Drawn()
 
     def not_public(request: Request, error: NotPublicError, event: str | None) -> Response:
@@ -219,13 +249,13 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams) -> list[Route]:
         if number > pages:
             raise HTTPException(404, f"page={number}: the wall of {event!r} has {pages} pages")
         shown = ordered[(number - 1) * PAGE_BOARDS : number * PAGE_BOARDS]
-        cards = [_card(row, lines.of(row["match_id"], row["events"])) for row in shown]
-        spotlight = [m for m in featured if any(c["match"] == m for c in cards)] or [
-            c["match"] for c in cards if c["playing"]
+        shown_cards = [cards.of(row) for row in shown]
+        spotlight = [m for m in featured if any(c["match"] == m for c in shown_cards)] or [
+            c["match"] for c in shown_cards if c["playing"]
         ]
         context = {
             "event": event,
-            "cards": cards,
+            "cards": shown_cards,
             "total": sum(row["events"] for row in rows),
             "stream": f"/api/events/{quote(event)}/wall/events",
             "spotlight": spotlight,
@@ -251,12 +281,13 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams) -> list[Route]:
             start = int(since) if since is not None else None
         except ValueError:
             raise HTTPException(400, f"since={since!r}: the wall's event count") from None
-        counts = {row["match_id"]: row["events"] for row in rows}
-        total = sum(counts.values())
+        now = _Snapshot(True, {row["match_id"]: row for row in rows}, {})
+        now.counts.update((match_id, row["events"]) for match_id, row in now.rows.items())
+        total = now.total
         opening = [f"retry: 1000\n: following the wall of {json.dumps(event)} at {total}\n\n"]
         if start is not None and start != total:  # something happened since the page was drawn
-            opening += _cards(rows, set(only or counts), lines, total)
-        news = _wall_news(ledger, event, only, counts, lines, rows_of.of)
+            opening += _card_messages(now, set(only or now.counts), cards)
+        news = _wall_news(event, only, now.counts, cards, snapshots.of)
         client = request.client.host if request.client else "unknown"
         return live.respond(client, opening, news)
 
@@ -347,12 +378,11 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams) -> list[Route]:
 
 
 def _wall_news(
-    ledger: Ledger,
     event: str,
     only: Sequence[str] | None,
     counts: dict[str, int],
-    lines: _LastLines,
-    rows_of: Callable[[str], list[dict[str, Any]]],
+    cards: _Cards,
+    snapshot: Callable[[str], _Snapshot],
 ) -> News:
     """The wall stream's news: a ``card`` per match of ``event`` (of ``only``) with new events
     since ``counts``, ``added`` per match started since, ``withdrawn`` once the event is no
@@ -363,33 +393,32 @@ def _wall_news(
 
     def news() -> list[str]:
         nonlocal seen, withdrawn
-        if not _public(ledger, event):
+        now = snapshot(event)
+        if not now.public:
             if withdrawn:
                 return []
             withdrawn = True
             return ["event: withdrawn\ndata: {}\n\n"]
         withdrawn = False
-        rows = rows_of(event)
-        now = {row["match_id"]: row["events"] for row in rows}
-        moved = {m for m, n in now.items() if seen.get(m) != n}
+        moved = {m for m, n in now.counts.items() if seen.get(m) != n}
         if not moved:
             return []
-        total = sum(now.values())
+        total = now.total
         messages = [_message("added", {"match": m}, total) for m in sorted(moved - set(seen))]
         wanted = moved if shown is None else moved & shown
-        seen = now
-        return messages + _cards([r for r in rows if r["match_id"] in wanted], wanted, lines, total)
+        seen = now.counts
+        return messages + _card_messages(now, wanted, cards)
 
     return news
 
 
-def _cards(
-    rows: list[dict[str, Any]], wanted: set[str], lines: _LastLines, total: int
-) -> list[str]:
+def _card_messages(snapshot: _Snapshot, wanted: set[str], cards: _Cards) -> list[str]:
+    """The ``card`` message of each of ``wanted`` (in the order started)."""
+    total = snapshot.total
     return [
-        _message("card", _card(row, lines.of(row["match_id"], row["events"])), total)
-        for row in rows
-        if row["match_id"] in wanted
+        f"id: {total}\nevent: card\ndata: {cards.json(row)}\n\n"
+        for match_id, row in snapshot.rows.items()
+        if match_id in wanted
     ]
 
 
