@@ -77,8 +77,8 @@ EMBED_CSP = "default-src 'self'; frame-ancestors *; base-uri 'none'"
 a stream's page)."""
 _ROWS_KEPT_SECONDS = 1.0
 """The most an event's rows are shared between wall streams (:class:`_EventRows`)."""
-_DRAWN_KEPT = 2048
-"""Drawings :class:`_Drawn` keeps (about 10 KB each)."""
+_DRAWN_KEPT = 1024
+"""Drawings :class:`_Drawn` keeps (a board about 15 KB, a live part about 20 KB: 20 MB at most)."""
 _CARDS_KEPT = 4096
 """Cards the wall keeps, by (match, events), for its pages and all its streams."""
 
