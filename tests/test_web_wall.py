@@ -101,6 +101,8 @@ def test_a_large_event_is_shown_a_page_at_a_time(client: TestClient, ledger: Led
     first = client.get("/events/Open/wall")
     assert len(_cards(first.text)) == 12 and "page 1 of 2" in first.text
     assert _cards(client.get("/events/Open/wall?page=2").text) == ["extra9"]
+    rotating = client.get("/events/Open/wall?rotate=10")  # the spotlight takes four places
+    assert len(_cards(rotating.text)) == 9 and "page 1 of 2" in rotating.text
     past = client.get("/events/Open/wall?page=3")
     assert past.status_code == 404 and "has 2 pages" in past.text
 

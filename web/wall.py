@@ -67,7 +67,8 @@ __all__ = ["EMBED_CSP", "FEATURED_MOST", "PAGE_BOARDS", "ROTATE_SECONDS", "wall_
 Page = Callable[..., Response]
 
 PAGE_BOARDS = 12
-"""Boards on one page of the wall (a 1920x1080 screen shows them 4 by 3); ``?page=`` the next."""
+"""Boards on one page of the wall (a 1920x1080 screen shows them 6 by 2); ``?page=`` the next.
+With ``?rotate=``, 9: the board in the spotlight takes the places of four."""
 FEATURED_MOST = PAGE_BOARDS
 """Matches ``?featured=`` may name (and the wall stream's ``?matches=``): one page's."""
 ROTATE_SECONDS = (1, 3600)
@@ -245,10 +246,11 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams) -> list[Route]:
         rotate = _rotate(query.get("rotate"))
         number = _page_number(query.get("page"))
         ordered = _ordered(rows, featured)
-        pages = max(1, -(-len(ordered) // PAGE_BOARDS))
+        size = PAGE_BOARDS - 3 if rotate else PAGE_BOARDS  # the spotlight takes four places
+        pages = max(1, -(-len(ordered) // size))
         if number > pages:
             raise HTTPException(404, f"page={number}: the wall of {event!r} has {pages} pages")
-        shown = ordered[(number - 1) * PAGE_BOARDS : number * PAGE_BOARDS]
+        shown = ordered[(number - 1) * size : number * size]
         shown_cards = [cards.of(row) for row in shown]
         spotlight = [m for m in featured if any(c["match"] == m for c in shown_cards)] or [
             c["match"] for c in shown_cards if c["playing"]
