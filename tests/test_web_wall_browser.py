@@ -86,6 +86,10 @@ def spectator(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Spectator]:
     ledger.record_line("semi", "opening 6 2", by="kim")
     ledger.start(("Eve", "Finn Longname-Smythe"), 5, match_id="third", event="Open", by="kim")
     ledger.publish("Open", by="the director")
+    for n in range(10):  # a large event: two pages of a turning wall
+        ledger.start(("Gus", f"Hal {n}"), 3, match_id=f"big{n}", event="Big", by="kim")
+    ledger.record_line("big9", "opening 4 2", by="kim")  # in play: page 1's spotlight
+    ledger.publish("Big", by="the director")
     tokens = {m: ledger.issue_token("scorekeeper", match_id=m) for m in ("final", "third")}
     tokens["director"] = ledger.issue_token("director", event="Open", label="Tom, TD")
     shots = tmp_path_factory.mktemp("shots")
@@ -137,6 +141,18 @@ def test_the_wall_turns_its_spotlight_and_follows_a_posted_line(spectator: Spect
     spectator.shoot("wall-1920x1080")
     spectator.size(360, 740)
     spectator.shoot("wall-360x740")
+
+
+def test_a_turning_wall_goes_on_to_the_next_page_and_round_again(spectator: Spectator) -> None:
+    spectator.size(1920, 1080)
+    spectator.driver.get(f"{spectator.url}/events/Big/wall?rotate=1")
+    assert "page 1 of 2" in spectator.text(".meta")
+    assert spectator.js("return document.querySelector('.card.spotlight').dataset.match") == "big9"
+    spectator.until(
+        lambda: "page 2 of 2" in spectator.text(".meta"), "the next page after a round", 6
+    )
+    assert spectator.js("return document.querySelectorAll('.card').length") == 1  # big8
+    spectator.until(lambda: "page 1 of 2" in spectator.text(".meta"), "and round again", 6)
 
 
 def test_a_spectator_follows_one_match_its_moves_and_its_clock(spectator: Spectator) -> None:

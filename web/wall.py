@@ -46,7 +46,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -268,6 +268,10 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams) -> list[Route]:
             "theme": _theme(query.get("theme")),
             "now_ms": round(time.time() * 1000),
             "query": {k: v for k, v in query.items() if k != "page"},
+            # a venue screen turning its spotlight goes on to the next page after a round
+            "next": f"?{urlencode({**query, 'page': number % pages + 1})}"
+            if rotate and pages > 1
+            else "",
         }
         return page(request, "wall.html", context)
 

@@ -3,7 +3,8 @@
 // match's figures: its card is updated in place, and its board image refetched only while
 // the card is on the screen (else when it comes into view). `added`: a match started, the
 // wall is drawn again; `withdrawn`: the event is no longer public, the page says so.
-// With data-rotate, one board of data-spotlight is shown large, the next every S seconds.
+// With data-rotate, one board of data-spotlight is shown large, the next every S seconds;
+// after the last, data-next (the next page of a large event) if there is one.
 (function () {
   "use strict";
   var wall = document.getElementById("wall");
@@ -66,9 +67,14 @@
   // -- the spotlight, in turn
   var seconds = Number(wall.dataset.rotate);
   var featured = wall.dataset.spotlight ? wall.dataset.spotlight.split(",") : [];
-  var at = -1;
+  var at = -1, waited = 0;
   function rotate() {
-    if (!featured.length) { return; }
+    // a round of the spotlight over: the next page of a large event, if there is one
+    if (!featured.length) {  // nothing in play here: one interval, then the next page
+      if (wall.dataset.next && waited++ > 0) { location.href = wall.dataset.next; }
+      return;
+    }
+    if (wall.dataset.next && at === featured.length - 1) { location.href = wall.dataset.next; return; }
     at = (at + 1) % featured.length;
     var cards = wall.querySelectorAll(".card");
     for (var k = 0; k < cards.length; k++) {
