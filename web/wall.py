@@ -287,8 +287,8 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams) -> list[Route]:
             start = int(since) if since is not None else None
         except ValueError:
             raise HTTPException(400, f"since={since!r}: the wall's event count") from None
-        now = _Snapshot(True, {row["match_id"]: row for row in rows}, {})
-        now.counts.update((match_id, row["events"]) for match_id, row in now.rows.items())
+        by_id = {row["match_id"]: row for row in rows}
+        now = _Snapshot(True, by_id, {match_id: row["events"] for match_id, row in by_id.items()})
         total = now.total
         opening = [f"retry: 1000\n: following the wall of {json.dumps(event)} at {total}\n\n"]
         if start is not None and start != total:  # something happened since the page was drawn
