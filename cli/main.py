@@ -257,6 +257,10 @@ COMMANDS: dict[str, Lazy] = {
         "web_commands:token",
         help="Print a bearer token for `serve` that may record in MATCH (or an event's matches).",
     ),
+    "publish": Lazy(
+        "publish_commands:publish",
+        help="Open the wall of event E to spectators, or close it again with --off.",
+    ),
     "legal": Lazy(
         "rules_commands:legal",
         help="Legal plays for a gnubg POSITION id and two DICE (the player on roll moves).",

@@ -153,6 +153,20 @@ class Grant:
             return self.event == event
         return self.role == "committee"
 
+    def check_publishes(self, event: str) -> None:
+        """Refuse to open or close the wall of ``event`` with this token: only the event's
+        director's token does (``bgledger publish --event E``).
+
+        :raises TokenScopeError: for any other token.
+        """
+        if self.role != "director" or self.match_id is not None or self.event != event:
+            scope = self.match_id or self.event or "every match"
+            raise TokenScopeError(
+                f"this token ({self.label}, a {self.role}'s of {scope}) does not publish event "
+                f"{event!r}: its director does, with the event's director's token ('bgledger "
+                "token --event E --role director')"
+            )
+
     def may_claim(self, ruled_by: str) -> bool:
         """True if a line this token records may say it was ruled by ``ruled_by``.
 

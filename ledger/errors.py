@@ -30,6 +30,7 @@ __all__ = [
     "ClockRefusedError",
     "ConcurrentWriteError",
     "CubeActionRefusedError",
+    "EventNotFoundError",
     "IdempotencyKeyReusedError",
     "IllegalPlayRefusedError",
     "InvalidClockError",
@@ -166,6 +167,10 @@ class ConcurrentWriteError(ActionRefusedError):
 
 class MatchNotFoundError(BgLedgerError, LookupError):
     """No match has this id."""
+
+
+class EventNotFoundError(MatchNotFoundError):
+    """No match was started in this event: there is nothing of it to publish."""
 
 
 class InvalidMatchSetupError(RulesError):

@@ -42,6 +42,7 @@ Example::
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import json
 import shlex
@@ -86,6 +87,7 @@ from bgledger.commands.vocabulary import (
 from bgledger.errors import (
     ActionRefusedError,
     ConcurrentWriteError,
+    EventNotFoundError,
     IdempotencyKeyReusedError,
     InvalidMatchSetupError,
     InvalidTimeError,
@@ -125,6 +127,7 @@ from bgledger.projections.views.audit import history as audit_history
 from bgledger.projections.views.moment import Moment, moment
 from bgledger.projections.views.step import Replays, Ruled, Step, step
 from bgledger.projections.views.summary import state_json
+from bgledger.publication import Publication, PublicationBook, Published
 from bgledger.rules.judge import Judgement
 from bgledger.rules.judge import judge as judge_play
 from bgledger.rules.legal import check_dice, legal_plays, read_dice
@@ -187,6 +190,8 @@ __all__ = [
     "PenaltyPointsAssessed",
     "PlaysReverted",
     "Position",
+    "Publication",
+    "Published",
     "RebuildReport",
     "Recorded",
     "ReserveTimePenalized",
@@ -528,6 +533,7 @@ class Ledger:
         self._content_keys: dict[str, tuple[int, str | None]] = {}  # by id: (version, key)
         self._token_book: TokenBook | None = None
         self._key_book: KeyBook | None = None
+        self._publication_book: PublicationBook | None = None
 
     def close(self) -> None:
         """Close the database connections."""
@@ -1271,6 +1277,71 @@ class Ledger:
         :raises UnknownTokenError: if no token in force is ``what``.
         """
         return self._tokens().revoke(what)
+
+    # -- an event's wall, open to spectators or not (bgledger.publication) ----------------
+
+    def _publishing(self) -> PublicationBook:
+        if self._publication_book is None:
+            datastore = getattr(self._store.recorder, "datastore")  # noqa: B009
+            self._publication_book = PublicationBook(datastore.transaction, self._keys())
+        return self._publication_book
+
+    def publisher(self, token: str | None, event: str) -> Grant:
+        """The grant of ``token``, if it may open or close the wall of ``event``: the event's
+        director's (checked before a body is read; :meth:`publish` checks it again).
+
+        :raises UnknownTokenError: for no token, or one never issued, revoked or expired.
+        :raises TokenScopeError: for any token but the event's director's.
+        """
+        grant = self._tokens().held(token, "bgledger token --event E --role director")
+        grant.check_publishes(event)
+        return grant
+
+    def publish(
+        self,
+        event: str,
+        *,
+        on: bool = True,
+        by: str,
+        grant: Grant | None = None,
+        key: str | None = None,
+    ) -> Published:
+        """Open the wall of ``event`` to spectators (``on``), or close it, recorded ``by`` whom.
+
+        The wall is as the latest change left it (:meth:`published`); a change that
+        leaves it as it is records nothing and says so.  ``grant`` is the authority of a
+        bearer token (:meth:`publisher`): only the event's director's; without one, the
+        local operator's (the shell, which holds the database itself).  ``key`` is the
+        client's key: the same key again answers what the first send answered.
+
+        :raises TokenScopeError: for a grant that is not the event's director's.
+        :raises EventNotFoundError: for an event no match was started in.
+        :raises InvalidIdempotencyKeyError: for a key that cannot be one.
+        :raises IdempotencyKeyReusedError: for a key used for the other change.
+        """
+        if grant is not None:
+            grant.check_publishes(event)
+        names = {started.event for started in self._store.started()}
+        if not event.strip() or event not in names:
+            close = difflib.get_close_matches(event, sorted(names - {""}), n=3, cutoff=0.6)
+            hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+            raise EventNotFoundError(
+                f"event {event!r}: no match of it was started (an event is published once its "
+                f"matches are: 'bgledger start --event E', 'bgledger list'){hint}"
+            )
+        return self._publishing().change(event, on, by, key)
+
+    def published(self, event: str) -> bool:
+        """True if the wall of ``event`` is open to spectators: its latest change opened it."""
+        return self._publishing().latest(event).published
+
+    def publication(self, event: str) -> Publication:
+        """The wall of ``event`` as its latest change left it: open or not, who, when."""
+        return self._publishing().latest(event)
+
+    def publications(self, event: str) -> list[Publication]:
+        """Every change of the wall of ``event``, the first first: who opened or closed it, when."""
+        return self._publishing().history(event)
 
     # -- the tournament-wide views ---------------------------------------------------------
 

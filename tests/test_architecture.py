@@ -9,7 +9,8 @@ naming the module and the import.  The adapters (the command line and the
 web server) go through the front door only: they import the service (or the
 package's surface), the views and the error types, nothing else of the
 library; the bearer tokens of the web server are a small module the front
-door owns (``bgledger.access``).
+door owns (``bgledger.access``), as are the events' publications to spectators
+(``bgledger.publication``).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ COMMANDS = "bgledger.commands"
 STORE = "bgledger.store"
 INTERCHANGE = "bgledger.interchange"
 ACCESS = "bgledger.access"  # the web server's bearer tokens, which the front door owns
+PUBLICATION = "bgledger.publication"  # an event's wall open to spectators, likewise
 SERVICE = "bgledger.service"  # the front door
 PACKAGE = "bgledger"  # the package's own __init__: the import surface
 
@@ -55,6 +57,7 @@ ALLOWED: dict[str, set[str]] = {
     INTERCHANGE: {RULES, EVENTS, ERRORS, STATE, VIEWS, COMMANDS, STORE},
     READMODELS: {RULES, EVENTS, ERRORS, STATE, VIEWS, STORE},
     ACCESS: {RULES, ERRORS},
+    PUBLICATION: {ERRORS, STORE},
     SERVICE: {
         RULES,
         EVENTS,
@@ -66,6 +69,7 @@ ALLOWED: dict[str, set[str]] = {
         INTERCHANGE,
         READMODELS,
         ACCESS,
+        PUBLICATION,
     },
     PACKAGE: {SERVICE, ERRORS, RULES},
 }

@@ -12,8 +12,12 @@ Routes (the API mirrors the command line, DESIGN "Command-line contract")::
     GET  /matches/MATCH/pad             the scorekeeper's pad: the board and the buttons that
                                         post lines to the API (web/static/pad.js)
     GET  /matches/MATCH/board.svg       the board alone (``?from=a|b``)
+    GET  /matches/MATCH.mat ...         the match so far as a .mat file; an event's wall opened
+                                        to spectators (:mod:`bgledger.web.publication`)
     GET  /matches/MATCH/replay ...      the committee's view (:mod:`bgledger.web.committee`)
     GET  /events/EVENT/director ...     the director's console (:mod:`bgledger.web.director`)
+    GET  /events/EVENT/wall ...         the spectators' wall, a match followed live, the
+                                        embeddable board (:mod:`bgledger.web.wall`)
     GET  /sw.js                         the service worker that keeps the pages on the phone
                                         for an offline reload (web/static/sw.js; scope /)
     GET  /api/now                       the server's clock: ``{"now", "now_ms"}`` (a page
@@ -82,8 +86,10 @@ from bgledger.web.body import LINE_LIMIT, bearer_of, json_body, text_field
 from bgledger.web.committee import replay_routes
 from bgledger.web.director import director_routes
 from bgledger.web.new_match import new_match_routes
+from bgledger.web.publication import publication_routes
 from bgledger.web.steps import pad_step
 from bgledger.web.streams import News, StreamLimits, Streams, stream_room
+from bgledger.web.wall import wall_routes
 from bgledger.web.words import kind_words, phase_words, status_words
 
 __all__ = ["HISTORY_SHOWN", "POLL_SECONDS", "client_of", "create_app", "error_document"]
@@ -288,6 +294,7 @@ def create_app(
         Route("/", index),
         Route("/favicon.ico", favicon),
         *new_match_routes(ledger, page),  # before /matches/{match_id}: 'new' is no match
+        *publication_routes(ledger),  # before /matches/{match_id} too: M.mat is a match's file
         Route("/matches/{match_id}", match_page),
         Route("/matches/{match_id}/live", match_live),
         Route("/matches/{match_id}/pad", pad_page),
@@ -299,6 +306,7 @@ def create_app(
         Route("/api/matches/{match_id}/events", events),
         Route("/api/matches/{match_id}/rulings", rulings),
         *replay_routes(ledger, page),
+        *wall_routes(ledger, page, live),  # before the director's: /api/events/E/wall/events
         *director_routes(ledger, page, live),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]

@@ -485,16 +485,18 @@ class MatchStore(Application[UUID]):
 
     def match_ids(self) -> list[str]:
         """The id of every match, in the order they were started."""
+        return [started.match_id for started in self.started()]
+
+    def started(self) -> Iterator[MatchStarted]:
+        """Every match's :class:`MatchStarted`, in the order they were started, from the log."""
         topic = topic_of(MatchStarted)
-        found: list[str] = []
         start = 1
         while True:
             page = self.recorder.select_notifications(start, 500, topics=[topic])
             for notification in page:
-                event = cast(MatchStarted, self.mapper.to_domain_event(notification))
-                found.append(event.match_id)
+                yield cast(MatchStarted, self.mapper.to_domain_event(notification))
             if len(page) < 500:
-                return found
+                return
             start = page[-1].id + 1
 
     def _exists(self, match_id: str) -> bool:

@@ -1,0 +1,546 @@
+"""What spectators see (issue 26): an event's wall, one match followed live, a board for OBS.
+
+Routes, added to the application by :func:`wall_routes`::
+
+    GET /events/EVENT/wall              the wall: a grid of the event's boards, live (board,
+                                        names, score, cube, clocks, whose turn), each opening
+                                        the match's spectator page; ``?featured=M1,M2`` the
+                                        matches shown first, ``?rotate=S`` one of them in the
+                                        spotlight in turn every S seconds, ``?page=N`` the
+                                        next boards of a large event, ``?theme=light``
+    GET /api/events/EVENT/wall/events   server-sent events for the wall: ``card``, one changed
+                                        match's figures (``?matches=M1,M2``: those only),
+                                        ``added`` a match started, ``withdrawn`` the event
+                                        no longer public
+    GET /matches/MATCH/watch            a spectator's page of one match: the board, clocks
+                                        running, the move list, the rulings, the gnubg and
+                                        XG ids to copy, the ``.mat`` so far
+    GET /matches/MATCH/watch/live       its live part alone (the page refetches it)
+    GET /matches/MATCH/embed            one live board fitted to 640x360 for a stream
+                                        overlay (OBS's browser source): may be framed by
+                                        any site (``frame-ancestors *``)
+    GET /matches/MATCH/embed/live       its live part alone
+    GET /matches/MATCH/board/N.svg      the board as recorded after event N (``?from=b``):
+                                        the wall's images, kept by the browser for ever
+
+Every one of them is public only while the director has published the event
+(``bgledger publish --event E``; ``--off`` withdraws it): before, a clear page
+answered 403 (404 for an event with no match).  A match outside any event is
+never public here: a director publishes events, not single matches.
+
+Read-only: nothing here takes a token, posts a line or shows who holds a token
+(the history's "by" is the label a director gave the token, never the token).
+The wall's first drawing reads the event's read-model rows (``show --json``'s
+document of each match, no fold); its stream sends, per changed match, that
+match's figures alone, never the whole event, and its streams share one read
+of the rows a stored event.  A live part of a match and a board are drawn as
+recorded after an event, once for every viewer (:class:`_Drawn`).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from bgledger.projections.views.audit import history_line
+from bgledger.projections.views.summary import analyst_ids
+from bgledger.projections.views.svg import board_svg
+from bgledger.projections.views.text import brief, clock_text
+from bgledger.service import Ledger, MatchState
+from bgledger.web.streams import News, Streams
+from bgledger.web.words import phase_words, status_words
+
+__all__ = ["EMBED_CSP", "FEATURED_MOST", "PAGE_BOARDS", "ROTATE_SECONDS", "wall_routes"]
+
+Page = Callable[..., Response]
+
+PAGE_BOARDS = 12
+"""Boards on one page of the wall (a 1920x1080 screen shows them 6 by 2); ``?page=`` the next.
+With ``?rotate=``, 9: the board in the spotlight takes the places of four."""
+FEATURED_MOST = PAGE_BOARDS
+"""Matches ``?featured=`` may name (and the wall stream's ``?matches=``): one page's."""
+ROTATE_SECONDS = (1, 3600)
+"""The least and the most seconds ``?rotate=`` may give a board in the spotlight."""
+EMBED_CSP = "default-src 'self'; frame-ancestors *; base-uri 'none'"
+"""The embed's Content-Security-Policy: the application's, but any site may frame it (OBS,
+a stream's page)."""
+_ROWS_KEPT_SECONDS = 1.0
+"""The most an event's rows are shared between wall streams (:class:`_EventRows`)."""
+_DRAWN_KEPT = 1024
+"""Drawings :class:`_Drawn` keeps (a board about 15 KB, a live part about 20 KB: 20 MB at most)."""
+_CARDS_KEPT = 4096
+"""Cards the wall keeps, by (match, events), for its pages and all its streams."""
+
+
+def _public(ledger: Ledger, event: str) -> bool:
+    """Whether the director has published ``event`` to spectators (``bgledger publish``)."""
+    return ledger.published(event)
+
+
+class NotPublicError(HTTPException):
+    """403: the event is not published to spectators (or was withdrawn)."""
+
+
+def _not_public(event: str | None) -> NotPublicError:
+    if event is None:
+        why = (
+            "this match is in no event, and only an event's matches are shown to spectators"
+            " (a director publishes an event)"
+        )
+    else:
+        why = (
+            f"the matches of {event!r} are not public: the director has not published them"
+            " to spectators, or has withdrawn them"
+        )
+    return NotPublicError(403, why)
+
+
+class _Drawn:
+    """Drawings of a match as recorded after an event (a live part, a board), by (what,
+    match, event, side): drawn once, whoever asks.  Such a drawing never changes (a ruling
+    is a later event), so it is kept until :data:`_DRAWN_KEPT` newer ones push it out."""
+
+    def __init__(self) -> None:
+        self.kept: dict[tuple[str, str, int, str], bytes] = {}
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple[str, str, int, str]) -> bytes | None:
+        return self.kept.get(key)
+
+    def keep(self, key: tuple[str, str, int, str], body: bytes) -> None:
+        with self.lock:
+            if len(self.kept) >= _DRAWN_KEPT:  # bounded: forget the oldest
+                self.kept.pop(next(iter(self.kept)))
+            self.kept[key] = body
+
+
+class _Cards:
+    """Each match's card (:func:`_card`) and its JSON by (match, events), worked out once for
+    the wall's page and every wall stream (the last event's words read from its history)."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+        self.kept: dict[tuple[str, int], tuple[dict[str, Any], str]] = {}
+        self.lock = threading.Lock()
+
+    def _of(self, row: dict[str, Any]) -> tuple[dict[str, Any], str]:
+        key = (row["match_id"], row["events"])
+        kept = self.kept.get(key)
+        if kept is None:
+            entries = self.ledger.history(key[0], at=key[1]) if key[1] else []
+            card = _card(row, entries[-1].text if entries else "")
+            kept = (card, json.dumps(card))
+            with self.lock:
+                if len(self.kept) >= _CARDS_KEPT:  # bounded: forget the oldest
+                    self.kept.pop(next(iter(self.kept)), None)
+                self.kept[key] = kept
+        return kept
+
+    def of(self, row: dict[str, Any]) -> dict[str, Any]:
+        """The card of ``row`` (a read-model row of :meth:`bgledger.Ledger.matches`)."""
+        return self._of(row)[0]
+
+    def json(self, row: dict[str, Any]) -> str:
+        """The card of ``row`` as the wall stream sends it."""
+        return self._of(row)[1]
+
+
+@dataclass(frozen=True, slots=True)
+class _Snapshot:
+    """An event's matches as one read found them: public or not, each row, each event count."""
+
+    public: bool
+    rows: dict[str, dict[str, Any]]
+    counts: dict[str, int]
+
+    @property
+    def total(self) -> int:
+        """The events of all the event's matches (the wall stream's ``id``: it only grows)."""
+        return sum(self.counts.values())
+
+
+class _EventRows:
+    """Each event's :class:`_Snapshot`, read once for every wall stream that asks while the
+    ledger's last stored event is the same, and never kept longer than :data:`_ROWS_KEPT_SECONDS`.
+
+    Fifty walls open on an event of 1,000 matches ask their news at the same tick after a
+    line; one read of the rows (about 50 ms) and of the publication serves them all.  The
+    rows are read after the ledger's last event number, so they hold at least that event;
+    the time bound heals a number seen before a slower writer's earlier event was committed
+    (two ``serve``), and lets a withdrawal (no event of a match) be seen.
+    """
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+        self.kept: dict[str, tuple[int, float, _Snapshot]] = {}
+        self.lock = threading.Lock()
+
+    def of(self, event: str) -> _Snapshot:
+        stored = self.ledger.last_stored()
+        with self.lock:  # one reader at a time: the others take what it read
+            kept = self.kept.get(event)
+            if kept and kept[0] == stored and time.monotonic() - kept[1] < _ROWS_KEPT_SECONDS:
+                return kept[2]
+            public = _public(self.ledger, event)
+            rows = {row["match_id"]: row for row in self.ledger.matches(event)} if public else {}
+            counts = {match_id: row["events"] for match_id, row in rows.items()}
+            snapshot = _Snapshot(public, rows, counts)
+            if len(self.kept) >= 64:  # bounded: forget the oldest event
+                self.kept.pop(next(iter(self.kept)))
+            self.kept[event] = (stored, time.monotonic(), snapshot)
+            return snapshot
+
+
+def wall_routes(ledger: Ledger, page: Page, live: Streams) -> list[Route]:
+    """The spectators' routes on ``ledger``; ``page`` renders a template, ``live`` the streams.
+
+    Put them before the director's: ``/api/events/E/wall/events`` would otherwise be taken
+    for the console's stream of an event named ``E/wall``.
+    """
+    cards = _Cards(ledger)
+    snapshots = _EventRows(ledger)
+    drawn = _Drawn()
+
+    def not_public(request: Request, error: NotPublicError, event: str | None) -> Response:
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": error.detail}, error.status_code)
+        context = {"event": event, "message": error.detail}
+        return page(request, "not_public.html", context, error.status_code)
+
+    def event_rows(event: str) -> list[dict[str, Any]]:
+        """The event's rows, if it is public (404: no match in it; 403: not published)."""
+        rows = ledger.matches(event)
+        if not rows:
+            raise HTTPException(404, f"event {event!r} has no matches: there is no wall to show")
+        if not _public(ledger, event):
+            raise _not_public(event)
+        return rows
+
+    def public_state(match_id: str) -> MatchState:
+        """The match now, if its event is public (404: no such match; 403: not published)."""
+        state = ledger.state(match_id)
+        if not state.event or not _public(ledger, state.event):
+            raise _not_public(state.event or None)
+        return state
+
+    def wall(request: Request) -> Response:
+        event = request.path_params["event"]
+        try:
+            rows = event_rows(event)
+        except NotPublicError as error:
+            return not_public(request, error, event)
+        query = request.query_params
+        featured = _names(query.get("featured"), "featured")
+        rotate = _rotate(query.get("rotate"))
+        number = _page_number(query.get("page"))
+        ordered = _ordered(rows, featured)
+        size = PAGE_BOARDS - 3 if rotate else PAGE_BOARDS  # the spotlight takes four places
+        pages = max(1, -(-len(ordered) // size))
+        if number > pages:
+            raise HTTPException(404, f"page={number}: the wall of {event!r} has {pages} pages")
+        shown = ordered[(number - 1) * size : number * size]
+        shown_cards = [cards.of(row) for row in shown]
+        spotlight = [m for m in featured if any(c["match"] == m for c in shown_cards)] or [
+            c["match"] for c in shown_cards if c["playing"]
+        ]
+        context = {
+            "event": event,
+            "cards": shown_cards,
+            "total": sum(row["events"] for row in rows),
+            "stream": f"/api/events/{quote(event)}/wall/events",
+            "spotlight": spotlight,
+            "rotate": rotate,
+            "page": number,
+            "pages": pages,
+            "count": len(rows),
+            "theme": _theme(query.get("theme")),
+            "now_ms": round(time.time() * 1000),
+            "query": {k: v for k, v in query.items() if k != "page"},
+            # a venue screen turning its spotlight goes on to the next page after a round
+            "next": f"?{urlencode({**query, 'page': number % pages + 1})}"
+            if rotate and pages > 1
+            else "",
+        }
+        return page(request, "wall.html", context)
+
+    async def wall_events(request: Request) -> Response:
+        event = request.path_params["event"]
+        try:
+            rows = await run_in_threadpool(event_rows, event)
+        except NotPublicError as error:
+            return not_public(request, error, event)
+        only = _names(request.query_params.get("matches"), "matches") or None
+        since = request.headers.get("last-event-id") or request.query_params.get("since")
+        try:
+            start = int(since) if since is not None else None
+        except ValueError:
+            raise HTTPException(400, f"since={since!r}: the wall's event count") from None
+        by_id = {row["match_id"]: row for row in rows}
+        now = _Snapshot(True, by_id, {match_id: row["events"] for match_id, row in by_id.items()})
+        total = now.total
+        opening = [f"retry: 1000\n: following the wall of {json.dumps(event)} at {total}\n\n"]
+        if start is not None and start != total:  # something happened since the page was drawn
+            opening += _card_messages(now, set(only or now.counts), cards)
+        news = _wall_news(event, only, now.counts, cards, snapshots.of)
+        client = request.client.host if request.client else "unknown"
+        return live.respond(client, opening, news)
+
+    def watch_context(state: MatchState, viewer: str) -> dict[str, Any]:
+        """The spectator's page of the match as recorded after ``state``'s last event."""
+        match_id, at = state.match_id, state.events
+        shown = ledger.show(match_id, at)  # as recorded after event ``at``: the same for all
+        entries = ledger.history(match_id, at=at)
+        return {
+            "match_id": match_id,
+            "event": state.event,
+            "state": shown.state,
+            "viewer": viewer,
+            "svg": board_svg(shown.state, viewer),
+            "brief": brief(shown.state),
+            "clock": _clock(shown.to_json()["clock"], shown.state.players),
+            "events": at,
+            "ids": analyst_ids(shown.state),
+            "history": [history_line(entry) for entry in entries],
+            "rulings": [history_line(entry) for entry in entries if entry.ruling is not None],
+            "now_ms": round(time.time() * 1000),
+        }
+
+    def spectated(request: Request, template: str) -> Response:
+        """A spectator's page, or its live part: that one drawn once for every viewer of the
+        match at its event count (:class:`_Drawn`)."""
+        match_id = request.path_params["match_id"]
+        viewer = _viewer(request.query_params.get("from"))
+        try:
+            state = public_state(match_id)
+        except NotPublicError as error:
+            return not_public(request, error, ledger.state(match_id).event or None)
+        embedded = "embed" in template
+        background = _background(request.query_params.get("background")) if embedded else ""
+        key = (template, match_id, state.events, viewer)
+        body = drawn.get(key) if template.startswith("_") else None
+        if body is None:
+            context = watch_context(state, viewer) | {"background": background}
+            response = page(request, template, context)
+            if template.startswith("_"):  # a live part: the same for every viewer
+                drawn.keep(key, bytes(response.body))
+        else:
+            response = HTMLResponse(body)
+        if embedded:
+            response.headers["Content-Security-Policy"] = EMBED_CSP  # framed by any site
+        return response
+
+    def board(request: Request) -> Response:
+        """The board as recorded after event N (``/matches/M/board/N.svg``): the same for
+        ever, so every wall shares one drawing and a browser keeps it."""
+        match_id, given = request.path_params["match_id"], request.path_params["n"]
+        viewer = _viewer(request.query_params.get("from"))
+        try:
+            public_state(match_id)
+        except NotPublicError as error:
+            return not_public(request, error, ledger.state(match_id).event or None)
+        if not (given.isascii() and given.isdigit()) or len(given) > 9:
+            raise HTTPException(400, f"{given!r}: the number of an event of the match")
+        key = ("board", match_id, int(given), viewer)
+        svg = drawn.get(key)
+        if svg is None:
+            svg = board_svg(ledger.state(match_id, int(given)), viewer).encode()
+            drawn.keep(key, svg)
+        headers = {"Cache-Control": "public, max-age=31536000, immutable"}
+        return Response(svg, media_type="image/svg+xml", headers=headers)
+
+    def watch(request: Request) -> Response:
+        return spectated(request, "watch.html")
+
+    def watch_live(request: Request) -> Response:
+        return spectated(request, "_watch_live.html")
+
+    def embed(request: Request) -> Response:
+        return spectated(request, "embed.html")
+
+    def embed_live(request: Request) -> Response:
+        return spectated(request, "_embed_live.html")
+
+    return [
+        Route("/events/{event:path}/wall", wall),
+        Route("/api/events/{event:path}/wall/events", wall_events),
+        Route("/matches/{match_id}/watch", watch),
+        Route("/matches/{match_id}/watch/live", watch_live),
+        Route("/matches/{match_id}/embed", embed),
+        Route("/matches/{match_id}/embed/live", embed_live),
+        Route("/matches/{match_id}/board/{n}.svg", board),
+    ]
+
+
+def _wall_news(
+    event: str,
+    only: Sequence[str] | None,
+    counts: dict[str, int],
+    cards: _Cards,
+    snapshot: Callable[[str], _Snapshot],
+) -> News:
+    """The wall stream's news: a ``card`` per match of ``event`` (of ``only``) with new events
+    since ``counts``, ``added`` per match started since, ``withdrawn`` once the event is no
+    longer public (``id``: the events of all its matches, which only grows)."""
+    seen = dict(counts)
+    shown = set(only) if only else None
+    withdrawn = False
+
+    def news() -> list[str]:
+        nonlocal seen, withdrawn
+        now = snapshot(event)
+        if not now.public:
+            if withdrawn:
+                return []
+            withdrawn = True
+            return ["event: withdrawn\ndata: {}\n\n"]
+        withdrawn = False
+        moved = {m for m, n in now.counts.items() if seen.get(m) != n}
+        if not moved:
+            return []
+        total = now.total
+        messages = [_message("added", {"match": m}, total) for m in sorted(moved - set(seen))]
+        wanted = moved if shown is None else moved & shown
+        seen = now.counts
+        return messages + _card_messages(now, wanted, cards)
+
+    return news
+
+
+def _card_messages(snapshot: _Snapshot, wanted: set[str], cards: _Cards) -> list[str]:
+    """The ``card`` message of each of ``wanted`` (in the order started)."""
+    total = snapshot.total
+    return [
+        f"id: {total}\nevent: card\ndata: {cards.json(row)}\n\n"
+        for match_id, row in snapshot.rows.items()
+        if match_id in wanted
+    ]
+
+
+def _message(kind: str, data: dict[str, Any], total: int) -> str:
+    return f"id: {total}\nevent: {kind}\ndata: {json.dumps(data)}\n\n"
+
+
+def _card(row: dict[str, Any], last: str) -> dict[str, Any]:
+    """One board of the wall from its read-model row: what the page shows and the stream sends."""
+    document = json.loads(row["summary"])
+    players = (row["player_a"], row["player_b"])
+    cube = document["cube"]
+    owner = cube["owner"]
+    cube_words = f"cube {cube['value']}"
+    if owner:
+        cube_words += f", {players[0 if owner == 'a' else 1]}'s"
+    if cube["offered"]:
+        cube_words += " offered"
+    return {
+        "match": row["match_id"],
+        "events": row["events"],
+        "players": players,
+        "score": (row["score_a"], row["score_b"]),
+        "length": row["length"],
+        "cube": cube_words,
+        "to_act": None if row["winner"] else document["to_act"],
+        "turn": _turn_words(row, document, players),
+        "status": status_words(row),
+        "playing": not row["winner"] and row["game"] > 0,
+        "over": bool(row["winner"]),
+        "clock": _clock(document["clock"], players),
+        "last": last,
+    }
+
+
+def _turn_words(row: dict[str, Any], document: dict[str, Any], players: tuple[str, str]) -> str:
+    """Whose turn and to do what, in words: ``Bob to roll or double``, ``won by Ann``."""
+    to_act = document.get("to_act")
+    if row["winner"] or not to_act or document.get("phase") in ("between-games", "over", None):
+        return status_words(row)
+    return f"{players[0 if to_act == 'a' else 1]} {phase_words(document['phase'])}"
+
+
+def _clock(clock: dict[str, Any], players: Sequence[str]) -> dict[str, Any] | None:
+    """The clock figures a page counts on (:func:`~bgledger.projections.views.summary.clock_json`:
+    ``running``'s figure ``t`` ms after ``as_of`` is its reserve less ``max(0, t - delay)``)."""
+    reserve = clock.get("reserve_ms")
+    if clock.get("mode", "none") == "none" or not reserve:
+        return None
+    as_of = clock.get("as_of")
+    return {
+        "mode": clock["mode"],
+        "reserve_ms": [reserve["a"], reserve["b"]],
+        "text": [clock_text(reserve["a"]), clock_text(reserve["b"])],
+        "players": list(players),
+        "running": clock.get("running"),
+        "stopped": bool(clock.get("stopped")),
+        "as_of_ms": round(datetime.fromisoformat(as_of).timestamp() * 1000) if as_of else 0,
+        "delay_left_ms": clock.get("delay_left_ms") or 0,
+    }
+
+
+def _ordered(rows: list[dict[str, Any]], featured: Sequence[str]) -> list[dict[str, Any]]:
+    """The featured matches in their order, then those in play, not begun, finished."""
+    rank = {match: i for i, match in enumerate(featured)}
+
+    def key(row: dict[str, Any]) -> tuple[int, int]:
+        if row["match_id"] in rank:
+            return (0, rank[row["match_id"]])
+        if row["winner"]:
+            return (3, 0)
+        return (1, 0) if row["game"] > 0 else (2, 0)
+
+    return sorted(rows, key=key)  # stable: in the order started within each group
+
+
+def _names(given: str | None, name: str) -> list[str]:
+    """``M1,M2``: match ids, at most :data:`FEATURED_MOST`."""
+    if not given:
+        return []
+    ids = [part.strip() for part in given.split(",") if part.strip()]
+    if len(ids) > FEATURED_MOST or any(len(i) > 100 for i in ids):
+        raise HTTPException(400, f"{name}=: at most {FEATURED_MOST} match ids, comma-separated")
+    return list(dict.fromkeys(ids))
+
+
+def _rotate(given: str | None) -> int | None:
+    least, most = ROTATE_SECONDS
+    if given is None or given == "":
+        return None
+    if not (given.isascii() and given.isdigit()) or not least <= int(given) <= most:
+        raise HTTPException(400, f"rotate={given!r}: seconds from {least} to {most}")
+    return int(given)
+
+
+def _page_number(given: str | None) -> int:
+    if given is None or given == "":
+        return 1
+    if not (given.isascii() and given.isdigit()) or int(given) < 1 or len(given) > 6:
+        raise HTTPException(400, f"page={given!r}: a page number from 1")
+    return int(given)
+
+
+def _theme(given: str | None) -> str:
+    if given in (None, "", "dark", "light"):
+        return given or "dark"
+    raise HTTPException(400, f"theme={given!r}: 'dark' or 'light'")
+
+
+def _viewer(given: str | None) -> str:
+    if given in (None, "a", "b"):
+        return given or "a"
+    raise HTTPException(400, f"from={given!r}: 'a' or 'b'")
+
+
+def _background(given: str | None) -> str:
+    if given in (None, "", "dark", "transparent"):
+        return given or "dark"
+    raise HTTPException(400, f"background={given!r}: 'dark' or 'transparent'")
