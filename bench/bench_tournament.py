@@ -2,7 +2,7 @@
 
     python bench/bench_tournament.py [--pads 200] [--spectators 50] [--seconds 60]
                                      [--db sqlite|postgres] [--servers 1|2] [--interval 2]
-                                     [--resend 0.03] [--pin] [--no-console]
+                                     [--resend 0.03] [--walls 5] [--pin] [--no-console]
                                      [--url URL] [--dir DIR] [--check]
 
 Starts ``--servers`` ``bgledger serve`` processes on free ports of 127.0.0.1,
@@ -34,8 +34,10 @@ Then, for ``--seconds``, all in one asyncio process over httpx:
   stream (``/api/events/Bench/events``) and what ``director.js`` does on a
   ``changed`` message that names matches only: refetch the live part 30 ms
   later (a message carrying more is counted and not followed up).
-- **the wall**, if the server has one (``/api/events/Bench/wall/events``
-  answers 200): one more client holding it.
+- **walls** (``--walls``, 5), where the server has one: the event is
+  published (``bgledger publish --event Bench``) and each wall holds its page
+  (``/events/Bench/wall``) and stream, from an address of its own; the ms
+  from sending a line to its match's card on a wall is measured too.
 
 Printed: lines acknowledged and lines/s, the ms from sending a line to its
 answer (first send to the answer, resends after an error included) p50/p99,
@@ -151,7 +153,9 @@ class Seen:
     spectator_refetches: list[float] = field(default_factory=list)  # s each
     failed_reads: list[str] = field(default_factory=list)  # a page or a live part not 200
     console_messages: Counter[str] = field(default_factory=Counter)
-    wall_bytes: int | None = None
+    wall_bytes: list[int] = field(default_factory=list)  # each wall's page and stream
+    wall_arrivals: list[tuple[str, int, float]] = field(default_factory=list)  # match, events
+    walls_settled: int = 0  # walls open, or found absent
     opened: int = 0  # the console's and spectators' streams open (their first message came)
 
 
@@ -301,22 +305,31 @@ async def console(base: str, seen: Seen, stop: asyncio.Event) -> None:
         seen.failed_reads += live.failed
 
 
-async def wall(base: str, seen: Seen, stop: asyncio.Event) -> None:
-    """The event's wall stream, if the server has one and it is public."""
-    async with httpx2.AsyncClient(base_url=base, timeout=30) as client:
+async def wall(n: int, base: str, seen: Seen, stop: asyncio.Event) -> None:
+    """The event's wall (its page and stream) from an address of its own, if the server has one
+    and the event is public: each card's match and event count as they arrive."""
+    transport = httpx2.AsyncHTTPTransport(local_address=f"127.0.200.{2 + n % 250}")
+    async with httpx2.AsyncClient(base_url=base, transport=transport, timeout=30) as client:
         page = await client.get(f"/events/{EVENT}/wall")
-        if page.status_code != 200:
-            return  # no wall on this server (404), or the event not public (403)
-        url = f"/api/events/{EVENT}/wall/events"
+        if page.status_code != 200:  # no wall on this server (404), or the event not public
+            seen.walls_settled += 1
+            return
         received = len(page.content)
 
         async def follow() -> None:
             nonlocal received
-            async for _, _, size in sse(client, url):
+            opened = False
+            async for name, data, size in sse(client, f"/api/events/{EVENT}/wall/events"):
                 received += size
-                seen.wall_bytes = received
+                if not opened:
+                    opened = True  # its first message: the stream is open
+                    seen.walls_settled += 1
+                if name == "card":
+                    card = json.loads(data)
+                    seen.wall_arrivals.append((card["match"], card["events"], time.perf_counter()))
 
         await held(follow(), stop)
+        seen.wall_bytes.append(received)
 
 
 async def post_line(
@@ -430,11 +443,13 @@ def lines_of(match_id: str, count: int, seed: int) -> list[str]:
 
 async def run(
     bases: Sequence[str], pads: Sequence[Pad], spectators: int, seconds: float, interval: float,
-    resend: float, with_console: bool, pinned: bool,
+    resend: float, with_console: bool, pinned: bool, walls: int,
 ) -> tuple[Seen, float]:  # fmt: skip
     seen = Seen()
     stop = asyncio.Event()
-    watchers = [asyncio.ensure_future(wall(bases[-1], seen, stop))]
+    watchers = [
+        asyncio.ensure_future(wall(n, bases[n % len(bases)], seen, stop)) for n in range(walls)
+    ]
     if with_console:
         watchers.append(asyncio.ensure_future(console(bases[0], seen, stop)))
     for n in range(spectators):
@@ -443,8 +458,9 @@ async def run(
             asyncio.ensure_future(spectator(n, bases[n % len(bases)], pad.match_id, seen, stop))
         )
     deadline = time.perf_counter() + 600
-    while seen.opened < spectators + with_console:  # every page drawn, every stream open
-        if time.perf_counter() > deadline or any(w.done() for w in watchers[1:]):
+    # every page drawn and every stream open before the first line
+    while seen.opened < spectators + with_console or seen.walls_settled < walls:
+        if time.perf_counter() > deadline or any(w.done() for w in watchers[walls:]):
             break
         await asyncio.sleep(0.1)
     limits = httpx2.Limits(max_connections=len(pads) + 10, max_keepalive_connections=len(pads))
@@ -495,6 +511,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--resend", type=float, default=0.03, help="share of lines sent twice")
     parser.add_argument("--console", action=argparse.BooleanOptionalAction, default=True,
                         help="the director's console connected (--no-console: not)")  # fmt: skip
+    parser.add_argument("--walls", type=int, default=5,
+                        help="walls of the event held, where serve has them")  # fmt: skip
     parser.add_argument("--pin", action="store_true",
                         help="each pad posts to one server (a table pinned)")  # fmt: skip
     parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
@@ -548,6 +566,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     args.resend,
                     args.console,
                     args.pin,
+                    args.walls,
                 )
             )
             cpu = Cpu(
@@ -630,8 +649,13 @@ def report(
         print(f"{name + ' refetches, ms':<30}p50 {1000 * quantile(times, 0.5):7.1f}   "
               f"p99 {1000 * quantile(times, 0.99):7.1f}   ({len(times):,} of them)")  # fmt: skip
     print(f"a spectator (mean)            {kb(spectator):>12} (page, stream, live parts)")
-    if seen.wall_bytes is not None:
-        print(f"the wall: page and stream     {kb(seen.wall_bytes):>12}")
+    if seen.wall_bytes:
+        walled = [when - seen.sent_at[(m, n)] for m, n, when in seen.wall_arrivals
+                  if (m, n) in seen.sent_at]  # fmt: skip
+        print(f"a wall (mean)                 {kb(statistics.mean(seen.wall_bytes)):>12} "
+              f"(page and stream; {len(seen.wall_bytes)} walls)")  # fmt: skip
+        print(f"line -> a wall, ms            p50 {1000 * quantile(walled, 0.5):7.1f}   "
+              f"p99 {1000 * quantile(walled, 0.99):7.1f}   ({len(walled):,} cards)")  # fmt: skip
     print(f"CPU: servers                  {cpu.servers:8.1f} s ({per_line:.1f} ms a line, "
           f"{100 * cpu.servers / took:.0f}% of one CPU)")  # fmt: skip
     print(f"CPU: this client              {cpu.client:8.1f} s")
