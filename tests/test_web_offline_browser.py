@@ -14,6 +14,7 @@ Screenshots of the pad with its queue are saved in the test's folder.
 from __future__ import annotations
 
 import json
+import re
 import os
 import socket
 import subprocess
@@ -69,9 +70,19 @@ class Server:
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[Server, str, Path]]:
+    yield from _served(tmp_path, "none")
+
+
+@pytest.fixture
+def clocked(tmp_path: Path) -> Iterator[tuple[Server, str, Path]]:
+    yield from _served(tmp_path, "simple-delay")
+
+
+def _served(tmp_path: Path, clock: str) -> Iterator[tuple[Server, str, Path]]:
+    """``bgledger serve`` on a ledger with Ann v Bob, "final", a 3-point match; a token for it."""
     db = f"sqlite:///{tmp_path / 'ledger.db'}"
     ledger = Ledger(db)
-    ledger.start(("Ann", "Bob"), 3, match_id="final", by="kim")
+    ledger.start(("Ann", "Bob"), 3, match_id="final", by="kim", clock=clock)
     token = ledger.issue_token("scorekeeper", match_id="final", label="Sam at table 4")
     ledger.close()
     with socket.socket() as probe:
@@ -184,3 +195,124 @@ def test_a_game_through_a_network_cut_and_an_offline_reload(
 def test_a_game_through_a_server_killed_and_restarted(served: tuple[Server, str, Path]) -> None:
     server = served[0]
     run_game(served, lambda _: server.kill(), lambda _: server.start(), "server")
+
+
+HIT = r"{} hit the clock: {}'s time runs \(\w+ \d+:\d\d, \w+ \d+:\d\d\)"
+
+
+def test_a_clocked_game_tapped_on_the_pad_through_a_network_cut(
+    clocked: tuple[Server, str, Path],
+) -> None:
+    """The scorekeeper taps on: the pad goes on from the taps kept, the server has the last word.
+
+    Online the opening roll and Ann's play; then, the network cut, the hit, Bob's roll and
+    play, his hit, Ann's roll and play; the page reloaded offline; Ann's hit, Bob's roll
+    and play.  The pad offers each phase's buttons from the taps kept on the phone (the
+    dice entered: the play; a play: the other's hit due; a hit: the other's roll).
+    """
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    server, token, tmp_path = clocked
+    with browser() as driver:
+        viewport(driver, 360, 740)
+
+        def until(what: Callable[[], object], message: str, wait: float = 15) -> None:
+            try:
+                WebDriverWait(driver, wait, poll_frequency=0.1).until(lambda _: what())
+            except TimeoutException:
+                said = driver.find_element(By.ID, "message").text
+                raise AssertionError(f"{message}; the pad says {said!r}") from None
+
+        def find(css: str) -> Any:
+            return driver.find_element(By.CSS_SELECTOR, css)
+
+        def tap(css: str) -> datetime:
+            element = find(css)
+            until(lambda: element.is_displayed() and element.is_enabled(), f"{css} is offered")
+            made = datetime.now().astimezone()
+            element.click()
+            return made
+
+        def roll(first: int, second: int) -> datetime:
+            tap(f'.dice-row[data-die="0"] .die[data-face="{first}"]')
+            tap(f'.dice-row[data-die="1"] .die[data-face="{second}"]')
+            return tap("#dice-confirm")
+
+        def play(*points: int) -> datetime:
+            for point in points:
+                tap(f'#live [data-point="{point}"]')
+            return tap("#play-confirm")
+
+        def shown(css: str, text: str) -> None:
+            until(lambda: find(css).is_displayed() and text in find(css).text, f"{css}: {text!r}")
+
+        def queue() -> str:
+            element = find("#queue")
+            return str(element.text) if element.is_displayed() else ""
+
+        driver.get(f"{server.url}/matches/final/pad#token={token}")
+        until(lambda: driver.execute_script("return !!navigator.serviceWorker.controller"),
+              "the service worker controls the page")  # fmt: skip
+        driver.refresh()  # now through the service worker, which keeps the page
+        made = [roll(3, 1)]  # Ann wins the opening roll
+        shown("#play-legend", "Ann plays 3-1")
+        made.append(play(8, 5, 6, 5))
+        shown("#hit-who", "Ann's hit is due")
+        until(lambda: document(server)["events"] == 6, "online: recorded at once")
+
+        driver.set_network_conditions(offline=True, latency=0, download_throughput=0,
+                                      upload_throughput=0)  # fmt: skip
+        made.append(tap("#hit"))
+        shown("#dice-legend", "Bob rolls")
+        made.append(roll(6, 4))
+        shown("#play-legend", "Bob plays 6-4")
+        made.append(play(1, 7, 12, 16))  # Bob's 24/18 13/9, on the board drawn from Ann's side
+        shown("#hit-who", "Bob's hit is due")
+        made.append(tap("#hit"))
+        shown("#dice-legend", "Ann rolls")
+        made.append(roll(5, 2))
+        shown("#play-legend", "Ann plays 5-2")
+        made.append(play(13, 8, 13, 11))
+        shown("#hit-who", "Ann's hit is due")
+        until(lambda: queue().startswith("6 entries waiting, kept on this phone"),
+              f"the queue says 6 wait: {queue()!r}")  # fmt: skip
+        driver.save_screenshot(str(tmp_path / "tapped-1-offline.png"))
+
+        driver.refresh()  # offline: the page, the match and the queue from the phone
+        shown("#hit-who", "Ann's hit is due")
+        until(lambda: queue().startswith("6 entries waiting"), f"after a reload: {queue()!r}")
+        made.append(tap("#hit"))
+        shown("#dice-legend", "Bob rolls")
+        made.append(roll(3, 1))
+        made.append(play(17, 20, 19, 20))  # Bob's 8/5 6/5
+        shown("#hit-who", "Bob's hit is due")
+        until(lambda: queue().startswith("9 entries waiting"), f"9 wait: {queue()!r}")
+        assert document(server)["events"] == 6  # nothing reached the server
+        driver.save_screenshot(str(tmp_path / "tapped-2-reloaded.png"))
+
+        driver.set_network_conditions(offline=False, latency=0, download_throughput=-1,
+                                      upload_throughput=-1)  # fmt: skip
+        until(lambda: queue() == "", "the queue is sent", 30)
+        # the server's document, not the guess: Bob's hit is due after his play
+        shown("#hit-who", "Bob's hit is due")
+        driver.save_screenshot(str(tmp_path / "tapped-3-sent.png"))
+
+    events = recorded(tmp_path)
+    expected = [
+        "game 1 started", "opening roll: Ann 3, Bob 1: Ann plays first",
+        "Bob rolled the lower die: Ann's time runs (Bob 6:00, Ann 6:00)",  # the opening's
+        "Ann played 8/5 6/5", HIT.format("Ann", "Bob"),
+        "Bob rolled 6-4", "Bob played 24/18 13/9", HIT.format("Bob", "Ann"),
+        "Ann rolled 5-2", "Ann played 13/11 13/8", HIT.format("Ann", "Bob"),
+        "Bob rolled 3-1", "Bob played 8/5 6/5",
+    ]  # fmt: skip
+    texts = [text for text, _ in events][2:]
+    assert len(texts) == len(expected), texts  # every tap once
+    for text, want in zip(texts, expected, strict=True):  # in the order made
+        assert text == want or re.fullmatch(want, text), (text, want)
+    # each at the moment it was tapped: the opening's three events, then one event a tap
+    taps = [made[0], made[0], made[0], *made[1:]]
+    for (text, at), tapped in zip(events[2:], taps, strict=True):
+        assert abs((at - tapped).total_seconds()) < 0.6, (text, at, tapped)

@@ -74,8 +74,19 @@ var bgledgerQueue = (function () {
                   token: token, made: made, tries: 0 };
     store("readwrite", function (s) { return s.add(entry); }, function () {
       callbacks[entry.key] = done;
-      pump();
+      if (!state.offline && !stopped && !sending) { pump(); return; }
+      // others wait ahead of it: it is kept, and said so at once (the page goes on)
+      all(function (entries) {
+        entries = entries || [];
+        answer(entry, 202, { queued: true, error: keptText(entries.length) });
+        publish(entries);
+        pump();
+      });
     });
+  }
+  function keptText(n) {
+    return "Kept on this phone: " + waitingText(n) + (stopped ? ", behind the one refused."
+      : state.offline ? ", sent when the network returns." : ", sent in order.");
   }
 
   function answer(entry, status, body) {
@@ -107,8 +118,7 @@ var bgledgerQueue = (function () {
         state.offline = true;
         entry.tries += 1;
         store("readwrite", function (s) { return s.put(entry); });
-        var waited = "Kept on this phone: " + waitingText(entries.length) + ", sent when the network returns.";
-        answer(entry, 202, { queued: true, error: waited });
+        answer(entry, 202, { queued: true, error: keptText(entries.length) });
         publish(entries);
         later();
       });
@@ -121,6 +131,8 @@ var bgledgerQueue = (function () {
     if (status === 201 || !replay) {  // recorded (or a refusal said at once, as ever)
       store("readwrite", function (s) { return s.delete(entry.seq); }, function () {
         sending = false;
+        state.entries = state.entries.filter(function (e) { return e.seq !== entry.seq; });
+        state.waiting = state.entries.length;
         answer(entry, status, body);
         listeners.forEach(function (f) { f(state, entry, status, body); });
         pump();
@@ -142,6 +154,9 @@ var bgledgerQueue = (function () {
 
   // -- what the queue says, in the page's element #queue (templates/_token.html)
   function publish(entries) {
+    // kept: answered "kept" (202), or made before this page was loaded; not one being sent
+    // for a page that waits on its answer
+    entries.forEach(function (e) { e.kept = !callbacks[e.key]; });
     state.entries = entries;
     state.waiting = entries.length;
     state.stopped = stopped;
