@@ -14,8 +14,8 @@ Screenshots of the pad with its queue are saved in the test's folder.
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -198,6 +198,74 @@ def test_a_game_through_a_server_killed_and_restarted(served: tuple[Server, str,
 
 
 HIT = r"{} hit the clock: {}'s time runs \(\w+ \d+:\d\d, \w+ \d+:\d\d\)"
+OFFLINE = {"offline": True, "latency": 0, "download_throughput": 0, "upload_throughput": 0}
+ONLINE = {"offline": False, "latency": 0, "download_throughput": -1, "upload_throughput": -1}
+
+
+class Pad:
+    """The pad in the browser, tapped as a scorekeeper taps it."""
+
+    def __init__(self, driver: Any) -> None:
+        from selenium.webdriver.common.by import By
+
+        self.driver, self.by = driver, By
+
+    def until(self, what: Callable[[], object], message: str, wait: float = 15) -> None:
+        from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        redrawn = (StaleElementReferenceException,)  # the board redrawn as it was read
+        try:
+            WebDriverWait(self.driver, wait, 0.1, redrawn).until(lambda _: what())
+        except TimeoutException:
+            said = self.find("#message").text
+            raise AssertionError(f"{message}; the pad says {said!r}") from None
+
+    def find(self, css: str) -> Any:
+        return self.driver.find_element(self.by.CSS_SELECTOR, css)
+
+    def open(self, url: str) -> None:
+        """The pad at ``url``, under the service worker that keeps it for an offline reload."""
+        self.driver.get(url)
+        controlled = "return !!navigator.serviceWorker.controller"
+        self.until(lambda: self.driver.execute_script(controlled), "the service worker's page")
+        self.driver.refresh()
+
+    def tap(self, css: str) -> datetime:
+        """Tap ``css`` once it is offered; the moment it was tapped."""
+        from selenium.common.exceptions import StaleElementReferenceException
+
+        find = self.find
+        for _ in range(3):
+            self.until(
+                lambda: find(css).is_displayed() and find(css).is_enabled(), f"{css} offered"
+            )
+            made = datetime.now().astimezone()
+            try:
+                self.find(css).click()
+                return made
+            except StaleElementReferenceException:
+                continue  # the board was redrawn between the find and the tap
+        raise AssertionError(f"{css}: redrawn at every tap")
+
+    def roll(self, first: int, second: int) -> datetime:
+        self.tap(f'.dice-row[data-die="0"] .die[data-face="{first}"]')
+        self.tap(f'.dice-row[data-die="1"] .die[data-face="{second}"]')
+        return self.tap("#dice-confirm")
+
+    def play(self, *points: int) -> datetime:
+        """The checkers moved, point by point on the board drawn from Ann's side; then Play."""
+        for point in points:
+            self.tap(f'#live [data-point="{point}"]')
+        return self.tap("#play-confirm")
+
+    def shows(self, css: str, text: str) -> None:
+        find = self.find
+        self.until(lambda: find(css).is_displayed() and text in find(css).text, f"{css}: {text!r}")
+
+    def queue(self) -> str:
+        element = self.find("#queue")
+        return str(element.text) if element.is_displayed() else ""
 
 
 def test_a_clocked_game_tapped_on_the_pad_through_a_network_cut(
@@ -210,93 +278,53 @@ def test_a_clocked_game_tapped_on_the_pad_through_a_network_cut(
     and play.  The pad offers each phase's buttons from the taps kept on the phone (the
     dice entered: the play; a play: the other's hit due; a hit: the other's roll).
     """
-    from selenium.common.exceptions import TimeoutException
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
-
     server, token, tmp_path = clocked
     with browser() as driver:
         viewport(driver, 360, 740)
+        pad = Pad(driver)
+        pad.open(f"{server.url}/matches/final/pad#token={token}")
+        made = [pad.roll(3, 1)]  # Ann wins the opening roll
+        pad.shows("#play-legend", "Ann plays 3-1")
+        made.append(pad.play(8, 5, 6, 5))
+        pad.shows("#hit-who", "Ann's hit is due")
+        pad.until(lambda: document(server)["events"] == 6, "online: recorded at once")
 
-        def until(what: Callable[[], object], message: str, wait: float = 15) -> None:
-            try:
-                WebDriverWait(driver, wait, poll_frequency=0.1).until(lambda _: what())
-            except TimeoutException:
-                said = driver.find_element(By.ID, "message").text
-                raise AssertionError(f"{message}; the pad says {said!r}") from None
-
-        def find(css: str) -> Any:
-            return driver.find_element(By.CSS_SELECTOR, css)
-
-        def tap(css: str) -> datetime:
-            element = find(css)
-            until(lambda: element.is_displayed() and element.is_enabled(), f"{css} is offered")
-            made = datetime.now().astimezone()
-            element.click()
-            return made
-
-        def roll(first: int, second: int) -> datetime:
-            tap(f'.dice-row[data-die="0"] .die[data-face="{first}"]')
-            tap(f'.dice-row[data-die="1"] .die[data-face="{second}"]')
-            return tap("#dice-confirm")
-
-        def play(*points: int) -> datetime:
-            for point in points:
-                tap(f'#live [data-point="{point}"]')
-            return tap("#play-confirm")
-
-        def shown(css: str, text: str) -> None:
-            until(lambda: find(css).is_displayed() and text in find(css).text, f"{css}: {text!r}")
-
-        def queue() -> str:
-            element = find("#queue")
-            return str(element.text) if element.is_displayed() else ""
-
-        driver.get(f"{server.url}/matches/final/pad#token={token}")
-        until(lambda: driver.execute_script("return !!navigator.serviceWorker.controller"),
-              "the service worker controls the page")  # fmt: skip
-        driver.refresh()  # now through the service worker, which keeps the page
-        made = [roll(3, 1)]  # Ann wins the opening roll
-        shown("#play-legend", "Ann plays 3-1")
-        made.append(play(8, 5, 6, 5))
-        shown("#hit-who", "Ann's hit is due")
-        until(lambda: document(server)["events"] == 6, "online: recorded at once")
-
-        driver.set_network_conditions(offline=True, latency=0, download_throughput=0,
-                                      upload_throughput=0)  # fmt: skip
-        made.append(tap("#hit"))
-        shown("#dice-legend", "Bob rolls")
-        made.append(roll(6, 4))
-        shown("#play-legend", "Bob plays 6-4")
-        made.append(play(1, 7, 12, 16))  # Bob's 24/18 13/9, on the board drawn from Ann's side
-        shown("#hit-who", "Bob's hit is due")
-        made.append(tap("#hit"))
-        shown("#dice-legend", "Ann rolls")
-        made.append(roll(5, 2))
-        shown("#play-legend", "Ann plays 5-2")
-        made.append(play(13, 8, 13, 11))
-        shown("#hit-who", "Ann's hit is due")
-        until(lambda: queue().startswith("6 entries waiting, kept on this phone"),
-              f"the queue says 6 wait: {queue()!r}")  # fmt: skip
+        driver.set_network_conditions(**OFFLINE)
+        made.append(pad.tap("#hit"))
+        pad.shows("#dice-legend", "Bob rolls")
+        made.append(pad.roll(6, 4))
+        pad.shows("#play-legend", "Bob plays 6-4")
+        made.append(pad.play(1, 7, 12, 16))  # Bob's 24/18 13/9
+        pad.shows("#hit-who", "Bob's hit is due")
+        made.append(pad.tap("#hit"))
+        pad.shows("#dice-legend", "Ann rolls")
+        made.append(pad.roll(5, 2))
+        pad.shows("#play-legend", "Ann plays 5-2")
+        made.append(pad.play(13, 8, 13, 11))
+        pad.shows("#hit-who", "Ann's hit is due")
+        pad.until(lambda: pad.queue().startswith("6 entries waiting, kept on this phone"),
+                  f"the queue says 6 wait: {pad.queue()!r}")  # fmt: skip
+        pad.shows("#live .status", "6 taps since, kept on this phone")
         driver.save_screenshot(str(tmp_path / "tapped-1-offline.png"))
 
         driver.refresh()  # offline: the page, the match and the queue from the phone
-        shown("#hit-who", "Ann's hit is due")
-        until(lambda: queue().startswith("6 entries waiting"), f"after a reload: {queue()!r}")
-        made.append(tap("#hit"))
-        shown("#dice-legend", "Bob rolls")
-        made.append(roll(3, 1))
-        made.append(play(17, 20, 19, 20))  # Bob's 8/5 6/5
-        shown("#hit-who", "Bob's hit is due")
-        until(lambda: queue().startswith("9 entries waiting"), f"9 wait: {queue()!r}")
+        pad.shows("#hit-who", "Ann's hit is due")
+        pad.until(lambda: pad.queue().startswith("6 entries waiting"), "6 wait after a reload")
+        made.append(pad.tap("#hit"))
+        pad.shows("#dice-legend", "Bob rolls")
+        made.append(pad.roll(3, 1))
+        made.append(pad.play(17, 20, 19, 20))  # Bob's 8/5 6/5
+        pad.shows("#hit-who", "Bob's hit is due")
+        pad.until(lambda: pad.queue().startswith("9 entries waiting"), "9 wait")
         assert document(server)["events"] == 6  # nothing reached the server
         driver.save_screenshot(str(tmp_path / "tapped-2-reloaded.png"))
 
-        driver.set_network_conditions(offline=False, latency=0, download_throughput=-1,
-                                      upload_throughput=-1)  # fmt: skip
-        until(lambda: queue() == "", "the queue is sent", 30)
+        driver.set_network_conditions(**ONLINE)
+        pad.until(lambda: pad.queue() == "", "the queue is sent", 30)
         # the server's document, not the guess: Bob's hit is due after his play
-        shown("#hit-who", "Bob's hit is due")
+        pad.shows("#hit-who", "Bob's hit is due")
+        pad.until(lambda: "kept on this phone" not in pad.find("#live .status").text,
+                  "the board is the server's")  # fmt: skip
         driver.save_screenshot(str(tmp_path / "tapped-3-sent.png"))
 
     events = recorded(tmp_path)
@@ -316,3 +344,42 @@ def test_a_clocked_game_tapped_on_the_pad_through_a_network_cut(
     taps = [made[0], made[0], made[0], *made[1:]]
     for (text, at), tapped in zip(events[2:], taps, strict=True):
         assert abs((at - tapped).total_seconds()) < 0.6, (text, at, tapped)
+
+
+def test_a_tap_refused_when_the_network_returns_stops_the_queue(
+    served: tuple[Server, str, Path],
+) -> None:
+    """Offline, the pad cannot tell a play the rules refuse: sent later, it is refused, the
+    queue stops there and says what to do, and the pad shows the match as the server has it."""
+    server, token, tmp_path = served
+    with browser() as driver:
+        viewport(driver, 360, 740)
+        pad = Pad(driver)
+        pad.open(f"{server.url}/matches/final/pad#token={token}")
+        pad.roll(3, 1)
+        pad.play(8, 5, 6, 5)  # Ann makes her 5 point
+        pad.shows("#dice-legend", "Bob rolls")
+
+        driver.set_network_conditions(**OFFLINE)
+        pad.roll(6, 4)
+        pad.play(1, 5, 1, 7)  # Bob's 24/20 24/18: his 20 point is Ann's 5, which she holds
+        pad.shows("#dice-legend", "Ann rolls")  # (the pad cannot tell)
+        pad.roll(5, 2)
+        pad.until(lambda: pad.queue().startswith("3 entries waiting"), "3 wait")
+
+        driver.set_network_conditions(**ONLINE)
+        pad.until(lambda: "was refused when it was sent" in pad.queue(), "the queue stops", 30)
+        said = pad.queue()
+        assert "“move 24/20 24/18”" in said and "1 more wait behind it" in said, said
+        pad.shows("#play-legend", "Bob plays 6-4")  # the server's match: Bob's play is due
+        driver.save_screenshot(str(tmp_path / "refused-1-stopped.png"))
+        pad.tap("#queue-drop")  # drop it; Ann's roll behind it is refused in turn
+        pad.until(lambda: "“roll 5 2”" in pad.queue(), "Ann's roll is refused in turn")
+        pad.tap("#queue-drop")
+        pad.until(lambda: pad.queue() == "", "nothing waits")
+        pad.play(1, 7, 12, 16)  # Bob's 24/18 13/9, as made at the board
+        pad.shows("#dice-legend", "Ann rolls")
+        pad.until(lambda: document(server)["turn"] == "a", "recorded")
+
+    texts = [text for text, _ in recorded(tmp_path)][3:]
+    assert texts == ["Ann played 8/5 6/5", "Bob rolled 6-4", "Bob played 24/18 13/9"], texts
