@@ -78,3 +78,31 @@ def test_a_refused_live_stream_is_opened_again(tmp_path: Path) -> None:
             until(lambda: "Ann played 8/5 6/5" in text("#live .history"), "the page hears of it")
     finally:
         ledger.close()
+
+
+def test_pages_left_keep_no_stream_open(tmp_path: Path) -> None:
+    """A scorekeeper goes from one pad to another and back, again and again.
+
+    The browser may keep each page left whole (its back/forward cache), and with it its
+    live stream: a few such streams took every connection Chromium allows one server over
+    HTTP/1.1, and the next page waited (its scripts, then its match) until the browser
+    dropped an old page.  A page closes its stream as it is left.
+    """
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    ledger = Ledger(f"sqlite:///{tmp_path / 'ledger.db'}")
+    ids = [ledger.start(("Ann", "Bob"), 3, by="kim") for _ in range(2)]
+    tokens = [ledger.issue_token("scorekeeper", match_id=m, label="Sam") for m in ids]
+    try:
+        with browser() as driver, serving(ledger) as url:
+            for match_id, token in zip(ids, tokens, strict=True):
+                driver.get(f"{url}/matches/{match_id}/pad#token={token}")
+            driver.set_page_load_timeout(5)  # a page that waits on a connection: an error
+            ready = "return !document.querySelector('.die').disabled"  # the match read
+            for visit in range(10):
+                driver.get(f"{url}/matches/{ids[visit % 2]}/pad")
+                WebDriverWait(driver, 5, 0.05).until(
+                    lambda d: d.execute_script(ready), f"visit {visit + 1}: the pad waits"
+                )
+    finally:
+        ledger.close()

@@ -28,6 +28,16 @@ var bgledgerFollow = function (url, on) {
       timer = setTimeout(open, wait * (0.75 + Math.random() * 0.5));
     };
   }
+  // A page left for another may be kept whole by the browser (the back/forward cache), its
+  // stream open: a few of them take every connection the browser allows one server (6 over
+  // HTTP/1.1), and the next page's requests wait for ever. Closed as the page is left,
+  // opened again if it is shown again.
+  window.addEventListener("pagehide", function () {
+    clearTimeout(timer);
+    timer = null;
+    if (source) { source.close(); }
+  });
+  window.addEventListener("pageshow", function (event) { if (event.persisted && window.EventSource) { open(); } });
   if (window.EventSource) { open(); }
   return { source: function () { return source; } };
 };

@@ -16,7 +16,7 @@ var bgledgerQueue = (function () {
   var RETRY_MS = 2000;
   var offset = Number(localStorage.getItem(OFFSET)) || 0;  // the server's clock minus ours
   var db = null, opening = [];
-  var sending = false, stopped = null, timer = null;
+  var sending = false, again = false, stopped = null, timer = null;
   var callbacks = {};   // key -> done(status, answer) of a command made on this page
   var listeners = [];   // onChange(state)
   var state = { waiting: 0, entries: [], stopped: null, offline: false };
@@ -74,12 +74,13 @@ var bgledgerQueue = (function () {
                   token: token, made: made, tries: 0 };
     store("readwrite", function (s) { return s.add(entry); }, function () {
       callbacks[entry.key] = done;
-      if (!state.offline && !stopped && !sending) { pump(); return; }
-      // others wait ahead of it: it is kept, and said so at once (the page goes on)
       all(function (entries) {
         entries = entries || [];
-        answer(entry, 202, { queued: true, error: keptText(entries.length) });
-        publish(entries);
+        if (state.offline || stopped || entries.length > 1) {
+          // others wait ahead of it, or the network is down: it is kept, and said so at once
+          answer(entry, 202, { queued: true, error: keptText(entries.length) });
+          publish(entries);
+        }
         pump();
       });
     });
@@ -96,11 +97,19 @@ var bgledgerQueue = (function () {
   }
 
   function pump() {
-    if (sending || stopped) { return; }
+    if (sending) { again = true; return; }  // once this round is over
+    if (stopped) { return; }
     sending = true;
+    again = false;
     all(function (entries) {
       entries = entries || [];
-      if (!entries.length) { sending = false; state.offline = false; publish(entries); return; }
+      if (!entries.length) {
+        sending = false;
+        state.offline = false;
+        publish(entries);
+        if (again) { pump(); }  // a command kept while the queue was read
+        return;
+      }
       var entry = entries[0];
       publish(entries);
       fetch(entry.url, {

@@ -419,6 +419,11 @@
   $("pad-history").innerHTML = history ? history.innerHTML : "";
   measure();
   offer();
-  try { apply(JSON.parse(localStorage.getItem(docKey) || "null")); } catch (e) { /* none kept */ }
+  // the document kept on this phone, unless the page (drawn by the server just now, or kept
+  // by the service worker) knows of later events: the one to go on from offline
+  try {
+    var keptDoc = JSON.parse(localStorage.getItem(docKey) || "null");
+    if (keptDoc && keptDoc.events >= Number(pad.dataset.events)) { apply(keptDoc); }
+  } catch (e) { /* none kept */ }
   load();
 })();
