@@ -181,6 +181,7 @@
 
   // -- the screens: Board, More (the rarer controls and the history), Help
   function show(tab) {
+    if (tab === "more" && pad.dataset.tab !== "more") { histories(); }
     pad.dataset.tab = tab;
     var tabs = document.querySelectorAll(".pad-tabs [data-tab]");
     for (var t = 0; t < tabs.length; t++) { tabs[t].setAttribute("aria-pressed", String(tabs[t].dataset.tab === tab)); }
@@ -332,7 +333,29 @@
     known = next;
     try { localStorage.setItem(docKey, JSON.stringify(next)); } catch (e) { /* full: not kept */ }
     if (changed || drawn !== side) { refresh(); }
+    if (changed && pad.dataset.tab === "more") { histories(); }  // (read while it is open only)
     decide();
+  }
+  // -- the whole match's history, newest first, on More: read as the panel opens (the server's
+  // list of every entry, the director's desk's), and again as an event comes while it is open
+  function histories() {
+    fetch("/matches/" + path + "/desk/history")
+      .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function (html) {
+        var read = new DOMParser().parseFromString(html, "text/html");
+        var list = $("pad-history");
+        list.textContent = "";
+        read.querySelectorAll("[data-number]").forEach(function (entry) {
+          var item = document.createElement("li"), line = document.createElement("pre");
+          // (the day left out on a phone's width: "  12   2026-11-27 19:20:56  kim  ...")
+          line.textContent = entry.textContent.trim().replace(/^(\d+\s+)\d{4}-\d\d-\d\d /, "$1");
+          item.className = entry.className.replace(/\bentry\b/, "").trim();
+          item.appendChild(line);
+          list.appendChild(item);
+        });
+        $("history-note").textContent = "";
+      })
+      .catch(function () { $("history-note").textContent = "Not read: the network is down. As last read:"; });
   }
   // the match shown: the server's last document, after each tap still kept on this phone
   // (in the order made), as far as the pad can tell; none after a refusal stopped the queue
@@ -378,8 +401,6 @@
       .then(function (html) {
         $("live").innerHTML = html;
         drawn = want;
-        var history = $("live").querySelector(".history");
-        $("pad-history").innerHTML = history ? history.innerHTML : "";
         decide();
       })
       .catch(function () {
@@ -415,8 +436,6 @@
     open: function () { $("live-status").textContent = "live"; $("live-status").className = "live"; },
     error: function () { $("live-status").textContent = "reconnecting…"; $("live-status").className = "live off"; }
   });
-  var history = $("live").querySelector(".history");
-  $("pad-history").innerHTML = history ? history.innerHTML : "";
   measure();
   offer();
   // the document kept on this phone, unless the page (drawn by the server just now, or kept
