@@ -133,12 +133,18 @@ def to_roll(ledger: Ledger, match_id: str, rng: random.Random) -> str:
 PAINT = """
 var done = arguments[arguments.length - 1];
 var nav = performance.getEntriesByType("navigation")[0];
-function found(paint) { done([paint ? paint.startTime : null, nav ? nav.domContentLoadedEventEnd : null]); }
+function found(paint) {
+  done([paint ? paint.startTime : null, nav ? nav.domContentLoadedEventEnd : null]);
+}
 new PerformanceObserver(function (list) {
-  list.getEntries().forEach(function (e) { if (e.name === "first-contentful-paint") { found(e); } });
+  list.getEntries().forEach(function (e) {
+    if (e.name === "first-contentful-paint") { found(e); }
+  });
 }).observe({type: "paint", buffered: true});
 setTimeout(function () { found(null); }, 3000);
 """
+READY = "return !document.querySelector('.die').disabled"
+"""The pad has read its match: the dice are offered."""
 TAP = """
 var done = arguments[arguments.length - 1], number = arguments[0], started = null;
 var head = document.getElementById("msg-head");
@@ -191,9 +197,7 @@ def pad(ledger: Ledger, rounds: int) -> dict[str, dict[str, list[float]]] | str:
                         out[kind]["paint"].append(paint)
                     out[kind]["loaded"].append(loaded)
                     events = ledger.state(match_id).events
-                    WebDriverWait(driver, 10, 0.02).until(
-                        lambda d: d.execute_script("return !document.querySelector('.die').disabled")
-                    )
+                    WebDriverWait(driver, 10, 0.02).until(lambda d: d.execute_script(READY))
                     first, second = roll.split()[1:3]
                     took = driver.execute_async_script(TAP, events + 1, first, second)
                     out[kind]["tap"].append(took)
