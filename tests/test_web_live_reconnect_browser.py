@@ -3,7 +3,7 @@
 The browser's EventSource reconnects a stream that dropped, but leaves one the server
 refused closed for good: the pad, and the match page, would then never hear of a line
 again.  Here the server lets one address hold one live stream (``StreamLimits(per_client=1)``).
-A match page holds it; the pad, opened beside it, is refused and says it is reconnecting;
+A match page holds it; the pad, opened beside it, is refused and says it is not live;
 the match page closed, the pad's stream opens (after its first wait, 5 s give or take a
 quarter) and a line recorded elsewhere reaches it.  Then the other way round: the pad holds
 the stream, a match page is refused, the pad closed, and the match page follows again.
@@ -58,7 +58,7 @@ def test_a_refused_live_stream_is_opened_again(tmp_path: Path) -> None:
             driver.get(f"{url}/matches/m")
             until(lambda: status() == "live" and "bgledger" in driver.title, "the match page")
             page = beside(f"{url}/matches/m/pad#token={token}")
-            until(lambda: status() == "reconnecting…", "the pad's stream is refused")
+            until(lambda: status() == "not live", "the pad's stream is refused")
             pad = driver.current_window_handle
             driver.switch_to.window(page)
             driver.close()  # the one stream this address may hold is free

@@ -391,6 +391,9 @@
       if (body && body.match && entry && entry.url === lines) { apply(body.match); }
       if (state.stopped && !wasStopped) { load(); }  // refused: what the server has, not a guess
       wasStopped = !!state.stopped;
+      var live = $("live-status"), open = follow && follow.source() && follow.source().readyState === 1;
+      if (state.offline) { live.textContent = "offline"; live.className = "live off"; }
+      else if (live.textContent === "offline" && open) { live.textContent = "live"; live.className = "live"; }
       decide();
     });
   }
@@ -429,12 +432,13 @@
   }
 
   // the live stream (live.js: opened again if the server refused it), from the last event known
-  bgledgerFollow(function () {
+  var follow = bgledgerFollow(function () {
     return "/api/matches/" + path + "/events?since=" + encodeURIComponent(known ? known.events : pad.dataset.events);
   }, {
     events: { recorded: function (event) { apply(JSON.parse(event.data).match); } },
     open: function () { $("live-status").textContent = "live"; $("live-status").className = "live"; },
-    error: function () { $("live-status").textContent = "reconnecting…"; $("live-status").className = "live off"; }
+    // (two words: the tabs leave a phone's width little room)
+    error: function () { $("live-status").textContent = "not live"; $("live-status").className = "live off"; }
   });
   measure();
   offer();
