@@ -1,7 +1,7 @@
 """Benchmark: ``bgledger serve`` in-process with 1,000 matches stored: page, API, live stream.
 
     python bench/bench_web.py [--matches N] [--actions A] [--requests R] [--posts P]
-                              [--dir DIR] [--check]
+                              [--pad-rounds K] [--dir DIR] [--check]
 
 Stores ``--matches`` (1,000) small matches in a fresh SQLite file: match
 ``i`` plays ``--actions`` (30) seeded random legal actions
@@ -29,6 +29,19 @@ the whole ASGI stack, no network):
 3. Live: a stream (``GET /api/matches/M/events``) is open while a pad posts
    ``--posts`` (20) lines, one at a time; the time from the POST being sent
    to the event arriving on the stream.  **Target: < 1 s** (the worst).
+4. The pad in headless Chromium (selenium and Debian's chromedriver; the
+   section is skipped, and says so, without them), served by uvicorn on
+   127.0.0.1 from the same ledger: a **long** match of 1,500 events (a
+   99-point match of seeded random legal lines, no cube) and a **fresh** one,
+   alternately, ``--pad-rounds`` (10) times each: the pad's first paint
+   (``first-contentful-paint`` of the page loaded anew, and the navigation's
+   ``DOMContentLoaded``), and a tap's round trip: the two dice tapped, then
+   Roll, from the click to the server's answer drawn on the page (the
+   "recorded #N" message, the play's buttons offered), timed in the page
+   (``performance.now()``).  The lines between two rolls are recorded
+   untimed through the ledger, and reach the pad on its live stream.  For
+   information: the ratio long / fresh of the medians (a long match should
+   cost a pad no more than a fresh one).
 
 Prints a table and PASS/FAIL per target; exit 0 either way (``--check``: 1
 if a target is missed).
@@ -56,15 +69,18 @@ sys.path.insert(0, str(REPO))
 from starlette.testclient import TestClient  # noqa: E402
 
 from bgledger.commands.match import Match, match_uuid  # noqa: E402
+from bgledger.commands.vocabulary import parse  # noqa: E402
 from bgledger.service import Ledger  # noqa: E402
 from bgledger.store.application import MatchStore  # noqa: E402
 from bgledger.web import create_app  # noqa: E402
 from tests.match_driver import next_line, play_lines  # noqa: E402
+from tests.served import CHROMEDRIVER, CHROMIUM, serving  # noqa: E402
 from tests.test_web_live import Stream  # noqa: E402
 
 CACHE = 256  # as bgledger serve (cli/web_commands.py)
 TARGET_MS = 50.0
 LIVE_TARGET_S = 1.0
+LONG_EVENTS = 1500
 
 
 def build(url: str, matches: int, actions: int) -> float:
@@ -87,6 +103,111 @@ def build(url: str, matches: int, actions: int) -> float:
         store.store_new(*batch)
     store.close()
     return time.perf_counter() - started
+
+
+def build_long(url: str, events: int = LONG_EVENTS) -> str:
+    """Store a 99-point match of seeded random legal lines (no cube) cut at ``events``; its id."""
+    match = Match.start(match_uuid("long"), "long", ("Ann", "Bob"), 99, by="bench")
+    rng = random.Random(20261127)
+    while match.state.events < events:
+        line = next_line(match.state, rng, cube_rate=0.0)
+        assert line is not None, "the long match ended before its events"
+        parse(line).run(match, "bench")
+    store = MatchStore(url)
+    store.store_new(match)
+    store.close()
+    return "long"
+
+
+def to_roll(ledger: Ledger, match_id: str, rng: random.Random) -> str:
+    """Lines recorded (untimed) until a player is on roll; the roll to tap."""
+    while True:
+        state = ledger.state(match_id)
+        line = next_line(state, rng, cube_rate=0.0)
+        assert line is not None, f"{match_id} ended"
+        if line.startswith("roll "):
+            return line
+        ledger.record_line(match_id, line, by="bench")
+
+
+PAINT = """
+var done = arguments[arguments.length - 1];
+var nav = performance.getEntriesByType("navigation")[0];
+function found(paint) {
+  done([paint ? paint.startTime : null, nav ? nav.domContentLoadedEventEnd : null]);
+}
+new PerformanceObserver(function (list) {
+  list.getEntries().forEach(function (e) {
+    if (e.name === "first-contentful-paint") { found(e); }
+  });
+}).observe({type: "paint", buffered: true});
+setTimeout(function () { found(null); }, 3000);
+"""
+READY = "return !document.querySelector('.die').disabled"
+"""The pad has read its match: the dice are offered."""
+TAP = """
+var done = arguments[arguments.length - 1], number = arguments[0], started = null;
+var head = document.getElementById("msg-head");
+var seen = new MutationObserver(function () {
+  if (started !== null && head.textContent.indexOf("#" + number + " ") >= 0) {
+    seen.disconnect();
+    done(performance.now() - started);
+  }
+});
+seen.observe(head, {childList: true, characterData: true, subtree: true});
+document.querySelector('.dice-row[data-die="0"] .die[data-face="' + arguments[1] + '"]').click();
+document.querySelector('.dice-row[data-die="1"] .die[data-face="' + arguments[2] + '"]').click();
+started = performance.now();
+document.getElementById("dice-confirm").click();
+"""
+
+
+def pad(ledger: Ledger, rounds: int) -> dict[str, dict[str, list[float]]] | str:
+    """The pad's first paint and a tap's round trip, long and fresh (ms); a reason if skipped."""
+    if CHROMIUM is None or CHROMEDRIVER is None:
+        return "skipped: no Chromium or chromedriver (apt-get install chromium chromium-driver)"
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.support.ui import WebDriverWait
+    except ImportError:
+        return "skipped: no selenium (pip install selenium)"
+    ids = {"long": "long", "fresh": ledger.start(("Cy", "Di"), 7, by="bench")}
+    tokens = {k: ledger.issue_token("scorekeeper", match_id=m, label="kim") for k, m in ids.items()}
+    out: dict[str, dict[str, list[float]]] = {
+        kind: {"paint": [], "loaded": [], "tap": []} for kind in ids
+    }
+    rng = random.Random(5)
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=360,740"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(CHROMEDRIVER))
+    driver.set_script_timeout(10)
+    try:
+        with serving(ledger) as url:
+            for kind, match_id in ids.items():  # the token kept, the service worker installed
+                driver.get(f"{url}/matches/{match_id}/pad#token={tokens[kind]}")
+                time.sleep(0.5)
+            for _ in range(rounds):
+                for kind, match_id in ids.items():
+                    roll = to_roll(ledger, match_id, rng)
+                    driver.get(f"{url}/matches/{match_id}/pad")
+                    paint, loaded = driver.execute_async_script(PAINT)
+                    if paint is not None:  # (none reported: the page was never painted shown)
+                        out[kind]["paint"].append(paint)
+                    out[kind]["loaded"].append(loaded)
+                    events = ledger.state(match_id).events
+                    WebDriverWait(driver, 10, 0.02).until(lambda d: d.execute_script(READY))
+                    first, second = roll.split()[1:3]
+                    took = driver.execute_async_script(TAP, events + 1, first, second)
+                    out[kind]["tap"].append(took)
+                    while ledger.state(match_id).phase.value == "play":  # the play, untimed
+                        line = next_line(ledger.state(match_id), rng, cube_rate=0.0)
+                        assert line is not None
+                        ledger.record_line(match_id, line, by="bench")
+    finally:
+        driver.quit()
+    return out
 
 
 def timed(call: Callable[[], Any]) -> float:
@@ -171,6 +292,7 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--posts", type=int, default=20)
     parser.add_argument("--starts", type=int, default=30)
+    parser.add_argument("--pad-rounds", type=int, default=10)
     parser.add_argument("--dir", default=None)
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args()
@@ -178,6 +300,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(dir=args.dir) as folder:
         url = f"sqlite:///{Path(folder) / 'bench.db'}"
         build_s = build(url, args.matches, args.actions)
+        build_long(url)
         ledger = Ledger(url, cache_size=CACHE)
         ledger.matches()  # the read models caught up once, as a server's first list does
         client = TestClient(create_app(ledger))
@@ -195,6 +318,7 @@ def main() -> int:
         starts = start_matches(ledger, client, args.starts)
         fresh = next(f"m{i:04d}" for i in range(args.matches) if ledger.state(f"m{i:04d}").in_game)
         latency = asyncio.run(live(ledger, fresh, args.posts))
+        pad_ms = pad(ledger, args.pad_rounds)
         ledger.close()
 
     print(f"# bench_web: {args.matches} matches ({args.actions} actions each), SQLite, "
@@ -226,6 +350,20 @@ def main() -> int:
         ("start a match median < 50 ms", stats(starts)[0] < TARGET_MS),
         ("posted line on the stream < 1 s (worst)", max(latency) < LIVE_TARGET_S),
     ]
+    if isinstance(pad_ms, str):
+        print(f"the pad in Chromium: {pad_ms}")
+    else:
+        print(f"the pad in headless Chromium, 360x740, {args.pad_rounds} rounds "
+              f"(long: {LONG_EVENTS:,} events)")  # fmt: skip
+        print(f"{'':34} {'fresh':>8} {'long':>8} {'ratio':>8}  (ms, medians)")
+        for name, key in (("first contentful paint", "paint"), ("DOMContentLoaded", "loaded"),
+                          ("tap Roll -> answer on the page", "tap")):  # fmt: skip
+            if not pad_ms["fresh"][key] or not pad_ms["long"][key]:
+                print(f"{name:34} (not reported by the browser)")
+                continue
+            fresh_ms = statistics.median(pad_ms["fresh"][key])
+            long_ms = statistics.median(pad_ms["long"][key])
+            print(f"{name:34} {fresh_ms:8.1f} {long_ms:8.1f} {long_ms / fresh_ms:7.2f}x")
     for name, ok in verdicts:
         print(f"{'PASS' if ok else 'FAIL'}  {name}")
     return 1 if args.check and not all(ok for _, ok in verdicts) else 0

@@ -4,8 +4,11 @@
 on the group's ``--db`` (a new SQLite file is made: matches can be started
 from the browser); it binds 127.0.0.1 unless ``--host`` says otherwise
 (``--host 0.0.0.0`` for the phones on the venue's network, whose addresses
-it prints: :func:`venue_addresses`).  ``bgledger token MATCH --role
-scorekeeper`` prints a token once; the ledger keeps its SHA-256 only.
+it prints: :func:`venue_addresses`), over HTTPS with ``--certfile`` and
+``--keyfile`` (:func:`tls_files`: a phone keeps the pad for offline use, and
+keeps its screen on, only for a page from https or from the phone itself).
+``bgledger token MATCH --role scorekeeper`` prints a token once; the ledger
+keeps its SHA-256 only.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ import ipaddress
 import json
 import re
 import socket
+import ssl
+from pathlib import Path
 from types import FrameType
 from typing import Any
 
@@ -26,7 +31,7 @@ from bgledger.cli.common import BadInputError, library_errors, masked, open_ledg
 from bgledger.projections.views.text import escaped
 from bgledger.service import ROLES, TokenEntry
 
-__all__ = ["refuse_busy_port", "serve", "serve_banner", "token", "venue_addresses"]
+__all__ = ["refuse_busy_port", "serve", "serve_banner", "tls_files", "token", "venue_addresses"]
 
 EVERY_ADDRESS = ("0.0.0.0", "::", "")
 """``--host`` values that bind every network interface."""
@@ -47,27 +52,46 @@ CACHE_SIZE = 256
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to bind.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+@click.option(
+    "--certfile",
+    metavar="FILE",
+    default=None,
+    help="Serve over HTTPS with this certificate (PEM; with --keyfile): phones keep the pad "
+    "for offline use and keep the screen on only for an https page.",
+)
+@click.option(
+    "--keyfile", metavar="FILE", default=None, help="The certificate's private key (PEM)."
+)
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int) -> None:
+def serve(
+    ctx: click.Context, host: str, port: int, certfile: str | None, keyfile: str | None
+) -> None:
     """Serve the match pages and the JSON API (reads open; writes with a `token`)."""
     import uvicorn
 
     from bgledger.web import create_app
     from bgledger.web.streams import quiet_repeats, raise_open_files
 
+    tls = tls_files(certfile, keyfile)
     refuse_busy_port(host, port)
     # each live stream holds a file descriptor: a laptop's soft limit (1,024) is raised first
     limited = raise_open_files()
     quiet_repeats()  # out of descriptors, asyncio would log its accept error every second
     ledger = open_ledger(ctx, cache_size=CACHE_SIZE, create=True)
     addresses = venue_addresses() if host in EVERY_ADDRESS else []
-    for line in serve_banner(host, port, addresses, _db_option(ctx)):
+    for line in serve_banner(host, port, addresses, _db_option(ctx), https=bool(tls)):
         click.echo(line, err=True)
     if limited:
         click.echo(f"bgledger: {limited}", err=True)
     # open event streams end at Ctrl-C (STOPPING); any other answer gets 3 s
     config = uvicorn.Config(
-        create_app(ledger), host=host, port=port, log_level="warning", timeout_graceful_shutdown=3
+        create_app(ledger),
+        host=host,
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=3,
+        ssl_certfile=tls.get("certfile"),
+        ssl_keyfile=tls.get("keyfile"),
     )
     with contextlib.suppress(KeyboardInterrupt):  # raised again by uvicorn once it stopped
         _stopping_server(config).run()
@@ -86,6 +110,42 @@ def _stopping_server(config: Any) -> Any:
 
     STOPPING.clear()
     return Server(config)
+
+
+def tls_files(certfile: str | None, keyfile: str | None) -> dict[str, str]:
+    """``{"certfile", "keyfile"}`` to serve HTTPS with, checked; empty for plain HTTP.
+
+    Both files are read and must be a PEM certificate (chain) and its private key,
+    so that a wrong path is said before any banner, naming the file.
+
+    :raises BadInputError: (exit 2) one of the two without the other, a file that
+        cannot be read, or a pair that is not a certificate and its key.
+    """
+    if certfile is None and keyfile is None:
+        return {}
+    if certfile is None or keyfile is None:
+        given, missing = (
+            ("--certfile", "--keyfile") if keyfile is None else ("--keyfile", "--certfile")
+        )
+        raise BadInputError(
+            f"{given} needs {missing} too: HTTPS takes the certificate and its private key"
+        )
+    for option, path in (("--certfile", certfile), ("--keyfile", keyfile)):
+        try:
+            Path(path).read_bytes()
+        except OSError as error:
+            raise BadInputError(
+                f"{option} {path}: cannot read it ({error.strerror}). "
+                "See the README's 'Serving the pad over HTTPS' for making one"
+            ) from None
+    try:
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(certfile, keyfile)
+    except ssl.SSLError as error:
+        raise BadInputError(
+            f"--certfile {certfile} --keyfile {keyfile}: not a certificate (PEM) and its "
+            f"private key ({error.reason or error})"
+        ) from None
+    return {"certfile": certfile, "keyfile": keyfile}
 
 
 def refuse_busy_port(host: str, port: int) -> None:
@@ -138,27 +198,35 @@ def venue_addresses() -> list[str]:
     return usable
 
 
-def serve_banner(host: str, port: int, addresses: list[str], db: str) -> list[str]:
+def serve_banner(
+    host: str, port: int, addresses: list[str], db: str, *, https: bool = False
+) -> list[str]:
     """What ``serve`` says on starting: where to open it, and how to get a token.
 
     ``addresses``: this machine's (:func:`venue_addresses`) when ``host`` binds
     every interface; ``db``: the ``--db URL`` to repeat in the token commands
-    (empty for the default).
+    (empty for the default); ``https``: served with a certificate.
     """
     bgledger = f"bgledger {db} " if db else "bgledger "
+    scheme = "https" if https else "http"
     if host in EVERY_ADDRESS:
         lines = [f"bgledger: serving on every network address, port {port} (Ctrl-C stops)"]
         if addresses:
             lines.append("open it on a phone on the same network:")
-            lines += [f"  http://{address}:{port}/" for address in addresses]
+            lines += [f"  {scheme}://{address}:{port}/" for address in addresses]
+            if not https:
+                lines.append(
+                    "  (plain http: the phones keep no offline pad and may sleep; "
+                    "--certfile/--keyfile serve https)"
+                )
         else:
             lines.append(
                 "no network address found: join this machine to the venue's network "
-                f"(on this machine: http://127.0.0.1:{port}/)"
+                f"(on this machine: {scheme}://127.0.0.1:{port}/)"
             )
     else:
         shown = f"[{host}]" if ":" in host else host
-        lines = [f"bgledger: http://{shown}:{port}/ (Ctrl-C stops)"]
+        lines = [f"bgledger: {scheme}://{shown}:{port}/ (Ctrl-C stops)"]
         if ipaddress.ip_address(_resolved(host)).is_loopback:
             lines.append("this machine only: --host 0.0.0.0 lets the phones on its network in")
     lines += [

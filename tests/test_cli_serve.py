@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -212,3 +214,82 @@ def test_ctrl_c_with_a_page_open_stops_quietly(tmp_path: Path) -> None:
     assert server.returncode == 0, errors
     assert "Traceback" not in errors and "CancelledError" not in errors and "ERROR" not in errors
     assert time.monotonic() - started < 2.5  # the stream ended; nothing waited for a timeout
+
+
+def _certificate(folder: Path) -> tuple[Path, Path]:
+    """A self-signed certificate for 127.0.0.1 and its key, made by ``openssl`` (or skip)."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.skip("no openssl to make a certificate")
+    cert, key = folder / "venue.pem", folder / "venue-key.pem"
+    subprocess.run(
+        [openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-keyout", str(key), "-out", str(cert), "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    return cert, key
+
+
+def test_a_certificate_that_cannot_be_read_is_named(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'v.db'}"
+    missing = tmp_path / "nowhere" / "venue.pem"
+    result = CliRunner().invoke(
+        main, ["--db", url, "serve", "--certfile", str(missing), "--keyfile", str(missing)]
+    )
+    assert result.exit_code == 2, result.output
+    assert f"--certfile {missing}: cannot read it (No such file or directory)" in result.stderr
+    assert "Traceback" not in result.stderr and "http" not in result.stderr  # no banner
+    assert not (tmp_path / "v.db").exists()  # nothing made before the refusal
+
+
+def test_a_certificate_without_its_key_is_refused(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'v.db'}"
+    alone = CliRunner().invoke(main, ["--db", url, "serve", "--certfile", "venue.pem"])
+    assert alone.exit_code == 2
+    assert "--certfile needs --keyfile too" in alone.stderr
+    cert, key = _certificate(tmp_path)
+    swapped = CliRunner().invoke(
+        main, ["--db", url, "serve", "--certfile", str(key), "--keyfile", str(cert)]
+    )
+    assert swapped.exit_code == 2, swapped.output
+    assert f"--certfile {key} --keyfile {cert}: not a certificate (PEM)" in swapped.stderr
+
+
+def test_serve_over_https_with_a_self_signed_certificate(tmp_path: Path) -> None:
+    """The venue's certificate: the pad and the service worker come over https."""
+    cert, key = _certificate(tmp_path)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-m", "bgledger.cli.main", "--db", f"sqlite:///{tmp_path / 'v.db'}"]
+    serving = [
+        *command,
+        "serve",
+        "--port",
+        str(port),
+        "--certfile",
+        str(cert),
+        "--keyfile",
+        str(key),
+    ]
+    server = subprocess.Popen(serving, stderr=subprocess.PIPE, text=True)
+    trusted = ssl.create_default_context(cafile=str(cert))  # as a phone that trusts it
+    try:
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                with urllib.request.urlopen(
+                    f"https://127.0.0.1:{port}/sw.js", context=trusted, timeout=2
+                ) as answer:
+                    assert answer.status == 200 and b"addEventListener" in answer.read()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and server.poll() is None, "no https server"
+                time.sleep(0.1)
+        with pytest.raises(OSError):  # plain http is not what it serves
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
+    finally:
+        server.send_signal(signal.SIGINT)
+        _, said = server.communicate(timeout=15)
+    assert f"bgledger: https://127.0.0.1:{port}/ (Ctrl-C stops)" in said

@@ -242,3 +242,46 @@ def test_the_clock_on_the_pad_is_shows_to_the_second(tmp_path: Path) -> None:
             assert find("#reserve-b b").text == clock_text(shown["b"])
     finally:
         ledger.close()
+
+
+def test_more_shows_the_whole_history_read_as_it_opens(tmp_path: Path) -> None:
+    """Every entry of the match on More, newest first, read when More opens, not at each event."""
+    ledger = Ledger(f"sqlite:///{tmp_path / 'ledger.db'}")
+    ledger.start(("Ann", "Bob"), 5, match_id="h", by="kim")
+    lines = ["opening 3 1", "move 8/5 6/5", "roll 6 4", "move 24/18 13/9", "roll 5 2",
+             "move 13/11 13/8", "roll 3 3", "move 13/10 13/10 10/7 10/7", "roll 6 1",
+             "move 13/7 8/7", "roll 2 1", "move bar/23 24/23"]  # fmt: skip
+    for line in lines:
+        ledger.record_line("h", line, by="kim")
+    token = ledger.issue_token("scorekeeper", match_id="h", label="Sam")
+    count = ledger.state("h").events
+    assert count == 14  # the start, game 1, then one event a line
+    try:
+        with browser() as driver, serving(ledger) as url:
+            viewport(driver, *PHONE)
+            driver.get(f"{url}/matches/h/pad#token={token}")
+            until, find = _tools(driver, ledger)
+            reads = "return performance.getEntriesByType('resource')" \
+                ".filter(function (e) { return /history$/.test(e.name); }).length"  # fmt: skip
+            until(lambda: find('.die[data-face="4"]').is_enabled(), "the pad read the match")
+            assert driver.execute_script(reads) == 0  # not read until More opens
+            find("#tab-more").click()
+
+            def shown() -> list[str]:
+                items = driver.find_elements("css selector", "#pad-history li")
+                return [str(item.text) for item in items]
+
+            until(lambda: len(shown()) == count, "every entry")
+            assert shown()[0].split()[0] == "14" and "Bob played bar/23 24/23" in shown()[0]
+            assert shown()[-1].split()[0] == "1" and "match started" in shown()[-1]
+            assert driver.execute_script(reads) == 1
+            find("#tab-pad").click()
+            ledger.record_line("h", "roll 4 2", by="kim")
+            until(lambda: find("#play-legend").text == "Ann plays 4-2", "the event reached the pad")
+            assert driver.execute_script(reads) == 1  # an event with More closed reads nothing
+            find("#tab-more").click()
+            until(lambda: len(shown()) == count + 1, "read again as More opens")
+            assert "Ann rolled 4-2" in shown()[0]
+            driver.save_screenshot(str(tmp_path / "phone-more-history.png"))
+    finally:
+        ledger.close()

@@ -16,7 +16,7 @@ var bgledgerQueue = (function () {
   var RETRY_MS = 2000;
   var offset = Number(localStorage.getItem(OFFSET)) || 0;  // the server's clock minus ours
   var db = null, opening = [];
-  var sending = false, stopped = null, timer = null;
+  var sending = false, again = false, stopped = null, timer = null;
   var callbacks = {};   // key -> done(status, answer) of a command made on this page
   var listeners = [];   // onChange(state)
   var state = { waiting: 0, entries: [], stopped: null, offline: false };
@@ -74,8 +74,20 @@ var bgledgerQueue = (function () {
                   token: token, made: made, tries: 0 };
     store("readwrite", function (s) { return s.add(entry); }, function () {
       callbacks[entry.key] = done;
-      pump();
+      all(function (entries) {
+        entries = entries || [];
+        if (state.offline || stopped || entries.length > 1) {
+          // others wait ahead of it, or the network is down: it is kept, and said so at once
+          answer(entry, 202, { queued: true, error: keptText(entries.length) });
+          publish(entries);
+        }
+        pump();
+      });
     });
+  }
+  function keptText(n) {
+    return "Kept on this phone: " + waitingText(n) + (stopped ? ", behind the one refused."
+      : state.offline ? ", sent when the network returns." : ", sent in order.");
   }
 
   function answer(entry, status, body) {
@@ -85,11 +97,19 @@ var bgledgerQueue = (function () {
   }
 
   function pump() {
-    if (sending || stopped) { return; }
+    if (sending) { again = true; return; }  // once this round is over
+    if (stopped) { return; }
     sending = true;
+    again = false;
     all(function (entries) {
       entries = entries || [];
-      if (!entries.length) { sending = false; state.offline = false; publish(entries); return; }
+      if (!entries.length) {
+        sending = false;
+        state.offline = false;
+        publish(entries);
+        if (again) { pump(); }  // a command kept while the queue was read
+        return;
+      }
       var entry = entries[0];
       publish(entries);
       fetch(entry.url, {
@@ -107,8 +127,7 @@ var bgledgerQueue = (function () {
         state.offline = true;
         entry.tries += 1;
         store("readwrite", function (s) { return s.put(entry); });
-        var waited = "Kept on this phone: " + waitingText(entries.length) + ", sent when the network returns.";
-        answer(entry, 202, { queued: true, error: waited });
+        answer(entry, 202, { queued: true, error: keptText(entries.length) });
         publish(entries);
         later();
       });
@@ -121,6 +140,8 @@ var bgledgerQueue = (function () {
     if (status === 201 || !replay) {  // recorded (or a refusal said at once, as ever)
       store("readwrite", function (s) { return s.delete(entry.seq); }, function () {
         sending = false;
+        state.entries = state.entries.filter(function (e) { return e.seq !== entry.seq; });
+        state.waiting = state.entries.length;
         answer(entry, status, body);
         listeners.forEach(function (f) { f(state, entry, status, body); });
         pump();
@@ -142,6 +163,9 @@ var bgledgerQueue = (function () {
 
   // -- what the queue says, in the page's element #queue (templates/_token.html)
   function publish(entries) {
+    // kept: answered "kept" (202), or made before this page was loaded; not one being sent
+    // for a page that waits on its answer
+    entries.forEach(function (e) { e.kept = !callbacks[e.key]; });
     state.entries = entries;
     state.waiting = entries.length;
     state.stopped = stopped;

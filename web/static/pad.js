@@ -2,14 +2,20 @@
 // record language to POST /api/matches/M/lines with the scorekeeper's token;
 // the server decides everything. This script only decides which screen and
 // which buttons to offer, from the show document (GET /api/matches/M, and the
-// live stream), and counts the clock on from the server's figures.
+// live stream), and counts the clock on from the server's figures. While taps
+// wait on the phone (offline.js), it shows the match as local.js guesses it
+// after them, until the server's document replaces the guess.
 (function () {
   "use strict";
   var pad = document.getElementById("pad");
   if (!pad) { return; }
   var path = encodeURIComponent(pad.dataset.match);
   var $ = function (id) { return document.getElementById(id); };
-  var doc = null;          // the last show document
+  var known = null;        // the last show document the server sent
+  var doc = null;          // ... and the match shown: that one, after the taps still kept on this phone
+  var local = bgledgerLocal;
+  var lines = "/api/matches/" + path + "/lines";
+  var docKey = "bgledger.pad.doc." + pad.dataset.match;
   var sideKey = "bgledger.pad.side." + pad.dataset.match;
   var side = localStorage.getItem(sideKey) || "a";   // the board is drawn from this player's side
   var drawn = pad.dataset.from;                      // ... and was last drawn from this one
@@ -26,7 +32,7 @@
   function post(line, done) {
     if (busy) { return; }
     steps(null);
-    busy = bgledger.send("/api/matches/" + path + "/lines", { line: line }, function (status, body) {
+    busy = bgledger.send(lines, { line: line }, function (status, body) {
       busy = false;
       if (status === 201) {
         var said = body.recorded.map(function (e) { return "#" + e.number + " " + e.text; }).join(" · ");
@@ -38,7 +44,15 @@
         steps(body.next || null);
         offer();
       }
-    }, function () { busy = false; offer(); });
+    }, function (kept) {
+      busy = false;
+      if (kept && kept.queued) {  // kept on this phone: the pad goes on from its guess
+        say("queued", "");  // (the queue's box says so)
+        if (done) { done(); }
+        decide();
+      }
+      offer();
+    });
     offer();
   }
 
@@ -167,6 +181,7 @@
 
   // -- the screens: Board, More (the rarer controls and the history), Help
   function show(tab) {
+    if (tab === "more" && pad.dataset.tab !== "more") { histories(); }
     pad.dataset.tab = tab;
     var tabs = document.querySelectorAll(".pad-tabs [data-tab]");
     for (var t = 0; t < tabs.length; t++) { tabs[t].setAttribute("aria-pressed", String(tabs[t].dataset.tab === tab)); }
@@ -272,22 +287,9 @@
   // counted on with this device's clock corrected by the skew measured at load: the running
   // player's delay first (delay_left_ms), then the reserve, rounded down to the second as
   // `show` writes it. The status line and the HIT button read the same figures.
-  function ms(iso) { return Date.parse(String(iso).replace(/(\.\d{3})\d+/, "$1")); }
   function serverNow() { return Date.now() + skew; }
-  function figure(p, now) {
-    var clock = doc.clock, left = clock.reserve_ms[p];
-    if (clock.running === p) {
-      var spent = now - ms(clock.as_of);
-      left -= Math.max(0, spent - (clock.delay_left_ms || 0));
-    }
-    return Math.max(0, left);
-  }
-  function delayLeft(now) {
-    var clock = doc.clock;
-    if (!clock.running) { return clock.delay_left_ms || 0; }
-    var left = clock.delay_left_ms || 0;
-    return Math.min(left, Math.max(0, left - (now - ms(clock.as_of))));
-  }
+  function figure(p, now) { return local.figure(doc.clock, p, now); }
+  function delayLeft(now) { return local.delayLeft(doc.clock, now); }
   function minutes(millis) {
     var s = Math.floor(Math.max(0, millis) / 1000);
     var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = ("0" + (s % 60)).slice(-2);
@@ -326,12 +328,74 @@
 
   // -- the match: the document, and the board drawn by the server from the chosen side
   function apply(next) {
-    if (doc && next.events < doc.events) { return; }
-    var changed = !doc || next.events !== doc.events;
-    if (changed && doc && next.phase !== "play") { forgetPlay(); }
-    doc = next;
+    if (!next || (known && next.events < known.events)) { return; }
+    var changed = !known || next.events !== known.events;
+    known = next;
+    try { localStorage.setItem(docKey, JSON.stringify(next)); } catch (e) { /* full: not kept */ }
     if (changed || drawn !== side) { refresh(); }
+    if (changed && pad.dataset.tab === "more") { histories(); }  // (read while it is open only)
+    decide();
+  }
+  // -- the whole match's history, newest first, on More: read as the panel opens (the server's
+  // list of every entry, the director's desk's), and again as an event comes while it is open
+  function histories() {
+    fetch("/matches/" + path + "/desk/history")
+      .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function (html) {
+        var read = new DOMParser().parseFromString(html, "text/html");
+        var list = $("pad-history");
+        list.textContent = "";
+        read.querySelectorAll("[data-number]").forEach(function (entry) {
+          var item = document.createElement("li"), line = document.createElement("pre");
+          // (the day left out on a phone's width: "  12   2026-11-27 19:20:56  kim  ...")
+          line.textContent = entry.textContent.trim().replace(/^(\d+\s+)\d{4}-\d\d-\d\d /, "$1");
+          item.className = entry.className.replace(/\bentry\b/, "").trim();
+          item.appendChild(line);
+          list.appendChild(item);
+        });
+        $("history-note").textContent = "";
+      })
+      .catch(function () { $("history-note").textContent = "Not read: the network is down. As last read:"; });
+  }
+  // the match shown: the server's last document, after each tap still kept on this phone
+  // (in the order made), as far as the pad can tell; none after a refusal stopped the queue
+  function decide() {
+    if (!known) { return; }
+    var queue = window.bgledgerQueue ? bgledgerQueue.state() : { entries: [], stopped: null };
+    var guess = known, kept = 0;
+    if (!queue.stopped) {
+      var lost = false;  // a tap past what the pad can tell: the rest wait for the server
+      queue.entries.forEach(function (entry) {
+        if (lost || !entry.kept || entry.url !== lines) { return; }
+        kept += 1;
+        var next = local.after(guess, entry.line, local.ms(entry.made));
+        if (next) { guess = next; } else { lost = true; }
+      });
+    }
+    var before = doc;
+    doc = guess;
+    pad.dataset.guess = kept ? String(kept) : "";
+    var status = $("live").querySelector(".status");
+    if (status) {
+      if (!("said" in status.dataset)) { status.dataset.said = status.textContent; }
+      status.textContent = kept ? "The board as the server last sent it: " + kept
+        + (kept === 1 ? " tap" : " taps") + " since, kept on this phone." : status.dataset.said;
+    }
+    if (before && (before.phase !== doc.phase || before.turn !== doc.turn || before.events !== doc.events)
+        && doc.phase !== "play") { forgetPlay(); }
     offer();
+  }
+  if (window.bgledgerQueue) {
+    var wasStopped = false;
+    bgledgerQueue.onChange(function (state, entry, status, body) {
+      if (body && body.match && entry && entry.url === lines) { apply(body.match); }
+      if (state.stopped && !wasStopped) { load(); }  // refused: what the server has, not a guess
+      wasStopped = !!state.stopped;
+      var live = $("live-status"), open = follow && follow.source() && follow.source().readyState === 1;
+      if (state.offline) { live.textContent = "offline"; live.className = "live off"; }
+      else if (live.textContent === "offline" && open) { live.textContent = "live"; live.className = "live"; }
+      decide();
+    });
   }
   function refresh() {
     var want = side;
@@ -340,11 +404,12 @@
       .then(function (html) {
         $("live").innerHTML = html;
         drawn = want;
-        var history = $("live").querySelector(".history");
-        $("pad-history").innerHTML = history ? history.innerHTML : "";
-        offer();
+        decide();
       })
-      .catch(function () { $("live-status").textContent = "reload the page"; });
+      .catch(function () {
+        var away = window.bgledgerQueue && bgledgerQueue.state().offline;
+        $("live-status").textContent = away ? "offline" : "reload the page";
+      });
   }
   // the skew: the server's clock as its answer left (X-Server-Now, stamped as the headers go
   // out) against this device's as they arrive; first from the page itself (data-now, stamped
@@ -357,21 +422,31 @@
   }
   function load() {
     fetch("/api/matches/" + path, { cache: "no-store" }).then(function (r) {
-      var stamped = Number(r.headers.get("X-Server-Now"));
+      // (a document kept by the service worker, offline: its stamp is old; the offset kept
+      // by offline.js is the one measured last)
+      var stamped = r.headers.get("X-Kept") ? 0 : Number(r.headers.get("X-Server-Now"));
       if (stamped) { skew = stamped - Date.now(); }
+      else if (window.bgledgerQueue) { skew = bgledgerQueue.serverNow() - Date.now(); }
       return r.json();
     }).then(apply);
   }
 
-  if (window.EventSource) {
-    var source = new EventSource("/api/matches/" + path + "/events?since=" + encodeURIComponent(pad.dataset.events));
-    source.addEventListener("recorded", function (event) { apply(JSON.parse(event.data).match); });
-    source.onopen = function () { $("live-status").textContent = "live"; $("live-status").className = "live"; };
-    source.onerror = function () { $("live-status").textContent = "reconnecting…"; $("live-status").className = "live off"; };
-  }
-  var history = $("live").querySelector(".history");
-  $("pad-history").innerHTML = history ? history.innerHTML : "";
+  // the live stream (live.js: opened again if the server refused it), from the last event known
+  var follow = bgledgerFollow(function () {
+    return "/api/matches/" + path + "/events?since=" + encodeURIComponent(known ? known.events : pad.dataset.events);
+  }, {
+    events: { recorded: function (event) { apply(JSON.parse(event.data).match); } },
+    open: function () { $("live-status").textContent = "live"; $("live-status").className = "live"; },
+    // (two words: the tabs leave a phone's width little room)
+    error: function () { $("live-status").textContent = "not live"; $("live-status").className = "live off"; }
+  });
   measure();
   offer();
+  // the document kept on this phone, unless the page (drawn by the server just now, or kept
+  // by the service worker) knows of later events: the one to go on from offline
+  try {
+    var keptDoc = JSON.parse(localStorage.getItem(docKey) || "null");
+    if (keptDoc && keptDoc.events >= Number(pad.dataset.events)) { apply(keptDoc); }
+  } catch (e) { /* none kept */ }
   load();
 })();

@@ -4,9 +4,9 @@
 // answer, the kept one is served. Writes (POST) and the live streams are never touched:
 // the offline queue (offline.js) keeps the writes.
 "use strict";
-var CACHE = "bgledger-v1";
+var CACHE = "bgledger-v2";
 var ASSETS = ["/static/style.css", "/static/pad.css", "/static/pad.js", "/static/token.js",
-              "/static/offline.js", "/static/copy.js", "/static/live.js"];
+              "/static/offline.js", "/static/copy.js", "/static/live.js", "/static/local.js"];
 
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(CACHE).then(function (cache) {
@@ -44,7 +44,12 @@ self.addEventListener("fetch", function (event) {
   }).catch(function () {
     return caches.open(CACHE).then(function (cache) { return cache.match(kept(request)); })
       .then(function (found) {
-        return found || new Response("offline: this page was never opened on this device", {
+        if (found) {  // said to be kept (X-Kept): its X-Server-Now is the moment it was kept
+          var headers = new Headers(found.headers);
+          headers.set("X-Kept", "1");
+          return new Response(found.body, { status: found.status, statusText: found.statusText, headers: headers });
+        }
+        return new Response("offline: this page was never opened on this device", {
           status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
       });
   }));

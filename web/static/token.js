@@ -81,14 +81,14 @@ var bgledger = (function () {
   // POST body as JSON with the token and a client key; then done(status, answer) (answer {}
   // if not JSON). A line of a match goes through the offline queue (offline.js): kept on the
   // device, stamped with the moment it was made, sent in order; done(202, {queued: true,
-  // error}) if it must wait for the network. Anything else: no answer, tried again twice
+  // error}) if it must wait for the network, and failed(that answer) is called instead. Anything else: no answer, tried again twice
   // with the same key, then the message that it may or may not be in, and the same body
   // sent again keeps its key (never recorded twice). Without a token: the box's wording, false.
   function send(url, body, done, failed) {
     if (!token()) { say("refused", box.dataset.missing); return false; }
     if (window.bgledgerQueue && LINES.test(url) && typeof body.line === "string") {
       window.bgledgerQueue.enqueue(url, body.line, token(), function (status, answer) {
-        if (status === 202) { say("queued", answer.error); if (failed) { failed(); } return; }
+        if (status === 202) { say("queued", answer.error); if (failed) { failed(answer); } return; }
         done(status, answer);
       });
       return true;
