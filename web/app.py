@@ -80,10 +80,11 @@ from bgledger.rules.errors import BgLedgerError
 from bgledger.service import Ledger, UnreadableRowError
 from bgledger.web.body import LINE_LIMIT, bearer_of, json_body, text_field
 from bgledger.web.committee import replay_routes
-from bgledger.web.director import director_routes
+from bgledger.web.director import console_news, director_routes
+from bgledger.web.feeds import FeedHub
 from bgledger.web.new_match import new_match_routes
 from bgledger.web.steps import pad_step
-from bgledger.web.streams import News, StreamLimits, Streams, stream_room
+from bgledger.web.streams import StreamLimits, Streams, stream_room
 from bgledger.web.words import kind_words, phase_words, status_words
 
 __all__ = ["HISTORY_SHOWN", "POLL_SECONDS", "client_of", "create_app", "error_document"]
@@ -150,11 +151,13 @@ def create_app(
     ``streams``: the live streams' bounds (default :class:`StreamLimits`, as many
     streams in all as the open-files limit leaves room for: :func:`stream_room`).
     """
-    live = Streams(streams or StreamLimits(total=stream_room()), ledger.last_stored, poll_seconds)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.filters.update(
         phase_words=phase_words, status_words=status_words, kind_words=kind_words
     )
+    feeds = FeedHub(ledger, console_news(ledger, templates.env))  # one follower for every stream
+    limits = streams or StreamLimits(total=stream_room())
+    live = Streams(limits, ledger.last_stored, poll_seconds, feeds)
 
     def page(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
         return templates.TemplateResponse(request, name, context, status_code=status)
@@ -248,7 +251,9 @@ def create_app(
         except ValueError:
             raise HTTPException(400, f"since={since!r}: an event number") from None
         opening = f"retry: 1000\n: following {json.dumps(match_id)} after event {start}\n\n"
-        return live.respond(client_of(request), [opening], _recorded_after(ledger, match_id, start))
+        # one feed per match, shared by every stream that follows it (bgledger.web.feeds)
+        follow = partial(feeds.follow_match, match_id, start)
+        return await live.follow(client_of(request), [opening], follow)
 
     def service_worker(request: Request) -> Response:
         headers = {"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"}
@@ -299,7 +304,7 @@ def create_app(
         Route("/api/matches/{match_id}/events", events),
         Route("/api/matches/{match_id}/rulings", rulings),
         *replay_routes(ledger, page),
-        *director_routes(ledger, page, live),
+        *director_routes(ledger, page, live, feeds),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     handlers = {
@@ -339,27 +344,3 @@ class SecurityHeaders:
 def client_of(request: Request) -> str:
     """The address a request came from (the live streams are counted by it)."""
     return request.client.host if request.client else "unknown"
-
-
-def _recorded_after(ledger: Ledger, match_id: str, start: int) -> News:
-    """The match stream's news: each event after ``start`` as it is stored (``id``: its number)."""
-    last = start
-
-    def news() -> list[str]:
-        nonlocal last
-        count = ledger.state(match_id).events
-        if count <= last:
-            return []
-        entries, document = _news(ledger, match_id)
-        messages = []
-        for entry in entries[last:count]:
-            data = {"number": entry.number, "line": history_line(entry), "match": document}
-            messages.append(f"id: {entry.number}\nevent: recorded\ndata: {json.dumps(data)}\n\n")
-        last = count
-        return messages
-
-    return news
-
-
-def _news(ledger: Ledger, match_id: str) -> tuple[list[Any], dict[str, Any]]:
-    return ledger.history(match_id), ledger.show(match_id).to_json()
