@@ -314,7 +314,9 @@ def create_app(
         HTTPException: http_error,
     }
     middleware = [Middleware(SecurityHeaders)]
-    return Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)
+    application = Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)
+    application.state.feeds = feeds  # the feed hub, for a test or a benchmark to count its work
+    return application
 
 
 class SecurityHeaders:

@@ -62,13 +62,12 @@ from bgledger.projections.views.text import (
     brief,
     clock_line,
     clock_text,
-    figures,
 )
 from bgledger.projections.views.words import rule_for, rules_cited
 from bgledger.service import Decision, Ledger
 from bgledger.web.feeds import EventNews, FeedHub
 from bgledger.web.streams import Streams
-from bgledger.web.triage import NOT_BEGUN, UNDER_WAY, needs, rank_of
+from bgledger.web.triage import UNDER_WAY, base_rank, needs, rank_of
 from bgledger.web.words import phase_words, status_words
 
 __all__ = ["CARDS_UP_TO", "CATCH_UP", "console_news", "director_routes"]
@@ -84,20 +83,27 @@ LAST_ENTRIES = 8
 
 
 def item(row: Mapping[str, Any], now_ms: int) -> dict[str, Any]:
-    """What a row and a card show of a match's read-model row (with its ``state``) at ``now_ms``."""
-    state, document = row["state"], json.loads(row["summary"])
-    found = needs(state, document)
+    """What a table's row and card show of its read-model row at ``now_ms``.
+
+    The row's words come from ``summary`` (``show --json``'s document) alone; a
+    card's (the one-line summary, the clock's and the breaks' lines) from the
+    row's ``state`` when it was read (:meth:`bgledger.Ledger.matches` with
+    ``states``), else the card's lines are left out.
+    """
+    document = json.loads(row["summary"])
+    found = needs(document)
     clock = document["clock"]
     running = clock.get("running")
     tick = None
     if running and clock.get("reserve_ms"):
         start = at_ms(clock["as_of"]) + (clock.get("delay_left_ms") or 0)
         tick = {"running": running, "reserve": clock["reserve_ms"][running], "from": start}
-    status = status_words(row)
+    status = status_words({**row, "summary": document})
     if document.get("to_act") and not row["winner"]:
-        status += f" · {state.name(document['to_act'])} {phase_words(document['phase'])}"
-    rank = rank_of(state, found, now_ms)
-    return {
+        status += f" · {document['players'][document['to_act']]} {phase_words(document['phase'])}"
+    rank = rank_of(document, found, now_ms)
+    state = row.get("state")
+    found_item = {
         "id": row["match_id"],
         "row": row,
         "doc": document,
@@ -105,23 +111,39 @@ def item(row: Mapping[str, Any], now_ms: int) -> dict[str, Any]:
         "kinds": sorted({need.kind for need in found if need.from_ms <= now_ms}),
         "rank": rank,
         "urgent": rank < UNDER_WAY,
+        "base": base_rank(document),
         # the console's filter: finished, under way, not begun
         "stage": "over" if row["winner"] else "under-way" if row["game"] else "not-begun",
-        "base": UNDER_WAY if state.in_game else NOT_BEGUN,
         "now_ms": now_ms,
-        "where": _where(row, state),
+        "where": _where(row, document),
         "status": status,
-        "brief": brief(state),
-        "clock": clock_line(state),
-        "figures": [clock_text(ms) for ms in figures(state.timer, now_ms)] if state.timer else [],
+        "figures": _figures(clock, tick, now_ms),
         "tick": tick,
-        "breaks": break_lines(state),
     }
+    if state is not None:
+        found_item |= {"brief": brief(state), "clock": clock_line(state)}
+        found_item["breaks"] = break_lines(state)
+    return found_item
 
 
-def _where(row: Mapping[str, Any], state: Any) -> str:
+def _figures(clock: Mapping[str, Any], tick: Mapping[str, Any] | None, now_ms: int) -> list[str]:
+    """Both reserves as the clock shows them at ``now_ms`` (the running one counted on)."""
+    reserves = clock.get("reserve_ms")
+    if not reserves:
+        return []
+    shown = []
+    for player in ("a", "b"):
+        left = reserves[player]
+        if tick is not None and tick["running"] == player:
+            left -= max(0, now_ms - tick["from"])
+        shown.append(clock_text(left))
+    return shown
+
+
+def _where(row: Mapping[str, Any], document: Mapping[str, Any]) -> str:
     """The table (and round) as the match's start named them, else the match's id."""
-    parts = [f"table {state.table}" if state.table else "", str(row.get("round") or "")]
+    table = document.get("table")
+    parts = [f"table {table}" if table else "", str(row.get("round") or "")]
     named = " · ".join(part for part in parts if part)
     return named or str(row["match_id"])
 
@@ -206,14 +228,16 @@ def director_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -
 
     def live_context(event: str | None) -> dict[str, Any]:
         position = ledger.last_stored()  # read first: a change after it comes on the stream
-        rows = ledger.matches(event, states=True)
+        rows = ledger.matches(event)
+        if len(rows) <= CARDS_UP_TO:  # cards, with the lines the states give
+            rows = ledger.matches(event, states=True)
         now_ms = int(time.time() * 1000)
         items = ordered(item(row, now_ms) for row in rows)
         players = {row["match_id"]: (row["player_a"], row["player_b"]) for row in rows}
         return {
             "event": event,
             "items": items,
-            "mode": "cards" if len(items) <= CARDS_UP_TO else "rows",
+            "mode": "cards" if len(rows) <= CARDS_UP_TO else "rows",
             "counts": {
                 "needs": sum(1 for it in items if it["urgent"]),
                 "under_way": sum(1 for it in items if it["stage"] == "under-way"),

@@ -31,9 +31,9 @@ from typing import Any
 
 from bgledger.projections.views.text import at_ms, stop_reason, time_of_day
 from bgledger.projections.views.words import numbers_text, rule_for
-from bgledger.service import Decision, MatchState
+from bgledger.service import Decision
 
-__all__ = ["NOT_BEGUN", "RANKS", "UNDER_WAY", "Need", "needs", "rank_of"]
+__all__ = ["NOT_BEGUN", "RANKS", "UNDER_WAY", "Need", "base_rank", "needs", "rank_of"]
 
 RANKS: dict[str, tuple[int, str]] = {
     "time-up": (0, "time is up"),
@@ -66,46 +66,48 @@ class Need:
         return RANKS[self.kind][0]
 
 
-def needs(state: MatchState, document: dict[str, Any]) -> list[Need]:
-    """What the table of ``state`` needs (``document``: its ``show --json``, as the read
-    model keeps it, whose clock figures are as of its last event)."""
-    profile, found = state.profile, []
-    clock = document["clock"]
+def needs(document: dict[str, Any]) -> list[Need]:
+    """What the table needs, from its ``show --json`` document as the read model keeps it (its
+    clock figures as of its last event): no fold, no decoded state."""
+    profile, names, found = document["profile"], document["players"], []
+    clock, winner = document["clock"], document["winner"]
     running = clock.get("running")
-    if running and not state.winner and clock.get("reserve_ms"):
+    if running and not winner and clock.get("reserve_ms"):
         # the ledger's figures count down from the last event: the running reserve is
         # used up after what is left of the delay and then the reserve
         zero = at_ms(clock["as_of"]) + (clock.get("delay_left_ms") or 0)
         zero += clock["reserve_ms"][running]
         rule = rule_for(profile, Decision.TIME_EXPIRED)
-        words = f"{state.name(running)}'s time is up ({rule}): no expiry recorded yet"
+        words = f"{names[running]}'s time is up ({rule}): no expiry recorded yet"
         found.append(Need("time-up", words, zero))
-    timer = state.timer
-    if timer is not None and timer.stopped in _DISPUTES and not state.winner:
-        found.append(Need("dispute", f"clock stopped, {stop_reason(timer.stopped, profile)}"))
-    if state.flagged:
+    if clock.get("stopped") in _DISPUTES and not winner:
+        found.append(Need("dispute", f"clock stopped, {stop_reason(clock['stopped'], profile)}"))
+    if document["flagged"]:
         rule = rule_for(profile, Decision.ILLEGAL_PLAY)
-        found.append(
-            Need("flagged", f"flagged: {numbers_text(state.flagged)}, recorded as played ({rule})")
-        )
-    opened = state.breaks.open
-    if opened is not None and not state.winner:
+        flagged = numbers_text(document["flagged"])
+        found.append(Need("flagged", f"flagged: {flagged}, recorded as played ({rule})"))
+    opened = document["breaks"]["on_break"]
+    if opened is not None and not winner:
         rule = rule_for(profile, Decision.BREAK)
-        since = time_of_day(opened.ends_ms, state.last_at)
-        words = f"break over its allowance since {since} ({rule})"
-        found.append(Need("break-over", words, opened.ends_ms))
-    if state.winner:
+        ends = at_ms(opened["ends"])
+        words = f"break over its allowance since {time_of_day(ends, opened['ends'])} ({rule})"
+        found.append(Need("break-over", words, ends))
+    if winner:
         rule = rule_for(profile, Decision.RESULT)
-        score = f"{state.score[0]}\N{EN DASH}{state.score[1]}"
-        words = f"finished, won by {state.name(state.winner)} {score}: result to post ({rule})"
+        score = f"{document['score']['a']}\N{EN DASH}{document['score']['b']}"
+        words = f"finished, won by {names[winner]} {score}: result to post ({rule})"
         found.append(Need("result", words))
     return found
 
 
-def rank_of(state: MatchState, found: list[Need], now_ms: int) -> int:
-    """The table's place in the order at ``now_ms``: its most urgent need's, else under way
-    or not begun."""
+def rank_of(document: dict[str, Any], found: list[Need], now_ms: int) -> int:
+    """The table's place in the order at ``now_ms``: its most urgent need's, else
+    :func:`base_rank`."""
     ranks = [need.rank for need in found if need.from_ms <= now_ms]
-    if ranks:
-        return min(ranks)
-    return UNDER_WAY if state.in_game else NOT_BEGUN
+    return min(ranks) if ranks else base_rank(document)
+
+
+def base_rank(document: dict[str, Any]) -> int:
+    """The place of a table needing nothing: under way, or not begun (between games too)."""
+    playing = document["phase"] not in ("between-games", "over")
+    return UNDER_WAY if playing else NOT_BEGUN
