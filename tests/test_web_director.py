@@ -44,7 +44,7 @@ def ledger(tmp_path: Path) -> Iterator[Ledger]:
 def card(page: str, match: str) -> str:
     """The text of match ``match``'s card on the console, tags and spacing taken out."""
     found = re.search(
-        rf'<article class="card[^"]*" (?:id="(?:m|full)-{match}" )?data-match="{match}".*?</article>',
+        rf'<article class="card[^"]*" id="(?:m|full)-{match}" data-match="{match}".*?</article>',
         page,
         re.S,
     )
