@@ -81,7 +81,7 @@ from bgledger.service import Ledger, UnreadableRowError
 from bgledger.web.body import LINE_LIMIT, bearer_of, json_body, text_field
 from bgledger.web.committee import replay_routes
 from bgledger.web.director import console_news, director_routes
-from bgledger.web.feeds import FeedHub
+from bgledger.web.feeds import FeedHub, Subscription
 from bgledger.web.new_match import new_match_routes
 from bgledger.web.steps import pad_step
 from bgledger.web.streams import StreamLimits, Streams, stream_room
@@ -244,16 +244,20 @@ def create_app(
 
     async def events(request: Request) -> Response:
         match_id = request.path_params["match_id"]
-        count = (await run_in_threadpool(ledger.state, match_id)).events
         since = request.query_params.get("since") or request.headers.get("last-event-id")
         try:
-            start = min(int(since), count) if since is not None else count
+            start = int(since) if since is not None else None
         except ValueError:
             raise HTTPException(400, f"since={since!r}: an event number") from None
-        opening = f"retry: 1000\n: following {json.dumps(match_id)} after event {start}\n\n"
-        # one feed per match, shared by every stream that follows it (bgledger.web.feeds)
+
+        def opening(subscription: Subscription) -> list[str]:
+            after = subscription.start
+            return [f"retry: 1000\n: following {json.dumps(match_id)} after event {after}\n\n"]
+
+        # one feed per match, shared by every stream that follows it (bgledger.web.feeds):
+        # a stream opened on a match others follow reads nothing
         follow = partial(feeds.follow_match, match_id, start)
-        return await live.follow(client_of(request), [opening], follow)
+        return await live.follow(client_of(request), opening, follow)
 
     def service_worker(request: Request) -> Response:
         headers = {"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"}

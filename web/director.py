@@ -283,6 +283,10 @@ def director_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -
         except ValueError:
             raise HTTPException(400, f"since={since!r}: the console's position") from None
         opening = [f"retry: 1000\n: following {json.dumps(event)}\n\n"]
+
+        def opened(subscription: Any) -> list[str]:
+            return opening
+
         build = feeds.event_news
 
         def follow() -> Any:
@@ -291,7 +295,7 @@ def director_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -
                 subscription.put(_caught_up(ledger, event, start, build))
             return subscription
 
-        return await live.follow(_client(request), opening, follow)
+        return await live.follow(_client(request), opened, follow)
 
     def desk_context(match_id: str) -> dict[str, Any]:
         state = ledger.state(match_id)

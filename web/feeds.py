@@ -85,6 +85,7 @@ class Subscription:
         self.match_id = match_id
         self.event = event
         self.last = last
+        self.start = last
         self.ended = False
         self._pending: deque[str] = deque()
 
@@ -131,17 +132,22 @@ class FeedHub:
         """The last notification the hub has handed on (None: it follows nothing yet)."""
         return self._position
 
-    def follow_match(self, match_id: str, start: int) -> Subscription:
-        """A match stream's subscription: the events after ``start``, those stored already first.
+    def follow_match(self, match_id: str, since: int | None) -> Subscription:
+        """A match stream's subscription: the events after ``since`` (None: from now on), those
+        stored already first (its :attr:`~Subscription.start`: the event it follows after).
 
-        Runs in a thread (it may read the match once, if no other stream follows it).
+        Runs in a thread: it reads the match once if no other stream follows it, else nothing.
+
+        :raises MatchNotFoundError: for an unknown match.
         """
         with self._lock:
             self._begin()
             news = self._news.get(match_id)
             if news is None:
                 news = self._work_out(match_id)
-            subscription = Subscription(self, match_id, None, max(start, news.count))
+            start = news.count if since is None else max(0, min(since, news.count))
+            subscription = Subscription(self, match_id, None, news.count)
+            subscription.start = start
             subscription.put(news.after(start))
             self._matches.setdefault(match_id, set()).add(subscription)
             return subscription

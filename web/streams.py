@@ -194,18 +194,26 @@ class Streams:
         return _HeldStream(self, client, stream)
 
     async def follow(
-        self, client: str, opening: Sequence[str], follow: Callable[[], Subscription]
+        self,
+        client: str,
+        opening: Callable[[Subscription], Sequence[str]],
+        follow: Callable[[], Subscription],
     ) -> Response:
         """A live stream for ``client`` fed by the hub: ``follow`` (run in a thread) subscribes
-        it; the stream takes its messages without reading the ledger, and leaves the hub when
-        it ends.  The 429 past a cap (then nothing is subscribed)."""
+        it, ``opening`` says what it sends first; the stream takes its messages without
+        reading the ledger, and leaves the hub when it ends.  The 429 past a cap (then
+        nothing is read or subscribed)."""
         refused = self.refusal(client)
         if refused is not None:
             return refused
-        subscription = await run_in_threadpool(follow)
         self.held[client] = self.held.get(client, 0) + 1  # released when the response ends
+        try:  # counted before the wait: the streams opening meanwhile see this one's place taken
+            subscription = await run_in_threadpool(follow)
+        except BaseException:
+            self.release(client)
+            raise
         stream = poll(
-            opening,
+            opening(subscription),
             subscription,
             self.poll_seconds,
             keepalive_seconds=self.limits.keepalive_seconds,
