@@ -12,6 +12,9 @@ Routes, added to the application by :func:`director_routes`::
     GET /events/EVENT/director/live     the console's live part alone (``/director/live``)
     GET /events/EVENT/director/cards/M  one table's full card: the card and its last entries
                                         (``/director/cards/M``)
+    GET /events/EVENT/director/standings
+                                        the standings alone (a large event's console draws
+                                        them when asked: two rows a match)
     GET /api/events/EVENT/events        server-sent events: ``changes``, what changed with a
                                         line recorded (``/api/director/events``)
     GET /matches/MATCH/desk             the director's desk of one match: its history by
@@ -243,7 +246,10 @@ def director_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -
                 "under_way": sum(1 for it in items if it["stage"] == "under-way"),
                 "over": sum(1 for it in items if it["row"]["winner"]),
             },
-            "standings": ledger.standings(event),
+            # a large event's standings (two rows a match) are drawn when asked for
+            "standings": ledger.standings(event) if len(rows) <= CARDS_UP_TO else None,
+            "players": len({name for pair in players.values() for name in pair}),
+            "standings_url": _base(event) + "/standings",
             "rulings": ruling_log(ledger.rulings(event), players),
             "position": position,
             "now_ms": now_ms,
@@ -253,11 +259,16 @@ def director_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -
         event = request.path_params.get("event")
         context = live_context(event)
         stream = "/api/director/events" if event is None else f"/api/events/{quote(event)}/events"
-        live = "/director/live" if event is None else f"/events/{quote(event)}/director/live"
+        live = _base(event) + "/live"
         # the hint that issues the token this console asks for (``--event`` is required)
         issue = f"bgledger token --event {shlex.quote(event or 'E')} --role director"
         context |= {"stream": stream, "live": live, "issue": issue}
         return page(request, "director.html", context)
+
+    def standings(request: Request) -> Response:
+        event = request.path_params.get("event")
+        context = {"event": event, "standings": ledger.standings(event)}
+        return page(request, "_director_standings.html", context)
 
     def console_live(request: Request) -> Response:
         return page(request, "_director_live.html", live_context(request.path_params.get("event")))
@@ -326,6 +337,8 @@ def director_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -
         Route("/director", console),
         Route("/director/live", console_live),
         Route("/director/cards/{match_id}", full_card),
+        Route("/director/standings", standings),
+        Route("/events/{event:path}/director/standings", standings),
         Route("/events/{event:path}/director/live", console_live),
         Route("/events/{event:path}/director/cards/{match_id}", full_card),
         Route("/events/{event:path}/director", console),
@@ -344,6 +357,11 @@ def _caught_up(ledger: Ledger, event: str | None, since: int, build: EventNews) 
         return [_message(position, "reload", {"position": position})]
     rows = ledger.matches(event, ids=sorted(moved), states=True) if moved else []
     return build(event, rows, moved, position) if rows else []
+
+
+def _base(event: str | None) -> str:
+    """The console's address (``/director`` for every match)."""
+    return "/director" if event is None else f"/events/{quote(event)}/director"
 
 
 def _client(request: Request) -> str:

@@ -91,7 +91,9 @@
     skew = data.now - Date.now();
     data.tables.forEach(table);
     data.rulings.forEach(function (change) { row(change, $("rulings-rows"), false); });
-    data.standings.forEach(function (change) { row(change, $("standings-rows"), true); });
+    if ($("standings-rows")) {  // a large event's: once shown
+      data.standings.forEach(function (change) { row(change, $("standings-rows"), true); });
+    }
     if ($("ruling-count")) { $("ruling-count").textContent = $("rulings-rows").children.length; }
     counts();
   }
@@ -174,6 +176,14 @@
       buttons[i].classList.toggle("on", on);
       buttons[i].setAttribute("aria-pressed", String(on));
     }
+  }
+
+  // -- a large event's standings, on demand (then kept live as the rest)
+  function showStandings(url) {
+    fetch(url)
+      .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function (html) { $("standings-later").outerHTML = html; })
+      .catch(function (status) { say("refused", "The standings did not load (" + status + ")."); });
   }
 
   // -- a table's full card, on demand: its card and its last entries
@@ -316,6 +326,8 @@
     var filter = event.target.closest("#matches .filter");
     if (filter) { filterBy(filter.dataset.filter); return; }
     if (event.target.closest("#card-close")) { closeCard(); return; }
+    var standings = event.target.closest("#show-standings");
+    if (standings) { showStandings(standings.dataset.url); return; }
     var more = event.target.closest(".open-card");
     if (more) { openCard(more.dataset.match); return; }
     var chosen = event.target.closest("#items .table-row");
