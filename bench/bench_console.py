@@ -20,8 +20,9 @@ ASGI calls: the whole stack, no network):
    match under way; the bytes the stream carries for each line (its
    ``changes`` message: the table's row and card, the rulings and standings
    rows).  **Target: <= 20 KB** (the worst line).  Against it, measured in the
-   same run: the console's whole live part (``GET .../director/live``), what
-   the console before issue 26 fetched again for every line (then 1.36 MB).
+   same run: the console's whole live part and its standings (``GET
+   .../director/live`` and ``.../standings``), what the console before issue 26
+   fetched again for every line (then 1.36 MB, its cards larger).
 3. **one computation for many**: 50 match streams of one match and 5
    consoles open while a line is posted there: how many times the match's
    news was worked out (1: one feed per match).
@@ -105,7 +106,9 @@ async def follow_lines(ledger: Ledger, lines: int) -> tuple[list[int], int]:
     sizes: list[int] = []
     transport = httpx2.ASGITransport(app=app)
     async with httpx2.AsyncClient(transport=transport, base_url="http://bench") as client:
+        # the old console's refetch: the live part with the standings (now drawn on demand)
         whole = len((await client.get(f"/events/{EVENT}/director/live")).content)
+        whole += len((await client.get(f"/events/{EVENT}/director/standings")).content)
         for _ in range(lines):
             match_id = rng.choice(playing)
             line = next_line(ledger.state(match_id), rng)
@@ -234,7 +237,7 @@ def main() -> int:
     mean, worst = statistics.mean(sizes), max(sizes)
     print(f"bytes to the console per line            {mean:8.0f} mean, {worst} max  "
           f"({len(sizes)} lines)")  # fmt: skip
-    print(f"the whole live part (the old refetch)    {whole:8d} bytes  "
+    print(f"live part + standings (the old refetch)  {whole:8d} bytes  "
           f"= {whole / mean:.0f} x the mean line")  # fmt: skip
     print(f"news worked out for one line, {followers} streams  {worked:8d}")
     verdicts = [

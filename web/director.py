@@ -70,7 +70,7 @@ from bgledger.projections.views.words import rule_for, rules_cited
 from bgledger.service import Decision, Ledger
 from bgledger.web.feeds import EventNews, FeedHub
 from bgledger.web.streams import Streams
-from bgledger.web.triage import UNDER_WAY, base_rank, needs, rank_of
+from bgledger.web.triage import UNDER_WAY, needs, rank_of
 from bgledger.web.words import phase_words, status_words
 
 __all__ = ["CARDS_UP_TO", "CATCH_UP", "console_news", "director_routes"]
@@ -114,7 +114,6 @@ def item(row: Mapping[str, Any], now_ms: int) -> dict[str, Any]:
         "kinds": sorted({need.kind for need in found if need.from_ms <= now_ms}),
         "rank": rank,
         "urgent": rank < UNDER_WAY,
-        "base": base_rank(document),
         # the console's filter: finished, under way, not begun
         "stage": "over" if row["winner"] else "under-way" if row["game"] else "not-begun",
         "now_ms": now_ms,

@@ -3,9 +3,11 @@
 A stream opens with its first messages, then asks ``news`` what to send (the
 messages, in the wire format of server-sent events, or none); after
 :data:`KEEPALIVE_SECONDS` with nothing to send it sends a comment line, so
-that proxies keep a quiet stream open.  ``news`` reads the ledger: it runs in
-Starlette's thread pool, and keeps what it last saw (the match's last event,
-the event's counts) itself.
+that proxies keep a quiet stream open.  The application's streams are fed by
+its feed hub (:mod:`bgledger.web.feeds`, :meth:`Streams.follow`): their
+``news`` hands over what the hub worked out once for every stream, and reads
+nothing; a ``news`` that reads the ledger itself (:meth:`Streams.respond`)
+runs in Starlette's thread pool.
 
 The streams are the match page's (``/api/matches/MATCH/events``,
 :mod:`bgledger.web.app`) and the director's console's
@@ -15,8 +17,9 @@ Bounded at the edge (DESIGN principle 11).  An idle stream costs an open
 connection (a file descriptor) and a task, nothing more:
 
 - :class:`Streams` asks the ledger once a tick, for every stream at once,
-  whether anything was stored (:meth:`~bgledger.Ledger.last_stored`); a stream
-  asks its ``news`` only then (and once a keep-alive interval whatever happened);
+  whether anything was stored (:meth:`~bgledger.Ledger.last_stored`), and only
+  then has the hub work out what changed; a stream asks its ``news`` only then
+  (and once a keep-alive interval whatever happened);
 - a client (an address) holds at most :data:`PER_CLIENT` streams, the server
   at most :data:`TOTAL` and never more than the open-files limit leaves beside
   :data:`RESERVED_FILES`; past either cap a stream is answered 429 with
