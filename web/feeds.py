@@ -31,6 +31,7 @@ them: a client that reads nothing for that long is let go, and resumes with
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -41,6 +42,8 @@ from bgledger.projections.views.audit import history_line
 from bgledger.service import Ledger
 
 __all__ = ["PENDING", "EventNews", "FeedHub", "MatchNews", "Subscription", "recorded"]
+
+_log = logging.getLogger(__name__)
 
 PENDING = 5000
 """Messages a subscription holds for a client that reads none; past it the stream ends."""
@@ -191,7 +194,11 @@ class FeedHub:
             position, moved = self.ledger.moved(self._position)
             self._position = position
             for match_id in sorted(moved.keys() & self._matches.keys()):
-                news = self._work_out(match_id)
+                try:
+                    news = self._work_out(match_id)
+                except Exception as error:  # a damaged match: its streams wait, the others go on
+                    _log.warning("the feed of %r could not be read: %s", match_id, error)
+                    continue
                 for subscription in self._matches[match_id]:
                     subscription.put(news.after(subscription.last))
                     subscription.last = max(subscription.last, news.count)
