@@ -21,15 +21,20 @@ import uvicorn
 
 from bgledger.service import Ledger
 from bgledger.web import create_app
+from bgledger.web.streams import StreamLimits
 
 
 @contextmanager
-def serving(ledger: Ledger) -> Iterator[str]:
-    """The app on ``ledger`` under uvicorn while the block runs; yields its base URL."""
+def serving(ledger: Ledger, streams: StreamLimits | None = None) -> Iterator[str]:
+    """The app on ``ledger`` under uvicorn while the block runs; yields its base URL.
+
+    ``streams``: the live streams' bounds, if not the default ones.
+    """
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    config = uvicorn.Config(create_app(ledger), host="127.0.0.1", port=port, log_level="warning")
+    app = create_app(ledger, streams=streams)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

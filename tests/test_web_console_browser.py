@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+import socket
 import urllib.request
 from pathlib import Path
 
@@ -22,6 +23,7 @@ import pytest
 from bgledger.commands.match import Match, match_uuid
 from bgledger.service import Ledger
 from bgledger.store.application import MatchStore
+from bgledger.web.streams import StreamLimits
 from tests.match_driver import next_line, play_lines
 from tests.served import browser, serving
 
@@ -98,4 +100,26 @@ def test_one_table_changes_in_place_and_the_others_stay(tmp_path: Path) -> None:
         driver.find_element(By.CSS_SELECTOR, f"#m-{target} td.players").click()
         wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#card-view .last-lines").text)
         assert target in driver.find_element(By.ID, "card-view").text
+    ledger.close()
+
+
+def test_a_console_refused_a_stream_opens_it_again(tmp_path: Path) -> None:
+    """A 429 (too many streams from this address) is not retried by ``EventSource``: the
+    console opens its stream again itself, after a short wait, once there is room."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    ledger = Ledger(f"sqlite:///{tmp_path / 'ledger.db'}")
+    ledger.start(("Ann", "Bob"), 5, match_id="final", event="Open", by="k")
+    with serving(ledger, StreamLimits(per_client=1)) as base, browser() as driver:
+        host, port = base.removeprefix("http://").split(":")
+        held = socket.create_connection((host, int(port)), timeout=5)  # this address's one stream
+        held.sendall(b"GET /api/matches/final/events HTTP/1.1\r\nHost: t\r\n\r\n")
+        assert held.recv(64).startswith(b"HTTP/1.1 200")
+        driver.get(f"{base}/events/Open/director")
+        status = (By.ID, "live-status")
+        wait = WebDriverWait(driver, 15, 0.05)
+        wait.until(lambda d: d.find_element(*status).text.startswith("reconnecting in"))
+        held.close()  # room again: the console's next try gets its stream
+        wait.until(lambda d: d.find_element(*status).text == "live")
     ledger.close()
