@@ -199,3 +199,43 @@ def test_a_match_stream_resumes_after_the_last_event_it_saw(ledger: Ledger) -> N
     message = r"id: (\d+)\nevent: recorded\ndata: \{\"number\": (\d+), \"line\": "
     assert re.findall(message, text) == [("3", "3"), ("4", "4")]
     assert '"match": {"match_id": "t000"' in text
+
+
+def test_the_ledger_names_the_matches_moved_since_a_position(ledger: Ledger) -> None:
+    """The feed's one read a tick: the matches with events after a notification, and the number
+    of each one's first new event."""
+    ids = many(ledger, 3)
+    before = ledger.last_stored()
+    assert ledger.moved(before) == (before, {})
+    ledger.record_line(ids[2], "move 8/5 6/5", by="k")
+    ledger.record_line(ids[0], "move 8/5 6/5", by="k")
+    ledger.record_line(ids[0], "roll 6 4", by="k")
+    assert ledger.moved(before) == (before + 3, {ids[2]: 4, ids[0]: 4})
+    rows = ledger.matches(ids=[ids[0]], states=True)
+    assert [(row["match_id"], row["state"].dice) for row in rows] == [(ids[0], (6, 4))]
+
+
+def test_a_full_card_is_of_a_match_of_the_event(ledger: Ledger) -> None:
+    many(ledger, 1)
+    ledger.start(("Eve", "Fay"), 3, match_id="other", event="Ladder", by="k")
+    client = TestClient(create_app(ledger))
+    card = client.get("/events/Open/director/cards/t000")
+    assert card.status_code == 200 and "Last entries" in card.text
+    assert "opening roll: A0 3, B0 1: A0 plays first" in html.unescape(card.text)
+    assert client.get("/events/Open/director/cards/other").status_code == 404
+    assert client.get("/director/cards/other").status_code == 200
+
+
+def test_a_stream_that_reads_nothing_for_too_long_is_let_go(ledger: Ledger) -> None:
+    """Its messages are held up to PENDING; past that the stream ends (the browser resumes)."""
+    from bgledger.web.feeds import PENDING, FeedHub
+
+    many(ledger, 1)
+    hub = FeedHub(ledger)
+    follower = hub.follow_match("t000", None)
+    follower.put(["x\n\n"] * PENDING)
+    assert not follower.ended and len(follower()) == PENDING
+    follower.put(["x\n\n"] * (PENDING + 1))
+    assert follower.ended and follower() == []
+    follower.close()
+    assert hub.follow_match("t000", 0)() != []  # a new follower starts afresh
