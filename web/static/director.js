@@ -219,6 +219,7 @@
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
       .then(function (html) {
         desk = match; picked = undefined; choices = [];
+        if (window.innerWidth < 1000 && carded !== null) { closeCard(); }  // the sheet over it
         $("desk").innerHTML = html;
         $("desk").className = "desk open";
         $("desk").scrollIntoView({ block: "start" });
