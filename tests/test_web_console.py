@@ -239,3 +239,33 @@ def test_a_stream_that_reads_nothing_for_too_long_is_let_go(ledger: Ledger) -> N
     assert follower.ended and follower() == []
     follower.close()
     assert hub.follow_match("t000", 0)() != []  # a new follower starts afresh
+
+
+def test_a_match_won_sends_its_players_standings_and_the_ruling(ledger: Ledger) -> None:
+    ids = many(ledger, 5)
+    app = create_app(ledger, poll_seconds=0.02)
+    director = ledger.issue_token("director", event="Open")
+    line = 'penalty b 7 "USBGF 2.2.4" an hour late'  # B1's penalty points: A1 wins, 7-0
+    _, events = asyncio.run(_console_hears(app, "Open", [(ids[1], line, director)]))
+    (change,) = events
+    assert [table["id"] for table in change["tables"]] == [ids[1]]
+    assert "finished, won by A1 7\N{EN DASH}0: result to post" in html.unescape(
+        change["tables"][0]["row"]
+    )
+    standings = {
+        row["id"]: re.sub(r"<[^>]+>", " ", row["html"]).split() for row in change["standings"]
+    }
+    assert standings == {
+        "s-Open-A1": [
+            "A1",
+            "1",
+            "1",
+            "0",
+            "0",
+            "7",
+            "0",
+        ],  # played, won, lost, in progress, for, against
+        "s-Open-B1": ["B1", "1", "0", "1", "0", "0", "7"],
+    }
+    assert [ruling["id"] for ruling in change["rulings"]] == [f"r-{ids[1]}-4"]
+    assert "USBGF 2.2.4" in change["rulings"][0]["html"]

@@ -174,12 +174,21 @@ def console_news(ledger: Ledger, env: Environment) -> EventNews:
                     "card": str(pieces.card(found)),  # type: ignore[attr-defined]
                 }
             )
+        rulings = _rulings(ledger, event, rows, moved, pieces)
+        # a match counts in the standings by its result, and in progress until it has one: its
+        # players' rows change when it starts, is won, or is ruled on (a result corrected)
+        ruled = {ruling["match"] for ruling in rulings}
+        counted = [
+            row
+            for row in rows
+            if row["winner"] or moved.get(row["match_id"]) == 1 or row["match_id"] in ruled
+        ]
         document = {
             "position": position,
             "now": now_ms,
             "tables": tables,
-            "rulings": _rulings(ledger, event, rows, moved, pieces),
-            "standings": _standings(ledger, event, rows, pieces),
+            "rulings": [{"id": r["id"], "html": r["html"]} for r in rulings],
+            "standings": _standings(ledger, event, counted, pieces) if counted else [],
         }
         return [_message(position, "changes", document)]
 
@@ -203,7 +212,12 @@ def _rulings(
         or (r["voided_by"] or 0) >= moved.get(r["match_id"], 0)
     ]
     return [
-        {"id": f"r-{r['match_id']}-{r['number']}", "html": str(pieces.ruling(r))} for r in changed
+        {
+            "id": f"r-{r['match_id']}-{r['number']}",
+            "match": r["match_id"],
+            "html": str(pieces.ruling(r)),
+        }
+        for r in changed
     ]
 
 
