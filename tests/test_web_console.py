@@ -269,3 +269,30 @@ def test_a_match_won_sends_its_players_standings_and_the_ruling(ledger: Ledger) 
     }
     assert [ruling["id"] for ruling in change["rulings"]] == [f"r-{ids[1]}-4"]
     assert "USBGF 2.2.4" in change["rulings"][0]["html"]
+
+
+def test_a_console_away_too_long_is_told_to_draw_again(
+    ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Back after more tables of its event moved than :data:`CATCH_UP`: ``reload``; other
+    events' tables do not count."""
+    from bgledger.web import director
+
+    monkeypatch.setattr(director, "CATCH_UP", 2)
+    ours = many(ledger, 3)
+    ledger.start(("Eve", "Fay"), 3, match_id="other", event="Ladder", by="k")
+    drawn = ledger.last_stored()
+    ledger.record_line("other", "opening 3 1", by="k")
+
+    async def heard(since: int, kind: str) -> list[dict[str, Any]]:
+        stream = Stream(create_app(ledger), "/api/events/Open/events", f"since={since}")
+        found = await stream.events(asyncio.get_running_loop().time() + 1.0, kind)
+        await stream.close()
+        return found
+
+    assert asyncio.run(heard(drawn, "changes")) == []  # the Ladder's line: nothing of Open's
+    for match_id in ours[:2]:
+        ledger.record_line(match_id, "move 8/5 6/5", by="k")
+    assert [t["id"] for t in asyncio.run(heard(drawn, "changes"))[0]["tables"]] == ours[:2]
+    ledger.record_line(ours[2], "move 8/5 6/5", by="k")
+    assert asyncio.run(heard(drawn, "reload")) == [{"position": ledger.last_stored()}]

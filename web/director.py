@@ -366,10 +366,16 @@ def _caught_up(ledger: Ledger, event: str | None, since: int, build: EventNews) 
     """What a console drawn (or last told) at ``since`` missed: the tables of ``event`` that moved
     since, as one ``changes``; ``reload`` past :data:`CATCH_UP` of them."""
     position, moved = ledger.moved(since)
-    if len(moved) > CATCH_UP:
-        return [_message(position, "reload", {"position": position})]
-    rows = ledger.matches(event, ids=sorted(moved), states=True) if moved else []
-    return build(event, rows, moved, position) if rows else []
+    if not moved:
+        return []
+    reload = [_message(position, "reload", {"position": position})]
+    if len(moved) > 50 * CATCH_UP:  # the whole ledger moved: not worth naming them
+        return reload
+    mine = [row["match_id"] for row in ledger.matches(event, ids=sorted(moved))]
+    if len(mine) > CATCH_UP:
+        return reload
+    rows = ledger.matches(event, ids=mine, states=True) if mine else []
+    return build(event, rows, {m: moved[m] for m in mine}, position) if rows else []
 
 
 def _base(event: str | None) -> str:
