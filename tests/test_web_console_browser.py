@@ -48,6 +48,7 @@ def stored(url: str) -> None:
 
 
 def test_one_table_changes_in_place_and_the_others_stay(tmp_path: Path) -> None:
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
@@ -61,12 +62,12 @@ def test_one_table_changes_in_place_and_the_others_stay(tmp_path: Path) -> None:
     token = ledger.issue_token("scorekeeper", match_id=target)
     with serving(ledger) as base, browser() as driver:
         driver.get(f"{base}/events/Open/director")
-        wait = WebDriverWait(driver, 15, 0.05)
+        wait = WebDriverWait(driver, 15, 0.05, (StaleElementReferenceException,))
         wait.until(lambda d: d.find_element(By.ID, "live-status").text == "live")
-        assert len(driver.find_elements(By.CSS_SELECTOR, "#items > tr.table-row")) == TABLES
+        assert len(driver.find_elements(By.CSS_SELECTOR, "#items > .table-row")) == TABLES
         events = int(driver.find_element(By.ID, f"m-{target}").get_attribute("data-events"))
         tagged = driver.execute_script(
-            "var rows = document.querySelectorAll('#items > tr');"
+            "var rows = document.querySelectorAll('#items > .table-row');"
             "rows.forEach(function (row) { row.bgledgerTag = row.id; });"
             "window.bgledgerPage = 'drawn once'; return rows.length;"
         )
@@ -86,7 +87,7 @@ def test_one_table_changes_in_place_and_the_others_stay(tmp_path: Path) -> None:
             lambda d: d.find_element(By.ID, f"m-{target}").get_attribute("data-events") == str(now)
         )
         kept = driver.execute_script(
-            "var rows = document.querySelectorAll('#items > tr'), kept = [], fresh = [];"
+            "var rows = document.querySelectorAll('#items > .table-row'), kept = [], fresh = [];"
             "rows.forEach(function (row) {"
             "  (row.bgledgerTag === row.id ? kept : fresh).push(row.id); });"
             "return [kept.length, fresh];"
@@ -97,7 +98,9 @@ def test_one_table_changes_in_place_and_the_others_stay(tmp_path: Path) -> None:
         )
 
         # its full card on demand: a click on the row
-        driver.find_element(By.CSS_SELECTOR, f"#m-{target} td.players").click()
+        row = driver.find_element(By.ID, f"m-{target}")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
+        row.find_element(By.CSS_SELECTOR, ".players").click()
         wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#card-view .last-lines").text)
         assert target in driver.find_element(By.ID, "card-view").text
     ledger.close()

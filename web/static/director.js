@@ -69,7 +69,7 @@
     var items = $("items");
     if (!items) { return; }
     var old = $("m-" + change.id);
-    if (old && Number(old.dataset.events) > change.events) { return; }  // older than what is shown
+    if (old && Number(old.dataset.events) >= change.events) { return; }  // not newer than shown
     var fresh = node(matches.dataset.mode === "rows" ? change.row : change.card);
     if (old && old.classList.contains("open")) { fresh.classList.add("open"); }
     if (old) { old.replaceWith(fresh); }
