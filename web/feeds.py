@@ -208,7 +208,11 @@ class FeedHub:
                     mine = [row for row in rows if event is None or row["event"] == event]
                     if not mine:
                         continue
-                    messages = self.event_news(event, mine, moved, position)
+                    try:
+                        messages = self.event_news(event, mine, moved, position)
+                    except Exception as error:  # the other events' consoles are served
+                        _log.warning("the consoles of %r could not be told: %s", event, error)
+                        continue
                     for subscription in followers:
                         subscription.put(messages)
 
