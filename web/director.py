@@ -60,7 +60,6 @@ from starlette.routing import Route
 from bgledger.projections.views.audit import history_line
 from bgledger.projections.views.scoresheet import ruling_log
 from bgledger.projections.views.text import (
-    at_ms,
     break_lines,
     brief,
     clock_line,
@@ -70,7 +69,7 @@ from bgledger.projections.views.words import rule_for, rules_cited
 from bgledger.service import Decision, Ledger
 from bgledger.web.feeds import EventNews, FeedHub
 from bgledger.web.streams import Streams
-from bgledger.web.triage import UNDER_WAY, needs, rank_of
+from bgledger.web.triage import UNDER_WAY, falls_from, needs, rank_of
 from bgledger.web.words import phase_words, status_words
 
 __all__ = ["CARDS_UP_TO", "CATCH_UP", "console_news", "director_routes"]
@@ -99,8 +98,8 @@ def item(row: Mapping[str, Any], now_ms: int) -> dict[str, Any]:
     running = clock.get("running")
     tick = None
     if running and clock.get("reserve_ms"):
-        start = at_ms(clock["as_of"]) + (clock.get("delay_left_ms") or 0)
-        tick = {"running": running, "reserve": clock["reserve_ms"][running], "from": start}
+        tick = {"running": running, "reserve": clock["reserve_ms"][running]}
+        tick["from"] = falls_from(clock)
     status = status_words({**row, "summary": document})
     if document.get("to_act") and not row["winner"]:
         status += f" · {document['players'][document['to_act']]} {phase_words(document['phase'])}"

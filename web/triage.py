@@ -33,7 +33,16 @@ from bgledger.projections.views.text import at_ms, stop_reason, time_of_day
 from bgledger.projections.views.words import numbers_text, rule_for
 from bgledger.service import Decision
 
-__all__ = ["NOT_BEGUN", "RANKS", "UNDER_WAY", "Need", "base_rank", "needs", "rank_of"]
+__all__ = [
+    "NOT_BEGUN",
+    "RANKS",
+    "UNDER_WAY",
+    "Need",
+    "base_rank",
+    "falls_from",
+    "needs",
+    "rank_of",
+]
 
 RANKS: dict[str, tuple[int, str]] = {
     "time-up": (0, "time is up"),
@@ -73,10 +82,7 @@ def needs(document: dict[str, Any]) -> list[Need]:
     clock, winner = document["clock"], document["winner"]
     running = clock.get("running")
     if running and not winner and clock.get("reserve_ms"):
-        # the ledger's figures count down from the last event: the running reserve is
-        # used up after what is left of the delay and then the reserve
-        zero = at_ms(clock["as_of"]) + (clock.get("delay_left_ms") or 0)
-        zero += clock["reserve_ms"][running]
+        zero = falls_from(clock) + clock["reserve_ms"][running]  # then the reserve is used up
         rule = rule_for(profile, Decision.TIME_EXPIRED)
         words = f"{names[running]}'s time is up ({rule}): no expiry recorded yet"
         found.append(Need("time-up", words, zero))
@@ -98,6 +104,12 @@ def needs(document: dict[str, Any]) -> list[Need]:
         words = f"finished, won by {names[winner]} {score}: result to post ({rule})"
         found.append(Need("result", words))
     return found
+
+
+def falls_from(clock: dict[str, Any]) -> int:
+    """The moment the running player's reserve starts to fall, from ``show --json``'s
+    ``clock``: its figures are as of ``as_of``, and what is left of the delay goes first."""
+    return at_ms(clock["as_of"]) + (clock.get("delay_left_ms") or 0)
 
 
 def rank_of(document: dict[str, Any], found: list[Need], now_ms: int) -> int:
