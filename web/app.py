@@ -251,8 +251,8 @@ def create_app(
             raise HTTPException(400, f"since={since!r}: an event number") from None
 
         def opening(subscription: Subscription) -> list[str]:
-            after = subscription.start
-            return [f"retry: 1000\n: following {json.dumps(match_id)} after event {after}\n\n"]
+            after = "now" if subscription.start is None else f"event {subscription.start}"
+            return [f"retry: 1000\n: following {json.dumps(match_id)} after {after}\n\n"]
 
         # one feed per match, shared by every stream that follows it (bgledger.web.feeds):
         # a stream opened on a match others follow reads nothing

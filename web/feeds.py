@@ -30,6 +30,7 @@ them: a client that reads nothing for that long is let go, and resumes with
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import threading
@@ -37,6 +38,9 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import sqlalchemy.exc
+from eventsourcing.persistence import PersistenceError
 
 from bgledger.projections.views.audit import history_line
 from bgledger.service import Ledger
@@ -83,11 +87,13 @@ class Subscription:
     reading the ledger; :attr:`ended` once it held more than :data:`PENDING`.
     """
 
-    def __init__(self, hub: FeedHub, match_id: str | None, event: str | None, last: int) -> None:
+    def __init__(
+        self, hub: FeedHub, match_id: str | None, event: str | None, last: int | None
+    ) -> None:
         self.hub = hub
         self.match_id = match_id
         self.event = event
-        self.last = last
+        self.last = last  # the last event it was given (None: none yet, from the next change)
         self.start = last
         self.ended = False
         self._pending: deque[str] = deque()
@@ -128,6 +134,7 @@ class FeedHub:
         self._matches: dict[str, set[Subscription]] = {}
         self._events: dict[str | None, set[Subscription]] = {}
         self._news: dict[str, MatchNews] = {}
+        self._leaving: deque[Subscription] = deque()
         self._lock = threading.Lock()
 
     @property
@@ -141,13 +148,25 @@ class FeedHub:
 
         Runs in a thread: it reads the match once if no other stream follows it, else nothing.
 
+        The database out of reach for a moment (a venue's server out of file
+        descriptors), a stream that others' already follow opens all the same
+        and is told the events from ``since`` on, or from the match's next change.
+
         :raises MatchNotFoundError: for an unknown match.
         """
         with self._lock:
             self._begin()
             news = self._news.get(match_id)
             if news is None:
-                news = self._work_out(match_id)
+                try:
+                    news = self._work_out(match_id)
+                except (OSError, sqlalchemy.exc.SQLAlchemyError, PersistenceError):
+                    if match_id not in self._matches:
+                        raise  # no stream follows it: whether it exists is not known
+                    subscription = Subscription(self, match_id, None, since)
+                    subscription.start = since
+                    self._matches[match_id].add(subscription)
+                    return subscription
             start = news.count if since is None else max(0, min(since, news.count))
             subscription = Subscription(self, match_id, None, news.count)
             subscription.start = start
@@ -165,8 +184,19 @@ class FeedHub:
             return subscription
 
     def leave(self, subscription: Subscription) -> None:
-        """Forget ``subscription`` (a match no stream follows is no longer kept)."""
-        with self._lock:
+        """Forget ``subscription`` (a match no stream follows is no longer kept).
+
+        Called on the event loop as a stream ends: it never waits for the hub's
+        lock (held while the hub reads the ledger); the hub forgets it at its next
+        turn.
+        """
+        subscription.ended = True
+        self._leaving.append(subscription)
+
+    def _forget(self) -> None:
+        """Forget the subscriptions that left (under the lock)."""
+        while self._leaving:
+            subscription = self._leaving.popleft()
             if subscription.match_id is not None:
                 held = self._matches.get(subscription.match_id, set())
                 held.discard(subscription)
@@ -186,8 +216,13 @@ class FeedHub:
         (:meth:`~bgledger.web.streams.Streams.moved`).
         """
         with self._lock:
-            if self._position is None or not (self._matches or self._events):
+            self._forget()
+            if not (self._matches or self._events):
                 self._position = None  # nobody follows: the next follower starts afresh
+                return
+            if self._position is None:  # followers came while the log could not be read
+                self._position = last
+                self._renew()
                 return
             if last <= self._position:
                 return
@@ -200,8 +235,10 @@ class FeedHub:
                     _log.warning("the feed of %r could not be read: %s", match_id, error)
                     continue
                 for subscription in self._matches[match_id]:
-                    subscription.put(news.after(subscription.last))
-                    subscription.last = max(subscription.last, news.count)
+                    # one that opened without a reading: from this change on
+                    last = moved[match_id] - 1 if subscription.last is None else subscription.last
+                    subscription.put(news.after(last))
+                    subscription.last = max(last, news.count)
             if moved and self._events and self.event_news is not None:
                 rows = self.ledger.matches(ids=sorted(moved), states=True)
                 for event, followers in self._events.items():
@@ -216,10 +253,26 @@ class FeedHub:
                     for subscription in followers:
                         subscription.put(messages)
 
+    def _renew(self) -> None:
+        """Work out every followed match again, and hand on what its streams have not had."""
+        for match_id, followers in self._matches.items():
+            try:
+                news = self._work_out(match_id)
+            except Exception as error:  # a damaged match: its streams wait, the others go on
+                _log.warning("the feed of %r could not be read: %s", match_id, error)
+                continue
+            for subscription in followers:
+                if subscription.last is not None:
+                    subscription.put(news.after(subscription.last))
+                subscription.last = max(subscription.last or 0, news.count)
+
     def _begin(self) -> None:
-        """Start following the log where it stands, before the first follower reads anything."""
+        """Start following the log where it stands, before the first follower reads anything
+        (if the log cannot be read now, the next tick starts it: :meth:`advance`)."""
+        self._forget()
         if self._position is None:
-            self._position = self.ledger.last_stored()
+            with contextlib.suppress(OSError, sqlalchemy.exc.SQLAlchemyError, PersistenceError):
+                self._position = self.ledger.last_stored()
 
     def _work_out(self, match_id: str) -> MatchNews:
         """The match's stream messages, worked out once for all its streams."""
