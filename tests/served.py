@@ -28,7 +28,7 @@ from bgledger.web.streams import StreamLimits
 def serving(ledger: Ledger, streams: StreamLimits | None = None) -> Iterator[str]:
     """The app on ``ledger`` under uvicorn while the block runs; yields its base URL.
 
-    ``streams``: the live streams' bounds, if not the default ones.
+    ``streams``: the live streams' bounds (the app's default without).
     """
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
