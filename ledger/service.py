@@ -55,6 +55,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from uuid import UUID
 
 from bgledger.access import (
     ROLES,
@@ -534,6 +535,7 @@ class Ledger:
         self._token_book: TokenBook | None = None
         self._key_book: KeyBook | None = None
         self._publication_book: PublicationBook | None = None
+        self._stream_names: dict[UUID, str] = {}  # a match's stream never changes its name
 
     def close(self) -> None:
         """Close the database connections."""
@@ -1361,16 +1363,62 @@ class Ledger:
                     self._models = ReadModels(self._store)
         return self._models
 
-    def matches(self, event: str | None = None) -> list[dict[str, Any]]:
-        """Every match (of ``event``), in the order started: one read-model row each.
+    def matches(
+        self,
+        event: str | None = None,
+        *,
+        ids: Sequence[str] | None = None,
+        states: bool = False,
+    ) -> list[dict[str, Any]]:
+        """Every match (of ``event``; only ``ids``, if given), in the order started: one
+        read-model row each.
 
         Each row has the match's columns, ``summary`` (``show --json``'s
-        document as JSON text) and ``status`` in words.
+        document as JSON text) and ``status`` in words; with ``states``, ``state``
+        too: the :class:`MatchState` the row keeps (the one ``verify`` checks
+        against the events), without folding the match (folded only if the row's
+        state is in an older form).
         """
-        rows = self._read_models().matches(event)
+        rows = self._read_models().matches(event, ids=ids, state=states)
         from bgledger.projections.readmodels.rows import status_text
 
-        return [{**row, "status": status_text(row)} for row in rows]
+        listed = [{**row, "status": status_text(row)} for row in rows]
+        if states:
+            for row in listed:
+                row["state"] = self._row_state(row)
+        return listed
+
+    def _row_state(self, row: dict[str, Any]) -> MatchState:
+        """The state a read-model row keeps, or the match folded if it is in an older form."""
+        from bgledger.projections.state.codec import state_from_dict
+
+        try:
+            return state_from_dict(json.loads(row["state"]))
+        except (ValueError, KeyError, TypeError, IndexError):
+            return self._store.state(row["match_id"])
+
+    def moved(self, after: int) -> tuple[int, dict[str, int]]:
+        """The log's last notification, and the matches with events stored after notification
+        ``after`` (``last_stored``'s figure): each with the number of its first new event.
+
+        One read of the log's ids (no event is read or folded); a match seen
+        for the first time is named from its first event, once.
+        """
+        from bgledger.store.recorder import LedgerRecorder
+
+        recorder = cast(LedgerRecorder, self._store.recorder)
+        last, streams = recorder.moved_streams(after)
+        moved: dict[str, int] = {}
+        for stream, first in streams:
+            name = self._stream_names.get(stream)
+            if name is None:
+                started = next(iter(self._store.events.get(stream, lte=1)), None)
+                name = getattr(started, "match_id", None)
+                if not isinstance(name, str):
+                    continue  # no match's stream
+                self._stream_names[stream] = name
+            moved[name] = first
+        return last, moved
 
     def rulings(self, event: str | None = None) -> list[dict[str, Any]]:
         """Every ruling in every match (of ``event``): the director's report (USBGF 5.5).

@@ -43,7 +43,11 @@ def ledger(tmp_path: Path) -> Iterator[Ledger]:
 
 def card(page: str, match: str) -> str:
     """The text of match ``match``'s card on the console, tags and spacing taken out."""
-    found = re.search(rf'<article class="card[^"]*" data-match="{match}".*?</article>', page, re.S)
+    found = re.search(
+        rf'<article class="card[^"]*" id="(?:m|full)-{match}" data-match="{match}".*?</article>',
+        page,
+        re.S,
+    )
     assert found, f"no card for {match}"
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", found.group(0))))
 
@@ -87,8 +91,9 @@ def test_a_line_posted_by_a_pad_shows_on_the_console(client: TestClient, ledger:
     assert "game 1" in shown
     assert "cube 2, Ann's" in shown  # Bob doubled, Ann took: her cube
     assert "turn Bob, to roll or double" in shown  # the phase in words
-    assert "Ann took: cube at 2, Ann owns it" in shown  # the last event
     assert "flagged" not in shown
+    full = card(client.get("/events/Open%20Cup/director/cards/final").text, "final")
+    assert "Ann took: cube at 2, Ann owns it" in full  # the last event, on the full card
 
 
 def test_an_illegal_play_recorded_as_played_is_flagged(client: TestClient, ledger: Ledger) -> None:
@@ -96,8 +101,8 @@ def test_an_illegal_play_recorded_as_played_is_flagged(client: TestClient, ledge
     for line in ILLEGAL:
         assert post(client, "final", line, pad).status_code == 201
     page = client.get(LIVE).text
-    assert '<article class="card flagged" data-match="final"' in page
-    assert "flagged: event 6, recorded as played" in card(page, "final")
+    assert re.search(r'<article class="card flagged [^"]*needs" id="m-final"', page)
+    assert "flagged: event 6, recorded as played (USBGF 4.2.3)" in card(page, "final")
     assert "flagged" not in card(page, "side")
 
 
@@ -191,7 +196,7 @@ def test_an_event_named_with_markup_is_escaped(client: TestClient, ledger: Ledge
     assert HOSTILE not in page.text and "&lt;script&gt;" in page.text
 
 
-def test_the_stream_says_which_match_of_the_event_moved(store_url: str) -> None:
+def test_the_stream_sends_the_moved_table_alone(store_url: str) -> None:
     """On SQLite, then on PostgreSQL (shared: an event and matches of their own)."""
     ledger = Ledger(store_url)
     event, ids = unique_id("Open"), {name: unique_id(name) for name in ("final", "side", "other")}
@@ -203,7 +208,7 @@ def test_the_stream_says_which_match_of_the_event_moved(store_url: str) -> None:
     other = ledger.issue_token("scorekeeper", match_id=ids["other"])
 
     async def scenario() -> tuple[list[dict[str, Any]], Stream]:
-        stream = Stream(app, f"/api/events/{event}/events", "since=2")  # as drawn
+        stream = Stream(app, f"/api/events/{event}/events")
         loop = asyncio.get_running_loop()
         await asyncio.wait_for(stream.chunks.get(), WITHIN)  # the stream is open
         transport = httpx2.ASGITransport(app=app)
@@ -216,7 +221,7 @@ def test_the_stream_says_which_match_of_the_event_moved(store_url: str) -> None:
                 )
                 assert answer.status_code == 201
         posted = loop.time()
-        events = await stream.events(posted + WITHIN, "changed")
+        events = await stream.events(posted + WITHIN, "changes")
         await stream.close()
         return events, stream
 
@@ -225,19 +230,26 @@ def test_the_stream_says_which_match_of_the_event_moved(store_url: str) -> None:
     finally:
         ledger.close()
     assert stream.headers["content-type"].startswith("text/event-stream")
-    assert [event["matches"] for event in events] == [[ids["final"]]]
-    assert events[0]["total"] == 4  # final's 3 events (2 new), side's 1
+    assert [[table["id"] for table in event["tables"]] for event in events] == [[ids["final"]]]
+    table = events[0]["tables"][0]
+    assert table["events"] == 3  # started, game 1, the opening roll
+    assert "Ann v Bob" in table["row"] and f'id="m-{ids["final"]}"' in table["row"]
+    assert "Ann v Bob" in table["card"]
+    assert events[0]["standings"] == []  # no result: the standings are as they were
+    assert events[0]["rulings"] == []
 
 
 def test_a_console_drawn_before_a_line_hears_of_it_on_connecting(ledger: Ledger) -> None:
-    """The page was drawn at 2 events (``since=2``); one was recorded before the stream opened."""
+    """The page was drawn at a position; a line was recorded before its stream opened."""
+    drawn = ledger.last_stored()
     ledger.record_line("side", "opening 3 1", by="kim")
 
     async def scenario() -> list[dict[str, Any]]:
-        stream = Stream(create_app(ledger), "/api/events/Open Cup/events", "since=2")
-        events = await stream.events(asyncio.get_running_loop().time() + WITHIN, "changed")
+        stream = Stream(create_app(ledger), "/api/events/Open Cup/events", f"since={drawn}")
+        events = await stream.events(asyncio.get_running_loop().time() + WITHIN, "changes")
         await stream.close()
         return events
 
     events = asyncio.run(scenario())
-    assert events and events[0]["total"] == 4
+    assert [table["id"] for table in events[0]["tables"]] == ["side"]
+    assert events[0]["position"] == ledger.last_stored()

@@ -84,11 +84,12 @@ from bgledger.rules.errors import BgLedgerError
 from bgledger.service import Ledger, UnreadableRowError
 from bgledger.web.body import LINE_LIMIT, bearer_of, json_body, text_field
 from bgledger.web.committee import replay_routes
-from bgledger.web.director import director_routes
+from bgledger.web.director import console_news, director_routes
+from bgledger.web.feeds import FeedHub, Subscription
 from bgledger.web.new_match import new_match_routes
 from bgledger.web.publication import publication_routes
 from bgledger.web.steps import pad_step
-from bgledger.web.streams import News, StreamLimits, Streams, stream_room
+from bgledger.web.streams import StreamLimits, Streams, stream_room
 from bgledger.web.wall import wall_routes
 from bgledger.web.words import kind_words, phase_words, status_words
 
@@ -156,11 +157,13 @@ def create_app(
     ``streams``: the live streams' bounds (default :class:`StreamLimits`, as many
     streams in all as the open-files limit leaves room for: :func:`stream_room`).
     """
-    live = Streams(streams or StreamLimits(total=stream_room()), ledger.last_stored, poll_seconds)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.filters.update(
         phase_words=phase_words, status_words=status_words, kind_words=kind_words
     )
+    feeds = FeedHub(ledger, console_news(ledger, templates.env))  # one follower for every stream
+    limits = streams or StreamLimits(total=stream_room())
+    live = Streams(limits, ledger.last_stored, poll_seconds, feeds)
 
     def page(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
         return templates.TemplateResponse(request, name, context, status_code=status)
@@ -247,14 +250,20 @@ def create_app(
 
     async def events(request: Request) -> Response:
         match_id = request.path_params["match_id"]
-        count = (await run_in_threadpool(ledger.state, match_id)).events
         since = request.query_params.get("since") or request.headers.get("last-event-id")
         try:
-            start = min(int(since), count) if since is not None else count
+            start = int(since) if since is not None else None
         except ValueError:
             raise HTTPException(400, f"since={since!r}: an event number") from None
-        opening = f"retry: 1000\n: following {json.dumps(match_id)} after event {start}\n\n"
-        return live.respond(client_of(request), [opening], _recorded_after(ledger, match_id, start))
+
+        def opening(subscription: Subscription) -> list[str]:
+            after = "now" if subscription.start is None else f"event {subscription.start}"
+            return [f"retry: 1000\n: following {json.dumps(match_id)} after {after}\n\n"]
+
+        # one feed per match, shared by every stream that follows it (bgledger.web.feeds):
+        # a stream opened on a match others follow reads nothing
+        follow = partial(feeds.follow_match, match_id, start)
+        return await live.follow(client_of(request), opening, follow)
 
     def service_worker(request: Request) -> Response:
         headers = {"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"}
@@ -307,7 +316,7 @@ def create_app(
         Route("/api/matches/{match_id}/rulings", rulings),
         *replay_routes(ledger, page),
         *wall_routes(ledger, page, live),  # before the director's: /api/events/E/wall/events
-        *director_routes(ledger, page, live),
+        *director_routes(ledger, page, live, feeds),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     handlers = {
@@ -317,7 +326,9 @@ def create_app(
         HTTPException: http_error,
     }
     middleware = [Middleware(SecurityHeaders)]
-    return Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)
+    application = Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)
+    application.state.feeds = feeds  # the feed hub, for a test or a benchmark to count its work
+    return application
 
 
 class SecurityHeaders:
@@ -347,27 +358,3 @@ class SecurityHeaders:
 def client_of(request: Request) -> str:
     """The address a request came from (the live streams are counted by it)."""
     return request.client.host if request.client else "unknown"
-
-
-def _recorded_after(ledger: Ledger, match_id: str, start: int) -> News:
-    """The match stream's news: each event after ``start`` as it is stored (``id``: its number)."""
-    last = start
-
-    def news() -> list[str]:
-        nonlocal last
-        count = ledger.state(match_id).events
-        if count <= last:
-            return []
-        entries, document = _news(ledger, match_id)
-        messages = []
-        for entry in entries[last:count]:
-            data = {"number": entry.number, "line": history_line(entry), "match": document}
-            messages.append(f"id: {entry.number}\nevent: recorded\ndata: {json.dumps(data)}\n\n")
-        last = count
-        return messages
-
-    return news
-
-
-def _news(ledger: Ledger, match_id: str) -> tuple[list[Any], dict[str, Any]]:
-    return ledger.history(match_id), ledger.show(match_id).to_json()

@@ -3,9 +3,11 @@
 A stream opens with its first messages, then asks ``news`` what to send (the
 messages, in the wire format of server-sent events, or none); after
 :data:`KEEPALIVE_SECONDS` with nothing to send it sends a comment line, so
-that proxies keep a quiet stream open.  ``news`` reads the ledger: it runs in
-Starlette's thread pool, and keeps what it last saw (the match's last event,
-the event's counts) itself.
+that proxies keep a quiet stream open.  The application's streams are fed by
+its feed hub (:mod:`bgledger.web.feeds`, :meth:`Streams.follow`): their
+``news`` hands over what the hub worked out once for every stream, and reads
+nothing; a ``news`` that reads the ledger itself (:meth:`Streams.respond`)
+runs in Starlette's thread pool.
 
 The streams are the match page's (``/api/matches/MATCH/events``,
 :mod:`bgledger.web.app`) and the director's console's
@@ -15,8 +17,9 @@ Bounded at the edge (DESIGN principle 11).  An idle stream costs an open
 connection (a file descriptor) and a task, nothing more:
 
 - :class:`Streams` asks the ledger once a tick, for every stream at once,
-  whether anything was stored (:meth:`~bgledger.Ledger.last_stored`); a stream
-  asks its ``news`` only then (and once a keep-alive interval whatever happened);
+  whether anything was stored (:meth:`~bgledger.Ledger.last_stored`), and only
+  then has the hub work out what changed; a stream asks its ``news`` only then
+  (and once a keep-alive interval whatever happened);
 - a client (an address) holds at most :data:`PER_CLIENT` streams, the server
   at most :data:`TOTAL` and never more than the open-files limit leaves beside
   :data:`RESERVED_FILES`; past either cap a stream is answered 429 with
@@ -40,12 +43,16 @@ import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import sqlalchemy.exc
 from eventsourcing.persistence import PersistenceError
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.types import Receive, Scope, Send
+
+if TYPE_CHECKING:
+    from bgledger.web.feeds import FeedHub, Subscription
 
 __all__ = [
     "IDLE_SECONDS",
@@ -125,11 +132,16 @@ class Streams:
     """
 
     def __init__(
-        self, limits: StreamLimits, stored: Callable[[], int] | None, poll_seconds: float
+        self,
+        limits: StreamLimits,
+        stored: Callable[[], int] | None,
+        poll_seconds: float,
+        hub: FeedHub | None = None,
     ) -> None:
         self.limits = limits
         self.poll_seconds = poll_seconds
         self.held: dict[str, int] = {}
+        self.hub = hub
         self._stored = stored
         self._last = 0
         self._asked = float("-inf")
@@ -148,7 +160,11 @@ class Streams:
             now = time.monotonic()
             if now - self._asked >= self.poll_seconds:
                 self._asked = now
-                self._last = await run_in_threadpool(self._stored)
+                last = await run_in_threadpool(self._stored)
+                if last != self._last and self.hub is not None:
+                    # the feeds' work, once for every stream, before any stream asks its news
+                    await run_in_threadpool(self.hub.advance, last)
+                self._last = last
         return self._last
 
     def refusal(self, client: str) -> Response | None:
@@ -180,6 +196,36 @@ class Streams:
         )
         return _HeldStream(self, client, stream)
 
+    async def follow(
+        self,
+        client: str,
+        opening: Callable[[Subscription], Sequence[str]],
+        follow: Callable[[], Subscription],
+    ) -> Response:
+        """A live stream for ``client`` fed by the hub: ``follow`` (run in a thread) subscribes
+        it, ``opening`` says what it sends first; the stream takes its messages without
+        reading the ledger, and leaves the hub when it ends.  The 429 past a cap (then
+        nothing is read or subscribed)."""
+        refused = self.refusal(client)
+        if refused is not None:
+            return refused
+        self.held[client] = self.held.get(client, 0) + 1  # released when the response ends
+        try:  # counted before the wait: the streams opening meanwhile see this one's place taken
+            subscription = await run_in_threadpool(follow)
+        except BaseException:
+            self.release(client)
+            raise
+        stream = poll(
+            opening(subscription),
+            subscription,
+            self.poll_seconds,
+            keepalive_seconds=self.limits.keepalive_seconds,
+            idle_seconds=self.limits.idle_seconds,
+            moved=self.moved,
+            in_thread=False,
+        )
+        return _HeldStream(self, client, stream, subscription.close)
+
     def release(self, client: str) -> None:
         """One stream of ``client`` ended."""
         left = self.held.get(client, 0) - 1
@@ -192,16 +238,24 @@ class Streams:
 class _HeldStream(StreamingResponse):
     """A live stream that gives its place back however it ends (client gone, idle, shutdown)."""
 
-    def __init__(self, streams: Streams, client: str, stream: AsyncIterator[str]) -> None:
+    def __init__(
+        self,
+        streams: Streams,
+        client: str,
+        stream: AsyncIterator[str],
+        closed: Callable[[], None] | None = None,
+    ) -> None:
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         super().__init__(stream, media_type="text/event-stream", headers=headers)
-        self._streams, self._client = streams, client
+        self._streams, self._client, self._closed = streams, client, closed
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
             await super().__call__(scope, receive, send)
         finally:
             self._streams.release(self._client)
+            if self._closed is not None:
+                self._closed()
 
 
 async def poll(
@@ -212,24 +266,27 @@ async def poll(
     keepalive_seconds: float = KEEPALIVE_SECONDS,
     idle_seconds: float = IDLE_SECONDS,
     moved: Callable[[], Awaitable[int]] | None = None,
+    in_thread: bool = True,
 ) -> AsyncIterator[str]:
     """``opening``, then what ``news`` gives, asked now and every ``poll_seconds``.
 
     With ``moved`` (an awaitable's maker: :meth:`Streams.moved`), ``news`` is
     asked only when what it answers has changed, or once a keep-alive
     interval.  It runs until the client goes away (Starlette then cancels
-    it), or ends after ``idle_seconds`` with nothing sent but keep-alives.
+    it), or ends after ``idle_seconds`` with nothing sent but keep-alives, or
+    when ``news`` says it has ``ended``.  ``in_thread``: ``news`` reads the
+    ledger, and runs in the thread pool (a hub's subscription does not).
     """
     for message in opening:
         yield message
     quiet = idle = 0.0
     seen: object = None
-    while idle < idle_seconds and not STOPPING.is_set():
+    while idle < idle_seconds and not STOPPING.is_set() and not getattr(news, "ended", False):
         messages: Sequence[str] = []
         try:
             now = None if moved is None else await moved()
             if moved is None or now != seen or quiet >= keepalive_seconds:
-                messages = await run_in_threadpool(news)
+                messages = await run_in_threadpool(news) if in_thread else news()
                 seen = now
         except (OSError, sqlalchemy.exc.SQLAlchemyError, PersistenceError) as error:
             # out of file descriptors or the database away: asked again next tick

@@ -892,6 +892,26 @@ class LedgerRecorder(LedgerAggregateRecorder, ApplicationRecorder):
             found: int | None = connection.execute(select(func.max(self.table.c.id))).scalar()
         return found
 
+    def moved_streams(self, after: int) -> tuple[int, list[tuple[UUID, int]]]:
+        """The highest notification id, and each stream with events after ``after`` up to it,
+        with the number of its first event there.
+
+        One settled read (:meth:`settle`) of the ids alone (the primary key and the
+        streams' index, no event's body): what a live feed asks once a tick.
+        """
+        table = self.table
+        with self.transaction(commit=False) as connection:
+            self.settle(connection)
+            last = int(connection.execute(select(func.max(table.c.id))).scalar() or 0)
+            if last <= after:
+                return last, []
+            rows = connection.execute(
+                select(table.c.originator_id, func.min(table.c.originator_version))
+                .where(table.c.id > after, table.c.id <= last)
+                .group_by(table.c.originator_id)
+            ).all()
+        return last, [(row[0], int(row[1])) for row in rows]
+
     def subscribe(
         self, gt: int | None = None, topics: Sequence[str] = ()
     ) -> Subscription[ApplicationRecorder]:

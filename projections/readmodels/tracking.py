@@ -47,6 +47,7 @@ Example::
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -318,12 +319,17 @@ class ReadModels:
 
     # -- reading ------------------------------------------------------------------
 
-    def matches(self, event: str | None = None) -> list[dict[str, Any]]:
-        """The match index rows (without the stored state), in the order matches were started."""
-        columns = [c for c in matches_table.c if c.name != "state"]
+    def matches(
+        self, event: str | None = None, *, ids: Sequence[str] | None = None, state: bool = False
+    ) -> list[dict[str, Any]]:
+        """The match index rows, in the order matches were started (only ``ids``, if given);
+        the stored state (:mod:`bgledger.projections.state.codec` form) only with ``state``."""
+        columns = [c for c in matches_table.c if state or c.name != "state"]
         query = select(*columns).order_by(matches_table.c.started_id)
         if event is not None:
             query = query.where(matches_table.c.event == event)
+        if ids is not None:
+            query = query.where(matches_table.c.match_id.in_(sorted(ids)))
         return self._rows(query)
 
     def like(self, players: tuple[str, str], length: int) -> list[str]:

@@ -1,21 +1,27 @@
-// bgledger serve: the director's console. The server streams which matches of
-// the event have new events (server-sent events); the console refetches its
-// live part, drawn by the server. The desk of one match lists its history; an
-// event picked there asks the server which rulings are open at it
-// (GET /api/matches/M/rulings?event=N). A ruling, a late arrival or penalty
-// points is one line of the record language posted to
-// POST /api/matches/M/lines with the director's token; the server decides.
+// bgledger serve: the director's console. Drawn once by the server (the tables needing the
+// director first); then the live stream (server-sent events) brings, per line recorded
+// anywhere, only what changed: the table's row or card, drawn by the server and put in place
+// of the old one, the rulings-log and standings rows. The clocks count down here from the
+// server's figures. A table's full card (its last entries) is fetched on demand. The desk of
+// one match lists its history; an event picked there asks the server which rulings are open
+// at it (GET /api/matches/M/rulings?event=N). A ruling, a late arrival or penalty points is
+// one line of the record language posted to POST /api/matches/M/lines with the director's
+// token; the server decides.
 (function () {
   "use strict";
   var root = document.getElementById("director");
   if (!root) { return; }
   var $ = function (id) { return document.getElementById(id); };
-  var total = root.dataset.total;
   var desk = null;      // the match whose desk is open
   var picked;          // the event picked in its history (null: the whole match; none yet)
   var choices = [];     // the open rulings listed
   var busy = false;
-  var pending = null, ticking = null;
+  var carded = null;    // the match whose full card is open
+  var matches = $("matches");
+  var position = matches ? matches.dataset.position : "";
+  // the server's clock: the figures count from its moments, this device's clock corrected
+  var skew = matches ? Number(matches.dataset.now) - Date.now() : 0;
+  function serverNow() { return Date.now() + skew; }
 
   // -- the token and what the server said: token.js
   var say = bgledger.say;
@@ -29,40 +35,183 @@
         var said = body.recorded.map(function (e) { return "#" + e.number + " " + e.text; }).join(" · ");
         say("recorded", match + ": " + (body.replayed ? "already recorded (sent again): " : "") + said);
         if (done) { done(); }
-        refresh();
-        if (desk === match) { refreshDesk(); }
+        if (desk === match) { refreshDesk(); }  // the table itself comes on the stream
       } else {
         bgledger.refused(status, body);
       }
     }, function () { busy = false; });
   }
 
-  // -- the live part: every match, the standings, the rulings log
-  function refresh() {
-    pending = null;
+  // -- the live part: drawn once; then each change replaces the one table, ruling or standing
+  function node(html) {
+    var holder = document.createElement("template");
+    holder.innerHTML = html.trim();
+    return holder.content.firstElementChild;
+  }
+  function key(el) { return [Number(el.dataset.rank), Number(el.dataset.order)]; }
+  function before(a, b) { return a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]); }
+  function place(list, el) {  // in the order: the tables needing the director first
+    var mine = key(el), child = list.firstElementChild;
+    while (child && (child === el || !before(mine, key(child)))) { child = child.nextElementSibling; }
+    if (el.nextElementSibling !== child || el.parentNode !== list) { list.insertBefore(el, child); }
+  }
+  function counts() {
+    var items = $("items");
+    if (!items) { return; }
+    var spans = document.querySelectorAll("#matches .count");
+    for (var i = 0; i < spans.length; i++) {
+      var kind = spans[i].dataset.count;
+      spans[i].textContent = items.querySelectorAll(kind === "needs" ? ".needs" : "." + kind).length;
+    }
+    $("match-count").textContent = items.children.length;
+  }
+  function table(change) {
+    var items = $("items");
+    if (!items) { return; }
+    var old = $("m-" + change.id);
+    if (old && Number(old.dataset.events) >= change.events) { return; }  // not newer than shown
+    var fresh = node(matches.dataset.mode === "rows" ? change.row : change.card);
+    if (old && old.classList.contains("open")) { fresh.classList.add("open"); }
+    if (old) { old.replaceWith(fresh); }
+    place(items, fresh);
+    if (carded === change.id) { openCard(change.id, true); }
+    if (desk === change.id) { refreshDesk(); }
+  }
+  function row(change, body, ordered) {
+    var old = $(change.id), fresh = node(change.html);
+    if (old) { old.replaceWith(fresh); return; }
+    var none = body.closest("section").querySelector(".none");
+    if (none) { none.remove(); }
+    var child = body.firstElementChild;
+    while (ordered && child && child.dataset.order < fresh.dataset.order) { child = child.nextElementSibling; }
+    body.insertBefore(fresh, ordered ? child : null);
+  }
+  function apply(data) {
+    position = String(data.position);
+    skew = data.now - Date.now();
+    data.tables.forEach(table);
+    data.rulings.forEach(function (change) { row(change, $("rulings-rows"), false); });
+    if ($("standings-rows")) {  // a large event's: once shown
+      data.standings.forEach(function (change) { row(change, $("standings-rows"), true); });
+    }
+    if ($("ruling-count")) { $("ruling-count").textContent = $("rulings-rows").children.length; }
+    counts();
+  }
+  function reload() {  // the whole live part again: after a long time away
     fetch(root.dataset.live)
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
       .then(function (html) {
+        var filter = matches ? matches.dataset.filter : "all";
         $("console").innerHTML = html;
-        var mark = document.querySelector("#console .as-of");
-        if (mark && mark.dataset.running === "1" && ticking === null) {
-          ticking = setTimeout(function () { ticking = null; refresh(); }, 1000);  // the clocks
-        }
+        matches = $("matches");
+        position = matches.dataset.position;
+        skew = Number(matches.dataset.now) - Date.now();
+        filterBy(filter);
       })
       .catch(function () { $("live-status").textContent = "reload the page"; });
   }
-  if (window.EventSource) {
-    var source = new EventSource(root.dataset.stream + "?since=" + encodeURIComponent(total));
-    source.addEventListener("changed", function (event) {
-      var data = JSON.parse(event.data);
-      if (pending === null) { pending = setTimeout(refresh, 30); }
-      if (desk !== null && data.matches.indexOf(desk) >= 0) { refreshDesk(); }
-    });
-    source.onopen = function () { $("live-status").textContent = "live"; $("live-status").className = "live"; };
-    source.onerror = function () { $("live-status").textContent = "reconnecting…"; $("live-status").className = "live off"; };
+
+  // -- the stream; EventSource retries by itself after a dropped connection, but not after a
+  // refusal (429: too many streams): then it is opened again after a growing, jittered wait
+  var source = null, failures = 0;
+  function status(text, on) { $("live-status").textContent = text; $("live-status").className = on ? "live" : "live off"; }
+  function connect() {
+    if (!window.EventSource) { return; }
+    source = new EventSource(root.dataset.stream + "?since=" + encodeURIComponent(position));
+    source.addEventListener("changes", function (event) { apply(JSON.parse(event.data)); });
+    source.addEventListener("reload", function () { reload(); });
+    source.onopen = function () { failures = 0; status("live", true); };
+    source.onerror = function () {
+      if (source.readyState !== EventSource.CLOSED) { status("reconnecting…", false); return; }
+      source.close();
+      failures += 1;
+      var wait = Math.min(60000, 1000 * Math.pow(2, failures - 1));
+      wait = wait / 2 + Math.random() * wait / 2;
+      status("reconnecting in " + Math.ceil(wait / 1000) + " s…", false);
+      setTimeout(connect, wait);
+    };
   }
-  var first = document.querySelector("#console .as-of");
-  if (first && first.dataset.running === "1") { ticking = setTimeout(function () { ticking = null; refresh(); }, 1000); }
+  connect();
+
+  // -- the clocks and the needs that come with time, from the server's figures
+  function minutes(millis) {
+    var s = Math.floor(Math.max(0, millis) / 1000);
+    var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = ("0" + (s % 60)).slice(-2);
+    return h ? h + ":" + ("0" + m).slice(-2) + ":" + sec : m + ":" + sec;
+  }
+  function tick() {
+    var now = serverNow(), i;
+    var running = document.querySelectorAll("#console .ticking");
+    for (i = 0; i < running.length; i++) {
+      var b = running[i];
+      var left = Number(b.dataset.ms) - Math.max(0, now - Number(b.dataset.from));
+      var text = minutes(left);
+      if (b.textContent !== text) { b.textContent = text; }
+    }
+    var due = document.querySelectorAll("#console .need[data-from]");
+    for (i = 0; i < due.length; i++) {
+      if (Number(due[i].dataset.from) > now) { continue; }
+      var need = due[i], item = need.closest("[data-rank]");
+      need.hidden = false;
+      need.removeAttribute("data-from");
+      if (!item) { continue; }
+      var rank = Math.min(Number(item.dataset.rank), Number(need.dataset.rank));
+      item.dataset.rank = String(rank);
+      item.classList.add("needs");
+      need.classList.forEach(function (c) { if (c !== "need") { item.classList.add(c); } });
+      if (item.parentNode && item.parentNode.id === "items") { place(item.parentNode, item); }
+      counts();
+    }
+  }
+  setInterval(tick, 1000);
+  tick();
+
+  // -- the filter: every table, those needing the director, under way, finished
+  function filterBy(which) {
+    if (!matches) { return; }
+    matches.dataset.filter = which;
+    var buttons = matches.querySelectorAll(".filter");
+    for (var i = 0; i < buttons.length; i++) {
+      var on = buttons[i].dataset.filter === which;
+      buttons[i].classList.toggle("on", on);
+      buttons[i].setAttribute("aria-pressed", String(on));
+    }
+  }
+
+  // -- a large event's standings, on demand (then kept live as the rest)
+  function showStandings(url) {
+    fetch(url)
+      .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function (html) { $("standings-later").outerHTML = html; })
+      .catch(function (status) { say("refused", "The standings did not load (" + status + ")."); });
+  }
+
+  // -- a table's full card, on demand: its card and its last entries
+  function openCard(match, again) {
+    var url = root.dataset.live.replace(/\/live$/, "/cards/") + encodeURIComponent(match);
+    fetch(url)
+      .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function (html) {
+        if (again && carded !== match) { return; }
+        var view = $("card-view");
+        var shut = '<p class="card-close"><button type="button" id="card-close">close</button></p>';
+        view.innerHTML = shut + html;
+        view.hidden = false;
+        var open = document.querySelectorAll("#items .open");
+        for (var i = 0; i < open.length; i++) { open[i].classList.remove("open"); }
+        if ($("m-" + match)) { $("m-" + match).classList.add("open"); }
+        carded = match;
+        if (!again) { view.scrollIntoView({ block: "nearest" }); }
+      })
+      .catch(function (status) { say("refused", "The card of " + match + " did not load (" + status + ")."); });
+  }
+  function closeCard() {
+    carded = null;
+    $("card-view").hidden = true;
+    $("card-view").textContent = "";
+    var open = document.querySelectorAll("#items .open");
+    for (var i = 0; i < open.length; i++) { open[i].classList.remove("open"); }
+  }
 
   // -- the desk of one match
   function openDesk(match) {
@@ -70,6 +219,7 @@
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
       .then(function (html) {
         desk = match; picked = undefined; choices = [];
+        if (window.innerWidth < 1000 && carded !== null) { closeCard(); }  // the sheet over it
         $("desk").innerHTML = html;
         $("desk").className = "desk open";
         $("desk").scrollIntoView({ block: "start" });
@@ -174,6 +324,15 @@
   document.addEventListener("click", function (event) {
     var open = event.target.closest(".open-desk");
     if (open) { openDesk(open.dataset.match); return; }
+    var filter = event.target.closest("#matches .filter");
+    if (filter) { filterBy(filter.dataset.filter); return; }
+    if (event.target.closest("#card-close")) { closeCard(); return; }
+    var standings = event.target.closest("#show-standings");
+    if (standings) { showStandings(standings.dataset.url); return; }
+    var more = event.target.closest(".open-card");
+    if (more) { openCard(more.dataset.match); return; }
+    var chosen = event.target.closest("#items .table-row");
+    if (chosen && !event.target.closest("a, button")) { openCard(chosen.dataset.match); return; }
     if (desk === null) { return; }
     var entry = event.target.closest("#desk-history .entry");
     if (entry) { pick(Number(entry.dataset.number)); return; }
@@ -185,6 +344,10 @@
     }
     var button = event.target.closest("#desk button[data-line]");
     if (button) { post(desk, button.dataset.line); }
+  });
+  document.addEventListener("keydown", function (event) {
+    var chosen = event.target.closest && event.target.closest("#items .table-row");
+    if (chosen && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); openCard(chosen.dataset.match); }
   });
   document.addEventListener("change", function (event) {
     if (event.target.closest("#ruling-form, #open-rulings")) { offer(); }

@@ -1,0 +1,285 @@
+"""The live feeds of one application: one follower of the ledger, each change worked out once.
+
+Every live stream of the server (a match page's or a pad's
+``/api/matches/MATCH/events``, a director's console's
+``/api/events/EVENT/events``) is a :class:`Subscription` of one
+:class:`FeedHub`.  Once a tick, when the ledger's last stored notification
+moved (:meth:`Streams.moved <bgledger.web.streams.Streams.moved>` asks it),
+the hub learns which matches changed in one read of the log's ids
+(:meth:`bgledger.Ledger.moved`: the notifications after the last one seen, and
+their streams) and works out, once for every viewer:
+
+- for a match followed by match streams: its new history lines and ``show
+  --json``'s document (one read of that match), the ``recorded`` messages each
+  of its streams sends from its own last event on;
+- for an event followed by consoles: the changed matches' read-model rows with
+  their states (one read of the rows, no fold), handed to the console's
+  builder (:mod:`bgledger.web.director`), whose one message goes to every
+  console of the event.
+
+Why the notification ids rather than the read-model rows: the ids after the
+last seen are a range of the events table's primary key, and their streams
+come from its index, without reading an event's body or the rows of the
+matches that did not move; the rows of those that did are then read by name.
+With nobody following, the hub reads nothing.
+
+A subscription's messages wait in its own queue (at most :data:`PENDING` of
+them: a client that reads nothing for that long is let go, and resumes with
+``Last-Event-ID``); the stream takes them without reading the ledger.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import threading
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy.exc
+from eventsourcing.persistence import PersistenceError
+
+from bgledger.projections.views.audit import history_line
+from bgledger.service import Ledger
+
+__all__ = ["PENDING", "EventNews", "FeedHub", "MatchNews", "Subscription", "recorded"]
+
+_log = logging.getLogger(__name__)
+
+PENDING = 5000
+"""Messages a subscription holds for a client that reads none; past it the stream ends."""
+
+EventNews = Callable[[str | None, list[dict[str, Any]], dict[str, int], int], list[str]]
+"""A console's builder: (the event followed (None: every match), the moved matches' rows with
+their states, each moved match's first new event number, the log's position) -> messages."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchNews:
+    """A match's news as of its ``count``-th event: each event's history line, and ``show
+    --json``'s document (JSON text) that every message of it carries."""
+
+    count: int
+    lines: tuple[tuple[int, str], ...]
+    document: str
+
+    def after(self, number: int) -> list[str]:
+        """The ``recorded`` messages of the events after ``number``."""
+        return [recorded(n, line, self.document) for n, line in self.lines[max(number, 0) :]]
+
+
+def recorded(number: int, line: str, document: str) -> str:
+    """One ``recorded`` message: ``{number, line, match}``, ``document`` already JSON.
+
+    The bytes ``json.dumps({"number": ..., "line": ..., "match": ...})`` gives.
+    """
+    data = f'{{"number": {number}, "line": {json.dumps(line)}, "match": {document}}}'
+    return f"id: {number}\nevent: recorded\ndata: {data}\n\n"
+
+
+class Subscription:
+    """One stream's place at the hub: what it follows, and the messages it has yet to send.
+
+    Called, it hands them over (a :data:`~bgledger.web.streams.News`) without
+    reading the ledger; :attr:`ended` once it held more than :data:`PENDING`.
+    """
+
+    def __init__(
+        self, hub: FeedHub, match_id: str | None, event: str | None, last: int | None
+    ) -> None:
+        self.hub = hub
+        self.match_id = match_id
+        self.event = event
+        self.last = last  # the last event it was given (None: none yet, from the next change)
+        self.start = last
+        self.ended = False
+        self._pending: deque[str] = deque()
+
+    def put(self, messages: Sequence[str]) -> None:
+        """Queue ``messages`` (a thread may put while the stream takes)."""
+        if self.ended:
+            return
+        self._pending.extend(messages)
+        if len(self._pending) > PENDING:
+            self._pending.clear()
+            self.ended = True
+
+    def __call__(self) -> list[str]:
+        taken: list[str] = []
+        while self._pending:
+            taken.append(self._pending.popleft())
+        return taken
+
+    def close(self) -> None:
+        """The stream ended: the hub forgets it."""
+        self.hub.leave(self)
+
+
+class FeedHub:
+    """The one follower of ``ledger`` for every live stream of an application.
+
+    ``event_news``: the consoles' builder (:data:`EventNews`).  :attr:`worked`
+    counts the matches whose news was worked out (each once a change, however
+    many follow it).
+    """
+
+    def __init__(self, ledger: Ledger, event_news: EventNews | None = None) -> None:
+        self.ledger = ledger
+        self.event_news = event_news
+        self.worked = 0
+        self._position: int | None = None
+        self._matches: dict[str, set[Subscription]] = {}
+        self._events: dict[str | None, set[Subscription]] = {}
+        self._news: dict[str, MatchNews] = {}
+        self._leaving: deque[Subscription] = deque()
+        self._lock = threading.Lock()
+
+    @property
+    def position(self) -> int | None:
+        """The last notification the hub has handed on (None: it follows nothing yet)."""
+        return self._position
+
+    def follow_match(self, match_id: str, since: int | None) -> Subscription:
+        """A match stream's subscription: the events after ``since`` (None: from now on), those
+        stored already first (its :attr:`~Subscription.start`: the event it follows after).
+
+        Runs in a thread: it reads the match once if no other stream follows it, else nothing.
+
+        The database out of reach for a moment (a venue's server out of file
+        descriptors), a stream that others' already follow opens all the same
+        and is told the events from ``since`` on, or from the match's next change.
+
+        :raises MatchNotFoundError: for an unknown match.
+        """
+        with self._lock:
+            self._begin()
+            news = self._news.get(match_id)
+            if news is None:
+                try:
+                    news = self._work_out(match_id)
+                except (OSError, sqlalchemy.exc.SQLAlchemyError, PersistenceError):
+                    if match_id not in self._matches:
+                        raise  # no stream follows it: whether it exists is not known
+                    subscription = Subscription(self, match_id, None, since)
+                    subscription.start = since
+                    self._matches[match_id].add(subscription)
+                    return subscription
+            start = news.count if since is None else max(0, min(since, news.count))
+            subscription = Subscription(self, match_id, None, news.count)
+            subscription.start = start
+            subscription.put(news.after(start))
+            self._matches.setdefault(match_id, set()).add(subscription)
+            return subscription
+
+    def follow_event(self, event: str | None, opening: Sequence[str] = ()) -> Subscription:
+        """A console's subscription to the matches of ``event`` (None: every match)."""
+        with self._lock:
+            self._begin()
+            subscription = Subscription(self, None, event, 0)
+            subscription.put(opening)
+            self._events.setdefault(event, set()).add(subscription)
+            return subscription
+
+    def leave(self, subscription: Subscription) -> None:
+        """Forget ``subscription`` (a match no stream follows is no longer kept).
+
+        Called on the event loop as a stream ends: it never waits for the hub's
+        lock (held while the hub reads the ledger); the hub forgets it at its next
+        turn.
+        """
+        subscription.ended = True
+        self._leaving.append(subscription)
+
+    def _forget(self) -> None:
+        """Forget the subscriptions that left (under the lock)."""
+        while self._leaving:
+            subscription = self._leaving.popleft()
+            if subscription.match_id is not None:
+                held = self._matches.get(subscription.match_id, set())
+                held.discard(subscription)
+                if not held:
+                    self._matches.pop(subscription.match_id, None)
+                    self._news.pop(subscription.match_id, None)
+            else:
+                followers = self._events.get(subscription.event, set())
+                followers.discard(subscription)
+                if not followers:
+                    self._events.pop(subscription.event, None)
+
+    def advance(self, last: int) -> None:
+        """The ledger's log reached notification ``last``: hand on what changed since.
+
+        Runs in a thread, once a tick for every stream
+        (:meth:`~bgledger.web.streams.Streams.moved`).
+        """
+        with self._lock:
+            self._forget()
+            if not (self._matches or self._events):
+                self._position = None  # nobody follows: the next follower starts afresh
+                return
+            if self._position is None:  # followers came while the log could not be read
+                self._position = last
+                self._renew()
+                return
+            if last <= self._position:
+                return
+            position, moved = self.ledger.moved(self._position)
+            self._position = position
+            for match_id in sorted(moved.keys() & self._matches.keys()):
+                try:
+                    news = self._work_out(match_id)
+                except Exception as error:  # a damaged match: its streams wait, the others go on
+                    _log.warning("the feed of %r could not be read: %s", match_id, error)
+                    continue
+                for subscription in self._matches[match_id]:
+                    # one that opened without a reading: from this change on
+                    last = moved[match_id] - 1 if subscription.last is None else subscription.last
+                    subscription.put(news.after(last))
+                    subscription.last = max(last, news.count)
+            if moved and self._events and self.event_news is not None:
+                rows = self.ledger.matches(ids=sorted(moved), states=True)
+                for event, followers in self._events.items():
+                    mine = [row for row in rows if event is None or row["event"] == event]
+                    if not mine:
+                        continue
+                    try:
+                        messages = self.event_news(event, mine, moved, position)
+                    except Exception as error:  # the other events' consoles are served
+                        _log.warning("the consoles of %r could not be told: %s", event, error)
+                        continue
+                    for subscription in followers:
+                        subscription.put(messages)
+
+    def _renew(self) -> None:
+        """Work out every followed match again, and hand on what its streams have not had."""
+        for match_id, followers in self._matches.items():
+            try:
+                news = self._work_out(match_id)
+            except Exception as error:  # a damaged match: its streams wait, the others go on
+                _log.warning("the feed of %r could not be read: %s", match_id, error)
+                continue
+            for subscription in followers:
+                if subscription.last is not None:
+                    subscription.put(news.after(subscription.last))
+                subscription.last = max(subscription.last or 0, news.count)
+
+    def _begin(self) -> None:
+        """Start following the log where it stands, before the first follower reads anything
+        (if the log cannot be read now, the next tick starts it: :meth:`advance`)."""
+        self._forget()
+        if self._position is None:
+            with contextlib.suppress(OSError, sqlalchemy.exc.SQLAlchemyError, PersistenceError):
+                self._position = self.ledger.last_stored()
+
+    def _work_out(self, match_id: str) -> MatchNews:
+        """The match's stream messages, worked out once for all its streams."""
+        self.worked += 1
+        entries = self.ledger.history(match_id)
+        document = json.dumps(self.ledger.show(match_id).to_json())
+        lines = tuple((entry.number, history_line(entry)) for entry in entries)
+        news = MatchNews(len(entries), lines, document)
+        self._news[match_id] = news
+        return news
