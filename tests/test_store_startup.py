@@ -151,3 +151,30 @@ def test_one_shot_commands_load_neither_the_orm_nor_sqlalchemy_utils(
     assert "bgledger.store.recorder" in loaded
     for heavy in ("sqlalchemy.orm", "sqlalchemy_utils", "eventsourcing_sqlalchemy", "cryptography"):
         assert heavy not in loaded, heavy
+
+
+def test_a_file_another_process_holds_is_still_read_and_put_in_wal_mode_later(
+    tmp_path: Path,
+) -> None:
+    """Putting a SQLite file in WAL mode needs it to itself: while another program is
+    writing to it the ledger still reads it, and once that program has let it go the
+    next transaction puts it in WAL mode."""
+    from bgledger.service import Ledger
+
+    path = tmp_path / "held.db"
+    Ledger(f"sqlite:///{path}").close()  # the ledger's tables made
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("PRAGMA journal_mode=DELETE")
+    writer.execute("CREATE TABLE other (n INTEGER)")
+    writer.execute("BEGIN IMMEDIATE")  # another program's write under way
+    writer.execute("INSERT INTO other VALUES (1)")
+    ledger = Ledger(f"sqlite:///{path}")
+    try:
+        assert ledger.match_ids() == []  # read while the other program writes
+        writer.execute("COMMIT")
+        writer.close()
+        assert ledger.match_ids() == []
+        with sqlite3.connect(path) as check:
+            assert check.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    finally:
+        ledger.close()

@@ -253,6 +253,9 @@ def _sequence_number() -> TypeEngine[int]:
     return BigInteger().with_variant(Integer(), "sqlite")
 
 
+WAL_ATTEMPTS = 20
+"""Transactions that try to put a SQLite file in WAL mode while another program keeps it
+in its own, before the ledger goes on in the file's mode."""
 _METADATA = MetaData()
 _TABLES: dict[str, Table] = {}
 
@@ -392,6 +395,7 @@ class LedgerDatastore:
         self.direct = self.is_postgres or (self._is_sqlite_file and _sqlite_returns())
         """Whether the recorders may use :meth:`autocommit` (PostgreSQL, a SQLite file)."""
         self._wal_tried = False
+        self._wal_attempts = 0
         self._wal_lock = Lock()
         self._kept: Any = None
         self._kept_pid = os.getpid()
@@ -406,9 +410,18 @@ class LedgerDatastore:
             if self._wal_tried:
                 return
             self._wal_tried = True
-            if self._is_sqlite_file:
+            if not self._is_sqlite_file:
+                return
+            # Another program with the file open keeps it in its mode ("database is locked",
+            # or the old mode answered).  WAL is for speed, not for correctness: the caller's
+            # statement goes on, and the next transactions try again, a few times.
+            self._wal_attempts += 1
+            mode = None
+            with contextlib.suppress(sqlalchemy.exc.OperationalError):
                 with self.engine.connect() as connection:
-                    connection.execute(text("PRAGMA journal_mode=WAL;")).all()
+                    mode = connection.execute(text("PRAGMA journal_mode=WAL;")).scalar()
+            if str(mode).lower() != "wal" and self._wal_attempts < WAL_ATTEMPTS:
+                self._wal_tried = False
 
     def in_transaction(self) -> bool:
         """Whether a :meth:`transaction` is open in this thread or task."""
