@@ -417,9 +417,9 @@ class LedgerDatastore:
             # statement goes on, and the next transactions try again, a few times.
             self._wal_attempts += 1
             mode = None
-            with contextlib.suppress(sqlalchemy.exc.OperationalError):
-                with self.engine.connect() as connection:
-                    mode = connection.execute(text("PRAGMA journal_mode=WAL;")).scalar()
+            locked = contextlib.suppress(sqlalchemy.exc.OperationalError)
+            with locked, self.engine.connect() as connection:
+                mode = connection.execute(text("PRAGMA journal_mode=WAL;")).scalar()
             if str(mode).lower() != "wal" and self._wal_attempts < WAL_ATTEMPTS:
                 self._wal_tried = False
 
