@@ -90,7 +90,7 @@ def test_a_line_posted_by_a_pad_shows_on_the_console(client: TestClient, ledger:
     shown = card(client.get(LIVE).text, "final")
     assert "game 1" in shown
     assert "cube 2, Ann's" in shown  # Bob doubled, Ann took: her cube
-    assert "turn Bob, to roll or double" in shown  # the phase in words
+    assert "turn Bob, on roll" in shown  # the phase in words
     assert "flagged" not in shown
     full = card(client.get("/events/Open%20Cup/director/cards/final").text, "final")
     assert "Ann took: cube at 2, Ann owns it" in full  # the last event, on the full card

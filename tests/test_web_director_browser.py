@@ -167,9 +167,7 @@ def test_the_console_follows_a_line_posted_by_a_pad(browser: Browser, shots: Pat
     assert "Di <i> rolled the lower die: Cy's time runs" in browser.text("#card-view .last-lines")
     assert "6:00" in browser.text(card(".reserves"))  # the 3-point match's reserve
     browser.post("side", "move 13/7 8/7", browser.tokens["side"])
-    browser.until(
-        lambda: "Di <i>, to roll or double" in browser.text(card(".turn")), "the next line too"
-    )
+    browser.until(lambda: "Di <i>, on roll" in browser.text(card(".turn")), "the next line too")
     assert browser.server("side")["turn"] == "b"
     browser.shoot(shots, "2-phone-followed", top=card())
 
@@ -182,7 +180,7 @@ def test_a_ruling_made_from_the_consoles_picker(browser: Browser, shots: Path) -
     assert "token" not in browser.driver.current_url
     final = '#console .card[data-match="final"]'
     assert "flagged: event 6" in browser.text(f"{final} .need.flagged")
-    assert "Ann, to roll or double" in browser.text(f"{final} .turn")  # after Bob's play
+    assert "Ann, on roll" in browser.text(f"{final} .turn")  # after Bob's play
 
     browser.tap(f'{final} .open-desk[data-match="final"]')
     browser.until(lambda: browser.find("#desk-history .entry"), "the desk opens")

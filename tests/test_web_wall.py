@@ -419,3 +419,21 @@ def test_the_board_at_an_event_is_the_same_for_ever(client: TestClient, ledger: 
     assert client.get("/matches/final/board/4.svg").text != before.text
     assert client.get("/matches/final/board/9.svg").status_code == 404  # no event 9 yet
     assert client.get("/matches/final/board/x.svg").status_code == 400
+
+
+def test_a_card_never_offers_a_double_to_a_player_whose_opponent_owns_the_cube(
+    client: TestClient, ledger: Ledger
+) -> None:
+    """Bob owns the cube at 2: Ann, on roll, may only roll (USBGF 4.4: only the cube's
+    owner doubles); the card says she is on roll, the status line that she is to roll."""
+    ann_doubles = ("opening 3 1", "move 8/5 6/5", "roll 6 4", "move 24/14", "double", "take")
+    each_plays = ("roll 6 4", "move 24/14", "roll 3 1", "move 8/5 6/5")
+    for line in ann_doubles + each_plays:
+        ledger.record_line("final", line, by="kim")
+    _published(ledger)
+    wall = client.get("/events/Open/wall").text
+    card = wall[wall.index('data-match="final"') :].split("</a>")[0]
+    assert "Ann on roll" in card
+    assert "double" not in card.split("cube")[0]  # no double offered before the cube's words
+    watched = client.get("/matches/final/watch").text
+    assert "Ann is on roll, to roll" in watched and "to double or to roll" not in watched

@@ -21,7 +21,7 @@ __all__ = ["kind_words", "phase_words", "status_words"]
 PHASES = {
     "between-games": "between games",
     "opening": "opening roll",
-    "roll": "to roll or double",
+    "roll": "on roll",  # whether he may double is the status line's (``situation``) to say
     "reroll": "to roll again",
     "play": "to move",
     "doubled": "to take or drop",
