@@ -28,7 +28,8 @@ from tests.match_driver import next_line
 from tests.test_render import drawn, off_counts
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
-MIDDLE_OF_THE_BOARD = 368  # the middle of the field (88 to 648 in the viewBox)
+CUBE = 34  # the cube's side in the viewBox
+MIDDLE_OF_THE_BOARD = 294  # the middle of the field (64 to 524 in the viewBox)
 
 
 def parse(svg: str) -> ET.Element:
@@ -130,19 +131,33 @@ def cube(svg: str) -> tuple[str, float]:
     return text.text or "", float(rect.attrib["y"])
 
 
+def on_the_bar(svg: str) -> bool:
+    """Whether the cube stands within the bar's width (no column of its own beside the board)."""
+    root = parse(svg)
+    bar = root.find(".//svg:g[@data-point='bar']/svg:rect", NS)
+    rect = root.find(".//svg:g[@class='cube']/svg:rect", NS)
+    assert bar is not None and rect is not None
+    left, right = float(bar.attrib["x"]), float(bar.attrib["x"]) + float(bar.attrib["width"])
+    x = float(rect.attrib["x"])
+    return left <= x and x + float(rect.attrib["width"]) <= right
+
+
 def test_the_cube_stands_on_its_owners_side_and_in_the_middle_when_centred() -> None:
     match = Match.start(match_uuid("c"), "c", ("Ann", "Bob"), 7, by="kim")
     for line in ["opening 3 1", "move 8/5 6/5"]:
         parse_line(line).run(match, "kim")
-    value, y = cube(board_svg(match.state))
+    svg = board_svg(match.state)
+    value, y = cube(svg)
     assert value == "1"
-    assert y < MIDDLE_OF_THE_BOARD < y + 48  # centred: across the middle
+    assert on_the_bar(svg)
+    assert y < MIDDLE_OF_THE_BOARD < y + CUBE  # centred: across the middle
     for line in ["double", "take"]:  # Bob doubles, Ann takes and owns the cube at 2
         parse_line(line).run(match, "kim")
     value, y = cube(board_svg(match.state, "a"))
+    assert on_the_bar(board_svg(match.state, "a"))
     assert value == "2" and y > MIDDLE_OF_THE_BOARD  # Ann's side: below, from her side
     value, y = cube(board_svg(match.state, "b"))
-    assert value == "2" and y + 48 < MIDDLE_OF_THE_BOARD  # from Bob's side: across, above
+    assert value == "2" and y + CUBE < MIDDLE_OF_THE_BOARD  # from Bob's side: across, above
 
 
 def test_no_cube_in_the_crawford_game() -> None:
@@ -239,4 +254,7 @@ def test_each_player_keeps_one_colour_from_either_side() -> None:
 def test_every_point_is_a_tall_target_for_a_finger() -> None:
     root = parse(board_svg(MatchState("m", ("Ann", "Bob"), 5, "usbgf-2016", "none", True)))
     taps = root.findall(".//svg:g[@class='point']/svg:rect[@class='tap']", NS)
-    assert len(taps) == 24 and all(int(t.get("height") or 0) >= 280 for t in taps)
+    px = PHONE_BOARD_PX / float(root.attrib["viewBox"].split()[2])  # px per unit, 340 px wide
+    assert len(taps) == 24
+    assert min(float(t.get("width") or 0) * px for t in taps) >= 25  # a finger's width
+    assert min(float(t.get("height") or 0) * px for t in taps) >= 110  # half the field

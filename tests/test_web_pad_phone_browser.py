@@ -285,3 +285,37 @@ def test_more_shows_the_whole_history_read_as_it_opens(tmp_path: Path) -> None:
             driver.save_screenshot(str(tmp_path / "phone-more-history.png"))
     finally:
         ledger.close()
+
+
+POINT_WIDTHS = """
+var out = {};
+document.querySelectorAll('.pad-board #live svg g.point').forEach(function (g) {
+  var tap = g.querySelector('rect.tap');
+  if (!tap) { return; }
+  var r = tap.getBoundingClientRect();
+  var hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  var under = hit && hit.closest('[data-point]');
+  out[g.dataset.point] = {width: r.width, height: r.height,
+                          tapped: under ? under.dataset.point : null};
+});
+return out;
+"""
+
+
+def test_every_point_on_the_phone_is_a_finger_wide(phone: tuple[Any, str, Ledger]) -> None:
+    """At 360x740 each of the 24 points is at least 26 px wide, from either side of the board,
+    and a finger at a point's middle lands on that point."""
+    driver, _, ledger = phone
+    until, find = _tools(driver, ledger)
+    until(lambda: find('.die[data-face="4"]').is_enabled(), "the pad read the match")
+    for side in ("as drawn", "turned"):
+        if side == "turned":
+            find("#turn-board").click()
+        points = driver.execute_script(POINT_WIDTHS)
+        assert sorted(points, key=int) == [str(n) for n in range(1, 25)], side
+        narrow = {n: round(p["width"], 1) for n, p in points.items() if p["width"] < 26}
+        assert not narrow, f"{side}: points narrower than 26 px: {narrow}"
+        short = {n: round(p["height"], 1) for n, p in points.items() if p["height"] < 110}
+        assert not short, f"{side}: points shorter than 110 px: {short}"
+        missed = {n: p["tapped"] for n, p in points.items() if p["tapped"] != n}
+        assert not missed, f"{side}: a tap at a point's middle lands elsewhere: {missed}"

@@ -4,8 +4,8 @@
 writes, for a browser: the 24 points from one player's side (his checkers
 light, moving from his 24 point at the top right round to his 1 point at the
 bottom right; the opponent's dark), the bar, the borne-off trays, the cube
-beside the board on its owner's side (in the middle when nobody owns it; in
-the field when it is offered), the dice in the roller's half, and above and
+on the bar at its owner's end (in the middle when nobody owns it; in the
+field when it is offered), the dice in the roller's half, and above and
 below the board each player's name, score, pip count and checkers off, the
 match length and the Crawford status.
 
@@ -15,7 +15,9 @@ match (players' names) is escaped.  The web server inlines the SVG in the
 match page; nothing in it needs a script or a font of its own.  Its text
 is sized for a phone held at arm's length: none smaller than :data:`TEXT`
 user units, about 11 px where a 360 px phone draws the board; a player's
-line too long for the drawing is narrowed, not made smaller.
+line too long for the drawing is narrowed, not made smaller.  The field
+takes nearly the whole width (no column beside it; a narrow bar and tray),
+so a point is about 26 px wide on a 360 px phone, a finger's width.
 
 >>> from bgledger.projections.state.model import MatchState
 >>> svg = board_svg(MatchState("m", ("Ann", "Bob <b>"), 5, "usbgf-2016", "none", True))
@@ -33,11 +35,12 @@ from bgledger.rules.position import BAR, OFF
 
 __all__ = ["board_svg"]
 
-WIDTH, HEIGHT = 838, 776
-"""The drawing's size in user units (the page scales it)."""
-TEXT = 28
-"""The smallest text's size in user units: about 11 px where a 360 px phone draws the
-board 340 px wide (a point's number, a stack's count, the checkers off)."""
+WIDTH, HEIGHT = 680, 614
+"""The drawing's size in user units (the page scales it): a point 50 of the 680, about
+26 px on a 360 px phone; no taller on the page than the drawing was before (838x776)."""
+TEXT = 23
+"""The smallest text's size in user units: about 11.5 px where a 360 px phone draws the
+board 340 px wide (a point's number, a stack's count, the checkers off, the cube)."""
 
 _STACK = 5
 """Checkers drawn on a point before the outermost shows the stack's count."""
@@ -45,20 +48,23 @@ _BAR_STACK = 4
 """Checkers drawn on each side of the bar before the outermost shows the count."""
 
 # The field: two halves of six points, the bar between them, the tray on the right.
-_FIELD_TOP, _FIELD_BOTTOM = 88, 648
-_MARGIN = 36  # the frame above and below the field, where the points' numbers are
-_LEFT = 90  # x of the left half's first point
+_FRAME = 4  # the frame's width left and right of the field and the tray
+_MARGIN = 26  # the frame above and below the field, where the points' numbers are
+_FIELD_TOP = 38 + _MARGIN  # under the opponent's line and the frame
+_FIELD_BOTTOM = _FIELD_TOP + 460
+_MIDDLE = (_FIELD_TOP + _FIELD_BOTTOM) // 2
+_LEFT = _FRAME  # x of the left half's first point
 _POINT = 50  # a point's width
-_BAR_WIDTH = 56
+_BAR_WIDTH = 40
 _RIGHT = _LEFT + 6 * _POINT + _BAR_WIDTH  # x of the right half's first point
 _FIELD_RIGHT = _RIGHT + 6 * _POINT
-_TRAY = _FIELD_RIGHT + 16  # x of the borne-off tray
-_TRAY_WIDTH = 52
-_CUBE_X = 14  # the cube's column, left of the board
-_CUBE = 48
-_RADIUS = 24
-_TRIANGLE = 236  # a point's height
-_DIE = 44
+_TRAY = _FIELD_RIGHT + _FRAME  # x of the borne-off tray
+_TRAY_WIDTH = 28
+_CUBE = 34  # on the bar, a little narrower than it
+_RADIUS = 20  # five checkers (200) from each edge leave the dice room in the middle
+_BAR_RADIUS = 16  # the bar's checkers, a little narrower than the bar
+_TRIANGLE = 194  # a point's height
+_DIE = 40
 
 _COLOURS = {
     "frame": "#5b3a21",
@@ -135,12 +141,12 @@ def _label(state: MatchState, me: str) -> str:
 
 def _frame() -> str:
     c = _COLOURS
-    left, right = _LEFT - 14, _TRAY + _TRAY_WIDTH + 10
+    left, right = _LEFT - _FRAME, _TRAY + _TRAY_WIDTH + _FRAME
     top, bottom = _FIELD_TOP - _MARGIN, _FIELD_BOTTOM + _MARGIN
     return "\n".join(
         [
             f'<rect x="{left}" y="{top}" width="{right - left}" height="{bottom - top}" '
-            f'rx="8" fill="{c["frame"]}"/>',
+            f'rx="4" fill="{c["frame"]}"/>',
             f'<rect x="{_LEFT}" y="{_FIELD_TOP}" width="{6 * _POINT}" '
             f'height="{_FIELD_BOTTOM - _FIELD_TOP}" fill="{c["felt"]}"/>',
             f'<rect x="{_RIGHT}" y="{_FIELD_TOP}" width="{6 * _POINT}" '
@@ -167,8 +173,8 @@ def _point(point: int, top: bool, mine: int, theirs: int, me: str) -> str:
         (_FIELD_TOP, _FIELD_TOP + _TRIANGLE) if top else (_FIELD_BOTTOM, _FIELD_BOTTOM - _TRIANGLE)
     )
     colour = _COLOURS["dark_point"] if point % 2 else _COLOURS["light_point"]
-    number_y = _FIELD_TOP - 9 if top else _FIELD_BOTTOM + 29
-    tap_y = _FIELD_TOP if top else (_FIELD_TOP + _FIELD_BOTTOM) // 2
+    number_y = _FIELD_TOP - 5 if top else _FIELD_BOTTOM + 22
+    tap_y = _FIELD_TOP if top else _MIDDLE
     parts = [
         f'<g class="point" data-point="{point}">',
         f'<rect class="tap" x="{x}" y="{tap_y}" width="{_POINT}" '
@@ -181,42 +187,48 @@ def _point(point: int, top: bool, mine: int, theirs: int, me: str) -> str:
     step = 2 * _RADIUS if top else -2 * _RADIUS
     first = edge + (_RADIUS if top else -_RADIUS)
     for side, count in (("mine", mine), ("theirs", theirs)):
-        parts.extend(_stack(side, count, x + _POINT // 2, first, step, _STACK, me))
+        parts.extend(_stack(side, count, x + _POINT // 2, first, step, _STACK, me, _RADIUS))
     parts.append("</g>")
     return "\n".join(parts)
 
 
-def _stack(side: str, count: int, cx: int, first: int, step: int, most: int, me: str) -> list[str]:
-    """``count`` checkers of ``side`` from ``first`` outward; past ``most``, the count."""
+def _stack(
+    side: str, count: int, cx: int, first: int, step: int, most: int, me: str, radius: int
+) -> list[str]:
+    """``count`` checkers of ``side`` from ``first`` outward; past ``most``, a count."""
     fill, edge = _colour(side, me), _colour(side, me, edge=True)
     parts = []
     for level in range(min(count, most)):
         cy = first + level * step
         parts.append(
-            f'<circle class="checker {side}" cx="{cx}" cy="{cy}" r="{_RADIUS - 1}" '
+            f'<circle class="checker {side}" cx="{cx}" cy="{cy}" r="{radius - 1}" '
             f'fill="{fill}" stroke="{edge}" stroke-width="2"/>'
         )
     if count > most:
         cy = first + (most - 1) * step
         parts.append(
-            f'<text class="count" x="{cx}" y="{cy + 10}" font-size="{TEXT}" font-weight="bold" '
+            f'<text class="count" x="{cx}" y="{cy + 8}" font-size="{TEXT}" font-weight="bold" '
             f'text-anchor="middle" fill="{edge}" font-family="sans-serif">{count}</text>'
         )
     return parts
 
 
 def _bar(theirs: int, mine: int, me: str) -> str:
-    """The bar: the opponent's checkers above the middle, the viewer's below (as gnubg has them)."""
+    """The bar: the opponent's checkers above the middle, the viewer's below (as gnubg has them).
+
+    They start clear of the centred cube, which stands in the bar's middle.
+    """
     x = _LEFT + 6 * _POINT
-    middle = (_FIELD_TOP + _FIELD_BOTTOM) // 2
     cx = x + _BAR_WIDTH // 2
+    clear = _CUBE // 2 + 4 + _BAR_RADIUS  # the first checker's centre from the middle
     parts = [
         '<g class="point" data-point="bar">',
         f'<rect x="{x}" y="{_FIELD_TOP - _MARGIN}" width="{_BAR_WIDTH}" '
         f'height="{_FIELD_BOTTOM - _FIELD_TOP + 2 * _MARGIN}" fill="{_COLOURS["frame"]}"/>',
     ]
-    parts.extend(_stack("theirs", theirs, cx, middle - 2 * _RADIUS, -2 * _RADIUS, _BAR_STACK, me))
-    parts.extend(_stack("mine", mine, cx, middle + 2 * _RADIUS, 2 * _RADIUS, _BAR_STACK, me))
+    step = 2 * _BAR_RADIUS
+    parts.extend(_stack("theirs", theirs, cx, _MIDDLE - clear, -step, _BAR_STACK, me, _BAR_RADIUS))
+    parts.extend(_stack("mine", mine, cx, _MIDDLE + clear, step, _BAR_STACK, me, _BAR_RADIUS))
     parts.append("</g>")
     return "\n".join(parts)
 
@@ -224,7 +236,7 @@ def _bar(theirs: int, mine: int, me: str) -> str:
 def _trays(theirs: int, mine: int, me: str) -> str:
     """The borne-off checkers edge on: the opponent's in the top tray, the viewer's below."""
     parts = ['<g class="point" data-point="off">']
-    height, gap = 12, 3
+    height, gap = 10, 2  # fifteen (180) from each end leave the counts room in the middle
     for side, count, top in (("theirs", theirs, True), ("mine", mine, False)):
         fill, edge = _colour(side, me), _colour(side, me, edge=True)
         for n in range(count):
@@ -239,8 +251,7 @@ def _trays(theirs: int, mine: int, me: str) -> str:
                 f'stroke="{edge}" stroke-width="1.5"/>'
             )
         if count:
-            middle = (_FIELD_TOP + _FIELD_BOTTOM) // 2
-            y = middle - 12 if top else middle + 32
+            y = _MIDDLE - 7 if top else _MIDDLE + 24
             parts.append(
                 f'<text class="off-count" x="{_TRAY + _TRAY_WIDTH // 2}" y="{y}" '
                 f'font-size="{TEXT}" '
@@ -251,25 +262,24 @@ def _trays(theirs: int, mine: int, me: str) -> str:
 
 
 def _cube(state: MatchState, me: str) -> str:
-    """The cube: beside the board on its owner's side, in the middle when centred.
+    """The cube: on the bar at its owner's end, in the bar's middle when centred.
 
     Offered, it stands in the taker's half of the field at the offered value;
     there is none in the Crawford game or once the match is over.
     """
     if state.phase is Phase.OVER or _crawford_game(state):
         return ""
-    middle = (_FIELD_TOP + _FIELD_BOTTOM) // 2
     value = state.cube
     owner = state.cube_owner if state.in_game else None
-    x, y = _CUBE_X, middle - _CUBE // 2
+    x, y = _LEFT + 6 * _POINT + (_BAR_WIDTH - _CUBE) // 2, _MIDDLE - _CUBE // 2
     if state.phase is Phase.DOUBLED and state.offer is not None and state.turn is not None:
         value, owner = state.offer, None
         taker_half = _LEFT if state.turn == me else _RIGHT  # the taker's side of the field
-        x, y = taker_half + 3 * _POINT - _CUBE // 2, middle - _CUBE // 2
+        x = taker_half + 3 * _POINT - _CUBE // 2
     elif owner == me:
-        y = _FIELD_BOTTOM - _CUBE
+        y = _FIELD_BOTTOM - _CUBE - 3
     elif owner is not None:
-        y = _FIELD_TOP
+        y = _FIELD_TOP + 3
     state_word = (
         "offered"
         if state.phase is Phase.DOUBLED
@@ -277,9 +287,9 @@ def _cube(state: MatchState, me: str) -> str:
     )
     return (
         f'<g class="cube" data-owner="{owner or ""}" data-state="{state_word}">'
-        f'<rect x="{x}" y="{y}" width="{_CUBE}" height="{_CUBE}" rx="6" fill="#fffdf5" '
+        f'<rect x="{x}" y="{y}" width="{_CUBE}" height="{_CUBE}" rx="5" fill="#fffdf5" '
         f'stroke="#222" stroke-width="2"/>'
-        f'<text x="{x + _CUBE // 2}" y="{y + _CUBE // 2 + 11}" font-size="{TEXT + 2}" '
+        f'<text x="{x + _CUBE // 2}" y="{y + _CUBE // 2 + 8}" font-size="{TEXT}" '
         f'font-weight="bold" '
         f'text-anchor="middle" fill="#222" font-family="sans-serif">{value}</text></g>'
     )
@@ -301,11 +311,10 @@ def _dice(state: MatchState, me: str) -> str:
         return ""
     roller = state.turn
     half = _RIGHT if roller in (me, None) else _LEFT
-    middle = (_FIELD_TOP + _FIELD_BOTTOM) // 2
     parts = ['<g class="dice">']
     for n, value in enumerate(state.dice):
         x = half + 3 * _POINT - _DIE - 6 + n * (_DIE + 12)
-        y = middle - _DIE // 2
+        y = _MIDDLE - _DIE // 2
         mine = roller == me or (roller is None and n == seat(me))
         tone = _tone("mine" if mine else "theirs", me)
         fill, pip = (_COLOURS[tone], "#222" if tone == "light" else "#eee")
@@ -314,7 +323,7 @@ def _dice(state: MatchState, me: str) -> str:
             f'height="{_DIE}" rx="7" fill="{fill}" stroke="#111" stroke-width="2"/>'
         )
         for dx, dy in _PIPS[value]:
-            cx, cy = x + _DIE // 2 + dx * 11, y + _DIE // 2 + dy * 11
+            cx, cy = x + _DIE // 2 + dx * 10, y + _DIE // 2 + dy * 10
             parts.append(f'<circle cx="{cx}" cy="{cy}" r="4" fill="{pip}"/>')
         parts.append("</g>")
     parts.append("</g>")
@@ -325,7 +334,7 @@ def _bands(state: MatchState, me: str) -> list[str]:
     """Above the board the opponent, below it the viewer; then the match line."""
     pips = state.pips()
     lines = []
-    for player, y in ((other(me), 40), (me, _FIELD_BOTTOM + _MARGIN + 42)):
+    for player, y in ((other(me), 28), (me, _FIELD_BOTTOM + _MARGIN + 30)):
         index = seat(player)
         side = "mine" if player == me else "theirs"
         acting = " · to act" if state.actor == player else ""
@@ -335,7 +344,7 @@ def _bands(state: MatchState, me: str) -> list[str]:
         )
         lines.append(
             f'<g class="player {side}" data-player="{player}">'
-            f'<circle cx="{_BAND_X - 20}" cy="{y - 11}" r="14" fill="{_colour(side, me)}" '
+            f'<circle cx="{_BAND_X - 16}" cy="{y - 9}" r="11" fill="{_colour(side, me)}" '
             f'stroke="{_colour(side, me, edge=True)}" stroke-width="2"/>'
             f'<text x="{_BAND_X}" y="{y}" font-size="{_BAND}" fill="{_COLOURS["text"]}" '
             f'font-family="sans-serif"{_fit(text, _BAND)}>{_e(text)}</text></g>'
@@ -347,16 +356,16 @@ def _bands(state: MatchState, me: str) -> list[str]:
         parts.append(f"won by {state.name(state.winner)}")
     line = " · ".join(parts)
     lines.append(
-        f'<text class="match" x="{_BAND_X}" y="{HEIGHT - 12}" font-size="{TEXT + 2}" '
+        f'<text class="match" x="{_BAND_X}" y="{HEIGHT - 8}" font-size="{TEXT}" '
         f'fill="#444" font-family="sans-serif"{_fit(line, TEXT)}>{_e(line)}</text>'
     )
     return lines
 
 
-_BAND = 32
+_BAND = 26
 """The players' lines' text size (name, score, pips, checkers off)."""
-_BAND_X = _CUBE_X + 34
-"""Where a band's line starts: right of its disc, which stands over the cube's column."""
+_BAND_X = 32
+"""Where a band's line starts: right of its disc."""
 _BAND_ROOM = WIDTH - 10 - _BAND_X
 """The width a band's line has, from its disc to the drawing's right edge."""
 
