@@ -87,7 +87,7 @@ from bgledger.commands.vocabulary import (
 )
 from bgledger.errors import (
     ActionRefusedError,
-    ConcurrentWriteError,
+    BgLedgerError,
     EventNotFoundError,
     IdempotencyKeyReusedError,
     InvalidMatchSetupError,
@@ -767,9 +767,31 @@ class Ledger:
         keyed = None
         if key is not None:
             keyed = Keyed(match_id, checked_key(key), said)
-            known = self._keys().find(match_id, key)
-            if known is not None:
-                return self._replayed(match_id, keyed, known)
+            self._keys().ready()
+        try:
+            outcome = self._decide(match_id, command, by, at, keyed, grant)
+        except BgLedgerError:
+            # The key is looked up only when the command did not go in: a retry whose first
+            # send was stored is refused as a repeat (``roll 6 4`` again) or, if the match
+            # would take it again (``note x``), its key's row clashes with the first's and
+            # the whole transaction rolls back (ConcurrentWriteError): either way, the first
+            # answer, and nothing recorded twice.
+            known = self._keys().find(match_id, keyed.key) if keyed is not None else None
+            if keyed is None or known is None:
+                raise
+            return self._replayed(match_id, keyed, known)
+        return self._recorded(match_id, outcome)
+
+    def _decide(
+        self,
+        match_id: str,
+        command: Command,
+        by: str,
+        at: str | None,
+        keyed: Keyed | None,
+        grant: Grant | None,
+    ) -> tuple[MatchState, int, Any, Match]:
+        """Decide and store ``command`` (:meth:`record`, the key not yet looked up)."""
         timed = command.timed(at)
 
         def decide(match: Match, history: list[MatchEvent]) -> tuple[MatchState, int, Any, Match]:
@@ -782,17 +804,9 @@ class Ledger:
                 done = replace(timed, at=server_time(timed.at, before.last_at))
             return before, version, done.run(match, by, history), match
 
-        try:
-            if timed.needs_history or timed.reads_history:
-                outcome = self._store.rule(match_id, decide, keyed)
-            else:
-                outcome = self._store.act(match_id, lambda m: decide(m, []), keyed)
-        except ConcurrentWriteError:
-            known = self._keys().find(match_id, keyed.key) if keyed is not None else None
-            if keyed is None or known is None:
-                raise
-            return self._replayed(match_id, keyed, known)  # the same key won the race
-        return self._recorded(match_id, outcome)
+        if timed.needs_history or timed.reads_history:
+            return self._store.rule(match_id, decide, keyed)
+        return self._store.act(match_id, lambda m: decide(m, []), keyed)
 
     def record_line(
         self,

@@ -108,6 +108,19 @@ def test_a_key_reused_for_another_command_is_422_naming_the_key(
     assert len(ledger.events("m")) == count
 
 
+def test_a_key_reused_for_a_command_the_match_would_take_records_nothing(
+    client: TestClient, ledger: Ledger, token: str
+) -> None:
+    assert send(client, token, "note Bob asked for the director", KEY).status_code == 201
+    count = len(ledger.events("m"))
+    again = send(client, token, "note Bob asked for the director", KEY)
+    assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
+    other = send(client, token, "note Ann asked for water", KEY)
+    assert other.status_code == 422, other.text
+    assert KEY in other.json()["error"]
+    assert len(ledger.events("m")) == count
+
+
 @pytest.mark.parametrize(
     ("key", "shown"),
     [("", "''"), ("k" * 300, "'" + "k" * 40 + "..."), ("a\tb", "'a\\tb'"), ("a\x7fb", "'a\\x7fb'")],
