@@ -207,7 +207,7 @@ def test_each_phase_on_one_phone_screen(phone: tuple[Any, str, Ledger], tmp_path
         assert shot.read_bytes().startswith(b"\x89PNG")
 
 
-def test_the_clock_on_the_pad_is_shows_to_the_second(tmp_path: Path) -> None:
+def test_the_clock_on_the_pad_agrees_with_show_to_the_second(tmp_path: Path) -> None:
     """Ann's time has run for 40 s (12 s of delay): the pad and ``show`` read the same figures."""
     ledger = Ledger(f"sqlite:///{tmp_path / 'ledger.db'}")
     now = datetime.now(UTC)
