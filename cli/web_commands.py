@@ -78,10 +78,6 @@ def serve(
     from bgledger.web.streams import quiet_repeats, raise_open_files
 
     tls = tls_files(certfile, keyfile)
-    # A thread that holds the ledger's write lock needs the GIL back after each statement;
-    # at the default 5 ms switch interval it waits behind the pool's other threads, and the
-    # writes queue up behind it (bench_tournament: p99 298 ms at 100 lines/s, 128 ms at 0.5 ms)
-    sys.setswitchinterval(SWITCH_INTERVAL)
     refuse_busy_port(host, port)
     # each live stream holds a file descriptor: a laptop's soft limit (1,024) is raised first
     limited = raise_open_files()
@@ -102,6 +98,11 @@ def serve(
         ssl_certfile=tls.get("certfile"),
         ssl_keyfile=tls.get("keyfile"),
     )
+    # Set only as the server runs (a refusal above leaves the caller's process as it was).
+    # A thread that holds the ledger's write lock needs the GIL back after each statement;
+    # at the default 5 ms switch interval it waits behind the pool's other threads, and the
+    # writes queue up behind it (bench_tournament: p99 298 ms at 100 lines/s, 128 ms at 0.5 ms)
+    sys.setswitchinterval(SWITCH_INTERVAL)
     with contextlib.suppress(KeyboardInterrupt):  # raised again by uvicorn once it stopped
         _stopping_server(config).run()
 
