@@ -54,9 +54,8 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from bgledger.commands.match import Match, match_uuid  # noqa: E402
 from bgledger.service import Ledger  # noqa: E402
-from bgledger.store.application import MatchStore  # noqa: E402
 from bgledger.web import create_app  # noqa: E402
-from tests.match_driver import next_line, play_lines  # noqa: E402
+from tests.match_driver import next_line, play_lines, store_matches  # noqa: E402
 from tests.test_web_live import Stream  # noqa: E402
 
 CACHE = 256  # as bgledger serve (cli/web_commands.py)
@@ -68,22 +67,17 @@ BYTES_TARGET = 20_000
 def build(url: str, matches: int, actions: int) -> float:
     """Store the matches, all of one event; seconds taken."""
     started = time.perf_counter()
-    store = MatchStore(url)
-    batch: list[Match] = []
-    for i in range(matches):
+
+    def played(i: int) -> Match:
         match_id = f"m{i:04d}"
         match = Match.start(
             match_uuid(match_id), match_id, (f"A{i}", f"B{i}"), 7,
             event=EVENT, table=str(i + 1), by="bench",
         )  # fmt: skip
         play_lines(match, random.Random(i), actions if i % 10 else 0, by="bench")
-        batch.append(match)
-        if len(batch) == 50:
-            store.store_new(*batch)
-            batch = []
-    if batch:
-        store.store_new(*batch)
-    store.close()
+        return match
+
+    store_matches(url, (played(i) for i in range(matches)))
     return time.perf_counter() - started
 
 

@@ -42,8 +42,8 @@ sys.path.insert(0, str(REPO))
 
 from bgledger.commands.match import Match, match_uuid  # noqa: E402
 from bgledger.service import Ledger  # noqa: E402
-from bgledger.store.application import MatchStore  # noqa: E402
 from bgledger.web import create_app  # noqa: E402
+from tests.match_driver import store_matches  # noqa: E402
 from tests.test_web_live import Stream  # noqa: E402
 
 EVENT = "Open"
@@ -56,20 +56,14 @@ PLAYS = ("roll 6 4", "move 24/14", "roll 5 2", "move 13/8 13/11")
 def build(url: str, matches: int) -> float:
     """Store the matches of the event, each in play; seconds taken."""
     started = time.perf_counter()
-    store = MatchStore(url)
-    batch: list[Match] = []
-    for i in range(matches):
+
+    def begun(i: int) -> Match:
         match_id = f"m{i:04d}"
-        match = Match.start(
+        return Match.start(
             match_uuid(match_id), match_id, (f"A{i}", f"B{i}"), 7, event=EVENT, by="bench"
         )
-        batch.append(match)
-        if len(batch) == 50:
-            store.store_new(*batch)
-            batch = []
-    if batch:
-        store.store_new(*batch)
-    store.close()
+
+    store_matches(url, (begun(i) for i in range(matches)))
     return time.perf_counter() - started
 
 

@@ -73,7 +73,7 @@ from bgledger.commands.vocabulary import parse  # noqa: E402
 from bgledger.service import Ledger  # noqa: E402
 from bgledger.store.application import MatchStore  # noqa: E402
 from bgledger.web import create_app  # noqa: E402
-from tests.match_driver import next_line, play_lines  # noqa: E402
+from tests.match_driver import next_line, play_lines, store_matches  # noqa: E402
 from tests.served import CHROMEDRIVER, CHROMIUM, serving  # noqa: E402
 from tests.test_web_live import Stream  # noqa: E402
 
@@ -86,22 +86,17 @@ LONG_EVENTS = 1500
 def build(url: str, matches: int, actions: int) -> float:
     """Store the matches; seconds taken."""
     started = time.perf_counter()
-    store = MatchStore(url)
-    batch: list[Match] = []
-    for i in range(matches):
+
+    def played(i: int) -> Match:
         match_id = f"m{i:04d}"
         match = Match.start(
             match_uuid(match_id), match_id, (f"A{i}", f"B{i}"), 7,
             event=f"Event {i % 10}", by="bench",
         )  # fmt: skip
         play_lines(match, random.Random(i), actions, by="bench")
-        batch.append(match)
-        if len(batch) == 50:
-            store.store_new(*batch)
-            batch = []
-    if batch:
-        store.store_new(*batch)
-    store.close()
+        return match
+
+    store_matches(url, (played(i) for i in range(matches)))
     return time.perf_counter() - started
 
 

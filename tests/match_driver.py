@@ -9,7 +9,7 @@ profile allows them.  Feeding its lines to a match plays a random legal match.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from bgledger.commands.decide import cube_problem, resignation_problem
 from bgledger.commands.match import Match, match_uuid
@@ -83,3 +83,22 @@ class InMemory:
         """Call a command that decides on the history (a ruling, a correction) with ``args``."""
         decide(self.match, list(self.events), *args)
         self.events += self.match.collect_events()
+
+
+def store_matches(url: str, matches: Iterable[Match], batch: int = 50) -> None:
+    """Store ``matches`` (new ones, played in memory) as an import stores them, ``batch`` a
+    transaction: how the benchmarks fill a ledger with many matches quickly."""
+    from bgledger.store.application import MatchStore
+
+    store = MatchStore(url)
+    try:
+        waiting: list[Match] = []
+        for match in matches:
+            waiting.append(match)
+            if len(waiting) == batch:
+                store.store_new(*waiting)
+                waiting = []
+        if waiting:
+            store.store_new(*waiting)
+    finally:
+        store.close()
