@@ -268,7 +268,8 @@ async def poll(
     moved: Callable[[], Awaitable[int]] | None = None,
     in_thread: bool = True,
 ) -> AsyncIterator[str]:
-    """``opening``, then what ``news`` gives, asked now and every ``poll_seconds``.
+    """``opening``, then what ``news`` gives, asked now and every ``poll_seconds``; each
+    tick's messages in one write (one send through the middleware and the socket).
 
     With ``moved`` (an awaitable's maker: :meth:`Streams.moved`), ``news`` is
     asked only when what it answers has changed, or once a keep-alive
@@ -277,8 +278,8 @@ async def poll(
     when ``news`` says it has ``ended``.  ``in_thread``: ``news`` reads the
     ledger, and runs in the thread pool (a hub's subscription does not).
     """
-    for message in opening:
-        yield message
+    if opening:
+        yield "".join(opening)
     quiet = idle = 0.0
     seen: object = None
     while idle < idle_seconds and not STOPPING.is_set() and not getattr(news, "ended", False):
@@ -291,8 +292,8 @@ async def poll(
         except (OSError, sqlalchemy.exc.SQLAlchemyError, PersistenceError) as error:
             # out of file descriptors or the database away: asked again next tick
             _log.warning("a live stream could not read the ledger: %s", type(error).__name__)
-        for message in messages:
-            yield message
+        if messages:  # one write for the tick's messages, however many
+            yield "".join(messages)
         if messages:
             quiet = idle = 0.0
         elif quiet >= keepalive_seconds:
