@@ -350,3 +350,30 @@ def test_a_fresh_servers_first_pages_at_once_all_answer(tmp_path: Path, attempt:
     server.close()
     assert errors == []
     assert lists == [["m"]] * 4
+
+
+def test_standings_follow_a_match_read_line_by_line(url: str) -> None:
+    """Read after every line (a catch-up batch a line), the standings change exactly when
+    what they count changes: the match's start and its win, not the lines between."""
+    ledger = Ledger(url)
+    try:
+        ledger.start(("Ann", "Bob"), 2, match_id="m", event="Club", by="kim")
+        started = ledger.standings("Club")
+        assert [(row["player"], row["in_progress"], row["played"]) for row in started] == [
+            ("Ann", 1, 0),
+            ("Bob", 1, 0),
+        ]
+        # Ann opens, Bob replies, Ann doubles and Bob drops: 1-0, then the Crawford game
+        for line in ("opening 5 2", "move 13/8 13/11", "roll 6 4", "move 24/18 13/9", "double",
+                     "drop", "opening 3 1", "move 8/5 6/5"):  # fmt: skip
+            ledger.record_line("m", line, by="kim")
+            assert ledger.standings("Club") == started, line  # not won yet: as they were
+        ledger.record_line("m", "resign single --as-played", by="kim")
+        ledger.record_line("m", "accept", by="kim")
+        won = {row["player"]: row for row in ledger.standings("Club")}
+        assert {k: won["Ann"][k] for k in ("played", "won", "in_progress", "points_for")} == {
+            "played": 1, "won": 1, "in_progress": 0, "points_for": 2}  # fmt: skip
+        assert {k: won["Bob"][k] for k in ("played", "lost", "points_for", "points_against")} == {
+            "played": 1, "lost": 1, "points_for": 0, "points_against": 2}  # fmt: skip
+    finally:
+        ledger.close()

@@ -30,7 +30,13 @@ from sqlalchemy import Connection, Table, delete, insert, select, update
 
 from bgledger.events import MatchEvent, RulingMade
 from bgledger.projections.readmodels.left_out import UNSTORABLE, LeftOut
-from bgledger.projections.readmodels.rows import is_ruling, match_row, ruling_row, standings_rows
+from bgledger.projections.readmodels.rows import (
+    is_ruling,
+    match_row,
+    ruling_row,
+    standing,
+    standings_rows,
+)
 from bgledger.projections.readmodels.tables import matches_table, rulings_table, standings_table
 from bgledger.projections.state.codec import state_from_dict
 from bgledger.projections.state.corrected import voided_by
@@ -117,7 +123,8 @@ class NotificationFolder:
         """Fold one match's new events onto its stored state (``kept``: its match index row,
         if any); write its rows.
 
-        :return: the event names whose standings change (none if the stream is no match).
+        :return: the event names whose standings change (none if the stream is no match,
+            or its new events leave what the standings count of it as it was: :func:`standing`).
         """
         first = stream.first
         version = stream.items[-1][1].originator_version
@@ -146,7 +153,12 @@ class NotificationFolder:
             connection.execute(
                 delete(rulings_table).where(rulings_table.c.match_id == state.match_id)
             )
-        return {state.event}
+            return {state.event}
+        # most lines (a roll, a play, a cube) leave the standings as they were: recomputed
+        # only when the match is new to them or what they count of it changed
+        if kept is None or prior is None or standing(prior) != standing(state):
+            return {state.event} if prior is None else {prior.event, state.event}
+        return set()
 
     def _write_match(
         self,

@@ -42,6 +42,7 @@ __all__ = [
     "match_row",
     "ruling_kinds",
     "ruling_row",
+    "standing",
     "standings_rows",
     "status_of",
     "status_text",
@@ -158,6 +159,13 @@ def ruling_row(
         "details": json.dumps(details, separators=(",", ":"), ensure_ascii=False, default=str),
         "voided_by": None,
     }
+
+
+def standing(state: MatchState) -> tuple[Any, ...]:
+    """What the standings count of a match (:func:`standings_rows` reads its row's event,
+    players, winner, and score once won): equal before and after a line, they stand."""
+    score = state.score if state.winner else None
+    return (state.event, state.players, state.winner, score)
 
 
 def standings_rows(matches: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
