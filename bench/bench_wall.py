@@ -72,10 +72,10 @@ async def live(ledger: Ledger, app: Any, walls: int, posts: int) -> dict[str, An
     reads = 0
     matches = ledger.matches
 
-    def counted(event: str | None = None) -> list[dict[str, Any]]:
+    def counted(event: str | None = None, **options: Any) -> list[dict[str, Any]]:
         nonlocal reads
-        reads += 1
-        return matches(event)
+        reads += 1  # the event's rows, or (the feed hub's) the moved matches' rows
+        return matches(event, **options)
 
     ledger.matches = counted  # type: ignore[method-assign]
     streams = [Stream(app, f"/api/events/{EVENT}/wall/events") for _ in range(walls)]

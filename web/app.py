@@ -89,7 +89,7 @@ from bgledger.web.feeds import FeedHub, Subscription
 from bgledger.web.new_match import new_match_routes
 from bgledger.web.publication import publication_routes
 from bgledger.web.steps import pad_step
-from bgledger.web.streams import StreamLimits, Streams, stream_room
+from bgledger.web.streams import StreamLimits, Streams, client_of, stream_room
 from bgledger.web.wall import wall_routes
 from bgledger.web.words import kind_words, phase_words, status_words
 
@@ -315,7 +315,7 @@ def create_app(
         Route("/api/matches/{match_id}/events", events),
         Route("/api/matches/{match_id}/rulings", rulings),
         *replay_routes(ledger, page),
-        *wall_routes(ledger, page, live),  # before the director's: /api/events/E/wall/events
+        *wall_routes(ledger, page, live, feeds),  # before the director's: /api/events/E/wall/events
         *director_routes(ledger, page, live, feeds),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
@@ -353,8 +353,3 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, sending)
-
-
-def client_of(request: Request) -> str:
-    """The address a request came from (the live streams are counted by it)."""
-    return request.client.host if request.client else "unknown"

@@ -68,7 +68,7 @@ from bgledger.projections.views.text import (
 from bgledger.projections.views.words import rule_for, rules_cited
 from bgledger.service import Decision, Ledger
 from bgledger.web.feeds import EventNews, FeedHub
-from bgledger.web.streams import Streams
+from bgledger.web.streams import Streams, client_of
 from bgledger.web.triage import UNDER_WAY, falls_from, needs, rank_of
 from bgledger.web.words import phase_words, status_words
 
@@ -318,7 +318,7 @@ def director_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -
                 subscription.put(_caught_up(ledger, event, start, build))
             return subscription
 
-        return await live.follow(_client(request), opened, follow)
+        return await live.follow(client_of(request), opened, follow)
 
     def desk_context(match_id: str) -> dict[str, Any]:
         state = ledger.state(match_id)
@@ -380,7 +380,3 @@ def _caught_up(ledger: Ledger, event: str | None, since: int, build: EventNews) 
 def _base(event: str | None) -> str:
     """The console's address (``/director`` for every match)."""
     return "/director" if event is None else f"/events/{quote(event)}/director"
-
-
-def _client(request: Request) -> str:
-    return request.client.host if request.client else "unknown"

@@ -15,7 +15,13 @@ their streams) and works out, once for every viewer:
 - for an event followed by consoles: the changed matches' read-model rows with
   their states (one read of the rows, no fold), handed to the console's
   builder (:mod:`bgledger.web.director`), whose one message goes to every
-  console of the event.
+  console of the event;
+- for an event followed by walls: the same rows, handed to the wall's feed
+  (:class:`WallFeed`, :mod:`bgledger.web.wall`), whose ``card`` of each
+  changed match goes to every wall of the event that shows it.  At most once
+  a second (:data:`RECHECK_SECONDS`), and before any card, the wall's feed
+  also asks whether the event is still public, so that a withdrawal reaches a
+  quiet wall too.
 
 Why the notification ids rather than the read-model rows: the ids after the
 last seen are a range of the events table's primary key, and their streams
@@ -34,10 +40,11 @@ import contextlib
 import json
 import logging
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import sqlalchemy.exc
 from eventsourcing.persistence import PersistenceError
@@ -45,16 +52,48 @@ from eventsourcing.persistence import PersistenceError
 from bgledger.projections.views.audit import history_line
 from bgledger.service import Ledger
 
-__all__ = ["PENDING", "EventNews", "FeedHub", "MatchNews", "Subscription", "recorded"]
+__all__ = [
+    "PENDING",
+    "RECHECK_SECONDS",
+    "EventNews",
+    "FeedHub",
+    "MatchNews",
+    "Subscription",
+    "Tagged",
+    "WallFeed",
+    "recorded",
+]
 
 _log = logging.getLogger(__name__)
 
 PENDING = 5000
 """Messages a subscription holds for a client that reads none; past it the stream ends."""
 
+RECHECK_SECONDS = 1.0
+"""How often, at most, the walls' feed asks whether a quiet event is still public."""
+
 EventNews = Callable[[str | None, list[dict[str, Any]], dict[str, int], int], list[str]]
 """A console's builder: (the event followed (None: every match), the moved matches' rows with
 their states, each moved match's first new event number, the log's position) -> messages."""
+
+Tagged = list[tuple[str | None, str]]
+"""Wall messages, each with the match it is of (None: of the whole event, for every wall)."""
+
+
+class WallFeed(Protocol):
+    """What the hub asks of the walls (:mod:`bgledger.web.wall`), under its lock."""
+
+    def opened(self, event: str) -> list[dict[str, Any]]:
+        """A wall opens on ``event``: its read-model rows now (raises if it is not public)."""
+
+    def closed(self, event: str) -> None:
+        """No wall follows ``event`` any more."""
+
+    def news(self, event: str, rows: list[dict[str, Any]], moved: dict[str, int]) -> Tagged:
+        """The messages of ``event``'s changed matches (``rows``) for its walls."""
+
+    def recheck(self, event: str) -> Tagged:
+        """``withdrawn`` once, if ``event`` is no longer public; else nothing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +135,8 @@ class Subscription:
         self.last = last  # the last event it was given (None: none yet, from the next change)
         self.start = last
         self.ended = False
+        self.wall = False  # a wall's (of ``event``), showing ``only`` those matches (None: all)
+        self.only: frozenset[str] | None = None
         self._pending: deque[str] = deque()
 
     def put(self, messages: Sequence[str]) -> None:
@@ -126,13 +167,21 @@ class FeedHub:
     many follow it).
     """
 
-    def __init__(self, ledger: Ledger, event_news: EventNews | None = None) -> None:
+    def __init__(
+        self,
+        ledger: Ledger,
+        event_news: EventNews | None = None,
+        wall_feed: WallFeed | None = None,
+    ) -> None:
         self.ledger = ledger
         self.event_news = event_news
+        self.wall_feed = wall_feed
         self.worked = 0
         self._position: int | None = None
+        self._checked = float("-inf")
         self._matches: dict[str, set[Subscription]] = {}
         self._events: dict[str | None, set[Subscription]] = {}
+        self._walls: dict[str, set[Subscription]] = {}
         self._news: dict[str, MatchNews] = {}
         self._leaving: deque[Subscription] = deque()
         self._lock = threading.Lock()
@@ -183,6 +232,30 @@ class FeedHub:
             self._events.setdefault(event, set()).add(subscription)
             return subscription
 
+    def follow_wall(
+        self, event: str, only: Sequence[str] | None = None
+    ) -> tuple[Subscription, list[dict[str, Any]]]:
+        """A wall's subscription to the matches of ``event`` (``only``: those), and the event's
+        rows as it opens (read under the hub's lock: they hold every event the hub has handed
+        on, and what changes after them comes as ``card`` messages).
+
+        Runs in a thread.  Raises what :meth:`WallFeed.opened` raises (not public, no match).
+        """
+        if self.wall_feed is None:
+            raise RuntimeError("this hub serves no walls")
+        with self._lock:
+            self._begin()
+            rows = self.wall_feed.opened(event)
+            subscription = Subscription(self, None, event, 0)
+            subscription.wall = True
+            subscription.only = frozenset(only) if only else None
+            self._walls.setdefault(event, set()).add(subscription)
+            return subscription, rows
+
+    def due(self) -> bool:
+        """Whether the walls' events are due to be asked again if they are public."""
+        return bool(self._walls) and time.monotonic() - self._checked >= RECHECK_SECONDS
+
     def leave(self, subscription: Subscription) -> None:
         """Forget ``subscription`` (a match no stream follows is no longer kept).
 
@@ -203,6 +276,13 @@ class FeedHub:
                 if not held:
                     self._matches.pop(subscription.match_id, None)
                     self._news.pop(subscription.match_id, None)
+            elif subscription.wall and subscription.event is not None:
+                walls = self._walls.get(subscription.event, set())
+                walls.discard(subscription)
+                if not walls:
+                    self._walls.pop(subscription.event, None)
+                    if self.wall_feed is not None:
+                        self.wall_feed.closed(subscription.event)
             else:
                 followers = self._events.get(subscription.event, set())
                 followers.discard(subscription)
@@ -217,9 +297,11 @@ class FeedHub:
         """
         with self._lock:
             self._forget()
-            if not (self._matches or self._events):
+            if not (self._matches or self._events or self._walls):
                 self._position = None  # nobody follows: the next follower starts afresh
                 return
+            if self.due():
+                self._recheck()
             if self._position is None:  # followers came while the log could not be read
                 self._position = last
                 self._renew()
@@ -239,19 +321,54 @@ class FeedHub:
                     last = moved[match_id] - 1 if subscription.last is None else subscription.last
                     subscription.put(news.after(last))
                     subscription.last = max(last, news.count)
-            if moved and self._events and self.event_news is not None:
-                rows = self.ledger.matches(ids=sorted(moved), states=True)
-                for event, followers in self._events.items():
-                    mine = [row for row in rows if event is None or row["event"] == event]
-                    if not mine:
-                        continue
-                    try:
-                        messages = self.event_news(event, mine, moved, position)
-                    except Exception as error:  # the other events' consoles are served
-                        _log.warning("the consoles of %r could not be told: %s", event, error)
-                        continue
-                    for subscription in followers:
-                        subscription.put(messages)
+            consoles = bool(self._events) and self.event_news is not None
+            if moved and (consoles or self._walls):
+                rows = self.ledger.matches(ids=sorted(moved), states=consoles)
+                self._tell_walls(rows, moved)
+                if consoles:
+                    self._tell_consoles(rows, moved, position)
+
+    def _tell_consoles(
+        self, rows: list[dict[str, Any]], moved: dict[str, int], position: int
+    ) -> None:
+        """Hand each console its event's one message of the moved matches (``rows``)."""
+        for event, followers in self._events.items():
+            mine = [row for row in rows if event is None or row["event"] == event]
+            if not mine or self.event_news is None:
+                continue
+            try:
+                messages = self.event_news(event, mine, moved, position)
+            except Exception as error:  # the other events' consoles are served
+                _log.warning("the consoles of %r could not be told: %s", event, error)
+                continue
+            for subscription in followers:
+                subscription.put(messages)
+
+    def _tell_walls(self, rows: list[dict[str, Any]], moved: dict[str, int]) -> None:
+        """Hand each wall the cards of its event's moved matches (``rows``) it shows."""
+        for event, walls in self._walls.items():
+            mine = [row for row in rows if row["event"] == event]
+            if not mine or self.wall_feed is None:
+                continue
+            try:
+                tagged = self.wall_feed.news(event, mine, moved)
+            except Exception as error:  # the other events' walls are served
+                _log.warning("the walls of %r could not be told: %s", event, error)
+                continue
+            _put_tagged(walls, tagged)
+
+    def _recheck(self) -> None:
+        """Ask whether each followed wall's event is still public (a withdrawal is told)."""
+        self._checked = time.monotonic()
+        for event, walls in self._walls.items():
+            if self.wall_feed is None:
+                return
+            try:
+                tagged = self.wall_feed.recheck(event)
+            except (OSError, sqlalchemy.exc.SQLAlchemyError, PersistenceError) as error:
+                _log.warning("whether %r is public could not be read: %s", event, error)
+                continue
+            _put_tagged(walls, tagged)
 
     def _renew(self) -> None:
         """Work out every followed match again, and hand on what its streams have not had."""
@@ -283,3 +400,15 @@ class FeedHub:
         news = MatchNews(len(entries), lines, document)
         self._news[match_id] = news
         return news
+
+
+def _put_tagged(walls: set[Subscription], tagged: Tagged) -> None:
+    """Each wall's share of ``tagged``: the event's messages, and those of the matches it shows."""
+    if not tagged:
+        return
+    every = [message for _, message in tagged]
+    for wall in walls:
+        if wall.only is None:
+            wall.put(every)
+        else:
+            wall.put([m for match, m in tagged if match is None or match in wall.only])

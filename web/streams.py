@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING
 import sqlalchemy.exc
 from eventsourcing.persistence import PersistenceError
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.types import Receive, Scope, Send
 
@@ -67,6 +68,7 @@ __all__ = [
     "OnceAMinute",
     "StreamLimits",
     "Streams",
+    "client_of",
     "poll",
     "quiet_repeats",
     "raise_open_files",
@@ -103,6 +105,11 @@ server's graceful shutdown has no open answer to cancel (and no traceback to pri
 
 News = Callable[[], Sequence[str]]
 """What a stream has to send since it last asked (server-sent event messages; none: quiet)."""
+
+
+def client_of(request: Request) -> str:
+    """The address a request came from (the live streams are counted by it)."""
+    return request.client.host if request.client else "unknown"
 
 
 def stream_room(total: int = TOTAL) -> int:
@@ -161,7 +168,7 @@ class Streams:
             if now - self._asked >= self.poll_seconds:
                 self._asked = now
                 last = await run_in_threadpool(self._stored)
-                if last != self._last and self.hub is not None:
+                if self.hub is not None and (last != self._last or self.hub.due()):
                     # the feeds' work, once for every stream, before any stream asks its news
                     await run_in_threadpool(self.hub.advance, last)
                 self._last = last
@@ -286,7 +293,8 @@ async def poll(
         messages: Sequence[str] = []
         try:
             now = None if moved is None else await moved()
-            if moved is None or now != seen or quiet >= keepalive_seconds:
+            # a hub's subscription is asked every tick (it only hands over what it holds)
+            if not in_thread or moved is None or now != seen or quiet >= keepalive_seconds:
                 messages = await run_in_threadpool(news) if in_thread else news()
                 seen = now
         except (OSError, sqlalchemy.exc.SQLAlchemyError, PersistenceError) as error:

@@ -32,9 +32,11 @@ Read-only: nothing here takes a token, posts a line or shows who holds a token
 (the history's "by" is the label a director gave the token, never the token).
 The wall's first drawing reads the event's read-model rows (``show --json``'s
 document of each match, no fold); its stream sends, per changed match, that
-match's figures alone, never the whole event, and its streams share one read
-of the rows a stored event.  A live part of a match and a board are drawn as
-recorded after an event, once for every viewer (:class:`_Drawn`).
+match's figures alone, never the whole event: the application's feed hub
+(:mod:`bgledger.web.feeds`) reads the changed matches' rows once a tick for
+every wall and console, and each card is worked out once for every wall.  A
+live part of a match and a board are drawn as recorded after an event, once
+for every viewer (:class:`_Drawn`).
 """
 
 from __future__ import annotations
@@ -43,12 +45,10 @@ import json
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
@@ -59,7 +59,8 @@ from bgledger.projections.views.summary import analyst_ids
 from bgledger.projections.views.svg import board_svg
 from bgledger.projections.views.text import brief, clock_text
 from bgledger.service import Ledger, MatchState
-from bgledger.web.streams import News, Streams
+from bgledger.web.feeds import FeedHub, Subscription, Tagged
+from bgledger.web.streams import Streams, client_of
 from bgledger.web.words import phase_words, status_words
 
 __all__ = ["EMBED_CSP", "FEATURED_MOST", "PAGE_BOARDS", "ROTATE_SECONDS", "wall_routes"]
@@ -76,8 +77,6 @@ ROTATE_SECONDS = (1, 3600)
 EMBED_CSP = "default-src 'self'; frame-ancestors *; base-uri 'none'"
 """The embed's Content-Security-Policy: the application's, but any site may frame it (OBS,
 a stream's page)."""
-_ROWS_KEPT_SECONDS = 1.0
-"""The most an event's rows are shared between wall streams (:class:`_EventRows`)."""
 _DRAWN_KEPT = 1024
 """Drawings :class:`_Drawn` keeps (a board about 15 KB, a live part about 20 KB: 20 MB at most)."""
 _CARDS_KEPT = 4096
@@ -157,60 +156,72 @@ class _Cards:
         return self._of(row)[1]
 
 
-@dataclass(frozen=True, slots=True)
-class _Snapshot:
-    """An event's matches as one read found them: public or not, each row, each event count."""
+class _WallFeed:
+    """The walls' part of the feed hub (:class:`bgledger.web.feeds.WallFeed`): per event
+    followed, each match's event count (the stream's ``id`` is their sum, which only grows)
+    and whether its walls were told it was withdrawn; the cards from :class:`_Cards`."""
 
-    public: bool
-    rows: dict[str, dict[str, Any]]
-    counts: dict[str, int]
-
-    @property
-    def total(self) -> int:
-        """The events of all the event's matches (the wall stream's ``id``: it only grows)."""
-        return sum(self.counts.values())
-
-
-class _EventRows:
-    """Each event's :class:`_Snapshot`, read once for every wall stream that asks while the
-    ledger's last stored event is the same, and never kept longer than :data:`_ROWS_KEPT_SECONDS`.
-
-    Fifty walls open on an event of 1,000 matches ask their news at the same tick after a
-    line; one read of the rows (about 50 ms) and of the publication serves them all.  The
-    rows are read after the ledger's last event number, so they hold at least that event;
-    the time bound heals a number seen before a slower writer's earlier event was committed
-    (two ``serve``), and lets a withdrawal (no event of a match) be seen.
-    """
-
-    def __init__(self, ledger: Ledger) -> None:
+    def __init__(self, ledger: Ledger, cards: _Cards) -> None:
         self.ledger = ledger
-        self.kept: dict[str, tuple[int, float, _Snapshot]] = {}
-        self.lock = threading.Lock()
+        self.cards = cards
+        self.counts: dict[str, dict[str, int]] = {}
+        self.withdrawn: dict[str, bool] = {}
 
-    def of(self, event: str) -> _Snapshot:
-        stored = self.ledger.last_stored()
-        with self.lock:  # one reader at a time: the others take what it read
-            kept = self.kept.get(event)
-            if kept and kept[0] == stored and time.monotonic() - kept[1] < _ROWS_KEPT_SECONDS:
-                return kept[2]
-            public = _public(self.ledger, event)
-            rows = {row["match_id"]: row for row in self.ledger.matches(event)} if public else {}
-            counts = {match_id: row["events"] for match_id, row in rows.items()}
-            snapshot = _Snapshot(public, rows, counts)
-            if len(self.kept) >= 64:  # bounded: forget the oldest event
-                self.kept.pop(next(iter(self.kept)))
-            self.kept[event] = (stored, time.monotonic(), snapshot)
-            return snapshot
+    def rows(self, event: str) -> list[dict[str, Any]]:
+        """The event's rows, if it is public (404: no match in it; 403: not published)."""
+        rows = self.ledger.matches(event)
+        if not rows:
+            raise HTTPException(404, f"event {event!r} has no matches: there is no wall to show")
+        if not _public(self.ledger, event):
+            raise _not_public(event)
+        return rows
+
+    def opened(self, event: str) -> list[dict[str, Any]]:
+        rows = self.rows(event)
+        self._count(event, rows)
+        self.withdrawn[event] = False
+        return rows
+
+    def closed(self, event: str) -> None:
+        self.counts.pop(event, None)
+        self.withdrawn.pop(event, None)
+
+    def news(self, event: str, rows: list[dict[str, Any]], moved: dict[str, int]) -> Tagged:
+        withdrawn = self.recheck(event)  # no card of an event withdrawn, even for a moment
+        if withdrawn or self.withdrawn.get(event):
+            return withdrawn
+        counts = self.counts.setdefault(event, {})
+        added = [row["match_id"] for row in rows if row["match_id"] not in counts]
+        total = self._count(event, rows)
+        tagged: Tagged = [(None, _message("added", {"match": m}, total)) for m in added]
+        return tagged + [(row["match_id"], _card_message(row, total, self.cards)) for row in rows]
+
+    def recheck(self, event: str) -> Tagged:
+        public = _public(self.ledger, event)
+        if public or self.withdrawn.get(event):
+            self.withdrawn[event] = not public
+            return []
+        self.withdrawn[event] = True
+        return [(None, "event: withdrawn\ndata: {}\n\n")]
+
+    def _count(self, event: str, rows: list[dict[str, Any]]) -> int:
+        """Count ``rows``' events (a row read earlier never lowers a count); the sum."""
+        counts = self.counts.setdefault(event, {})
+        for row in rows:
+            counts[row["match_id"]] = max(counts.get(row["match_id"], 0), row["events"])
+        return sum(counts.values())
 
 
-def wall_routes(ledger: Ledger, page: Page, live: Streams) -> list[Route]:
-    """The spectators' routes on ``ledger``; ``page`` renders a template, ``live`` the streams.
+def wall_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -> list[Route]:
+    """The spectators' routes on ``ledger``; ``page`` renders a template, ``live`` the streams,
+    whose walls ``feeds`` follows (every wall of an event shares one card a change).
 
     Put them before the director's: ``/api/events/E/wall/events`` would otherwise be taken
     for the console's stream of an event named ``E/wall``.
     """
     cards = _Cards(ledger)
-    snapshots = _EventRows(ledger)
+    walls = _WallFeed(ledger, cards)
+    feeds.wall_feed = walls
     drawn = _Drawn()
 
     def not_public(request: Request, error: NotPublicError, event: str | None) -> Response:
@@ -218,15 +229,6 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams) -> list[Route]:
             return JSONResponse({"error": error.detail}, error.status_code)
         context = {"event": event, "message": error.detail}
         return page(request, "not_public.html", context, error.status_code)
-
-    def event_rows(event: str) -> list[dict[str, Any]]:
-        """The event's rows, if it is public (404: no match in it; 403: not published)."""
-        rows = ledger.matches(event)
-        if not rows:
-            raise HTTPException(404, f"event {event!r} has no matches: there is no wall to show")
-        if not _public(ledger, event):
-            raise _not_public(event)
-        return rows
 
     def public_state(match_id: str) -> MatchState:
         """The match now, if its event is public (404: no such match; 403: not published)."""
@@ -238,7 +240,7 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams) -> list[Route]:
     def wall(request: Request) -> Response:
         event = request.path_params["event"]
         try:
-            rows = event_rows(event)
+            rows = walls.rows(event)
         except NotPublicError as error:
             return not_public(request, error, event)
         query = request.query_params
@@ -277,25 +279,31 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams) -> list[Route]:
 
     async def wall_events(request: Request) -> Response:
         event = request.path_params["event"]
-        try:
-            rows = await run_in_threadpool(event_rows, event)
-        except NotPublicError as error:
-            return not_public(request, error, event)
         only = _names(request.query_params.get("matches"), "matches") or None
         since = request.headers.get("last-event-id") or request.query_params.get("since")
         try:
             start = int(since) if since is not None else None
         except ValueError:
             raise HTTPException(400, f"since={since!r}: the wall's event count") from None
-        by_id = {row["match_id"]: row for row in rows}
-        now = _Snapshot(True, by_id, {match_id: row["events"] for match_id, row in by_id.items()})
-        total = now.total
-        opening = [f"retry: 1000\n: following the wall of {json.dumps(event)} at {total}\n\n"]
-        if start is not None and start != total:  # something happened since the page was drawn
-            opening += _card_messages(now, set(only or now.counts), cards)
-        news = _wall_news(event, only, now.counts, cards, snapshots.of)
-        client = request.client.host if request.client else "unknown"
-        return live.respond(client, opening, news)
+        opened: list[dict[str, Any]] = []
+
+        def follow() -> Subscription:
+            subscription, rows = feeds.follow_wall(event, only)
+            opened.extend(rows)
+            return subscription
+
+        def opening(subscription: Subscription) -> list[str]:
+            total = sum(row["events"] for row in opened)
+            said = [f"retry: 1000\n: following the wall of {json.dumps(event)} at {total}\n\n"]
+            if start is not None and start != total:  # something happened since the page was drawn
+                shown = set(only or (row["match_id"] for row in opened))
+                said += [_card_message(r, total, cards) for r in opened if r["match_id"] in shown]
+            return said
+
+        try:
+            return await live.follow(client_of(request), opening, follow)
+        except NotPublicError as error:
+            return not_public(request, error, event)
 
     def watch_context(state: MatchState, viewer: str) -> dict[str, Any]:
         """The spectator's page of the match as recorded after ``state``'s last event."""
@@ -383,49 +391,9 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams) -> list[Route]:
     ]
 
 
-def _wall_news(
-    event: str,
-    only: Sequence[str] | None,
-    counts: dict[str, int],
-    cards: _Cards,
-    snapshot: Callable[[str], _Snapshot],
-) -> News:
-    """The wall stream's news: a ``card`` per match of ``event`` (of ``only``) with new events
-    since ``counts``, ``added`` per match started since, ``withdrawn`` once the event is no
-    longer public (``id``: the events of all its matches, which only grows)."""
-    seen = dict(counts)
-    shown = set(only) if only else None
-    withdrawn = False
-
-    def news() -> list[str]:
-        nonlocal seen, withdrawn
-        now = snapshot(event)
-        if not now.public:
-            if withdrawn:
-                return []
-            withdrawn = True
-            return ["event: withdrawn\ndata: {}\n\n"]
-        withdrawn = False
-        moved = {m for m, n in now.counts.items() if seen.get(m) != n}
-        if not moved:
-            return []
-        total = now.total
-        messages = [_message("added", {"match": m}, total) for m in sorted(moved - set(seen))]
-        wanted = moved if shown is None else moved & shown
-        seen = now.counts
-        return messages + _card_messages(now, wanted, cards)
-
-    return news
-
-
-def _card_messages(snapshot: _Snapshot, wanted: set[str], cards: _Cards) -> list[str]:
-    """The ``card`` message of each of ``wanted`` (in the order started)."""
-    total = snapshot.total
-    return [
-        f"id: {total}\nevent: card\ndata: {cards.json(row)}\n\n"
-        for match_id, row in snapshot.rows.items()
-        if match_id in wanted
-    ]
+def _card_message(row: dict[str, Any], total: int, cards: _Cards) -> str:
+    """The ``card`` message of ``row``'s match (``id``: the event's count of events)."""
+    return f"id: {total}\nevent: card\ndata: {cards.json(row)}\n\n"
 
 
 def _message(kind: str, data: dict[str, Any], total: int) -> str:
