@@ -437,3 +437,26 @@ def test_a_card_never_offers_a_double_to_a_player_whose_opponent_owns_the_cube(
     assert "double" not in card.split("cube")[0]  # no double offered before the cube's words
     watched = client.get("/matches/final/watch").text
     assert "Ann is on roll, to roll" in watched and "to double or to roll" not in watched
+
+
+def test_a_quiet_wall_learns_of_a_withdrawal_within_seconds_not_the_keep_alive(
+    ledger: Ledger,
+) -> None:
+    """Nothing is recorded after the withdrawal: the wall is told all the same, long before
+    the 15 s keep-alive (the hub asks whether a followed event is public once a second)."""
+    _published(ledger)
+    app = create_app(ledger)  # the default keep-alive
+
+    async def scenario() -> tuple[list[dict[str, Any]], float]:
+        stream = Stream(app, "/api/events/Open/wall/events")
+        await asyncio.wait_for(stream.chunks.get(), WITHIN)
+        loop = asyncio.get_running_loop()
+        withdrawn_at = loop.time()
+        ledger.publish("Open", on=False, by="the director")
+        told = await stream.events(loop.time() + 5, "withdrawn")
+        took = loop.time() - withdrawn_at
+        await stream.close()
+        return told, took
+
+    told, took = asyncio.run(scenario())
+    assert told == [{}] and took < 3
