@@ -377,3 +377,47 @@ def test_standings_follow_a_match_read_line_by_line(url: str) -> None:
             "played": 1, "lost": 1, "points_for": 0, "points_against": 2}  # fmt: skip
     finally:
         ledger.close()
+
+
+def test_catch_ups_racing_while_lines_are_recorded_equal_a_rebuild(url: str) -> None:
+    """Each catch-up reads and folds before it takes the write lock; three threads catching
+    up at once while a scorekeeper records (each planning from a position another may have
+    moved meanwhile) leave the models exactly as a rebuild computes them."""
+    ledger = Ledger(url)
+    try:
+        ledger.start(("Cy", "Di"), 3, match_id="raced", event="Open", by="kim")
+        ledger.matches()  # caught up once: from here on the catch-ups fold batch by batch
+        lines = [line for line in SCENARIO.read_text().splitlines() if line and line[0] != "#"]
+        done = threading.Event()
+        errors: list[BaseException] = []
+
+        def catch_up() -> None:
+            models = ReadModels(MatchStore(url), batch=3)
+            try:
+                while not done.is_set():
+                    models.catch_up()
+            except BaseException as error:  # reported by the test
+                errors.append(error)
+            finally:
+                models.ledger.close()
+
+        threads = [threading.Thread(target=catch_up) for _ in range(3)]
+        for thread in threads:
+            thread.start()
+        ledger.start(("Ann", "Bob"), 5, match_id="live", event="Open", by="kim")
+        for line in lines[:20]:
+            ledger.record_line("live", line, by="kim")
+        done.set()
+        for thread in threads:
+            thread.join(30)
+        assert not errors
+        ledger.matches()
+        models = ReadModels(MatchStore(url))
+        try:
+            incremental = dump_tables(models.engine)
+        finally:
+            models.ledger.close()
+        assert len(incremental["bgledger_rm_matches"]) == 2
+        assert rebuilt(url) == incremental
+    finally:
+        ledger.close()

@@ -43,7 +43,7 @@ from bgledger.projections.state.corrected import voided_by
 from bgledger.projections.state.fold import HistoryNeededError, MatchState, fold
 from bgledger.store.recorder import UnreadableRowError, stored_state
 
-__all__ = ["NotificationFolder"]
+__all__ = ["Batch", "NotificationFolder"]
 
 
 @dataclass
@@ -57,6 +57,28 @@ class _Stream:
     def first(self) -> int:
         """The number of its first event in the batch."""
         return self.items[0][1].originator_version
+
+
+@dataclass(frozen=True)
+class _Planned:
+    """One match's rows as a batch makes them (its match index row with ``started_id``, its
+    new rulings' rows) and the events whose standings they change."""
+
+    stream: _Stream
+    row: dict[str, Any]
+    rulings: list[dict[str, Any]]
+    standings: set[str]
+
+
+@dataclass(frozen=True)
+class Batch:
+    """A batch of notifications planned (:meth:`NotificationFolder.plan`): read after
+    ``position``, ``done`` of them up to ``reached``, making ``matches``' rows."""
+
+    position: int
+    done: int
+    reached: int
+    matches: list[_Planned]
 
 
 class NotificationFolder:
@@ -85,6 +107,13 @@ class NotificationFolder:
 
         :return: how many were folded and the id of the last one (``position`` if none).
         """
+        batch = self.plan(connection, position, stop)
+        self.write(connection, batch)
+        return batch.done, batch.reached
+
+    def plan(self, connection: Connection, position: int, stop: int) -> Batch:
+        """The rows the notifications after ``position`` (up to ``stop``, one batch) make: read
+        and folded, nothing written (the catch-up plans before it takes the write lock)."""
         table = self.table
         rows = connection.execute(
             select(table.c.id, table.c.originator_id, table.c.originator_version)
@@ -102,11 +131,16 @@ class NotificationFolder:
             key = str(row.originator_id)
             streams.setdefault(key, _Stream(key)).items.append((row.id, event))
         kept = self._kept_rows(connection, [s.stream for s in streams.values() if s.first > 1])
+        planned = [self._plan_stream(connection, s, kept.get(s.stream)) for s in streams.values()]
+        matches = [match for match in planned if match is not None]
+        return Batch(position, len(rows), rows[-1].id if rows else position, matches)
+
+    def write(self, connection: Connection, batch: Batch) -> None:
+        """Write ``batch``'s rows (each match under a savepoint) and the standings it changes."""
         events_touched: set[str] = set()
-        for stream in streams.values():
-            events_touched.update(self._fold_stream(connection, stream, kept.get(stream.stream)))
+        for match in batch.matches:
+            events_touched.update(self._write_planned(connection, match))
         self._write_standings(connection, events_touched)
-        return len(rows), rows[-1].id if rows else position
 
     def _kept_rows(self, connection: Connection, streams: list[str]) -> dict[str, Any]:
         """The match index rows of ``streams`` (version, state, started id), in one read
@@ -119,13 +153,9 @@ class NotificationFolder:
             kept.update((row.stream, row) for row in connection.execute(query))
         return kept
 
-    def _fold_stream(self, connection: Connection, stream: _Stream, kept: Any) -> set[str]:
+    def _plan_stream(self, connection: Connection, stream: _Stream, kept: Any) -> _Planned | None:
         """Fold one match's new events onto its stored state (``kept``: its match index row,
-        if any); write its rows.
-
-        :return: the event names whose standings change (none if the stream is no match,
-            or its new events leave what the standings count of it as it was: :func:`standing`).
-        """
+        if any): its rows to write (None if the stream is no match)."""
         first = stream.first
         version = stream.items[-1][1].originator_version
         prior = self._prior_state(connection, stream.stream, first, kept)
@@ -134,7 +164,7 @@ class NotificationFolder:
         except HistoryNeededError:  # a ruling: the state alone does not give the match after it
             state = fold(self._stream_events(connection, stream.stream, version))
         if state is None:
-            return set()
+            return None
         row = match_row(state, stream.stream, version)
         # the notification id of the match's start (the match index's order)
         started = stream.items[0][0] if prior is None or kept is None else int(kept.started_id)
@@ -143,22 +173,30 @@ class NotificationFolder:
             for number, event in stream.items
             if is_ruling(event)
         ]
-        try:
-            with connection.begin_nested():
-                self._write_match(connection, stream, {**row, "started_id": started}, rulings)
-        except UNSTORABLE as error:  # left out: no stale row shows it as it was
-            self.left_out.report(f"match {state.match_id!r}", error)
-            column = matches_table.c
-            connection.execute(delete(matches_table).where(column.stream == stream.stream))
-            connection.execute(
-                delete(rulings_table).where(rulings_table.c.match_id == state.match_id)
-            )
-            return {state.event}
         # most lines (a roll, a play, a cube) leave the standings as they were: recomputed
         # only when the match is new to them or what they count of it changed
+        standings: set[str] = set()
         if kept is None or prior is None or standing(prior) != standing(state):
-            return {state.event} if prior is None else {prior.event, state.event}
-        return set()
+            standings = {state.event} if prior is None else {prior.event, state.event}
+        return _Planned(stream, {**row, "started_id": started}, rulings, standings)
+
+    def _write_planned(self, connection: Connection, planned: _Planned) -> set[str]:
+        """Write one match's rows under a savepoint.
+
+        :return: the event names whose standings change (none if its new events leave what
+            the standings count of it as it was: :func:`standing`).
+        """
+        match_id = planned.row["match_id"]
+        try:
+            with connection.begin_nested():
+                self._write_match(connection, planned.stream, planned.row, planned.rulings)
+        except UNSTORABLE as error:  # left out: no stale row shows it as it was
+            self.left_out.report(f"match {match_id!r}", error)
+            column = matches_table.c
+            connection.execute(delete(matches_table).where(column.stream == planned.stream.stream))
+            connection.execute(delete(rulings_table).where(rulings_table.c.match_id == match_id))
+            return {planned.row["event"]}
+        return planned.standings
 
     def _write_match(
         self,

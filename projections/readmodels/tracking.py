@@ -154,22 +154,34 @@ class ReadModels:
             batch being folded is rolled back, tables and tracking unchanged).
         """
         settled = self._last_notification()
-        if self.position() >= settled:
+        seen = self.position()
+        if seen >= settled:
             return 0
         total = 0
         while True:
+            # read and fold before taking the write lock (a writer recording a line waits only
+            # for the rows' writes); planned from a position another catch-up has since moved,
+            # the batch is planned again from there
+            batch = None
+            if seen:
+                with self.engine.connect() as reading:
+                    batch = self._folder.plan(reading, seen, settled)
             with self.engine.begin() as connection:
                 position = self._lock(connection)
                 if position == 0:  # nothing caught up yet: the one-pass rebuild's way
                     for table in MODEL_TABLES:
                         connection.execute(delete(table))
                     total += self._from_snapshots(connection, settled)[0]
+                    seen = self._read_position(connection) or 0
                     continue
-                done, reached = self._folder.process(connection, position, settled)
-                if done:
-                    self._advance(connection, reached)
-            total += done
-            if done < self.batch:
+                if batch is None or batch.position != position:
+                    batch = self._folder.plan(connection, position, settled)
+                self._folder.write(connection, batch)
+                if batch.done:
+                    self._advance(connection, batch.reached)
+            total += batch.done
+            seen = batch.reached
+            if batch.done < self.batch:
                 return total
 
     def rebuild(self, full: bool = False) -> RebuildReport:
