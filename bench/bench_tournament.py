@@ -36,8 +36,10 @@ Then, for ``--seconds``, all in one asyncio process over httpx:
   later (a message carrying more is counted and not followed up).
 - **walls** (``--walls``, 5), where the server has one: the event is
   published (``bgledger publish --event Bench``) and each wall holds its page
-  (``/events/Bench/wall``) and stream, from an address of its own; the ms
-  from sending a line to its match's card on a wall is measured too.
+  (``/events/Bench/wall``) and, as ``wall.js`` does, the stream it names for
+  the 12 boards it shows (``?since=N&matches=...``), from an address of its
+  own; the ms from sending a line to its match's card on a wall is measured
+  too.
 
 Printed: lines acknowledged and lines/s, the ms from sending a line to its
 answer (first send to the answer, resends after an error included) p50/p99,
@@ -55,6 +57,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import html
 import json
 import os
 import platform
@@ -72,6 +75,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -315,11 +319,18 @@ async def wall(n: int, base: str, seen: Seen, stop: asyncio.Event) -> None:
             seen.walls_settled += 1
             return
         received = len(page.content)
+        # as wall.js: the stream the page names, since its count, for the boards it shows
+        found = {
+            name: html.unescape(value)
+            for name, value in re.findall(r'data-(stream|since|matches)="([^"]*)"', page.text)
+        }
+        query = urlencode({"since": found.get("since", ""), "matches": found.get("matches", "")})
+        address = f"{found.get('stream', f'/api/events/{EVENT}/wall/events')}?{query}"
 
         async def follow() -> None:
             nonlocal received
             opened = False
-            async for name, data, size in sse(client, f"/api/events/{EVENT}/wall/events"):
+            async for name, data, size in sse(client, address):
                 received += size
                 if not opened:
                     opened = True  # its first message: the stream is open

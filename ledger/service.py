@@ -1434,13 +1434,16 @@ class Ledger:
             moved[name] = first
         return last, moved
 
-    def rulings(self, event: str | None = None) -> list[dict[str, Any]]:
-        """Every ruling in every match (of ``event``): the director's report (USBGF 5.5).
+    def rulings(
+        self, event: str | None = None, *, ids: Sequence[str] | None = None
+    ) -> list[dict[str, Any]]:
+        """Every ruling in every match (of ``event``; of ``ids``' matches, if given): the
+        director's report (USBGF 5.5).
 
         Each row: the match, the number, kind, rule, who ruled, why, when and
         who recorded it, ``voided_by`` (the ruling that overturned it) and ``details``.
         """
-        return self._read_models().rulings(event)
+        return self._read_models().rulings(event, ids=ids)
 
     def standings(self, event: str | None = None) -> list[dict[str, Any]]:
         """Per event and player: matches played, won, lost, in progress, points for and against.

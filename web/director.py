@@ -203,7 +203,7 @@ def _rulings(
 ) -> list[dict[str, str]]:
     """The rulings-log rows of the moved matches that are new or changed (newly overturned)."""
     names = {row["match_id"]: (row["player_a"], row["player_b"]) for row in rows}
-    theirs = [r for r in ledger.rulings(event) if r["match_id"] in names]
+    theirs = ledger.rulings(event, ids=sorted(names))
     changed = [
         r
         for r in ruling_log(theirs, names)

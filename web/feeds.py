@@ -89,8 +89,15 @@ class WallFeed(Protocol):
     def closed(self, event: str) -> None:
         """No wall follows ``event`` any more."""
 
-    def news(self, event: str, rows: list[dict[str, Any]], moved: dict[str, int]) -> Tagged:
-        """The messages of ``event``'s changed matches (``rows``) for its walls."""
+    def news(
+        self,
+        event: str,
+        rows: list[dict[str, Any]],
+        moved: dict[str, int],
+        shown: frozenset[str] | None,
+    ) -> Tagged:
+        """The messages of ``event``'s changed matches (``rows``) for its walls: a card of
+        each of ``shown`` (None: of each), ``added`` for each match new to them."""
 
     def recheck(self, event: str) -> Tagged:
         """``withdrawn`` once, if ``event`` is no longer public; else nothing."""
@@ -350,8 +357,12 @@ class FeedHub:
             mine = [row for row in rows if row["event"] == event]
             if not mine or self.wall_feed is None:
                 continue
+            # a wall shows a page of boards (wall.js follows those): cards only of theirs
+            shown: frozenset[str] | None = frozenset()
+            for wall in walls:
+                shown = None if shown is None or wall.only is None else shown | wall.only
             try:
-                tagged = self.wall_feed.news(event, mine, moved)
+                tagged = self.wall_feed.news(event, mine, moved, shown)
             except Exception as error:  # the other events' walls are served
                 _log.warning("the walls of %r could not be told: %s", event, error)
                 continue

@@ -186,7 +186,13 @@ class _WallFeed:
         self.counts.pop(event, None)
         self.withdrawn.pop(event, None)
 
-    def news(self, event: str, rows: list[dict[str, Any]], moved: dict[str, int]) -> Tagged:
+    def news(
+        self,
+        event: str,
+        rows: list[dict[str, Any]],
+        moved: dict[str, int],
+        shown: frozenset[str] | None,
+    ) -> Tagged:
         withdrawn = self.recheck(event)  # no card of an event withdrawn, even for a moment
         if withdrawn or self.withdrawn.get(event):
             return withdrawn
@@ -194,7 +200,11 @@ class _WallFeed:
         added = [row["match_id"] for row in rows if row["match_id"] not in counts]
         total = self._count(event, rows)
         tagged: Tagged = [(None, _message("added", {"match": m}, total)) for m in added]
-        return tagged + [(row["match_id"], _card_message(row, total, self.cards)) for row in rows]
+        return tagged + [
+            (row["match_id"], _card_message(row, total, self.cards))
+            for row in rows
+            if shown is None or row["match_id"] in shown
+        ]
 
     def recheck(self, event: str) -> Tagged:
         public = _public(self.ledger, event)

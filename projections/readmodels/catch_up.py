@@ -136,11 +136,39 @@ class NotificationFolder:
         return Batch(position, len(rows), rows[-1].id if rows else position, matches)
 
     def write(self, connection: Connection, batch: Batch) -> None:
-        """Write ``batch``'s rows (each match under a savepoint) and the standings it changes."""
+        """Write ``batch``'s rows and the standings it changes: all the matches' at once (a
+        few statements, whatever their number), else, if the database refuses a row, each
+        match under a savepoint of its own."""
         events_touched: set[str] = set()
-        for match in batch.matches:
-            events_touched.update(self._write_planned(connection, match))
+        try:
+            with connection.begin_nested():
+                self._write_all(connection, batch.matches)
+            for match in batch.matches:
+                events_touched.update(match.standings)
+        except UNSTORABLE:
+            for match in batch.matches:
+                events_touched.update(self._write_planned(connection, match))
         self._write_standings(connection, events_touched)
+
+    def _write_all(self, connection: Connection, matches: list[_Planned]) -> None:
+        """Replace the matches' rows, add their new rulings, mark those overturned."""
+        if not matches:
+            return
+        column = matches_table.c
+        streams = [match.stream.stream for match in matches]
+        for start in range(0, len(streams), 500):  # a statement's parameters are bounded
+            part = streams[start : start + 500]
+            connection.execute(delete(matches_table).where(column.stream.in_(part)))
+        connection.execute(insert(matches_table), [match.row for match in matches])
+        rulings = [ruling for match in matches for ruling in match.rulings]
+        if rulings:
+            connection.execute(insert(rulings_table), rulings)
+        for match in matches:
+            if any(isinstance(event, RulingMade) for _, event in match.stream.items):
+                version = match.stream.items[-1][1].originator_version
+                self._mark_overturned(
+                    connection, match.stream.stream, match.row["match_id"], version
+                )
 
     def _kept_rows(self, connection: Connection, streams: list[str]) -> dict[str, Any]:
         """The match index rows of ``streams`` (version, state, started id), in one read
@@ -189,7 +217,7 @@ class NotificationFolder:
         match_id = planned.row["match_id"]
         try:
             with connection.begin_nested():
-                self._write_match(connection, planned.stream, planned.row, planned.rulings)
+                self._write_all(connection, [planned])
         except UNSTORABLE as error:  # left out: no stale row shows it as it was
             self.left_out.report(f"match {match_id!r}", error)
             column = matches_table.c
@@ -197,22 +225,6 @@ class NotificationFolder:
             connection.execute(delete(rulings_table).where(rulings_table.c.match_id == match_id))
             return {planned.row["event"]}
         return planned.standings
-
-    def _write_match(
-        self,
-        connection: Connection,
-        stream: _Stream,
-        row: dict[str, Any],
-        rulings: list[dict[str, Any]],
-    ) -> None:
-        """Replace the match's row, add its new rulings, mark those overturned."""
-        connection.execute(delete(matches_table).where(matches_table.c.stream == stream.stream))
-        connection.execute(insert(matches_table), [row])
-        if rulings:
-            connection.execute(insert(rulings_table), rulings)
-        if any(isinstance(event, RulingMade) for _, event in stream.items):
-            version = stream.items[-1][1].originator_version
-            self._mark_overturned(connection, stream.stream, row["match_id"], version)
 
     def _prior_state(
         self, connection: Connection, stream: str, first: int, kept: Any

@@ -384,11 +384,16 @@ class ReadModels:
                 return
             start = page[-1].id + 1
 
-    def rulings(self, event: str | None = None) -> list[dict[str, Any]]:
-        """The rulings log, in the order the rulings were recorded."""
+    def rulings(
+        self, event: str | None = None, *, ids: Sequence[str] | None = None
+    ) -> list[dict[str, Any]]:
+        """The rulings log, in the order the rulings were recorded (of ``ids``' matches, if
+        given)."""
         query = select(rulings_table).order_by(rulings_table.c.notification_id)
         if event is not None:
             query = query.where(rulings_table.c.event == event)
+        if ids is not None:
+            query = query.where(rulings_table.c.match_id.in_(sorted(ids)))
         return self._rows(query)
 
     def standings(self, event: str | None = None) -> list[dict[str, Any]]:
