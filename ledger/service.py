@@ -619,20 +619,28 @@ class Ledger:
         return self._store.history(match_id)
 
     def history(
-        self, match_id: str, *, at: int | None = None, rulings_only: bool = False
+        self,
+        match_id: str,
+        *,
+        at: int | None = None,
+        rulings_only: bool = False,
+        last: int | None = None,
     ) -> list[HistoryEntry]:
         """The audit trail: each event numbered, dated, described; voided ones marked.
 
         ``at``: the trail as it stood after event ``at``.  ``rulings_only``: the
         rulings alone (USBGF 5.5: the director's record), each with what it
-        voided or restored and whether it is still in force.
+        voided or restored and whether it is still in force.  ``last``: the
+        last ``last`` entries of that trail alone, exactly as the whole trail
+        has them, for less than the whole trail costs (the pad's tail).
 
         :raises MatchNotFoundError: for an unknown match.
         """
-        entries = audit_history(self._store.history(match_id)[:at])
+        events = self._store.history(match_id)[:at]
         if rulings_only:
-            return [entry for entry in entries if entry.ruling is not None]
-        return entries
+            rulings = [entry for entry in audit_history(events) if entry.ruling is not None]
+            return rulings if last is None else rulings[max(len(rulings) - last, 0) :]
+        return audit_history(events, last=last)
 
     def replay(self, match_id: str, at: int, view: str = "recorded") -> Step:
         """One step of a replay (USBGF 5.3): the match after event ``at`` in ``view``.
