@@ -15,18 +15,24 @@ carry a client key (``Idempotency-Key``), stored with it in the same
 transaction in the keys' table (:mod:`bgledger.store.keys`), so that a retry
 answers as the first send did, even after another director switched since.
 
-The rows are the director's acts, not a match's events: the matches' hash
-chains and ``verify`` do not cover them, and ``rebuild`` leaves them alone
-(nothing derives them).  The front door (:class:`bgledger.Ledger`) owns this
-module, as it owns the bearer tokens (:mod:`bgledger.access`).
+The rows are the director's acts, not a match's events: no hash chain covers
+them, and ``rebuild`` leaves them alone (nothing derives them).  ``verify``
+checks what the table itself holds to (:meth:`PublicationBook.audit`): each
+row names an event a match was started in, opens or closes its wall, is dated
+in UTC, and follows the event's change before it, the change it follows being
+in the table and followed by no other; each change changes the wall (the first
+opens it, then they alternate) and is dated no earlier than the one it follows.
+A change deleted from the end of an event's history leaves no trace here.
+The front door (:class:`bgledger.Ledger`) owns this module, as it owns the
+bearer tokens (:mod:`bgledger.access`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from eventsourcing.persistence import IntegrityError, PersistenceError
@@ -42,13 +48,15 @@ from sqlalchemy import (
     insert,
     inspect,
     select,
+    type_coerce,
 )
 from sqlalchemy.exc import DatabaseError
+from sqlalchemy.types import NullType
 
 from bgledger.errors import IdempotencyKeyReusedError
 from bgledger.store.keys import KEYS, KeyBook, Keyed, checked_key
 
-__all__ = ["PUBLICATIONS", "Publication", "PublicationBook", "Published"]
+__all__ = ["PUBLICATIONS", "Publication", "PublicationBook", "PublicationFinding", "Published"]
 
 _METADATA = MetaData()
 PUBLICATIONS = Table(
@@ -124,6 +132,16 @@ class Published:
         return {**self.publication.to_json(), "recorded": self.recorded}
 
 
+@dataclass(frozen=True, slots=True)
+class PublicationFinding:
+    """A row of :data:`PUBLICATIONS` that breaks what the table holds to: row ``sequence``,
+    of ``event``, ``why`` (in words naming the row)."""
+
+    sequence: int
+    event: str
+    why: str
+
+
 class PublicationBook:
     """The publications of one ledger, in its database (table :data:`PUBLICATIONS`)."""
 
@@ -168,6 +186,34 @@ class PublicationBook:
         )
         with self._transaction(False) as connection:
             return [_publication(row) for row in connection.execute(query).mappings()]
+
+    def audit(self, events: Collection[str] | None) -> list[PublicationFinding]:
+        """Every row that breaks what the table holds to, the first first (``verify``).
+
+        ``events``: the events matches were started in (None: not known, the
+        events not holding; a row's event is then not checked).  Each event's
+        rows must form one history in the order stored: the first follows no
+        change (0), each next one the row before it, so a row deleted, edited,
+        inserted or moved (or a second history grown beside the first) is named
+        at the first row whose ``follows`` is not the event's change before it.
+        Every change changes the wall: the first opens it, then they alternate.
+        A row is one finding (its first); after a break the history goes on from
+        that row, so one damage is one finding.  Nothing is written; a ledger
+        that never published has nothing to check.
+        """
+        if not self._made():
+            return []
+        raw = type_coerce(PUBLICATIONS.c.published, NullType()).label("published")
+        query = select(
+            PUBLICATIONS.c.sequence,
+            PUBLICATIONS.c.event,
+            raw,
+            PUBLICATIONS.c.at,
+            PUBLICATIONS.c.follows,
+        ).order_by(PUBLICATIONS.c.sequence)
+        with self._transaction(False) as connection:
+            rows = [dict(row) for row in connection.execute(query).mappings()]
+        return _audit(rows, events)
 
     def change(self, event: str, on: bool, by: str, key: str | None = None) -> Published:
         """Open (``on``) or close the event's wall, recorded ``by`` whom, now; nothing if it is
@@ -243,3 +289,69 @@ def _latest(connection: Connection, event: str) -> Publication:
 def _publication(row: Any) -> Publication:
     return Publication(row["event"], bool(row["published"]), row["by"], row["at"],
                        row["sequence"])  # fmt: skip
+
+
+def _audit(rows: list[dict[str, Any]], events: Collection[str] | None) -> list[PublicationFinding]:
+    """:meth:`PublicationBook.audit` on the rows as stored, in the order of their sequence."""
+    by_sequence = {row["sequence"]: row for row in rows}
+    followed: dict[int, int] = {}  # a change: the first row that follows it
+    last: dict[str, dict[str, Any]] = {}  # each event's change before the row at hand
+    findings = []
+    for row in rows:
+        number, event, follows = row["sequence"], row["event"], row["follows"]
+        name = f"row {number} (event {event!r})"
+        before = last.get(event)
+        opens = row["published"]
+        when = _utc(row["at"])
+        why = None
+        if opens not in (0, 1):  # True and False are 1 and 0: SQLite keeps what it is given
+            why = f"{name} neither publishes nor withdraws: published is {opens!r}"
+        elif when is None:
+            why = f"{name} is dated {row['at']!r}: not a time in UTC"
+        elif events is not None and event not in events:
+            why = f"{name} names an event no match was started in: nothing could publish it"
+        elif follows != (0 if before is None else before["sequence"]):
+            why = f"{name} follows {_follows_what(follows, by_sequence, followed, before)}"
+        elif bool(opens) == (before is not None and bool(before["published"])):
+            state = "public already" if opens else "not public"
+            why = (
+                f"{name} {'publishes' if opens else 'withdraws'} an event {state}: a change "
+                "that changes nothing is never recorded"
+            )
+        elif before is not None and (_utc(before["at"]) or when) > when:
+            why = (
+                f"{name} is dated {row['at']}, before row {before['sequence']} it follows "
+                f"({before['at']}): the rows' times go backwards"
+            )
+        if why is not None:
+            findings.append(PublicationFinding(number, event, why))
+        followed.setdefault(follows, number)
+        last[event] = row
+    return findings
+
+
+def _follows_what(
+    follows: int,
+    by_sequence: dict[int, dict[str, Any]],
+    followed: dict[int, int],
+    before: dict[str, Any] | None,
+) -> str:
+    """Why a row's ``follows`` is not its event's change before it, in words."""
+    before_it = "none: it is the event's first" if before is None else f"row {before['sequence']}"
+    expected = f"(the event's change before it: {before_it})"
+    if follows == 0:
+        return f"no change, as only the event's first may {expected}: a second history"
+    if follows not in by_sequence:
+        return f"row {follows}, which is not in the table: it was deleted {expected}"
+    if follows in followed:
+        return f"row {follows}, as row {followed[follows]} does: two histories {expected}"
+    return f"row {follows} {expected}: the rows were edited, inserted or moved"
+
+
+def _utc(text: Any) -> datetime | None:
+    """A row's ``at`` as a time, if it is one in UTC (``2026-11-27T18:35:18+00:00``)."""
+    try:
+        when = datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        return None
+    return when if when.utcoffset() == timedelta(0) else None

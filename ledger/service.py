@@ -128,7 +128,7 @@ from bgledger.projections.views.audit import history as audit_history
 from bgledger.projections.views.moment import Moment, moment
 from bgledger.projections.views.step import Replays, Ruled, Step, step
 from bgledger.projections.views.summary import state_json
-from bgledger.publication import Publication, PublicationBook, Published
+from bgledger.publication import PUBLICATIONS, Publication, PublicationBook, Published
 from bgledger.rules.judge import Judgement
 from bgledger.rules.judge import judge as judge_play
 from bgledger.rules.legal import check_dice, legal_plays, read_dice
@@ -619,20 +619,28 @@ class Ledger:
         return self._store.history(match_id)
 
     def history(
-        self, match_id: str, *, at: int | None = None, rulings_only: bool = False
+        self,
+        match_id: str,
+        *,
+        at: int | None = None,
+        rulings_only: bool = False,
+        last: int | None = None,
     ) -> list[HistoryEntry]:
         """The audit trail: each event numbered, dated, described; voided ones marked.
 
         ``at``: the trail as it stood after event ``at``.  ``rulings_only``: the
         rulings alone (USBGF 5.5: the director's record), each with what it
-        voided or restored and whether it is still in force.
+        voided or restored and whether it is still in force.  ``last``: the
+        last ``last`` entries of that trail alone, exactly as the whole trail
+        has them, for less than the whole trail costs (the pad's tail).
 
         :raises MatchNotFoundError: for an unknown match.
         """
-        entries = audit_history(self._store.history(match_id)[:at])
+        events = self._store.history(match_id)[:at]
         if rulings_only:
-            return [entry for entry in entries if entry.ruling is not None]
-        return entries
+            rulings = [entry for entry in audit_history(events) if entry.ruling is not None]
+            return rulings if last is None else rulings[max(len(rulings) - last, 0) :]
+        return audit_history(events, last=last)
 
     def replay(self, match_id: str, at: int, view: str = "recorded") -> Step:
         """One step of a replay (USBGF 5.3): the match after event ``at`` in ``view``.
@@ -1078,21 +1086,33 @@ class Ledger:
         have no hole (:func:`~bgledger.store.integrity.log_gaps`).  Events
         without a chain fail unless ``allow_unchained`` (a ledger recorded
         before hash chains).  The checks are
-        :func:`~bgledger.store.integrity.verify_ledger`'s.
+        :func:`~bgledger.store.integrity.verify_ledger`'s.  Without
+        ``match_id``, the events' publications too (which are no match's):
+        each row that breaks what their table holds to
+        (:meth:`~bgledger.publication.PublicationBook.audit`) is a verdict of
+        ``bgledger_publications`` with the problem ``publication``.
 
         :raises MatchNotFoundError: for an unknown match (one the read models
             list is reported as deleted instead).
         """
         from bgledger.projections.readmodels.row_audit import audit_read_models
-        from bgledger.store.integrity import verify_ledger
+        from bgledger.store.integrity import Problem, Verdict, verify_ledger
 
-        return verify_ledger(
+        verdicts = verify_ledger(
             self._store,
             match_id,
             audit=audit_read_models,
             seal=seal,
             allow_unchained=allow_unchained,
         )
+        if match_id is None:
+            # the events matches were started in, once the events hold (else not read)
+            held = all(verdict.ok for verdict in verdicts)
+            names = {started.event for started in self._store.started()} if held else None
+            for finding in self._publishing().audit(names):
+                problem = Problem(0, "publication", finding.why)
+                verdicts.append(Verdict(PUBLICATIONS.name, problem=problem))
+        return verdicts
 
     @staticmethod
     def check_seal(path: Path, *, pub: Path, match_id: str | None = None) -> Seal:

@@ -171,7 +171,7 @@ def create_app(
     def live_context(match_id: str, viewer: str, show_ids: bool = False) -> dict[str, Any]:
         shown = ledger.show(match_id)
         state = shown.state
-        entries = ledger.history(match_id)
+        entries = ledger.history(match_id, last=HISTORY_SHOWN)  # the tail alone is worded
         return {
             "match_id": match_id,
             "state": state,
@@ -179,7 +179,7 @@ def create_app(
             "svg": board_svg(state, viewer),
             "brief": brief(state),
             "clock": clock_line(state, shown.now_ms),
-            "history": [history_line(entry) for entry in entries[-HISTORY_SHOWN:]],
+            "history": [history_line(entry) for entry in entries],
             "events": state.events,
             "ids": analyst_ids(state) if show_ids else [],
         }

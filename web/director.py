@@ -5,7 +5,8 @@ Routes, added to the application by :func:`director_routes`::
 
     GET /events/EVENT/director          the console of one event: each match as a card (24 or
                                         fewer) or a compact row (more), the tables needing the
-                                        director first (:mod:`bgledger.web.triage`), the
+                                        director first (the views' judgment,
+                                        :mod:`bgledger.projections.views.triage`), the
                                         standings and the rulings log (``director.js`` keeps it
                                         live)
     GET /director                       the same over every match of the ledger
@@ -65,11 +66,11 @@ from bgledger.projections.views.text import (
     clock_line,
     clock_text,
 )
+from bgledger.projections.views.triage import UNDER_WAY, falls_from, needs, rank_of
 from bgledger.projections.views.words import rule_for, rules_cited
 from bgledger.service import Decision, Ledger
 from bgledger.web.feeds import EventNews, FeedHub
 from bgledger.web.streams import Streams, client_of
-from bgledger.web.triage import UNDER_WAY, falls_from, needs, rank_of
 from bgledger.web.words import phase_words, status_words
 
 __all__ = ["CARDS_UP_TO", "CATCH_UP", "console_news", "director_routes"]

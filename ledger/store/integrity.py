@@ -105,7 +105,9 @@ class Problem:
     with the events, or cannot be read); :func:`verify_ledger` adds ``readmodel``
     (a read-model row the events do not give, ``number`` 0) and ``deleted``
     (a hole in the notification log, ``number`` its first id; a sealed match
-    whose events are gone, ``number`` 0).
+    whose events are gone, ``number`` 0); the front door adds ``publication``
+    (a row of the events' publications that breaks what that table holds to,
+    ``number`` 0: the words name the row).
     """
 
     number: int
@@ -160,7 +162,7 @@ class Verdict:
         problem = self.problem
         if problem is not None and problem.kind == "readmodel":
             return f"{self.match_id}: read models: {problem.why}"
-        if problem is not None and problem.kind == "deleted":
+        if problem is not None and problem.kind in ("deleted", "publication"):
             return f"{self.match_id}: {problem.why}"
         if problem is not None:
             return f"{self.match_id}: event {problem.number}: {problem.why}"

@@ -766,29 +766,46 @@ def correction_text(
     return text + (f": {event.reason}" if event.reason else "")
 
 
-def history(events: Iterable[MatchEvent]) -> list[HistoryEntry]:
+def history(events: Iterable[MatchEvent], *, last: int | None = None) -> list[HistoryEntry]:
     """The audit trail of ``events``, folding them as it goes; one entry per event.
 
     Each event voided by a ruling in force is marked with that ruling's number.
     Never raises for well-typed events: an event of a kind this version does
     not know is listed under its class name.
+
+    ``last``: the trail's last ``last`` entries alone, exactly as the whole
+    trail has them (the pad's tail).  Every event is still folded and every
+    ruling read (a later ruling marks an earlier entry), but the states
+    between the entries shown are not kept one by one: the events before
+    them are folded at once (:func:`~bgledger.projections.state.fold.fold`),
+    which is most of the saving; only the entries shown are worded, with the
+    earlier ones a correction among them words itself from.
     """
     events = list(events)
     voided = voided_by(events)
     numbered = {event.originator_version: event for event in events}
+    first = 0 if last is None else max(len(events) - max(last, 0), 0)
+    worded = _worded(events, first)
     entries: list[HistoryEntry] = []
     texts: dict[int, str] = {}
     state: MatchState | None = None
-    for index, event in enumerate(events):
+    done = 0  # the events folded into ``state``
+    for index in worded:
+        if index > done:  # the events between two worded ones, folded at once
+            for event in events[done:index]:
+                _renumber(numbered, event)
+            state = the_fold.fold(events[done:index], state, history=events[:done])
+        event = events[index]
         after = apply(state, event, events[:index] if needs_history(event) else None)
         number = event.originator_version
         if isinstance(event, EntryCorrected):
             text = correction_text(event, texts, numbered)
-            if isinstance(event, EntryAmended):  # later rulings name what it put in place
-                made = [e for e in replacement(event, event.event) if type(e) is not GameStarted]
-                numbered[event.event] = made[0] if made else numbered[event.event]
         else:
             text = texts[number] = describe(event, state, after, numbered)
+        _renumber(numbered, event)
+        state, done = after, index + 1
+        if index < first:
+            continue  # worded for a correction shown: not shown itself
         by = voided.get(number)
         entries.append(
             HistoryEntry(
@@ -807,8 +824,28 @@ def history(events: Iterable[MatchEvent]) -> list[HistoryEntry]:
                 correction=_correction_details(event),
             )
         )
-        state = after
     return entries
+
+
+def _worded(events: Sequence[MatchEvent], first: int) -> list[int]:
+    """The indices of the events :func:`history` words, in order: from ``first`` on, and each
+    earlier one a correction from ``first`` on words itself from (:func:`correction_text`)."""
+    where = {event.originator_version: index for index, event in enumerate(events)}
+    earlier = {
+        where[number]
+        for event in events[first:]
+        if isinstance(event, EntryCorrected)
+        for number in event.voids
+        if where.get(number, first) < first
+    }
+    return [*sorted(earlier), *range(first, len(events))]
+
+
+def _renumber(numbered: dict[int, MatchEvent], event: MatchEvent) -> None:
+    """After an amendment, the event it put in place of the entry: what later rulings name."""
+    if isinstance(event, EntryAmended):
+        made = [e for e in replacement(event, event.event) if type(e) is not GameStarted]
+        numbered[event.event] = made[0] if made else numbered[event.event]
 
 
 def recorded_entries(

@@ -31,7 +31,7 @@ from typing import Any
 
 from bgledger.projections.views.text import at_ms, stop_reason, time_of_day
 from bgledger.projections.views.words import numbers_text, rule_for
-from bgledger.service import Decision
+from bgledger.rules.profiles import Decision
 
 __all__ = [
     "NOT_BEGUN",
