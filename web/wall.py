@@ -138,7 +138,7 @@ class _Cards:
         key = (row["match_id"], row["events"])
         kept = self.kept.get(key)
         if kept is None:
-            entries = self.ledger.history(key[0], at=key[1]) if key[1] else []
+            entries = self.ledger.history(key[0], at=key[1], last=1) if key[1] else []
             card = _card(row, entries[-1].text if entries else "")
             kept = (card, json.dumps(card))
             with self.lock:
