@@ -37,25 +37,28 @@ def ms(iso: str) -> int:
     return int(datetime.fromisoformat(iso).timestamp() * 1000)
 
 
-@pytest.fixture(scope="module")
-def documents(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, dict[str, Any]]]:
-    """Each match's ``show --json`` document as the read model keeps it, by match id."""
-    path: Path = tmp_path_factory.mktemp("triage") / "ledger.db"
-    ledger = Ledger(f"sqlite:///{path}")
-    ledger.start(("Nell", "Ned"), 5, match_id="idle", event="Open", by="k")
+def record_tables(ledger: Ledger, *, older_profile: bool = False) -> None:
+    """The event Open's tables, one a need and two needing nothing: ``late`` (time up, no
+    expiry recorded), ``dispute`` (a clock stopped), ``flag`` (a flagged play), ``break``
+    (over its allowance), ``won`` (a result to post), ``playing``, ``idle``; with
+    ``older_profile``, ``flag-2017`` too (the same play under usbgf-2017)."""
+    ledger.start(("Nell", "Ned"), 5, match_id="idle", event="Open", by="k")  # not begun
     ledger.start(("Una", "Uli"), 5, match_id="playing", event="Open", by="k")
     ledger.record_line("playing", "opening 3 1", by="k")
     ledger.start(("Rae", "Rob"), 3, match_id="won", event="Open", by="k")
     ledger.record_line("won", 'penalty b 3 "USBGF 2.2.4" an hour late', by="tom")
     ledger.start(("Bea", "Bo"), 5, match_id="break", event="Open", by="k", at=LONG_AGO)
     ledger.record_line("break", "break start both", by="k", at=LONG_AGO)
+    flagged = ["flag"]
     ledger.start(("Fay", "Fox"), 5, match_id="flag", event="Open", by="k")
-    ledger.start(
-        ("Abe", "Abi"), 5, match_id="flag-2017", event="Open", by="k", profile="usbgf-2017"
-    )
+    if older_profile:
+        flagged.append("flag-2017")
+        ledger.start(
+            ("Abe", "Abi"), 5, match_id="flag-2017", event="Open", by="k", profile="usbgf-2017"
+        )
     for line in ILLEGAL:
-        ledger.record_line("flag", line, by="k")
-        ledger.record_line("flag-2017", line, by="k")
+        for match_id in flagged:
+            ledger.record_line(match_id, line, by="k")
     ledger.start(("Dan", "Dee"), 5, match_id="dispute", event="Open", by="k")
     for line in ["clock start simple-delay reserve 10:00 delay 12", *ILLEGAL[:2], "hit"]:
         ledger.record_line("dispute", line, by="k")
@@ -63,6 +66,14 @@ def documents(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, di
     ledger.start(("Tim", "Tom"), 5, match_id="late", event="Open", by="k", at=LONG_AGO)
     for line in ["clock start simple-delay reserve 0:30 delay 12", *ILLEGAL[:2], "hit"]:
         ledger.record_line("late", line, by="k", at=LONG_AGO)
+
+
+@pytest.fixture(scope="module")
+def documents(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, dict[str, Any]]]:
+    """Each match's ``show --json`` document as the read model keeps it, by match id."""
+    path: Path = tmp_path_factory.mktemp("triage") / "ledger.db"
+    ledger = Ledger(f"sqlite:///{path}")
+    record_tables(ledger, older_profile=True)
     yield {row["match_id"]: json.loads(row["summary"]) for row in ledger.matches("Open")}
     ledger.close()
 

@@ -24,11 +24,8 @@ from starlette.testclient import TestClient
 
 from bgledger.service import Ledger
 from bgledger.web import create_app
+from tests.test_triage import record_tables
 from tests.test_web_live import WITHIN, Stream
-
-LONG_AGO = "2020-01-01T10:00:00+00:00"
-"""Lines recorded then: a clock running since, a break begun then."""
-ILLEGAL = ["opening 3 1", "move 8/5 6/5", "roll 6 4", "move 24/13 --as-played"]
 
 
 @pytest.fixture
@@ -100,23 +97,7 @@ def test_one_line_costs_the_console_that_table_alone(ledger: Ledger) -> None:
 
 def test_the_tables_needing_the_director_come_first(ledger: Ledger) -> None:
     """Time up, a dispute, a flagged play, a break over, a result to post, then the rest."""
-    ledger.start(("Nell", "Ned"), 5, match_id="idle", event="Open", by="k")  # not begun
-    ledger.start(("Una", "Uli"), 5, match_id="playing", event="Open", by="k")
-    ledger.record_line("playing", "opening 3 1", by="k")
-    ledger.start(("Rae", "Rob"), 3, match_id="won", event="Open", by="k")
-    ledger.record_line("won", 'penalty b 3 "USBGF 2.2.4" an hour late', by="tom")
-    ledger.start(("Bea", "Bo"), 5, match_id="break", event="Open", by="k", at=LONG_AGO)
-    ledger.record_line("break", "break start both", by="k", at=LONG_AGO)
-    ledger.start(("Fay", "Fox"), 5, match_id="flag", event="Open", by="k")
-    for line in ILLEGAL:
-        ledger.record_line("flag", line, by="k")
-    ledger.start(("Dan", "Dee"), 5, match_id="dispute", event="Open", by="k")
-    for line in ["clock start simple-delay reserve 10:00 delay 12", *ILLEGAL[:2], "hit"]:
-        ledger.record_line("dispute", line, by="k")
-    ledger.record_line("dispute", "clock stop d", by="k")
-    ledger.start(("Tim", "Tom"), 5, match_id="late", event="Open", by="k", at=LONG_AGO)
-    for line in ["clock start simple-delay reserve 0:30 delay 12", *ILLEGAL[:2], "hit"]:
-        ledger.record_line("late", line, by="k", at=LONG_AGO)
+    record_tables(ledger)
 
     page = TestClient(create_app(ledger)).get("/events/Open/director/live").text
     order = re.findall(r'<article class="card ([^"]*)" id="m-([^"]+)"', page)
