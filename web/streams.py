@@ -10,8 +10,10 @@ nothing; a ``news`` that reads the ledger itself (:meth:`Streams.respond`)
 runs in Starlette's thread pool.
 
 The streams are the match page's (``/api/matches/MATCH/events``,
-:mod:`bgledger.web.app`) and the director's console's
-(``/api/events/EVENT/events``, :mod:`bgledger.web.director`).
+:mod:`bgledger.web.app`), the director's console's
+(``/api/events/EVENT/events``, :mod:`bgledger.web.director`) and the wall's
+(``/api/events/EVENT/wall/events``, :mod:`bgledger.web.wall`), all fed by the
+hub.
 
 Bounded at the edge (DESIGN principle 11).  An idle stream costs an open
 connection (a file descriptor) and a task, nothing more:
