@@ -6,8 +6,8 @@ messages, in the wire format of server-sent events, or none); after
 that proxies keep a quiet stream open.  The application's streams are fed by
 its feed hub (:mod:`bgledger.web.feeds`, :meth:`Streams.follow`): their
 ``news`` hands over what the hub worked out once for every stream, and reads
-nothing; a ``news`` that reads the ledger itself (:meth:`Streams.respond`)
-runs in Starlette's thread pool.
+nothing (:func:`poll` runs a ``news`` that reads the ledger itself in
+Starlette's thread pool).
 
 The streams are the match page's (``/api/matches/MATCH/events``,
 :mod:`bgledger.web.app`), the director's console's
@@ -188,22 +188,6 @@ class Streams:
         headers = {"Retry-After": str(limits.retry_after), "Connection": "close"}
         document = {"error": f"too many live streams: {why}; retry later"}
         return JSONResponse(document, 429, headers=headers)
-
-    def respond(self, client: str, opening: Sequence[str], news: News) -> Response:
-        """A live stream for ``client`` (:func:`poll`), or the 429 past a cap."""
-        refused = self.refusal(client)
-        if refused is not None:
-            return refused
-        self.held[client] = self.held.get(client, 0) + 1  # released when the response ends
-        stream = poll(
-            opening,
-            news,
-            self.poll_seconds,
-            keepalive_seconds=self.limits.keepalive_seconds,
-            idle_seconds=self.limits.idle_seconds,
-            moved=self.moved,
-        )
-        return _HeldStream(self, client, stream)
 
     async def follow(
         self,
