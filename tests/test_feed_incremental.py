@@ -134,7 +134,7 @@ def _ledger(tmp_path: Path) -> Ledger:
 
 
 @settings(
-    max_examples=12,
+    max_examples=30,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
