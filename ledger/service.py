@@ -116,7 +116,7 @@ from bgledger.events import (
 )
 from bgledger.projections.state.clock import at_ms
 from bgledger.projections.state.corrected import corrected, rulings_in_force
-from bgledger.projections.state.fold import MatchState
+from bgledger.projections.state.fold import MatchState, fold
 from bgledger.projections.views.audit import (
     HistoryEntry,
     history_line,
@@ -177,6 +177,7 @@ __all__ = [
     "ClockStarted",
     "ClockStopped",
     "Decision",
+    "Followed",
     "HistoryEntry",
     "ImportRefusedError",
     "Imported",
@@ -431,6 +432,26 @@ class Shown:
         return document
 
 
+@dataclass(frozen=True, slots=True)
+class Followed:
+    """A match as a live feed follows it (:meth:`Ledger.followed`): its trail and ``show``.
+
+    ``entries`` are the trail's entries after event ``since``: the whole trail
+    (``since`` 0), or just those recorded since the :class:`Followed` this one
+    went on from (``since`` its ``count``).  ``shown`` is :meth:`Ledger.show`
+    of the match after event ``count``.
+    """
+
+    match_id: str
+    count: int
+    since: int
+    entries: tuple[HistoryEntry, ...]
+    shown: Shown
+    current: bool = True
+    """False when the trail and ``shown`` were read either side of a new event: the match is
+    then worked out whole the next time, not extended."""
+
+
 START_FIELDS = {
     "a": str,
     "b": str,
@@ -610,6 +631,56 @@ class Ledger:
         shown = self.moment(match_id, at, corrected=corrected)
         view = shown.view if at is not None or shown.view == "corrected" else "present"
         return Shown(shown, _clock_moment(shown.state, now), view)
+
+    def followed(self, match_id: str, known: Followed | None = None) -> Followed:
+        """The match as a live feed shows it: its trail (:meth:`history`) and :meth:`show`,
+        worked on from ``known`` (what the feed knew of it) when that can be done.
+
+        From ``known``, only the events after its ``count`` are read, with the one
+        before them (the same number and link of the hash chain: the match ``known``
+        knew); worded as the trail words them
+        (:func:`~bgledger.projections.views.audit.recorded_entries`) and folded onto
+        its state (:func:`~bgledger.projections.state.fold.fold`), they are the
+        result's ``entries`` (``since`` is ``known.count``), and the rulings in force
+        stay ``known``'s.  The match is worked out whole (``since`` 0) without
+        ``known``, or when it cannot be extended: a ruling or a correction among the
+        new events (it can change earlier entries' marks and the rulings in force),
+        an event missing, a count gone backwards, another match's chain.  Either way
+        the trail's entries and ``shown.to_json()`` are :meth:`history`'s and
+        :meth:`show`'s, and a long match costs a feed no more a line than a short one.
+
+        :raises MatchNotFoundError: for an unknown match.
+        :raises UnreadableRowError: for a stored event that cannot be read.
+        """
+        if known is not None and known.match_id == match_id:
+            extended = self._extended(known)
+            if extended is not None:
+                return extended
+        entries = self.history(match_id)
+        shown = self.show(match_id)
+        current = shown.state.events == len(entries)
+        return Followed(match_id, len(entries), 0, tuple(entries), shown, current)
+
+    def _extended(self, known: Followed) -> Followed | None:
+        """``known`` with the events stored since (:meth:`followed`); None if it cannot be."""
+        if not known.current or known.count < 1 or known.shown.state.events != known.count:
+            return None
+        read = self._events_after(known.match_id, known.count - 1)
+        numbers = [event.originator_version for event in read]
+        if not read or numbers != list(range(known.count, known.count + len(read))):
+            return None  # the event it knew last is gone, or one since is missing
+        previous, events = read[0], read[1:]
+        if previous.chain != known.shown.state.head:
+            return None  # not the match it knew
+        entries = recorded_entries(events, known.shown.state, previous)
+        if entries is None:  # a ruling or a correction: the trail is worded whole
+            return None
+        state = fold(events, known.shown.state)  # none needs the events before it
+        if state is None:
+            return None
+        moment = replace(known.shown.moment, state=state, at=state.events)
+        shown = Shown(moment, _clock_moment(state, None), known.shown.view)
+        return Followed(known.match_id, state.events, known.count, tuple(entries), shown)
 
     def events(self, match_id: str) -> list[MatchEvent]:
         """Every event of the match, in order, numbered from 1.

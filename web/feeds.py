@@ -50,7 +50,7 @@ import sqlalchemy.exc
 from eventsourcing.persistence import PersistenceError
 
 from bgledger.projections.views.audit import history_line
-from bgledger.service import Ledger
+from bgledger.service import Followed, Ledger
 
 __all__ = [
     "PENDING",
@@ -106,11 +106,16 @@ class WallFeed(Protocol):
 @dataclass(frozen=True, slots=True)
 class MatchNews:
     """A match's news as of its ``count``-th event: each event's history line, and ``show
-    --json``'s document (JSON text) that every message of it carries."""
+    --json``'s document (JSON text) that every message of it carries.
+
+    ``known``: what the ledger gave for it (:meth:`bgledger.Ledger.followed`), from
+    which the next change is worked on rather than worked out whole.
+    """
 
     count: int
     lines: tuple[tuple[int, str], ...]
     document: str
+    known: Followed | None = None
 
     def after(self, number: int) -> list[str]:
         """The ``recorded`` messages of the events after ``number``."""
@@ -382,7 +387,9 @@ class FeedHub:
             _put_tagged(walls, tagged)
 
     def _renew(self) -> None:
-        """Work out every followed match again, and hand on what its streams have not had."""
+        """Work out every followed match again, whole (the log could not be read for a
+        while), and hand on what its streams have not had."""
+        self._news.clear()
         for match_id, followers in self._matches.items():
             try:
                 news = self._work_out(match_id)
@@ -403,12 +410,17 @@ class FeedHub:
                 self._position = self.ledger.last_stored()
 
     def _work_out(self, match_id: str) -> MatchNews:
-        """The match's stream messages, worked out once for all its streams."""
+        """The match's stream messages, worked out once for all its streams: on from the news
+        kept of it, the ledger reading only the events since, when it can
+        (:meth:`bgledger.Ledger.followed`)."""
         self.worked += 1
-        entries = self.ledger.history(match_id)
-        document = json.dumps(self.ledger.show(match_id).to_json())
-        lines = tuple((entry.number, history_line(entry)) for entry in entries)
-        news = MatchNews(len(entries), lines, document)
+        kept = self._news.get(match_id)
+        followed = self.ledger.followed(match_id, None if kept is None else kept.known)
+        lines = tuple((entry.number, history_line(entry)) for entry in followed.entries)
+        if followed.since and kept is not None:  # went on from what was kept: its lines stand
+            lines = kept.lines[: followed.since] + lines
+        document = json.dumps(followed.shown.to_json())
+        news = MatchNews(followed.count, lines, document, followed)
         self._news[match_id] = news
         return news
 
