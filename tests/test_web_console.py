@@ -126,13 +126,13 @@ def test_many_viewers_of_one_match_share_one_reading(
     app = create_app(ledger, poll_seconds=0.02)
     token = ledger.issue_token("scorekeeper", match_id=ids[1])
     reads: list[str] = []
-    history = ledger.history
+    followed = ledger.followed  # the feed's reading of a match (whole, or since it last read)
 
-    def counted(match_id: str, **options: Any) -> Any:
+    def counted(match_id: str, *args: Any) -> Any:
         reads.append(match_id)
-        return history(match_id, **options)
+        return followed(match_id, *args)
 
-    monkeypatch.setattr(ledger, "history", counted)
+    monkeypatch.setattr(ledger, "followed", counted)
     feeds = app.state.feeds
     built: list[str | None] = []
     build = feeds.event_news

@@ -10,8 +10,10 @@ the hub learns which matches changed in one read of the log's ids
 their streams) and works out, once for every viewer:
 
 - for a match followed by match streams: its new history lines and ``show
-  --json``'s document (one read of that match), the ``recorded`` messages each
-  of its streams sends from its own last event on;
+  --json``'s document (:meth:`bgledger.Ledger.followed`: one read of the
+  events stored since the hub last read it, worked out whole only after a
+  ruling or a correction), the ``recorded`` messages each of its streams sends
+  from its own last event on;
 - for an event followed by consoles: the changed matches' read-model rows with
   their states (one read of the rows, no fold), handed to the console's
   builder (:mod:`bgledger.web.director`), whose one message goes to every
