@@ -102,9 +102,13 @@ def serve(
     # A thread that holds the ledger's write lock needs the GIL back after each statement;
     # at the default 5 ms switch interval it waits behind the pool's other threads, and the
     # writes queue up behind it (bench_tournament: p99 298 ms at 100 lines/s, 128 ms at 0.5 ms)
+    before = sys.getswitchinterval()
     sys.setswitchinterval(SWITCH_INTERVAL)
-    with contextlib.suppress(KeyboardInterrupt):  # raised again by uvicorn once it stopped
-        _stopping_server(config).run()
+    try:
+        with contextlib.suppress(KeyboardInterrupt):  # raised again by uvicorn once it stopped
+            _stopping_server(config).run()
+    finally:  # the process's own again (serve run in a test process, then other work)
+        sys.setswitchinterval(before)
 
 
 def _stopping_server(config: Any) -> Any:

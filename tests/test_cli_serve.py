@@ -27,7 +27,7 @@ from click.testing import CliRunner
 
 from bgledger.cli import web_commands
 from bgledger.cli.main import main
-from bgledger.cli.web_commands import serve_banner, venue_addresses
+from bgledger.cli.web_commands import SWITCH_INTERVAL, serve_banner, venue_addresses
 
 
 def test_every_address_found_is_this_machines_and_not_loopback() -> None:
@@ -108,9 +108,13 @@ def test_serve_binds_what_it_is_told_and_prints_the_addresses(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     bound: dict[str, Any] = {}
+    before = sys.getswitchinterval()
 
     def server(config: Any) -> Any:
-        return SimpleNamespace(run=lambda: bound.update(host=config.host, port=config.port))
+        def run() -> None:
+            bound.update(host=config.host, port=config.port, switch=sys.getswitchinterval())
+
+        return SimpleNamespace(run=run)
 
     monkeypatch.setattr(web_commands, "_stopping_server", server)
     monkeypatch.setattr(web_commands, "refuse_busy_port", lambda host, port: None)
@@ -121,6 +125,8 @@ def test_serve_binds_what_it_is_told_and_prints_the_addresses(
     )
     assert result.exit_code == 0, result.output
     assert (bound["host"], bound["port"]) == ("0.0.0.0", 8123)
+    # the server ran switching threads every 0.5 ms; the process is its own again after it
+    assert (bound["switch"], sys.getswitchinterval()) == (SWITCH_INTERVAL, before)
     assert "  http://192.168.1.20:8123/" in result.stderr.splitlines()
     assert f"bgledger --db sqlite:///{path} token --event E" in result.stderr
     assert path.exists()  # a new venue's ledger: matches are started from the browser
