@@ -24,6 +24,7 @@ MODULES = [
     "bgledger.projections.views.moment",
     "bgledger.projections.views.step",
     "bgledger.projections.views.scoresheet",
+    "bgledger.projections.views.text",
     "bgledger.projections.views.triage",
     "bgledger.web.steps",
     "bgledger.web.words",

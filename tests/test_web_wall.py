@@ -435,6 +435,7 @@ def test_a_card_never_offers_a_double_to_a_player_whose_opponent_owns_the_cube(
     card = wall[wall.index('data-match="final"') :].split("</a>")[0]
     assert "Ann on roll" in card
     assert "double" not in card.split("cube")[0]  # no double offered before the cube's words
+    assert "cube 2, Bob&#39;s" in card or "cube 2, Bob's" in card  # show's words for the cube
     watched = client.get("/matches/final/watch").text
     assert "Ann is on roll, to roll" in watched and "to double or to roll" not in watched
 

@@ -57,7 +57,7 @@ from starlette.routing import Route
 from bgledger.projections.views.audit import history_line
 from bgledger.projections.views.summary import analyst_ids
 from bgledger.projections.views.svg import board_svg
-from bgledger.projections.views.text import brief, clock_text
+from bgledger.projections.views.text import brief, clock_text, cube_words
 from bgledger.service import Ledger, MatchState
 from bgledger.web.feeds import FeedHub, Subscription, Tagged
 from bgledger.web.streams import Streams, client_of
@@ -416,18 +416,16 @@ def _card(row: dict[str, Any], last: str) -> dict[str, Any]:
     players = (row["player_a"], row["player_b"])
     cube = document["cube"]
     owner = cube["owner"]
-    cube_words = f"cube {cube['value']}"
-    if owner:
-        cube_words += f", {players[0 if owner == 'a' else 1]}'s"
+    cube_text = cube_words(cube["value"], players[0 if owner == "a" else 1] if owner else None)
     if cube["offered"]:
-        cube_words += " offered"
+        cube_text += " · double offered"
     return {
         "match": row["match_id"],
         "events": row["events"],
         "players": players,
         "score": (row["score_a"], row["score_b"]),
         "length": row["length"],
-        "cube": cube_words,
+        "cube": cube_text,
         "to_act": None if row["winner"] else document["to_act"],
         "turn": _turn_words(row, document, players),
         "status": status_words(row),

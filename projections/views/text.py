@@ -51,6 +51,7 @@ __all__ = [
     "brief",
     "clock_line",
     "clock_text",
+    "cube_words",
     "drift_text",
     "escaped",
     "figure",
@@ -250,9 +251,17 @@ def brief(state: MatchState) -> str:
 
 def _cube_text(state: MatchState) -> str:
     """``'cube 1, centred'`` or ``'cube 2, Bob's'``."""
-    if state.cube_owner is None:
-        return f"cube {state.cube}, centred"
-    return f"cube {state.cube}, {state.name(state.cube_owner)}'s"
+    owner = None if state.cube_owner is None else state.name(state.cube_owner)
+    return cube_words(state.cube, owner)
+
+
+def cube_words(value: int, owner: str | None) -> str:
+    """The cube at ``value``, owned by the player named ``owner`` or centred (None).
+
+    >>> cube_words(1, None), cube_words(2, "Bob")
+    ('cube 1, centred', "cube 2, Bob's")
+    """
+    return f"cube {value}, centred" if owner is None else f"cube {value}, {owner}'s"
 
 
 def _game_status(state: MatchState) -> list[str]:
