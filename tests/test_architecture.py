@@ -1,6 +1,6 @@
 """The tree shows the layers: who may import whom, and what the distribution installs.
 
-The allowed dependencies below are the architecture (README, "Architecture"):
+The allowed dependencies below are the architecture (docs/architecture.md, "Layers"):
 the pure rules and the event vocabulary at the bottom, the one fold above
 them, the aggregate's commands above the fold, the store above the commands,
 then interchange and the tournament read models, the front door, and the

@@ -2,7 +2,7 @@
 
 Any token posting ``@<now+4:50> note x`` made every untimed line (``undo`` and the
 director's desk included) refused for about five minutes: "now" was before the
-match's last event.  The rule now (README, "Times never go backwards"):
+match's last event.  The rule now (docs/scorekeeper.md, "Who and when"):
 
 - a time more than :data:`~bgledger.commands.decide.FUTURE_TOLERANCE` (5 s) ahead
   of the server's clock is refused, for every role;

@@ -1,0 +1,133 @@
+"""The docs cannot go stale: every command and transcript in them is run.
+
+README.md and docs/*.md: each ``sh`` block's commands must succeed, each
+``console`` block's output must be what the program prints now (the rules
+are in :mod:`tests.docs_transcripts`).  One test a block, in the page's
+order, each page in a temporary folder with one database.  A transcript
+that differs fails with a diff and the command that rewrites it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests import docs_transcripts as docs
+from tests.docs_transcripts import ROOT, Block, Workspace
+
+BLOCKS = [block for page in docs.pages() for block in docs.blocks(page)]
+RUN = [block for block in BLOCKS if block.runs]
+
+REWRITE = "python -m tests.docs_transcripts --write {page}"
+
+
+@pytest.fixture(scope="module")
+def workspaces(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[Path, Workspace]]:
+    """One workspace a page, made when its first block runs and shared by the rest."""
+    made: dict[Path, Workspace] = {}
+    yield made
+
+
+@pytest.mark.parametrize("block", RUN, ids=str)
+def test_block_runs_as_shown(
+    block: Block, workspaces: dict[Path, Workspace], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    if block.page not in workspaces:
+        workspaces[block.page] = Workspace(tmp_path_factory.mktemp(block.page.stem))
+    if block.skip is not None:
+        pytest.skip(block.skip)
+    outcome = docs.run_block(block, workspaces[block.page])
+    problems = [*outcome.failures]
+    if outcome.differences:
+        problems.append(
+            "the docs show output the program no longer prints:\n\n"
+            + "\n\n".join(outcome.differences)
+            + "\n\nif the program is right, rewrite the transcripts from its output and read "
+            f"the change: {REWRITE.format(page=block.page)} (docs/architecture.md, 'The docs run')"
+        )
+    if problems:
+        pytest.fail(f"{block}:\n" + "\n\n".join(problems), pytrace=False)
+    if outcome.not_run:
+        if outcome.ran == 0:
+            pytest.skip("not run: " + "; ".join(outcome.not_run))
+        print("not run: " + "; ".join(outcome.not_run))  # the rest of the block was checked
+
+
+def test_no_command_hides_in_a_block_that_is_not_run() -> None:
+    hidden = [
+        f"{block}: {line.strip()!r} ({block.lang or 'no language'}: not run; "
+        "use a sh or console block)"
+        for block in BLOCKS
+        if not block.runs and block.lang != "python"
+        for line in block.body
+        if re.match(r"\s*(\$ |bgledger )", line)
+    ]
+    assert hidden == []
+
+
+def test_every_page_runs_some_commands() -> None:
+    """A page of commands whose blocks are all skipped or mislabelled would test nothing."""
+    quiet = {"docs/ATTACKS.md", "docs/commands.md", "docs/architecture-verbs.md"}
+    pages = {str(block.page) for block in RUN if block.skip is None}
+    missing = {str(page) for page in docs.pages()} - quiet - pages
+    assert missing == set()
+
+
+def test_the_readme_reads_in_five_minutes() -> None:
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 260, f"README.md has {len(lines)} lines: move the detail to docs/"
+
+
+def test_the_readme_test_command_is_what_ci_runs() -> None:
+    """.ci/run runs 'the README's test command' after installing into a fresh venv."""
+    commands = [
+        step.command
+        for block in RUN
+        if block.page == Path("README.md")
+        for step in docs.steps(block)
+    ]
+    assert any(command.endswith("python -m pytest -q") for command in commands)
+    assert "\npython -m pytest -q\n" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    fresh = commands[0]
+    assert fresh.startswith("python3 -m venv .venv && . .venv/bin/activate && pip install")
+    assert "--db" not in fresh, "the first demo runs on the embedded default database"
+
+
+_LINK = re.compile(r"\]\(([^)#\s]+)(#[^)\s]*)?\)")
+
+
+def _anchors(text: str) -> set[str]:
+    """GitHub's anchors for a page's headings: lowercase, punctuation dropped, spaces to '-'."""
+    return {
+        "#" + re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        for heading in re.findall(r"^#+ (.+)$", text, flags=re.M)
+    }
+
+
+def test_every_link_between_the_pages_resolves() -> None:
+    broken = []
+    for page in docs.pages():
+        text = (ROOT / page).read_text(encoding="utf-8")
+        for target, anchor in _LINK.findall(text):
+            if re.match(r"[a-z]+:", target):
+                continue
+            path = (ROOT / page).parent / target
+            if not path.exists():
+                broken.append(f"{page}: {target}")
+            elif anchor and anchor not in _anchors(path.read_text(encoding="utf-8")):
+                broken.append(f"{page}: {target}{anchor}")
+        for anchor in re.findall(r"\]\((#[^)\s]+)\)", text):
+            if anchor not in _anchors(text):
+                broken.append(f"{page}: {anchor}")
+    assert broken == []
+
+
+def test_the_benchmark_figures_live_in_bench_readme() -> None:
+    """Every benchmark is described in bench/README.md, and the README points there."""
+    bench = (ROOT / "bench" / "README.md").read_text(encoding="utf-8")
+    scripts = sorted(path.name for path in (ROOT / "bench").glob("bench_*.py"))
+    assert [name for name in scripts if name not in bench] == []
+    assert "bench/README.md" in (ROOT / "README.md").read_text(encoding="utf-8")
