@@ -476,9 +476,7 @@ def matches(expected: Sequence[str], actual: Sequence[str]) -> bool:
     want, got = normalised(expected), normalised(actual)
     if "..." not in want:
         return want == got
-    pattern = "\n".join(
-        r"(?:.*\n)*?" if line == "..." else re.escape(line) + r"\n" for line in want
-    )
+    pattern = "".join(r"(?:.*\n)*?" if line == "..." else re.escape(line) + r"\n" for line in want)
     return re.fullmatch(pattern, "\n".join(got) + "\n") is not None
 
 
@@ -520,6 +518,10 @@ def run_block(block: Block, workspace: Workspace) -> Outcome:
     found = steps(block)
     outcome = Outcome(block, found, [])
     for step in found:
+        if outcome.not_run:  # what follows may need it: not run either
+            outcome.outputs.append(None)
+            outcome.not_run.append(f"'{step.command}': follows a command that was not run")
+            continue
         ran = workspace.run(step.command, step.stdin)
         outcome.not_run.extend(ran.not_run)
         outcome.ran += ran.ran

@@ -131,3 +131,60 @@ def test_the_benchmark_figures_live_in_bench_readme() -> None:
     scripts = sorted(path.name for path in (ROOT / "bench").glob("bench_*.py"))
     assert [name for name in scripts if name not in bench] == []
     assert "bench/README.md" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+# -- the harness itself -----------------------------------------------------------
+
+
+def test_a_stale_transcript_fails_with_a_diff_and_write_rewrites_it(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(
+        "Text.\n\n```console\n$ bgledger start --a Ann --b Bob --length 3 --id final\n"
+        "the old words\n$ bgledger list\n...\n```\n\nMore text.\n",
+        encoding="utf-8",
+    )
+    (block,) = docs.blocks(page)
+    outcome = docs.run_block(block, Workspace(tmp_path / "first"))
+    (difference,) = outcome.differences
+    assert "-the old words\n+final" in difference
+    assert docs.rewrite(page, [outcome]) == 1
+    text = page.read_text(encoding="utf-8")
+    assert "the old words" not in text and "$ bgledger list\nMatch " in text
+    assert text.startswith("Text.\n\n```console\n") and text.endswith("```\n\nMore text.\n")
+    (again,) = docs.blocks(page)
+    assert docs.run_block(again, Workspace(tmp_path / "second")).differences == []
+
+
+def test_a_failing_sh_command_fails_the_block(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text("```sh\nbgledger show nosuchmatch\n```\n", encoding="utf-8")
+    (block,) = docs.blocks(page)
+    (failure,) = docs.run_block(block, Workspace(tmp_path / "w")).failures
+    assert "'bgledger show nosuchmatch' exited 2" in failure
+
+
+def test_times_digests_and_elisions_compare_as_such() -> None:
+    shown = ["    2   2026-11-26 10:00:05  kim  game 1 started", "...", "head 0123456789abcdef"]
+    printed = [
+        "    2   2031-01-02 23:59:59  kim  game 1 started",
+        "a",
+        "b",
+        "head fedcba9876543210",
+    ]
+    assert docs.matches(shown, printed)
+    assert not docs.matches(shown, ["    2   2031-01-02 23:59:59  kim  game 2 started"])
+    assert docs.matches(["a", "...", "c"], ["a", "c"])
+    assert not docs.matches(["a", "c"], ["a", "b", "c"])
+
+
+def test_commands_split_as_the_shell_splits_them() -> None:
+    assert docs.tokens("bgledger note m table #4 moved") == ["bgledger", "note", "m", "table"]
+    assert docs.tokens('open \'http://h/pad#token=x y\' "a \\"b\\"" c\\ d') == [
+        "open",
+        "http://h/pad#token=x y",
+        'a "b"',
+        "c d",
+    ]
+    assert docs.tokens("a && b|c < in > out 2>&1; d") == [
+        "a", "&&", "b", "|", "c", "<", "in", ">", "out", "2>&1", ";", "d",
+    ]  # fmt: skip
