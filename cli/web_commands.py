@@ -150,7 +150,7 @@ def tls_files(certfile: str | None, keyfile: str | None) -> dict[str, str]:
         except OSError as error:
             raise BadInputError(
                 f"{option} {path}: cannot read it ({error.strerror}). "
-                "See the README's 'Serving the pad over HTTPS' for making one"
+                "See docs/operators.md, 'HTTPS', for making one"
             ) from None
     try:
         ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(certfile, keyfile)
