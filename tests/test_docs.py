@@ -3,8 +3,9 @@
 README.md and docs/*.md: each ``sh`` block's commands must succeed, each
 ``console`` block's output must be what the program prints now (the rules
 are in :mod:`tests.docs_transcripts`).  One test a block, in the page's
-order, each page in a temporary folder with one database.  A transcript
-that differs fails with a diff and the command that rewrites it.
+order, each page in a temporary folder with one database (a block builds
+on the page's blocks before it: run the page, not one block of it).  A
+transcript that differs fails with a diff and the command that rewrites it.
 """
 
 from __future__ import annotations
