@@ -828,7 +828,8 @@ class Ledger:
         ahead of this machine's clock is refused, whoever gives it; a scorekeeper's
         time later than now is recorded as now (his lines take the server's time; an
         offline pad's earlier moment stands); an untimed command is stamped now, or at
-        the match's last event if that is later: it is never refused for its time.
+        the match's last event at the table if that is later (a note or a copy's provenance
+        keeps no match time): it is never refused for its time.
 
         :raises InvalidActionError: for a line that is no command.
         :raises RulesError: for dice, plays, levels or times that describe nothing.

@@ -9,8 +9,9 @@ match's last event.  The rule now (docs/scorekeeper.md, "Who and when"):
 - a scorekeeper's lines take the server's time: a time he gives that is later
   than now is recorded as now (an offline pad's earlier moments stand);
 - an untimed line is never refused for the time: it is stamped now, or at the
-  match's last event if that is later (a few seconds at most, unless the
-  server's clock went back), so the order of events holds.
+  match's last event at the table if that is later (a few seconds at most, unless the
+  server's clock went back), so the order of events holds; a note keeps no
+  match time (DESIGN principle 13), so a note dated ahead holds nothing back.
 """
 
 from __future__ import annotations
@@ -76,14 +77,27 @@ def test_untimed_lines_are_never_blocked_by_a_future_dated_one(
     client: TestClient, ledger: Ledger, tokens: dict[str, str]
 ) -> None:
     ahead = datetime.fromisoformat(iso(4))
-    assert post(client, "m", f"@{ahead.isoformat()} note x", tokens["director"]).status_code == 201
+    answer = post(client, "m", f"@{ahead.isoformat()} opening 3 1", tokens["director"])
+    assert answer.status_code == 201, answer.text
     assert at_of(ledger, "m") == ahead  # a director's time within the allowance stands
-    for line, role in (("note y", "scorekeeper"), ("undo", "director"), ("note z", "committee")):
+    lines = (("move 8/5 6/5", "scorekeeper"), ("undo", "director"), ("note z", "committee"))
+    for line, role in lines:
         answer = post(client, "m", line, tokens[role])
         assert answer.status_code == 201, (line, answer.text)
         assert at_of(ledger, "m") == ahead  # not before the last event: the order holds
     ledger.record_line("m", "note from the shell", by="kim")
     assert at_of(ledger, "m") >= ahead
+
+
+def test_a_future_dated_note_holds_no_line_back(
+    client: TestClient, ledger: Ledger, tokens: dict[str, str]
+) -> None:
+    """A note keeps no match time (DESIGN principle 13): the next line is stamped now."""
+    ahead = datetime.fromisoformat(iso(4))
+    assert post(client, "m", f"@{ahead.isoformat()} note x", tokens["director"]).status_code == 201
+    assert at_of(ledger, "m") == ahead
+    assert post(client, "m", "opening 3 1", tokens["scorekeeper"]).status_code == 201
+    assert at_of(ledger, "m") < ahead
 
 
 def test_a_scorekeepers_time_later_than_now_is_the_servers_time(
@@ -98,9 +112,9 @@ def test_an_offline_pads_earlier_moment_stands(
     client: TestClient, ledger: Ledger, tokens: dict[str, str]
 ) -> None:
     earlier = datetime.fromisoformat(iso(-60))
-    answer = post(client, "m", f"@{earlier.isoformat()} note x", tokens["scorekeeper"])
+    answer = post(client, "m", f"@{earlier.isoformat()} opening 3 1", tokens["scorekeeper"])
     assert answer.status_code == 201, answer.text
     assert at_of(ledger, "m") == earlier
     # ... and an earlier one than the last event is still refused: times never go backwards
-    answer = post(client, "m", f"@{iso(-120)} note y", tokens["scorekeeper"])
+    answer = post(client, "m", f"@{iso(-120)} move 8/5 6/5", tokens["scorekeeper"])
     assert answer.status_code == 400, answer.text

@@ -13,6 +13,7 @@ import asyncio
 import html
 import re
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -121,6 +122,22 @@ def test_the_clocks_a_break_and_penalty_points_show(client: TestClient, ledger: 
     assert "0\N{EN DASH}2 to 5" in shown  # Ann dropped Bob's double; Ann's penalty point is Bob's
 
 
+def test_a_running_clock_shows_its_reserves_once_as_counted_now(
+    client: TestClient, ledger: Ledger
+) -> None:
+    """The card counts the running reserve on; its clock line gives no other, older figure."""
+    start = datetime.now(UTC) - timedelta(minutes=3)
+    ledger.start(("Gil", "Hal"), 5, match_id="timed", event="Open Cup", by="kim",
+                 at=start.isoformat(), clock="simple-delay")  # fmt: skip
+    opened = (start + timedelta(seconds=10)).isoformat()
+    ledger.record_line("timed", f"@{opened} opening 3 1", by="kim")  # Gil's time runs from it
+    shown = card(client.get(LIVE).text, "timed")
+    # 2:50 of Gil's turn, 2:38 past the 12-second delay: 7:22 left (7:21 a second later)
+    assert re.search(r"clock Gil 7:2[12] Hal 10:00", shown), shown
+    assert "clock: simple delay, 12 s · Gil's time runs" in shown
+    assert "Gil 10:00" not in shown  # the reading at the last event, three minutes old
+
+
 def test_a_ruling_posted_with_the_directors_token_appears_in_the_log(
     client: TestClient, ledger: Ledger
 ) -> None:
@@ -176,6 +193,9 @@ def test_the_desk_lists_the_history_by_number_and_the_profiles_rules(
     assert '<option value="USBGF 2.2.4" selected>' in desk  # penalty points' rule
     assert '<option value="USBGF 4.4.10">' in desk
     assert 'data-line="late a">Ann is late' in desk and 'data-line="late b">Bob is late' in desk
+    # the Rule button, disabled until a ruling is chosen, says what it waits for
+    assert 'id="ruling-send" disabled aria-describedby="ruling-wants">Rule<' in desk
+    assert 'id="ruling-wants" aria-live="polite">pick an event in the history first<' in desk
     history = client.get("/matches/final/desk/history").text
     assert history.count("<li>") == 6
     assert client.get("/matches/nope/desk").status_code == 404

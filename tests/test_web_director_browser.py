@@ -120,9 +120,16 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
     ledger.start(("Eve", "Fay"), 3, match_id="appeal", event="Open", by="kim")
     for line in [*ILLEGAL, "revert 6 --reason one checker 11 pips", "move 24/18 13/9"]:
         ledger.record_line("appeal", line, by="tom")
+    # the Cup: two tables needing the director (a play flagged illegal), one not
+    for match in ("cup1", "cup2", "cup3"):
+        ledger.start(("Gil", "Hal"), 3, match_id=match, event="Cup", by="kim")
+    for line in ILLEGAL:
+        ledger.record_line("cup1", line, by="kim")
+        ledger.record_line("cup2", line, by="kim")
     tokens = {
         "director": ledger.issue_token("director", event="Open", label="Tom, TD"),
         "side": ledger.issue_token("scorekeeper", match_id="side", label="Sam at table 2"),
+        "cup3": ledger.issue_token("scorekeeper", match_id="cup3", label="Una at table 3"),
     }
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
@@ -184,9 +191,13 @@ def test_a_ruling_made_from_the_consoles_picker(browser: Browser, shots: Path) -
 
     browser.tap(f'{final} .open-desk[data-match="final"]')
     browser.until(lambda: browser.find("#desk-history .entry"), "the desk opens")
+    # the Rule button says what it waits for, from the start
+    assert not browser.find("#ruling-send").is_enabled()
+    assert browser.text("#ruling-wants") == "pick an event in the history first"
     # an event no ruling applies to: nothing is open
     browser.tap('#desk-history .entry[data-number="3"]')
     browser.until(lambda: "no ruling is open" in browser.text("#open-rulings"), "none open")
+    assert browser.text("#ruling-wants") == "no ruling is open at this event"
     # Bob's illegal play: revert is open, under USBGF 4.2.3(a), its words quoted
     browser.tap('#desk-history .entry[data-number="6"]')
     browser.until(lambda: "revert" in browser.text("#open-rulings"), "the picker lists revert")
@@ -195,8 +206,13 @@ def test_a_ruling_made_from_the_consoles_picker(browser: Browser, shots: Path) -
     assert "Bob's illegal play 24/13 taken back" in listed
     assert "does not conform to the rules of backgammon" in browser.text("#open-rulings blockquote")
     assert not browser.find("#ruling-send").is_enabled()  # no ruling chosen, no reason yet
+    assert browser.text("#ruling-wants") == "choose a ruling first"
     browser.tap("#open-rulings input[type=radio]")
+    browser.until(lambda: browser.text("#ruling-wants") == "give the reason", "the reason next")
+    assert not browser.find("#ruling-send").is_enabled()
     browser.find("#ruling-reason").send_keys('one checker 11 pips; Bob\'s "6-5" was a 6-4')
+    browser.until(lambda: browser.find("#ruling-send").is_enabled(), "ready to rule")
+    assert browser.text("#ruling-wants") == ""
     browser.shoot(shots, "3-desktop-picker", top="#desk")
     browser.size(PHONE)
     browser.shoot(shots, "3-phone-picker", top="#picker")
@@ -236,6 +252,36 @@ def test_a_ruling_made_from_the_consoles_picker(browser: Browser, shots: Path) -
     assert "USBGF 2.2.4" in row and "Ann's phone rang" in row
     browser.size(PHONE)
     browser.shoot(shots, "5-phone-penalty", top="#message")
+
+
+def test_the_need_you_count_stays_the_tables_needing_the_director(
+    browser: Browser, shots: Path
+) -> None:
+    browser.size(DESKTOP)
+    browser.driver.get(f"{browser.url}/events/Cup/director")
+    browser.until(lambda: browser.text("#live-status") == "live", "the stream is open")
+
+    def count() -> str:
+        return browser.text('#matches .count[data-count="needs"]')
+
+    def needing() -> list[str]:
+        found = browser.driver.find_elements("css selector", "#items > .needs")
+        return sorted(str(card.get_attribute("data-match")) for card in found)
+
+    assert (count(), needing()) == ("2", ["cup1", "cup2"])
+    cup3 = '#console .card[data-match="cup3"]'
+    browser.post("cup3", "opening 3 1", browser.tokens["cup3"])  # a live update
+    browser.until(lambda: "Gil, to move" in browser.text(f"{cup3} .turn"), "the console follows")
+    assert (count(), needing()) == ("2", ["cup1", "cup2"])
+    browser.post("cup3", "move 8/5 6/5", browser.tokens["cup3"])
+    browser.post("cup3", "roll 6 4", browser.tokens["cup3"])
+    browser.post("cup3", "move 24/13 --as-played", browser.tokens["cup3"])  # flagged: needs you
+    browser.until(lambda: "cup3" in needing(), "the third table needs the director")
+    assert (count(), needing()) == ("3", ["cup1", "cup2", "cup3"])
+    browser.tap('#matches .filter[data-filter="needs"]')
+    tables = browser.driver.find_elements("css selector", "#items > *")
+    assert len([shown for shown in tables if shown.is_displayed()]) == 3
+    browser.shoot(shots, "8-desktop-needs")
 
 
 def test_the_committee_steps_the_replay_in_both_views(browser: Browser, shots: Path) -> None:

@@ -123,7 +123,8 @@ def item(row: Mapping[str, Any], now_ms: int) -> dict[str, Any]:
         "tick": tick,
     }
     if state is not None:
-        found_item |= {"brief": brief(state), "clock": clock_line(state)}
+        # the card counts the reserves on beside it: the line's would be the last event's
+        found_item |= {"brief": brief(state), "clock": clock_line(state, reserves=False)}
         found_item["breaks"] = break_lines(state)
     return found_item
 

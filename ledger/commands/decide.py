@@ -337,10 +337,15 @@ def stamp(at: str | None, previous: str | None) -> str:
     may be ahead, unless this machine's clock went back), so another client's
     time a little ahead never holds the match's next lines back.
 
+    ``previous`` is the match's last event *at the table*
+    (:attr:`~bgledger.projections.state.fold.MatchState.last_at`): a
+    bookkeeping entry (:attr:`~bgledger.events.MatchEvent.bookkeeping`, a note or a
+    copy's provenance written later) keeps no match time, so it holds no later line back.
+
     :raises InvalidTimeError: if ``at`` is not ISO 8601, is before the year
         :data:`EARLIEST_YEAR` or more than :data:`FUTURE_TOLERANCE` ahead of
         this machine's clock, or if it is earlier than ``previous`` (the
-        match's last event): events are kept in the order they happened.
+        match's last event at the table): events are kept in the order they happened.
     """
     now = datetime.now(UTC)
     if at is None:

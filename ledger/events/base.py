@@ -24,9 +24,36 @@ class MatchEvent(DomainEvent):
     :ivar recorded_by: who recorded it (a scorekeeper, ``import``, a director).
     :ivar chain: the stream's hash chain up to this event (:mod:`ledger.chain`);
         ``""`` for an event stored before there were chains (class version 1).
+    :cvar bookkeeping: True for a kind of entry that is not something that happened at
+        the table, and so keeps no match time (DESIGN principle 13).
     """
 
     class_version: ClassVar[int] = 2
+    bookkeeping: ClassVar[bool] = False
+    """Whether this kind of entry is bookkeeping: about the record, not at the table.
+
+    The match's time (its "as of": the moment ``show``, the pad, the wall and
+    the director's console read a running clock at, and the time a later
+    untimed line is stamped no earlier than) is the time of the last thing
+    that happened at the table.  A bookkeeping entry may be written at any
+    time after it, a week later or at the end of the round: it never moves
+    that time, nor the clock.  Which kinds are bookkeeping, and why:
+
+    - :class:`~.corrections.CopyImported`: where the match came from, stamped
+      when a copy is imported, perhaps long after the match was played;
+    - :class:`~.corrections.RemarkRecorded` and :class:`~.rulings.RulingNoted`:
+      a note about the table (a remark, a ruling or an observation that changes
+      nothing), written when or after it happened, not the table's time;
+    - :class:`~.corrections.EntryWithdrawn` and :class:`~.corrections.EntryAmended`:
+      a recording error corrected; the entry corrected keeps its own time
+      (an amendment's replacement events take it), and the correction is
+      the scorekeeper's, whenever he noticed the typo.
+
+    Every other kind is something that happened at the table (a roll, a hit,
+    a stop, a break, a penalty) or a ruling that changes the match there
+    (voids, restores, corrects), made while the players wait: those keep time.
+    Set on the class, never on an event: it is no field, not stored, not chained.
+    """
 
     at: str
     recorded_by: str

@@ -32,7 +32,7 @@ play).  ``ruled_by`` is ``""`` when the scorekeeper corrected the entry alone
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from bgledger.events.base import MatchEvent
 
@@ -48,6 +48,8 @@ class EntryCorrected(MatchEvent):
     :ivar reason: why, in the corrector's words (may be empty).
     :ivar ruled_by: ``""`` for the scorekeeper alone, ``"director"`` with his leave.
     """
+
+    bookkeeping: ClassVar[bool] = True  # the scorekeeper's, whenever he noticed
 
     event: int
     voids: list[int]
@@ -77,6 +79,8 @@ class EntryAmended(EntryCorrected):
 class RemarkRecorded(MatchEvent):
     """The scorekeeper's remark for the record (``note TEXT``): not a ruling, changes nothing."""
 
+    bookkeeping: ClassVar[bool] = True  # a note about the table, not the table's time
+
     text: str
 
 
@@ -93,6 +97,8 @@ class CopyImported(MatchEvent):
 
     :ivar file: the copy's file name, as given to ``import``.
     """
+
+    bookkeeping: ClassVar[bool] = True  # stamped when imported, not when played
 
     file: str
     sealed_by: str

@@ -133,6 +133,8 @@ class ScoreCorrected(RulingMade):
 class RulingNoted(RulingMade):
     """A ruling or observation for the record that changes nothing in the match."""
 
+    bookkeeping: ClassVar[bool] = True  # a note about the table, not the table's time
+
 
 @dataclass(frozen=True)
 class RulingOverturned(RulingMade):

@@ -22,10 +22,13 @@ from bgledger.projections.state.model import (
     Resignation,
 )
 
-VERSION = 2
+VERSION = 3
 """2: ``removed``, the checkers taken out of play by an illegal bear-off left standing, and
 ``replay``, the player replaying a reverted play on his own time (CLOCK 4.3); a snapshot or
-read-model row of version 1 lacks them: it is refused and the match folded from its events."""
+read-model row of version 1 lacks them: it is refused and the match folded from its events.
+3: ``last_at`` is the time of the last event at the table (a bookkeeping entry keeps none,
+:attr:`~bgledger.events.MatchEvent.bookkeeping`); one of version 2 may hold a note's or an
+import's time (an import's snapshot always did): refused the same way."""
 
 
 def state_to_dict(state: MatchState) -> dict[str, Any]:

@@ -268,7 +268,8 @@ def _step(draft: _Draft | None, event: MatchEvent, before: Sequence[MatchEvent] 
         if after is not None:
             after(draft, event)  # a game's end stops the clock (USBGF 4.3.2(a))
     draft.events = event.originator_version
-    draft.last_at = event.at
+    if not event.bookkeeping or not draft.last_at:
+        draft.last_at = event.at  # the table's time: bookkeeping keeps none (principle 13)
     draft.head = event.chain
     return draft
 

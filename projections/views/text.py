@@ -359,28 +359,31 @@ def _clock_status(state: MatchState, timer: ClockState) -> str:
     return "not started: the next hit starts it"
 
 
-def clock_line(state: MatchState, now_ms: int | None = None) -> str | None:
-    """The game clock in one line at ``now_ms`` (default: the last event), None without one.
+def clock_line(
+    state: MatchState, now_ms: int | None = None, *, reserves: bool = True
+) -> str | None:
+    """The game clock in one line at ``now_ms`` (default: the last event at the table), None
+    without one.
 
     E.g. ``clock: simple delay, 12 s · Ann 9:32 · Bob 10:00 · Bob's time runs (at 10:00:46)``.
+    Without the ``reserves`` (a page that counts them on beside it), read at no moment:
+    ``clock: simple delay, 12 s · Bob's time runs``.
     """
     timer = state.timer
     if timer is None:
         return None
     now = at_ms(state.last_at) if now_ms is None else now_ms
-    a, b = figures(timer, now)
-    parts = [
-        f"clock: {_MODES.get(timer.mode, timer.mode)}, {timer.delay_ms / 1000:g} s",
-        f"{state.players[0]} {clock_text(a)}",
-        f"{state.players[1]} {clock_text(b)}",
-        _clock_status(state, timer),
-    ]
+    parts = [f"clock: {_MODES.get(timer.mode, timer.mode)}, {timer.delay_ms / 1000:g} s"]
+    if reserves:
+        a, b = figures(timer, now)
+        parts += [f"{state.players[0]} {clock_text(a)}", f"{state.players[1]} {clock_text(b)}"]
+    parts.append(_clock_status(state, timer))
     for player, forfeited in zip(("a", "b"), timer.no_delay, strict=True):
         if forfeited:
             rule = rule_for(state.profile, Decision.DELAY_FORFEITED)
             parts.append(f"no delay for {state.name(player)}'s next turn ({rule})")
     line = " · ".join(parts)
-    return f"{line} (at {time_of_day(now, state.last_at)})" if timer.running else line
+    return f"{line} (at {time_of_day(now, state.last_at)})" if timer.running and reserves else line
 
 
 def _drift_line(state: MatchState) -> str | None:

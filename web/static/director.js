@@ -55,13 +55,12 @@
     while (child && (child === el || !before(mine, key(child)))) { child = child.nextElementSibling; }
     if (el.nextElementSibling !== child || el.parentNode !== list) { list.insertBefore(el, child); }
   }
-  function counts() {
-    var items = $("items");
+  function counts() {  // the tables of each kind: #items' own children (a card's list of
+    var items = $("items");  // needs is a .needs too, inside it: never counted)
     if (!items) { return; }
     var spans = document.querySelectorAll("#matches .count");
     for (var i = 0; i < spans.length; i++) {
-      var kind = spans[i].dataset.count;
-      spans[i].textContent = items.querySelectorAll(kind === "needs" ? ".needs" : "." + kind).length;
+      spans[i].textContent = items.querySelectorAll(":scope > ." + spans[i].dataset.count).length;
     }
     $("match-count").textContent = items.children.length;
   }
@@ -312,8 +311,13 @@
     var chosen = document.querySelector("#open-rulings input:checked");
     return chosen ? choices[Number(chosen.value)] : null;
   }
-  function offer() {
-    $("ruling-send").disabled = !choice() || !$("ruling-reason").value.trim();
+  function offer() {  // the Rule button, and what it waits for said next to it
+    var wanting = picked === undefined ? "pick an event in the history first"
+      : !choices.length ? "no ruling is open at this event"
+      : !choice() ? "choose a ruling first"
+      : !$("ruling-reason").value.trim() ? "give the reason" : "";
+    $("ruling-send").disabled = wanting !== "";
+    $("ruling-wants").textContent = wanting;
   }
 
   // a desk asked for in the address (/matches/M/desk sends the browser here with ?desk=M)
