@@ -2,7 +2,7 @@
 
 One section a verb of :data:`bgledger.commands.vocabulary.VOCABULARY`, in its
 order: the line, the command line, who may issue it, what it does, an
-example, its options, and the rules it cites.  Nothing here is kept by hand:
+example, the events it records, its options, and the rules it cites.  Nothing here is kept by hand:
 a verb added to the vocabulary has its section.  Regenerate the file with::
 
     python -m bgledger.cli.reference > docs/commands.md
@@ -18,7 +18,7 @@ import click
 
 from bgledger.cli.verbs import cli_example, one_shot
 from bgledger.commands import vocabulary
-from bgledger.commands.vocabulary import Command, parse
+from bgledger.commands.vocabulary import FOLLOWING, Command, parse
 from bgledger.service import PROFILES
 
 __all__ = ["REGENERATE", "cited", "issued_by", "reference", "section"]
@@ -72,9 +72,12 @@ def section(kind: type[Command]) -> str:
     rules = cited(kind)
     if rules:
         lines.append(f"- Rules: {'; '.join(rules)}")
+    if kind.recorded:
+        names = ", ".join(f"`{event.__name__}`" for event in kind.recorded)
+        lines.append(f"- Records: {names}")
     if kind.records:
         names = ", ".join(f"`{event.__name__}`" for event in kind.records)
-        lines.append(f"- Records, as only it does: {names}")
+        lines.append(f"- Only it records (an entry of one is its ruler's act): {names}")
     for paragraph in kind.details.split("\n\n") if kind.details else ():
         block = "\n".join(f"    {line}" for line in paragraph.splitlines())
         lines.extend(["", block if "\n" in paragraph else paragraph])
@@ -118,6 +121,9 @@ def reference() -> str:
         "records), `--at TIME` (when it happened, ISO 8601) and `--json`; a line may start",
         "with `@TIME` instead.  A refusal exits 1 citing the rule, bad input exits 2;",
         "either way nothing is recorded.",
+        "",
+        "Besides the events each verb lists, a line records what follows from them by the",
+        f"rules: {', '.join(f'`{event.__name__}`' for event in FOLLOWING)}.",
         "",
         " · ".join(f"[`{_heading(kind)}`](#{_anchor(_heading(kind))})" for kind in _kinds()),
         "",

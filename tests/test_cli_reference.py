@@ -40,6 +40,7 @@ def test_each_verb_has_its_section_with_its_help() -> None:
         assert kind.usage in written and kind.example in written, kind.__name__
     chunk = written.split("## `penalty`", 1)[1].split("\n## ", 1)[0]
     assert "Who may issue it: the director" in chunk
-    assert "Records, as only it does: `PenaltyPointsAssessed`" in chunk
+    assert "Records: `PenaltyPointsAssessed`" in chunk
+    assert "Only it records (an entry of one is its ruler's act): `PenaltyPointsAssessed`" in chunk
     assert "USBGF 2.2.4" in chunk and "`--rule RULE`" in chunk
     assert "Who may issue it: the scorekeeper" in written.split("## `roll`", 1)[1]

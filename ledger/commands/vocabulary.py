@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar
 
+from bgledger import events as ev
 from bgledger.commands import clock
 from bgledger.commands.language import (
     MAX_LINE,
@@ -54,6 +55,7 @@ from bgledger.rules.legal import read_dice
 from bgledger.rules.profiles import Decision
 
 __all__ = [
+    "FOLLOWING",
     "MAX_LINE",
     "RULES",
     "VOCABULARY",
@@ -110,6 +112,14 @@ __all__ = [
     "said_line",
     "verbs",
 ]
+
+FOLLOWING: tuple[type[MatchEvent], ...] = (
+    ev.GameWon, ev.MatchWon, ev.GameStarted, ev.TimeExpired, ev.ClockHitImplied,
+    ev.ClockRestored, ev.ReserveTimeRestored,
+)  # fmt: skip
+"""What a line may record besides its own kinds (:attr:`Command.recorded`): what follows
+from them by the rules (a game won, the next game, a reserve expired, the hit a late action
+implies, a clock or reserve a ruling restores)."""
 
 PICKUP_REASON = "picked up the dice before the opponent hit the clock"
 """Why an early pick-up is sanctioned, unless the director says otherwise (USBGF 4.1.7.2)."""
@@ -307,6 +317,9 @@ class Command:
     """The decision whose rule makes it the director's (penalty points: USBGF 2.2.4)."""
     records: ClassVar[tuple[type[MatchEvent], ...]] = ()
     """The events only this command records: an entry made of one is its ruler's act."""
+    recorded: ClassVar[tuple[type[MatchEvent], ...]] = ()
+    """The kinds of event its line records, besides what follows from them (:data:`FOLLOWING`:
+    a game or the match won, a new game, a reserve expired, an implied hit)."""
     options: ClassVar[tuple[Option, ...]] = ()
     """Its options on the command line (``--as-played``), each said in the line as it says."""
     details: ClassVar[str] = ""
@@ -373,6 +386,7 @@ class Command:
 class Opening(Command):
     verb = "opening"
     usage = "opening DA DB"
+    recorded = (ev.OpeningRollMade, ev.ClockHit)
     example = "opening 3 1"
     summary = "the opening roll: a's die, b's die (a tie is recorded: roll again)"
 
@@ -395,6 +409,7 @@ class Opening(Command):
 class PlaySingles(Command):
     verb = "play-singles"
     usage = "play-singles"
+    recorded = (ev.SingleDiceAgreed,)
     example = "play-singles"
     summary = (
         "both players agree that the winner of the opening roll plays the two single dice "
@@ -409,6 +424,7 @@ class PlaySingles(Command):
 class Roll(Command):
     verb = "roll"
     usage = "roll D D [--as-played] [--premature]"
+    recorded = (ev.DiceRolled, ev.CheckersPlayed, ev.PrematureRollMade, ev.PrematureRollAccepted)
     options = (AS_PLAYED, PREMATURE)
     details = (
         "With --premature, the opponent rolled before the mover moved: the mover then accepts "
@@ -450,6 +466,7 @@ class Roll(Command):
 class RollMove(Command):
     verb = "52:"
     usage = "DD: PLAY [--as-played]"
+    recorded = (ev.DiceRolled, ev.CheckersPlayed)
     options = (AS_PLAYED,)
     example = "52: 13/8 13/11"
     summary = "the .mat shorthand: the roll and its play ('52:' alone is the roll)"
@@ -474,6 +491,7 @@ class RollMove(Command):
 class Move(Command):
     verb = "move"
     usage = "move PLAY [--as-played]"
+    recorded = (ev.CheckersPlayed,)
     options = (AS_PLAYED,)
     example = "move 13/8 13/11"
     summary = (
@@ -504,6 +522,7 @@ class Move(Command):
 class VoidRoll(Command):
     verb = "void-roll"
     usage = "void-roll REASON"
+    recorded = (ev.RollVoided,)
     example = "void-roll cocked"
     summary = "the last roll was invalid: cocked, wrong-side, die-on-die ... (USBGF 4.1.4)"
 
@@ -526,6 +545,7 @@ class VoidRoll(Command):
 class Setup(Command):
     verb = "setup"
     usage = "setup POSITION"
+    recorded = (ev.StartingPositionRecorded,)
     example = "setup 4HPwATDgc/ABMA"
     summary = "the game began from this gnubg position, not the standard one (USBGF 4.2.4)"
 
@@ -547,6 +567,7 @@ class Setup(Command):
 class Double(Command):
     verb = "double"
     usage = "double [--to N] [--as-played] [--premature]"
+    recorded = (ev.CubeOffered, ev.PrematureDoubleMade)
     options = (
         Option("--to", "The level offered, when not twice the cube (USBGF 4.4.8).", "N"),
         PREMATURE,
@@ -600,6 +621,7 @@ class _SocialDouble(Command):
 class Beaver(_SocialDouble):
     verb = "beaver"
     usage = "beaver --as-played"
+    recorded = (ev.SocialDoubleMade, ev.CubeTaken)
     options = (AS_PLAYED,)
     example = "beaver --as-played"
     summary = "the doubled player took and redoubled at once: not in tournaments (USBGF 4.4.10)"
@@ -612,6 +634,7 @@ class Beaver(_SocialDouble):
 class AutomaticDouble(_SocialDouble):
     verb = "automatic-double"
     usage = "automatic-double --as-played"
+    recorded = (ev.SocialDoubleMade,)
     options = (AS_PLAYED,)
     example = "automatic-double --as-played"
     summary = "the opening roll tied and the cube was turned: not in tournaments (USBGF 4.4.10)"
@@ -624,6 +647,7 @@ class AutomaticDouble(_SocialDouble):
 class Take(Command):
     verb = "take"
     usage = "take [--as-played]"
+    recorded = (ev.CubeTaken,)
     options = (AS_PLAYED,)
     details = (
         "Recorded while the doubler's time still runs (his hit after doubling missing, USBGF "
@@ -651,6 +675,7 @@ class Take(Command):
 class Drop(Command):
     verb = "drop"
     usage = "drop [--as-played]"
+    recorded = (ev.CubeDropped,)
     options = (AS_PLAYED,)
     details = Take.details
     example = "drop"
@@ -675,6 +700,7 @@ class Drop(Command):
 class Resign(Command):
     verb = "resign"
     usage = "resign single|gammon|backgammon [a|b] [--as-played]"
+    recorded = (ev.ResignationOffered,)
     options = (
         Option("--player", "Who resigns, a or b (default: the player on roll).", "a|b", "{}"),
         AS_PLAYED,
@@ -708,6 +734,7 @@ class Resign(Command):
 class Accept(Command):
     verb = "accept"
     usage = "accept"
+    recorded = (ev.ResignationAccepted,)
     example = "accept"
     summary = "the concession offered is accepted (USBGF 4.5)"
 
@@ -719,6 +746,7 @@ class Accept(Command):
 class Reject(Command):
     verb = "reject"
     usage = "reject"
+    recorded = (ev.ResignationRejected,)
     example = "reject"
     summary = "the concession offered is refused; play goes on (USBGF 4.5)"
 
@@ -730,6 +758,7 @@ class Reject(Command):
 class AcceptRoll(Command):
     verb = "accept-roll"
     usage = "accept-roll"
+    recorded = (ev.PrematureRollAccepted,)
     example = "accept-roll"
     summary = "the mover lets the opponent's premature roll stand (USBGF 4.1.7.1)"
 
@@ -741,6 +770,7 @@ class AcceptRoll(Command):
 class RefuseRoll(Command):
     verb = "refuse-roll"
     usage = "refuse-roll"
+    recorded = (ev.PrematureRollRefused,)
     example = "refuse-roll"
     summary = "the mover refuses the premature roll: it is rolled again (USBGF 4.1.7.1)"
 
@@ -752,6 +782,7 @@ class RefuseRoll(Command):
 class Note(Command):
     verb = "note"
     usage = "note TEXT"
+    recorded = (ev.RemarkRecorded,)
     options = (
         Option("--rule", "The rule applied, with --ruled-by ('USBGF 4.2.3(f)').", "RULE"),
         Option(
@@ -806,6 +837,7 @@ class Note(Command):
 class Hit(Command):
     verb = "hit"
     usage = "hit [a|b]"
+    recorded = (ev.ClockHit,)
     details = (
         "A player hits after his play, his double, his take or a roll he cannot play; the "
         "opening roll starts the winner's clock itself (CLOCK 3.3).  Prints both reserves "
@@ -833,6 +865,7 @@ class Hit(Command):
 class ClockStart(Command):
     verb = "clock start"
     usage = "clock start simple-delay|bronstein [reserve M:SS] [delay S] [doubles]"
+    recorded = (ev.ClockStarted,)
     options = (
         Option(
             "--reserve",
@@ -893,6 +926,7 @@ class ClockStart(Command):
 class ClockStop(Command):
     verb = "clock stop"
     usage = "clock stop REASON"
+    recorded = (ev.ClockStopped,)
     details = "REASON, a code or its USBGF 4.3.2 letter:\n" + "\n".join(
         f"  {letter}  {code:<16} {words}" for code, (letter, words) in REASONS.items() if letter
     )
@@ -918,6 +952,7 @@ class ClockStop(Command):
 class ClockResume(Command):
     verb = "clock resume"
     usage = "clock resume"
+    recorded = (ev.ClockResumed,)
     example = "clock resume"
     summary = "restart the clock of the player whose turn it was stopped in (USBGF 4.3.2)"
 
@@ -929,6 +964,7 @@ class ClockResume(Command):
 class ClockRead(Command):
     verb = "clock read"
     usage = "clock read a=M:SS b=M:SS"
+    recorded = (ev.ClockRead,)
     example = "clock read a=9:12 b=8:40"
     summary = "what the physical clock shows; the ledger answers the drift"
 
@@ -951,6 +987,7 @@ class ClockRead(Command):
 class ClockSetting(Command):
     verb = "clock set"
     usage = 'clock set a=M:SS b=M:SS [rule "USBGF 3.7.2"] REASON...'
+    recorded = (ev.ClockSet,)
     options = (
         Option(
             "--rule",
@@ -1013,6 +1050,7 @@ class ClockSetting(Command):
 class Flag(Command):
     verb = "flag"
     usage = "flag a|b [nominal M:SS]"
+    recorded = (ev.TimeExpired, ev.ClockSet)
     options = (
         Option(
             "--nominal",
@@ -1053,6 +1091,7 @@ class Flag(Command):
 class EarlyPickup(Command):
     verb = "early-pickup"
     usage = "early-pickup a|b [--ruled-by WHO] [--reason TEXT]"
+    recorded = (ev.ReserveTimePenalized,)
     options = (RULED_BY, Option("--reason", "Why.", "TEXT"))
     details = (
         "Simple delay (USBGF 4.1.7.2): a warning first, then 30 seconds off the reserve each "
@@ -1098,6 +1137,7 @@ PICKED_UP_WITH_HIT = "picked up the dice with the hit"
 class PickupWithHit(Command):
     verb = "pickup-with-hit"
     usage = "pickup-with-hit a|b [--ruled-by WHO] [--reason TEXT]"
+    recorded = (ev.ClockStopped, ev.ReserveTimeRestored)
     options = (RULED_BY, Option("--reason", "Why.", "TEXT"))
     example = "pickup-with-hit a"
     summary = (
@@ -1138,6 +1178,7 @@ class PickupWithHit(Command):
 class BreakStart(Command):
     verb = "break start"
     usage = "break start a|b|both [combine N] [exceptional REASON...]"
+    recorded = (ev.BreakStarted,)
     options = (
         Option(
             "--combine",
@@ -1196,6 +1237,7 @@ class BreakStart(Command):
 class BreakEnd(Command):
     verb = "break end"
     usage = "break end [late a|b|none]"
+    recorded = (ev.BreakEnded, ev.PenaltyPointsAssessed)
     options = (
         Option(
             "--late",
@@ -1225,6 +1267,7 @@ class BreakEnd(Command):
 class Late(Command):
     verb = "late"
     usage = "late a|b [scheduled TIME]"
+    recorded = (ev.PenaltyPointsAssessed,)
     options = (
         Option(
             "--scheduled",
@@ -1268,6 +1311,7 @@ class Late(Command):
 class Penalty(Command):
     verb = "penalty"
     usage = 'penalty a|b POINTS "RULE" REASON...'
+    recorded = (ev.PenaltyPointsAssessed,)
     options = (
         Option("--rule", "The rule the director applies.", "RULE", "{}", quoted=True),
         Option("--reason", "Why, in the ruler's words.", "TEXT", "{}"),
@@ -1428,6 +1472,7 @@ class EventRuling(_RulingCommand):
 class Revert(EventRuling):
     verb, method = "revert", "revert"
     usage = "revert EVENT [--rule RULE] [--ruled-by WHO] [--agreed] --reason TEXT"
+    recorded = (ev.PlaysReverted,)
     example = "revert 12 --reason Bob played 6-4 as 24/13"
     summary = "undo an illegal play and what followed it, in its rule's window (USBGF 4.2.3)"
 
@@ -1436,6 +1481,7 @@ class Revert(EventRuling):
 class VoidCube(EventRuling):
     verb, method = "void-cube", "void_cube"
     usage = "void-cube EVENT [--rule RULE] [--ruled-by WHO] --reason TEXT"
+    recorded = (ev.CubeActionVoided,)
     example = "void-cube 30 --reason doubled in the Crawford game"
     summary = "void an invalid double that was taken (USBGF 4.4.6.1, 4.4.9, 4.4.10)"
 
@@ -1444,6 +1490,7 @@ class VoidCube(EventRuling):
 class NullifyPass(EventRuling):
     verb, method = "nullify-pass", "nullify_pass"
     usage = "nullify-pass EVENT [--rule RULE] [--ruled-by WHO] --reason TEXT"
+    recorded = (ev.CrawfordPassNullified,)
     example = "nullify-pass 30 --reason doubled in the Crawford game"
     summary = "nullify the pass of an invalid double: the game resumes (USBGF 4.4.6.2)"
 
@@ -1452,6 +1499,7 @@ class NullifyPass(EventRuling):
 class VoidConcession(EventRuling):
     verb, method = "void-concession", "void_concession"
     usage = "void-concession EVENT [--rule RULE] [--ruled-by WHO] --reason TEXT"
+    recorded = (ev.ConcessionVoided,)
     example = "void-concession 44 --reason conceded with contact"
     summary = "void a concession the rules did not allow (USBGF 4.5, 4.2.6)"
 
@@ -1460,6 +1508,7 @@ class VoidConcession(EventRuling):
 class CorrectCube(EventRuling):
     verb, method = "correct-cube", "correct_cube"
     usage = "correct-cube EVENT [--rule RULE] [--ruled-by WHO] --reason TEXT"
+    recorded = (ev.CubeLevelCorrected,)
     example = "correct-cube 30 --reason turned to 8 from 2"
     summary = "a double to a wrong level stands at the right level (USBGF 4.4.8)"
 
@@ -1468,6 +1517,7 @@ class CorrectCube(EventRuling):
 class CorrectSetup(EventRuling):
     verb, method = "correct-setup", "correct_setup"
     usage = "correct-setup EVENT [--rule RULE] [--ruled-by WHO] --reason TEXT"
+    recorded = (ev.StartingPositionCorrected,)
     example = "correct-setup 9 --reason three checkers on the midpoint"
     summary = "correct a wrong starting position (USBGF 4.2.4)"
 
@@ -1478,6 +1528,7 @@ class Overturn(EventRuling):
     argument = "RULING"
     default_ruler = "committee"
     usage = "overturn RULING [--rule RULE] [--ruled-by WHO] --reason TEXT"
+    recorded = (ev.RulingOverturned,)
     example = "overturn 14 --reason the play was legal"
     summary = "an appeal committee reverses a ruling: what it voided is back (USBGF 5.2)"
 
@@ -1487,6 +1538,7 @@ class CorrectLength(_RulingCommand):
     verb = "correct-length"
     argument = "LENGTH"
     usage = "correct-length LENGTH [--rule RULE] [--ruled-by WHO] --reason TEXT"
+    recorded = (ev.MatchLengthCorrected,)
     example = "correct-length 7 --reason the draw sheet says 7"
     summary = "the match is LENGTH points, from the next game (USBGF 4.8.4, 4.8.5)"
 
@@ -1510,6 +1562,7 @@ class CorrectScore(_RulingCommand):
     verb = "correct-score"
     argument = "A-B"
     usage = "correct-score A-B [--rule RULE] [--ruled-by WHO] --reason TEXT"
+    recorded = (ev.ScoreCorrected,)
     example = "correct-score 3-2 --reason both players agree"
     summary = "the score is A (player a) to B (player b): a dispute settled (USBGF 4.7)"
 
@@ -1541,6 +1594,7 @@ class RulingNote(_RulingCommand):
     verb = "note"
     argument = ""
     usage = "note --ruled-by WHO [--rule RULE] [--agreed] --reason TEXT"
+    recorded = (ev.RulingNoted,)
     example = "note --ruled-by director --reason Bob asked about the clock; no ruling needed"
     summary = "a ruling or an observation noted in the rulings log; nothing changes"
 
@@ -1557,6 +1611,7 @@ class MissedHit(_RulingCommand):
     verb = "missed-hit"
     argument = ""
     usage = "missed-hit [--ruled-by WHO] --reason TEXT"
+    recorded = (ev.PlaysReverted, ev.ReserveTimeRestored)
     options = (RULED_BY, Option("--reason", "Why, in the ruler's words.", "TEXT", required=True))
     example = "missed-hit --reason Ann never hit her clock after 8/5 6/5"
     summary = (
@@ -1579,6 +1634,7 @@ class MissedHit(_RulingCommand):
 class Undo(Command):
     verb = "undo"
     usage = "undo [--ruled-by director] [--reason TEXT]"
+    recorded = (ev.EntryWithdrawn,)
     options = (
         Option(
             "--ruled-by",
@@ -1625,6 +1681,7 @@ class Undo(Command):
 class Amend(Command):
     verb = "amend"
     usage = "amend EVENT LINE [--ruled-by director] [--reason TEXT]"
+    recorded = (ev.EntryAmended,)
     options = Undo.options
     details = (
         "LINE is a line of the record language ('roll 6 4', 'move 13/8 13/11'), decided on the "
