@@ -123,6 +123,7 @@ def test_a_toy_verb_has_its_help_on_the_command_line(toys: None) -> None:
 def test_a_toy_verb_is_in_the_consoles_help_and_the_reference(toys: None) -> None:
     assert (Juggle.usage, Juggle.summary, Juggle.example) in help_entries()
     assert "  juggle WHAT [--loudly]" in help_table(help_entries())
+    assert "juggle WHAT [--loudly]" in CliRunner().invoke(main, ["record", "--help"]).stdout
     written = reference()
     assert "## `juggle`" in written and "## `clock juggle`" in written
     assert "TOY 1.2" in written and "`bgledger juggle MATCH three balls`" in written
