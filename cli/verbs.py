@@ -38,7 +38,7 @@ from bgledger.commands.vocabulary import (
     verbs,
 )
 
-__all__ = ["cli_example", "command_for", "help_of", "line_from", "one_shot"]
+__all__ = ["cli_example", "command_for", "help_of", "line_from", "one_shot", "read"]
 
 
 def _dest(option: Option) -> str:
