@@ -97,7 +97,7 @@ STEPS = (
     ("store (bgledger.store)", ("bgledger.store.application",)),
     ("front door (bgledger.service)", ("bgledger.service",)),
 )
-COMMAND_MODULE = {"show": "bgledger.cli.view_commands", "roll": "bgledger.cli.ledger_commands"}
+COMMAND_MODULE = {"show": "bgledger.cli.view_commands", "roll": "bgledger.cli.verbs"}
 PROFILER = """
 import gc, time
 gc.disable()

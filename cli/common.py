@@ -201,9 +201,15 @@ class DatabaseError(click.ClickException):
 
 
 def record_command(
-    ctx: click.Context, match_id: str, command: Command, by: str, at: str | None, as_json: bool
+    ctx: click.Context,
+    match_id: str,
+    command: Command | str,
+    by: str,
+    at: str | None,
+    as_json: bool,
 ) -> None:
-    """Record ``command`` through the front door's one entrance and print the answer.
+    """Record ``command`` (a command, or its line) through the front door's one entrance and
+    print the answer.
 
     Every one-shot answers alike (:func:`answer`): what it recorded as ``history`` words
     it, then the state in one line.

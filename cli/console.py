@@ -43,7 +43,8 @@ import click
 
 from bgledger.cli.common import RefusedError, library_errors, refusal_text, say
 from bgledger.cli.view_commands import _print_show, _title
-from bgledger.commands.vocabulary import VOCABULARY, help_lines
+from bgledger.commands import vocabulary
+from bgledger.commands.vocabulary import help_lines
 from bgledger.errors import ActionRefusedError, BgLedgerError
 from bgledger.projections.views.audit import history_line
 from bgledger.projections.views.text import brief, resolve_viewer
@@ -223,7 +224,7 @@ class Console:
 
     def _verbs(self) -> list[str]:
         """The words Tab completes: each command's first word and the console's own."""
-        found = {kind.verb.split()[0] for kind in VOCABULARY if kind.verb[0].isalpha()}
+        found = {verb.split()[0] for verb in vocabulary.verbs()}
         return sorted(found | {"quit", "exit", "help", "show", "board", "history"})
 
 

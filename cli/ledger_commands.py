@@ -1,11 +1,7 @@
-"""Live recording: ``start`` and one command per action at the board.
+"""``start``: a new match (the verbs recorded in it are :mod:`bgledger.cli.verbs`'s).
 
-Each command builds its command value (:mod:`bgledger.commands.vocabulary`)
-and records it through the front door's one entrance
-(:meth:`bgledger.Ledger.record`), which lets the match decide and stores what
-it recorded; it prints the events recorded as ``history`` words them, then the
-new state in one line (``--json``: the whole state and the entries).  A refusal
-prints why, citing the rule, exits 1 and records nothing.
+``start`` records the match's setup through the front door
+(:meth:`bgledger.Ledger.start`) and prints its id (``--json``: its state).
 """
 
 from __future__ import annotations
@@ -14,49 +10,31 @@ from typing import Any
 
 import click
 
-from bgledger.cli.clock_commands import CLOCK_FIGURE
-from bgledger.cli.common import (
-    BadInputError,
-    emit_json,
-    json_option,
-    library_errors,
-    open_ledger,
-    record_command,
-    stamp_options,
-)
-from bgledger.commands.vocabulary import (
-    Accept,
-    AcceptRoll,
-    AutomaticDouble,
-    Beaver,
-    Command,
-    Double,
-    Drop,
-    Move,
-    Opening,
-    PlaySingles,
-    RefuseRoll,
-    Reject,
-    Resign,
-    Roll,
-    Take,
-    VoidRoll,
-)
+from bgledger.cli.common import emit_json, json_option, library_errors, open_ledger, stamp_options
+from bgledger.errors import InvalidClockError
 from bgledger.projections.views.summary import state_json
-from bgledger.rules.errors import RulesError
-from bgledger.service import DEFAULT_PROFILE, PROFILES, Ledger
+from bgledger.service import DEFAULT_PROFILE, PROFILES, parse_clock
 
-_AS_PLAYED = click.option(
-    "--as-played",
-    is_flag=True,
-    help="It was done at the board: record it even though the rules forbid it, flagged.",
-)
-_PREMATURE = click.option(
-    "--premature",
-    "early",
-    is_flag=True,
-    help="Done by the player not on roll before the mover moved (USBGF 4.1.7.1, 4.4.7).",
-)
+
+class ClockFigure(click.ParamType[int]):
+    """A clock figure on the command line, ``M:SS``, as milliseconds."""
+
+    name = "M:SS"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        """``value`` in milliseconds.
+
+        :raises click.BadParameter: for anything but ``M:SS`` (a usage error, exit 2).
+        """
+        if isinstance(value, int):
+            return value
+        try:
+            return parse_clock(str(value))
+        except InvalidClockError as error:
+            self.fail(str(error), param, ctx)
+
+
+CLOCK_FIGURE = ClockFigure()
 
 
 @click.command()
@@ -153,258 +131,3 @@ def _clock_setup(reserve: int | None, delay: int | None, doubles: bool) -> dict[
         "delay_ms": None if delay is None else delay * 1000,
         "doubles": doubles,
     }
-
-
-@click.command()
-@click.argument("match_id", metavar="MATCH")
-@click.argument("die_a", metavar="DA")
-@click.argument("die_b", metavar="DB")
-@stamp_options
-@json_option
-@click.pass_context
-def opening(
-    ctx: click.Context,
-    match_id: str,
-    die_a: str,
-    die_b: str,
-    by: str,
-    at: str | None,
-    as_json: bool,
-) -> None:
-    """The opening roll: a's die, then b's die (a tie is recorded; roll again)."""
-    try:  # read as typed: '٣' is not a die, whatever int() makes of it
-        a, b = Ledger.dice_said([die_a, die_b])
-    except RulesError as error:
-        raise BadInputError(f"opening DA DB (a's die, b's die): {error}") from None
-    record_command(ctx, match_id, Opening(a, b), by, at, as_json)
-
-
-@click.command()
-@click.argument("match_id", metavar="MATCH")
-@click.argument("die1", metavar="D")
-@click.argument("die2", metavar="[D]", required=False)
-@_PREMATURE
-@_AS_PLAYED
-@stamp_options
-@json_option
-@click.pass_context
-def roll(
-    ctx: click.Context,
-    match_id: str,
-    die1: str,
-    die2: str | None,
-    early: bool,
-    as_played: bool,
-    by: str,
-    at: str | None,
-    as_json: bool,
-) -> None:
-    """The player on roll rolled D D, or DD (64 is 6-4); an unplayable roll is a dance.
-
-    With --premature, his opponent rolled D D before he moved: the mover then
-    accepts or refuses the roll (accept-roll, refuse-roll; it stands at once
-    where premature rolls stand, ABT 4.6).  With --as-played, a roll made on the
-    opponent's time (his hit never made) is recorded as made, for the director.
-    """
-    with library_errors():  # 'roll M 64', as a scorekeeper says it; read as typed
-        one, two = Ledger.dice_said([die1] if die2 is None else [die1, die2])
-    record_command(ctx, match_id, Roll(one, two, as_played, premature=early), by, at, as_json)
-
-
-@click.command()
-@click.argument("match_id", metavar="MATCH")
-@click.argument("play", metavar="'PLAY'")
-@_AS_PLAYED
-@stamp_options
-@json_option
-@click.pass_context
-def move(
-    ctx: click.Context,
-    match_id: str,
-    play: str,
-    as_played: bool,
-    by: str,
-    at: str | None,
-    as_json: bool,
-) -> None:
-    """The player on roll moved PLAY ('13/8 13/11', 'bar/20*', '6/off'); illegal: refused."""
-    record_command(ctx, match_id, Move(play, as_played), by, at, as_json)
-
-
-@click.command("void-roll")
-@click.argument("match_id", metavar="MATCH")
-@click.argument("reason")
-@stamp_options
-@json_option
-@click.pass_context
-def void_roll(
-    ctx: click.Context, match_id: str, reason: str, by: str, at: str | None, as_json: bool
-) -> None:
-    """The last roll was invalid (REASON: cocked, wrong-side, die-on-die ...): roll again."""
-    record_command(ctx, match_id, VoidRoll(reason), by, at, as_json)
-
-
-@click.command()
-@click.argument("match_id", metavar="MATCH")
-@click.argument("level", type=click.Choice(["single", "gammon", "backgammon"]))
-@click.option(
-    "--player", type=click.Choice(["a", "b"]), default=None, help="Who resigns (default: on roll)."
-)
-@_AS_PLAYED
-@stamp_options
-@json_option
-@click.pass_context
-def resign(
-    ctx: click.Context,
-    match_id: str,
-    level: str,
-    player: str | None,
-    as_played: bool,
-    by: str,
-    at: str | None,
-    as_json: bool,
-) -> None:
-    """A player offers to concede a single game, gammon or backgammon (USBGF 4.5)."""
-    record_command(ctx, match_id, Resign(level, player, as_played), by, at, as_json)
-
-
-def _answer(kind: type[Command], *, help: str) -> click.Command:
-    """``take``, ``drop``, ``accept``, ``reject``, ``accept-roll``, ``refuse-roll``: MATCH alone."""
-
-    @click.pass_context
-    def command(
-        ctx: click.Context, /, match_id: str, by: str, at: str | None, as_json: bool
-    ) -> None:
-        record_command(ctx, match_id, kind(), by, at, as_json)
-
-    command.__doc__ = help
-    decorated = click.argument("match_id", metavar="MATCH")(json_option(stamp_options(command)))
-    return click.command(kind.verb)(decorated)
-
-
-@click.command()
-@click.argument("match_id", metavar="MATCH")
-@click.option(
-    "--to",
-    type=click.IntRange(min=2),
-    default=None,
-    metavar="N",
-    help="The level offered, when not twice the cube (a wrong level, USBGF 4.4.8).",
-)
-@_PREMATURE
-@_AS_PLAYED
-@stamp_options
-@json_option
-@click.pass_context
-def double(
-    ctx: click.Context,
-    match_id: str,
-    to: int | None,
-    early: bool,
-    as_played: bool,
-    by: str,
-    at: str | None,
-    as_json: bool,
-) -> None:
-    """The player on roll doubles, before rolling (USBGF 4.4.2).
-
-    With --premature, the player not on roll doubled before the mover moved:
-    the double stands if otherwise valid (USBGF 4.4.7); the mover takes or
-    drops once he has moved.
-    """
-    record_command(ctx, match_id, Double(to, as_played, early), by, at, as_json)
-
-
-def _social_double(kind: type[Beaver | AutomaticDouble], help: str) -> click.Command:
-    """``VERB MATCH --as-played``: a doubling rule of social play made at the board."""
-
-    @click.pass_context
-    def command(
-        ctx: click.Context, /, match_id: str, as_played: bool, by: str, at: str | None,
-        as_json: bool,
-    ) -> None:  # fmt: skip
-        record_command(ctx, match_id, kind(as_played), by, at, as_json)
-
-    command.__doc__ = help
-    decorated = json_option(stamp_options(_AS_PLAYED(command)))
-    return click.command(kind.verb)(click.argument("match_id", metavar="MATCH")(decorated))
-
-
-beaver = _social_double(
-    Beaver,
-    help="The doubled player took and at once redoubled, keeping the cube: not played in "
-    "tournaments (USBGF 4.4.10); --as-played records it, flagged, for 'void-cube'.",
-)
-automatic_double = _social_double(
-    AutomaticDouble,
-    help="The opening roll tied and the cube was turned, staying in the middle: not played in "
-    "tournaments (USBGF 4.4.10); --as-played records it, flagged, for 'void-cube'.",
-)
-
-
-accept_roll = _answer(
-    AcceptRoll,
-    help="The mover lets his opponent's premature roll stand and moves knowing it (USBGF 4.1.7.1).",
-)
-refuse_roll = _answer(
-    RefuseRoll,
-    help="The mover refuses his opponent's premature roll: he rolls again once the mover has "
-    "moved (the Fast Roll Rule, USBGF 4.1.7.1; not where rolls stand, ABT 4.6).",
-)
-
-
-def _cube_answer(kind: type[Take] | type[Drop], *, help: str) -> click.Command:
-    """``take`` and ``drop``: MATCH, and ``--as-played`` for one made on the doubler's time."""
-
-    @click.pass_context
-    def command(
-        ctx: click.Context, /, match_id: str, as_played: bool, by: str, at: str | None,
-        as_json: bool,
-    ) -> None:  # fmt: skip
-        record_command(ctx, match_id, kind(as_played), by, at, as_json)
-
-    command.__doc__ = help
-    decorated = click.argument("match_id", metavar="MATCH")(
-        _AS_PLAYED(json_option(stamp_options(command)))
-    )
-    return click.command(kind.verb)(decorated)
-
-
-take = _cube_answer(
-    Take,
-    help="The doubled player takes: he owns the cube. Recorded while the doubler's time "
-    "still runs (his hit after doubling missing, USBGF 4.4.3): refused or his hit implied, as "
-    "the profile says; --as-played records it as made.",
-)
-drop = _cube_answer(
-    Drop,
-    help="The doubled player passes: the game is lost. Recorded while the doubler's time "
-    "still runs (his hit after doubling missing, USBGF 4.4.3): refused or his hit implied, as "
-    "the profile says; --as-played records it as made.",
-)
-accept = _answer(Accept, help="The concession offered is accepted.")
-play_singles = _answer(
-    PlaySingles,
-    help="Both players agree that the winner of the opening roll plays the two single dice "
-    "instead of throwing again with two dice (CLASSIC 4; the classic profile only).",
-)
-reject = _answer(Reject, help="The concession offered is refused; play goes on.")
-
-COMMANDS = (
-    start,
-    opening,
-    play_singles,
-    roll,
-    move,
-    void_roll,
-    double,
-    take,
-    drop,
-    beaver,
-    automatic_double,
-    resign,
-    accept,
-    reject,
-    accept_roll,
-    refuse_roll,
-)

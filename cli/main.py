@@ -2,11 +2,20 @@
 
 A one-shot command pays for every module it imports before it reads an
 event, so the group loads a subcommand's module only when that subcommand
-runs (or is asked for through :attr:`main.commands`): :data:`COMMANDS` maps
-each name to the ``module:attribute`` that defines it, with its short help,
-so that ``bgledger --help`` lists every command without importing any of
-them.  ``tests/test_cli_main.py`` checks the map against the commands the
-modules define (``bench/bench_startup.py`` measures what it saves).
+runs (or is asked for through :attr:`main.commands`).  The commands are of
+two kinds:
+
+- each verb of the vocabulary (:data:`bgledger.commands.vocabulary.VOCABULARY`:
+  ``roll``, ``double``, ``revert``, ``clock start`` ...) is a command made from
+  its class by :mod:`bgledger.cli.verbs` (a two-word verb in its first word's
+  group), listed by :func:`verb_commands` with its summary: a verb added to
+  the vocabulary is a command at once, with nothing to add here;
+- the others (``start``, ``show``, ``export`` ...) are mapped in
+  :data:`COMMANDS`, each name to the ``module:attribute`` that defines it,
+  with its short help, so that ``bgledger --help`` lists every command
+  without importing any of them.  ``tests/test_cli_main.py`` checks the map
+  against the commands the modules define (``bench/bench_startup.py``
+  measures what it saves).
 """
 
 from __future__ import annotations
@@ -39,157 +48,6 @@ COMMANDS: dict[str, Lazy] = {
         "ledger_commands:start",
         help="Start a match between players a and b; prints its id.",
     ),
-    "opening": Lazy(
-        "ledger_commands:opening",
-        help="The opening roll: a's die, then b's die (a tie is recorded; roll again).",
-    ),
-    "roll": Lazy(
-        "ledger_commands:roll",
-        help="The player on roll rolled D D, or DD (64 is 6-4); an unplayable roll is a dance.",
-    ),
-    "move": Lazy(
-        "ledger_commands:move",
-        help="The player on roll moved PLAY ('13/8 13/11', 'bar/20*', '6/off'); illegal: refused.",
-    ),
-    "void-roll": Lazy(
-        "ledger_commands:void_roll",
-        help="The last roll was invalid (REASON: cocked, wrong-side, die-on-die ...): roll again.",
-    ),
-    "double": Lazy(
-        "ledger_commands:double",
-        help="The player on roll doubles, before rolling (USBGF 4.4.2).",
-    ),
-    "take": Lazy("ledger_commands:take", help="The doubled player takes: he owns the cube."),
-    "beaver": Lazy(
-        "ledger_commands:beaver",
-        help="The doubled player took and at once redoubled, keeping the cube: not played in "
-        "tournaments (USBGF 4.4.10); --as-played records it, flagged, for 'void-cube'.",
-    ),
-    "automatic-double": Lazy(
-        "ledger_commands:automatic_double",
-        help="The opening roll tied and the cube was turned, staying in the middle: not played "
-        "in tournaments (USBGF 4.4.10); --as-played records it, flagged, for 'void-cube'.",
-    ),
-    "drop": Lazy("ledger_commands:drop", help="The doubled player passes: the game is lost."),
-    "resign": Lazy(
-        "ledger_commands:resign",
-        help="A player offers to concede a single game, gammon or backgammon (USBGF 4.5).",
-    ),
-    "accept": Lazy("ledger_commands:accept", help="The concession offered is accepted."),
-    "play-singles": Lazy(
-        "ledger_commands:play_singles",
-        help="Both players agree that the winner of the opening roll plays the two single dice "
-        "instead of throwing again with two dice (CLASSIC 4; the classic profile only).",
-    ),
-    "reject": Lazy(
-        "ledger_commands:reject",
-        help="The concession offered is refused; play goes on.",
-    ),
-    "accept-roll": Lazy(
-        "ledger_commands:accept_roll",
-        help="The mover lets his opponent's premature roll stand and moves knowing it (USBGF "
-        "4.1.7.1).",
-    ),
-    "refuse-roll": Lazy(
-        "ledger_commands:refuse_roll",
-        help="The mover refuses his opponent's premature roll: he rolls again once the mover has "
-        "moved (the Fast Roll Rule, USBGF 4.1.7.1; not where rolls stand, ABT 4.6).",
-    ),
-    "undo": Lazy(
-        "correction_commands:undo",
-        help="Withdraw the last entry as a recording error; undo again for the one before.",
-    ),
-    "amend": Lazy(
-        "correction_commands:amend",
-        help="Entry EVENT was mis-entered; LINE (as 'record' reads it) is what happened.",
-    ),
-    "revert": Lazy(
-        "ruling_commands:revert",
-        help="Undo the illegal play EVENT and the game actions after it (USBGF 4.2.3(c)-(f)).",
-    ),
-    "void-cube": Lazy(
-        "ruling_commands:void_cube",
-        help="Void the invalid double EVENT that was taken: the game counts as if it never was "
-        "(USBGF 4.4.6.1, 4.4.9, 4.4.10).",
-    ),
-    "nullify-pass": Lazy(
-        "ruling_commands:nullify_pass",
-        help="Nullify the pass of the invalid double EVENT: the game resumes at the double (USBGF "
-        "4.4.6.2).",
-    ),
-    "void-concession": Lazy(
-        "ruling_commands:void_concession",
-        help="Void the accepted concession EVENT the rules did not allow (a contact position): "
-        "it and everything after it are void, and the game resumes where it was conceded "
-        "(USBGF 4.5, 4.2.6).",
-    ),
-    "correct-cube": Lazy(
-        "ruling_commands:correct_cube",
-        help="The double EVENT to a wrong level stands at the right level (USBGF 4.4.8).",
-    ),
-    "correct-setup": Lazy(
-        "ruling_commands:correct_setup",
-        help="Correct the wrong setup EVENT (USBGF 4.2.4): the plays stand on the right position "
-        "if none was affected, else the game starts again; too late, the position stands.",
-    ),
-    "correct-length": Lazy(
-        "ruling_commands:correct_length",
-        help="The match is LENGTH points, from the next game (USBGF 4.8.4, 4.8.5).",
-    ),
-    "correct-score": Lazy(
-        "ruling_commands:correct_score",
-        help="The score is A (player a) to B (player b): the director settles a dispute (USBGF "
-        "4.7).",
-    ),
-    "note": Lazy(
-        "ruling_commands:note",
-        help="Note a ruling or an observation for the record (TEXT); the match is unchanged.",
-    ),
-    "overturn": Lazy(
-        "ruling_commands:overturn",
-        help="An appeal committee reverses the ruling at event RULING: what it voided is back in "
-        "force (USBGF 5.2; --ruled-by committee).",
-    ),
-    "hit": Lazy(
-        "clock_commands:hit",
-        help="PLAYER (a or b; default: whose time runs) hits the clock: his turn ends (USBGF "
-        "4.1.8.1).",
-    ),
-    "clock": Lazy(
-        "clock_commands:clock_group",
-        help="The game clock of MATCH: start, stop, resume, read or set it (USBGF 3.5.5, 4.3).",
-    ),
-    "flag": Lazy(
-        "clock_ruling_commands:flag",
-        help="PLAYER's (a or b) reserve is announced expired: he loses the match (USBGF 4.3.3, "
-        "CLOCK 5.3).",
-    ),
-    "early-pickup": Lazy(
-        "clock_ruling_commands:early_pickup",
-        help="PLAYER (a or b) picked up the dice before his opponent hit the clock: the sanction.",
-    ),
-    "pickup-with-hit": Lazy(
-        "clock_ruling_commands:pickup_with_hit",
-        help="PLAYER (a or b) hit the clock and also picked up the dice (USBGF 4.1.8.1).",
-    ),
-    "missed-hit": Lazy(
-        "clock_ruling_commands:missed_hit",
-        help="The player whose time runs never hit the clock after his turn (USBGF 4.1.8.1).",
-    ),
-    "break": Lazy(
-        "break_commands:break_group",
-        help="A break in MATCH: start one, or end it (USBGF 2.2.2; the clock stops, 4.3.2(b)).",
-    ),
-    "late": Lazy(
-        "break_commands:late",
-        help="PLAYER (a or b) is (or was) late at --at: the penalty points due so far (USBGF "
-        "2.2.4).",
-    ),
-    "penalty": Lazy(
-        "break_commands:penalty",
-        help="The director assesses POINTS penalty points against PLAYER (a or b): his opponent "
-        "scores.",
-    ),
     "verify": Lazy(
         "integrity_commands:verify",
         help="Check MATCH (every match without one) against its events; exit 1 on any mismatch.",
@@ -205,11 +63,6 @@ COMMANDS: dict[str, Lazy] = {
     "record": Lazy(
         "record:record",
         help="Record a match one action a line, from stdin or the terminal.",
-    ),
-    "setup": Lazy(
-        "setup_commands:setup",
-        help="The game began from POSITION (a gnubg position id, player a on roll), not the "
-        "standard one.",
     ),
     "import": Lazy(
         "interchange_commands:import_command",
@@ -286,21 +139,52 @@ def load_command(target: str) -> click.Command:
     return command
 
 
-class LazyCommands(MutableMapping[str, click.Command]):
-    """The group's commands by name, each module imported on first access."""
+def verb_commands() -> dict[str, str]:
+    """The command of each verb of the vocabulary as it is now, with its short help: the verb's
+    summary, or a two-word verb's group (``clock``: ``clock start | clock stop ...``)."""
+    from bgledger.commands.vocabulary import verbs
 
-    def __init__(self, entries: dict[str, Lazy]) -> None:
+    singles: dict[str, str] = {}
+    groups: dict[str, list[str]] = {}
+    for verb, kind in verbs().items():
+        name, _, sub = verb.partition(" ")
+        if sub:
+            groups.setdefault(name, []).append(verb)
+        else:
+            singles[name] = kind.summary[:1].upper() + kind.summary[1:]
+    return {**singles, **{name: " | ".join(verbs) for name, verbs in groups.items()}}
+
+
+class LazyCommands(MutableMapping[str, click.Command]):
+    """The group's commands by name: :data:`COMMANDS`'s, each module imported on first
+    access, then (``with_verbs``) the vocabulary's verbs, each made when asked for."""
+
+    def __init__(self, entries: dict[str, Lazy], *, with_verbs: bool = False) -> None:
         self._targets = {name: entry.target for name, entry in entries.items()}
         self._loaded: dict[str, click.Command] = {}
+        self._with_verbs = with_verbs
+
+    def verbs(self) -> dict[str, str]:
+        """The verbs' commands and their short help (none unless ``with_verbs``)."""
+        return verb_commands() if self._with_verbs else {}
 
     def loaded(self, name: str) -> click.Command | None:
         """The command ``name`` if its module is loaded already, else None."""
         return self._loaded.get(name)
 
     def __getitem__(self, name: str) -> click.Command:
-        if name not in self._loaded:
+        if name in self._loaded:
+            return self._loaded[name]
+        if name in self._targets:
             self._loaded[name] = load_command(self._targets[name])
-        return self._loaded[name]
+            return self._loaded[name]
+        if name in self.verbs():  # made anew: the vocabulary as it is now
+            from bgledger.cli.verbs import command_for
+
+            command = command_for(name)
+            if command is not None:
+                return command
+        raise KeyError(name)
 
     def __setitem__(self, name: str, command: click.Command) -> None:
         self._targets.pop(name, None)
@@ -313,14 +197,15 @@ class LazyCommands(MutableMapping[str, click.Command]):
         self._loaded.pop(name, None)
 
     def __iter__(self) -> Iterator[str]:
-        return iter({**self._targets, **self._loaded})
+        return iter({**self._targets, **self.verbs(), **self._loaded})
 
     def __len__(self) -> int:
-        return len({**self._targets, **self._loaded})
+        return len({**self._targets, **self.verbs(), **self._loaded})
 
 
 class LazyGroup(click.Group):
-    """A click group whose commands are loaded when they run; ``--help`` reads :data:`COMMANDS`."""
+    """A click group whose commands are loaded when they run; ``--help`` reads :data:`COMMANDS`
+    and the vocabulary's summaries."""
 
     commands: LazyCommands
 
@@ -330,9 +215,13 @@ class LazyGroup(click.Group):
         if not names:
             return
         limit = formatter.width - 6 - max(len(name) for name in names)
+        verbs = self.commands.verbs()
         rows = []
         for name in names:
-            command = self.commands.loaded(name) or click.Command(name, help=COMMANDS[name].help)
+            command = self.commands.loaded(name)
+            if command is None:
+                said = COMMANDS[name].help if name in COMMANDS else verbs[name]
+                command = click.Command(name, help=said)
             if not command.hidden:
                 rows.append((name, command.get_short_help_str(limit)))
         if rows:
@@ -351,7 +240,7 @@ def default_url() -> str:
 
 @click.group(
     cls=LazyGroup,
-    commands=LazyCommands(COMMANDS),
+    commands=LazyCommands(COMMANDS, with_verbs=True),
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 @click.option(

@@ -15,7 +15,6 @@ on; the exit status is 1 if any line was refused.
 
 from __future__ import annotations
 
-import inspect
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -77,7 +76,19 @@ def _lines(stream: TextIO) -> Iterator[tuple[int, str]]:
             yield number, raw.strip()
 
 
-@click.command()
+class _TakesTheLines(click.Command):
+    """``record``: its help ends with the lines it takes, from the vocabulary as it is when
+    asked, as the console's ``help`` lists them."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_help_text(ctx, formatter)
+        formatter.write_paragraph()
+        with formatter.indentation():
+            for line in help_table(help_entries()):
+                formatter.write(" " * formatter.current_indent + line + "\n")
+
+
+@click.command(cls=_TakesTheLines)
 @click.argument("match_id", metavar="MATCH")
 @stamp_options
 @json_option
@@ -110,8 +121,3 @@ def record(ctx: click.Context, match_id: str, by: str, at: str | None, as_json: 
         say(f"{session.recorded} recorded, {len(session.refused)} refused", err=True)
     if session.refused:
         ctx.exit(1)
-
-
-_LINES = "\n".join(help_table(help_entries()))
-record.help = inspect.cleandoc(record.help or "") + "\n\n\b\n" + _LINES
-"""The lines ``record --help`` lists: the vocabulary's, as the console's ``help`` does."""

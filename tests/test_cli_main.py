@@ -1,10 +1,12 @@
 """The command group loads a subcommand's module only when it runs; the map stays true.
 
-``cli/main.py`` maps each command name to the ``module:attribute`` that
-defines it, with the short help ``bgledger --help`` lists, so that a one-shot
-command imports only what it needs (``bench/bench_startup.py``).  A command
-added to a module but not to the map, a map entry pointing at the wrong
-command, or short help that drifted from the command's own would show here.
+``cli/main.py`` maps each command name but the vocabulary's verbs to the
+``module:attribute`` that defines it, with the short help ``bgledger --help``
+lists, so that a one-shot command imports only what it needs
+(``bench/bench_startup.py``).  A command added to a module but not to the map,
+a map entry pointing at the wrong command, or short help that drifted from the
+command's own would show here.  The verbs' commands are made from the
+vocabulary (``tests/test_cli_vocabulary.py``).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 import bgledger.cli
-from bgledger.cli.main import COMMANDS, LazyCommands, load_command, main
+from bgledger.cli.main import COMMANDS, LazyCommands, load_command, main, verb_commands
 
 
 def defined_commands() -> dict[str, click.Command]:
@@ -57,7 +59,8 @@ def test_each_entry_loads_its_command_with_the_same_short_help(name: str) -> Non
 
 
 def test_the_group_answers_every_command_through_its_mapping() -> None:
-    assert sorted(main.commands) == sorted(COMMANDS)
+    assert sorted(main.commands) == sorted({*COMMANDS, *verb_commands()})
+    assert main.get_command(click.Context(main), "roll") is not None
     assert main.get_command(click.Context(main), "show") is load_command("view_commands:show")
     assert "verify" in main.commands and "no-such-command" not in main.commands
 
@@ -74,7 +77,7 @@ def test_lazy_commands_take_an_added_command() -> None:
 def test_help_lists_every_command_with_its_short_help() -> None:
     out = CliRunner().invoke(main, ["--help"]).output
     listed = out.split("Commands:\n", 1)[1].splitlines()
-    assert [line.split()[0] for line in listed] == sorted(COMMANDS)
+    assert [line.split()[0] for line in listed] == sorted({*COMMANDS, *verb_commands()})
     assert "Start a match between players a and b; prints its id." in out
 
 
@@ -99,10 +102,17 @@ def test_help_loads_no_command_and_not_the_store() -> None:
     assert "bgledger.service" not in loaded and "sqlalchemy" not in loaded
 
 
+def test_a_verb_loads_its_maker_not_the_other_commands() -> None:
+    loaded = loaded_modules("--db", "sqlite:///:memory:", "roll", "nothing", "6", "4")
+    assert "bgledger.cli.verbs" in loaded
+    assert "bgledger.cli.view_commands" not in loaded
+    assert "bgledger.cli.interchange_commands" not in loaded
+
+
 def test_show_loads_neither_seals_nor_read_models_nor_interchange() -> None:
     loaded = loaded_modules("--db", "sqlite:///:memory:", "show", "nothing")
     assert "bgledger.cli.view_commands" in loaded
-    assert "bgledger.cli.ledger_commands" not in loaded
+    assert "bgledger.cli.verbs" not in loaded
     for heavy in (
         "bgledger.store.seal",
         "bgledger.store.integrity",

@@ -302,7 +302,7 @@ def test_a_passed_dead_double_is_nullified_and_the_match_resumes(db: str) -> Non
 def test_bad_rulings_exit_2_refused_ones_exit_1_and_nothing_is_recorded(db: str) -> None:
     recorded(db, "opening 3 1\nmove 8/5 6/5\n")
     for args, code in [
-        (("revert", "m", "4", "--reason", "r"), 2),  # no --ruled-by
+        (("revert", "m", "4", "--reason", "r"), 1),  # no --ruled-by: the director's, as the line
         (("revert", "m", "4", "--ruled-by", "director"), 2),  # no --reason
         (("revert", "m", "4", "--ruled-by", "director", "--reason", "  "), 2),
         (("revert", "m", "4", "--ruled-by", "umpire", "--reason", "r"), 2),

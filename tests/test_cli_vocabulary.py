@@ -1,82 +1,198 @@
-"""Every command of the vocabulary has a one-shot on the command line and a line in help.
+"""Every verb's command line, console help and reference section are made from its class.
 
-The vocabulary (:data:`bgledger.commands.vocabulary.VOCABULARY`) is the one table
-of verbs.  The console's ``help`` and ``record --help`` are made from it; the
-click commands are written by hand (each keeps its richer help), so this test
-is what notices a verb added to the table without its command.  Two commands
-have no verb of their own on the command line, named here, not skipped: the
-``52: 13/8 13/11`` shorthand is ``roll`` then ``move``, and a ruling noted is
-``note --ruled-by``.
+The vocabulary (:data:`bgledger.commands.vocabulary.VOCABULARY`) is the one
+table of verbs: ``bgledger VERB`` (:mod:`bgledger.cli.verbs`), the console's
+``help`` and ``docs/commands.md`` (:mod:`bgledger.cli.reference`) are made
+from it.  A toy verb added in that one place is found in all three, and runs.
 """
 
 from __future__ import annotations
 
+import shlex
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import click
 import pytest
 from click.testing import CliRunner
 
-from bgledger.cli.console import help_entries
+from bgledger.cli.console import help_entries, help_table
 from bgledger.cli.main import main
-from bgledger.commands.vocabulary import VOCABULARY, Command, RollMove, RulingNote
-
-ON_THE_COMMAND_LINE: dict[type[Command], tuple[tuple[str, str | None], ...]] = {
-    RollMove: (("roll", None), ("move", None)),
-    RulingNote: (("note", "--ruled-by"),),
-}
-"""The commands a one-shot spells otherwise: (command, the option that makes it this one)."""
-
-
-def one_shot(path: str) -> click.Command | None:
-    """The click command ``bgledger PATH ...`` runs (``clock start``: the group's ``start``)."""
-    ctx = click.Context(main)
-    command: click.Command | None = main
-    for word in path.split():
-        if not isinstance(command, click.Group):
-            return None
-        command = command.get_command(ctx, word)
-    return command
+from bgledger.cli.reference import reference
+from bgledger.cli.verbs import cli_example, command_for, line_from
+from bgledger.commands import vocabulary
+from bgledger.commands.language import InvalidActionError
+from bgledger.commands.match import Match
+from bgledger.commands.vocabulary import VOCABULARY, Command, Option, Words, parse, verbs
+from bgledger.events import MatchEvent
 
 
-def missing(kind: type[Command]) -> list[str]:
-    """What the command line lacks for ``kind``: '' for nothing."""
-    lacking = []
-    for path, option in ON_THE_COMMAND_LINE.get(kind, ((kind.verb, None),)):
-        command = one_shot(path)
-        if command is None:
-            lacking.append(f"bgledger {path}")
-        elif option is not None and not any(option in p.opts for p in command.params):
-            lacking.append(f"bgledger {path} {option}")
-    return lacking
+@dataclass(frozen=True, slots=True)
+class Juggle(Command):
+    """A toy verb: a remark that the scorekeeper juggled (recorded as an existing event)."""
+
+    verb = "juggle"
+    usage = "juggle WHAT [--loudly]"
+    example = "juggle three balls"
+    summary = "the scorekeeper juggled WHAT at the table (TOY 1.2)"
+    options = (Option("--loudly", "He juggled loudly."),)
+
+    what: str
+    loudly: bool = False
+
+    def words(self) -> str:
+        return f"juggle {self.what}" + " --loudly" * self.loudly
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        said = f"juggled {self.what}" + (", loudly" if self.loudly else "")
+        return match.remark(said, by=by, at=self.at)
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        loudly = words.flag("--loudly")
+        if not words.rest:
+            raise InvalidActionError(f"{words.line!r}: juggle what? {cls.usage!r}")
+        return cls(" ".join(words.rest), loudly)
 
 
-@pytest.mark.parametrize("kind", VOCABULARY, ids=lambda kind: kind.__name__)
-def test_every_command_of_the_vocabulary_has_a_one_shot(kind: type[Command]) -> None:
-    assert missing(kind) == []
+@dataclass(frozen=True, slots=True)
+class ClockJuggle(Juggle):
+    """A toy two-word verb: in the ``clock`` group."""
+
+    verb = "clock juggle"
+    usage = "clock juggle WHAT [--loudly]"
+    example = "clock juggle two clocks"
+    summary = "the scorekeeper juggled the clocks (TOY 1.3)"
+
+    def words(self) -> str:
+        return f"clock {Juggle.words(self)}"
 
 
-@pytest.mark.parametrize("kind", VOCABULARY, ids=lambda kind: kind.__name__)
-def test_every_command_of_the_vocabulary_is_in_the_consoles_help(kind: type[Command]) -> None:
-    assert (kind.usage, kind.summary, kind.example) in help_entries()
+@pytest.fixture
+def toys(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The toy verbs registered as a real verb is: in the vocabulary's table, and only there."""
+    monkeypatch.setattr(vocabulary, "VOCABULARY", (*VOCABULARY, Juggle, ClockJuggle))
+    yield
 
 
-def test_a_command_without_a_one_shot_is_noticed() -> None:
-    @dataclass(frozen=True, slots=True)
-    class Juggle(Command):
-        verb = "juggle"
-
-    @dataclass(frozen=True, slots=True)
-    class ClockJuggle(Command):
-        verb = "clock juggle"
-
-    assert missing(Juggle) == ["bgledger juggle"]
-    assert missing(ClockJuggle) == ["bgledger clock juggle"]
-    assert (Juggle.usage, Juggle.summary, "juggle") not in help_entries()
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'toy.db'}"
 
 
-def test_the_list_of_bgledger_help_names_the_recording_commands() -> None:
+def run(db: str, *args: str, stdin: str | None = None) -> click.testing.Result:
+    return CliRunner().invoke(main, ["--db", db, *args], input=stdin)
+
+
+def test_a_toy_verb_added_to_the_table_is_a_command_that_records(toys: None, db: str) -> None:
+    assert run(db, "start", "--a", "Ann", "--b", "Bob", "--length", "3", "--id", "m").exit_code == 0
+    done = run(db, "juggle", "m", "three balls", "--loudly", "--by", "kim")
+    assert done.exit_code == 0, done.output
+    assert "juggled three balls, loudly" in done.stdout
+    assert run(db, "clock", "m", "juggle", "two", "clocks").exit_code == 0
+    assert run(db, "record", "m", stdin="juggle one ball\n").exit_code == 0
+    history = run(db, "history", "m").stdout
+    for said in ("juggled three balls, loudly", "juggled two clocks", "juggled one ball"):
+        assert said in history
+    refused = run(db, "juggle", "m")  # the usage's WHAT is required
+    assert refused.exit_code == 2 and "Missing argument 'WHAT'" in refused.stderr
+    refused = run(db, "juggle", "m", "--loudly", " ")  # the class's reader refuses a blank
+    assert refused.exit_code == 2 and "juggle what?" in refused.stderr
+
+
+def test_a_toy_verb_has_its_help_on_the_command_line(toys: None) -> None:
     listed = CliRunner().invoke(main, ["--help"]).stdout
-    for kind in VOCABULARY:
-        if kind not in ON_THE_COMMAND_LINE:
-            assert f"  {kind.verb.split()[0]} " in listed, kind.verb
+    assert "  juggle " in listed and "The scorekeeper juggled WHAT" in listed
+    assert "clock juggle WHAT" in CliRunner().invoke(main, ["clock", "--help"]).stdout
+    shown = CliRunner().invoke(main, ["juggle", "--help"], terminal_width=200).stdout
+    for said in (
+        "juggle [OPTIONS] MATCH WHAT",
+        "The scorekeeper juggled WHAT at the table (TOY 1.2).",
+        "juggle WHAT [--loudly]",
+        "bgledger juggle MATCH three balls",
+        "--loudly",
+        "He juggled loudly.",
+    ):
+        assert said in shown
+    grouped = CliRunner().invoke(main, ["clock", "m", "juggle", "--help"]).stdout
+    assert "the clocks (TOY 1.3)" in grouped
+
+
+def test_a_toy_verb_is_in_the_consoles_help_and_the_reference(toys: None) -> None:
+    assert (Juggle.usage, Juggle.summary, Juggle.example) in help_entries()
+    assert "  juggle WHAT [--loudly]" in help_table(help_entries())
+    assert "juggle WHAT [--loudly]" in CliRunner().invoke(main, ["record", "--help"]).stdout
+    written = reference()
+    assert "## `juggle`" in written and "## `clock juggle`" in written
+    assert "TOY 1.2" in written and "`bgledger juggle MATCH three balls`" in written
+
+
+def test_without_the_toy_there_is_none() -> None:
+    assert "juggle" not in verbs() and command_for("juggle") is None
+    assert "juggle" not in CliRunner().invoke(main, ["--help"]).stdout
+    assert all(entry[0] != Juggle.usage for entry in help_entries())
+
+
+@pytest.mark.parametrize("kind", list(verbs().values()), ids=lambda kind: kind.verb)
+def test_each_verbs_command_line_example_records_its_example_line(kind: type[Command]) -> None:
+    """``bgledger VERB MATCH ...`` as its help shows it says what the example line says."""
+    words = shlex.split(cli_example(kind))[1:]  # without 'bgledger'
+    first, _, sub = kind.verb.partition(" ")
+    assert words[:1] == [first] and "MATCH" in words
+    args = [word for word in words[1:] if word != "MATCH"]
+    if sub:
+        assert args[0] == sub
+        args = args[1:]
+    command = command_for(first)
+    assert command is not None
+    if sub:
+        assert isinstance(command, click.Group)
+        command = command.commands[sub]
+    else:
+        args = ["MATCH", *args]
+    ctx = command.make_context(kind.verb, args)
+    assert parse(line_from(kind, ctx.params)) == parse(kind.example)
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["roll", "64", "--premature"], "roll 6 4 --premature"),
+        (["move", "13/8 13/11", "--as-played"], "move 13/8 13/11 --as-played"),
+        (["resign", "gammon", "--player", "b"], "resign gammon b"),
+        (["double", "--to", "4"], "double --to 4"),
+        (["penalty", "a", "1", "--rule", "USBGF 2.2.4", "--reason", "Bob's lunch"],
+         "penalty a 1 'USBGF 2.2.4' Bob's lunch"),
+        (["note", "Bob asked", "--ruled-by", "director", "--agreed"],
+         "note --ruled-by director --agreed --reason Bob asked"),
+        (["correct-score", "2", "1", "--reason", "both agree"],
+         "correct-score 2-1 --reason both agree"),
+        (["amend", "12", "roll 6 4", "--reason", "typed 6-3"],
+         "amend 12 roll 6 4 --reason typed 6-3"),
+        (["clock", "start", "bronstein", "--reserve", "9:00", "--doubles"],
+         "clock start bronstein reserve 9:00 doubles"),
+        (["clock", "set", "a=9:00", "b=8:30", "--rule", "USBGF 4.3.4", "--reason", "Bob's"],
+         "clock set a=9:00 b=8:30 rule 'USBGF 4.3.4' \"Bob's\""),
+        (["break", "start", "a", "--combine", "2"], "break start a combine 2"),
+        (["flag", "b", "--nominal", "2:00"], "flag b nominal 2:00"),
+    ],
+)  # fmt: skip
+def test_options_are_said_in_the_line_as_the_class_says(args: list[str], line: str) -> None:
+    kind = verbs()[" ".join(args[:2])] if args[0] in ("clock", "break") else verbs()[args[0]]
+    command = command_for(args[0])
+    assert command is not None
+    rest = args[1:]
+    if isinstance(command, click.Group):
+        command, rest = command.commands[args[1]], args[2:]
+    else:
+        rest = ["m", *rest]
+    said = line_from(kind, command.make_context(args[0], rest).params)
+    assert parse(said) == parse(line)
+
+
+def test_no_verb_shadows_another_command() -> None:
+    from bgledger.cli.main import COMMANDS
+
+    assert not {verb.partition(" ")[0] for verb in verbs()} & set(COMMANDS)

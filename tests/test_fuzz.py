@@ -28,8 +28,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bgledger.cli.clock_commands import parse_figures
-from bgledger.cli.ruling_commands import parse_score
 from bgledger.commands.clock import parse_clock
 from bgledger.commands.decide import parse_level, stamp
 from bgledger.commands.match import Match, match_uuid
@@ -96,8 +94,6 @@ XGIDS = [
 CLOCKS = ["9:32", "1:02:03", "0:04.5", "10:00", "0:00"]
 LEVELS = ["single", "gammon", "backgammon", " Gammon "]
 TIMES = ["2026-11-21T14:05:00+01:00", "2026-11-22", "2026-11-21T10:00:00Z", "2026-11-21 10:00"]
-FIGURES = ["a=9:31 b=9:58", "b=0:00 a=12:00"]
-SCORES = ["2-1", "2 1", "0 0"]
 LINES = [
     "opening 3 1",
     "roll 5 2",
@@ -130,15 +126,9 @@ LINES = [
     "break end late b",
     "late a",
     'penalty b 1 "USBGF 2.2.4" late from lunch',
+    "clock read b=0:00 a=12:00",
+    "correct-score 2-1 --reason both agree",
 ]
-
-
-def _figures(text: str) -> object:
-    return parse_figures(tuple(text.split()))
-
-
-def _score(text: str) -> object:
-    return parse_score(tuple(text.split()) or ("",))
 
 
 PARSERS: dict[str, tuple[Callable[[str], object], list[str], bool]] = {
@@ -154,8 +144,6 @@ PARSERS: dict[str, tuple[Callable[[str], object], list[str], bool]] = {
     "stamp": (lambda text: stamp(text, None), TIMES, False),
     "stamp after T0": (lambda text: stamp(text, T0), TIMES, False),
     "parse": (parse, LINES, False),
-    "cli parse_figures": (_figures, FIGURES, False),
-    "cli parse_score": (_score, SCORES, False),
 }
 
 OURS: tuple[type[Exception], ...] = (BgLedgerError, click.ClickException)
@@ -246,7 +234,7 @@ def test_crash_a_die_that_is_a_superscript_digit() -> None:
 
 def test_crash_a_score_that_is_a_superscript_digit() -> None:
     with contextlib.suppress(*OURS):
-        parse_score(("²-1",))
+        parse("correct-score ²-1 --reason r")
 
 
 def test_crash_a_naive_time_in_year_one() -> None:

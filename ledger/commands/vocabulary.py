@@ -24,12 +24,14 @@ The lexical rules of a line (``@TIME``, comments, the longest line) are
 
 from __future__ import annotations
 
+import functools
 import re
 import shlex
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar
 
+from bgledger import events as ev
 from bgledger.commands import clock
 from bgledger.commands.language import (
     MAX_LINE,
@@ -48,10 +50,13 @@ from bgledger.events import (
     ReserveTimeRestored,
     RulingMade,
 )
+from bgledger.projections.state.clock import REASONS
 from bgledger.rules.legal import read_dice
 from bgledger.rules.profiles import Decision
 
 __all__ = [
+    "FOLLOWING",
+    "MAX_LINE",
     "RULES",
     "VOCABULARY",
     "Accept",
@@ -77,12 +82,14 @@ __all__ = [
     "EventRuling",
     "Flag",
     "Hit",
+    "InvalidActionError",
     "Late",
     "MissedHit",
     "Move",
     "Note",
     "NullifyPass",
     "Opening",
+    "Option",
     "Overturn",
     "Penalty",
     "PickupWithHit",
@@ -102,7 +109,17 @@ __all__ = [
     "VoidRoll",
     "parse",
     "ruler_of_events",
+    "said_line",
+    "verbs",
 ]
+
+FOLLOWING: tuple[type[MatchEvent], ...] = (
+    ev.GameWon, ev.MatchWon, ev.GameStarted, ev.TimeExpired, ev.ClockHitImplied,
+    ev.ClockRestored, ev.ReserveTimeRestored,
+)  # fmt: skip
+"""What a line may record besides its own kinds (:attr:`Command.recorded`): what follows
+from them by the rules (a game won, the next game, a reserve expired, the hit a late action
+implies, a clock or reserve a ruling restores)."""
 
 PICKUP_REASON = "picked up the dice before the opponent hit the clock"
 """Why an early pick-up is sanctioned, unless the director says otherwise (USBGF 4.1.7.2)."""
@@ -223,6 +240,57 @@ def _pairs(words: list[str], names: tuple[str, ...], usage: str) -> dict[str, st
     return found
 
 
+# -- the command line of a verb ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One option of a verb on the command line (``--reserve M:SS``) and how its line says it.
+
+    ``bgledger VERB MATCH WORDS... --OPTION VALUE`` is the line ``VERB WORDS...`` with each
+    option given said as ``said`` says (``"reserve {}"``: the value in place of ``{}``; a flag
+    is ``said`` alone), in the order the verb lists its options.  ``metavar`` ``""``: a flag.
+    ``quoted``: the value is one word of the line (quoted when it has spaces).
+    """
+
+    name: str
+    help: str
+    metavar: str = ""
+    said: str = ""
+    required: bool = False
+    quoted: bool = False
+
+    def say(self, value: str | bool) -> str:
+        """The line's words for this option given ``value``."""
+        if not self.metavar:
+            return self.said or self.name
+        text = _quote(str(value)) if self.quoted else str(value)
+        return (self.said or f"{self.name} {{}}").replace("{}", text)
+
+
+AS_PLAYED = Option(
+    "--as-played", "It was done at the board: record it even though the rules forbid it, flagged."
+)
+PREMATURE = Option(
+    "--premature",
+    "Done by the player not on roll before the mover moved (USBGF 4.1.7.1, 4.4.7).",
+)
+RULED_BY = Option("--ruled-by", "Who ruled: director, committee or players.", "WHO")
+REASON = Option("--reason", "Why, in the ruler's words.", "TEXT")
+
+
+def said_line(kind: type[Command], words: Sequence[str], given: dict[str, Any]) -> str:
+    """The line of ``bgledger VERB MATCH WORDS... OPTIONS``: the verb, the words (as given, or
+    each quoted when the verb reads its words as a shell does), then each option given
+    (``given``: by option name; ``None`` or ``False``: not given), as :class:`Option` says."""
+    said = [kind.verb, *(_quote(word) if kind.shell_words else word for word in words)]
+    for option in kind.options:
+        value = given.get(option.name)
+        if value is not None and value is not False and value != "":
+            said.append(option.say(value))
+    return " ".join(said)
+
+
 # -- the command --------------------------------------------------------------------------
 
 
@@ -249,6 +317,16 @@ class Command:
     """The decision whose rule makes it the director's (penalty points: USBGF 2.2.4)."""
     records: ClassVar[tuple[type[MatchEvent], ...]] = ()
     """The events only this command records: an entry made of one is its ruler's act."""
+    recorded: ClassVar[tuple[type[MatchEvent], ...]] = ()
+    """The kinds of event its line records, besides what follows from them (:data:`FOLLOWING`:
+    a game or the match won, a new game, a reserve expired, an implied hit)."""
+    options: ClassVar[tuple[Option, ...]] = ()
+    """Its options on the command line (``--as-played``), each said in the line as it says."""
+    details: ClassVar[str] = ""
+    """More help than the summary, for ``bgledger VERB --help`` and the command reference."""
+    shell_words: ClassVar[bool] = False
+    """Whether it reads its words as a shell does (``'USBGF 2.2.4'`` one word): the command
+    line then quotes each of its words that has spaces."""
 
     at: str | None = field(default=None, kw_only=True)
 
@@ -284,6 +362,14 @@ class Command:
         return history
 
     @classmethod
+    def line_of(cls, words: Sequence[str], given: dict[str, Any]) -> str:
+        """The line ``bgledger VERB MATCH WORDS... OPTIONS`` records (:func:`said_line`).
+
+        :raises InvalidActionError: for options that make no line together.
+        """
+        return said_line(cls, words, given)
+
+    @classmethod
     def read(cls, words: Words) -> Command:
         """The command of ``words`` (the verb already read).
 
@@ -300,6 +386,7 @@ class Command:
 class Opening(Command):
     verb = "opening"
     usage = "opening DA DB"
+    recorded = (ev.OpeningRollMade, ev.ClockHit)
     example = "opening 3 1"
     summary = "the opening roll: a's die, b's die (a tie is recorded: roll again)"
 
@@ -322,6 +409,7 @@ class Opening(Command):
 class PlaySingles(Command):
     verb = "play-singles"
     usage = "play-singles"
+    recorded = (ev.SingleDiceAgreed,)
     example = "play-singles"
     summary = (
         "both players agree that the winner of the opening roll plays the two single dice "
@@ -336,6 +424,14 @@ class PlaySingles(Command):
 class Roll(Command):
     verb = "roll"
     usage = "roll D D [--as-played] [--premature]"
+    recorded = (ev.DiceRolled, ev.CheckersPlayed, ev.PrematureRollMade, ev.PrematureRollAccepted)
+    options = (AS_PLAYED, PREMATURE)
+    details = (
+        "With --premature, the opponent rolled before the mover moved: the mover then accepts "
+        "or refuses the roll (accept-roll, refuse-roll; it stands at once where premature rolls "
+        "stand, ABT 4.6).  With --as-played, a roll made on the opponent's time (his hit never "
+        "made) is recorded as made, for the director.  An unplayable roll is a dance."
+    )
     example = "roll 6 4"
     summary = (
         "the player on roll rolled (or 'roll 64'); --premature: the opponent rolled before "
@@ -370,6 +466,8 @@ class Roll(Command):
 class RollMove(Command):
     verb = "52:"
     usage = "DD: PLAY [--as-played]"
+    recorded = (ev.DiceRolled, ev.CheckersPlayed)
+    options = (AS_PLAYED,)
     example = "52: 13/8 13/11"
     summary = "the .mat shorthand: the roll and its play ('52:' alone is the roll)"
 
@@ -393,6 +491,8 @@ class RollMove(Command):
 class Move(Command):
     verb = "move"
     usage = "move PLAY [--as-played]"
+    recorded = (ev.CheckersPlayed,)
+    options = (AS_PLAYED,)
     example = "move 13/8 13/11"
     summary = (
         "the player on roll played; --as-played records a play the rules refuse, flagged "
@@ -422,6 +522,7 @@ class Move(Command):
 class VoidRoll(Command):
     verb = "void-roll"
     usage = "void-roll REASON"
+    recorded = (ev.RollVoided,)
     example = "void-roll cocked"
     summary = "the last roll was invalid: cocked, wrong-side, die-on-die ... (USBGF 4.1.4)"
 
@@ -444,6 +545,7 @@ class VoidRoll(Command):
 class Setup(Command):
     verb = "setup"
     usage = "setup POSITION"
+    recorded = (ev.StartingPositionRecorded,)
     example = "setup 4HPwATDgc/ABMA"
     summary = "the game began from this gnubg position, not the standard one (USBGF 4.2.4)"
 
@@ -465,6 +567,16 @@ class Setup(Command):
 class Double(Command):
     verb = "double"
     usage = "double [--to N] [--as-played] [--premature]"
+    recorded = (ev.CubeOffered, ev.PrematureDoubleMade)
+    options = (
+        Option("--to", "The level offered, when not twice the cube (USBGF 4.4.8).", "N"),
+        PREMATURE,
+        AS_PLAYED,
+    )
+    details = (
+        "With --premature, the player not on roll doubled before the mover moved: the double "
+        "stands if otherwise valid (USBGF 4.4.7); the mover takes or drops once he has moved."
+    )
     example = "double"
     summary = (
         "the player on roll doubles (USBGF 4.4.2); --to a wrong level (4.4.8); --premature: "
@@ -509,6 +621,8 @@ class _SocialDouble(Command):
 class Beaver(_SocialDouble):
     verb = "beaver"
     usage = "beaver --as-played"
+    recorded = (ev.SocialDoubleMade, ev.CubeTaken)
+    options = (AS_PLAYED,)
     example = "beaver --as-played"
     summary = "the doubled player took and redoubled at once: not in tournaments (USBGF 4.4.10)"
 
@@ -520,6 +634,8 @@ class Beaver(_SocialDouble):
 class AutomaticDouble(_SocialDouble):
     verb = "automatic-double"
     usage = "automatic-double --as-played"
+    recorded = (ev.SocialDoubleMade,)
+    options = (AS_PLAYED,)
     example = "automatic-double --as-played"
     summary = "the opening roll tied and the cube was turned: not in tournaments (USBGF 4.4.10)"
 
@@ -531,6 +647,12 @@ class AutomaticDouble(_SocialDouble):
 class Take(Command):
     verb = "take"
     usage = "take [--as-played]"
+    recorded = (ev.CubeTaken,)
+    options = (AS_PLAYED,)
+    details = (
+        "Recorded while the doubler's time still runs (his hit after doubling missing, USBGF "
+        "4.4.3): refused or his hit implied, as the profile says; --as-played records it as made."
+    )
     example = "take"
     summary = "the doubled player takes: he owns the cube (USBGF 4.4.4)"
 
@@ -553,6 +675,9 @@ class Take(Command):
 class Drop(Command):
     verb = "drop"
     usage = "drop [--as-played]"
+    recorded = (ev.CubeDropped,)
+    options = (AS_PLAYED,)
+    details = Take.details
     example = "drop"
     summary = "the doubled player passes: the game is lost at the cube's value (USBGF 4.4.4)"
 
@@ -575,6 +700,11 @@ class Drop(Command):
 class Resign(Command):
     verb = "resign"
     usage = "resign single|gammon|backgammon [a|b] [--as-played]"
+    recorded = (ev.ResignationOffered,)
+    options = (
+        Option("--player", "Who resigns, a or b (default: the player on roll).", "a|b", "{}"),
+        AS_PLAYED,
+    )
     example = "resign gammon"
     summary = "the player on roll (or a|b) offers to concede the game at that level (USBGF 4.5)"
 
@@ -604,6 +734,7 @@ class Resign(Command):
 class Accept(Command):
     verb = "accept"
     usage = "accept"
+    recorded = (ev.ResignationAccepted,)
     example = "accept"
     summary = "the concession offered is accepted (USBGF 4.5)"
 
@@ -615,6 +746,7 @@ class Accept(Command):
 class Reject(Command):
     verb = "reject"
     usage = "reject"
+    recorded = (ev.ResignationRejected,)
     example = "reject"
     summary = "the concession offered is refused; play goes on (USBGF 4.5)"
 
@@ -626,6 +758,7 @@ class Reject(Command):
 class AcceptRoll(Command):
     verb = "accept-roll"
     usage = "accept-roll"
+    recorded = (ev.PrematureRollAccepted,)
     example = "accept-roll"
     summary = "the mover lets the opponent's premature roll stand (USBGF 4.1.7.1)"
 
@@ -637,6 +770,7 @@ class AcceptRoll(Command):
 class RefuseRoll(Command):
     verb = "refuse-roll"
     usage = "refuse-roll"
+    recorded = (ev.PrematureRollRefused,)
     example = "refuse-roll"
     summary = "the mover refuses the premature roll: it is rolled again (USBGF 4.1.7.1)"
 
@@ -648,6 +782,17 @@ class RefuseRoll(Command):
 class Note(Command):
     verb = "note"
     usage = "note TEXT"
+    recorded = (ev.RemarkRecorded,)
+    options = (
+        Option("--rule", "The rule applied, with --ruled-by ('USBGF 4.2.3(f)').", "RULE"),
+        Option(
+            "--ruled-by",
+            "Who ruled: a ruling noted in the rulings log (director, committee or players); "
+            "without it, the scorekeeper's remark.",
+            "WHO",
+        ),
+        Option("--agreed", "Both players agreed, with --ruled-by (USBGF 4.2.3(f))."),
+    )
     example = "note Bob asked for the director"
     summary = "the scorekeeper's remark for the record (not a ruling)"
 
@@ -658,6 +803,21 @@ class Note(Command):
 
     def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
         return match.remark(self.text, by=by, at=self.at)
+
+    @classmethod
+    def line_of(cls, words: Sequence[str], given: dict[str, Any]) -> str:
+        """``note TEXT``; with ``--ruled-by``, a ruling noted (:class:`RulingNote`), TEXT its
+        reason."""
+        text, ruled_by = " ".join(words), given.get("--ruled-by")
+        if ruled_by and not text.strip():
+            raise InvalidActionError(
+                f"note {text!r} --ruled-by {ruled_by}: the ruling noted needs its TEXT"
+            )
+        if ruled_by:
+            return said_line(RulingNote, (), {**given, "--reason": text})
+        if given.get("--rule") or given.get("--agreed"):
+            raise InvalidActionError("--rule and --agreed go with a ruling: add --ruled-by")
+        return said_line(cls, words, {})
 
     @classmethod
     def read(cls, words: Words) -> Command:
@@ -677,6 +837,12 @@ class Note(Command):
 class Hit(Command):
     verb = "hit"
     usage = "hit [a|b]"
+    recorded = (ev.ClockHit,)
+    details = (
+        "A player hits after his play, his double, his take or a roll he cannot play; the "
+        "opening roll starts the winner's clock itself (CLOCK 3.3).  Prints both reserves "
+        "after the hit."
+    )
     example = "hit"
     summary = "the player whose time runs (or a|b) hits the clock: that turn ends (USBGF 4.1.8.1)"
 
@@ -699,6 +865,27 @@ class Hit(Command):
 class ClockStart(Command):
     verb = "clock start"
     usage = "clock start simple-delay|bronstein [reserve M:SS] [delay S] [doubles]"
+    recorded = (ev.ClockStarted,)
+    options = (
+        Option(
+            "--reserve",
+            "Each player's reserve; default: the profile's for the length and score (USBGF "
+            "3.5.5, 3.5.6; CLOCK 2.1).",
+            "M:SS",
+            "reserve {}",
+        ),
+        Option(
+            "--delay",
+            "The delay per turn; default: the profile's (USBGF 3.5.5).",
+            "SECONDS",
+            "delay {}",
+        ),
+        Option("--doubles", "A team (doubles) match: its time (CLOCK 2.2).", said="doubles"),
+    )
+    details = (
+        "A Bronstein clock only between games (CLOCK 1.1).  A clock may be brought in during a "
+        "match (USBGF 3.5.6, 2.3): the reserves are then set for the points still to go."
+    )
     example = "clock start simple-delay"
     summary = "put a clock on the match (USBGF 3.5.5, CLOCK 2.1); the profile's times by default"
 
@@ -739,6 +926,10 @@ class ClockStart(Command):
 class ClockStop(Command):
     verb = "clock stop"
     usage = "clock stop REASON"
+    recorded = (ev.ClockStopped,)
+    details = "REASON, a code or its USBGF 4.3.2 letter:\n" + "\n".join(
+        f"  {letter}  {code:<16} {words}" for code, (letter, words) in REASONS.items() if letter
+    )
     example = "clock stop dispute"
     summary = "stop both clocks for a USBGF 4.3.2 reason (die-fell, dispute ...) or its letter"
 
@@ -761,6 +952,7 @@ class ClockStop(Command):
 class ClockResume(Command):
     verb = "clock resume"
     usage = "clock resume"
+    recorded = (ev.ClockResumed,)
     example = "clock resume"
     summary = "restart the clock of the player whose turn it was stopped in (USBGF 4.3.2)"
 
@@ -772,6 +964,7 @@ class ClockResume(Command):
 class ClockRead(Command):
     verb = "clock read"
     usage = "clock read a=M:SS b=M:SS"
+    recorded = (ev.ClockRead,)
     example = "clock read a=9:12 b=8:40"
     summary = "what the physical clock shows; the ledger answers the drift"
 
@@ -794,6 +987,19 @@ class ClockRead(Command):
 class ClockSetting(Command):
     verb = "clock set"
     usage = 'clock set a=M:SS b=M:SS [rule "USBGF 3.7.2"] REASON...'
+    recorded = (ev.ClockSet,)
+    options = (
+        Option(
+            "--rule",
+            "The rule: errors in clock management, a faulty clock, a break, both reserves "
+            "expired (USBGF 3.7.2, 4.3.2(b), 4.3.4, 4.3.3).",
+            "RULE",
+            "rule {}",
+            quoted=True,
+        ),
+        Option("--ruled-by", "Who ruled: director or committee.", "WHO", "ruled-by {}"),
+        Option("--reason", "Why, in the ruler's words.", "TEXT", "{}", quoted=True),
+    )
     example = "clock set a=5:00 b=6:30 clock knocked over"
     summary = "the director sets both reserves (USBGF 3.7.2, 4.3.4)"
     decision = Decision.CLOCK_REPLACED
@@ -844,6 +1050,19 @@ class ClockSetting(Command):
 class Flag(Command):
     verb = "flag"
     usage = "flag a|b [nominal M:SS]"
+    recorded = (ev.TimeExpired, ev.ClockSet)
+    options = (
+        Option(
+            "--nominal",
+            "The reserve both get if both had expired (USBGF 4.3.3); default 1:00.",
+            "M:SS",
+            "nominal {}",
+        ),
+    )
+    details = (
+        "Refused with the ledger's figure if time remains by its own figures (CLOCK 5.3).  If "
+        "both reserves are spent, both get the nominal reserve."
+    )
     example = "flag b"
     summary = "a player's reserve is announced expired: he loses the match (USBGF 4.3.3)"
 
@@ -872,6 +1091,13 @@ class Flag(Command):
 class EarlyPickup(Command):
     verb = "early-pickup"
     usage = "early-pickup a|b [--ruled-by WHO] [--reason TEXT]"
+    recorded = (ev.ReserveTimePenalized,)
+    options = (RULED_BY, Option("--reason", "Why.", "TEXT"))
+    details = (
+        "Simple delay (USBGF 4.1.7.2): a warning first, then 30 seconds off the reserve each "
+        "time, down to one second; a violation at one second forfeits the match.  Bronstein "
+        "(CLOCK 4.1): the delay of his next turn is forfeited."
+    )
     example = "early-pickup b"
     summary = "a player picked up the dice early: the sanction (USBGF 4.1.7.2, CLOCK 4.1)"
     decision = Decision.STOP_EARLY_PICKUP
@@ -911,6 +1137,8 @@ PICKED_UP_WITH_HIT = "picked up the dice with the hit"
 class PickupWithHit(Command):
     verb = "pickup-with-hit"
     usage = "pickup-with-hit a|b [--ruled-by WHO] [--reason TEXT]"
+    recorded = (ev.ClockStopped, ev.ReserveTimeRestored)
+    options = (RULED_BY, Option("--reason", "Why.", "TEXT"))
     example = "pickup-with-hit a"
     summary = (
         "a player hit the clock and also picked up the dice: the clock stops, the player on "
@@ -950,6 +1178,28 @@ class PickupWithHit(Command):
 class BreakStart(Command):
     verb = "break start"
     usage = "break start a|b|both [combine N] [exceptional REASON...]"
+    recorded = (ev.BreakStarted,)
+    options = (
+        Option(
+            "--combine",
+            "Take N of each requester's breaks as one (USBGF 2.2.2).",
+            "N",
+            "combine {}",
+        ),
+        Option(
+            "--exception",
+            "The director's exception: a break beyond the allowance (USBGF 2.2.3).",
+            "REASON",
+            "exception {}",
+            quoted=True,
+        ),
+        Option(
+            "--exceptional",
+            "The exceptional circumstances of a break during a game (USBGF 2.2.2).",
+            "REASON",
+            "exceptional {}",
+        ),
+    )
     example = "break start both"
     summary = "players take a break, between games (USBGF 2.2.2); the clock stops"
 
@@ -987,6 +1237,15 @@ class BreakStart(Command):
 class BreakEnd(Command):
     verb = "break end"
     usage = "break end [late a|b|none]"
+    recorded = (ev.BreakEnded, ev.PenaltyPointsAssessed)
+    options = (
+        Option(
+            "--late",
+            "Who returned late, if the break overran by 15 minutes or more (USBGF 2.2.4).",
+            "a|b|none",
+            "late {}",
+        ),
+    )
     example = "break end"
     summary = "the break is over; 'late' names who came back late (USBGF 2.2.4)"
 
@@ -1008,6 +1267,20 @@ class BreakEnd(Command):
 class Late(Command):
     verb = "late"
     usage = "late a|b [scheduled TIME]"
+    recorded = (ev.PenaltyPointsAssessed,)
+    options = (
+        Option(
+            "--scheduled",
+            "The match's starting time, ISO 8601; default: when it was set up.",
+            "TIME",
+            "scheduled {}",
+        ),
+    )
+    details = (
+        "One point at 15 minutes after the starting time or the end of a break, one more every "
+        "5 minutes after; only points not yet assessed are added.  Before the first game, more "
+        "than half the match length forfeits it.  The time is --at's (default: now)."
+    )
     example = "late b"
     summary = "a player is late: the penalty points due so far (USBGF 2.2.4)"
     decision = Decision.PENALTY_POINTS
@@ -1038,6 +1311,13 @@ class Late(Command):
 class Penalty(Command):
     verb = "penalty"
     usage = 'penalty a|b POINTS "RULE" REASON...'
+    recorded = (ev.PenaltyPointsAssessed,)
+    options = (
+        Option("--rule", "The rule the director applies.", "RULE", "{}", quoted=True),
+        Option("--reason", "Why, in the ruler's words.", "TEXT", "{}"),
+    )
+    shell_words = True
+    details = "The match is lost once the opponent's score reaches its length (USBGF 2.2.4)."
     example = "penalty b 1 'USBGF 2.2.4' left without a break"
     summary = "the director's penalty points: the opponent scores them (USBGF 2.2.4)"
     decision = Decision.PENALTY_POINTS
@@ -1107,6 +1387,17 @@ class _RulingCommand(Command):
     records = (RulingMade, ReserveTimeRestored)
     argument: ClassVar[str] = "EVENT"
     default_ruler: ClassVar[str] = "director"
+    options: ClassVar[tuple[Option, ...]] = (
+        Option(
+            "--rule",
+            "The rule applied ('USBGF 4.2.3(f)'); default: the first whose window is open.",
+            "RULE",
+            quoted=True,
+        ),
+        RULED_BY,
+        Option("--agreed", "Both players agreed to the correction (USBGF 4.2.3(f))."),
+        Option("--reason", "Why, in the ruler's words.", "TEXT", required=True),
+    )
 
     reason: str = field(default="", kw_only=True)
     rule: str | None = field(default=None, kw_only=True)
@@ -1181,6 +1472,7 @@ class EventRuling(_RulingCommand):
 class Revert(EventRuling):
     verb, method = "revert", "revert"
     usage = "revert EVENT [--rule RULE] [--ruled-by WHO] [--agreed] --reason TEXT"
+    recorded = (ev.PlaysReverted,)
     example = "revert 12 --reason Bob played 6-4 as 24/13"
     summary = "undo an illegal play and what followed it, in its rule's window (USBGF 4.2.3)"
 
@@ -1189,6 +1481,7 @@ class Revert(EventRuling):
 class VoidCube(EventRuling):
     verb, method = "void-cube", "void_cube"
     usage = "void-cube EVENT [--rule RULE] [--ruled-by WHO] --reason TEXT"
+    recorded = (ev.CubeActionVoided,)
     example = "void-cube 30 --reason doubled in the Crawford game"
     summary = "void an invalid double that was taken (USBGF 4.4.6.1, 4.4.9, 4.4.10)"
 
@@ -1197,6 +1490,7 @@ class VoidCube(EventRuling):
 class NullifyPass(EventRuling):
     verb, method = "nullify-pass", "nullify_pass"
     usage = "nullify-pass EVENT [--rule RULE] [--ruled-by WHO] --reason TEXT"
+    recorded = (ev.CrawfordPassNullified,)
     example = "nullify-pass 30 --reason doubled in the Crawford game"
     summary = "nullify the pass of an invalid double: the game resumes (USBGF 4.4.6.2)"
 
@@ -1205,6 +1499,7 @@ class NullifyPass(EventRuling):
 class VoidConcession(EventRuling):
     verb, method = "void-concession", "void_concession"
     usage = "void-concession EVENT [--rule RULE] [--ruled-by WHO] --reason TEXT"
+    recorded = (ev.ConcessionVoided,)
     example = "void-concession 44 --reason conceded with contact"
     summary = "void a concession the rules did not allow (USBGF 4.5, 4.2.6)"
 
@@ -1213,6 +1508,7 @@ class VoidConcession(EventRuling):
 class CorrectCube(EventRuling):
     verb, method = "correct-cube", "correct_cube"
     usage = "correct-cube EVENT [--rule RULE] [--ruled-by WHO] --reason TEXT"
+    recorded = (ev.CubeLevelCorrected,)
     example = "correct-cube 30 --reason turned to 8 from 2"
     summary = "a double to a wrong level stands at the right level (USBGF 4.4.8)"
 
@@ -1221,6 +1517,7 @@ class CorrectCube(EventRuling):
 class CorrectSetup(EventRuling):
     verb, method = "correct-setup", "correct_setup"
     usage = "correct-setup EVENT [--rule RULE] [--ruled-by WHO] --reason TEXT"
+    recorded = (ev.StartingPositionCorrected,)
     example = "correct-setup 9 --reason three checkers on the midpoint"
     summary = "correct a wrong starting position (USBGF 4.2.4)"
 
@@ -1231,6 +1528,7 @@ class Overturn(EventRuling):
     argument = "RULING"
     default_ruler = "committee"
     usage = "overturn RULING [--rule RULE] [--ruled-by WHO] --reason TEXT"
+    recorded = (ev.RulingOverturned,)
     example = "overturn 14 --reason the play was legal"
     summary = "an appeal committee reverses a ruling: what it voided is back (USBGF 5.2)"
 
@@ -1240,6 +1538,7 @@ class CorrectLength(_RulingCommand):
     verb = "correct-length"
     argument = "LENGTH"
     usage = "correct-length LENGTH [--rule RULE] [--ruled-by WHO] --reason TEXT"
+    recorded = (ev.MatchLengthCorrected,)
     example = "correct-length 7 --reason the draw sheet says 7"
     summary = "the match is LENGTH points, from the next game (USBGF 4.8.4, 4.8.5)"
 
@@ -1263,6 +1562,7 @@ class CorrectScore(_RulingCommand):
     verb = "correct-score"
     argument = "A-B"
     usage = "correct-score A-B [--rule RULE] [--ruled-by WHO] --reason TEXT"
+    recorded = (ev.ScoreCorrected,)
     example = "correct-score 3-2 --reason both players agree"
     summary = "the score is A (player a) to B (player b): a dispute settled (USBGF 4.7)"
 
@@ -1271,6 +1571,11 @@ class CorrectScore(_RulingCommand):
 
     def said(self) -> str:
         return f"{self.score_a}-{self.score_b}"
+
+    @classmethod
+    def line_of(cls, words: Sequence[str], given: dict[str, Any]) -> str:
+        """``A-B``, or ``A B`` as the command line may say it."""
+        return said_line(cls, ["-".join(words)] if len(words) == 2 else words, given)
 
     def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
         score = (self.score_a, self.score_b)
@@ -1289,6 +1594,7 @@ class RulingNote(_RulingCommand):
     verb = "note"
     argument = ""
     usage = "note --ruled-by WHO [--rule RULE] [--agreed] --reason TEXT"
+    recorded = (ev.RulingNoted,)
     example = "note --ruled-by director --reason Bob asked about the clock; no ruling needed"
     summary = "a ruling or an observation noted in the rulings log; nothing changes"
 
@@ -1305,6 +1611,8 @@ class MissedHit(_RulingCommand):
     verb = "missed-hit"
     argument = ""
     usage = "missed-hit [--ruled-by WHO] --reason TEXT"
+    recorded = (ev.PlaysReverted, ev.ReserveTimeRestored)
+    options = (RULED_BY, Option("--reason", "Why, in the ruler's words.", "TEXT", required=True))
     example = "missed-hit --reason Ann never hit her clock after 8/5 6/5"
     summary = (
         "the player whose time runs never hit the clock: the opponent's turn since is "
@@ -1326,6 +1634,20 @@ class MissedHit(_RulingCommand):
 class Undo(Command):
     verb = "undo"
     usage = "undo [--ruled-by director] [--reason TEXT]"
+    recorded = (ev.EntryWithdrawn,)
+    options = (
+        Option(
+            "--ruled-by",
+            "The director allowed it: needed for an entry of an earlier game (USBGF 4.7).",
+            "director",
+        ),
+        Option("--reason", "Why, e.g. 'typed 6-3 for 6-4'.", "TEXT"),
+    )
+    details = (
+        "Undo again for the one before.  The entry stays in the history, marked withdrawn, "
+        "with who corrected it, when and why.  It is not a ruling: an illegal play that really "
+        "happened is a director's matter (revert)."
+    )
     example = "undo --reason typed 6-3 for 6-4"
     summary = "the last entry was a recording error: withdraw it (an earlier game's: the director)"
     needs_history = True
@@ -1359,6 +1681,14 @@ class Undo(Command):
 class Amend(Command):
     verb = "amend"
     usage = "amend EVENT LINE [--ruled-by director] [--reason TEXT]"
+    recorded = (ev.EntryAmended,)
+    options = Undo.options
+    details = (
+        "LINE is a line of the record language ('roll 6 4', 'move 13/8 13/11'), decided on the "
+        "match as it stood before EVENT, at EVENT's time; every later entry must still be "
+        "recorded as it was on the amended history, else the amendment is refused naming the "
+        "first that no longer fits."
+    )
     example = "amend 12 roll 6 4"
     summary = "entry EVENT was mis-entered: LINE is what happened"
     needs_history = True
@@ -1432,10 +1762,41 @@ VOCABULARY: tuple[type[Command], ...] = (
 """Every command, in the order help lists them: the game, the clock and breaks, the rulings,
 the recording errors.  The one table of verbs."""
 
-_BY_VERB: dict[str, type[Command]] = {
-    kind.verb: kind for kind in VOCABULARY if kind not in (RollMove, RulingNote)
-}
+
+@functools.lru_cache(maxsize=4)
+def _verbs_of(vocabulary: tuple[type[Command], ...]) -> dict[str, type[Command]]:
+    found: dict[str, type[Command]] = {}
+    for kind in vocabulary:
+        if kind.verb[:1].isalpha():  # not the shorthand '52:'
+            found.setdefault(kind.verb, kind)  # the first 'note' reads a ruling noted too
+    return found
+
+
+class _Verbs(Mapping[str, type[Command]]):
+    """The class that reads each verb, from :data:`VOCABULARY` as it is when asked: a
+    verb is registered by its place in the table, and nowhere else."""
+
+    def __getitem__(self, verb: str) -> type[Command]:
+        return _verbs_of(VOCABULARY)[verb]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_verbs_of(VOCABULARY))
+
+    def __len__(self) -> int:
+        return len(_verbs_of(VOCABULARY))
+
+
+_BY_VERB: Mapping[str, type[Command]] = _Verbs()
 """The class that reads each verb (``note`` reads a ruling noted too, ``roll`` the shorthand)."""
+
+
+def verbs() -> dict[str, type[Command]]:
+    """Each verb and the class that reads it, in :data:`VOCABULARY`'s order: what the command
+    line (one command a verb: ``bgledger roll``, ``bgledger clock MATCH start``), the console's
+    help and the command reference are made of.  ``RollMove`` (``52: 13/8 13/11``, roll then
+    move) and ``RulingNote`` (``note --ruled-by``) are read by another verb's class."""
+    return dict(_verbs_of(VOCABULARY))
+
 
 RULES: tuple[type[EventRuling], ...] = (
     Revert, VoidCube, NullifyPass, VoidConcession, CorrectCube, CorrectSetup, Overturn,
