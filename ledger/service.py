@@ -52,7 +52,7 @@ import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from copy import deepcopy
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
@@ -363,6 +363,15 @@ class Recorded(Generic[T]):
     """The trail's entries of :attr:`events`, worded as ``history`` words them."""
     replayed: bool = False
     """True for the answer to a retried key: this call recorded nothing."""
+    _summary: list[dict[str, Any]] = field(default_factory=list, compare=False, repr=False)
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        """``show --json``'s summary of the match after it (:func:`state_json`), worked out
+        once for the answer, the live feeds and the read models (not to be changed)."""
+        if not self._summary:
+            self._summary.append(state_json(self.state))
+        return self._summary[0]
 
     @property
     def lines(self) -> tuple[str, ...]:
@@ -386,7 +395,7 @@ class Recorded(Generic[T]):
 
     def to_json(self) -> dict[str, Any]:
         """``show --json``'s fields after the command, with ``recorded``: the events' numbers."""
-        return {**state_json(self.state), "recorded": list(self.numbers)}
+        return {**self.summary, "recorded": list(self.numbers)}
 
     def answer(self) -> dict[str, Any]:
         """The web's answer to a recorded line: each entry (number, kind, text, by, line)
@@ -398,7 +407,7 @@ class Recorded(Generic[T]):
         ]  # fmt: skip
         return {
             "recorded": recorded,
-            "match": state_document(self.state),
+            "match": {**self.summary, "next_length": self.state.next_length},  # state_document's
             "replayed": self.replayed,
         }
 
@@ -415,6 +424,9 @@ class Shown:
     moment: Moment
     now_ms: int
     view: str
+    summary: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    """:func:`state_json` of the state with the clock read at its last event, if worked out
+    already (:attr:`Recorded.summary`): :meth:`to_json` then takes it."""
 
     @property
     def state(self) -> MatchState:
@@ -423,7 +435,11 @@ class Shown:
 
     def to_json(self) -> dict[str, Any]:
         """``show --json`` (``GET /api/matches/MATCH``): the state, the view, the rulings."""
-        document = state_document(self.moment.state, self.now_ms)
+        state = self.moment.state
+        if self.summary is not None and self.now_ms == at_ms(state.last_at):
+            document = {**self.summary, "next_length": state.next_length}  # state_document's
+        else:
+            document = state_document(state, self.now_ms)
         document["view"] = self.view
         document["rulings"] = [
             {
@@ -475,13 +491,19 @@ class Followed:
             or not worded_alone(done.events)
         ):
             return None
-        return self.went_on(done.entries, done.state)
+        return self.went_on(done.entries, done.state, done.summary)
 
-    def went_on(self, entries: Sequence[HistoryEntry], state: MatchState) -> Followed:
+    def went_on(
+        self,
+        entries: Sequence[HistoryEntry],
+        state: MatchState,
+        summary: dict[str, Any] | None = None,
+    ) -> Followed:
         """This match with ``entries`` recorded after its ``count``, leaving it ``state`` (no
-        ruling among them: the rulings in force stay these)."""
+        ruling among them: the rulings in force stay these); ``summary``: its
+        :func:`state_json`, if worked out already."""
         moment = replace(self.shown.moment, state=state, at=state.events)
-        shown = Shown(moment, _clock_moment(state, None), self.shown.view)
+        shown = Shown(moment, _clock_moment(state, None), self.shown.view, summary)
         return Followed(self.match_id, state.events, self.count, tuple(entries), shown)
 
 
@@ -496,27 +518,28 @@ class Fresh:
     """
 
     def __init__(self) -> None:
-        self._states: dict[str, tuple[MatchState, HistoryEntry | None]] = {}
+        self._changes: dict[str, Recorded[Any]] = {}
         self._lock = threading.Lock()
 
-    def put(self, stream: str, state: MatchState, last: HistoryEntry | None) -> None:
-        """``stream``'s match is now ``state``, its last event's entry ``last`` as worded."""
+    def put(self, stream: str, done: Recorded[Any]) -> None:
+        """``done`` is the last command recorded on ``stream``."""
         with self._lock:
-            self._states.pop(stream, None)
-            self._states[stream] = (state, last)
-            if len(self._states) > FRESH_KEPT:
-                self._states.pop(next(iter(self._states)))
+            self._changes.pop(stream, None)
+            self._changes[stream] = done
+            if len(self._changes) > FRESH_KEPT:
+                self._changes.pop(next(iter(self._changes)))
 
-    def get(self, stream: str) -> MatchState | None:
-        """The state the last command recorded on ``stream`` left, if this process recorded it."""
-        kept = self._states.get(stream)
-        return None if kept is None else kept[0]
+    def get(self, stream: str) -> tuple[MatchState, dict[str, Any]] | None:
+        """The state the last command recorded on ``stream`` left and its :func:`state_json`,
+        if this process recorded it."""
+        done = self._changes.get(stream)
+        return None if done is None else (done.state, done.summary)
 
     def last(self, stream: str, number: int) -> HistoryEntry | None:
         """The entry of event ``number`` of ``stream`` as the trail words it after it, if it is
         the last event a command of this process recorded there."""
-        kept = self._states.get(stream)
-        entry = None if kept is None else kept[1]
+        done = self._changes.get(stream)
+        entry = done.entries[-1] if done is not None and done.entries else None
         return entry if entry is not None and entry.number == number else None
 
 
@@ -1093,8 +1116,7 @@ class Ledger:
     def _hand_on(self, done: Recorded[Any]) -> None:
         """``done`` to the read models' catch-up (its state, which the recording fold made)
         and to every listener (:meth:`watch`)."""
-        last = done.entries[-1] if done.entries else None
-        self._fresh.put(str(match_uuid(done.match_id)), done.state, last)
+        self._fresh.put(str(match_uuid(done.match_id)), done)
         for listener in self._listeners:
             try:
                 listener(done)

@@ -89,8 +89,8 @@ class NotificationFolder:
     :param ruling_topics: the topics of :class:`~bgledger.events.RulingMade` and its kinds.
     :param batch: notifications read per :meth:`process`.
     :param folded: the state a command of this process left a match's stream in, if any
-        (by stream): :meth:`plan` with ``reuse`` takes it for the fold of those events when
-        it is theirs (:meth:`_fresh`).
+        (by stream), with its ``show --json`` summary: :meth:`plan` with ``reuse`` takes them
+        for the fold of those events when they are theirs (:meth:`_fresh`).
     """
 
     def __init__(
@@ -99,7 +99,7 @@ class NotificationFolder:
         table: Table,
         ruling_topics: Sequence[str],
         batch: int,
-        folded: Callable[[str], MatchState | None] | None = None,
+        folded: Callable[[str], tuple[MatchState, dict[str, Any]] | None] | None = None,
     ) -> None:
         self.mapper = mapper
         self.table = table
@@ -206,8 +206,9 @@ class NotificationFolder:
         version = stream.items[-1][1].originator_version
         fresh = self._fresh(stream, kept) if reuse else None
         state: MatchState | None
+        summary = None
         if fresh is not None:
-            prior, state = fresh
+            prior, state, summary = fresh
         else:
             prior = self._prior_state(connection, stream.stream, first, kept)
             try:
@@ -216,7 +217,7 @@ class NotificationFolder:
                 state = fold(self._stream_events(connection, stream.stream, version))
         if state is None:
             return None
-        row = match_row(state, stream.stream, version)
+        row = match_row(state, stream.stream, version, summary)
         # the notification id of the match's start (the match index's order)
         started = stream.items[0][0] if prior is None or kept is None else int(kept.started_id)
         rulings = [
@@ -231,22 +232,27 @@ class NotificationFolder:
             standings = {state.event} if prior is None else {prior.event, state.event}
         return _Planned(stream, {**row, "started_id": started}, rulings, standings)
 
-    def _fresh(self, stream: _Stream, kept: Any) -> tuple[MatchState | None, MatchState] | None:
-        """The match's state before its new events (from its row) and after them, as the
-        command of this process that recorded them last left it (:attr:`folded`), when that
-        is the fold of these very events: the same last event, the same head of the hash
-        chain (which every earlier event is linked into), and the row one event before the
-        first (else None: they are folded)."""
-        state = self.folded(stream.stream) if self.folded is not None else None
+    def _fresh(
+        self, stream: _Stream, kept: Any
+    ) -> tuple[MatchState | None, MatchState, dict[str, Any]] | None:
+        """The match's state before its new events (from its row) and after them, with the
+        summary of the latter, as the command of this process that recorded them last left
+        them (:attr:`folded`), when that is the fold of these very events: the same last
+        event, the same head of the hash chain (which every earlier event is linked into),
+        and the row one event before the first (else None: they are folded)."""
+        found = self.folded(stream.stream) if self.folded is not None else None
+        if found is None:
+            return None
+        state, summary = found
         last = stream.items[-1][1]
-        if state is None or state.events != last.originator_version or state.head != last.chain:
+        if state.events != last.originator_version or state.head != last.chain:
             return None
         if stream.first <= 1:
-            return None, state
+            return None, state, summary
         if kept is None or kept.version != stream.first - 1:
             return None
         try:
-            return state_from_dict(json.loads(kept.state)), state
+            return state_from_dict(json.loads(kept.state)), state, summary
         except (ValueError, KeyError, TypeError, IndexError):
             return None  # a state stored in an older form: fold the events instead
 

@@ -130,7 +130,7 @@ class ReadModels:
         self,
         ledger: MatchStore,
         batch: int = BATCH,
-        folded: Callable[[str], MatchState | None] | None = None,
+        folded: Callable[[str], tuple[MatchState, dict[str, Any]] | None] | None = None,
     ) -> None:
         self.ledger = ledger
         self.batch = batch
