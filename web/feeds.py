@@ -10,10 +10,18 @@ the hub learns which matches changed in one read of the log's ids
 their streams) and works out, once for every viewer:
 
 - for a match followed by match streams: its new history lines and ``show
-  --json``'s document (:meth:`bgledger.Ledger.followed`: one read of the
-  events stored since the hub last read it, worked out whole only after a
-  ruling or a correction), the ``recorded`` messages each of its streams sends
-  from its own last event on;
+  --json``'s document, the ``recorded`` messages each of its streams sends
+  from its own last event on.  A line this process recorded is handed to the
+  hub as recorded (:meth:`bgledger.Ledger.watch`, :meth:`FeedHub.recorded`):
+  its entries, the state and the document its command's one fold made, gone
+  on from as they are (:meth:`bgledger.service.Followed.then`), neither read
+  nor folded again.  Anything else (another process's lines, a ruling or a
+  correction, a change the hub could not go on from) is followed from the log
+  (:meth:`bgledger.Ledger.followed`: one read of the events stored since the
+  hub last read it, folded there, worked out whole only after a ruling or a
+  correction).  The pages that draw a followed match (the pad's, the match
+  page's and the spectator's live parts) take it from here too
+  (:meth:`FeedHub.latest`);
 - for an event followed by consoles: the changed matches' read-model rows with
   their states (one read of the rows, no fold), handed to the console's
   builder (:mod:`bgledger.web.director`), whose one message goes to every
@@ -200,7 +208,9 @@ class FeedHub:
         self._walls: dict[str, set[Subscription]] = {}
         self._news: dict[str, MatchNews] = {}
         self._leaving: deque[Subscription] = deque()
-        self._changes: deque[Recorded[Any]] = deque()
+        # bounded: a hub that no longer turns (its last stream gone) keeps no more than this;
+        # a change dropped is read from the log as another process's would be
+        self._changes: deque[Recorded[Any]] = deque(maxlen=PENDING)
         self._lock = threading.Lock()
         ledger.watch(self.recorded)
 
