@@ -252,14 +252,19 @@ EXPORT_FORMATS = ("mat", "json", "scoresheet", "scoresheet-html")
 # -- the values the adapters render ---------------------------------------------------------
 
 
-def state_document(state: MatchState, now_ms: int | None = None) -> dict[str, Any]:
+def state_document(
+    state: MatchState, now_ms: int | None = None, summary: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """``show --json``'s fields of ``state``: the contract's summary plus ``next_length``.
 
     ``next_length`` is the corrected match length a ruling set for the next
     game (USBGF 4.8.4, 4.8.5), or null; ``now_ms`` the moment a running clock
-    is read at (default: the last event).
+    is read at (default: the last event).  ``summary``: :func:`state_json` of
+    ``state`` at ``now_ms``, if worked out already (:attr:`Recorded.summary`).
     """
-    return {**state_json(state, now_ms), "next_length": state.next_length}
+    if summary is None:
+        summary = state_json(state, now_ms)
+    return {**summary, "next_length": state.next_length}
 
 
 @dataclass(frozen=True, slots=True)
@@ -407,7 +412,7 @@ class Recorded(Generic[T]):
         ]  # fmt: skip
         return {
             "recorded": recorded,
-            "match": {**self.summary, "next_length": self.state.next_length},  # state_document's
+            "match": state_document(self.state, summary=self.summary),
             "replayed": self.replayed,
         }
 
@@ -436,10 +441,8 @@ class Shown:
     def to_json(self) -> dict[str, Any]:
         """``show --json`` (``GET /api/matches/MATCH``): the state, the view, the rulings."""
         state = self.moment.state
-        if self.summary is not None and self.now_ms == at_ms(state.last_at):
-            document = {**self.summary, "next_length": state.next_length}  # state_document's
-        else:
-            document = state_document(state, self.now_ms)
+        at_last = self.now_ms == at_ms(state.last_at)  # the summary's moment
+        document = state_document(state, self.now_ms, self.summary if at_last else None)
         document["view"] = self.view
         document["rulings"] = [
             {
