@@ -3,6 +3,7 @@
     python bench/bench_tournament.py [--pads 200] [--spectators 50] [--seconds 60]
                                      [--db sqlite|postgres] [--servers 1|2] [--interval 2]
                                      [--resend 0.03] [--walls 5] [--pin] [--no-console]
+                                     [--pad-live]
                                      [--url URL] [--dir DIR] [--check]
 
 Starts ``--servers`` ``bgledger serve`` processes on free ports of 127.0.0.1,
@@ -20,7 +21,9 @@ Then, for ``--seconds``, all in one asyncio process over httpx:
   timed loop decides nothing) every ``--interval`` seconds to ``POST
   /api/matches/M/lines`` with its token and a fresh ``Idempotency-Key``; with
   two servers, a pad's lines go to them in turn (``--pin``: each pad's to one,
-  as a venue pins its tables to a laptop).  A connection error or a 5xx
+  as a venue pins its tables to a laptop).  ``--pad-live``: each answer is then drawn
+  as ``pad.js`` draws it, by refetching the pad's live part
+  (``/matches/M/live?from=a``).  A connection error or a 5xx
   is sent again with the same key.  A share ``--resend`` of the lines is sent
   a second time on purpose once answered (to the other server, when there are
   two): it must answer 201 with ``Idempotent-Replayed: true`` and the same
@@ -372,6 +375,7 @@ async def play(
     end: float,
     seen: Seen,
     pinned: bool,
+    pad_live: bool = False,
 ) -> None:
     """A scorekeeper's pad: a line every ``interval`` seconds until ``end``, to the servers in
     turn (``pinned``: always to the same one)."""
@@ -391,6 +395,10 @@ async def play(
             return  # the pad's match is no longer the server's: stop
         numbers = [entry["number"] for entry in response.json()["recorded"]]
         seen.acked[pad.match_id].extend(numbers)
+        if pad_live:  # pad.js draws the answer: its live part refetched
+            drawn = await clients[server].get(f"/matches/{pad.match_id}/live?from=a")
+            if drawn.status_code != 200:
+                seen.failed_reads.append(f"{pad.match_id} pad live: {drawn.status_code}")
         for number in numbers:
             seen.sent_at[(pad.match_id, number)] = sent
         if rng.random() < resend:
@@ -454,7 +462,7 @@ def lines_of(match_id: str, count: int, seed: int) -> list[str]:
 
 async def run(
     bases: Sequence[str], pads: Sequence[Pad], spectators: int, seconds: float, interval: float,
-    resend: float, with_console: bool, pinned: bool, walls: int,
+    resend: float, with_console: bool, pinned: bool, walls: int, pad_live: bool = False,
 ) -> tuple[Seen, float]:  # fmt: skip
     seen = Seen()
     stop = asyncio.Event()
@@ -481,7 +489,7 @@ async def run(
     try:
         await asyncio.gather(
             *(
-                play(n, pad, clients, interval, resend, end, seen, pinned)
+                play(n, pad, clients, interval, resend, end, seen, pinned, pad_live)
                 for n, pad in enumerate(pads)
             )
         )
@@ -526,6 +534,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="walls of the event held, where serve has them")  # fmt: skip
     parser.add_argument("--pin", action="store_true",
                         help="each pad posts to one server (a table pinned)")  # fmt: skip
+    parser.add_argument("--pad-live", action="store_true",
+                        help="pads refetch their live part after an answer")  # fmt: skip
     parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("--servers", type=int, choices=(1, 2), default=1)
     parser.add_argument("--url", default=os.environ.get("BGLEDGER_TEST_POSTGRES", ""),
@@ -542,6 +552,7 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{args.seconds:g} s, a line every {args.interval:g} s, {args.db}, "
           f"{args.servers} server{'s' if args.servers > 1 else ''}"
           + ("" if args.console else ", no console")
+          + (", pads refetch their live part" if args.pad_live else "")
           + (", each pad to one server" if args.pin and args.servers > 1 else ""))  # fmt: skip
     print(f"# {when}; Python {platform.python_version()}, {os.cpu_count()} CPUs; "
           f"load average {load_before} at the start")  # fmt: skip
@@ -578,6 +589,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     args.console,
                     args.pin,
                     args.walls,
+                    args.pad_live,
                 )
             )
             cpu = Cpu(

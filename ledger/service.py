@@ -45,13 +45,14 @@ from __future__ import annotations
 import difflib
 import importlib
 import json
+import logging
 import shlex
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from copy import deepcopy
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
@@ -107,6 +108,7 @@ from bgledger.events import (
     ClockStarted,
     ClockStopped,
     MatchEvent,
+    MatchWon,
     PenaltyPointsAssessed,
     PlaysReverted,
     ReserveTimePenalized,
@@ -119,10 +121,12 @@ from bgledger.projections.state.corrected import corrected, rulings_in_force
 from bgledger.projections.state.fold import MatchState, fold
 from bgledger.projections.views.audit import (
     HistoryEntry,
+    folded_entries,
     history_line,
     provenance,
     recorded_entries,
     ruling_effect,
+    worded_alone,
 )
 from bgledger.projections.views.audit import history as audit_history
 from bgledger.projections.views.moment import Moment, moment
@@ -239,6 +243,8 @@ def __getattr__(name: str) -> Any:
 T = TypeVar("T")
 
 
+_log = logging.getLogger(__name__)
+
 EXPORT_FORMATS = ("mat", "json", "scoresheet", "scoresheet-html")
 """What :meth:`Ledger.export` writes: gnubg's .mat, the lossless JSON copy, USBGF 4.7 sheets."""
 
@@ -246,14 +252,19 @@ EXPORT_FORMATS = ("mat", "json", "scoresheet", "scoresheet-html")
 # -- the values the adapters render ---------------------------------------------------------
 
 
-def state_document(state: MatchState, now_ms: int | None = None) -> dict[str, Any]:
+def state_document(
+    state: MatchState, now_ms: int | None = None, summary: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """``show --json``'s fields of ``state``: the contract's summary plus ``next_length``.
 
     ``next_length`` is the corrected match length a ruling set for the next
     game (USBGF 4.8.4, 4.8.5), or null; ``now_ms`` the moment a running clock
-    is read at (default: the last event).
+    is read at (default: the last event).  ``summary``: :func:`state_json` of
+    ``state`` at ``now_ms``, if worked out already (:attr:`Recorded.summary`).
     """
-    return {**state_json(state, now_ms), "next_length": state.next_length}
+    if summary is None:
+        summary = state_json(state, now_ms)
+    return {**summary, "next_length": state.next_length}
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,6 +368,15 @@ class Recorded(Generic[T]):
     """The trail's entries of :attr:`events`, worded as ``history`` words them."""
     replayed: bool = False
     """True for the answer to a retried key: this call recorded nothing."""
+    _summary: list[dict[str, Any]] = field(default_factory=list, compare=False, repr=False)
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        """``show --json``'s summary of the match after it (:func:`state_json`), worked out
+        once for the answer, the live feeds and the read models (not to be changed)."""
+        if not self._summary:
+            self._summary.append(state_json(self.state))
+        return self._summary[0]
 
     @property
     def lines(self) -> tuple[str, ...]:
@@ -380,7 +400,7 @@ class Recorded(Generic[T]):
 
     def to_json(self) -> dict[str, Any]:
         """``show --json``'s fields after the command, with ``recorded``: the events' numbers."""
-        return {**state_json(self.state), "recorded": list(self.numbers)}
+        return {**self.summary, "recorded": list(self.numbers)}
 
     def answer(self) -> dict[str, Any]:
         """The web's answer to a recorded line: each entry (number, kind, text, by, line)
@@ -392,7 +412,7 @@ class Recorded(Generic[T]):
         ]  # fmt: skip
         return {
             "recorded": recorded,
-            "match": state_document(self.state),
+            "match": state_document(self.state, summary=self.summary),
             "replayed": self.replayed,
         }
 
@@ -409,6 +429,9 @@ class Shown:
     moment: Moment
     now_ms: int
     view: str
+    summary: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    """:func:`state_json` of the state with the clock read at its last event, if worked out
+    already (:attr:`Recorded.summary`): :meth:`to_json` then takes it."""
 
     @property
     def state(self) -> MatchState:
@@ -417,7 +440,9 @@ class Shown:
 
     def to_json(self) -> dict[str, Any]:
         """``show --json`` (``GET /api/matches/MATCH``): the state, the view, the rulings."""
-        document = state_document(self.moment.state, self.now_ms)
+        state = self.moment.state
+        at_last = self.now_ms == at_ms(state.last_at)  # the summary's moment
+        document = state_document(state, self.now_ms, self.summary if at_last else None)
         document["view"] = self.view
         document["rulings"] = [
             {
@@ -450,6 +475,85 @@ class Followed:
     current: bool = True
     """False when the trail and ``shown`` were read either side of a new event: the match is
     then worked out whole the next time, not extended."""
+
+    def then(self, done: Recorded[Any]) -> Followed | None:
+        """This match after ``done``, a command this process recorded on it next: its entries
+        and the state its fold left, neither read nor folded again; None if ``done`` is
+        not the next change of the match this one knew (other events came between, it is
+        another match's, a ruling or a correction: the trail is then read as
+        :meth:`Ledger.followed` reads it)."""
+        state = self.shown.state
+        if (
+            done.match_id != self.match_id
+            or done.replayed
+            or not done.events
+            or not self.current
+            or state.events != self.count
+            or done.before.events != self.count
+            or done.before.head != state.head
+            or not worded_alone(done.events)
+        ):
+            return None
+        return self.went_on(done.entries, done.state, done.summary)
+
+    def went_on(
+        self,
+        entries: Sequence[HistoryEntry],
+        state: MatchState,
+        summary: dict[str, Any] | None = None,
+    ) -> Followed:
+        """This match with ``entries`` recorded after its ``count``, leaving it ``state`` (no
+        ruling among them: the rulings in force stay these); ``summary``: its
+        :func:`state_json`, if worked out already."""
+        moment = replace(self.shown.moment, state=state, at=state.events)
+        shown = Shown(moment, _clock_moment(state, None), self.shown.view, summary)
+        return Followed(self.match_id, state.events, self.count, tuple(entries), shown)
+
+
+class Fresh:
+    """The state each match was left in by the last command this process recorded on it, by
+    stream: the read models' catch-up takes it for the fold of those same events when it
+    is theirs (the same last event number and hash-chain head), rather than fold them again.
+
+    What the ledger recorded itself, from the state it decided on (folded from the events,
+    DESIGN principle 8); at most :data:`FRESH_KEPT` matches, the oldest forgotten first.
+    ``rebuild`` and ``verify`` never use it: they fold the events.
+    """
+
+    def __init__(self) -> None:
+        self._changes: dict[str, Recorded[Any]] = {}
+        self._lock = threading.Lock()
+
+    def put(self, stream: str, done: Recorded[Any]) -> None:
+        """``done`` is the last command recorded on ``stream``."""
+        with self._lock:
+            self._changes.pop(stream, None)
+            self._changes[stream] = done
+            if len(self._changes) > FRESH_KEPT:
+                self._changes.pop(next(iter(self._changes)))
+
+    def get(self, stream: str) -> tuple[MatchState, dict[str, Any]] | None:
+        """The state the last command recorded on ``stream`` left and its :func:`state_json`,
+        if this process recorded it."""
+        done = self._changes.get(stream)
+        return None if done is None else (done.state, done.summary)
+
+    def last(self, stream: str, number: int) -> HistoryEntry | None:
+        """The entry of event ``number`` of ``stream`` as the trail words it after it, if it is
+        the last event a command of this process recorded there."""
+        done = self._changes.get(stream)
+        entry = done.entries[-1] if done is not None and done.entries else None
+        return entry if entry is not None and entry.number == number else None
+
+
+FRESH_KEPT = 4096
+"""Matches whose last recorded state :class:`Fresh` keeps (a venue's tables, and more)."""
+
+
+def _names_previous(steps: Sequence[tuple[MatchEvent, MatchState]]) -> bool:
+    """Whether the first of ``steps`` is worded from the event before it, which the command
+    did not make (:func:`~bgledger.projections.views.audit.match_won_text`)."""
+    return bool(steps) and isinstance(steps[0][0], MatchWon)
 
 
 START_FIELDS = {
@@ -557,6 +661,8 @@ class Ledger:
         self._key_book: KeyBook | None = None
         self._publication_book: PublicationBook | None = None
         self._stream_names: dict[UUID, str] = {}  # a match's stream never changes its name
+        self._listeners: list[Callable[[Recorded[Any]], None]] = []
+        self._fresh = Fresh()
 
     def close(self) -> None:
         """Close the database connections."""
@@ -675,12 +781,12 @@ class Ledger:
         entries = recorded_entries(events, known.shown.state, previous)
         if entries is None:  # a ruling or a correction: the trail is worded whole
             return None
+        if not events:  # nothing since: nothing folded
+            return replace(known, since=known.count, entries=())
         state = fold(events, known.shown.state)  # none needs the events before it
         if state is None:
             return None
-        moment = replace(known.shown.moment, state=state, at=state.events)
-        shown = Shown(moment, _clock_moment(state, None), known.shown.view)
-        return Followed(known.match_id, state.events, known.count, tuple(entries), shown)
+        return known.went_on(entries, state)
 
     def events(self, match_id: str) -> list[MatchEvent]:
         """Every event of the match, in order, numbered from 1.
@@ -712,6 +818,19 @@ class Ledger:
             rulings = [entry for entry in audit_history(events) if entry.ruling is not None]
             return rulings if last is None else rulings[max(len(rulings) - last, 0) :]
         return audit_history(events, last=last)
+
+    def last_entry(self, match_id: str, at: int) -> HistoryEntry | None:
+        """The trail's entry of event ``at`` as the trail stood after it (``history(match_id,
+        at=at, last=1)``'s): as this process worded it when it recorded that event last in
+        the match, else worked out from the events (None for no event).
+
+        :raises MatchNotFoundError: for an unknown match or an event it does not have.
+        """
+        entry = self._fresh.last(str(match_uuid(match_id)), at)
+        if entry is not None:
+            return entry
+        entries = self.history(match_id, at=at, last=1) if at else []
+        return entries[-1] if entries else None
 
     def replay(self, match_id: str, at: int, view: str = "recorded") -> Step:
         """One step of a replay (USBGF 5.3): the match after event ``at`` in ``view``.
@@ -968,8 +1087,48 @@ class Ledger:
             )
 
     def _recorded(self, match_id: str, outcome: tuple[MatchState, int, T, Match]) -> Recorded[T]:
-        """The :class:`Recorded` of a stored command: its events read back as stored, worded
-        as ``history`` words them (from the states before and after, without the trail)."""
+        """The :class:`Recorded` of a stored command, worked out once: its events as the match
+        made and stored them, worded as ``history`` words them from the states the command's
+        own fold left after each (:attr:`~bgledger.commands.stream.MatchStream.collected`),
+        and handed on to this process's watchers (:meth:`watch`).
+
+        A ruling or a correction (worded from the events it names), or events the match
+        did not keep, are read back and the trail worded as before.
+        """
+        before, version, result, match = outcome
+        steps = match.collected
+        numbers = [event.originator_version for event, _ in steps]
+        entries = None
+        if numbers == list(range(version + 1, match.version + 1)) and numbers:
+            entries = folded_entries(steps, before if version > 0 else None, None)
+        if entries is None or _names_previous(steps):
+            done = self._read_back(match_id, outcome)
+        else:
+            events = tuple(event for event, _ in steps)
+            done = Recorded(match_id, events, before, match.state, result, tuple(entries))
+        self._hand_on(done)
+        return done
+
+    def watch(self, listener: Callable[[Recorded[Any]], None]) -> None:
+        """Have ``listener`` told each :class:`Recorded` this ledger records, as it is recorded
+        (not a retried key's answer): a live feed goes on from it without reading or folding
+        it again (:class:`bgledger.web.feeds.FeedHub`).  Other processes' writes reach no
+        listener: they are followed from the log.  A listener must not raise or block.
+        """
+        self._listeners.append(listener)
+
+    def _hand_on(self, done: Recorded[Any]) -> None:
+        """``done`` to the read models' catch-up (its state, which the recording fold made)
+        and to every listener (:meth:`watch`)."""
+        self._fresh.put(str(match_uuid(done.match_id)), done)
+        for listener in self._listeners:
+            try:
+                listener(done)
+            except Exception:  # a watcher's fault never fails a stored write
+                _log.exception("a listener of %r failed", done.match_id)
+
+    def _read_back(self, match_id: str, outcome: tuple[MatchState, int, T, Match]) -> Recorded[T]:
+        """:meth:`_recorded` by reading the events back as stored and wording them there."""
         before, version, result, match = outcome
         stored = self._store.events.get(
             match_uuid(match_id), gt=max(version - 1, 0), lte=match.version
@@ -1466,7 +1625,7 @@ class Ledger:
         if self._models is None:
             with self._models_made:  # a server's first pages come together: one makes them
                 if self._models is None:
-                    self._models = ReadModels(self._store)
+                    self._models = ReadModels(self._store, folded=self._fresh.get)
         return self._models
 
     def matches(

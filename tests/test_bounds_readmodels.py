@@ -50,8 +50,10 @@ def unstorable(monkeypatch: pytest.MonkeyPatch, ids: tuple[str, str, str]) -> No
     """The row of the ``bad`` match carries a score no column can hold."""
     bad = ids[2]
 
-    def absurd_row(state: MatchState, stream: str, version: int) -> dict[str, Any]:
-        row = rows.match_row(state, stream, version)
+    def absurd_row(
+        state: MatchState, stream: str, version: int, summary: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        row = rows.match_row(state, stream, version, summary)
         return {**row, "score_a": ABSURD} if state.match_id == bad else row
 
     monkeypatch.setattr(catch_up, "match_row", absurd_row)

@@ -12,6 +12,12 @@ event), and a ``recorded`` message carries what it carried when the hub
 worked every change out whole.  A match changed in a way that cannot be
 extended (a ruling, a correction, events gone, another match under the same
 id) is worked out whole: nothing stale is shown.
+
+The same for the changes the ledger hands on as it records them
+(:meth:`bgledger.Ledger.watch`, :meth:`bgledger.service.Followed.then`, what
+the hub goes on from without reading the match): their events are those
+stored, their entries and the document after them those of the match worked
+out whole (:class:`Watcher`).
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import json
 import random
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -29,7 +36,7 @@ from bgledger.commands.corrections import entries_in_force
 from bgledger.errors import BgLedgerError
 from bgledger.events import EntryCorrected, RulingMade
 from bgledger.projections.views.audit import HistoryEntry, history_line
-from bgledger.service import Followed, Ledger
+from bgledger.service import Followed, Ledger, Recorded, state_document
 from bgledger.web.feeds import FeedHub, recorded
 from tests.conftest import unique_id
 from tests.match_driver import next_line
@@ -129,6 +136,47 @@ def play(
     after_each.check()
 
 
+class Watcher:
+    """A watcher of one match that goes on from each change the ledger hands it
+    (:meth:`bgledger.service.Followed.then`), reading the match only when it cannot; after
+    each, what it has is checked against the match worked out whole from the events."""
+
+    def __init__(self, ledger: Ledger, match_id: str) -> None:
+        self.ledger = ledger
+        self.match_id = match_id
+        self.known = ledger.followed(match_id)
+        self.trail = list(self.known.entries)
+        self.heard_of = 0  # changes handed over
+        self.took = 0  # ... and gone on from as handed over
+        self.failures: list[str] = []  # (a listener's exception is logged, not raised)
+        ledger.watch(self.heard)
+
+    def heard(self, done: Recorded[Any]) -> None:
+        self.heard_of += 1
+        try:
+            self._heard(done)
+        except AssertionError as error:
+            self.failures.append(f"after {done.numbers}: {error}")
+
+    def _heard(self, done: Recorded[Any]) -> None:
+        went = self.known.then(done)
+        if went is None:
+            went = self.ledger.followed(self.match_id, self.known)
+        else:
+            self.took += 1
+        self.trail = [*self.trail[: went.since], *went.entries]
+        stored = self.ledger.events(self.match_id)
+        assert done.events == tuple(stored[done.numbers[0] - 1 : done.numbers[-1]])
+        assert self.trail == self.ledger.history(self.match_id)
+        assert went.shown.to_json() == self.ledger.show(self.match_id).to_json()
+        assert list(done.entries) == self.trail[done.numbers[0] - 1 : done.numbers[-1]]
+        assert done.answer()["match"] == state_document(self.ledger.state(self.match_id))
+        self.known = went
+
+    def check(self) -> None:
+        """(``play``'s follower hook: this one follows as changes come.)"""
+
+
 def _ledger(tmp_path: Path) -> Ledger:
     return Ledger(f"sqlite:///{tmp_path / (unique_id('feed') + '.db')}")
 
@@ -160,8 +208,10 @@ def test_the_news_worked_on_is_the_news_worked_out_whole(
     ledger.start(("Ann", "Bob"), length, match_id="m", by="kim", at=T0.isoformat(), **clock)
     follower = Follower(ledger, "m")
     follower.check()
+    watcher = Watcher(ledger, "m")  # and the changes the ledger hands on as it records them
     play(ledger, "m", seed, lines, typos, rulings, follower)
     ledger.close()
+    assert watcher.failures == []
 
 
 def test_a_plain_match_is_worked_on_after_every_line(tmp_path: Path) -> None:
@@ -169,8 +219,11 @@ def test_a_plain_match_is_worked_on_after_every_line(tmp_path: Path) -> None:
     ledger.start(("Ann", "Bob"), 5, match_id="m", by="kim", at=T0.isoformat())
     follower = Follower(ledger, "m")
     follower.check()
+    watcher = Watcher(ledger, "m")
     play(ledger, "m", 2026, 60, 0.0, 0.0, follower)
     assert follower.extended > 20  # the whole trail was read once, at the start
+    assert watcher.failures == []
+    assert watcher.took == watcher.heard_of > 20  # each gone on from as recorded: none read
 
 
 def _started(ledger: Ledger, lines: list[str]) -> None:

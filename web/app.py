@@ -169,9 +169,15 @@ def create_app(
         return templates.TemplateResponse(request, name, context, status_code=status)
 
     def live_context(match_id: str, viewer: str, show_ids: bool = False) -> dict[str, Any]:
-        shown = ledger.show(match_id)
+        news = feeds.latest(match_id)  # followed live: the hub's news, worked out once a change
+        if news is not None and news.known is not None:
+            shown = news.known.shown
+            history = [line for _, line in news.lines[-HISTORY_SHOWN:]]
+        else:
+            shown = ledger.show(match_id)
+            entries = ledger.history(match_id, last=HISTORY_SHOWN)  # the tail alone is worded
+            history = [history_line(entry) for entry in entries]
         state = shown.state
-        entries = ledger.history(match_id, last=HISTORY_SHOWN)  # the tail alone is worded
         return {
             "match_id": match_id,
             "state": state,
@@ -179,7 +185,7 @@ def create_app(
             "svg": board_svg(state, viewer),
             "brief": brief(state),
             "clock": clock_line(state, shown.now_ms),
-            "history": [history_line(entry) for entry in entries],
+            "history": history,
             "events": state.events,
             "ids": analyst_ids(state) if show_ids else [],
         }

@@ -10,10 +10,18 @@ the hub learns which matches changed in one read of the log's ids
 their streams) and works out, once for every viewer:
 
 - for a match followed by match streams: its new history lines and ``show
-  --json``'s document (:meth:`bgledger.Ledger.followed`: one read of the
-  events stored since the hub last read it, worked out whole only after a
-  ruling or a correction), the ``recorded`` messages each of its streams sends
-  from its own last event on;
+  --json``'s document, the ``recorded`` messages each of its streams sends
+  from its own last event on.  A line this process recorded is handed to the
+  hub as recorded (:meth:`bgledger.Ledger.watch`, :meth:`FeedHub.recorded`):
+  its entries, the state and the document its command's one fold made, gone
+  on from as they are (:meth:`bgledger.service.Followed.then`), neither read
+  nor folded again.  Anything else (another process's lines, a ruling or a
+  correction, a change the hub could not go on from) is followed from the log
+  (:meth:`bgledger.Ledger.followed`: one read of the events stored since the
+  hub last read it, folded there, worked out whole only after a ruling or a
+  correction).  The pages that draw a followed match (the pad's, the match
+  page's and the spectator's live parts) take it from here too
+  (:meth:`FeedHub.latest`);
 - for an event followed by consoles: the changed matches' read-model rows with
   their states (one read of the rows, no fold), handed to the console's
   builder (:mod:`bgledger.web.director`), whose one message goes to every
@@ -52,7 +60,7 @@ import sqlalchemy.exc
 from eventsourcing.persistence import PersistenceError
 
 from bgledger.projections.views.audit import history_line
-from bgledger.service import Followed, Ledger
+from bgledger.service import Followed, Ledger, Recorded
 
 __all__ = [
     "PENDING",
@@ -118,6 +126,8 @@ class MatchNews:
     lines: tuple[tuple[int, str], ...]
     document: str
     known: Followed | None = None
+    rulings: tuple[str, ...] = ()
+    """The lines of the rulings among :attr:`lines` (a spectator's page lists them)."""
 
     def after(self, number: int) -> list[str]:
         """The ``recorded`` messages of the events after ``number``."""
@@ -198,12 +208,52 @@ class FeedHub:
         self._walls: dict[str, set[Subscription]] = {}
         self._news: dict[str, MatchNews] = {}
         self._leaving: deque[Subscription] = deque()
+        # bounded: a hub that no longer turns (its last stream gone) keeps no more than this;
+        # a change dropped is read from the log as another process's would be
+        self._changes: deque[Recorded[Any]] = deque(maxlen=PENDING)
         self._lock = threading.Lock()
+        ledger.watch(self.recorded)
 
     @property
     def position(self) -> int | None:
         """The last notification the hub has handed on (None: it follows nothing yet)."""
         return self._position
+
+    def recorded(self, done: Recorded[Any]) -> None:
+        """A line this process recorded (:meth:`bgledger.Ledger.watch`): kept for the hub's
+        next turn, which goes on from it without reading or folding it again.
+
+        Called in the writer's thread: it only queues, never waits for the hub's lock.
+        """
+        if done.match_id in self._news:
+            self._changes.append(done)
+
+    def latest(self, match_id: str) -> MatchNews | None:
+        """The news of ``match_id`` as the ledger now has it, if a stream follows it (None:
+        none does); its events since the hub last read it read, those of another process
+        folded, those recorded here taken as recorded (a pad's refetch after its line).
+
+        Runs in a thread.
+        """
+        with self._lock:
+            self._take_changes()
+            if match_id not in self._news:
+                return None
+            try:
+                return self._work_out(match_id)
+            except (OSError, sqlalchemy.exc.SQLAlchemyError, PersistenceError):
+                return None
+
+    def _take_changes(self) -> None:
+        """Go on from each line recorded here since the last turn (under the lock): a
+        followed match's news after it, as recorded (one that does not follow on from the
+        news kept is left to the next reading of the match)."""
+        while self._changes:
+            done = self._changes.popleft()
+            kept = self._news.get(done.match_id)
+            followed = None if kept is None or kept.known is None else kept.known.then(done)
+            if kept is not None and followed is not None:
+                self._news[done.match_id] = _news_of(followed, kept)
 
     def follow_match(self, match_id: str, since: int | None) -> Subscription:
         """A match stream's subscription: the events after ``since`` (None: from now on), those
@@ -219,6 +269,7 @@ class FeedHub:
         """
         with self._lock:
             self._begin()
+            self._take_changes()
             news = self._news.get(match_id)
             if news is None:
                 try:
@@ -311,6 +362,7 @@ class FeedHub:
         """
         with self._lock:
             self._forget()
+            self._take_changes()
             if not (self._matches or self._events or self._walls):
                 self._position = None  # nobody follows: the next follower starts afresh
                 return
@@ -418,13 +470,24 @@ class FeedHub:
         self.worked += 1
         kept = self._news.get(match_id)
         followed = self.ledger.followed(match_id, None if kept is None else kept.known)
-        lines = tuple((entry.number, history_line(entry)) for entry in followed.entries)
-        if followed.since and kept is not None:  # went on from what was kept: its lines stand
-            lines = kept.lines[: followed.since] + lines
-        document = json.dumps(followed.shown.to_json())
-        news = MatchNews(followed.count, lines, document, followed)
+        if kept is not None and followed.since == kept.count and not followed.entries:
+            news = kept  # nothing since: as it was
+        else:
+            news = _news_of(followed, kept)
         self._news[match_id] = news
         return news
+
+
+def _news_of(followed: Followed, kept: MatchNews | None) -> MatchNews:
+    """The news of ``followed``, went on from ``kept`` (the news kept of the match) when it
+    did: each new entry's line and ``show --json``'s document, worked out once."""
+    lines = tuple((entry.number, history_line(entry)) for entry in followed.entries)
+    rulings = tuple(line for (_, line), e in zip(lines, followed.entries, strict=True) if e.ruling)
+    if followed.since and kept is not None:  # went on from what was kept: its lines stand
+        lines = kept.lines[: followed.since] + lines
+        rulings = kept.rulings + rulings  # (none since: a ruling is worked out whole)
+    document = json.dumps(followed.shown.to_json())
+    return MatchNews(followed.count, lines, document, followed, rulings)
 
 
 def _put_tagged(walls: set[Subscription], tagged: Tagged) -> None:

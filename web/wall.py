@@ -138,8 +138,8 @@ class _Cards:
         key = (row["match_id"], row["events"])
         kept = self.kept.get(key)
         if kept is None:
-            entries = self.ledger.history(key[0], at=key[1], last=1) if key[1] else []
-            card = _card(row, entries[-1].text if entries else "")
+            entry = self.ledger.last_entry(key[0], key[1])  # as recorded here: not folded again
+            card = _card(row, entry.text if entry is not None else "")
             kept = (card, json.dumps(card))
             with self.lock:
                 if len(self.kept) >= _CARDS_KEPT:  # bounded: forget the oldest
@@ -318,8 +318,15 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -> li
     def watch_context(state: MatchState, viewer: str) -> dict[str, Any]:
         """The spectator's page of the match as recorded after ``state``'s last event."""
         match_id, at = state.match_id, state.events
-        shown = ledger.show(match_id, at)  # as recorded after event ``at``: the same for all
-        entries = ledger.history(match_id, at=at)
+        news = feeds.latest(match_id)  # followed live: the hub's news, worked out once a change
+        if news is not None and news.known is not None and news.count == at:
+            shown = news.known.shown
+            history, rulings = [line for _, line in news.lines], list(news.rulings)
+        else:
+            shown = ledger.show(match_id, at)  # as recorded after event ``at``: the same for all
+            entries = ledger.history(match_id, at=at)
+            history = [history_line(entry) for entry in entries]
+            rulings = [history_line(entry) for entry in entries if entry.ruling is not None]
         return {
             "match_id": match_id,
             "event": state.event,
@@ -330,8 +337,8 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -> li
             "clock": _clock(shown.to_json()["clock"], shown.state.players),
             "events": at,
             "ids": analyst_ids(shown.state),
-            "history": [history_line(entry) for entry in entries],
-            "rulings": [history_line(entry) for entry in entries if entry.ruling is not None],
+            "history": history,
+            "rulings": rulings,
             "now_ms": round(time.time() * 1000),
         }
 

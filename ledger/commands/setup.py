@@ -129,6 +129,7 @@ class SetupCommands(ClockCommands):
             )
         match = cls(stream, 1, apply(None, opened))
         match._pending.append(opened)  # the first event: there is no stream to record it on yet
+        match._made.append(match.state)
         if opened.clock != "none":  # the clock is set now; the opening roll starts it
             match.start_clock(opened.clock, by=by, at=opened.at, **timing)
         return match

@@ -45,6 +45,11 @@ class MatchStream:
         self._version = version
         self.state = state
         self._pending: list[MatchEvent] = []
+        self._made: list[MatchState] = []  # the state after each pending event, as folded
+        self.collected: tuple[tuple[MatchEvent, MatchState], ...] = ()
+        """The events the last :meth:`collect_events` handed over, each with the state after
+        it as :meth:`_record` folded it: the one fold of a recorded line, which the front door
+        words and hands on (:meth:`bgledger.Ledger.record`) instead of folding it again."""
 
     @property
     def id(self) -> UUID:
@@ -73,6 +78,8 @@ class MatchStream:
     def collect_events(self) -> list[MatchEvent]:
         """Hand the events recorded since the last call to the application (and forget them)."""
         pending, self._pending = self._pending, []
+        self.collected = tuple(zip(pending, self._made, strict=True))
+        self._made = []
         return pending
 
     @contextmanager
@@ -84,6 +91,7 @@ class MatchStream:
         except BaseException:
             self._version, self.state = version, state
             del self._pending[pending:]
+            del self._made[pending:]
             raise
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
@@ -127,6 +135,7 @@ class MatchStream:
         self.state = apply(self.state, event, before)
         self._version += 1
         self._pending.append(event)
+        self._made.append(self.state)
         return event
 
     def _before(self, history: Sequence[MatchEvent]) -> list[MatchEvent]:

@@ -20,7 +20,7 @@ database cannot take is left out and reported once
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 from uuid import UUID
@@ -88,15 +88,24 @@ class NotificationFolder:
     :param table: the events table.
     :param ruling_topics: the topics of :class:`~bgledger.events.RulingMade` and its kinds.
     :param batch: notifications read per :meth:`process`.
+    :param folded: the state a command of this process left a match's stream in, if any
+        (by stream), with its ``show --json`` summary: :meth:`plan` with ``reuse`` takes them
+        for the fold of those events when they are theirs (:meth:`_fresh`).
     """
 
     def __init__(
-        self, mapper: Mapper[UUID], table: Table, ruling_topics: Sequence[str], batch: int
+        self,
+        mapper: Mapper[UUID],
+        table: Table,
+        ruling_topics: Sequence[str],
+        batch: int,
+        folded: Callable[[str], tuple[MatchState, dict[str, Any]] | None] | None = None,
     ) -> None:
         self.mapper = mapper
         self.table = table
         self.ruling_topics = ruling_topics
         self.batch = batch
+        self.folded = folded
         self.left_out = LeftOut()
 
     def process(self, connection: Connection, position: int, stop: int) -> tuple[int, int]:
@@ -111,9 +120,13 @@ class NotificationFolder:
         self.write(connection, batch)
         return batch.done, batch.reached
 
-    def plan(self, connection: Connection, position: int, stop: int) -> Batch:
+    def plan(self, connection: Connection, position: int, stop: int, reuse: bool = False) -> Batch:
         """The rows the notifications after ``position`` (up to ``stop``, one batch) make: read
-        and folded, nothing written (the catch-up plans before it takes the write lock)."""
+        and folded, nothing written (the catch-up plans before it takes the write lock).
+
+        ``reuse``: a match whose new events a command of this process recorded last takes
+        the state that command's fold left (:meth:`_fresh`) instead of folding them again.
+        """
         table = self.table
         rows = connection.execute(
             select(table.c.id, table.c.originator_id, table.c.originator_version)
@@ -131,7 +144,9 @@ class NotificationFolder:
             key = str(row.originator_id)
             streams.setdefault(key, _Stream(key)).items.append((row.id, event))
         kept = self._kept_rows(connection, [s.stream for s in streams.values() if s.first > 1])
-        planned = [self._plan_stream(connection, s, kept.get(s.stream)) for s in streams.values()]
+        planned = [
+            self._plan_stream(connection, s, kept.get(s.stream), reuse) for s in streams.values()
+        ]
         matches = [match for match in planned if match is not None]
         return Batch(position, len(rows), rows[-1].id if rows else position, matches)
 
@@ -181,19 +196,28 @@ class NotificationFolder:
             kept.update((row.stream, row) for row in connection.execute(query))
         return kept
 
-    def _plan_stream(self, connection: Connection, stream: _Stream, kept: Any) -> _Planned | None:
+    def _plan_stream(
+        self, connection: Connection, stream: _Stream, kept: Any, reuse: bool = False
+    ) -> _Planned | None:
         """Fold one match's new events onto its stored state (``kept``: its match index row,
-        if any): its rows to write (None if the stream is no match)."""
+        if any): its rows to write (None if the stream is no match).  ``reuse``: see
+        :meth:`plan`."""
         first = stream.first
         version = stream.items[-1][1].originator_version
-        prior = self._prior_state(connection, stream.stream, first, kept)
-        try:
-            state = fold((event for _, event in stream.items), prior)
-        except HistoryNeededError:  # a ruling: the state alone does not give the match after it
-            state = fold(self._stream_events(connection, stream.stream, version))
+        fresh = self._fresh(stream, kept) if reuse else None
+        state: MatchState | None
+        summary = None
+        if fresh is not None:
+            prior, state, summary = fresh
+        else:
+            prior = self._prior_state(connection, stream.stream, first, kept)
+            try:
+                state = fold((event for _, event in stream.items), prior)
+            except HistoryNeededError:  # a ruling: the state alone does not give the match after
+                state = fold(self._stream_events(connection, stream.stream, version))
         if state is None:
             return None
-        row = match_row(state, stream.stream, version)
+        row = match_row(state, stream.stream, version, summary)
         # the notification id of the match's start (the match index's order)
         started = stream.items[0][0] if prior is None or kept is None else int(kept.started_id)
         rulings = [
@@ -207,6 +231,30 @@ class NotificationFolder:
         if kept is None or prior is None or standing(prior) != standing(state):
             standings = {state.event} if prior is None else {prior.event, state.event}
         return _Planned(stream, {**row, "started_id": started}, rulings, standings)
+
+    def _fresh(
+        self, stream: _Stream, kept: Any
+    ) -> tuple[MatchState | None, MatchState, dict[str, Any]] | None:
+        """The match's state before its new events (from its row) and after them, with the
+        summary of the latter, as the command of this process that recorded them last left
+        them (:attr:`folded`), when that is the fold of these very events: the same last
+        event, the same head of the hash chain (which every earlier event is linked into),
+        and the row one event before the first (else None: they are folded)."""
+        found = self.folded(stream.stream) if self.folded is not None else None
+        if found is None:
+            return None
+        state, summary = found
+        last = stream.items[-1][1]
+        if state.events != last.originator_version or state.head != last.chain:
+            return None
+        if stream.first <= 1:
+            return None, state, summary
+        if kept is None or kept.version != stream.first - 1:
+            return None
+        try:
+            return state_from_dict(json.loads(kept.state)), state, summary
+        except (ValueError, KeyError, TypeError, IndexError):
+            return None  # a state stored in an older form: fold the events instead
 
     def _write_planned(self, connection: Connection, planned: _Planned) -> set[str]:
         """Write one match's rows under a savepoint.

@@ -62,12 +62,17 @@ def status_of(state: MatchState) -> str:
     return "not-begun" if state.game == 0 else "in-progress"
 
 
-def match_row(state: MatchState, stream: str, version: int) -> dict[str, Any]:
+def match_row(
+    state: MatchState, stream: str, version: int, summary: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The match index row of ``state`` (the match after event ``version``).
 
     ``state`` holds the folded state (:mod:`bgledger.projections.state.codec` form), so the
-    next catch-up folds on from it; ``summary`` is ``show --json``'s document.
+    next catch-up folds on from it; ``summary`` is ``show --json``'s document
+    (:func:`~bgledger.projections.views.summary.state_json`, given if worked out already).
     """
+    if summary is None:
+        summary = state_json(state)
     return {
         "match_id": state.match_id,
         "stream": stream,
@@ -86,7 +91,7 @@ def match_row(state: MatchState, stream: str, version: int) -> dict[str, Any]:
         "events": state.events,
         "version": version,
         "state": json.dumps(state_to_dict(state), separators=(",", ":")),
-        "summary": json.dumps(state_json(state), separators=(",", ":"), ensure_ascii=False),
+        "summary": json.dumps(summary, separators=(",", ":"), ensure_ascii=False),
     }
 
 

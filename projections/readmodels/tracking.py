@@ -47,7 +47,7 @@ Example::
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -83,6 +83,7 @@ from bgledger.projections.readmodels.tables import (
     standings_table,
     tracking_table,
 )
+from bgledger.projections.state.fold import MatchState
 from bgledger.store.application import MatchStore
 
 __all__ = ["BATCH", "TRACKING_NAME", "ReadModels", "RebuildReport"]
@@ -119,10 +120,18 @@ class ReadModels:
 
     :param ledger: the ledger whose events are read (its engine and mapper).
     :param batch: notifications folded per transaction.
+    :param folded: the state a match's stream was left in by a command of this process
+        (:class:`bgledger.service.Fresh`), which :meth:`catch_up` takes for the fold of the
+        same events; :meth:`rebuild` folds them.
     :raises sqlalchemy.exc.SQLAlchemyError: if the tables cannot be created.
     """
 
-    def __init__(self, ledger: MatchStore, batch: int = BATCH) -> None:
+    def __init__(
+        self,
+        ledger: MatchStore,
+        batch: int = BATCH,
+        folded: Callable[[str], tuple[MatchState, dict[str, Any]] | None] | None = None,
+    ) -> None:
         self.ledger = ledger
         self.batch = batch
         engine = getattr(ledger.recorder, "datastore").engine  # noqa: B009
@@ -135,7 +144,7 @@ class ReadModels:
         self._started = topic_of(MatchStarted)
         self._starts: list[tuple[int, str, str, str, int]] = []  # id, match, a, b, length
         self._folder = NotificationFolder(
-            ledger.mapper, self.events_table, self._ruling_topics, batch
+            ledger.mapper, self.events_table, self._ruling_topics, batch, folded
         )
         snapshots = getattr(ledger.snapshots, "recorder", None)
         self._snapshots_table: Table = getattr(snapshots, "events_record_cls").__table__  # noqa: B009
@@ -165,7 +174,7 @@ class ReadModels:
             batch = None
             if seen:
                 with self.engine.connect() as reading:
-                    batch = self._folder.plan(reading, seen, settled)
+                    batch = self._folder.plan(reading, seen, settled, reuse=True)
             with self.engine.begin() as connection:
                 position = self._lock(connection)
                 if position == 0:  # nothing caught up yet: the one-pass rebuild's way
@@ -175,7 +184,7 @@ class ReadModels:
                     seen = self._read_position(connection) or 0
                     continue
                 if batch is None or batch.position != position:
-                    batch = self._folder.plan(connection, position, settled)
+                    batch = self._folder.plan(connection, position, settled, reuse=True)
                 self._folder.write(connection, batch)
                 if batch.done:
                     self._advance(connection, batch.reached)

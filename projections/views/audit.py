@@ -146,6 +146,7 @@ __all__ = [
     "describe",
     "describe_ruling",
     "ending",
+    "folded_entries",
     "game_headings",
     "history",
     "history_json",
@@ -156,12 +157,14 @@ __all__ = [
     "penalty_text",
     "provenance",
     "provenance_text",
+    "recorded_entries",
     "result_text",
     "ruling_details",
     "ruling_effect",
     "score_text",
     "signed_clock",
     "wall_clock",
+    "worded_alone",
 ]
 
 
@@ -859,15 +862,42 @@ def recorded_entries(
     events it names: the caller words the trail then.  Nothing just recorded is
     voided yet.
     """
-    if any(needs_history(e) or isinstance(e, EntryCorrected | RulingMade) for e in events):
+    if not worded_alone(events):
+        return None
+    steps = []
+    state = before
+    for event in events:
+        state = apply(state, event)
+        steps.append((event, state))
+    return folded_entries(steps, before, previous)
+
+
+def worded_alone(events: Iterable[MatchEvent]) -> bool:
+    """Whether ``events``, just recorded, are worded without the trail before them: no ruling
+    and no correction among them (those are worded from the events they name, and mark
+    earlier entries)."""
+    return not any(needs_history(e) or isinstance(e, EntryCorrected | RulingMade) for e in events)
+
+
+def folded_entries(
+    steps: Sequence[tuple[MatchEvent, MatchState]],
+    before: MatchState | None,
+    previous: MatchEvent | None,
+) -> list[HistoryEntry] | None:
+    """:func:`recorded_entries` of events already folded: each with the state after it (the
+    fold that recorded them made those states), worded without folding them again.
+
+    None for a ruling or a correction among them, as :func:`recorded_entries`.
+    """
+    events = [event for event, _ in steps]
+    if not worded_alone(events):
         return None
     numbered = {event.originator_version: event for event in events}
     if previous is not None:
         numbered[previous.originator_version] = previous
     entries: list[HistoryEntry] = []
     state = before
-    for event in events:
-        after = apply(state, event)
+    for event, after in steps:
         number = event.originator_version
         entries.append(
             HistoryEntry(
