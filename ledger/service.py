@@ -88,6 +88,7 @@ from bgledger.commands.vocabulary import (
 from bgledger.errors import (
     ActionRefusedError,
     BgLedgerError,
+    EventLooksLikeError,
     EventNotFoundError,
     IdempotencyKeyReusedError,
     InvalidMatchSetupError,
@@ -135,6 +136,7 @@ from bgledger.rules.legal import check_dice, legal_plays, read_dice
 from bgledger.rules.notation import Play
 from bgledger.rules.position import Position
 from bgledger.rules.profiles import DEFAULT_PROFILE, PROFILES, Decision, get_profile
+from bgledger.rules.text import as_entered, event_key, look_alikes
 from bgledger.store.application import DEFAULT_URL, MatchStore
 from bgledger.store.keys import Found, KeyBook, Keyed, checked_key, seal, unseal
 from bgledger.store.recorder import UnreadableRowError
@@ -783,6 +785,7 @@ class Ledger:
         *,
         match_id: str | None = None,
         best_of_three: bool = False,
+        new_event: bool = False,
         by: str,
         **options: Any,
     ) -> str:
@@ -794,13 +797,43 @@ class Ledger:
         match of a best-of-three series (to 7 or less, breaks only between
         matches: USBGF 2.2.2).
 
+        The names are taken as people see them (:func:`~bgledger.rules.text.as_entered`:
+        NFC-composed and trimmed).  An event whose name reads as an existing one's
+        (case, spacing, a Greek or Cyrillic look-alike letter: :func:`event_key`) but is
+        spelled otherwise is refused naming the existing one, unless ``new_event`` says it
+        is another event.
+
         :raises MatchExistsError: if ``match_id`` is taken.
+        :raises EventLooksLikeError: for an event named like an existing one.
         :raises InvalidMatchSetupError, UnknownProfileError, InvalidTimeError:
             for a setup that describes no match.
         """
         if best_of_three:
             options["meta"] = {**options.get("meta", {}), BEST_OF_THREE: "yes"}
+        players = (as_entered(players[0]), as_entered(players[1]))
+        for field in ("event", "round", "table"):
+            if isinstance(options.get(field), str):
+                options[field] = as_entered(options[field])
+        if not new_event:
+            self._check_event_name(options.get("event", ""))
         return self._store.start(players, length, match_id=match_id, by=by, **options)
+
+    def _check_event_name(self, event: str) -> None:
+        """Refuse an event named like an existing one but spelled otherwise.
+
+        :raises EventLooksLikeError: naming the existing event.
+        """
+        if not event:
+            return
+        key = event_key(event)
+        for known in self._models_as_they_are().event_names():
+            if as_entered(known) != event and event_key(known) == key:
+                letters = look_alikes(event) or look_alikes(known)
+                shown = f" ({', '.join(letters)})" if letters else ""
+                raise EventLooksLikeError(
+                    f"event {event!r}{shown} reads as the existing event {known!r}: give its "
+                    "name as it is spelled, or start another event on purpose (--new-event)"
+                )
 
     def record(
         self,
@@ -1631,7 +1664,7 @@ def _start_options(
         raise InvalidMatchSetupError(f"give {' and '.join(missing)}: {example}")
     delay = given.get("delay")
     options: dict[str, Any] = {
-        "event": given.get("event", ""),
+        "event": as_entered(given.get("event", "")),
         "profile": given.get("profile", DEFAULT_PROFILE),
         "clock": given.get("clock", "none"),
         "round": given.get("round", ""),
