@@ -151,7 +151,9 @@ __all__ = [
     "history_json",
     "history_line",
     "history_text",
+    "in_zone",
     "match_won_text",
+    "match_zone",
     "mode_text",
     "penalty_text",
     "provenance",
@@ -162,6 +164,7 @@ __all__ = [
     "score_text",
     "signed_clock",
     "wall_clock",
+    "zone_text",
 ]
 
 
@@ -600,6 +603,51 @@ def _break_started(event: BreakStarted, before: MatchState, after: MatchState) -
     return "; ".join(parts)
 
 
+def match_zone(started_at: str) -> str:
+    """The UTC offset a match's views print its times in: its start's (``+01:00``), else UTC.
+
+    One zone per match, so that a time sent with another offset (a phone at +14:00) is
+    printed on the same clock as the rest and the day never jumps; the start's, because it
+    is the venue's (the server's local time, or a transcription's header), which the wall
+    clock and the players' watches show.
+
+    >>> match_zone("2026-11-28T19:00:00+01:00"), match_zone(""), match_zone("2026-11-28T19:00:00")
+    ('+01:00', '+00:00', '+00:00')
+    """
+    try:
+        offset = datetime.fromisoformat(started_at).utcoffset()
+    except ValueError:
+        offset = None
+    if offset is None:
+        return "+00:00"
+    sign, seconds = (
+        ("-", -offset.total_seconds()) if offset < timedelta(0) else ("+", offset.total_seconds())
+    )
+    return f"{sign}{int(seconds) // 3600:02d}:{int(seconds) % 3600 // 60:02d}"
+
+
+def zone_text(zone: str) -> str:
+    """``UTC`` or ``UTC+14:00``: how a view names the zone it prints times in."""
+    return "UTC" if zone in ("", "+00:00", "-00:00") else f"UTC{zone}"
+
+
+def in_zone(at: str, zone: str) -> str:
+    """``YYYY-MM-DD HH:MM:SS``: the time ``at`` on the clock of ``zone`` (a UTC offset); as
+    written if it has no offset or is malformed (a time can only be shown, never made up).
+
+    >>> in_zone("2026-11-29T09:00:00+14:00", "+00:00")
+    '2026-11-28 19:00:00'
+    """
+    try:
+        moment = datetime.fromisoformat(at)
+        target = datetime.fromisoformat(f"2000-01-01T00:00:00{zone or '+00:00'}").tzinfo
+    except ValueError:
+        return at[:19].replace("T", " ")
+    if moment.tzinfo is None or target is None:
+        return at[:19].replace("T", " ")
+    return moment.astimezone(target).strftime("%Y-%m-%d %H:%M:%S")
+
+
 def wall_clock(at: str, minutes: int = 0) -> str:
     """``HH:MM``: the event time ``at`` (in its own offset), ``minutes`` on; '' if malformed."""
     try:
@@ -709,6 +757,7 @@ class HistoryEntry:
         ``"withdrawn"`` or ``"amended"`` (a scorekeeper's correction, not a ruling).
     :ivar correction: for a correction of a recording error, who allowed it, why, what
         it voids and (an amendment) the line that replaced the entry.
+    :ivar zone: the UTC offset the match's views print times in (:func:`match_zone`).
     """
 
     number: int
@@ -724,6 +773,7 @@ class HistoryEntry:
     clock: ClockReading | None = None
     voided_as: str = ""
     correction: CorrectionDetails | None = None
+    zone: str = ""
 
 
 class CorrectionDetails(TypedDict):
@@ -822,6 +872,7 @@ def history(events: Iterable[MatchEvent], *, last: int | None = None) -> list[Hi
                 clock=clock_reading(event, after),
                 voided_as="" if by is None else _voided_as(numbered.get(by)),
                 correction=_correction_details(event),
+                zone=match_zone(after.started_at),
             )
         )
     return entries
@@ -875,6 +926,7 @@ def recorded_entries(
                 kind=type(event).__name__, text=describe(event, state, after, numbered),
                 flagged=after.flagged[-1:] == (number,), rule=_rule(event), game=after.game,
                 ruling=ruling_details(event), clock=clock_reading(event, after),
+                zone=match_zone(after.started_at),
             )
         )  # fmt: skip
         state = after
@@ -905,6 +957,7 @@ def history_json(entries: Iterable[HistoryEntry]) -> list[dict[str, Any]]:
     documents = []
     for entry in entries:
         document = asdict(entry)
+        del document["zone"]  # ``at`` keeps its own offset, as recorded
         if document["clock"] is None:
             del document["clock"]
         if document["correction"] is None:
@@ -930,7 +983,7 @@ def history_line(entry: HistoryEntry, width: int = 0) -> str:
     mark = "x" if entry.voided_by else "!" if entry.flagged else "R" if entry.ruling else " "
     if entry.correction is not None and not entry.voided_by:
         mark = "C"
-    when = entry.at[:19].replace("T", " ")
+    when = in_zone(entry.at, entry.zone)
     text = entry.text
     if entry.voided_by and entry.voided_as in ("withdrawn", "amended"):
         text += f"  [{entry.voided_as} at {entry.voided_by}: recording error]"
@@ -980,6 +1033,8 @@ def history_text(
     shown = [entry for entry in entries if game is None or entry.game == game]
     width = max((len(entry.recorded_by) for entry in shown), default=0)
     lines = [HISTORY_LEGEND]
+    if entries:
+        lines.append(f"times in {zone_text(entries[0].zone)}, the zone the match started in")
     current = 0
     for entry in shown:
         if entry.game != current:
