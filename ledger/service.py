@@ -605,6 +605,11 @@ class Ledger:
         :raises MatchNotFoundError: for an unknown match or an event it does not have.
         """
         events = self._store.history(match_id)
+        if at is not None and not 1 <= at <= len(events):  # before the store is asked: a
+            # number past SQLite's 64 bits (--at 99999999999999999999) is no event either
+            raise MatchNotFoundError(
+                f"match {match_id!r} has {len(events)} events: --at {at} is not one of them"
+            )
         if not corrected:
             state = self._store.state(match_id, at=at)
             made = rulings_in_force(events[: state.events])
