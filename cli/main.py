@@ -333,7 +333,8 @@ class LazyGroup(click.Group):
         except click.ClickException as error:
             from bgledger.rules.text import escaped
 
-            error.message = escaped(error.message, keep="\n")
+            # click types ``message`` Final; it is set once, before anything shows it
+            setattr(error, "message", escaped(error.message, keep="\n"))  # noqa: B010
             raise
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
