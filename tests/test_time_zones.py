@@ -37,3 +37,19 @@ def test_a_match_started_at_plus_one_prints_in_plus_one(tmp_path: Path) -> None:
     lines = run(url, "history", "m").stdout.splitlines()
     assert "times in UTC+01:00, the zone the match started in" in lines
     assert any(" 2026-11-27 23:31:00 " in line for line in lines), lines
+
+
+def test_the_score_sheet_and_a_break_s_end_print_in_the_match_s_zone(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'z.db'}"
+    start = ["start", "--a", "Ann", "--b", "Bob", "--length", "3", "--id", "m"]
+    assert run(url, *start, "--at", "2026-11-27T19:00:00+00:00").exit_code == 0
+    for line, at in [
+        (["opening", "m", "3", "1"], "2026-11-27T19:01:00+00:00"),
+        (["move", "m", "8/5 6/5"], "2026-11-27T19:02:00+00:00"),
+        (["double", "m"], "2026-11-28T09:03:00+14:00"),  # 19:03 at the venue
+        (["drop", "m"], "2026-11-28T09:04:00+14:00"),
+    ]:
+        done = run(url, *line, "--at", at)
+        assert done.exit_code == 0, done.output
+    sheet = run(url, "export", "m", "--format", "scoresheet").stdout
+    assert "19:04" in sheet and "09:04" not in sheet, sheet

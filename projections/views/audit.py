@@ -589,7 +589,7 @@ def _expired(event: TimeExpired, before: MatchState, after: MatchState) -> str:
 def _break_started(event: BreakStarted, before: MatchState, after: MatchState) -> str:
     who = " and ".join(after.name(p) for p in event.players)
     combined = f" ({event.breaks} breaks combined)" if event.breaks > 1 else ""
-    until = wall_clock(event.at, event.minutes)
+    until = wall_clock(event.at, event.minutes, match_zone(after.started_at))
     rule = rule_for(after.profile, Decision.BREAK)
     parts = [f"break ({rule}): {who}, {event.minutes} minutes{combined}, until {until}"]
     if event.reserve_a_ms is not None and event.reserve_b_ms is not None:
@@ -648,10 +648,18 @@ def in_zone(at: str, zone: str) -> str:
     return moment.astimezone(target).strftime("%Y-%m-%d %H:%M:%S")
 
 
-def wall_clock(at: str, minutes: int = 0) -> str:
-    """``HH:MM``: the event time ``at`` (in its own offset), ``minutes`` on; '' if malformed."""
+def wall_clock(at: str, minutes: int = 0, zone: str = "") -> str:
+    """``HH:MM``: the event time ``at``, ``minutes`` on, on the clock of ``zone`` (the match's:
+    :func:`match_zone`; without one, in ``at``'s own offset); '' if malformed.
+
+    >>> wall_clock("2026-11-29T09:02:00+14:00", 10, "+00:00")
+    '19:12'
+    """
     try:
-        return (datetime.fromisoformat(at) + timedelta(minutes=minutes)).strftime("%H:%M")
+        when = datetime.fromisoformat(at) + timedelta(minutes=minutes)
+        if zone and when.tzinfo is not None:
+            when = when.astimezone(datetime.fromisoformat(f"2000-01-01T00:00:00{zone}").tzinfo)
+        return when.strftime("%H:%M")
     except ValueError:
         return ""
 
