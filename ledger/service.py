@@ -469,11 +469,13 @@ START_FIELDS = {
     "round": str,
     "table": str,
     "scorekeeper": str,
+    "new_event": bool,
 }
 """The fields of :meth:`Ledger.start_match`'s setup, ``start``'s options, and their JSON types.
 
 ``reserve`` is ``M:SS``, ``delay`` seconds (as ``start --reserve``, ``--delay``);
-``scorekeeper`` is the label of the pad's token (who its events are ``by``).
+``scorekeeper`` is the label of the pad's token (who its events are ``by``); ``new_event``
+starts an event whose name reads as an existing one's (``start --new-event``).
 """
 
 
@@ -831,14 +833,20 @@ class Ledger:
         if not event:
             return
         key = event_key(event)
-        for known in self._models_as_they_are().event_names():
-            if as_entered(known) != event and event_key(known) == key:
-                letters = look_alikes(event) or look_alikes(known)
-                shown = f" ({', '.join(letters)})" if letters else ""
-                raise EventLooksLikeError(
-                    f"event {event!r}{shown} reads as the existing event {known!r}: give its "
-                    "name as it is spelled, or start another event on purpose (--new-event)"
-                )
+        known = [
+            name for name in self._models_as_they_are().event_names() if event_key(name) == key
+        ]
+        if not known or any(as_entered(name) == event for name in known):
+            return  # a new event, or this very one
+        existing = known[0]
+        mine, theirs = look_alikes(event), look_alikes(existing)
+        letters = f" (with {', '.join(mine)})" if mine else ""
+        named = f" (with {', '.join(theirs)})" if theirs else ""
+        raise EventLooksLikeError(
+            f"event {event!r}{letters} reads as the existing event {existing!r}{named}: give its "
+            "name as it is spelled, or start another event on purpose (--new-event; "
+            '"new_event": true in the API)'
+        )
 
     def record(
         self,
@@ -1678,6 +1686,7 @@ def _start_options(
         "reserve_ms": parse_clock(given["reserve"]) if "reserve" in given else None,
         "delay_ms": None if delay is None else delay * 1000,
         "doubles": given.get("doubles", False),
+        "new_event": given.get("new_event", False),
     }
     players = (given["a"], given["b"])
     return players, given["length"], given.get("id"), given.get("scorekeeper"), options

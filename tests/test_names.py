@@ -151,3 +151,48 @@ def test_a_name_and_its_decomposed_form_fold_alike(name: str) -> None:
     assert event_key(unicodedata.normalize("NFD", name)) == event_key(
         name.upper() if name.isascii() else name
     )
+
+
+def test_the_web_form_refuses_a_blank_name_and_a_look_alike_event(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from bgledger.web import create_app
+
+    ledger = Ledger(f"sqlite:///{tmp_path / 'web.db'}")
+    ledger.start(("Cy", "Di"), 5, match_id="side", event="Open", by="kim")
+    committee = ledger.issue_token("committee", label="the committee")
+    headers = {"Authorization": f"Bearer {committee}"}
+    with TestClient(create_app(ledger)) as client:
+        blank = client.post("/api/matches", json={"a": "\u3164", "b": "Bob", "length": 3},
+                            headers=headers)  # fmt: skip
+        assert blank.status_code == 400 and "U+3164 HANGUL FILLER" in blank.json()["error"]
+        greek = {"a": "Ann", "b": "Bob", "length": 3, "event": "\u039fpen"}
+        alike = client.post("/api/matches", json=greek, headers=headers)
+        assert alike.status_code == 400, alike.text
+        assert "the existing event 'Open'" in alike.json()["error"]
+        assert ledger.match_ids() == ["side"]
+        meant = client.post("/api/matches", json={**greek, "new_event": True}, headers=headers)
+        assert meant.status_code == 201, meant.text
+        spaced = {"a": f"{ZOE_DECOMPOSED} ", "b": "Bob", "length": 3, "event": " Open "}
+        same = client.post("/api/matches", json=spaced, headers=headers)
+        assert same.status_code == 201, same.text
+        assert (same.json()["match"]["players"]["a"], same.json()["match"]["event"]) == (
+            ZOE,
+            "Open",
+        )
+    ledger.close()
+
+
+def test_a_json_copy_keeps_its_names_as_stored(tmp_path: Path) -> None:
+    """A copy's events are facts of another ledger (its hash chain and seal cover them): a name
+    stored decomposed is imported as stored, and compared folded; a blank one is refused."""
+    source = Ledger(f"sqlite:///{tmp_path / 'a.db'}")
+    source._store.start((ZOE_DECOMPOSED, "Bob"), 1, match_id="old", by="kim", event="Open")
+    copy = tmp_path / "old.json"
+    copy.write_text(source.export("old", "json"), encoding="utf-8")
+    source.close()
+    url = f"sqlite:///{tmp_path / 'b.db'}"
+    result = run(url, "import", str(copy))
+    assert result.exit_code == 0, result.output
+    shown = json.loads(run(url, "show", "old", "--json").stdout)
+    assert shown["players"]["a"] == ZOE_DECOMPOSED  # as stored, never rewritten
