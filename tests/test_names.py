@@ -185,7 +185,7 @@ def test_the_web_form_refuses_a_blank_name_and_a_look_alike_event(tmp_path: Path
 
 def test_a_json_copy_keeps_its_names_as_stored(tmp_path: Path) -> None:
     """A copy's events are facts of another ledger (its hash chain and seal cover them): a name
-    stored decomposed is imported as stored, and compared folded; a blank one is refused."""
+    stored decomposed is imported as stored, and compared folded."""
     source = Ledger(f"sqlite:///{tmp_path / 'a.db'}")
     source._store.start((ZOE_DECOMPOSED, "Bob"), 1, match_id="old", by="kim", event="Open")
     copy = tmp_path / "old.json"
