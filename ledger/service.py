@@ -825,8 +825,14 @@ class Ledger:
             self._check_event_name(options.get("event", ""))
         return self._store.start(players, length, match_id=match_id, by=by, **options)
 
-    def _check_event_name(self, event: str) -> None:
-        """Refuse an event named like an existing one but spelled otherwise.
+    def _check_event_name(
+        self,
+        event: str,
+        remedy: str = "give its name as it is spelled, or start another event on purpose "
+        '(--new-event; "new_event": true in the API)',
+    ) -> None:
+        """Refuse an event named like an existing one but spelled otherwise; the message ends
+        with ``remedy``.
 
         :raises EventLooksLikeError: naming the existing event.
         """
@@ -843,9 +849,7 @@ class Ledger:
         letters = f" (with {', '.join(mine)})" if mine else ""
         named = f" (with {', '.join(theirs)})" if theirs else ""
         raise EventLooksLikeError(
-            f"event {event!r}{letters} reads as the existing event {existing!r}{named}: give its "
-            "name as it is spelled, or start another event on purpose (--new-event; "
-            '"new_event": true in the API)'
+            f"event {event!r}{letters} reads as the existing event {existing!r}{named}: {remedy}"
         )
 
     def record(
@@ -1317,9 +1321,17 @@ class Ledger:
         (default: the role and the scope, ``scorekeeper of final``).  ``expires``:
         a duration (``8h``) or a time after which it records nothing (refused 401).
 
+        An ``event`` is taken as people see it (NFC-composed, trimmed); one whose name reads
+        as an existing event's but is spelled otherwise is refused naming it (its matches
+        could be started only under a name that looks like theirs).
+
         :raises InvalidGrantError: for a role, scope, label or expiry that grants nothing.
+        :raises EventLooksLikeError: for an event named like an existing one.
         :raises MatchNotFoundError: for an unknown match.
         """
+        if event is not None:
+            event = as_entered(event)
+            self._check_event_name(event, "name it as it is spelled")
         grant = Grant.checked(role, match_id, event, label)
         until = expiry(expires) if expires is not None else None
         if match_id is not None:

@@ -196,3 +196,12 @@ def test_a_json_copy_keeps_its_names_as_stored(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     shown = json.loads(run(url, "show", "old", "--json").stdout)
     assert shown["players"]["a"] == ZOE_DECOMPOSED  # as stored, never rewritten
+
+
+def test_a_directors_token_for_a_look_alike_event_is_refused(url: str) -> None:
+    run(url, "start", "--a", "Ann", "--b", "Bob", "--length", "3", "--event", "Open Cup")
+    result = run(url, "token", "--event", "open cup", "--role", "director")
+    assert result.exit_code == 2 and "the existing event 'Open Cup'" in result.stderr
+    assert run(url, "token", "--event", " Open Cup ", "--role", "director").exit_code == 0
+    assert run(url, "token", "--event", "Next week", "--role", "director").exit_code == 0
+    assert "open cup" not in run(url, "token", "--list").stdout
