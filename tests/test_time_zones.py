@@ -53,3 +53,20 @@ def test_the_score_sheet_and_a_break_s_end_print_in_the_match_s_zone(tmp_path: P
         assert done.exit_code == 0, done.output
     sheet = run(url, "export", "m", "--format", "scoresheet").stdout
     assert "19:04" in sheet and "09:04" not in sheet, sheet
+
+
+def test_the_match_page_names_the_zone_of_its_history(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from bgledger.service import Ledger
+    from bgledger.web import create_app
+
+    ledger = Ledger(f"sqlite:///{tmp_path / 'z.db'}")
+    at = "2026-11-27T23:30:00+01:00"
+    ledger.start(("Ann", "Bob"), 3, match_id="m", by="kim", at=at, event="Open")
+    ledger.record_line("m", "opening 3 1", by="kim", at="2026-11-28T12:31:00+14:00")
+    ledger.publish("Open", by="dora")  # open to a reader without a token
+    with TestClient(create_app(ledger)) as client:
+        page = client.get("/matches/m").text
+    ledger.close()
+    assert "times in UTC+01:00" in page and "2026-11-27 23:31:00" in page

@@ -76,7 +76,7 @@ from bgledger.errors import (
     TokenScopeError,
     UnknownTokenError,
 )
-from bgledger.projections.views.audit import history_line
+from bgledger.projections.views.audit import history_line, match_zone, zone_text
 from bgledger.projections.views.summary import analyst_ids
 from bgledger.projections.views.svg import board_svg
 from bgledger.projections.views.text import brief, clock_line
@@ -180,6 +180,7 @@ def create_app(
             "brief": brief(state),
             "clock": clock_line(state, shown.now_ms),
             "history": [history_line(entry) for entry in entries],
+            "zone": zone_text(match_zone(state.started_at)),  # history's times are on its clock
             "events": state.events,
             "ids": analyst_ids(state) if show_ids else [],
         }
