@@ -205,3 +205,21 @@ def test_a_directors_token_for_a_look_alike_event_is_refused(url: str) -> None:
     assert run(url, "token", "--event", " Open Cup ", "--role", "director").exit_code == 0
     assert run(url, "token", "--event", "Next week", "--role", "director").exit_code == 0
     assert "open cup" not in run(url, "token", "--list").stdout
+
+
+def test_look_alike_events_and_one_zoe_on_every_store(store_url: str) -> None:
+    from bgledger.errors import EventLooksLikeError
+    from tests.conftest import unique_id
+
+    ledger = Ledger(store_url)
+    event = unique_id("Open ")
+    try:
+        ledger.start((ZOE, "Bob"), 1, by="kim", event=event, match_id=unique_id())
+        ledger.matches()  # caught up: the read models hold the first match, not the second
+        ledger.start((ZOE_DECOMPOSED, "Cy"), 1, by="kim", event=event, match_id=unique_id())
+        with pytest.raises(EventLooksLikeError, match=f"the existing event '{event}'"):
+            ledger.start(("Ann", "Bob"), 1, by="kim", event=event.upper(), match_id=unique_id())
+        rows = ledger.standings(event)
+        assert [(r["player"], r["in_progress"]) for r in rows if r["player"] == ZOE] == [(ZOE, 2)]
+    finally:
+        ledger.close()
