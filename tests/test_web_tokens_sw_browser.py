@@ -132,3 +132,31 @@ def test_the_service_worker_never_serves_a_no_store_answer_or_a_withdrawn_page(
             assert (status, kept) == (503, None), (path, status, text[:200])
         status, kept, _ = driver.execute_async_script(FETCH, "/matches/m/pad")
         assert (status, kept) == (200, "1")  # a page kept for offline use still is
+
+
+def test_the_form_offers_a_look_alike_event_as_a_new_one_once_refused(ledger: Ledger) -> None:
+    from selenium.webdriver.common.by import By
+
+    committee = ledger.issue_token("committee", label="the committee")
+    with browser() as driver, serving(ledger) as url:
+        viewport(driver, 360, 740)
+        until = waiter(driver)
+        driver.get(f"{url}/matches/new#token={committee}")
+
+        def find(css: str) -> Any:
+            return driver.find_element(By.CSS_SELECTOR, css)
+
+        for css, text in (("#a", "Cy"), ("#b", "Di"), ("#length", "3"), ("#event", "\u039fpen")):
+            find(css).clear()
+            find(css).send_keys(text)
+        assert not find("#new-event-box").is_displayed()
+        find("#start").click()
+        until(lambda: "the existing event 'Open'" in find("#msg-head").text, "refused")
+        assert "U+039F GREEK CAPITAL LETTER OMICRON" in find("#msg-head").text
+        assert ledger.match_ids() == ["m"]
+        until(lambda: find("#new-event-box").is_displayed(), "the box is offered")
+        find("#new_event").click()
+        find("#start").click()
+        until(lambda: find("#started").is_displayed(), "started as a new event")
+        (started,) = [m for m in ledger.match_ids() if m != "m"]
+        assert ledger.state(started).event == "\u039fpen"

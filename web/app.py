@@ -71,6 +71,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from bgledger.errors import (
     ActionRefusedError,
     ConcurrentWriteError,
+    EventLooksLikeError,
     IdempotencyKeyReusedError,
     MatchNotFoundError,
     TokenScopeError,
@@ -137,6 +138,8 @@ def error_document(error: Exception) -> tuple[int, dict[str, Any]]:
         if isinstance(error, ConcurrentWriteError):
             document["raced"] = error.raced
         return 409, document
+    if isinstance(error, EventLooksLikeError):  # the form offers to start the event anyway
+        return 400, {"error": str(error), "confirm": "new_event"}
     if isinstance(error, BgLedgerError):
         return 400, {"error": str(error)}
     if isinstance(error, UnreadableRowError):  # a row edited behind the ledger's back
