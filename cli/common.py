@@ -109,10 +109,19 @@ def open_ledger(ctx: click.Context, cache_size: int = 0, *, create: bool = False
     """
     root = ctx.find_root()
     url = str(root.obj["db"]) if root.obj else DEFAULT_URL
-    missing = None if create else _missing_file(url)
+    missing = _missing_file(url)
+    folder = os.path.dirname(missing) if missing else ""
+    if folder and not os.path.isdir(folder):  # SQLite would say only "unable to open"
+        raise BadInputError(
+            f"--db {masked(url)}: there is no directory {escaped(folder)} for the ledger file "
+            f"{escaped(os.path.basename(missing or ''))}; make it first, or give another --db"
+        )
+    if create and missing is not None:
+        ctx.meta["bgledger.created"] = missing  # `serve` says it made a new ledger
+    missing = None if create else missing
     if missing is not None:
         raise BadInputError(
-            f"--db {masked(url)}: there is no ledger file {missing}; nothing was created "
+            f"--db {masked(url)}: there is no ledger file {escaped(missing)}; nothing was created "
             "(bgledger start or import makes one)"
         )
     with library_errors():

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import click
 
-from bgledger.cli.common import FilePath, emit_json, json_option, library_errors, open_ledger
+from bgledger.cli.common import FilePath, emit_json, json_option, library_errors, open_ledger, say
 from bgledger.projections.views.words import points_of
 from bgledger.service import (
     DEFAULT_PROFILE,
@@ -71,15 +71,15 @@ def _report(imported: Imported, path: Path, as_json: bool) -> None:
         outcome = f"abandoned in game {state.game}"
     else:
         outcome = "not finished"
-    click.echo(
+    say(
         f"{path}: {imported.match_id}: {names}, {points_of(imported.games, 'game')}, {score}, "
         f"{outcome}, "
         f"{imported.illegal_plays} flagged"
     )
     for note in imported.notes:
-        click.echo(f"  note: {note}")
+        say(f"  note: {note}")
     if imported.provenance:
-        click.echo(f"  {imported.provenance}")
+        say(f"  {imported.provenance}")
 
 
 @contextmanager
@@ -187,9 +187,9 @@ def import_command(
                 _report(one, path, as_json)
     for name, why in tally.refused:
         if not as_json:
-            click.echo(f"refused {name}: {why}", err=True)
+            say(f"refused {name}: {why}", err=True)
     if len(files) > 1 and not as_json:
-        click.echo(tally.summary(), err=True)
+        say(tally.summary(), err=True)
     if tally.refused:
         ctx.exit(1)
 
@@ -223,4 +223,4 @@ def export(ctx: click.Context, match_id: str, kind: str, output: Path | None) ->
         output.write_text(text, encoding="utf-8")
     except OSError as error:
         raise click.FileError(str(output), hint=error.strerror or str(error)) from None
-    click.echo(f"{match_id}: {kind} written to {output}", err=True)
+    say(f"{match_id}: {kind} written to {output}", err=True)

@@ -79,6 +79,12 @@ CLOCK_FIGURE = ClockFigure()
     "USBGF 2.2.2).",
 )
 @click.option("--event", default="", help="The tournament or event.")
+@click.option(
+    "--new-event",
+    is_flag=True,
+    help="The --event is a new event, though its name reads as an existing one's "
+    "(a start in such an event is refused without it).",
+)
 @click.option("--round", "round_", default="", help="The round.")
 @click.option("--table", default="", help="The table or board number.")
 @click.option("--id", "match_id", default=None, metavar="MATCH", help="Choose the match id.")
@@ -97,6 +103,7 @@ def start(
     doubles: bool,
     best_of_three: bool,
     event: str,
+    new_event: bool,
     round_: str,
     table: str,
     match_id: str | None,
@@ -112,7 +119,7 @@ def start(
     ledger = open_ledger(ctx, create=True)
     options: dict[str, Any] = {"profile": profile, "clock": clock, "event": event}
     options.update(round=round_, **_clock_setup(reserve, delay, doubles))
-    options.update(best_of_three=best_of_three, table=table)
+    options.update(best_of_three=best_of_three, table=table, new_event=new_event)
     with library_errors():
         chosen = ledger.start(
             (player_a, player_b), length, match_id=match_id, by=by, at=at, **options

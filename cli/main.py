@@ -209,6 +209,19 @@ class LazyGroup(click.Group):
 
     commands: LazyCommands
 
+    def invoke(self, ctx: click.Context) -> object:
+        """Run the command; an error's message is printed with its control and format
+        characters escaped (a file name holding ``ESC [2J`` names the file, never clears the
+        screen), whoever raised it: the command, or click about an argument."""
+        try:
+            return super().invoke(ctx)
+        except click.ClickException as error:
+            from bgledger.rules.text import escaped
+
+            # click types ``message`` Final; it is set once, before anything shows it
+            setattr(error, "message", escaped(error.message, keep="\n"))  # noqa: B010
+            raise
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The ``Commands:`` section, as click writes it, from the map's short help."""
         names = self.list_commands(ctx)

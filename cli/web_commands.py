@@ -18,11 +18,12 @@ import errno
 import io
 import ipaddress
 import json
+import os
 import re
 import socket
 import ssl
+import stat
 import sys
-from pathlib import Path
 from types import FrameType
 from typing import Any
 
@@ -83,11 +84,6 @@ def serve(
     limited = raise_open_files()
     quiet_repeats()  # out of descriptors, asyncio would log its accept error every second
     ledger = open_ledger(ctx, cache_size=CACHE_SIZE, create=True)
-    addresses = venue_addresses() if host in EVERY_ADDRESS else []
-    for line in serve_banner(host, port, addresses, _db_option(ctx), https=bool(tls)):
-        click.echo(line, err=True)
-    if limited:
-        click.echo(f"bgledger: {limited}", err=True)
     # open event streams end at Ctrl-C (STOPPING); any other answer gets 3 s
     config = uvicorn.Config(
         create_app(ledger),
@@ -102,11 +98,27 @@ def serve(
     # A thread that holds the ledger's write lock needs the GIL back after each statement;
     # at the default 5 ms switch interval it waits behind the pool's other threads, and the
     # writes queue up behind it (bench_tournament: p99 298 ms at 100 lines/s, 128 ms at 0.5 ms)
+    # --port 0: the system chooses a port; bound here, so that the banner can say which
+    sockets = [config.bind_socket()] if port == 0 else None
+    if sockets is not None:
+        port = int(sockets[0].getsockname()[1])
+    created = ctx.meta.get("bgledger.created")
+    if created is not None:  # a mistyped --db would otherwise serve an empty ledger silently
+        click.echo(
+            f"bgledger: no ledger file {escaped(created)} was there: a new, empty ledger was "
+            "created (a mistyped --db? Ctrl-C, and give the ledger's file)",
+            err=True,
+        )
+    addresses = venue_addresses() if host in EVERY_ADDRESS else []
+    for line in serve_banner(host, port, addresses, _db_option(ctx), https=bool(tls)):
+        click.echo(escaped(line), err=True)
+    if limited:
+        click.echo(f"bgledger: {limited}", err=True)
     before = sys.getswitchinterval()
     sys.setswitchinterval(SWITCH_INTERVAL)
     try:
         with contextlib.suppress(KeyboardInterrupt):  # raised again by uvicorn once it stopped
-            _stopping_server(config).run()
+            _stopping_server(config).run(sockets=sockets)
     finally:  # the process's own again (serve run in a test process, then other work)
         sys.setswitchinterval(before)
 
@@ -145,21 +157,71 @@ def tls_files(certfile: str | None, keyfile: str | None) -> dict[str, str]:
             f"{given} needs {missing} too: HTTPS takes the certificate and its private key"
         )
     for option, path in (("--certfile", certfile), ("--keyfile", keyfile)):
-        try:
-            Path(path).read_bytes()
-        except OSError as error:
-            raise BadInputError(
-                f"{option} {path}: cannot read it ({error.strerror}). "
-                "See docs/operators.md, 'HTTPS', for making one"
-            ) from None
+        _check_pem_file(option, path)
     try:
-        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(certfile, keyfile)
-    except ssl.SSLError as error:
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(
+            certfile, keyfile, password=_no_passphrase
+        )
+    except _EncryptedKeyError:
         raise BadInputError(
-            f"--certfile {certfile} --keyfile {keyfile}: not a certificate (PEM) and its "
-            f"private key ({error.reason or error})"
+            f"--keyfile {escaped(keyfile)}: the key is encrypted, and a server started "
+            "unattended has no one to type its passphrase: give it unencrypted "
+            "(openssl pkey -in KEY -out PLAIN.pem, then chmod 600 PLAIN.pem)"
+        ) from None
+    except (ssl.SSLError, ValueError) as error:
+        reason = getattr(error, "reason", None) or error
+        raise BadInputError(
+            f"--certfile {escaped(certfile)} --keyfile {escaped(keyfile)}: not a certificate "
+            f"(PEM) and its private key ({escaped(str(reason))})"
         ) from None
     return {"certfile": certfile, "keyfile": keyfile}
+
+
+PEM_MOST = 1 << 20
+"""The most bytes of a certificate chain or key file (a chain of a few certificates is a few
+KB): ``--certfile /dev/zero`` is refused, not read for ever."""
+
+
+class _EncryptedKeyError(Exception):
+    """The key file asks for a passphrase."""
+
+
+def _no_passphrase() -> str:
+    raise _EncryptedKeyError
+
+
+def _check_pem_file(option: str, path: str) -> None:
+    """Refuse ``path`` unless it is a regular file of at most :data:`PEM_MOST` bytes that can
+    be read; a FIFO or a device (``/dev/zero``) is refused by its kind, before it is opened
+    (opening a FIFO waits for a writer).
+
+    :raises BadInputError: naming the option and the file.
+    """
+    shown = escaped(path)
+    try:
+        found = os.stat(path)
+    except (OSError, ValueError) as error:
+        strerror = getattr(error, "strerror", None) or str(error)
+        raise BadInputError(
+            f"{option} {shown}: cannot read it ({strerror}). "
+            "See docs/operators.md, 'HTTPS', for making one"
+        ) from None
+    if not stat.S_ISREG(found.st_mode):
+        kind = "a directory" if stat.S_ISDIR(found.st_mode) else "a pipe or device"
+        raise BadInputError(f"{option} {shown}: {kind}, not a file (PEM)")
+    if found.st_size > PEM_MOST:
+        raise BadInputError(
+            f"{option} {shown}: {found.st_size:,} bytes, not a certificate or key (PEM, a few "
+            f"KB; at most {PEM_MOST:,} bytes)"
+        )
+    try:
+        with open(path, "rb") as pem:
+            pem.read(PEM_MOST + 1)
+    except OSError as error:
+        raise BadInputError(
+            f"{option} {shown}: cannot read it ({error.strerror}). "
+            "See docs/operators.md, 'HTTPS', for making one"
+        ) from None
 
 
 def refuse_busy_port(host: str, port: int) -> None:
@@ -349,7 +411,9 @@ def token(
         if revoke is not None:
             revoked = ledger.revoke_token(revoke)
             for entry in revoked:
-                click.echo(f"revoked {entry.id} ({entry.label}, {entry.role} of {_scope(entry)})")
+                click.echo(
+                    escaped(f"revoked {entry.id} ({entry.label}, {entry.role} of {_scope(entry)})")
+                )
             return
         if role is None:
             raise BadInputError("--role: one of " + ", ".join(ROLES))
@@ -368,7 +432,7 @@ def _print_pad_qr(server: str, match_id: str, issued: str) -> None:
     from bgledger.web.new_match import pad_address
 
     address = server + pad_address(match_id, issued)
-    click.echo(f"the pad: {address}")
+    click.echo(f"the pad: {escaped(address)}")
     drawn = io.StringIO()
     segno.make(address, error="m", micro=False).terminal(out=drawn, compact=True)
     click.echo(drawn.getvalue(), nl=False)

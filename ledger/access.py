@@ -427,7 +427,13 @@ def expiry(text: str, now: datetime | None = None) -> str:
             )
     if when <= now:
         raise InvalidGrantError(f"--expires {text!r}: a time after now ({_iso(now)})")
-    return _iso(when)
+    try:
+        return _iso(when)
+    except OverflowError:  # 9999-12-31T23:59:59-12:00 is in the year 10000 in UTC
+        raise InvalidGrantError(
+            f"--expires {text!r}: past the last time this ledger can keep "
+            "(9999-12-31T23:59:59Z); give an earlier one"
+        ) from None
 
 
 def _expired(row: Any) -> bool:

@@ -30,6 +30,7 @@ __all__ = [
     "ClockRefusedError",
     "ConcurrentWriteError",
     "CubeActionRefusedError",
+    "EventLooksLikeError",
     "EventNotFoundError",
     "IdempotencyKeyReusedError",
     "IllegalPlayRefusedError",
@@ -175,6 +176,10 @@ class EventNotFoundError(MatchNotFoundError):
 
 class InvalidMatchSetupError(RulesError):
     """``start`` with a bad length, player name, match id or clock."""
+
+
+class EventLooksLikeError(InvalidMatchSetupError):
+    """``start`` in an event whose name reads as an existing event's but is not spelled as it."""
 
 
 class InvalidTimeError(RulesError):

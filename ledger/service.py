@@ -89,6 +89,7 @@ from bgledger.commands.vocabulary import (
 from bgledger.errors import (
     ActionRefusedError,
     BgLedgerError,
+    EventLooksLikeError,
     EventNotFoundError,
     IdempotencyKeyReusedError,
     InvalidMatchSetupError,
@@ -139,6 +140,7 @@ from bgledger.rules.legal import check_dice, legal_plays, read_dice
 from bgledger.rules.notation import Play
 from bgledger.rules.position import Position
 from bgledger.rules.profiles import DEFAULT_PROFILE, PROFILES, Decision, get_profile
+from bgledger.rules.text import as_entered, event_key, look_alikes
 from bgledger.store.application import DEFAULT_URL, MatchStore
 from bgledger.store.keys import Found, KeyBook, Keyed, checked_key, seal, unseal
 from bgledger.store.recorder import UnreadableRowError
@@ -571,11 +573,13 @@ START_FIELDS = {
     "round": str,
     "table": str,
     "scorekeeper": str,
+    "new_event": bool,
 }
 """The fields of :meth:`Ledger.start_match`'s setup, ``start``'s options, and their JSON types.
 
 ``reserve`` is ``M:SS``, ``delay`` seconds (as ``start --reserve``, ``--delay``);
-``scorekeeper`` is the label of the pad's token (who its events are ``by``).
+``scorekeeper`` is the label of the pad's token (who its events are ``by``); ``new_event``
+starts an event whose name reads as an existing one's (``start --new-event``).
 """
 
 
@@ -709,6 +713,11 @@ class Ledger:
         :raises MatchNotFoundError: for an unknown match or an event it does not have.
         """
         events = self._store.history(match_id)
+        if at is not None and not 1 <= at <= len(events):  # before the store is asked: a
+            # number past SQLite's 64 bits (--at 99999999999999999999) is no event either
+            raise MatchNotFoundError(
+                f"match {match_id!r} has {len(events)} events: --at {at} is not one of them"
+            )
         if not corrected:
             state = self._store.state(match_id, at=at)
             made = rulings_in_force(events[: state.events])
@@ -902,6 +911,7 @@ class Ledger:
         *,
         match_id: str | None = None,
         best_of_three: bool = False,
+        new_event: bool = False,
         by: str,
         **options: Any,
     ) -> str:
@@ -913,13 +923,53 @@ class Ledger:
         match of a best-of-three series (to 7 or less, breaks only between
         matches: USBGF 2.2.2).
 
+        The names are taken as people see them (:func:`~bgledger.rules.text.as_entered`:
+        NFC-composed and trimmed).  An event whose name reads as an existing one's
+        (case, spacing, a Greek or Cyrillic look-alike letter: :func:`event_key`) but is
+        spelled otherwise is refused naming the existing one, unless ``new_event`` says it
+        is another event.
+
         :raises MatchExistsError: if ``match_id`` is taken.
+        :raises EventLooksLikeError: for an event named like an existing one.
         :raises InvalidMatchSetupError, UnknownProfileError, InvalidTimeError:
             for a setup that describes no match.
         """
         if best_of_three:
             options["meta"] = {**options.get("meta", {}), BEST_OF_THREE: "yes"}
+        players = (as_entered(players[0]), as_entered(players[1]))
+        for field in ("event", "round", "table"):
+            if isinstance(options.get(field), str):
+                options[field] = as_entered(options[field])
+        if not new_event:
+            self._check_event_name(options.get("event", ""))
         return self._store.start(players, length, match_id=match_id, by=by, **options)
+
+    def _check_event_name(
+        self,
+        event: str,
+        remedy: str = "give its name as it is spelled, or start another event on purpose "
+        '(--new-event; "new_event": true in the API)',
+    ) -> None:
+        """Refuse an event named like an existing one but spelled otherwise; the message ends
+        with ``remedy``.
+
+        :raises EventLooksLikeError: naming the existing event.
+        """
+        if not event:
+            return
+        key = event_key(event)
+        known = [
+            name for name in self._models_as_they_are().event_names() if event_key(name) == key
+        ]
+        if not known or any(as_entered(name) == event for name in known):
+            return  # a new event, or this very one
+        existing = known[0]
+        mine, theirs = look_alikes(event), look_alikes(existing)
+        letters = f" (with {', '.join(mine)})" if mine else ""
+        named = f" (with {', '.join(theirs)})" if theirs else ""
+        raise EventLooksLikeError(
+            f"event {event!r}{letters} reads as the existing event {existing!r}{named}: {remedy}"
+        )
 
     def record(
         self,
@@ -1430,9 +1480,17 @@ class Ledger:
         (default: the role and the scope, ``scorekeeper of final``).  ``expires``:
         a duration (``8h``) or a time after which it records nothing (refused 401).
 
+        An ``event`` is taken as people see it (NFC-composed, trimmed); one whose name reads
+        as an existing event's but is spelled otherwise is refused naming it (its matches
+        could be started only under a name that looks like theirs).
+
         :raises InvalidGrantError: for a role, scope, label or expiry that grants nothing.
+        :raises EventLooksLikeError: for an event named like an existing one.
         :raises MatchNotFoundError: for an unknown match.
         """
+        if event is not None:
+            event = as_entered(event)
+            self._check_event_name(event, "name it as it is spelled")
         grant = Grant.checked(role, match_id, event, label)
         until = expiry(expires) if expires is not None else None
         if match_id is not None:
@@ -1790,7 +1848,7 @@ def _start_options(
         raise InvalidMatchSetupError(f"give {' and '.join(missing)}: {example}")
     delay = given.get("delay")
     options: dict[str, Any] = {
-        "event": given.get("event", ""),
+        "event": as_entered(given.get("event", "")),
         "profile": given.get("profile", DEFAULT_PROFILE),
         "clock": given.get("clock", "none"),
         "round": given.get("round", ""),
@@ -1799,6 +1857,7 @@ def _start_options(
         "reserve_ms": parse_clock(given["reserve"]) if "reserve" in given else None,
         "delay_ms": None if delay is None else delay * 1000,
         "doubles": given.get("doubles", False),
+        "new_event": given.get("new_event", False),
     }
     players = (given["a"], given["b"])
     return players, given["length"], given.get("id"), given.get("scorekeeper"), options

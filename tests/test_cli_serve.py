@@ -111,7 +111,7 @@ def test_serve_binds_what_it_is_told_and_prints_the_addresses(
     before = sys.getswitchinterval()
 
     def server(config: Any) -> Any:
-        def run() -> None:
+        def run(sockets: Any = None) -> None:
             bound.update(host=config.host, port=config.port, switch=sys.getswitchinterval())
 
         return SimpleNamespace(run=run)

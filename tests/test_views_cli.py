@@ -17,6 +17,7 @@ from bgledger.cli.main import main
 from bgledger.cli.replay_commands import ReplaySession
 from bgledger.service import Ledger
 
+ZONE = "times in UTC, the zone the match started in"  # the match was started on a UTC clock
 LEGEND = (
     "marks: '!' illegal, recorded as played · 'x' not in force (voided by a ruling, or "
     "withdrawn or amended) · 'R' a ruling · 'C' a recording error corrected"
@@ -115,12 +116,12 @@ def test_history_prints_its_legend_and_a_heading_per_game_with_the_score_before_
     match: str,
 ) -> None:
     lines = ok(match, "history", "m").splitlines()
-    assert lines[0] == LEGEND
-    assert lines[1].lstrip().startswith("1 ") and "match started: Ann v Ben" in lines[1]
-    assert lines[2:4] == ["", "game 1 · Ann 0, Ben 0"]
-    assert [line.split()[0] for line in lines[4:10]] == ["2", "3", "4", "5", "6", "7"]
-    assert lines[10:12] == ["", "game 2 · Ann 1, Ben 0"]
-    assert [line.split()[0] for line in lines[12:]] == ["8", "9", "10", "11"]
+    assert lines[:2] == [LEGEND, ZONE]
+    assert lines[2].lstrip().startswith("1 ") and "match started: Ann v Ben" in lines[2]
+    assert lines[3:5] == ["", "game 1 · Ann 0, Ben 0"]
+    assert [line.split()[0] for line in lines[5:11]] == ["2", "3", "4", "5", "6", "7"]
+    assert lines[11:13] == ["", "game 2 · Ann 1, Ben 0"]
+    assert [line.split()[0] for line in lines[13:]] == ["8", "9", "10", "11"]
 
 
 def test_history_headings_name_the_crawford_game(db: str) -> None:
@@ -131,8 +132,8 @@ def test_history_headings_name_the_crawford_game(db: str) -> None:
 
 def test_history_game_n_prints_that_game_alone(match: str) -> None:
     lines = ok(match, "history", "m", "--game", "1").splitlines()
-    assert lines[:3] == [LEGEND, "", "game 1 · Ann 0, Ben 0"]
-    assert [line.split()[0] for line in lines[3:]] == ["2", "3", "4", "5", "6", "7"]
+    assert lines[:4] == [LEGEND, ZONE, "", "game 1 · Ann 0, Ben 0"]
+    assert [line.split()[0] for line in lines[4:]] == ["2", "3", "4", "5", "6", "7"]
     second = ok(match, "history", "m", "--game", "2", "--json")
     assert '"number": 8' in second and '"number": 7' not in second
 

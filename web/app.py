@@ -71,12 +71,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from bgledger.errors import (
     ActionRefusedError,
     ConcurrentWriteError,
+    EventLooksLikeError,
     IdempotencyKeyReusedError,
     MatchNotFoundError,
     TokenScopeError,
     UnknownTokenError,
 )
-from bgledger.projections.views.audit import history_line
+from bgledger.projections.views.audit import history_line, match_zone, zone_text
 from bgledger.projections.views.summary import analyst_ids
 from bgledger.projections.views.svg import board_svg
 from bgledger.projections.views.text import brief, clock_line
@@ -137,6 +138,8 @@ def error_document(error: Exception) -> tuple[int, dict[str, Any]]:
         if isinstance(error, ConcurrentWriteError):
             document["raced"] = error.raced
         return 409, document
+    if isinstance(error, EventLooksLikeError):  # the form offers to start the event anyway
+        return 400, {"error": str(error), "confirm": "new_event"}
     if isinstance(error, BgLedgerError):
         return 400, {"error": str(error)}
     if isinstance(error, UnreadableRowError):  # a row edited behind the ledger's back
@@ -186,6 +189,7 @@ def create_app(
             "brief": brief(state),
             "clock": clock_line(state, shown.now_ms),
             "history": history,
+            "zone": zone_text(match_zone(state.started_at)),  # history's times are on its clock
             "events": state.events,
             "ids": analyst_ids(state) if show_ids else [],
         }

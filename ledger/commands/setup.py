@@ -61,7 +61,7 @@ from bgledger.rules.judge import judge, play_result
 from bgledger.rules.notation import Play
 from bgledger.rules.position import Position
 from bgledger.rules.profiles import DEFAULT_PROFILE, Decision, Profile, Subject, Window, get_profile
-from bgledger.rules.text import check_text, check_texts
+from bgledger.rules.text import check_name, check_texts
 
 __all__ = [
     "CLOCKS",
@@ -239,7 +239,9 @@ def _match_started(
     """
     names = (players[0].strip(), players[1].strip())
     rules = check_setup(match_id, names, length, profile, clock)
-    check_texts({"--event": event, "--round": round, "--table": table, "--by": by})
+    for label, text in (("--event", event), ("--round", round), ("--table", table)):
+        check_name(label, text)
+    check_texts({"--by": by})
     check_texts({"tag": dict(meta or {})})
     rule = rules.cube.crawford.value if crawford is None else crawford
     status = check_score(score, length, crawford_status, rule, rules)
@@ -288,7 +290,7 @@ def check_setup(
     for label, name in zip(("--a", "--b"), names, strict=True):
         if not name.strip():
             raise InvalidMatchSetupError(f"player {label} {name!r}: a name is needed")
-        check_text(f"player {label}", name, MAX_NAME)
+        check_name(f"player {label}", name, MAX_NAME)
     if names[0].strip().casefold() == names[1].strip().casefold():
         raise InvalidMatchSetupError(f"both players are called {names[0]!r}")
     if not 1 <= length <= MAX_LENGTH:

@@ -41,6 +41,7 @@ from bgledger.projections.state.fold import Phase, other
 from bgledger.projections.state.model import one_point_away
 from bgledger.rules.errors import InvalidNotationError, InvalidPlayError, RulesError
 from bgledger.rules.profiles import DEFAULT_PROFILE, Decision
+from bgledger.rules.text import as_entered
 
 __all__ = [
     "ImportedMatch",
@@ -229,7 +230,10 @@ def _started(
     unnamed = [f"Player {n}" for n in (1, 2) if first is not None and not first.players[n - 1]]
     if unnamed:
         meta[UNNAMED] = ", ".join(unnamed)
-    players = (players[0] or "Player 1 (unnamed)", players[1] or "Player 2 (unnamed)")
+    players = (
+        as_entered(players[0]) or "Player 1 (unnamed)",
+        as_entered(players[1]) or "Player 2 (unnamed)",
+    )
     if first is not None:
         for label, rating in zip(("Rating a", "Rating b"), first.ratings, strict=True):
             if rating:
@@ -238,7 +242,8 @@ def _started(
     try:
         return Match.start(
             match_uuid(match_id), match_id, players, found.length, profile=profile,
-            crawford=crawford, event=tags.get("Event", ""), round=tags.get("Round", ""),
+            crawford=crawford, event=as_entered(tags.get("Event", "")),
+            round=as_entered(tags.get("Round", "")),
             meta=meta, score=score, crawford_status=_status(first, found.length), by=by, at=at,
         )  # fmt: skip
     except RulesError as error:

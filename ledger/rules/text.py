@@ -44,10 +44,16 @@ from bgledger.rules.errors import RulesError
 __all__ = [
     "MAX_TEXT",
     "InvalidTextError",
+    "as_entered",
+    "check_name",
     "check_text",
     "check_texts",
     "escaped",
+    "event_key",
+    "find_blank",
     "find_unsafe",
+    "look_alikes",
+    "name_key",
 ]
 
 MAX_TEXT = 2000
@@ -136,3 +142,130 @@ def check_texts(fields: dict[str, Any]) -> None:
         elif isinstance(value, dict | list | tuple):
             for label, text in _texts(name, value):
                 check_text(label, text)
+
+
+# -- names, as people see them ----------------------------------------------------------
+#
+# A player's or an event's name is compared by eye: at the table, on the wall, in the
+# standings.  So a name must show something (a name of U+3164 HANGUL FILLER or U+2800
+# BRAILLE PATTERN BLANK prints as nothing), is stored as entered but NFC-composed and
+# trimmed (``as_entered``: "Zoë" typed with a combining diaeresis is the same four letters),
+# and names are compared folded (``name_key``, ``event_key``).  Stored names are never
+# rewritten: an old event reads as it was stored, and is compared folded.
+
+_BLANK = frozenset(
+    {
+        0x034F,  # COMBINING GRAPHEME JOINER
+        0x115F,  # HANGUL CHOSEONG FILLER
+        0x1160,  # HANGUL JUNGSEONG FILLER
+        0x17B4,  # KHMER VOWEL INHERENT AQ
+        0x17B5,  # KHMER VOWEL INHERENT AA
+        0x2800,  # BRAILLE PATTERN BLANK
+        0x3164,  # HANGUL FILLER
+        0xFFA0,  # HALFWIDTH HANGUL FILLER
+    }
+)
+"""Characters that are letters or symbols to Unicode and print as nothing (or a space): the
+default-ignorable ones not already refused as format characters, and the braille blank."""
+
+_MARKS = frozenset({"Mn", "Me", "Mc"})
+"""Combining marks: visible only on a character before them (variation selectors are Mn)."""
+
+
+def _char_name(char: str) -> str:
+    return f"U+{ord(char):04X} {unicodedata.name(char, 'an unassigned character')}"
+
+
+def find_blank(text: str) -> str | None:
+    """Why ``text`` would print as nothing (or hide a character), naming the character; None
+    if every character of it shows.
+
+    >>> find_blank("Zoë") is None
+    True
+    >>> find_blank("\u3164")
+    'U+3164 HANGUL FILLER prints as nothing'
+    >>> find_blank("\u0308\ufe0f")
+    'U+0308 COMBINING DIAERESIS and U+FE0F VARIATION SELECTOR-16 mark no letter: nothing shows'
+    """
+    for char in text:
+        if ord(char) in _BLANK:
+            return f"{_char_name(char)} prints as nothing"
+        if unicodedata.category(char) == "Cn":
+            return f"{_char_name(char)} is unassigned in Unicode {unicodedata.unidata_version}"
+    shown = [c for c in text if not c.isspace() and unicodedata.category(c) not in _MARKS]
+    if shown or not text.strip():
+        return None
+    marks = [_char_name(c) for c in dict.fromkeys(text) if not c.isspace()]
+    listed = marks[0] if len(marks) == 1 else f"{', '.join(marks[:-1])} and {marks[-1]}"
+    verb = "marks" if len(marks) == 1 else "mark"
+    return f"{listed} {verb} no letter: nothing shows"
+
+
+def as_entered(name: str) -> str:
+    """A name as a new match records it: NFC-composed, trimmed (spaces inside kept).
+
+    >>> as_entered(" Zoe\u0308 ") == "Zo\u00eb"
+    True
+    """
+    return unicodedata.normalize("NFC", name).strip()
+
+
+def check_name(label: str, name: str, limit: int = MAX_TEXT) -> str:
+    """``name`` if it is plain text (:func:`check_text`) that shows on a screen.
+
+    :raises InvalidTextError: naming ``label`` and the character that prints as nothing.
+    """
+    check_text(label, name, limit)
+    blank = find_blank(name)
+    if blank is not None:
+        raise InvalidTextError(f"{label} {name!r}: {blank}; a name is something people can read")
+    return name
+
+
+def name_key(name: str) -> str:
+    """A player's name as the standings compare it: NFC, trimmed, spaces inside collapsed.
+
+    Case is kept: "Ann" and "ANN" may be two people; "Zoë" typed two ways is one.
+
+    >>> name_key("Zoe\u0308  Smith ") == name_key("Zo\u00eb Smith")
+    True
+    """
+    return " ".join(unicodedata.normalize("NFC", name).split())
+
+
+_LOOK_ALIKES = str.maketrans(
+    # Greek letters, folded to lower case, written as the Latin letter their capital looks like.
+    "αβεζηικμνορτυχ"
+    # Cyrillic letters, folded, written as the Latin letter they look like.
+    "авеёкмнорстухіјѕԁԛԝӏ",
+    "abezhikmnoptyxabeëkmhopctyxijsdqwl",
+)
+"""The common Latin look-alikes of Greek and Cyrillic letters (a subset of Unicode's
+confusables, UTS #39): a name typed on a Greek or Russian keyboard layout, or pasted, that
+reads as the Latin one."""
+
+
+def event_key(name: str) -> str:
+    """An event's name as events are told apart: NFKC, case-folded, spaces collapsed, and the
+    Greek and Cyrillic letters that look Latin written as Latin (:data:`_LOOK_ALIKES`).
+
+    >>> event_key("Open") == event_key(" OPEN ") == event_key("\u039fpen")
+    True
+    >>> event_key("Open") == event_key("Opens")
+    False
+    """
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return " ".join(unicodedata.normalize("NFC", folded.translate(_LOOK_ALIKES)).split())
+
+
+def look_alikes(name: str) -> list[str]:
+    """The characters of ``name`` that :func:`event_key` reads as a Latin letter, named.
+
+    >>> look_alikes("\u039fpen")
+    ['U+039F GREEK CAPITAL LETTER OMICRON']
+    """
+    return [
+        _char_name(char)
+        for char in dict.fromkeys(name)
+        if char.casefold().translate(_LOOK_ALIKES) != char.casefold()
+    ]

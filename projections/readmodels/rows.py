@@ -7,7 +7,10 @@ return.  The score, the status and the winner come from the one fold
 nothing here counts points itself.
 
 Standings, per event name and player, over the matches of that event
-(``event`` of the match's start; an empty name for matches with none):
+(``event`` of the match's start; an empty name for matches with none).  Names are
+compared as people see them, never rewritten in the events: a player's name NFC-composed
+with its spaces collapsed (:func:`~bgledger.rules.text.name_key`: "Zoë" typed with a
+combining diaeresis is the same player), an event's NFC-composed and trimmed:
 
 - ``played``: finished matches (the match has a winner) the player was in;
 - ``won`` and ``lost``: of those, the ones the player won and lost;
@@ -36,6 +39,7 @@ from bgledger.events import MatchEvent, RulingMade, RulingOverturned
 from bgledger.projections.state.codec import state_to_dict
 from bgledger.projections.state.fold import Crawford, MatchState
 from bgledger.projections.views.summary import state_json
+from bgledger.rules.text import as_entered, name_key
 
 __all__ = [
     "is_ruling",
@@ -181,7 +185,7 @@ def standings_rows(matches: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]
             ("a", match["player_a"], match["score_a"], match["score_b"]),
             ("b", match["player_b"], match["score_b"], match["score_a"]),
         ):
-            key = (match["event"], player)
+            key = (as_entered(match["event"]), name_key(player))
             row = table.setdefault(key, _empty_standing(*key))
             _count(row, match["winner"], side, mine, theirs)
     return [table[key] for key in sorted(table)]

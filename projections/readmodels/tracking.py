@@ -142,7 +142,8 @@ class ReadModels:
         ]
         self._log_topics = [topic_of(kind) for kind in ruling_kinds()]
         self._started = topic_of(MatchStarted)
-        self._starts: list[tuple[int, str, str, str, int]] = []  # id, match, a, b, length
+        # id, match, a, b, length, event
+        self._starts: list[tuple[int, str, str, str, int, str]] = []
         self._folder = NotificationFolder(
             ledger.mapper, self.events_table, self._ruling_topics, batch, folded
         )
@@ -374,10 +375,23 @@ class ReadModels:
         self._read_starts(position)
         found += [
             match_id
-            for notification, match_id, *start in self._starts
+            for notification, match_id, *start, _ in self._starts
             if notification > position and tuple(start) == (*players, length)
         ]
         return found
+
+    def event_names(self) -> list[str]:
+        """The name of every event a match was started in, as stored, each once.
+
+        Read without catching up, as :meth:`like`: a new match asks before it is started.
+        """
+        query = select(matches_table.c.event).distinct()
+        with self.engine.connect() as connection:
+            position = self._read_position(connection) or 0
+            found = [row.event for row in connection.execute(query)]
+        self._read_starts(position)
+        found += [start[-1] for start in self._starts if start[0] > position]
+        return list(dict.fromkeys(name for name in found if name))
 
     def _read_starts(self, position: int) -> None:
         """Keep the ``MatchStarted`` of the notifications after ``position`` not yet read."""
@@ -387,7 +401,14 @@ class ReadModels:
             for notification in page:
                 event = cast(MatchStarted, self.ledger.mapper.to_domain_event(notification))
                 self._starts.append(
-                    (notification.id, event.match_id, event.player_a, event.player_b, event.length)
+                    (
+                        notification.id,
+                        event.match_id,
+                        event.player_a,
+                        event.player_b,
+                        event.length,
+                        event.event,
+                    )
                 )
             if len(page) < 500:
                 return

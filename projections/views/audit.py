@@ -152,7 +152,9 @@ __all__ = [
     "history_json",
     "history_line",
     "history_text",
+    "in_zone",
     "match_won_text",
+    "match_zone",
     "mode_text",
     "penalty_text",
     "provenance",
@@ -165,6 +167,7 @@ __all__ = [
     "signed_clock",
     "wall_clock",
     "worded_alone",
+    "zone_text",
 ]
 
 
@@ -589,7 +592,7 @@ def _expired(event: TimeExpired, before: MatchState, after: MatchState) -> str:
 def _break_started(event: BreakStarted, before: MatchState, after: MatchState) -> str:
     who = " and ".join(after.name(p) for p in event.players)
     combined = f" ({event.breaks} breaks combined)" if event.breaks > 1 else ""
-    until = wall_clock(event.at, event.minutes)
+    until = wall_clock(event.at, event.minutes, match_zone(after.started_at))
     rule = rule_for(after.profile, Decision.BREAK)
     parts = [f"break ({rule}): {who}, {event.minutes} minutes{combined}, until {until}"]
     if event.reserve_a_ms is not None and event.reserve_b_ms is not None:
@@ -603,10 +606,63 @@ def _break_started(event: BreakStarted, before: MatchState, after: MatchState) -
     return "; ".join(parts)
 
 
-def wall_clock(at: str, minutes: int = 0) -> str:
-    """``HH:MM``: the event time ``at`` (in its own offset), ``minutes`` on; '' if malformed."""
+def match_zone(started_at: str) -> str:
+    """The UTC offset a match's views print its times in: its start's (``+01:00``), else UTC.
+
+    One zone per match, so that a time sent with another offset (a phone at +14:00) is
+    printed on the same clock as the rest and the day never jumps; the start's, because it
+    is the venue's (the server's local time, or a transcription's header), which the wall
+    clock and the players' watches show.
+
+    >>> match_zone("2026-11-28T19:00:00+01:00"), match_zone(""), match_zone("2026-11-28T19:00:00")
+    ('+01:00', '+00:00', '+00:00')
+    """
     try:
-        return (datetime.fromisoformat(at) + timedelta(minutes=minutes)).strftime("%H:%M")
+        offset = datetime.fromisoformat(started_at).utcoffset()
+    except ValueError:
+        offset = None
+    if offset is None:
+        return "+00:00"
+    sign, seconds = (
+        ("-", -offset.total_seconds()) if offset < timedelta(0) else ("+", offset.total_seconds())
+    )
+    return f"{sign}{int(seconds) // 3600:02d}:{int(seconds) % 3600 // 60:02d}"
+
+
+def zone_text(zone: str) -> str:
+    """``UTC`` or ``UTC+14:00``: how a view names the zone it prints times in."""
+    return "UTC" if zone in ("", "+00:00", "-00:00") else f"UTC{zone}"
+
+
+def in_zone(at: str, zone: str) -> str:
+    """``YYYY-MM-DD HH:MM:SS``: the time ``at`` on the clock of ``zone`` (a UTC offset); as
+    written if it has no offset or is malformed (a time can only be shown, never made up).
+
+    >>> in_zone("2026-11-29T09:00:00+14:00", "+00:00")
+    '2026-11-28 19:00:00'
+    """
+    try:
+        moment = datetime.fromisoformat(at)
+        target = datetime.fromisoformat(f"2000-01-01T00:00:00{zone or '+00:00'}").tzinfo
+    except ValueError:
+        return at[:19].replace("T", " ")
+    if moment.tzinfo is None or target is None:
+        return at[:19].replace("T", " ")
+    return moment.astimezone(target).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def wall_clock(at: str, minutes: int = 0, zone: str = "") -> str:
+    """``HH:MM``: the event time ``at``, ``minutes`` on, on the clock of ``zone`` (the match's:
+    :func:`match_zone`; without one, in ``at``'s own offset); '' if malformed.
+
+    >>> wall_clock("2026-11-29T09:02:00+14:00", 10, "+00:00")
+    '19:12'
+    """
+    try:
+        when = datetime.fromisoformat(at) + timedelta(minutes=minutes)
+        if zone and when.tzinfo is not None:
+            when = when.astimezone(datetime.fromisoformat(f"2000-01-01T00:00:00{zone}").tzinfo)
+        return when.strftime("%H:%M")
     except ValueError:
         return ""
 
@@ -712,6 +768,7 @@ class HistoryEntry:
         ``"withdrawn"`` or ``"amended"`` (a scorekeeper's correction, not a ruling).
     :ivar correction: for a correction of a recording error, who allowed it, why, what
         it voids and (an amendment) the line that replaced the entry.
+    :ivar zone: the UTC offset the match's views print times in (:func:`match_zone`).
     """
 
     number: int
@@ -727,6 +784,7 @@ class HistoryEntry:
     clock: ClockReading | None = None
     voided_as: str = ""
     correction: CorrectionDetails | None = None
+    zone: str = ""
 
 
 class CorrectionDetails(TypedDict):
@@ -825,6 +883,7 @@ def history(events: Iterable[MatchEvent], *, last: int | None = None) -> list[Hi
                 clock=clock_reading(event, after),
                 voided_as="" if by is None else _voided_as(numbered.get(by)),
                 correction=_correction_details(event),
+                zone=match_zone(after.started_at),
             )
         )
     return entries
@@ -905,6 +964,7 @@ def folded_entries(
                 kind=type(event).__name__, text=describe(event, state, after, numbered),
                 flagged=after.flagged[-1:] == (number,), rule=_rule(event), game=after.game,
                 ruling=ruling_details(event), clock=clock_reading(event, after),
+                zone=match_zone(after.started_at),
             )
         )  # fmt: skip
         state = after
@@ -935,6 +995,7 @@ def history_json(entries: Iterable[HistoryEntry]) -> list[dict[str, Any]]:
     documents = []
     for entry in entries:
         document = asdict(entry)
+        del document["zone"]  # ``at`` keeps its own offset, as recorded
         if document["clock"] is None:
             del document["clock"]
         if document["correction"] is None:
@@ -960,7 +1021,7 @@ def history_line(entry: HistoryEntry, width: int = 0) -> str:
     mark = "x" if entry.voided_by else "!" if entry.flagged else "R" if entry.ruling else " "
     if entry.correction is not None and not entry.voided_by:
         mark = "C"
-    when = entry.at[:19].replace("T", " ")
+    when = in_zone(entry.at, entry.zone)
     text = entry.text
     if entry.voided_by and entry.voided_as in ("withdrawn", "amended"):
         text += f"  [{entry.voided_as} at {entry.voided_by}: recording error]"
@@ -1010,6 +1071,8 @@ def history_text(
     shown = [entry for entry in entries if game is None or entry.game == game]
     width = max((len(entry.recorded_by) for entry in shown), default=0)
     lines = [HISTORY_LEGEND]
+    if entries:
+        lines.append(f"times in {zone_text(entries[0].zone)}, the zone the match started in")
     current = 0
     for entry in shown:
         if entry.game != current:

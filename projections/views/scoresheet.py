@@ -96,7 +96,7 @@ from bgledger.projections.state.corrected import in_force, voided_by
 from bgledger.projections.state.fold import Crawford, GameRecord
 from bgledger.projections.state.model import MatchState
 from bgledger.projections.state.situation import score_text
-from bgledger.projections.views.audit import ending, history, mode_text, wall_clock
+from bgledger.projections.views.audit import ending, history, match_zone, mode_text, wall_clock
 from bgledger.projections.views.words import points_of, rule_for, ruling_status
 from bgledger.rules.profiles import DEFAULT_PROFILE, Decision
 
@@ -319,7 +319,9 @@ def correction_rows(events: Sequence[MatchEvent]) -> tuple[CorrectionRow, ...]:
     if not any(isinstance(e, EntryCorrected) for e in events):
         return ()
     return tuple(
-        CorrectionRow(entry.number, wall_clock(entry.at), entry.recorded_by, entry.text)
+        CorrectionRow(
+            entry.number, wall_clock(entry.at, zone=entry.zone), entry.recorded_by, entry.text
+        )
         for entry in history(events)
         if entry.correction is not None
     )
@@ -327,8 +329,16 @@ def correction_rows(events: Sequence[MatchEvent]) -> tuple[CorrectionRow, ...]:
 
 def penalty_rows(events: Sequence[MatchEvent], state: MatchState) -> tuple[PenaltyRow, ...]:
     """Every :class:`PenaltyPointsAssessed` of ``events``, in order; names from ``state``."""
+    zone = match_zone(state.started_at)
     return tuple(
-        PenaltyRow(wall_clock(e.at), state.name(e.player), e.points, e.rule, e.reason, e.ruled_by)
+        PenaltyRow(
+            wall_clock(e.at, zone=zone),
+            state.name(e.player),
+            e.points,
+            e.rule,
+            e.reason,
+            e.ruled_by,
+        )
         for e in events
         if isinstance(e, PenaltyPointsAssessed)
     )
@@ -345,7 +355,7 @@ def _opened(event: BreakStarted, state: MatchState, game: int) -> BreakRow:
         notes.append(f"exception ({rule_for(state.profile, Decision.BREAK_EXCEPTION)}): "
                      f"{event.exception}")  # fmt: skip
     return BreakRow(
-        wall_clock(event.at),
+        wall_clock(event.at, zone=match_zone(state.started_at)),
         clocks,
         " and ".join(state.name(p) for p in event.players),
         f"{event.minutes} min{combined}",
@@ -356,7 +366,8 @@ def _opened(event: BreakStarted, state: MatchState, game: int) -> BreakRow:
 def _closed(row: BreakRow, event: BreakEnded, state: MatchState) -> BreakRow:
     over = f"{event.minutes_over} min" if event.minutes_over > 0 else ""
     late = state.name(event.late) if event.late else ""
-    return replace(row, ended=wall_clock(event.at), over=over, late=late)
+    ended = wall_clock(event.at, zone=match_zone(state.started_at))
+    return replace(row, ended=ended, over=over, late=late)
 
 
 def break_rows(events: Sequence[MatchEvent], state: MatchState) -> tuple[BreakRow, ...]:
@@ -520,8 +531,7 @@ def _row(
 ) -> SheetRow:
     won = (game.points, 0) if game.winner == "a" else (0, game.points)
     before = (game.score[0] - won[0], game.score[1] - won[1])
-    when = _parsed(ended.get(game.number, ""))
-    clock = when.strftime("%H:%M") if when else ""
+    clock = wall_clock(ended.get(game.number, ""), zone=match_zone(state.started_at))
     name = state.name(game.winner)
     how = _how(game, offered)
     return SheetRow(game.number, before, name, game.points, how, game.score, game.crawford, clock)

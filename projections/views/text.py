@@ -383,7 +383,8 @@ def clock_line(
             rule = rule_for(state.profile, Decision.DELAY_FORFEITED)
             parts.append(f"no delay for {state.name(player)}'s next turn ({rule})")
     line = " · ".join(parts)
-    return f"{line} (at {time_of_day(now, state.last_at)})" if timer.running and reserves else line
+    at = time_of_day(now, state.started_at or state.last_at)  # the match's zone, as history's
+    return f"{line} (at {at})" if timer.running and reserves else line
 
 
 def _drift_line(state: MatchState) -> str | None:
@@ -416,7 +417,8 @@ def break_lines(state: MatchState) -> list[str]:
     opened = state.breaks.open
     if opened is not None:
         who = " and ".join(state.name(p) for p in opened.players)
-        since, ends = (time_of_day(ms, state.last_at) for ms in (opened.start_ms, opened.ends_ms))
+        like = state.started_at or state.last_at  # the match's zone, as history's
+        since, ends = (time_of_day(ms, like) for ms in (opened.start_ms, opened.ends_ms))
         lines.append(
             f"on a break for {who} since {since}: {opened.minutes} minutes, "
             f"its allowance ends at {ends}"

@@ -22,6 +22,7 @@
       var value = $(name).value.trim();
       if (value) { body[name] = /^\d+$/.test(value) ? parseInt(value, 10) : value; }
     });
+    if ($("new_event").checked) { body.new_event = true; }
     return body;
   }
 
@@ -30,7 +31,12 @@
     bgledger.keep();
     $("start").disabled = bgledger.send("/api/matches", setup(), function (status, body) {
       $("start").disabled = false;
-      if (status !== 201) { bgledger.refused(status, body); return; }
+      if (status !== 201) {
+        bgledger.refused(status, body);
+        // an event named like an existing one: the director may say it is another (ticked)
+        if (body.confirm === "new_event") { $("new-event-box").hidden = false; }
+        return;
+      }
       say("refused", "");
       var match = body.match;
       var pad = body.pad_url || window.location.origin + body.pad;
@@ -47,6 +53,11 @@
       $("started").hidden = false;
       form.hidden = true;
     }, function () { $("start").disabled = false; });
+  });
+
+  $("event").addEventListener("input", function () {  // another name: asked afresh
+    $("new_event").checked = false;
+    $("new-event-box").hidden = true;
   });
 
   $("another").addEventListener("click", function () {

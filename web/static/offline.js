@@ -195,7 +195,7 @@ var bgledgerQueue = (function () {
     var todo = document.createElement("p");
     var rest = entries.length - 1;
     todo.textContent = (stopped.status === 401 || stopped.status === 403
-      ? "Keep a token that may record here, then send it again. "
+      ? "Ask the director for a new link to this pad, open it, then send it again. "
       : "Check the board against the match; drop this entry, or send it again once it fits. ") +
       (rest ? rest + " more wait behind it, in order." : "Nothing else waits.");
     box.appendChild(todo);

@@ -2,9 +2,13 @@
 // the pages and their assets on the device, so that the pad loads without the network.
 // Every GET of the site goes to the network first and its answer is kept; without an
 // answer, the kept one is served. Writes (POST) and the live streams are never touched:
-// the offline queue (offline.js) keeps the writes.
+// the offline queue (offline.js) keeps the writes. An answer the server marks
+// Cache-Control: no-store (a match's .mat, its JSON) is never kept, and takes the place of
+// any copy kept before; nor is a kept copy served once the server has refused the page
+// (401, 403, 404, 410: a publication withdrawn, a match not this device's to read).
 "use strict";
-var CACHE = "bgledger-v2";
+var CACHE = "bgledger-v3";
+var REFUSED = [401, 403, 404, 410];
 var ASSETS = ["/static/style.css", "/static/pad.css", "/static/pad.js", "/static/token.js",
               "/static/offline.js", "/static/copy.js", "/static/live.js", "/static/local.js"];
 
@@ -36,9 +40,15 @@ self.addEventListener("fetch", function (event) {
   if (/\/events$/.test(url.pathname) || (request.headers.get("Accept") || "").indexOf("text/event-stream") >= 0) { return; }
   if (url.pathname === "/api/now" || url.pathname === "/sw.js") { return; }
   event.respondWith(fetch(request).then(function (response) {
-    if (response.ok) {
+    var unkept = /(^|[,\s])no-store([,\s]|$)/i.test(response.headers.get("Cache-Control") || "");
+    if (response.ok && !unkept) {
       var copy = response.clone();
-      caches.open(CACHE).then(function (cache) { return cache.put(kept(request), copy); });
+      return caches.open(CACHE).then(function (cache) { return cache.put(kept(request), copy); })
+        .then(function () { return response; }, function () { return response; });
+    }
+    if (unkept || REFUSED.indexOf(response.status) >= 0) {  // the kept copy is stale or withdrawn
+      return caches.open(CACHE).then(function (cache) { return cache.delete(kept(request)); })
+        .then(function () { return response; }, function () { return response; });
     }
     return response;
   }).catch(function () {

@@ -27,8 +27,16 @@ var bgledger = (function () {
   var query = new URLSearchParams(window.location.search);
   var hash = new URLSearchParams(window.location.hash.slice(1));
   var given = hash.get("token") || query.get("token");
+  var declined = false;   // a link's token the holder chose not to keep
   if (given) {
-    localStorage.setItem(key, given);
+    // A link never replaces a kept token silently: where the page asks (the director's
+    // pages: data-ask), the holder chooses; the link's token is kept only if he says so.
+    var before = localStorage.getItem(key);
+    if (!before || before === given || !box.dataset.ask || window.confirm(box.dataset.ask)) {
+      localStorage.setItem(key, given);
+    } else {
+      declined = true;
+    }
     query.delete("token");
     var rest = query.toString();
     history.replaceState(null, "", window.location.pathname + (rest ? "?" + rest : ""));
@@ -63,8 +71,14 @@ var bgledger = (function () {
     $("msg-next").hidden = !next;
     $("msg-next-text").textContent = next || "";
   }
+  // A token refused (401: none in force; 403: not for this) on a page whose holder runs no
+  // command (the pad: data-renew) says what he does: ask the director for a new link.
   function refused(status, body) {
-    say("refused", body.reason || body.error || ("error " + status), body.rule, body.next_step);
+    var renew = box.dataset.renew;
+    if (renew && status === 401) { say("refused", renew); return; }
+    var head = body.reason || body.error || ("error " + status);
+    if (renew && status === 403) { head += ". Ask the director for a new link if this phone should record it."; }
+    say("refused", head, body.rule, body.next_step);
   }
 
   // A client key per write (Idempotency-Key): a send the server may have stored but whose
@@ -118,6 +132,7 @@ var bgledger = (function () {
   }
 
   show();
+  if (declined) { say("refused", "The link's token was not kept: this device keeps its own."); }
   return {
     token: token,
     keep: keep,
