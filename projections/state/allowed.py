@@ -254,7 +254,7 @@ def _table(state: MatchState, profile: Profile) -> list[Allowed]:
     if phase in (Phase.BETWEEN_GAMES, Phase.OPENING):
         number = state.game + (phase is Phase.BETWEEN_GAMES)
         add("players", "opening", f"game {number}'s opening roll")
-        if phase is Phase.OPENING:
+        if phase is Phase.OPENING and state.next_cube <= profile.limits.cube.value:
             add("players", "automatic-double --as-played", "an automatic double, as played")
         out.extend(_breaks(state, profile))
         return out
@@ -264,7 +264,8 @@ def _table(state: MatchState, profile: Profile) -> list[Allowed]:
             add(turn, "roll", f"{mover} {agree(mover, 'rolls')}")
             if phase is Phase.ROLL and may_double(state, profile, turn):
                 add(turn, "double", f"{mover} {agree(mover, 'doubles')}")
-        if phase is Phase.ROLL and state.cube_owner == other(turn):
+        most = profile.limits.cube.value
+        if phase is Phase.ROLL and state.cube_owner == other(turn) and 2 * state.cube <= most:
             owner = name(state.cube_owner)
             add(state.cube_owner, "beaver --as-played", f"{owner}'s beaver, as played")
     elif phase is Phase.PLAY and state.dice is not None:
@@ -290,7 +291,8 @@ def _table(state: MatchState, profile: Profile) -> list[Allowed]:
         if not blocked:
             add(other(turn), "take", f"{taker} {agree(taker, 'takes')}")
             add(other(turn), "drop", f"{taker} {agree(taker, 'drops')}")
-        add(other(turn), "beaver --as-played", f"{taker}'s beaver, as played")
+        if 2 * (state.offer or state.next_cube) <= profile.limits.cube.value:
+            add(other(turn), "beaver --as-played", f"{taker}'s beaver, as played")
     elif phase is Phase.RESIGNED and state.resignation is not None:
         answer = name(other(state.resignation.player))
         add(other(state.resignation.player), "accept", f"{answer} {agree(answer, 'accepts')}")
@@ -332,12 +334,12 @@ def _scorekeeper(state: MatchState) -> list[Allowed]:
         return out
     if timer.running:
         out.append(Allowed("scorekeeper", "clock stop", "clock stop", "the clocks stopped"))
-    elif timer.stopped is not None:
+    elif timer.turn is not None and state.breaks.open is None:
         out.append(Allowed("scorekeeper", "clock resume", "clock resume", "the clocks resume"))
     out.append(Allowed("scorekeeper", "clock read", "clock read", "what the clocks show"))
-    for player in ("a", "b"):
-        words = f"{state.name(player)}'s time is out"
-        out.append(Allowed("scorekeeper", "flag", f"flag {player}", words))
+    if timer.turn is not None:  # (the ledger decides at the moment it is recorded: CLOCK 5.3)
+        words = f"{state.name(timer.turn)}'s time is out, once the clock shows 0:00"
+        out.append(Allowed("scorekeeper", "flag", f"flag {timer.turn}", words))
     return out
 
 
