@@ -326,6 +326,9 @@ def _scorekeeper(state: MatchState) -> list[Allowed]:
     ]
     if state.events > 1:
         out.append(Allowed("scorekeeper", "undo", "undo", "the last entry undone"))
+    opening = state.phase is Phase.PLAY and state.opening_dice
+    if state.phase in (Phase.BETWEEN_GAMES, Phase.OPENING) or opening:
+        out.append(Allowed("scorekeeper", "setup", "setup", "the game began from a position"))
     timer = state.timer
     if state.winner is not None:
         return out
