@@ -29,11 +29,10 @@ PAD_FORMS = set(re.findall(r'data-offer-verb data-verb="([^"]+)"', PAD))
 
 def on_the_pad(allowed: Allowed) -> bool:
     """Whether the pad has a control for ``allowed``'s line (a button, a panel, a form)."""
-    spaced = f" {allowed.line} "
     return (
         allowed.line in PAD_LINES
         or allowed.verb in PAD_FORMS
-        or any(spaced in f" {panel} " for panel in PAD_PANELS)
+        or any(allowed.line in panel.split("|") for panel in PAD_PANELS)
     )
 
 

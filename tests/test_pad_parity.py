@@ -29,8 +29,7 @@ ARGUMENTS = {"opening": "opening 3 1", "roll": "roll 6 4", "move": "move 8/5 6/5
 
 
 def _panel_lines() -> set[str]:
-    known = {*PAD_LINES, *ARGUMENTS, "amend", "roll --premature"}
-    return {line for panel in PAD_PANELS for line in known if f" {line} " in f" {panel} "}
+    return {line for panel in PAD_PANELS for line in panel.split("|")}
 
 
 def _offered_somewhere() -> dict[str, set[str]]:

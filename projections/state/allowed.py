@@ -252,8 +252,7 @@ def _table(state: MatchState, profile: Profile) -> list[Allowed]:
         add(hitter, "hit", f"{name(hitter)} {agree(name(hitter), 'hits')} the clock")
     blocked = _hit_blocks(state, profile)
     if phase in (Phase.BETWEEN_GAMES, Phase.OPENING):
-        number = state.game + (phase is Phase.BETWEEN_GAMES)
-        add("players", "opening", f"game {number}'s opening roll")
+        add("players", "opening", "opening roll")
         if phase is Phase.OPENING and state.next_cube <= profile.limits.cube.value:
             add("players", "automatic-double --as-played", "an automatic double, as played")
         out.extend(_breaks(state, profile))

@@ -55,7 +55,7 @@ var bgledgerLocal = (function () {
       && (d.phase === "roll" || d.phase === "doubled") ? d.clock.running : null;
     function add(party, line, words) { table.push({ party: party, verb: line, line: line, words: words }); }
     if (due) { add(due, "hit", name(due) + " hits the clock"); }
-    if (d.phase === "between-games" || d.phase === "opening") { add("players", "opening", "game " + (d.game + (d.phase === "between-games" ? 1 : 0)) + "'s opening roll"); }
+    if (d.phase === "between-games" || d.phase === "opening") { add("players", "opening", "opening roll"); }
     if (d.phase === "play") { add(d.turn, "move", name(d.turn) + " plays"); }
     if (!due && d.phase === "roll") {
       add(d.turn, "roll", name(d.turn) + " rolls");

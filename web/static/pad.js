@@ -95,8 +95,8 @@
     var found = allowed().filter(function (a) { return a.line === line; });
     return found.length ? found[0] : null;
   }
-  function any(lines) {  // "break start a" is one line: the list is split on the lines offered
-    return allowed().some(function (a) { return (" " + lines + " ").indexOf(" " + a.line + " ") >= 0; });
+  function any(lines) {  // a panel's lines, split on "|" ("break start a|break start b")
+    return lines.split("|").some(offered);
   }
   function ready() { return !!(doc && token() && !busy); }
 
