@@ -27,6 +27,7 @@ from bgledger.errors import BgLedgerError
 from bgledger.projections.state.allowed import TABLE_VERBS
 from bgledger.projections.state.fold import MatchState
 from bgledger.projections.views.text import brief
+from bgledger.service import Ledger
 from tests.now_driver import dice, on_the_pad, play, walk
 
 VERBS = {kind.verb for kind in VOCABULARY}
@@ -172,3 +173,30 @@ def test_the_crawford_game_has_no_cube_on_every_surface(db: str) -> None:
     assert "no cube: Crawford game" in board
     assert document["now"]["cube"] == "no cube: Crawford game"
     assert "double" not in {a["line"] for a in document["now"]["allowed"]}
+
+
+def test_a_row_kept_before_the_answer_was_in_the_summary_is_answered_all_the_same(
+    tmp_path: Path,
+) -> None:
+    """A read-model row written by an earlier version has no ``now`` in its summary: the
+    desk and the wall read the answer all the same (made again from the row's state)."""
+    import sqlalchemy
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    ledger = Ledger(url)
+    ledger.start(("Ann", "Bob"), 2, match_id="m", by="kim")
+    for line in ("opening 3 1", "move 8/5 6/5", "double", "drop", "opening 3 1"):
+        ledger.record_line("m", line, by="kim")
+    assert ledger.matches()  # the read models caught up
+    engine = sqlalchemy.create_engine(url)
+    with engine.begin() as connection:
+        read = sqlalchemy.text("select summary from bgledger_rm_matches")
+        (summary,) = connection.execute(read).one()
+        old = json.loads(summary)
+        del old["now"]
+        connection.execute(
+            sqlalchemy.text("update bgledger_rm_matches set summary = :s"), {"s": json.dumps(old)}
+        )
+    (row,) = ledger.matches()
+    assert json.loads(row["summary"])["now"]["cube"] == "no cube: Crawford game"
+    ledger.close()
