@@ -45,9 +45,8 @@ from bgledger.cli.common import RefusedError, library_errors, refusal_text, say
 from bgledger.cli.view_commands import _print_show, _title
 from bgledger.commands.vocabulary import VOCABULARY, help_lines
 from bgledger.errors import ActionRefusedError, BgLedgerError
-from bgledger.projections.state.situation import now, offers_text
 from bgledger.projections.views.audit import history_line
-from bgledger.projections.views.text import brief, resolve_viewer
+from bgledger.projections.views.text import brief, may_now, resolve_viewer
 from bgledger.service import Ledger, MatchState, without_comment
 
 __all__ = ["CONSOLE_WORDS", "Console", "help_entries", "help_table", "history_file", "refusal_once"]
@@ -127,7 +126,7 @@ class Console:
         title = _title(self.state)
         say(f"{title}\nrecording as {self.by} · 'help' lists the lines, 'quit' leaves")
         say(brief(self.state))
-        say(offers_text(self.state, now(self.state)))
+        say(may_now(self.state))
         while True:
             typing = True
             try:
@@ -185,7 +184,7 @@ class Console:
         for said in done.lines:
             say(f"  {said}")
         say(f"  {brief(done.state)}")
-        say(f"  {offers_text(done.state, now(done.state))}")
+        say(f"  {may_now(done.state)}")
 
     def help(self, words: list[str]) -> None:
         """The lines the console takes, or those that mention ``words``."""

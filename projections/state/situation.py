@@ -28,7 +28,6 @@ __all__ = [
     "cube_status",
     "cube_words",
     "now",
-    "offers_text",
     "premature_situation",
     "score_text",
     "situation",
@@ -62,24 +61,6 @@ class Now:
             "due": self.due,
             "allowed": [a.to_json() for a in self.allowed],
         }
-
-
-def offers_text(state: MatchState, answer: Now) -> str:
-    """The lines the table may record now, by player, in one line (the console's status):
-    ``may now: Ann: hit``, ``may now: Bob: roll, double``, ``may now: both: opening``.
-
-    >>> from bgledger.projections.state.model import MatchState
-    >>> state = MatchState("m", ("Ann", "Bob"), 5, "usbgf-2016", "none", True)
-    >>> offers_text(state, now(state))
-    'may now: Ann: break start a · Bob: break start b · both: opening, break start both'
-    """
-    parts = []
-    for party in ("a", "b", "players"):
-        lines = [a.line for a in answer.allowed if a.party == party]
-        if lines:
-            who = state.name(party) if party != "players" else "both"
-            parts.append(f"{who}: {', '.join(lines)}")
-    return "may now: " + " · ".join(parts) if parts else "nothing more is played at the table"
 
 
 def now(state: MatchState) -> Now:

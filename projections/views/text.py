@@ -35,7 +35,7 @@ from bgledger.projections.state.clock import (
     reason_text,
 )
 from bgledger.projections.state.fold import Crawford, GameRecord, MatchState, Phase, other, seat
-from bgledger.projections.state.situation import cube_status, cube_words, situation
+from bgledger.projections.state.situation import cube_status, cube_words, now, situation
 from bgledger.projections.views.audit import score_text
 from bgledger.projections.views.summary import gnubg_match_id, iso_from_ms
 from bgledger.projections.views.words import points_of, profile_of, rule_for
@@ -58,6 +58,7 @@ __all__ = [
     "figures",
     "figures_text",
     "games_table",
+    "may_now",
     "other",
     "reason_text",
     "resolve_viewer",
@@ -251,6 +252,24 @@ def brief(state: MatchState) -> str:
         parts.append(_crawford_status(state))
     parts.append(situation(state))
     return " · ".join(parts)
+
+
+def may_now(state: MatchState) -> str:
+    """The lines the table may record now, by player, in one line (the console's status):
+    ``may now: Ann: hit``, ``may now: Bob: roll, double``, ``may now: both: opening``.
+
+    >>> from bgledger.projections.state.model import MatchState
+    >>> state = MatchState("m", ("Ann", "Bob"), 5, "usbgf-2016", "none", True)
+    >>> may_now(state)
+    'may now: Ann: break start a · Bob: break start b · both: opening, break start both'
+    """
+    answer, parts = now(state), []
+    for party in ("a", "b", "players"):
+        lines = [a.line for a in answer.allowed if a.party == party]
+        if lines:
+            who = state.name(party) if party != "players" else "both"
+            parts.append(f"{who}: {', '.join(lines)}")
+    return "may now: " + " · ".join(parts) if parts else "nothing more is played at the table"
 
 
 def _game_status(state: MatchState) -> list[str]:
