@@ -200,3 +200,21 @@ def test_a_row_kept_before_the_answer_was_in_the_summary_is_answered_all_the_sam
     (row,) = ledger.matches()
     assert json.loads(row["summary"])["now"]["cube"] == "no cube: Crawford game"
     ledger.close()
+
+
+def test_the_manual_shows_what_show_json_gives(db: str) -> None:
+    """docs/now.md's example is a real document's ``now`` (Ann's hit due after her play)."""
+    manual = (Path(__file__).parents[1] / "docs" / "now.md").read_text()
+    example = json.loads("{" + manual.split("```json\n", 1)[1].split("```", 1)[0] + "}")["now"]
+    assert run(db, "start", "--a", "Ann", "--b", "Bob", "--length", "5", "--id", "m",
+               "--clock", "simple-delay").exit_code == 0  # fmt: skip
+    for args in (("opening", "m", "3", "1"), ("move", "m", "8/5 6/5")):
+        assert run(db, *args).exit_code == 0
+    _, document = shown(db, "m")
+    answer = document["now"]
+    assert {key: answer[key] for key in ("says", "turn", "cube", "due")} == {
+        key: example[key] for key in ("says", "turn", "cube", "due")
+    }
+    for allowed in example["allowed"]:
+        assert allowed in answer["allowed"]
+    assert [a for a in answer["allowed"] if a["party"] in ("a", "b")] == example["allowed"][:1]
