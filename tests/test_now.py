@@ -122,6 +122,9 @@ def test_after_a_play_on_a_clock_the_status_line_names_the_hit_first(db: str) ->
     offered = {(a["party"], a["line"]) for a in document["now"]["allowed"]}
     assert ("a", "hit") in offered and ("b", "roll") not in offered
     assert run(db, "roll", "m", "6", "4").exit_code == 1  # as the answer said: not yet
+    take = run(db, "take", "m")  # a refusal's next step is the hit, too
+    assert take.exit_code == 1
+    assert "record Ann's clock hit first: `hit m`" in take.stderr
 
 
 def test_after_a_double_and_a_take_on_a_clock_the_hit_is_named_first(db: str) -> None:

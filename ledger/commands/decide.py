@@ -22,7 +22,13 @@ from bgledger.errors import (
     NextStep,
     OutOfTurnError,
 )
-from bgledger.projections.state.allowed import Problem, cube_problem, resignation_problem
+from bgledger.projections.state.allowed import (
+    Problem,
+    cube_problem,
+    hit_blocks,
+    hit_due,
+    resignation_problem,
+)
 from bgledger.projections.state.fold import MatchState, Phase, other
 from bgledger.projections.state.situation import premature_situation, situation
 from bgledger.rules.judge import Judgement
@@ -168,7 +174,8 @@ _OPENING = ("3", "1")
 def next_step(state: MatchState, action: str = "") -> NextStep | None:
     """What a scorekeeper records next in ``state``, having tried ``action`` (a verb).
 
-    The action that is due: the end of a break, an opening roll, a roll, a
+    The action that is due: the end of a break, a clock hit (USBGF 4.1.8.1, where the
+    profile refuses the next action before it), an opening roll, a roll, a
     play (with an example: a legal play of the dice), an answer to a double,
     to a concession or to an early roll.  A scorekeeper who tried ``take`` or
     ``drop`` while the player on roll may double is shown the double.
@@ -192,6 +199,9 @@ def next_step(state: MatchState, action: str = "") -> NextStep | None:
 
     if state.breaks.open is not None and phase is not Phase.OVER:
         return step("record the end of the break first: {}", ("break", "end"))
+    due = hit_due(state)
+    if due is not None and action != "hit" and hit_blocks(state, get_profile(state.profile)):
+        return step(f"record {name(due)}'s clock hit first: {{}}", ("hit",))
     if phase in (Phase.BETWEEN_GAMES, Phase.OPENING):
         again = " again" if phase is Phase.OPENING else " first"
         number = state.game + (phase is Phase.BETWEEN_GAMES)

@@ -40,6 +40,7 @@ __all__ = [
     "agree",
     "allowed",
     "cube_problem",
+    "hit_blocks",
     "hit_due",
     "may_double",
     "may_hit",
@@ -214,7 +215,7 @@ def may_double(state: MatchState, profile: Profile, player: str) -> bool:
     return within and cube_problem(state, profile, player) is None
 
 
-def _hit_blocks(state: MatchState, profile: Profile) -> bool:
+def hit_blocks(state: MatchState, profile: Profile) -> bool:
     """Whether the due hit must be recorded before the player to act may act (refused,
     not implied by his action: the profile's :attr:`ClockRules.forgotten_hit`)."""
     if hit_due(state) is None or state.timer is None:
@@ -250,7 +251,7 @@ def _table(state: MatchState, profile: Profile) -> list[Allowed]:
     hitter = may_hit(state)
     if hitter is not None:
         add(hitter, "hit", f"{name(hitter)} {agree(name(hitter), 'hits')} the clock")
-    blocked = _hit_blocks(state, profile)
+    blocked = hit_blocks(state, profile)
     if phase in (Phase.BETWEEN_GAMES, Phase.OPENING):
         add("players", "opening", "opening roll")
         if phase is Phase.OPENING and state.next_cube <= profile.limits.cube.value:
