@@ -24,11 +24,13 @@ nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
 
 from bgledger.projections.state.breaks import allowance
 from bgledger.projections.state.model import Crawford, MatchState, Phase, other, seat
 from bgledger.rules.legal import can_play
+from bgledger.rules.position import Checkers, Position
 from bgledger.rules.profiles import Decision, ForgottenHit, PrematureRoll, Profile, get_profile
 
 __all__ = [
@@ -81,8 +83,7 @@ Problem = tuple[str, str]
 """What the rules forbid, and the rule that forbids it."""
 
 
-@dataclass(frozen=True, slots=True)
-class Allowed:
+class Allowed(NamedTuple):
     """One command a party may issue now.
 
     ``line`` is the line a control sends (``take``, ``resign gammon``, ``break start a``),
@@ -165,7 +166,13 @@ def no_legal_move(state: MatchState) -> bool:
     (CLOCK 3.4; USBGF 4.1.8.1 for the opponent who can neither move nor double):
     his hit without a roll ends his turn.
     """
-    position = state.position
+    return _no_roll_plays(state.board, state.turn or "a")
+
+
+@lru_cache(maxsize=1024)  # (asked of each state the answer is worked out for, on a clock)
+def _no_roll_plays(board: tuple[Checkers, Checkers], turn: str) -> bool:
+    mover = seat(turn)
+    position = Position.trusted(board[mover], board[1 - mover])
     return not any(can_play(position, (one, two)) for one in range(1, 7) for two in range(one, 7))
 
 
@@ -297,9 +304,12 @@ def _table(state: MatchState, profile: Profile) -> list[Allowed]:
         answer = name(other(state.resignation.player))
         add(other(state.resignation.player), "accept", f"{answer} {agree(answer, 'accepts')}")
         add(other(state.resignation.player), "reject", f"{answer} {agree(answer, 'rejects')}")
-    if phase in (Phase.ROLL, Phase.REROLL, Phase.PLAY):
+    rules = profile.resignations
+    if phase in (Phase.ROLL, Phase.REROLL, Phase.PLAY) and not (
+        rules.non_contact_only.value and state.position.is_contact()
+    ):  # as resignation_problem decides, the contact asked once
         for level in LEVELS:
-            if resignation_problem(state, profile, level) is None:
+            if level in rules.levels.value:
                 add(turn, f"resign {level}", f"{mover} {agree(mover, 'offers')} a {level}")
     return out
 
@@ -346,20 +356,28 @@ def _scorekeeper(state: MatchState) -> list[Allowed]:
     return out
 
 
-def _director(state: MatchState) -> list[Allowed]:
+_RULINGS = (
+    Allowed("director", "penalty", "penalty", "penalty points"),
+    Allowed("director", "correct-score", "correct-score", "the score corrected"),
+    Allowed("director", "correct-length", "correct-length", "the length corrected"),
+)
+_IN_GAME = (
+    Allowed("director", "revert", "revert", "an illegal play reverted"),
+    Allowed("director", "void-cube", "void-cube", "a cube action voided"),
+)
+_ON_A_CLOCK = (
+    Allowed("director", "clock set", "clock set", "the clocks set"),
+    Allowed("director", "missed-hit", "missed-hit", "a missed hit ruled"),
+)
+
+
+def _director(state: MatchState) -> tuple[Allowed, ...]:
     """The director's rulings that the state leaves open (each on an entry, at the desk)."""
-    out = [
-        Allowed("director", "penalty", "penalty", "penalty points"),
-        Allowed("director", "correct-score", "correct-score", "the score corrected"),
-        Allowed("director", "correct-length", "correct-length", "the length corrected"),
-    ]
-    if state.game > 0:
-        out.append(Allowed("director", "revert", "revert", "an illegal play reverted"))
-        out.append(Allowed("director", "void-cube", "void-cube", "a cube action voided"))
-    if state.timer is not None:
-        out.append(Allowed("director", "clock set", "clock set", "the clocks set"))
-        out.append(Allowed("director", "missed-hit", "missed-hit", "a missed hit ruled"))
-    return out
+    return (
+        *_RULINGS,
+        *(_IN_GAME if state.game > 0 else ()),
+        *(_ON_A_CLOCK if state.timer is not None else ()),
+    )
 
 
 _PLURAL = {"is": "are", "has": "have"}
