@@ -47,7 +47,7 @@ from bgledger.commands import vocabulary
 from bgledger.commands.vocabulary import help_lines
 from bgledger.errors import ActionRefusedError, BgLedgerError
 from bgledger.projections.views.audit import history_line
-from bgledger.projections.views.text import brief, resolve_viewer
+from bgledger.projections.views.text import brief, may_now, resolve_viewer
 from bgledger.service import Ledger, MatchState, without_comment
 
 __all__ = ["CONSOLE_WORDS", "Console", "help_entries", "help_table", "history_file", "refusal_once"]
@@ -127,6 +127,7 @@ class Console:
         title = _title(self.state)
         say(f"{title}\nrecording as {self.by} · 'help' lists the lines, 'quit' leaves")
         say(brief(self.state))
+        say(may_now(self.state))
         while True:
             typing = True
             try:
@@ -184,6 +185,7 @@ class Console:
         for said in done.lines:
             say(f"  {said}")
         say(f"  {brief(done.state)}")
+        say(f"  {may_now(done.state)}")
 
     def help(self, words: list[str]) -> None:
         """The lines the console takes, or those that mention ``words``."""

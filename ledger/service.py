@@ -1706,10 +1706,22 @@ class Ledger:
         from bgledger.projections.readmodels.rows import status_text
 
         listed = [{**row, "status": status_text(row)} for row in rows]
+        for row in listed:
+            if '"now":' not in row["summary"]:  # a row kept before the summary had the answer
+                row["summary"] = self._summary_now(row)
         if states:
             for row in listed:
                 row["state"] = self._row_state(row)
         return listed
+
+    def _summary_now(self, row: dict[str, Any]) -> str:
+        """A row's summary kept before ``show --json`` gave what may happen now (``now``),
+        made again from the row's state (or the match, folded): the pages read ``now``.
+        (Legacy: ``rebuild --full`` writes every row again; remove once rows are rebuilt.)"""
+        from bgledger.projections.views.summary import state_json
+
+        state = self._row_state(row) if "state" in row else self._store.state(row["match_id"])
+        return json.dumps(state_json(state), separators=(",", ":"), ensure_ascii=False)
 
     def _row_state(self, row: dict[str, Any]) -> MatchState:
         """The state a read-model row keeps, or the match folded if it is in an older form."""

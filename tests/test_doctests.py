@@ -25,6 +25,8 @@ MODULES = [
     "bgledger.projections.views.step",
     "bgledger.projections.views.scoresheet",
     "bgledger.projections.views.text",
+    "bgledger.projections.state.situation",
+    "bgledger.projections.state.allowed",
     "bgledger.projections.views.triage",
     "bgledger.web.steps",
     "bgledger.web.words",

@@ -10,9 +10,11 @@ import pytest
 from click.testing import CliRunner, Result
 
 from bgledger.cli.main import main
+from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.rulings import Ruling, RulingRefusedError
 from bgledger.errors import ActionRefusedError, IllegalPlayRefusedError
 from bgledger.events import GameWon, PlaysReverted, SingleDiceAgreed
+from bgledger.projections.state.situation import now
 from bgledger.projections.views.audit import history
 from bgledger.rules.profiles import Decision, get_profile
 from bgledger.service import Ledger
@@ -345,10 +347,13 @@ def test_classic_opening_throw_from_the_command_line_and_in_show(tmp_path: Path)
 
 
 def test_the_pad_offers_the_agreement_to_play_the_single_dice() -> None:
+    """The pad draws the control while the domain's answer offers its line (CLASSIC 4)."""
     page = (Path(__file__).parent.parent / "web" / "templates" / "pad.html").read_text()
-    assert 'data-line="play-singles" data-when="singles"' in page
-    script = (Path(__file__).parent.parent / "web" / "static" / "pad.js").read_text()
-    assert 'case "singles": return !!doc.opening_throw;' in script
+    assert 'data-line="play-singles" data-offer="play-singles"' in page
+    match = Match.start(match_uuid("s"), "s", ("Ann", "Bob"), 5, by="kim", profile="classic")
+    assert "play-singles" not in now(match.state).lines()
+    match.opening(5, 2, by="kim")
+    assert "play-singles" in now(match.state).lines("players")
 
 
 # -- a doubles team is two players; a player is named, not "he" --------------------------

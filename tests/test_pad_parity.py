@@ -1,71 +1,84 @@
-"""Every command a scorekeeper may issue has a control on the pad (issue 22's parity).
+"""The pad draws what the domain offers, and nothing else (issue 22's parity, issue 31's design).
 
-The pad's controls are written here as data, verb by verb, and so are the
-director's and the committee's commands, which the pad does not offer (the
-director's console does). A verb added to the vocabulary without a pad control,
-or left out of both tables, fails the first test.
+The pad's controls are not kept in a table here: each names the line it sends (``data-offer``,
+a panel's ``data-offers``, a form's verb), and ``pad.js`` shows it while ``show --json``'s
+``now.allowed`` (:func:`bgledger.projections.state.situation.now`) offers that line.  So:
+every line a control names is a line of the record language; every line the domain offers a
+player or the scorekeeper has a control (also checked at every step of random matches in
+``test_now``); every control is offered in some state; and ``pad.js`` keeps no phase logic.
 """
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
-from bgledger.commands.vocabulary import VOCABULARY
+from bgledger.commands.vocabulary import VOCABULARY, parse
+from bgledger.projections.state.allowed import Allowed
 from bgledger.service import Ledger
 from bgledger.web import create_app
+from tests.now_driver import PAD_FORMS, PAD_LINES, PAD_PANELS, on_the_pad, walk
 
-PAD_CONTROLS = {
-    "opening": 'id="dice-confirm"',
-    "play-singles": 'data-line="play-singles"',
-    "roll": 'id="dice-early"',  # the dice, and --premature for a roll before the play
-    "52:": 'id="line-form"',  # the shorthand is typed
-    "move": 'id="play-as-played"',  # the board's taps, and --as-played
-    "void-roll": 'data-verb="void-roll"',
-    "double": 'data-line="double --premature"',
-    "take": 'data-line="take"',
-    "drop": 'data-line="drop"',
-    "beaver": 'data-line="beaver --as-played"',
-    "automatic-double": 'data-line="automatic-double --as-played"',
-    "resign": 'data-line="resign gammon"',
-    "accept": 'data-line="accept"',
-    "reject": 'data-line="reject"',
-    "accept-roll": 'data-line="accept-roll"',
-    "refuse-roll": 'data-line="refuse-roll"',
-    "setup": 'data-verb="setup"',
-    "note": 'data-verb="note"',
-    "hit": 'data-line="hit"',
-    "clock start": 'data-verb="clock start"',
-    "clock stop": 'data-verb="clock stop"',
-    "clock resume": 'data-line="clock resume"',
-    "clock read": 'data-verb="clock read"',
-    "flag": 'data-line="flag b"',
-    "break start": 'data-line="break start both"',
-    "break end": 'data-line="break end"',
-    "undo": 'data-line="undo"',
-    "amend": 'id="amend-form"',
-}
-"""The pad's control for each command a scorekeeper records (what the page must contain)."""
-
-NOT_ON_THE_PAD = {
-    "clock set", "early-pickup", "late", "penalty",  # the director's (USBGF 2.2.4, 3.7.2)
-    "pickup-with-hit",  # the director's: a reserve restored (USBGF 4.1.8.1)
-    "revert", "void-cube", "nullify-pass", "void-concession", "correct-cube",
-    "correct-setup", "overturn", "correct-length", "correct-score", "missed-hit",
-}  # fmt: skip
-"""The director's and the committee's commands: their console posts them, not the pad.
-(A ruling noted, ``note --ruled-by director``, is the ``note`` verb's.)"""
+SCRIPT = (Path(__file__).parents[1] / "web" / "static" / "pad.js").read_text()
+VERBS = {kind.verb for kind in VOCABULARY}
+ARGUMENTS = {"opening": "opening 3 1", "roll": "roll 6 4", "move": "move 8/5 6/5"}
+"""What the dice and the board add to the lines of their panels."""
 
 
-def _verbs() -> set[str]:
-    return {kind.verb for kind in VOCABULARY}
+def _panel_lines() -> set[str]:
+    return {line for panel in PAD_PANELS for line in panel.split("|")}
 
 
-def test_every_verb_is_on_the_pad_or_the_directors() -> None:
-    assert _verbs() == set(PAD_CONTROLS) | NOT_ON_THE_PAD
-    assert not set(PAD_CONTROLS) & NOT_ON_THE_PAD
+def _offered_somewhere() -> dict[str, set[str]]:
+    """Each line the domain offered, by party, over random matches under every profile."""
+    seen: dict[str, set[str]] = {}
+    profiles = ("usbgf-2016", "usbgf-2017", "classic", "online")
+    for seed, profile, clocked in itertools.product(range(6), profiles, (False, True)):
+        for _, answer, _, _ in walk(seed, profile, clocked, 3, 120):
+            for allowed in answer.allowed:
+                seen.setdefault(allowed.line, set()).add(allowed.party)
+    return seen
+
+
+@pytest.fixture(scope="module")
+def offered() -> dict[str, set[str]]:
+    return _offered_somewhere()
+
+
+def _with_arguments(line: str) -> str:
+    verb, _, rest = line.partition(" ")
+    return f"{ARGUMENTS[verb]} {rest}".strip() if verb in ARGUMENTS else line
+
+
+def test_every_control_sends_a_line_of_the_record_language() -> None:
+    for line in PAD_LINES | _panel_lines() - {"amend"}:
+        assert parse(_with_arguments(line)).verb in VERBS, line
+    assert PAD_FORMS <= VERBS
+
+
+def test_every_line_offered_to_a_player_or_the_scorekeeper_has_a_control(
+    offered: dict[str, set[str]],
+) -> None:
+    for line, parties in offered.items():
+        for party in parties - {"director"}:
+            verb = next(v for v in sorted(VERBS, key=len, reverse=True) if line.startswith(v))
+            assert on_the_pad(Allowed(party, verb, line, "")), f"no control for {line!r}"
+
+
+def test_every_control_is_offered_in_some_state(offered: dict[str, set[str]]) -> None:
+    lines = {line for line, parties in offered.items() if parties - {"director"}}
+    never = {line for line in PAD_LINES | _panel_lines() | PAD_FORMS if line not in lines}
+    assert never == set(), never
+
+
+def test_pad_js_keeps_no_phase_logic() -> None:
+    """The script reads no phase, no cube and no Crawford status: only ``now``'s lines."""
+    for word in ("phase", "crawford", "cube", "to_act", "opening_throw"):
+        assert word not in SCRIPT, word
+    assert "doc.now.allowed" in SCRIPT
 
 
 @pytest.fixture(scope="module")
@@ -77,12 +90,11 @@ def pad_page(tmp_path_factory: pytest.TempPathFactory) -> str:
     return page.text
 
 
-@pytest.mark.parametrize("verb", sorted(PAD_CONTROLS))
-def test_the_pad_has_the_control(pad_page: str, verb: str) -> None:
-    assert PAD_CONTROLS[verb] in pad_page, f"the pad has no control for {verb!r}"
+def test_the_served_pad_has_every_control(pad_page: str) -> None:
+    for line in PAD_LINES:
+        assert f'data-offer="{line}"' in pad_page, line
 
 
 def test_the_pad_script_sends_what_its_checkboxes_say() -> None:
-    script = (Path(__file__).parents[1] / "web" / "static" / "pad.js").read_text()
-    assert '" --premature"' in script and '" --as-played"' in script
-    assert "form.dataset.verb" in script  # the composed forms send their verb
+    assert '" --premature"' in SCRIPT and '" --as-played"' in SCRIPT
+    assert "form.dataset.verb" in SCRIPT  # the composed forms send their verb

@@ -89,7 +89,7 @@ def test_one_line_costs_the_console_that_table_alone(ledger: Ledger) -> None:
     assert [[table["id"] for table in event["tables"]] for event in events] == [[ids[41]]]
     table = events[0]["tables"][0]
     assert "A41 v B41" in table["row"] and "A41 v B41" in table["card"]
-    assert "B41 on roll" in table["row"]  # Ann's play is made: Bob's turn
+    assert "B41 to roll or double" in table["row"]  # Ann's play is made: Bob's turn
     assert not any(f'"m-{other}"' in received.decode() for other in ids if other != ids[41])
     assert len(received) < 20_000
     assert len(whole) > 10 * len(received)  # the whole live part, as the console used to refetch

@@ -91,7 +91,7 @@ def test_a_line_posted_by_a_pad_shows_on_the_console(client: TestClient, ledger:
     shown = card(client.get(LIVE).text, "final")
     assert "game 1" in shown
     assert "cube 2, Ann's" in shown  # Bob doubled, Ann took: her cube
-    assert "turn Bob, on roll" in shown  # the phase in words
+    assert "turn Bob to roll" in shown  # the domain's words: Ann owns the cube, so no double
     assert "flagged" not in shown
     full = card(client.get("/events/Open%20Cup/director/cards/final").text, "final")
     assert "Ann took: cube at 2, Ann owns it" in full  # the last event, on the full card
@@ -155,7 +155,7 @@ def test_a_ruling_posted_with_the_directors_token_appears_in_the_log(
     assert "plays reverted: play reverted (event 6)" in log
     assert "one checker 11 pips" in log and "in force" in log
     assert "flagged" not in card(page, "final")  # the illegal play is void
-    assert "turn Bob, to move" in card(page, "final")  # Bob plays his 6-4 again
+    assert "turn Bob to move" in card(page, "final")  # Bob plays his 6-4 again
     # the committee overturns it: the log says so, the ruling struck through
     committee = ledger.issue_token("committee", event="Open Cup")
     answer = post(client, "final", "overturn 7 --reason the play stands", committee)

@@ -167,14 +167,15 @@ def test_the_console_follows_a_line_posted_by_a_pad(browser: Browser, shots: Pat
 
     browser.size(PHONE)
     browser.post("side", "opening 6 1", browser.tokens["side"])  # Sam's pad, at table 2
-    browser.until(lambda: "Cy, to move" in browser.text(card(".turn")), "the console follows")
+    browser.until(lambda: "Cy to move" in browser.text(card(".turn")), "the console follows")
     assert browser.text(card(".state")) == "game 1 · Cy to move"
     browser.tap(card(".open-card"))  # the full card, on demand: its last entries
     browser.until(lambda: browser.find("#card-view .last-lines"), "the full card opens")
     assert "Di <i> rolled the lower die: Cy's time runs" in browser.text("#card-view .last-lines")
     assert "6:00" in browser.text(card(".reserves"))  # the 3-point match's reserve
     browser.post("side", "move 13/7 8/7", browser.tokens["side"])
-    browser.until(lambda: "Di <i>, on roll" in browser.text(card(".turn")), "the next line too")
+    # Cy's hit is due before Di <i> rolls (USBGF 4.1.8.1): the card says so (issue 31)
+    browser.until(lambda: "Cy to hit the clock" in browser.text(card(".turn")), "the next line")
     assert browser.server("side")["turn"] == "b"
     browser.shoot(shots, "2-phone-followed", top=card())
 
@@ -187,7 +188,7 @@ def test_a_ruling_made_from_the_consoles_picker(browser: Browser, shots: Path) -
     assert "token" not in browser.driver.current_url
     final = '#console .card[data-match="final"]'
     assert "flagged: event 6" in browser.text(f"{final} .need.flagged")
-    assert "Ann, on roll" in browser.text(f"{final} .turn")  # after Bob's play
+    assert "Ann to roll" in browser.text(f"{final} .turn")  # after Bob's play
 
     browser.tap(f'{final} .open-desk[data-match="final"]')
     browser.until(lambda: browser.find("#desk-history .entry"), "the desk opens")
@@ -230,7 +231,7 @@ def test_a_ruling_made_from_the_consoles_picker(browser: Browser, shots: Path) -
     row = browser.text(log)
     assert "final#7" in row and "play reverted (event 6)" in row and "in force" in row
     assert 'Bob\'s "6-5" was a 6-4' in row
-    browser.until(lambda: "Bob, to move" in browser.text(f"{final} .turn"), "Bob plays again")
+    browser.until(lambda: "Bob to move" in browser.text(f"{final} .turn"), "Bob plays again")
     assert not browser.driver.find_elements("css selector", f"{final} .need.flagged")
     browser.until(lambda: "voided by ruling 7" in browser.text("#desk-history"), "history too")
 

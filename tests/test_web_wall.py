@@ -425,7 +425,7 @@ def test_a_card_never_offers_a_double_to_a_player_whose_opponent_owns_the_cube(
     client: TestClient, ledger: Ledger
 ) -> None:
     """Bob owns the cube at 2: Ann, on roll, may only roll (USBGF 4.4: only the cube's
-    owner doubles); the card says she is on roll, the status line that she is to roll."""
+    owner doubles); the card says she is to roll, and so does the status line."""
     ann_doubles = ("opening 3 1", "move 8/5 6/5", "roll 6 4", "move 24/14", "double", "take")
     each_plays = ("roll 6 4", "move 24/14", "roll 3 1", "move 8/5 6/5")
     for line in ann_doubles + each_plays:
@@ -433,7 +433,7 @@ def test_a_card_never_offers_a_double_to_a_player_whose_opponent_owns_the_cube(
     _published(ledger)
     wall = client.get("/events/Open/wall").text
     card = wall[wall.index('data-match="final"') :].split("</a>")[0]
-    assert "Ann on roll" in card
+    assert "Ann to roll" in card
     assert "double" not in card.split("cube")[0]  # no double offered before the cube's words
     assert "cube 2, Bob&#39;s" in card or "cube 2, Bob's" in card  # show's words for the cube
     watched = client.get("/matches/final/watch").text
@@ -461,3 +461,20 @@ def test_a_quiet_wall_learns_of_a_withdrawal_within_seconds_not_the_keep_alive(
 
     told, took = asyncio.run(scenario())
     assert told == [{}] and took < 3
+
+
+def test_a_card_in_the_crawford_game_says_no_cube_as_show_does(
+    client: TestClient, ledger: Ledger
+) -> None:
+    """Issue 31: the card said 'cube 1, centred' in the Crawford game, where show says 'no
+    cube: Crawford game' (USBGF 4.4.6); both now word the domain's one answer."""
+    ledger.start(("Kit", "Lou"), 2, match_id="crawford", by="kim", event="Open")
+    game = ("opening 3 1", "move 8/5 6/5")
+    for line in (*game, "double", "drop", *game):  # Lou wins game 1 by a pass: 0-1 of 2
+        ledger.record_line("crawford", line, by="kim")
+    _published(ledger)
+    wall = client.get("/events/Open/wall").text
+    card = wall[wall.index('data-match="crawford"') :].split("</a>")[0]
+    assert "no cube: Crawford game" in card and "centred" not in card
+    assert "Lou to roll" in card and "double" not in card
+    assert "no cube: Crawford game" in client.get("/matches/crawford/watch").text

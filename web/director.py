@@ -71,7 +71,7 @@ from bgledger.projections.views.words import rule_for, rules_cited
 from bgledger.service import Decision, Ledger
 from bgledger.web.feeds import EventNews, FeedHub
 from bgledger.web.streams import Streams, client_of
-from bgledger.web.words import phase_words, status_words
+from bgledger.web.words import status_words
 
 __all__ = ["CARDS_UP_TO", "CATCH_UP", "console_news", "director_routes"]
 
@@ -103,7 +103,7 @@ def item(row: Mapping[str, Any], now_ms: int) -> dict[str, Any]:
         tick["from"] = falls_from(clock)
     status = status_words({**row, "summary": document})
     if document.get("to_act") and not row["winner"]:
-        status += f" · {document['players'][document['to_act']]} {phase_words(document['phase'])}"
+        status += f" · {document['now']['turn']}"
     rank = rank_of(document, found, now_ms)
     state = row.get("state")
     found_item = {

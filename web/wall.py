@@ -57,11 +57,11 @@ from starlette.routing import Route
 from bgledger.projections.views.audit import history_line
 from bgledger.projections.views.summary import analyst_ids
 from bgledger.projections.views.svg import board_svg
-from bgledger.projections.views.text import brief, clock_text, cube_words
+from bgledger.projections.views.text import brief, clock_text
 from bgledger.service import Ledger, MatchState
 from bgledger.web.feeds import FeedHub, Subscription, Tagged
 from bgledger.web.streams import Streams, client_of
-from bgledger.web.words import phase_words, status_words
+from bgledger.web.words import status_words
 
 __all__ = ["EMBED_CSP", "FEATURED_MOST", "PAGE_BOARDS", "ROTATE_SECONDS", "wall_routes"]
 
@@ -422,8 +422,7 @@ def _card(row: dict[str, Any], last: str) -> dict[str, Any]:
     document = json.loads(row["summary"])
     players = (row["player_a"], row["player_b"])
     cube = document["cube"]
-    owner = cube["owner"]
-    cube_text = cube_words(cube["value"], players[0 if owner == "a" else 1] if owner else None)
+    cube_text = document["now"]["cube"]
     if cube["offered"]:
         cube_text += " · double offered"
     return {
@@ -444,11 +443,12 @@ def _card(row: dict[str, Any], last: str) -> dict[str, Any]:
 
 
 def _turn_words(row: dict[str, Any], document: dict[str, Any], players: tuple[str, str]) -> str:
-    """Whose turn and to do what, in words: ``Bob to roll or double``, ``won by Ann``."""
+    """Whose turn and to do what, in words: ``Bob to roll or double``, ``Ann to hit the
+    clock``, ``won by Ann`` (the domain's words: ``show --json``'s ``now.turn``)."""
     to_act = document.get("to_act")
     if row["winner"] or not to_act or document.get("phase") in ("between-games", "over", None):
         return status_words(row)
-    return f"{players[0 if to_act == 'a' else 1]} {phase_words(document['phase'])}"
+    return str(document["now"]["turn"])
 
 
 def _clock(clock: dict[str, Any], players: Sequence[str]) -> dict[str, Any] | None:

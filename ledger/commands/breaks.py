@@ -34,6 +34,7 @@ from bgledger.commands import decide as _decide
 from bgledger.commands.clock import ClockCommands
 from bgledger.errors import BreakRefusedError, InvalidClockError, PenaltyRefusedError
 from bgledger.events import BreakEnded, BreakStarted, MatchEvent, PenaltyPointsAssessed
+from bgledger.projections.state.allowed import BEST_OF_THREE as BEST_OF_THREE
 from bgledger.projections.state.breaks import allowance, minutes_between
 from bgledger.projections.state.clock import at_ms, figures
 from bgledger.projections.state.corrected import in_force
@@ -41,9 +42,6 @@ from bgledger.projections.state.fold import MatchState, Phase, other
 from bgledger.rules.profiles import BreakRules, Decision, LatenessRules, get_profile
 
 __all__ = ["BEST_OF_THREE", "BreakCommands"]
-
-BEST_OF_THREE = "best-of-three"
-"""The ``meta`` key (value ``yes``) of a match in a best-of-three series."""
 
 
 class BreakCommands(ClockCommands):

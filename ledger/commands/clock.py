@@ -64,10 +64,10 @@ from bgledger.events import (
     UnplayablePlayRecorded,
 )
 from bgledger.projections.state import clock as _stops
+from bgledger.projections.state.allowed import no_legal_move
 from bgledger.projections.state.clock import REASONS, ClockState, at_ms, clock_text, figure, figures
 from bgledger.projections.state.corrected import in_force
 from bgledger.projections.state.fold import MatchState, Phase, fold, other
-from bgledger.rules.legal import can_play
 from bgledger.rules.profiles import (
     DEFAULT_PROFILE,
     ClockRules,
@@ -694,17 +694,6 @@ def _check_hitter(state: MatchState, timer: ClockState, hitter: str, profile: Pr
             "ends with a hit after a play, a double, a take or a roll that cannot be played",
             turn_end,
         )
-
-
-def no_legal_move(state: MatchState) -> bool:
-    """The player on roll could play no roll at all (on the bar against a closed board).
-
-    He "is not required to roll the dice but must continue hitting the clock"
-    (CLOCK 3.4; USBGF 4.1.8.1 for the opponent who can neither move nor double):
-    his hit without a roll ends his turn.
-    """
-    position = state.position
-    return not any(can_play(position, (one, two)) for one in range(1, 7) for two in range(one, 7))
 
 
 def _opening_started(state: MatchState, timer: ClockState, profile: Profile) -> str | None:

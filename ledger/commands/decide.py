@@ -22,7 +22,14 @@ from bgledger.errors import (
     NextStep,
     OutOfTurnError,
 )
-from bgledger.projections.state.fold import Crawford, MatchState, Phase, other
+from bgledger.projections.state.allowed import (
+    Problem,
+    cube_problem,
+    hit_blocks,
+    hit_due,
+    resignation_problem,
+)
+from bgledger.projections.state.fold import MatchState, Phase, other
 from bgledger.projections.state.situation import premature_situation, situation
 from bgledger.rules.judge import Judgement
 from bgledger.rules.legal import legal_plays
@@ -56,10 +63,6 @@ _PENDING = {
     Phase.OPENING: Decision.BASIC_RULES,
 }
 """What is pending in each phase that has something pending: its decision is cited."""
-
-
-Problem = tuple[str, str]
-"""What the rules forbid, and the rule that forbids it."""
 
 
 def flags(problem: Problem | None) -> dict[str, Any]:
@@ -171,7 +174,8 @@ _OPENING = ("3", "1")
 def next_step(state: MatchState, action: str = "") -> NextStep | None:
     """What a scorekeeper records next in ``state``, having tried ``action`` (a verb).
 
-    The action that is due: the end of a break, an opening roll, a roll, a
+    The action that is due: the end of a break, a clock hit (USBGF 4.1.8.1, where the
+    profile refuses the next action before it), an opening roll, a roll, a
     play (with an example: a legal play of the dice), an answer to a double,
     to a concession or to an early roll.  A scorekeeper who tried ``take`` or
     ``drop`` while the player on roll may double is shown the double.
@@ -195,6 +199,9 @@ def next_step(state: MatchState, action: str = "") -> NextStep | None:
 
     if state.breaks.open is not None and phase is not Phase.OVER:
         return step("record the end of the break first: {}", ("break", "end"))
+    due = hit_due(state)
+    if due is not None and action != "hit" and hit_blocks(state, get_profile(state.profile)):
+        return step(f"record {name(due)}'s clock hit first: {{}}", ("hit",))
     if phase in (Phase.BETWEEN_GAMES, Phase.OPENING):
         again = " again" if phase is Phase.OPENING else " first"
         number = state.game + (phase is Phase.BETWEEN_GAMES)
@@ -258,58 +265,6 @@ def check_cube_limit(profile: Profile, value: int) -> None:
             f"a cube at {value}: {profile.name} turns the cube to {most} at most, even as played",
             profile.cite(Decision.CUBE_LEVEL),
         )
-
-
-def cube_problem(
-    state: MatchState, profile: Profile, player: str, value: int | None = None
-) -> Problem | None:
-    """Why ``player`` may not double (to ``value``) now, with the rule; ``None`` if he may.
-
-    The Crawford game (USBGF 4.4.6), the opponent's cube (USBGF 4.4.2), a
-    dead cube (USBGF 4.4.9), the cube out of play after a shortened match
-    (USBGF 4.8.5(d)) and a wrong level (USBGF 4.4.8), as the profile has them.
-    """
-    rules, cite = profile.cube, profile.cite
-    if min(state.score) >= state.length:
-        return (
-            "the cube is out of play: the next game decides the match",
-            cite(Decision.CUBE_OUT_OF_PLAY),
-        )
-    if value is not None and value != state.next_cube:
-        return (
-            f"the cube goes from {state.cube} to {state.next_cube}, not {value}",
-            cite(Decision.CUBE_LEVEL),
-        )
-    basics = cite(Decision.BASIC_RULES)
-    if state.crawford is Crawford.CRAWFORD and state.crawford_rule:
-        return "the cube is out of play in the Crawford game", rules.crawford.rule or basics
-    if state.cube_owner == other(player):
-        owner = state.name(state.cube_owner)
-        return (
-            f"{owner} owns the cube at {state.cube}: only the owner redoubles",
-            cite(Decision.DOUBLE),
-        )
-    score = state.score[0 if player == "a" else 1]
-    if rules.dead_cube_double_void.value and 0 < state.length <= score + state.cube:
-        return (
-            f"the cube is dead: {state.name(player)}, with {score} of {state.length}, "
-            f"wins the match by winning this game at {state.cube}",
-            rules.dead_cube_double_void.rule or basics,
-        )
-    return None
-
-
-def resignation_problem(state: MatchState, profile: Profile, level: str) -> Problem | None:
-    """Why a concession of ``level`` may not be offered now, with the rule; ``None`` if it may."""
-    rules, basics = profile.resignations, profile.cite(Decision.BASIC_RULES)
-    if level not in rules.levels.value:
-        return f"profile {profile.name} has no {level} concession", rules.levels.rule or basics
-    if rules.non_contact_only.value and state.position.is_contact():
-        return (
-            "a game may be conceded only in a non-contact position",
-            rules.non_contact_only.rule or basics,
-        )
-    return None
 
 
 def parse_level(text: str) -> str:

@@ -3,14 +3,130 @@
 :func:`situation` reads the folded :class:`~bgledger.projections.state.model.MatchState`
 only: the commands quote it when they refuse an action out of sequence, and
 the text view writes it under the board and in each one-line summary.
+:func:`now` is what may happen now, worded once: the situation, the cube, and the
+commands each party may issue (:func:`bgledger.projections.state.allowed.allowed`),
+what ``show --json`` gives as ``now`` and every surface draws.
 """
 
 from __future__ import annotations
 
-from bgledger.projections.state.model import START_SIDE, Crawford, MatchState, Phase, other
-from bgledger.rules.profiles import Decision, get_profile
+from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["premature_situation", "score_text", "situation"]
+from bgledger.projections.state.allowed import (
+    Allowed,
+    agree,
+    allowed,
+    hit_due,
+    may_double,
+)
+from bgledger.projections.state.model import START_SIDE, Crawford, MatchState, Phase, other
+from bgledger.rules.profiles import Decision, ForgottenHit, get_profile
+
+__all__ = [
+    "Now",
+    "cube_status",
+    "cube_words",
+    "now",
+    "premature_situation",
+    "score_text",
+    "situation",
+    "turn_words",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Now:
+    """What may happen now, in one answer: ``says`` where the match stands (the status
+    line), ``turn`` who acts next and how, in a few words (a card's), ``cube`` the cube in
+    words, ``due`` the player whose clock hit is due (or None), and ``allowed`` each command
+    a party may issue now."""
+
+    says: str
+    turn: str
+    cube: str
+    due: str | None
+    allowed: tuple[Allowed, ...]
+
+    def lines(self, party: str | None = None) -> tuple[str, ...]:
+        """The lines offered (to ``party`` only, if given), in order."""
+        return tuple(a.line for a in self.allowed if party is None or a.party == party)
+
+    def to_json(self) -> dict[str, Any]:
+        """As ``show --json`` writes it: ``now``."""
+        return {
+            "says": self.says,
+            "turn": self.turn,
+            "cube": self.cube,
+            "due": self.due,
+            "allowed": [a.to_json() for a in self.allowed],
+        }
+
+
+def now(state: MatchState) -> Now:
+    """What may happen now in ``state``: every surface's one answer.
+
+    >>> from bgledger.projections.state.model import MatchState
+    >>> answer = now(MatchState("m", ("Ann", "Bob"), 5, "usbgf-2016", "none", True))
+    >>> answer.says
+    'no game in progress: game 1 starts with an opening roll'
+    >>> answer.turn, answer.cube, answer.lines("players")
+    ('game 1 to start', 'cube 1, centred', ('opening', 'break start both'))
+    """
+    due = hit_due(state)
+    return Now(situation(state), turn_words(state, due), cube_status(state), due, allowed(state))
+
+
+_TURNS = {
+    Phase.REROLL: "to roll again",
+    Phase.PLAY: "to move",
+    Phase.DOUBLED: "to take or drop",
+    Phase.RESIGNED: "to accept or reject a resignation",
+    Phase.PREMATURE_ROLL: "to answer an early roll",
+}
+
+
+def turn_words(state: MatchState, due: str | None) -> str:
+    """Who acts next and how, in a few words: ``Ann to hit the clock``, ``Bob to roll or
+    double``, ``game 2 to start``, ``on a break``, ``match over``."""
+    if state.phase is Phase.OVER or state.winner is not None:
+        return "match over"
+    if state.breaks.open is not None:
+        return "on a break"
+    if state.phase in (Phase.BETWEEN_GAMES, Phase.OPENING):
+        return f"game {state.game + (state.phase is Phase.BETWEEN_GAMES)} to start"
+    if due is not None:
+        return f"{state.name(due)} to hit the clock"
+    actor = state.actor
+    if actor is None:
+        return f"game {state.game} over"
+    if state.phase is Phase.ROLL:
+        cube = may_double(state, get_profile(state.profile), actor)
+        return f"{state.name(actor)} to roll" + (" or double" if cube else "")
+    return f"{state.name(actor)} {_TURNS.get(state.phase, 'to act')}"
+
+
+def cube_words(value: int, owner: str | None) -> str:
+    """The cube at ``value``, owned by the player named ``owner`` or centred (None).
+
+    >>> cube_words(1, None), cube_words(2, "Bob")
+    ('cube 1, centred', "cube 2, Bob's")
+    """
+    return f"cube {value}, centred" if owner is None else f"cube {value}, {owner}'s"
+
+
+def cube_status(state: MatchState) -> str:
+    """The cube in words, as every view says it: its value and owner, none in the Crawford
+    game (USBGF 4.4.6), the next game's between games, nothing once the match is over."""
+    crawford = state.crawford_rule and state.crawford is Crawford.CRAWFORD
+    if state.phase is Phase.OVER:
+        return ""
+    if state.phase is Phase.BETWEEN_GAMES:
+        return "next game: no cube, Crawford game" if crawford else "cube 1, centred"
+    if crawford:
+        return "no cube: Crawford game"
+    owner = None if state.cube_owner is None else state.name(state.cube_owner)
+    return cube_words(state.cube, owner)
 
 
 def score_text(state: MatchState) -> str:
@@ -27,13 +143,29 @@ def situation(state: MatchState) -> str:
     """Where the match stands, in words, for refusals and ``record``.
 
     On a clock, after a ruling reverted a play, the offender's replay on his
-    own time and the hit that ends it are named until he has hit (CLOCK 4.3).
+    own time and the hit that ends it are named until he has hit (CLOCK 4.3);
+    a hit that is due, after a play, a double or a take, is named first (USBGF 4.1.8.1).
     """
     if state.replay is not None and state.winner is None:
         replaying = _replay_situation(state, state.replay)
         if replaying:
             return replaying
+    due = hit_due(state)
+    if due is not None:
+        return _hit_situation(state, due) + _situation(state)
     return _situation(state)
+
+
+def _hit_situation(state: MatchState, due: str) -> str:
+    """The hit due first, and whether the next action records it implied (ABT 4.6)."""
+    profile = get_profile(state.profile)
+    name = state.name(due)
+    said = f"{name} {agree(name, 'hits')} the clock first ({profile.cite(Decision.TURN_END)})"
+    rules = profile.clock(state.timer.mode) if state.timer else None
+    if rules is not None and rules.forgotten_hit.value is ForgottenHit.IMPLIED_HIT:
+        actor = state.name(state.actor or other(due))
+        said += f", or {actor}'s next action implies it ({rules.forgotten_hit.rule})"
+    return said + "; then "
 
 
 def _replay_situation(state: MatchState, player: str) -> str:
@@ -58,8 +190,9 @@ def _situation(state: MatchState) -> str:
     if phase is Phase.OPENING:
         return _opening_due(state)
     if phase is Phase.ROLL:
+        cube = may_double(state, get_profile(state.profile), turn)
         return f"{name(turn)} {_agree(name(turn), 'is')} on roll, " + (
-            "to double or to roll" if _may_double(state) else "to roll"
+            "to double or to roll" if cube else "to roll"
         )
     if phase is Phase.REROLL:
         return f"{name(turn)}'s roll was voided: {name(turn)} must roll again"
@@ -121,26 +254,4 @@ def premature_situation(state: MatchState, moving: str) -> str:
     return f"{moving}; {roller}'s early {dice} was refused: then {again}"
 
 
-_PLURAL = {"is": "are", "has": "have"}
-
-
-def _agree(name: str, verb: str) -> str:
-    """``verb`` (third person singular) as ``name`` takes it: a doubles team (``Ann & Cy``,
-    ``Ann and Cy``, CLOCK 2.2) is two players, so ``Ann & Cy have rolled``.
-
-    >>> _agree("Ann", "has"), _agree("Ann & Cy", "has"), _agree("Ann and Cy", "takes")
-    ('has', 'have', 'take')
-    """
-    if " & " not in name and " and " not in name and " + " not in name:
-        return verb
-    return _PLURAL.get(verb, verb[:-1] if verb.endswith("s") else verb)
-
-
-def _may_double(state: MatchState) -> bool:
-    """Whether the cube is the player on roll's to turn: centred or his, not the Crawford game.
-
-    What the status line says; the command decides on every rule
-    (:func:`bgledger.commands.decide.cube_problem`).
-    """
-    crawford_game = state.crawford_rule and state.crawford is Crawford.CRAWFORD
-    return not crawford_game and state.cube_owner in (None, state.turn)
+_agree = agree

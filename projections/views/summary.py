@@ -15,6 +15,7 @@ from typing import Any
 from bgledger.projections.state.breaks import allowance
 from bgledger.projections.state.clock import ClockState, at_ms, figures
 from bgledger.projections.state.fold import Crawford, MatchState, Phase, seat
+from bgledger.projections.state.situation import now
 from bgledger.rules.errors import InvalidPositionError
 from bgledger.rules.ids import (
     GAME_DROPPED,
@@ -262,6 +263,7 @@ def state_json(state: MatchState, now_ms: int | None = None) -> dict[str, Any]:
         "phase": state.phase.value,
         "opening_throw": _opening_throw(state),
         "to_act": state.actor,
+        "now": now(state).to_json(),
         "resignation": _resignation_json(state),
         "premature": _premature_json(state),
         "pips": _pair(state.pips()),

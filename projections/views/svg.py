@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from html import escape
 
+from bgledger.projections.state.allowed import hit_due
 from bgledger.projections.state.fold import MatchState, Phase, other, seat
 from bgledger.projections.views.text import _crawford_game, _crawford_status, resolve_viewer
 from bgledger.rules.position import BAR, OFF
@@ -332,12 +333,13 @@ def _dice(state: MatchState, me: str) -> str:
 
 def _bands(state: MatchState, me: str) -> list[str]:
     """Above the board the opponent, below it the viewer; then the match line."""
-    pips = state.pips()
+    pips, due = state.pips(), hit_due(state)  # the due hit first (USBGF 4.1.8.1)
     lines = []
     for player, y in ((other(me), 28), (me, _FIELD_BOTTOM + _MARGIN + 30)):
         index = seat(player)
         side = "mine" if player == me else "theirs"
-        acting = " · to act" if state.actor == player else ""
+        acting = " · to hit" if due == player else " · to act" if state.actor == player else ""
+        acting = acting if due is None or due == player else ""
         text = (
             f"{state.name(player)}: {state.score[index]} of {state.length} · "
             f"pips {pips[index]} · off {state.board[index][OFF]}{acting}"

@@ -35,7 +35,7 @@ from bgledger.projections.state.clock import (
     reason_text,
 )
 from bgledger.projections.state.fold import Crawford, GameRecord, MatchState, Phase, other, seat
-from bgledger.projections.state.situation import situation
+from bgledger.projections.state.situation import cube_status, cube_words, now, situation
 from bgledger.projections.views.audit import score_text
 from bgledger.projections.views.summary import gnubg_match_id, iso_from_ms
 from bgledger.projections.views.words import points_of, profile_of, rule_for
@@ -58,6 +58,7 @@ __all__ = [
     "figures",
     "figures_text",
     "games_table",
+    "may_now",
     "other",
     "reason_text",
     "resolve_viewer",
@@ -227,6 +228,10 @@ def _footer(state: MatchState, me: str) -> list[str]:
 def brief(state: MatchState) -> str:
     """One line after each recorded action: game, score, Crawford, cube and what happens next.
 
+    >>> from bgledger.projections.state.model import MatchState
+    >>> brief(MatchState("m", ("Ann", "Bob"), 5, "usbgf-2016", "none", True))
+    'Ann 0, Bob 0 (to 5) · no game in progress: game 1 starts with an opening roll'
+
     During a game: ``game 2 · Ann 3, Bob 1 (to 7) · cube 2, Bob's · Ann has
     rolled 5-2 and must move``; the cube is ``centred`` or its owner's, and the
     Crawford game (no cube) and the post-Crawford games say so.  Between
@@ -238,7 +243,7 @@ def brief(state: MatchState) -> str:
     if state.in_game:
         if state.crawford_rule and state.crawford is Crawford.POST:
             parts.append("post-Crawford")
-        parts.append("no cube: Crawford game" if _crawford_game(state) else _cube_text(state))
+        parts.append(cube_status(state))
     elif (
         state.phase is Phase.BETWEEN_GAMES
         and state.crawford_rule
@@ -249,19 +254,22 @@ def brief(state: MatchState) -> str:
     return " · ".join(parts)
 
 
-def _cube_text(state: MatchState) -> str:
-    """``'cube 1, centred'`` or ``'cube 2, Bob's'``."""
-    owner = None if state.cube_owner is None else state.name(state.cube_owner)
-    return cube_words(state.cube, owner)
+def may_now(state: MatchState) -> str:
+    """The lines the table may record now, by player, in one line (the console's status):
+    ``may now: Ann: hit``, ``may now: Bob: roll, double``, ``may now: both: opening``.
 
-
-def cube_words(value: int, owner: str | None) -> str:
-    """The cube at ``value``, owned by the player named ``owner`` or centred (None).
-
-    >>> cube_words(1, None), cube_words(2, "Bob")
-    ('cube 1, centred', "cube 2, Bob's")
+    >>> from bgledger.projections.state.model import MatchState
+    >>> state = MatchState("m", ("Ann", "Bob"), 5, "usbgf-2016", "none", True)
+    >>> may_now(state)
+    'may now: Ann: break start a · Bob: break start b · both: opening, break start both'
     """
-    return f"cube {value}, centred" if owner is None else f"cube {value}, {owner}'s"
+    answer, parts = now(state), []
+    for party in ("a", "b", "players"):
+        lines = [a.line for a in answer.allowed if a.party == party]
+        if lines:
+            who = state.name(party) if party != "players" else "both"
+            parts.append(f"{who}: {', '.join(lines)}")
+    return "may now: " + " · ".join(parts) if parts else "nothing more is played at the table"
 
 
 def _game_status(state: MatchState) -> list[str]:

@@ -46,9 +46,35 @@ var bgledgerLocal = (function () {
     clock.as_of = new Date(at).toISOString();
   }
 
+  // what may happen next in a guessed document, until the server's answer (now) replaces it:
+  // the table's lines of the few phases the guess reaches, the scorekeeper's kept as they were
+  function guessNow(d) {
+    var kept = (d.now ? d.now.allowed : []).filter(function (a) { return a.party === "scorekeeper"; });
+    var table = [], name = function (p) { return d.players[p]; };
+    var due = clocked(d) && d.clock.running && d.to_act && d.clock.running !== d.to_act
+      && (d.phase === "roll" || d.phase === "doubled") ? d.clock.running : null;
+    function add(party, line, words) { table.push({ party: party, verb: line, line: line, words: words }); }
+    if (due) { add(due, "hit", name(due) + " hits the clock"); }
+    if (d.phase === "between-games" || d.phase === "opening") { add("players", "opening", "opening roll"); }
+    if (d.phase === "play") { add(d.turn, "move", name(d.turn) + " plays"); }
+    if (!due && d.phase === "roll") {
+      add(d.turn, "roll", name(d.turn) + " rolls");
+      var crawford = d.crawford_rule && d.crawford === "crawford";
+      if (!crawford && (!d.cube.owner || d.cube.owner === d.turn)) { add(d.turn, "double", name(d.turn) + " doubles"); }
+    }
+    if (!due && d.phase === "doubled") { add(d.to_act, "take", name(d.to_act) + " takes"); add(d.to_act, "drop", name(d.to_act) + " drops"); }
+    var turn = due ? name(due) + " to hit the clock" : d.to_act ? name(d.to_act) + " to act" : "";
+    d.now = { says: "", turn: turn, cube: d.now ? d.now.cube : "", due: due, allowed: table.concat(kept), guessed: true };
+    return d;
+  }
+
   // the match after `line` (a line of the record language, as a button sends it) made at `at`
   // (the server's clock, ms): a new document, or null where the pad cannot tell
   function after(doc, line, at) {
+    var d = guessed(doc, line, at);
+    return d ? guessNow(d) : null;
+  }
+  function guessed(doc, line, at) {
     var words = line.replace(/^@\S+\s+/, "").trim().split(/\s+/);
     var verb = words[0], flagged = words.some(function (w) { return w.indexOf("--") === 0; });
     var dice = words.slice(1).filter(function (w) { return /^[1-6]$/.test(w); }).map(Number);

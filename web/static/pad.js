@@ -1,8 +1,8 @@
 // bgledger serve: the scorekeeper's pad. Every button posts one line of the
 // record language to POST /api/matches/M/lines with the scorekeeper's token;
-// the server decides everything. This script only decides which screen and
-// which buttons to offer, from the show document (GET /api/matches/M, and the
-// live stream), and counts the clock on from the server's figures. While taps
+// the server decides everything, also which controls to draw: the show document's
+// now.allowed (GET /api/matches/M, and the live stream) offers the lines; this script draws
+// the controls of those lines, and counts the clock on from the server's figures. While taps
 // wait on the phone (offline.js), it shows the match as local.js guesses it
 // after them, until the server's document replaces the guess.
 (function () {
@@ -80,89 +80,66 @@
     post(line, /^move /.test(line) ? forgetPlay : null);
   });
 
-  // -- which screen: the phase's, or the clock's while a hit is due
-  function hitDue() {
-    var clock = doc && doc.clock;
-    return !!(clock && clock.mode !== "none" && clock.running && doc.to_act && clock.running !== doc.to_act);
+  // -- what may happen now: the server's one answer (show --json's now.allowed), drawn as it
+  // is; this script decides nothing about the match. A control names the line it sends
+  // (data-offer; a form, its verb) and is shown while the answer offers it; a panel while it
+  // offers one of its data-offers.
+  function allowed() { return doc && doc.now ? doc.now.allowed : []; }
+  function offered(line) {
+    return allowed().some(function (a) { return a.line === line; });
   }
-  function view() {
-    if (!doc) { return ""; }
-    var phase = doc.phase;
-    if (doc.breaks.on_break && phase !== "over") { return "break"; }
-    if (phase === "over") { return "over"; }
-    if (hitDue()) { return "hit"; }
-    if (phase === "between-games" || phase === "opening") { return "opening"; }
-    if (phase === "play") { return "play"; }
-    if (phase === "doubled") { return "doubled"; }
-    if (phase === "resigned") { return "resigned"; }
-    if (phase === "premature-roll") { return "premature"; }
-    return "roll";
+  function offeredVerb(verb) {
+    return allowed().some(function (a) { return a.verb === verb; });
   }
-
-  // -- which buttons to offer, from the show document
-  function can(when) {
-    if (!doc || !token() || busy) { return false; }
-    var phase = doc.phase;
-    switch (when) {
-      case "always": return true;
-      case "dice": return ["between-games", "opening", "roll", "reroll"].indexOf(phase) >= 0
-        || !!doc.opening_throw;
-      case "singles": return !!doc.opening_throw;
-      case "play": return phase === "play";
-      case "double": return phase === "roll";
-      case "answer": return phase === "doubled";
-      case "resign": return ["roll", "reroll", "play"].indexOf(phase) >= 0;
-      case "resigned": return phase === "resigned";
-      case "premature": return phase === "premature-roll";
-      case "hit": return doc.clock.mode !== "none" && doc.clock.reserve_ms !== null;
-      case "break-start": return !doc.breaks.on_break && phase !== "over";
-      case "break-end": return !!doc.breaks.on_break;
-      case "premature-double": return phase === "play";
-    }
-    return false;
+  function entry(line) {
+    var found = allowed().filter(function (a) { return a.line === line; });
+    return found.length ? found[0] : null;
   }
+  function any(lines) {  // a panel's lines, split on "|" ("break start a|break start b")
+    return lines.split("|").some(offered);
+  }
+  function ready() { return !!(doc && token() && !busy); }
 
   function name(p) { return doc.players[p]; }
 
   function offer() {
-    var now = view();
-    pad.dataset.view = now;
-    var panels = document.querySelectorAll(".pad-controls [data-views]");
-    for (var v = 0; v < panels.length; v++) {
-      var views = panels[v].dataset.views.split(" ");
-      var clocked = panels[v].id !== "clock-panel" || (doc && doc.clock.mode !== "none");
-      panels[v].hidden = !doc || views.indexOf(now) < 0 || !clocked;
+    pad.dataset.due = doc && doc.now && doc.now.due ? doc.now.due : "";
+    var panels = document.querySelectorAll(".pad [data-offers]");
+    for (var v = 0; v < panels.length; v++) { panels[v].hidden = !any(panels[v].dataset.offers); }
+    var controls = document.querySelectorAll(".pad [data-offer]");
+    for (var i = 0; i < controls.length; i++) {
+      var on = offered(controls[i].dataset.offer);
+      controls[i].hidden = !on && controls[i].id !== "hit";
+      controls[i].disabled = !on || !ready();
     }
-    $("hit").className = "hit" + (now === "hit" ? " due big" : "");
+    var forms = document.querySelectorAll(".pad form[data-offer-verb]");
+    for (var f = 0; f < forms.length; f++) {
+      forms[f].hidden = !offeredVerb(forms[f].dataset.verb);
+      forms[f].querySelector("button").disabled = forms[f].hidden || !ready();
+    }
+    $("clock-panel").hidden = !doc || doc.clock.mode === "none" || !offeredVerb("clock read");
+    $("over-panel").hidden = !doc || !doc.winner;
+    $("hit").className = "hit" + (pad.dataset.due ? " due big" : "");
     $("no-token").hidden = !!token();
-    var buttons = document.querySelectorAll("[data-when]");
-    for (var i = 0; i < buttons.length; i++) { buttons[i].disabled = !can(buttons[i].dataset.when); }
-    $("hit").disabled = !can("hit");
-    $("line-send").disabled = !can("always");
-    $("amend-send").disabled = !can("always");
-    $("singles").hidden = !can("singles");
-    var rolling = can("dice");
-    var opening = doc && (doc.phase === "between-games" || doc.phase === "opening");
-    $("dice-legend").textContent = !doc ? "Dice" : opening ? "Opening roll"
-      : rolling ? name(doc.turn) + " rolls" : "Dice";
-    $("die-label-0").textContent = opening && doc ? name("a") + "'s die" : "first die";
-    $("die-label-1").textContent = opening && doc ? name("b") + "'s die" : "second die";
+    $("line-send").disabled = !ready();
+    $("amend-send").disabled = !ready() || !offered("amend");
+    var opening = offered("opening"), rolling = (opening || offered("roll")) && ready();
+    var rolls = entry("opening") || entry("roll");
+    $("dice-legend").textContent = rolls ? rolls.words.charAt(0).toUpperCase() + rolls.words.slice(1) : "Dice";
+    $("die-label-0").textContent = opening ? name("a") + "'s die" : "first die";
+    $("die-label-1").textContent = opening ? name("b") + "'s die" : "second die";
     $("die-label-0").hidden = $("die-label-1").hidden = !opening;  // a roll's two dice need no names
-    $("double").hidden = !!opening;
     var faces = document.querySelectorAll(".die");
-    for (var f = 0; f < faces.length; f++) {
-      var row = faces[f].parentNode.dataset.die;
-      faces[f].disabled = !rolling;
-      faces[f].setAttribute("aria-pressed", String(dice[row] === Number(faces[f].dataset.face)));
+    for (var d = 0; d < faces.length; d++) {
+      var row = faces[d].parentNode.dataset.die;
+      faces[d].disabled = !rolling;
+      faces[d].setAttribute("aria-pressed", String(dice[row] === Number(faces[d].dataset.face)));
     }
     $("dice-confirm").disabled = !rolling || dice[0] === null || dice[1] === null;
     $("dice-confirm").textContent = dice[0] && dice[1] ? (opening ? "Opening " : "Roll ") + dice[0] + "-" + dice[1] : (opening ? "Opening" : "Roll");
-    var playing = can("play");
-    $("play-legend").textContent = doc && doc.phase === "play" && doc.dice
-      ? name(doc.turn) + " plays " + doc.dice[0] + "-" + doc.dice[1] : "Play";
-    if (doc && doc.phase === "doubled") {
-      $("answer-legend").textContent = name(doc.to_act) + " answers the double";
-    }
+    var plays = entry("move"), playing = !!plays && ready();
+    $("play-legend").textContent = plays && doc.dice ? plays.words + " " + doc.dice[0] + "-" + doc.dice[1] : "Play";
+    $("answer-legend").textContent = doc && doc.now ? doc.now.turn.charAt(0).toUpperCase() + doc.now.turn.slice(1) : "The double";
     $("step-undo").disabled = !playing || (moves.length === 0 && from === null);
     $("play-clear").disabled = !playing || (moves.length === 0 && from === null);
     $("play-confirm").disabled = !playing || moves.length === 0;
@@ -209,7 +186,7 @@
     });
   }
   $("dice-confirm").addEventListener("click", function () {
-    var opening = doc.phase === "between-games" || doc.phase === "opening";
+    var opening = offered("opening");
     var early = !opening && $("dice-early").checked ? " --premature" : "";
     post((opening ? "opening " : "roll ") + dice[0] + " " + dice[1] + early, function () {
       dice = [null, null];
@@ -224,7 +201,7 @@
     return String(25 - Number(point));
   }
   $("live").addEventListener("click", function (event) {
-    if (!can("play")) { return; }
+    if (!offered("move") || !ready()) { return; }
     var point = event.target.closest("[data-point]");
     if (!point) { return; }
     var where = point.dataset.point;
@@ -310,7 +287,7 @@
     });
     var delay = clock.running && clock.mode === "simple-delay" ? delayLeft(now) : 0;
     $("delay").textContent = delay > 0 ? "delay " + Math.ceil(delay / 1000) + " s" : "";
-    $("hit-who").textContent = hitDue() ? name(clock.running) + "'s hit is due"
+    $("hit-who").textContent = doc.now && doc.now.due ? name(doc.now.due) + "'s hit is due"
       : clock.running ? name(clock.running) + "'s time runs"
       : clock.stopped ? "clock stopped" : "not started: the next hit starts it";
   }
@@ -381,8 +358,7 @@
       status.textContent = kept ? "The board as the server last sent it: " + kept
         + (kept === 1 ? " tap" : " taps") + " since, kept on this phone." : status.dataset.said;
     }
-    if (before && (before.phase !== doc.phase || before.turn !== doc.turn || before.events !== doc.events)
-        && doc.phase !== "play") { forgetPlay(); }
+    if (before && before.events !== doc.events && !offered("move")) { forgetPlay(); }
     offer();
   }
   if (window.bgledgerQueue) {
