@@ -45,6 +45,7 @@ class MatchStream:
         self._version = version
         self.state = state
         self._pending: list[MatchEvent] = []
+        self._said = ""
 
     @property
     def id(self) -> UUID:
@@ -76,13 +77,24 @@ class MatchStream:
         return pending
 
     @contextmanager
+    def saying(self, line: str) -> Iterator[None]:
+        """The first event recorded inside keeps ``line``, the line that made its entry
+        (:attr:`~bgledger.events.MatchEvent.said`, DESIGN principle 12); the events the
+        command records after it keep none: they are part of its entry."""
+        self._said = line
+        try:
+            yield
+        finally:
+            self._said = ""
+
+    @contextmanager
     def atomic(self) -> Iterator[None]:
         """All that is recorded inside is kept, or none of it: a refusal undoes the steps before."""
-        version, state, pending = self._version, self.state, len(self._pending)
+        version, state, pending, said = self._version, self.state, len(self._pending), self._said
         try:
             yield
         except BaseException:
-            self._version, self.state = version, state
+            self._version, self.state, self._said = version, state, said
             del self._pending[pending:]
             raise
 
@@ -113,6 +125,8 @@ class MatchStream:
         :raises HistoryNeededError: for a ruling without ``history``.
         :raises HistoryMismatchError: for a ``history`` that is not this stream's so far.
         """
+        if self._said:
+            fields["said"], self._said = self._said, ""  # the entry's first event keeps its line
         check_texts({"by": by, **fields})  # every text of every event: one line, visible
         before = None if history is None else self._before(history)
         event = event_type(

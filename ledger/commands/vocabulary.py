@@ -278,6 +278,16 @@ class Command:
         """
         raise NotImplementedError
 
+    def perform(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        """:meth:`run`, the entry's first event keeping the line (:meth:`words`, DESIGN
+        principle 12: the event's ``at`` is its time).  The way every line is recorded, and
+        decided again (``amend``, ``undo``'s grouping, the JSON copy's import).
+
+        :raises RulesError, ActionRefusedError: as :meth:`run`.
+        """
+        with match.saying(self.words()):
+            return self.run(match, by, history)
+
     def _history(self, history: Sequence[MatchEvent] | None) -> Sequence[MatchEvent]:
         if history is None:
             raise InvalidActionError(f"{str(self)!r} decides on the match's events: record it")
@@ -1381,7 +1391,7 @@ class Amend(Command):
     def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
         def perform(scratch: Match, when: str) -> None:
             before = self._history(history)[: self.entry - 1]  # what the entry was decided on
-            self.command.timed(when).run(scratch, by, before)
+            self.command.timed(when).perform(scratch, by, before)
 
         return match.amend(
             self._history(history), self.entry, perform, line=str(self.command),

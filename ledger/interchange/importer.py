@@ -20,6 +20,12 @@ happened, in order, judged by the same rules as live recording:
   the report says so);
 - a game with no result is the match abandoned there.
 
+Each action is recorded through its command of the vocabulary
+(:mod:`bgledger.commands.vocabulary`), whose line the entry keeps (DESIGN
+principle 12), as a scorekeeper's would be; only what no line says keeps none
+(a play written for a roll that cannot be played, an unplayable play, a
+result the transcription declares).
+
 Nothing is stored until a whole match has been replayed; a file that cannot
 be understood raises :class:`MatImportError` with its name, the line and the
 reason.
@@ -34,12 +40,26 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from bgledger.commands.match import Match, match_uuid
+from bgledger.commands.vocabulary import (
+    Accept,
+    Beaver,
+    Command,
+    Double,
+    Drop,
+    Move,
+    Opening,
+    Reject,
+    Resign,
+    Roll,
+    Take,
+)
 from bgledger.errors import ActionRefusedError, BgLedgerError
 from bgledger.interchange.mat import MatAction, MatFile, MatGame, MatMatch
 from bgledger.interchange.written_results import WrittenResult, written_result
 from bgledger.projections.state.fold import Phase, other
 from bgledger.projections.state.model import one_point_away
 from bgledger.rules.errors import InvalidNotationError, InvalidPlayError, RulesError
+from bgledger.rules.legal import can_play
 from bgledger.rules.profiles import DEFAULT_PROFILE, Decision
 
 __all__ = [
@@ -325,18 +345,23 @@ class _Game:
             self.roll(action)
         elif action.kind == "double":
             self.whose_turn(action, "double")
-            self.match.double(as_played=True, by=self.by, at=self.at)
+            self.said(Double(as_played=True))
         elif action.kind in ("take", "drop"):
-            getattr(self.match, action.kind)(by=self.by, at=self.at)
+            self.said(Take() if action.kind == "take" else Drop())
         elif self.result is not None and action is self.result.action:
             self.win(self.result)
         elif action.kind == "beaver":  # made at the board: recorded as played, flagged (4.4.10)
-            self.match.beaver(as_played=True, by=self.by, at=self.at)
+            self.said(Beaver(as_played=True))
         elif action.kind == "raccoon":
             rule = self.match.profile.cite(Decision.SOCIAL_DOUBLES)
             raise self.fail(action, f"a {action.kind} is not played in tournaments ({rule})")
         # 'concede' and 'unknown' ('????') only announce the result that follows, and so do
         # the result lines that do not decide it (a 'Losses' line beside a 'Wins' line).
+
+    def said(self, command: Command) -> None:
+        """Record ``command`` as a scorekeeper's line would be, its line kept (DESIGN
+        principle 12): an import's entries are decided again like any other."""
+        command.timed(self.at).perform(self.match, self.by)
 
     def whose_turn(self, action: MatAction, what: str) -> None:
         turn = self.match.state.turn
@@ -366,7 +391,10 @@ class _Game:
         else:
             self.whose_turn(action, "roll")
             written = bool(play and play.strip()) or action.kind == "illegal-play"
-            self.match.roll(*dice, auto_dance=not written, by=self.by, at=self.at)
+            if not written or can_play(state.position, dice):  # a dance is no matter
+                self.said(Roll(*dice))
+            else:  # a play written for a roll that cannot be played: no line says so
+                self.match.roll(*dice, auto_dance=False, by=self.by, at=self.at)
             if self.match.state.phase is not Phase.PLAY:
                 return  # a dance, recorded with the roll
         self.play(action, play)
@@ -376,7 +404,7 @@ class _Game:
             raise self.fail(action, f"{action.raw!r}: an opening roll cannot be a double")
         high, low = max(dice), min(dice)
         die_a, die_b = (high, low) if action.column == 0 else (low, high)
-        self.match.opening(die_a, die_b, by=self.by, at=self.at)
+        self.said(Opening(die_a, die_b))
 
     def play(self, action: MatAction, play: str | None) -> None:
         if action.kind == "illegal-play":
@@ -385,7 +413,7 @@ class _Game:
         if play is None or (not play.strip() and action is self.last_roll):
             return  # rolled, then resigned (the result follows) or the match stopped there
         try:
-            self.match.move(play, as_played=True, by=self.by, at=self.at)
+            self.said(Move(play, as_played=True))
         except InvalidNotationError as error:
             raise self.fail(action, str(error)) from None
         except InvalidPlayError as error:
@@ -401,7 +429,7 @@ class _Game:
             self.declared(result)  # the match forfeited before the game's first roll
             return
         if state.phase is Phase.DOUBLED and state.turn == winner:
-            self.match.drop(by=self.by, at=self.at)  # the pass was not written
+            self.said(Drop())  # the pass was not written
         elif state.phase is Phase.BETWEEN_GAMES:
             self.before_the_first_roll(result)
         else:
@@ -433,7 +461,7 @@ class _Game:
     def concede(self, action: MatAction, winner: str, points: int) -> None:
         state = self.match.state
         if state.phase is Phase.RESIGNED:
-            self.match.reject(by=self.by, at=self.at)
+            self.said(Reject())
         cube = 1 if state.phase is Phase.BETWEEN_GAMES else state.cube  # before the first roll
         level = _LEVELS.get(points // cube) if points % cube == 0 else None
         if level is None:
@@ -443,8 +471,8 @@ class _Game:
                 f"cube {cube}: recorded as a {level} concession"
             )
         loser = other(winner)
-        self.match.resign(level, player=loser, as_played=True, by=self.by, at=self.at)
-        self.match.accept(by=self.by, at=self.at)
+        self.said(Resign(level, loser, as_played=True))
+        self.said(Accept())
 
     def check_result(self, result: WrittenResult) -> None:
         games = self.match.state.games
