@@ -50,7 +50,6 @@ from bgledger.events import (
     EntryAmended,
     EntryCorrected,
     EntryWithdrawn,
-    GameStarted,
     MatchEvent,
     PenaltyPointsAssessed,
     RemarkRecorded,
@@ -61,7 +60,7 @@ from bgledger.events import (
     TimeExpired,
 )
 from bgledger.events.names import topic_of
-from bgledger.projections.state.corrections import AFTER, Entry, entries
+from bgledger.projections.state.corrections import Entry, entries
 from bgledger.projections.state.fold import fold_in_force
 from bgledger.projections.state.rulings import amended_slots, in_force, voided_by
 from bgledger.rules.profiles import Decision

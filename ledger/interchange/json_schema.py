@@ -7,19 +7,21 @@ entry: the line of the record language that made it (``"roll 6 4"``,
 ``"pickup-with-hit a"``; :attr:`~bgledger.events.MatchEvent.said`, DESIGN principle
 12), a non-empty string, covered by the entry's hash.
 
-Format change (lines kept): a copy written before lines were kept has no ``line``
-anywhere and still reads (its hashes are over what it has; its events are
-decided again by :mod:`bgledger.commands.legacy`); the version stays 1, as an
-entry without ``line`` is exactly what it was.  A bgledger older than this
-change refuses a copy with lines, naming the unknown key ``'line'``.  The fields of an event must be exactly
-its class's own fields (:mod:`bgledger.events`, with the clock, break and
-penalty-point events of :mod:`bgledger.events`), each of its declared type:
+The fields of an event must be exactly its class's own fields
+(:mod:`bgledger.events`, with the clock, break and penalty-point events of
+:mod:`bgledger.events`), each of its declared type:
 ``str``, ``int``, ``bool``, ``None``, unions of these (a clock reading is
 ``int | None`` at a break without a clock), ``list[int]`` (the events a ruling
 voids or restores), ``list[str]`` (the players who asked for a break),
 and ``dict[str, str]`` (a match's header tags).  A ``bool`` is not an
 ``int``; clock figures are whole milliseconds.  (A ruling's ``state`` in an
 older export is dropped before these checks: :mod:`.json_stream`.)
+
+Format change (issue 31, lines kept): a copy written before lines were kept has
+no ``line`` anywhere and still reads (its hashes are over what it has; its
+events are decided again by :mod:`bgledger.commands.legacy`); the version stays
+1, as an entry without ``line`` is exactly what it was.  A bgledger older than
+this change refuses a copy with lines, naming the unknown key ``'line'``.
 """
 
 from __future__ import annotations
