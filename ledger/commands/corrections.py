@@ -15,16 +15,19 @@ says who corrected it, when and why.
   mis-entered and ``LINE`` is what happened.  The line is decided by the
   match's own command on the match as it stood before entry ``N`` (as
   corrected), at that entry's time unless the line gives its own; then every
-  later entry is decided again after it (:mod:`bgledger.commands.redecide`)
-  and must record the same facts.  If one no longer fits, the amendment is
-  refused naming it, and nothing is appended.
+  later entry's line (DESIGN principle 12) is run again after it, at the
+  entry's own time, and must record the same facts
+  (:func:`bgledger.commands.redecide.differences`; an entry stored before lines
+  were kept is decided by :mod:`bgledger.commands.legacy`).  If one no longer
+  fits, the amendment is refused naming it, and nothing is appended.
 
 Who may correct what (USBGF 4.7: the players agree the score before each
 new game starts, and the director resolves scoring disputes): the
 scorekeeper alone may correct any entry of the game in progress (or of the
 game that just ended, before the next one starts).  An entry of an earlier
 game needs ``--ruled-by director``.  An entry that a director's ruling was
-decided on after it is not a recording error any more: the director
+decided on after it (a ruling, or a reserve restored: ``pickup-with-hit``,
+``missed-hit``, USBGF 4.1.8.1) is not a recording error any more: the director
 corrects it by a ruling (or a committee's appeal).  The clock's sanctions
 (an expired reserve, a penalty, a clock set by the director) are rulings
 themselves and are never withdrawn as typos.

@@ -38,6 +38,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.vocabulary import (
@@ -59,7 +60,6 @@ from bgledger.interchange.written_results import WrittenResult, written_result
 from bgledger.projections.state.fold import Phase, other
 from bgledger.projections.state.model import one_point_away
 from bgledger.rules.errors import InvalidNotationError, InvalidPlayError, RulesError
-from bgledger.rules.legal import can_play
 from bgledger.rules.profiles import DEFAULT_PROFILE, Decision
 
 __all__ = [
@@ -75,6 +75,10 @@ _PLAYERS = ("a", "b")
 _LEVELS = {1: "single", 2: "gammon", 3: "backgammon"}
 _ID_CHARS = re.compile(r"[^A-Za-z0-9._-]+")
 _SNOWIE = "the transcription records an illegal play as a Snowie position, not as moves"
+
+
+class _WrittenDance(Exception):
+    """A roll that cannot be played, with a play written for it: recorded without its line."""
 
 
 class MatImportError(BgLedgerError, ValueError):
@@ -345,23 +349,23 @@ class _Game:
             self.roll(action)
         elif action.kind == "double":
             self.whose_turn(action, "double")
-            self.said(Double(as_played=True))
+            self.said(Double(as_played=True, at=self.at))
         elif action.kind in ("take", "drop"):
-            self.said(Take() if action.kind == "take" else Drop())
+            self.said((Take if action.kind == "take" else Drop)(at=self.at))
         elif self.result is not None and action is self.result.action:
             self.win(self.result)
         elif action.kind == "beaver":  # made at the board: recorded as played, flagged (4.4.10)
-            self.said(Beaver(as_played=True))
+            self.said(Beaver(as_played=True, at=self.at))
         elif action.kind == "raccoon":
             rule = self.match.profile.cite(Decision.SOCIAL_DOUBLES)
             raise self.fail(action, f"a {action.kind} is not played in tournaments ({rule})")
         # 'concede' and 'unknown' ('????') only announce the result that follows, and so do
         # the result lines that do not decide it (a 'Losses' line beside a 'Wins' line).
 
-    def said(self, command: Command) -> None:
+    def said(self, command: Command) -> Any:
         """Record ``command`` as a scorekeeper's line would be, its line kept (DESIGN
         principle 12): an import's entries are decided again like any other."""
-        command.timed(self.at).perform(self.match, self.by)
+        return command.perform(self.match, self.by)
 
     def whose_turn(self, action: MatAction, what: str) -> None:
         turn = self.match.state.turn
@@ -391,10 +395,12 @@ class _Game:
         else:
             self.whose_turn(action, "roll")
             written = bool(play and play.strip()) or action.kind == "illegal-play"
-            if not written or can_play(state.position, dice):  # a dance is no matter
-                self.said(Roll(*dice))
-            else:  # a play written for a roll that cannot be played: no line says so
-                self.match.roll(*dice, auto_dance=False, by=self.by, at=self.at)
+            try:
+                with self.match.atomic():
+                    if self.said(Roll(*dice, at=self.at)) and written:
+                        raise _WrittenDance
+            except _WrittenDance:  # a play written for a roll that cannot be played
+                self.match.roll(*dice, auto_dance=False, by=self.by, at=self.at)  # no line
             if self.match.state.phase is not Phase.PLAY:
                 return  # a dance, recorded with the roll
         self.play(action, play)
@@ -404,7 +410,7 @@ class _Game:
             raise self.fail(action, f"{action.raw!r}: an opening roll cannot be a double")
         high, low = max(dice), min(dice)
         die_a, die_b = (high, low) if action.column == 0 else (low, high)
-        self.said(Opening(die_a, die_b))
+        self.said(Opening(die_a, die_b, at=self.at))
 
     def play(self, action: MatAction, play: str | None) -> None:
         if action.kind == "illegal-play":
@@ -413,7 +419,7 @@ class _Game:
         if play is None or (not play.strip() and action is self.last_roll):
             return  # rolled, then resigned (the result follows) or the match stopped there
         try:
-            self.said(Move(play, as_played=True))
+            self.said(Move(play, as_played=True, at=self.at))
         except InvalidNotationError as error:
             raise self.fail(action, str(error)) from None
         except InvalidPlayError as error:
@@ -429,7 +435,7 @@ class _Game:
             self.declared(result)  # the match forfeited before the game's first roll
             return
         if state.phase is Phase.DOUBLED and state.turn == winner:
-            self.said(Drop())  # the pass was not written
+            self.said(Drop(at=self.at))  # the pass was not written
         elif state.phase is Phase.BETWEEN_GAMES:
             self.before_the_first_roll(result)
         else:
@@ -461,7 +467,7 @@ class _Game:
     def concede(self, action: MatAction, winner: str, points: int) -> None:
         state = self.match.state
         if state.phase is Phase.RESIGNED:
-            self.said(Reject())
+            self.said(Reject(at=self.at))
         cube = 1 if state.phase is Phase.BETWEEN_GAMES else state.cube  # before the first roll
         level = _LEVELS.get(points // cube) if points % cube == 0 else None
         if level is None:
@@ -471,8 +477,8 @@ class _Game:
                 f"cube {cube}: recorded as a {level} concession"
             )
         loser = other(winner)
-        self.said(Resign(level, loser, as_played=True))
-        self.said(Accept())
+        self.said(Resign(level, loser, as_played=True, at=self.at))
+        self.said(Accept(at=self.at))
 
     def check_result(self, result: WrittenResult) -> None:
         games = self.match.state.games
