@@ -426,7 +426,7 @@ def random_table(seed: int, steps: int, clocked: bool, folder: Path) -> Ledger:
     return ledger
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     seed=st.integers(min_value=0, max_value=2**32 - 1),
     steps=st.integers(min_value=1, max_value=150),
@@ -441,3 +441,24 @@ def test_random_matches_with_every_kind_of_line_go_through_their_copy_and_back(
         same_match(ledger, copy, "m")
         ledger.close()
         copy.close()
+
+
+# -- the .mat importer records lines ------------------------------------------------------------
+
+MAT = Path(__file__).resolve().parent.parent / "fixtures" / "mat"
+
+
+@pytest.mark.parametrize("name", ["beaver.mat", "resigned-after-rolling.mat", "mid-match.mat"])
+def test_a_transcription_is_imported_line_by_line_and_its_copy_reads_back(
+    ledger: Ledger, tmp_path: Path, name: str
+) -> None:
+    (imported,) = ledger.import_file(MAT / name)
+    match_id = imported.match_id
+    events = ledger.events(match_id)
+    kept = [parse(e.said) for e in events if e.said]
+    kinds = {type(command).__name__ for command in kept}
+    assert {"Opening", "Move"} <= kinds, kinds
+    assert str(kept[0]).startswith("opening ")  # the transcription's first action, as a line
+    copy = round_trip(ledger, match_id, tmp_path)
+    same_match(ledger, copy, match_id)
+    copy.close()
