@@ -462,3 +462,22 @@ def test_a_transcription_is_imported_line_by_line_and_its_copy_reads_back(
     copy = round_trip(ledger, match_id, tmp_path)
     same_match(ledger, copy, match_id)
     copy.close()
+
+
+def test_a_play_written_for_a_roll_that_cannot_be_played_is_judged_as_that_rolls_play(
+    ledger: Ledger,
+) -> None:
+    # Bob has a checker on the bar against Ann's closed board: 6-4 cannot be played.  A
+    # transcription's '64: bar/21' is the play made (USBGF 4.2.3(a)): refused as illegal, or
+    # recorded as played and flagged; the roll's own dance is recorded only when the line says
+    # so ('64: cannot move').  So the line the .mat importer keeps for it reads back the same.
+    table = Table(ledger)
+    table.play(["setup 4OfgA0DbtgEHAA", "opening 3 1", "move 13/9"])
+    before = len(ledger.events("m"))
+    with pytest.raises(BgLedgerError, match="illegal play 'bar/21' of 6-4"):
+        table("64: bar/21")
+    assert len(ledger.events("m")) == before  # nothing, the roll neither
+    table("64: bar/21 --as-played")
+    rolled, played = ledger.events("m")[before:]
+    assert (type(rolled).__name__, rolled.said) == ("DiceRolled", "64: bar/21 --as-played")
+    assert isinstance(played, ev.CheckersPlayed) and not played.legal and played.said == ""

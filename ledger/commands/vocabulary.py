@@ -392,9 +392,13 @@ class RollMove(Command):
         return f"{self.die1}{self.die2}: {self.play}" + " --as-played" * self.as_played
 
     def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        # The play written is judged as the play of the roll: the roll records no dance of its
+        # own unless the line says there was one ('52: cannot move'), so a play written for a
+        # roll that could not be played is refused as one, or recorded flagged --as-played.
+        dance = self.play.lower() in ("cannot move", "can't move")
         with match.atomic():  # '52: 13/x' refused records no roll either
-            danced = match.roll(self.die1, self.die2, by=by, at=self.at)
-            if not (danced and self.play.lower() in ("cannot move", "can't move")):
+            danced = match.roll(self.die1, self.die2, auto_dance=dance, by=by, at=self.at)
+            if not danced:
                 match.move(self.play, as_played=self.as_played, by=by, at=self.at)
         return danced
 

@@ -52,6 +52,7 @@ from bgledger.commands.vocabulary import (
     Reject,
     Resign,
     Roll,
+    RollMove,
     Take,
 )
 from bgledger.errors import ActionRefusedError, BgLedgerError
@@ -394,6 +395,8 @@ class _Game:
             self.opening(action, dice)
         else:
             self.whose_turn(action, "roll")
+            if action.kind == "roll" and play and play.strip() and self.rolled_and_moved(action):
+                return
             written = bool(play and play.strip()) or action.kind == "illegal-play"
             try:
                 with self.match.atomic():
@@ -404,6 +407,22 @@ class _Game:
             if self.match.state.phase is not Phase.PLAY:
                 return  # a dance, recorded with the roll
         self.play(action, play)
+
+    def rolled_and_moved(self, action: MatAction) -> bool:
+        """The roll and the play written with it, as the one line ``64: 24/18 13/9`` (the
+        transcription's own shorthand); False, nothing recorded, for a play that names
+        checkers the board does not have (recorded apart, as unplayable).
+
+        :raises MatImportError: for a play that is no notation.
+        """
+        assert action.dice is not None and action.play is not None
+        try:
+            self.said(RollMove(*action.dice, action.play, as_played=True, at=self.at))
+        except InvalidNotationError as error:
+            raise self.fail(action, str(error)) from None
+        except InvalidPlayError:
+            return False
+        return True
 
     def opening(self, action: MatAction, dice: tuple[int, int]) -> None:
         if dice[0] == dice[1]:
