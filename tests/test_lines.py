@@ -83,6 +83,7 @@ class Table:
 
 def round_trip(ledger: Ledger, match_id: str, tmp_path: Path) -> Ledger:
     """The match's ``export --format json`` copy, imported into a fresh ledger."""
+    tmp_path.mkdir(exist_ok=True)
     copy = tmp_path / f"{match_id}.json"
     copy.write_text(ledger.export(match_id, "json"), encoding="utf-8")
     other = Ledger(f"sqlite:///{tmp_path / f'copy-of-{match_id}.db'}")
@@ -238,9 +239,25 @@ def test_a_ledger_recorded_before_lines_were_kept_reads_groups_and_copies_the_le
     assert [e.number for e in entries_in_force(events)] == [2, 3, 6, 7, 8, 9, 10, 11, 12]
     copy = round_trip(old, "m", tmp_path)  # a copy without lines: re-decided the legacy way
     same_match(old, copy, "m")
-    old.record_line("m", "undo", by=BY)  # the hit, withdrawn
-    assert old.events("m")[-1].said == "undo"
     copy.close()
+    # recorded on: new entries keep their lines, the old ones are decided the legacy way
+    old.record_line("m", "undo", by=BY)  # 13: the hit (12), withdrawn
+    old.record_line("m", "hit", by=BY)  # 14
+    old.record_line("m", "roll 5 2", by=BY)  # 15
+    old.record_line("m", "amend 11 move 24/14 --reason Bob ran one checker", by=BY)  # 16
+    events = old.events("m")
+    assert [e.said for e in events[12:]] == [
+        "undo",
+        "hit",
+        "roll 5 2",
+        "amend 11 move 24/14 --reason Bob ran one checker",
+    ]
+    found = entries_in_force(events)
+    assert [e.number for e in found][-4:] == [10, 11, 14, 15]
+    assert found[-3].events[0].said == "move 24/14"  # the amendment's, in the entry's place
+    mixed = round_trip(old, "m", tmp_path / "mixed")  # old entries and lined ones, one copy
+    same_match(old, mixed, "m")
+    mixed.close()
     old.close()
 
 
