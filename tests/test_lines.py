@@ -254,7 +254,7 @@ def test_a_ledger_recorded_before_lines_were_kept_reads_groups_and_copies_the_le
     ]
     found = entries_in_force(events)
     assert [e.number for e in found][-4:] == [10, 11, 14, 15]
-    assert found[-3].events[0].said == "move 24/14"  # the amendment's, in the entry's place
+    assert found[-3].line == "move 24/14"  # the amendment's, in the entry's place
     mixed = round_trip(old, "m", tmp_path / "mixed")  # old entries and lined ones, one copy
     same_match(old, mixed, "m")
     mixed.close()
@@ -416,8 +416,8 @@ def extra_lines(events: Sequence[MatchEvent], state: MatchState, rng: random.Ran
     found = entries_in_force(events)
     if found:
         entry = rng.choice(found[-3:])
-        if entry.first.said and not entry.first.said.startswith(("amend", "undo")):
-            options.append(f"amend {entry.number} {entry.first.said}")
+        if entry.line:
+            options.append(f"amend {entry.number} {entry.line}")
     return rng.choice(options)
 
 

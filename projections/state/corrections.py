@@ -104,6 +104,11 @@ class Entry:
         """The event the entry was made for (after a game start it opens)."""
         return next((e for e in self.events if not isinstance(e, GameStarted)), self.events[0])
 
+    @property
+    def line(self) -> str:
+        """The line that made it (DESIGN principle 12); ``""`` if stored before lines were kept."""
+        return self.events[0].said
+
 
 def _follows(
     event: MatchEvent, previous: MatchEvent | None, lined: bool, amended: dict[int, EntryAmended]
