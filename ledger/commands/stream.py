@@ -14,8 +14,7 @@ that nothing outside :mod:`bgledger.commands` calls it).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any, Self, TypeVar
 from uuid import UUID
 
@@ -82,16 +81,9 @@ class MatchStream:
         command records after it keep none: they are part of its entry."""
         return _Saying(self, line)
 
-    @contextmanager
-    def atomic(self) -> Iterator[None]:
+    def atomic(self) -> _Atomic:
         """All that is recorded inside is kept, or none of it: a refusal undoes the steps before."""
-        version, state, pending, said = self._version, self.state, len(self._pending), self._said
-        try:
-            yield
-        except BaseException:
-            self._version, self.state, self._said = version, state, said
-            del self._pending[pending:]
-            raise
+        return _Atomic(self)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         # The state is immutable: a copy needs only its own pending list.
@@ -165,3 +157,24 @@ class _Saying:
 
     def __exit__(self, *_: object) -> None:
         self._stream._said = ""
+
+
+class _Atomic:
+    """:meth:`MatchStream.atomic`'s context: what the stream was on entering, put back if
+    anything raises inside (a class: a generator's context costs every command a few us)."""
+
+    __slots__ = ("_pending", "_said", "_state", "_stream", "_version")
+
+    def __init__(self, stream: MatchStream) -> None:
+        self._stream = stream
+
+    def __enter__(self) -> None:
+        stream = self._stream
+        self._version, self._state = stream._version, stream.state
+        self._pending, self._said = len(stream._pending), stream._said
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if kind is not None:
+            stream = self._stream
+            stream._version, stream.state, stream._said = self._version, self._state, self._said
+            del stream._pending[self._pending :]
