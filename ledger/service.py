@@ -1051,7 +1051,7 @@ class Ledger:
             if grant is not None and grant.role == "scorekeeper" and timed.at is not None:
                 # a scorekeeper's lines take the server's time, or an offline pad's earlier moment
                 done = replace(timed, at=server_time(timed.at, before.last_at))
-            return before, version, done.run(match, by, history), match
+            return before, version, done.perform(match, by, history), match
 
         if timed.needs_history or timed.reads_history:
             return self._store.rule(match_id, decide, keyed)

@@ -63,8 +63,9 @@ def forge(copy: Path, out: Path) -> Path:
             fields["player_a"], fields["player_b"] = fields["player_b"], fields["player_a"]
         entry["recorded_by"] = "mallory"
         entry["hash"] = content_hash(
-            entry["number"], entry["type"], entry["at"], entry["recorded_by"], fields
-        )
+            entry["number"], entry["type"], entry["at"], entry["recorded_by"], fields,
+            entry.get("line", ""),
+        )  # fmt: skip
     out.write_text(json.dumps(document))
     return out
 

@@ -68,7 +68,8 @@ RANDOM = settings(
 
 def sha256_of(entry: dict[str, Any]) -> str:
     """The hash the format specifies, computed here from the entry itself."""
-    content = {k: entry[k] for k in ("number", "type", "at", "recorded_by", "fields")}
+    content = {k: entry[k] for k in ("number", "type", "at", "recorded_by", "fields", "line")
+               if k in entry}  # fmt: skip
     text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -183,8 +184,9 @@ def test_export_lists_every_event_numbered_typed_and_hashed(recorded: Recorded) 
     assert (started["player_a"], started["player_b"], started["length"]) == ("Ann", "Bob", 3)
     assert events[-1]["type"] == "MatchWon"
     assert events[-1]["fields"] == {"winner": "a", "score_a": 3, "score_b": 2}
+    keys = {"number", "type", "at", "recorded_by", "stored_at", "hash", "fields"}
     for entry in events:
-        assert set(entry) == {"number", "type", "at", "recorded_by", "stored_at", "hash", "fields"}
+        assert set(entry) - {"line"} == keys  # the first event of an entry keeps its line
         assert entry["recorded_by"] == "kim"
         assert entry["hash"] == sha256_of(entry)
 
@@ -494,13 +496,20 @@ def _drop_and_renumber(events: list[dict[str, Any]]) -> None:
         entry["number"] = number
 
 
+def _roll_said_otherwise(events: list[dict[str, Any]]) -> None:
+    """Ann's 6-6 made a 6-5, its line too (a careful forger's change)."""
+    events[5]["fields"]["die2"] = 5
+    events[5]["line"] = "roll 6 5"
+
+
 def _win_bigger(events: list[dict[str, Any]]) -> None:
     game_won = next(e for e in events if e["type"] == "GameWon")
     game_won["fields"]["points"] = 4
 
 
 REHASHED: list[tuple[str, Tamper, int | None, str]] = [
-    ("die changed", _set(5, "die2", 5), 7, "the ledger"),  # 6-5 cannot play 24/18 13/7(2) 8/2
+    ("die changed", _set(5, "die2", 5), 6, "die2 is 5 in the file"),  # its line says 6 6
+    ("die and line changed", _roll_said_otherwise, 7, "the ledger"),  # 6-5 cannot play 8/2
     ("event dropped", _drop_and_renumber, 5, "refuses DiceRolled"),
     ("double's flags", _set(9, "legal", False), 10, "legal"),
     ("taker changed", _set(10, "player", "a"), 11, "player"),

@@ -15,16 +15,19 @@ says who corrected it, when and why.
   mis-entered and ``LINE`` is what happened.  The line is decided by the
   match's own command on the match as it stood before entry ``N`` (as
   corrected), at that entry's time unless the line gives its own; then every
-  later entry is decided again after it (:mod:`bgledger.commands.redecide`)
-  and must record the same facts.  If one no longer fits, the amendment is
-  refused naming it, and nothing is appended.
+  later entry's line (DESIGN principle 12) is run again after it, at the
+  entry's own time, and must record the same facts
+  (:func:`bgledger.commands.redecide.differences`; an entry stored before lines
+  were kept is decided by :mod:`bgledger.commands.legacy`).  If one no longer
+  fits, the amendment is refused naming it, and nothing is appended.
 
 Who may correct what (USBGF 4.7: the players agree the score before each
 new game starts, and the director resolves scoring disputes): the
 scorekeeper alone may correct any entry of the game in progress (or of the
 game that just ended, before the next one starts).  An entry of an earlier
 game needs ``--ruled-by director``.  An entry that a director's ruling was
-decided on after it is not a recording error any more: the director
+decided on after it (a ruling, or a reserve restored: ``pickup-with-hit``,
+``missed-hit``, USBGF 4.1.8.1) is not a recording error any more: the director
 corrects it by a ruling (or a committee's appeal).  The clock's sanctions
 (an expired reserve, a penalty, a clock set by the director) are rulings
 themselves and are never withdrawn as typos.
@@ -38,17 +41,18 @@ from copy import deepcopy
 from dataclasses import fields
 from typing import Any
 
-from bgledger.commands.redecide import ACTIONS, CLOCK_LINES, differences
-from bgledger.commands.stream import MatchStream
+from bgledger.commands import legacy
+from bgledger.commands.redecide import differences
+from bgledger.commands.stream import HistoryMismatchError, MatchStream
 from bgledger.errors import ActionRefusedError, BgLedgerError, RulesError
 from bgledger.events import (
     ClockRestored,
     ClockSet,
+    ClockStopped,
     CopyImported,
     EntryAmended,
     EntryCorrected,
     EntryWithdrawn,
-    GameStarted,
     MatchEvent,
     PenaltyPointsAssessed,
     RemarkRecorded,
@@ -59,7 +63,7 @@ from bgledger.events import (
     TimeExpired,
 )
 from bgledger.events.names import topic_of
-from bgledger.projections.state.corrections import AFTER, Entry, entries
+from bgledger.projections.state.corrections import Entry, entries
 from bgledger.projections.state.fold import fold_in_force
 from bgledger.projections.state.rulings import amended_slots, in_force, voided_by
 from bgledger.rules.profiles import Decision
@@ -189,9 +193,10 @@ class CorrectionCommands(MatchStream):
         index = next(i for i, e in enumerate(kept) if e is entry.events[0])
         scratch = deepcopy(self)
         scratch.advance(self.version, fold_in_force(kept[:index]) or self.state)
-        perform(scratch, entry.first.at)
+        with scratch.saying(line.strip()):  # the replacement's first event keeps its line
+            perform(scratch, entry.first.at)
         made = scratch.collect_events()
-        self._still_fits(scratch, kept[index + len(entry.events) :])
+        self._still_fits(scratch, kept[index + len(entry.events) :], history)
         return self._record(
             EntryAmended, by, at, history,
             event=entry.number, voids=list(entry.voids), reason=reason.strip(),
@@ -272,13 +277,13 @@ class CorrectionCommands(MatchStream):
                 "decision, not a recording error: the director rules on it"
             )
         last = max(e.originator_version for e in entry.events)
-        later = [e for e in history[last:] if isinstance(e, RulingMade) and not _bare_note(e)]
+        later = [e for e in history[last:] if _decided_on_before(e)]
         voided = voided_by(history) if later else {}
         for event in later:
             if event.originator_version not in voided:
                 raise CorrectionRefusedError(
                     f"entry {entry.number} came before the ruling at event "
-                    f"{event.originator_version}, which was decided on it: the director "
+                    f"{_ruling_number(history, event)}, which was decided on it: the director "
                     "corrects it by a ruling"
                 )
         current = found[-1].game if found else 0
@@ -290,21 +295,24 @@ class CorrectionCommands(MatchStream):
                 self.profile.cite(Decision.SCORE),
             )
 
-    def _still_fits(self, scratch: Any, later: Sequence[MatchEvent]) -> None:
+    def _still_fits(
+        self, scratch: Any, later: Sequence[MatchEvent], history: Sequence[MatchEvent]
+    ) -> None:
         """Decide every entry in ``later`` again on ``scratch`` (the amended match).
 
-        Each command records its entry's events again; they must say what the
-        log says, one by one (a game started with the opening roll after it,
-        a game won with the play before it).
+        Each entry's line is run again at the entry's time (:func:`_decide_again`); what
+        it records must say what the log says, event by event (a game started with the
+        opening roll after it, a game won with the play before it).  Rulings and
+        corrections, and what their commands recorded with them, are not entries.
 
         :raises EntryNoLongerFitsError: naming the first that is not recorded as it was.
         """
-        events = [e for e in later if not isinstance(e, RulingMade | EntryCorrected)]
+        events = _entries_only(later)
         pending: deque[MatchEvent] = deque()
         for index, event in enumerate(events):
             number, kind = event.originator_version, type(event).__name__
             if not pending:
-                pending.extend(_decide_again(scratch, events, index))
+                pending.extend(_decide_again(scratch, events, index, history))
             again = pending.popleft()
             changed = differences(again, event)
             if changed:
@@ -322,34 +330,51 @@ class CorrectionCommands(MatchStream):
             )
 
 
-def _decide_again(scratch: Any, events: Sequence[MatchEvent], index: int) -> list[MatchEvent]:
-    """What the command of ``events[index]`` (or of the entry it opens) records on ``scratch``.
+def _entries_only(later: Sequence[MatchEvent]) -> list[MatchEvent]:
+    """``later`` without the rulings and corrections, and what their lines recorded with them."""
+    kept: list[MatchEvent] = []
+    skipping = False
+    for event in later:
+        if isinstance(event, RulingMade | EntryCorrected):
+            skipping = bool(event.said)  # a legacy ruling's followers: as before lines
+            continue
+        if skipping and not event.said:
+            continue
+        skipping = False
+        kept.append(event)
+    return kept
 
-    :raises EntryNoLongerFitsError: if no command records it, or the command refuses.
+
+def _decide_again(
+    scratch: Any, events: Sequence[MatchEvent], index: int, history: Sequence[MatchEvent]
+) -> list[MatchEvent]:
+    """What the line of ``events[index]`` records on ``scratch``, run again at its time.
+
+    An event stored before lines were kept is decided again by the command its kind
+    names (:func:`bgledger.commands.legacy.decide_again`).
+
+    :raises EntryNoLongerFitsError: if the line (or no command) records it, or the command
+        refuses.
     """
+    from bgledger.commands.vocabulary import parse  # the vocabulary runs on this aggregate
+
     event = events[index]
+    if not event.said:
+        try:
+            return legacy.decide_again(scratch, events, index)
+        except legacy.LegacyRefusedError as error:
+            raise EntryNoLongerFitsError(error.number, str(error)) from None
     number, kind = event.originator_version, type(event).__name__
-    if isinstance(event, AFTER):
-        raise EntryNoLongerFitsError(
-            number,
-            f"event {number} ({kind}) no longer follows: after the amendment the entry "
-            "before it does not lead to it; amend or undo that entry first",
-        )
-    given = next((e for e in events[index:] if not isinstance(e, _WITH_NEXT)), event)
-    command = ACTIONS.get(type(given)) or CLOCK_LINES.get(type(given))
-    if command is None:
-        raise EntryNoLongerFitsError(
-            number,
-            f"entry {number} ({kind}) cannot be decided again after an amendment: "
-            "undo back to the mistaken entry instead",
-        )
+    command = parse(event.said).timed(event.at)
+    before = history[: number - 1]
+    decides = command.needs_history or command.reads_history
     try:
-        command(scratch, given, {"by": given.recorded_by, "at": given.at})
-    except BgLedgerError as error:
+        command.perform(scratch, event.recorded_by, before if decides else None)
+    except (BgLedgerError, HistoryMismatchError) as error:
         raise EntryNoLongerFitsError(
-            given.originator_version,
-            f"entry {given.originator_version} ({type(given).__name__}) no longer fits the "
-            f"amended history: {error}",
+            number,
+            f"entry {number} ({kind}) no longer fits the amended history: "
+            f"{event.said!r} is refused there: {error}",
         ) from None
     made: list[MatchEvent] = scratch.collect_events()
     return made
@@ -365,9 +390,24 @@ def _what_changed(again: MatchEvent, changed: list[str]) -> str:
     return f"its {', '.join(changed)} would differ"
 
 
-_WITH_NEXT: tuple[type[MatchEvent], ...] = (GameStarted,)
-"""Recorded by the command of the event after it (a game starts with its opening roll)."""
-
-
 def _bare_note(event: RulingMade) -> bool:
     return isinstance(event, RulingNoted) and not (event.voids or event.restores)
+
+
+def _decided_on_before(event: MatchEvent) -> bool:
+    """A director's decision on what was recorded before it: a ruling (a bare note aside),
+    or a reserve restored (``pickup-with-hit``, USBGF 4.1.8.1: the reserve lost since a hit,
+    worked out from the entries before it)."""
+    if isinstance(event, RulingMade):
+        return not _bare_note(event)
+    return isinstance(event, ReserveTimeRestored)
+
+
+def _ruling_number(history: Sequence[MatchEvent], event: MatchEvent) -> int:
+    """The event the decision ``event`` belongs to begins at: a restore's stop, if its line's."""
+    number = event.originator_version
+    if not event.said and number >= 2:
+        before = history[number - 2]
+        if isinstance(before, ClockStopped) and before.said:
+            return before.originator_version
+    return number

@@ -14,8 +14,7 @@ that nothing outside :mod:`bgledger.commands` calls it).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any, Self, TypeVar
 from uuid import UUID
 
@@ -50,6 +49,7 @@ class MatchStream:
         """The events the last :meth:`collect_events` handed over, each with the state after
         it as :meth:`_record` folded it: the one fold of a recorded line, which the front door
         words and hands on (:meth:`bgledger.Ledger.record`) instead of folding it again."""
+        self._said = ""
 
     @property
     def id(self) -> UUID:
@@ -82,17 +82,15 @@ class MatchStream:
         self._made = []
         return pending
 
-    @contextmanager
-    def atomic(self) -> Iterator[None]:
+    def saying(self, line: str) -> _Saying:
+        """A context in which the first event recorded keeps ``line``, the line that made its
+        entry (:attr:`~bgledger.events.MatchEvent.said`, DESIGN principle 12); the events the
+        command records after it keep none: they are part of its entry."""
+        return _Saying(self, line)
+
+    def atomic(self) -> _Atomic:
         """All that is recorded inside is kept, or none of it: a refusal undoes the steps before."""
-        version, state, pending = self._version, self.state, len(self._pending)
-        try:
-            yield
-        except BaseException:
-            self._version, self.state = version, state
-            del self._pending[pending:]
-            del self._made[pending:]
-            raise
+        return _Atomic(self)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         # The state is immutable: a copy needs only its own pending list.
@@ -121,6 +119,8 @@ class MatchStream:
         :raises HistoryNeededError: for a ruling without ``history``.
         :raises HistoryMismatchError: for a ``history`` that is not this stream's so far.
         """
+        if self._said:
+            fields["said"], self._said = self._said, ""  # the entry's first event keeps its line
         check_texts({"by": by, **fields})  # every text of every event: one line, visible
         before = None if history is None else self._before(history)
         event = event_type(
@@ -150,3 +150,40 @@ class MatchStream:
                 f"the history given ends at event {len(before)}; the match is at {self._version}"
             )
         return before
+
+
+class _Saying:
+    """:meth:`MatchStream.saying`'s context (a class: a generator's costs a line a few us)."""
+
+    __slots__ = ("_line", "_stream")
+
+    def __init__(self, stream: MatchStream, line: str) -> None:
+        self._stream, self._line = stream, line
+
+    def __enter__(self) -> None:
+        self._stream._said = self._line
+
+    def __exit__(self, *_: object) -> None:
+        self._stream._said = ""
+
+
+class _Atomic:
+    """:meth:`MatchStream.atomic`'s context: what the stream was on entering, put back if
+    anything raises inside (a class: a generator's context costs every command a few us)."""
+
+    __slots__ = ("_pending", "_said", "_state", "_stream", "_version")
+
+    def __init__(self, stream: MatchStream) -> None:
+        self._stream = stream
+
+    def __enter__(self) -> None:
+        stream = self._stream
+        self._version, self._state = stream._version, stream.state
+        self._pending, self._said = len(stream._pending), stream._said
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if kind is not None:
+            stream = self._stream
+            stream._version, stream.state, stream._said = self._version, self._state, self._said
+            del stream._pending[self._pending :]
+            del stream._made[self._pending :]

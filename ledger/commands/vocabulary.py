@@ -356,6 +356,16 @@ class Command:
         """
         raise NotImplementedError
 
+    def perform(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        """:meth:`run`, the entry's first event keeping the line (:meth:`words`, DESIGN
+        principle 12: the event's ``at`` is its time).  The way every line is recorded, and
+        decided again (``amend``, ``undo``'s grouping, the JSON copy's import).
+
+        :raises RulesError, ActionRefusedError: as :meth:`run`.
+        """
+        with match.saying(self.words()):
+            return self.run(match, by, history)
+
     def _history(self, history: Sequence[MatchEvent] | None) -> Sequence[MatchEvent]:
         if history is None:
             raise InvalidActionError(f"{str(self)!r} decides on the match's events: record it")
@@ -480,9 +490,13 @@ class RollMove(Command):
         return f"{self.die1}{self.die2}: {self.play}" + " --as-played" * self.as_played
 
     def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        # The play written is judged as the play of the roll: the roll records no dance of its
+        # own unless the line says there was one ('52: cannot move'), so a play written for a
+        # roll that could not be played is refused as one, or recorded flagged --as-played.
+        dance = self.play.lower() in ("cannot move", "can't move")
         with match.atomic():  # '52: 13/x' refused records no roll either
-            danced = match.roll(self.die1, self.die2, by=by, at=self.at)
-            if not (danced and self.play.lower() in ("cannot move", "can't move")):
+            danced = match.roll(self.die1, self.die2, auto_dance=dance, by=by, at=self.at)
+            if not danced:
                 match.move(self.play, as_played=self.as_played, by=by, at=self.at)
         return danced
 
@@ -1711,7 +1725,7 @@ class Amend(Command):
     def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
         def perform(scratch: Match, when: str) -> None:
             before = self._history(history)[: self.entry - 1]  # what the entry was decided on
-            self.command.timed(when).run(scratch, by, before)
+            self.command.timed(when).perform(scratch, by, before)
 
         return match.amend(
             self._history(history), self.entry, perform, line=str(self.command),

@@ -24,11 +24,26 @@ class MatchEvent(DomainEvent):
     :ivar recorded_by: who recorded it (a scorekeeper, ``import``, a director).
     :ivar chain: the stream's hash chain up to this event (:mod:`ledger.chain`);
         ``""`` for an event stored before there were chains (class version 1).
+    :ivar said: the line of the record language that made the entry this event begins
+        (``str(command)`` without its ``@TIME``: the event's ``at`` is its time; DESIGN
+        principle 12), under the hash chain like every field.  ``""`` for an event a
+        command recorded after the first of its entry (a game won with the play that won
+        it), for what no line makes (the match's start, an import's record), and for every
+        event stored before lines were kept (class version 2 and earlier;
+        :mod:`bgledger.commands.legacy` re-decides those).
     :cvar bookkeeping: True for a kind of entry that is not something that happened at
         the table, and so keeps no match time (DESIGN principle 13).
+
+    Why a field and not a row of its own: the line is part of the event's content, so the
+    hash chain, ``verify``, the seals, the snapshots' digests, the JSON copy and the
+    replicas carry it with nothing added, in the transaction that stores the event.  A
+    row beside the events would need a second chain, a second write and a second read in
+    every one of them.  An event whose ``said`` is ``""`` is linked as it was before the
+    field existed (:func:`bgledger.events.chain.content`), so the chains and seals of older
+    streams and copies still verify.
     """
 
-    class_version: ClassVar[int] = 2
+    class_version: ClassVar[int] = 3
     bookkeeping: ClassVar[bool] = False
     """Whether this kind of entry is bookkeeping: about the record, not at the table.
 
@@ -58,8 +73,17 @@ class MatchEvent(DomainEvent):
     at: str
     recorded_by: str
     chain: str = field(default="", kw_only=True)
+    said: str = field(default="", kw_only=True)
 
     @staticmethod
     def upcast_v1_v2(state: dict[str, Any]) -> None:
         """An event stored before the hash chain (version 1) is unchained: ``chain`` is ``""``."""
         state["chain"] = ""
+
+    @staticmethod
+    def upcast_v2_v3(state: dict[str, Any]) -> None:
+        """An event stored before lines were kept (version 2) says no line: ``said`` is ``""``."""
+        state["said"] = ""
+
+    upcast_said = upcast_v2_v3
+    """The same step for a kind with versions of its own (its ``upcast_vN_vN+1``)."""

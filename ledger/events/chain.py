@@ -8,6 +8,12 @@ links from ``""``.  Changing, removing, inserting or reordering any event
 thus changes the chain of every event after it; :mod:`bgledger.store.integrity`
 recomputes it.
 
+An event's line (``said``, DESIGN principle 12) is covered like any field when
+it has one; an empty ``said`` is left out of the content, so an event with no
+line (a command's later events, an event stored before lines were kept) is
+linked exactly as it was before the field existed: older streams, copies and
+seals still verify.
+
 A link covers what is stored.  An event is linked when it is recorded, from
 the event itself (:func:`link`); it is checked from its row as stored
 (:func:`stored_content`, :func:`link_content`): the same content for an event
@@ -82,6 +88,8 @@ def content(event: MatchEvent) -> dict[str, Any]:
     if names is None:
         names = _COVERED[kind] = tuple(f.name for f in fields(event) if f.name != "chain")
     data = {name: getattr(event, name) for name in names}
+    if not data["said"]:
+        del data["said"]  # linked as before lines were kept (the module's text)
     data["originator_id"] = str(event.originator_id)
     data["timestamp"] = event.timestamp.isoformat()
     return {"topic": topic_of(type(event)), "event": data}
@@ -94,10 +102,12 @@ def stored_content(
 
     ``stored`` is the row's state decoded but not upcast (the fields the event
     had when it was linked, ``timestamp`` a datetime); ``chain`` and the
-    mapper's ``class_version`` are left out, the stream and number added as
-    :func:`content` writes them.
+    mapper's ``class_version`` are left out (and an empty ``said``), the stream and
+    number added as :func:`content` writes them.
     """
     data = {k: v for k, v in stored.items() if k not in ("chain", "class_version")}
+    if not data.get("said", True):
+        del data["said"]  # no line: linked without it, as :func:`content` links it
     stamp = data.get("timestamp")
     data["originator_id"] = str(stream)
     data["originator_version"] = number

@@ -61,7 +61,7 @@ class ClockHit(MatchEvent):
     4.1.8.1).  ``passes``: the player on roll hit without rolling, having no roll to play
     (CLOCK 3.4), so the turn passes: decided by the command, never judged again on replay."""
 
-    class_version: ClassVar[int] = 3
+    class_version: ClassVar[int] = 4
 
     player: str
     passes: bool = False
@@ -70,6 +70,8 @@ class ClockHit(MatchEvent):
     def upcast_v2_v3(state: dict[str, Any]) -> None:
         """A hit stored before version 3 passed no turn (a closed-out hit was refused then)."""
         state["passes"] = False
+
+    upcast_v3_v4 = staticmethod(MatchEvent.upcast_said)  # version 4: the line (MatchEvent.said)
 
 
 @dataclass(frozen=True)
@@ -230,7 +232,7 @@ class PenaltyPointsAssessed(MatchEvent):
     Class version 3 added it; an assessment stored before has none.
     """
 
-    class_version: ClassVar[int] = 3
+    class_version: ClassVar[int] = 4
 
     player: str
     points: int
@@ -245,6 +247,8 @@ class PenaltyPointsAssessed(MatchEvent):
     def upcast_v2_v3(state: dict[str, Any]) -> None:
         """An assessment stored before version 3 names no scheduled start."""
         state["scheduled"] = None
+
+    upcast_v3_v4 = staticmethod(MatchEvent.upcast_said)  # version 4: the line (MatchEvent.said)
 
 
 TIME_EVENTS: tuple[type[MatchEvent], ...] = (

@@ -51,7 +51,7 @@ class RulingMade(MatchEvent):
     version 3: a ruling no longer stores the state it leads to.
     """
 
-    class_version: ClassVar[int] = 3
+    class_version: ClassVar[int] = 4
 
     rule: str
     ruled_by: str
@@ -69,6 +69,8 @@ class RulingMade(MatchEvent):
         :meth:`MatchEvent.upcast_v1_v2`.)
         """
         state.pop("state", None)
+
+    upcast_v3_v4 = staticmethod(MatchEvent.upcast_said)  # version 4: the line (MatchEvent.said)
 
 
 @dataclass(frozen=True)

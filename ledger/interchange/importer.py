@@ -20,6 +20,12 @@ happened, in order, judged by the same rules as live recording:
   the report says so);
 - a game with no result is the match abandoned there.
 
+Each action is recorded through its command of the vocabulary
+(:mod:`bgledger.commands.vocabulary`), whose line the entry keeps (DESIGN
+principle 12), as a scorekeeper's would be; only what no line says keeps none
+(a play written for a roll that cannot be played, an unplayable play, a
+result the transcription declares).
+
 Nothing is stored until a whole match has been replayed; a file that cannot
 be understood raises :class:`MatImportError` with its name, the line and the
 reason.
@@ -32,8 +38,23 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from bgledger.commands.match import Match, match_uuid
+from bgledger.commands.vocabulary import (
+    Accept,
+    Beaver,
+    Command,
+    Double,
+    Drop,
+    Move,
+    Opening,
+    Reject,
+    Resign,
+    Roll,
+    RollMove,
+    Take,
+)
 from bgledger.errors import ActionRefusedError, BgLedgerError
 from bgledger.interchange.mat import MatAction, MatFile, MatGame, MatMatch
 from bgledger.interchange.written_results import WrittenResult, written_result
@@ -56,6 +77,10 @@ _PLAYERS = ("a", "b")
 _LEVELS = {1: "single", 2: "gammon", 3: "backgammon"}
 _ID_CHARS = re.compile(r"[^A-Za-z0-9._-]+")
 _SNOWIE = "the transcription records an illegal play as a Snowie position, not as moves"
+
+
+class _WrittenDance(Exception):
+    """A roll that cannot be played, with a play written for it: recorded without its line."""
 
 
 class MatImportError(BgLedgerError, ValueError):
@@ -330,18 +355,23 @@ class _Game:
             self.roll(action)
         elif action.kind == "double":
             self.whose_turn(action, "double")
-            self.match.double(as_played=True, by=self.by, at=self.at)
+            self.said(Double(as_played=True, at=self.at))
         elif action.kind in ("take", "drop"):
-            getattr(self.match, action.kind)(by=self.by, at=self.at)
+            self.said((Take if action.kind == "take" else Drop)(at=self.at))
         elif self.result is not None and action is self.result.action:
             self.win(self.result)
         elif action.kind == "beaver":  # made at the board: recorded as played, flagged (4.4.10)
-            self.match.beaver(as_played=True, by=self.by, at=self.at)
+            self.said(Beaver(as_played=True, at=self.at))
         elif action.kind == "raccoon":
             rule = self.match.profile.cite(Decision.SOCIAL_DOUBLES)
             raise self.fail(action, f"a {action.kind} is not played in tournaments ({rule})")
         # 'concede' and 'unknown' ('????') only announce the result that follows, and so do
         # the result lines that do not decide it (a 'Losses' line beside a 'Wins' line).
+
+    def said(self, command: Command) -> Any:
+        """Record ``command`` as a scorekeeper's line would be, its line kept (DESIGN
+        principle 12): an import's entries are decided again like any other."""
+        return command.perform(self.match, self.by)
 
     def whose_turn(self, action: MatAction, what: str) -> None:
         turn = self.match.state.turn
@@ -370,18 +400,41 @@ class _Game:
             self.opening(action, dice)
         else:
             self.whose_turn(action, "roll")
+            if action.kind == "roll" and play and play.strip() and self.rolled_and_moved(action):
+                return
             written = bool(play and play.strip()) or action.kind == "illegal-play"
-            self.match.roll(*dice, auto_dance=not written, by=self.by, at=self.at)
+            try:
+                with self.match.atomic():
+                    if self.said(Roll(*dice, at=self.at)) and written:
+                        raise _WrittenDance
+            except _WrittenDance:  # a play written for a roll that cannot be played
+                self.match.roll(*dice, auto_dance=False, by=self.by, at=self.at)  # no line
             if self.match.state.phase is not Phase.PLAY:
                 return  # a dance, recorded with the roll
         self.play(action, play)
+
+    def rolled_and_moved(self, action: MatAction) -> bool:
+        """The roll and the play written with it, as the one line ``64: 24/18 13/9`` (the
+        transcription's own shorthand); False, nothing recorded, for a play that names
+        checkers the board does not have (recorded apart, as unplayable).
+
+        :raises MatImportError: for a play that is no notation.
+        """
+        assert action.dice is not None and action.play is not None
+        try:
+            self.said(RollMove(*action.dice, action.play, as_played=True, at=self.at))
+        except InvalidNotationError as error:
+            raise self.fail(action, str(error)) from None
+        except InvalidPlayError:
+            return False
+        return True
 
     def opening(self, action: MatAction, dice: tuple[int, int]) -> None:
         if dice[0] == dice[1]:
             raise self.fail(action, f"{action.raw!r}: an opening roll cannot be a double")
         high, low = max(dice), min(dice)
         die_a, die_b = (high, low) if action.column == 0 else (low, high)
-        self.match.opening(die_a, die_b, by=self.by, at=self.at)
+        self.said(Opening(die_a, die_b, at=self.at))
 
     def play(self, action: MatAction, play: str | None) -> None:
         if action.kind == "illegal-play":
@@ -390,7 +443,7 @@ class _Game:
         if play is None or (not play.strip() and action is self.last_roll):
             return  # rolled, then resigned (the result follows) or the match stopped there
         try:
-            self.match.move(play, as_played=True, by=self.by, at=self.at)
+            self.said(Move(play, as_played=True, at=self.at))
         except InvalidNotationError as error:
             raise self.fail(action, str(error)) from None
         except InvalidPlayError as error:
@@ -406,7 +459,7 @@ class _Game:
             self.declared(result)  # the match forfeited before the game's first roll
             return
         if state.phase is Phase.DOUBLED and state.turn == winner:
-            self.match.drop(by=self.by, at=self.at)  # the pass was not written
+            self.said(Drop(at=self.at))  # the pass was not written
         elif state.phase is Phase.BETWEEN_GAMES:
             self.before_the_first_roll(result)
         else:
@@ -438,7 +491,7 @@ class _Game:
     def concede(self, action: MatAction, winner: str, points: int) -> None:
         state = self.match.state
         if state.phase is Phase.RESIGNED:
-            self.match.reject(by=self.by, at=self.at)
+            self.said(Reject(at=self.at))
         cube = 1 if state.phase is Phase.BETWEEN_GAMES else state.cube  # before the first roll
         level = _LEVELS.get(points // cube) if points % cube == 0 else None
         if level is None:
@@ -448,8 +501,8 @@ class _Game:
                 f"cube {cube}: recorded as a {level} concession"
             )
         loser = other(winner)
-        self.match.resign(level, player=loser, as_played=True, by=self.by, at=self.at)
-        self.match.accept(by=self.by, at=self.at)
+        self.said(Resign(level, loser, as_played=True, at=self.at))
+        self.said(Accept(at=self.at))
 
     def check_result(self, result: WrittenResult) -> None:
         games = self.match.state.games

@@ -2,15 +2,26 @@
 
 A document is ``{"format", "version", "match_id", "events"}``; each event entry is
 ``{"number", "type", "at", "recorded_by", "stored_at", "hash", "fields"}`` (see
-:mod:`bgledger.interchange.json_stream`).  The fields of an event must be exactly
-its class's own fields (:mod:`bgledger.events`, with the clock, break and
-penalty-point events of :mod:`bgledger.events`), each of its declared type:
+:mod:`bgledger.interchange.json_stream`), and ``"line"`` for the first event of an
+entry: the line of the record language that made it (``"roll 6 4"``,
+``"pickup-with-hit a"``; :attr:`~bgledger.events.MatchEvent.said`, DESIGN principle
+12), a non-empty string, covered by the entry's hash.
+
+The fields of an event must be exactly its class's own fields
+(:mod:`bgledger.events`, with the clock, break and penalty-point events of
+:mod:`bgledger.events`), each of its declared type:
 ``str``, ``int``, ``bool``, ``None``, unions of these (a clock reading is
 ``int | None`` at a break without a clock), ``list[int]`` (the events a ruling
 voids or restores), ``list[str]`` (the players who asked for a break),
 and ``dict[str, str]`` (a match's header tags).  A ``bool`` is not an
 ``int``; clock figures are whole milliseconds.  (A ruling's ``state`` in an
 older export is dropped before these checks: :mod:`.json_stream`.)
+
+Format change (issue 31, lines kept): a copy written before lines were kept has
+no ``line`` anywhere and still reads (its hashes are over what it has; its
+events are decided again by :mod:`bgledger.commands.legacy`); the version stays
+1, as an entry without ``line`` is exactly what it was.  A bgledger older than
+this change refuses a copy with lines, naming the unknown key ``'line'``.
 """
 
 from __future__ import annotations
@@ -46,6 +57,8 @@ FORMAT = "bgledger-match"
 VERSION = 1
 _TOP_KEYS = frozenset({"format", "version", "match_id", "events"})
 _ENTRY_KEYS = frozenset({"number", "type", "at", "recorded_by", "stored_at", "hash", "fields"})
+_LINE = "line"
+"""The key of an entry's line: only where the event has one (the module's text)."""
 _BASE = frozenset(f.name for f in fields(MatchEvent))
 _repr = reprlib.Repr()
 _repr.maxstring = _repr.maxother = 60
@@ -71,12 +84,18 @@ def own_fields(event: MatchEvent) -> dict[str, Any]:
     return {f.name: getattr(event, f.name) for f in fields(event) if f.name not in _BASE}
 
 
-def content_hash(number: int, kind: str, at: str, recorded_by: str, data: dict[str, Any]) -> str:
+def content_hash(
+    number: int, kind: str, at: str, recorded_by: str, data: dict[str, Any], line: str = ""
+) -> str:
     """SHA-256 (hex) of an event's canonical content: sorted-key JSON, no spaces, UTF-8.
 
     The JSON is :func:`bgledger.events.chain.canonical_json`, the form the hash chain hashes.
+    ``line`` is covered where there is one; an entry without (a command's later
+    events, a copy written before lines were kept) hashes as it always did.
     """
     content = {"number": number, "type": kind, "at": at, "recorded_by": recorded_by, "fields": data}
+    if line:
+        content[_LINE] = line
     return sha256_hex(canonical_json(content))
 
 
@@ -175,9 +194,12 @@ def entry_problem(entry: Any, number: int) -> str | None:
     """What is wrong with the form of event entry ``number``, or None (its hash is not checked)."""
     if not isinstance(entry, dict):
         return "not an object"
-    problem = _keys(entry, _ENTRY_KEYS, "the event")
+    line = entry.get(_LINE)
+    problem = _keys(entry, _ENTRY_KEYS | {_LINE} if _LINE in entry else _ENTRY_KEYS, "the event")
     if problem is not None:
         return problem
+    if _LINE in entry and not (isinstance(line, str) and line):
+        return f"line is {short(line)}, not the line of the record language that made it"
     if entry["number"] != number or type(entry["number"]) is not int:
         return f"numbered {short(entry['number'])} where event {number} belongs (1, 2, 3 ...)"
     if not isinstance(entry["type"], str) or entry["type"] not in schemas():

@@ -24,18 +24,17 @@ it from a stored ruling (:meth:`~bgledger.events.RulingMade.upcast_v2_v3`).
 The form of a document and the checks made on reading it are in
 :mod:`bgledger.interchange.json_schema`.
 
+The first event of each entry carries ``line``, the line of the record
+language that made it (DESIGN principle 12; :mod:`bgledger.interchange.json_schema`).
 Importing re-decides the match (:func:`recheck`, :mod:`bgledger.interchange.json_recheck`):
-each event's action is recorded again through the :class:`~bgledger.commands.match.Match`
-commands, each ruling through its command (:mod:`bgledger.commands.rulings`), and must
-give the file's events, field by field, so a file this ledger would not have
-recorded (a die changed, or a ruling made to void other events, and its hash
-recomputed) is refused, naming the first event that differs, and nothing is stored.
-The clock, break and penalty-point events are re-decided at the file's times
-by the match's clock and break commands (:mod:`bgledger.commands.clock`,
-:mod:`bgledger.commands.breaks`; :mod:`bgledger.interchange.json_recheck`):
-a hit by the player whose time is not running, a break's clock readings or
-lateness points that the times do not give, a flag while time remained, are
-refused like a changed die.
+each entry's line is run again at its time, and must give the file's events,
+field by field, so a file this ledger would not have recorded (a die changed,
+or a ruling made to void other events, and its hash recomputed) is refused,
+naming the first event that differs, and nothing is stored: a hit by the
+player whose time is not running, a break's clock readings or lateness points
+that the times do not give, a flag while time remained, are refused like a
+changed die.  A copy written before lines were kept is re-decided by the legacy
+path (:mod:`bgledger.commands.legacy`).
 """
 
 from __future__ import annotations
@@ -118,15 +117,18 @@ def export_json(events: Sequence[MatchEvent]) -> dict[str, Any]:
 
 def _entry(event: MatchEvent) -> dict[str, Any]:
     number, kind, data = event.originator_version, type(event).__name__, own_fields(event)
-    return {
+    entry = {
         "number": number,
         "type": kind,
         "at": event.at,
         "recorded_by": event.recorded_by,
         "stored_at": event.timestamp.isoformat(),
-        "hash": content_hash(number, kind, event.at, event.recorded_by, data),
+        "hash": content_hash(number, kind, event.at, event.recorded_by, data, event.said),
         "fields": data,
     }
+    if event.said:
+        entry["line"] = event.said  # the line that made the entry (json_schema's text)
+    return entry
 
 
 # -- reading --------------------------------------------------------------------------------
@@ -140,6 +142,7 @@ def _event(entry: dict[str, Any], match_id: str) -> MatchEvent:
         timestamp=datetime.fromisoformat(entry["stored_at"]),
         at=entry["at"],
         recorded_by=entry["recorded_by"],
+        said=entry.get("line", ""),
         **entry["fields"],
     )
 
@@ -159,7 +162,7 @@ def read_json(text: str, *, name: str) -> MatchDocument:
         problem = entry_problem(entry, number)
         if problem is None:
             data = (entry["type"], entry["at"], entry["recorded_by"], hashed)
-            if entry["hash"] != content_hash(number, *data):
+            if entry["hash"] != content_hash(number, *data, entry.get("line", "")):
                 problem = "its hash does not match its content: changed since it was exported"
         if problem is not None:
             raise InvalidMatchJsonError(name, problem, number)

@@ -3,8 +3,9 @@
 :func:`verify` recomputes every link of the chain (:mod:`bgledger.events.chain`),
 every event, never a sample, and names the first event that does not match:
 
-* an edited event (a die, a play, a time, its type) no longer hashes to its
-  ``chain``;
+* an edited event (a die, a play, a time, its type, the line that made its
+  entry: :attr:`~bgledger.events.MatchEvent.said`, DESIGN principle 12) no
+  longer hashes to its ``chain``;
 * a deleted event leaves a gap in the numbers 1..N; an inserted or moved one
   (rows swapped, renumbered) hashes to something else at its new place;
 * a row that cannot be read back at all is named as such.
@@ -21,7 +22,9 @@ Each link is recomputed over the row as stored (its topic and its fields
 decoded but not upcast: :func:`bgledger.events.chain.stored_content`), so the
 chain covers exactly what the store holds, and a row stored by an older
 bgledger still verifies after its class has changed (a ruling's ``state``,
-dropped on reading since class version 3).
+dropped on reading since class version 3; an event stored before lines were
+kept, whose ``said`` is given on reading, is linked without it:
+:func:`bgledger.events.chain.content`).
 
 Events stored by a bgledger before the chain (class version 1) carry none.
 Setting rows back to that form is also how an attacker would silence the

@@ -16,6 +16,14 @@ match won with the play, drop or acceptance that won them; a dance with the
 roll that could not be played).  ``undo`` withdraws the last entry in force,
 ``amend N`` the entry that begins at event N.
 
+The entry's first event keeps the line that made it
+(:attr:`~bgledger.events.MatchEvent.said`, DESIGN principle 12), and the events
+its command recorded after it keep none: an entry is a lined event and the
+unlined ones right after it.  Events stored before lines were kept say no
+line; for those alone, which events one command recorded is worked out from
+their kinds (:func:`_legacy_follows`, marked for removal with
+:mod:`bgledger.commands.legacy`).
+
 Like every part of the fold this never raises: a replacement naming a kind
 this bgledger does not know, or fields that do not fit it, is left out.
 """
@@ -96,9 +104,35 @@ class Entry:
         """The event the entry was made for (after a game start it opens)."""
         return next((e for e in self.events if not isinstance(e, GameStarted)), self.events[0])
 
+    @property
+    def line(self) -> str:
+        """The line that made it (DESIGN principle 12); ``""`` if stored before lines were kept."""
+        return self.events[0].said
 
-def _follows(event: MatchEvent, previous: MatchEvent | None) -> bool:
+
+def _follows(
+    event: MatchEvent, previous: MatchEvent | None, lined: bool, amended: dict[int, EntryAmended]
+) -> bool:
     """True if ``event`` was recorded with ``previous`` by one command.
+
+    ``lined``: the entry ``previous`` belongs to begins with its line.  Then an event
+    without a line right after it (numbered next; an amendment's events all stand in the
+    place of the entry it amended, numbered as it was) is its command's; an event with a
+    line begins an entry of its own.
+    """
+    if event.said:
+        return False
+    if lined and previous is not None:
+        number, before = event.originator_version, previous.originator_version
+        return number == before if before in amended else number == before + 1
+    return _legacy_follows(event, previous)
+
+
+def _legacy_follows(event: MatchEvent, previous: MatchEvent | None) -> bool:
+    """:func:`_follows` for events stored before lines were kept, from their kinds alone.
+
+    LEGACY: remove with :mod:`bgledger.commands.legacy` once no stream or copy without
+    lines is kept.
 
     The opening roll's lower-die hit (CLOCK 3.3) comes with it, at its time; a roll or
     double comes with the hit it implied (ABT 4.6), recorded just before it; a beaver
@@ -141,20 +175,30 @@ def entries(in_force: Sequence[MatchEvent], amended: dict[int, EntryAmended]) ->
             group.clear()
 
     previous: MatchEvent | None = None
+    lined = False  # the entry (or the ruling) being read begins with its line
     for event in in_force:
         if isinstance(event, MatchStarted | RulingMade | EntryCorrected | CopyImported):
             close()
-            previous = None
+            # what a ruling's command recorded after it (a restore, a match won) is the ruling's
+            previous, lined = (event, True) if event.said else (None, False)
             continue
-        if isinstance(event, GameStarted):
+        follows = _follows(event, previous, lined, amended)
+        if lined and follows and not group:
+            previous = event  # recorded with a ruling or a correction: no entry
+            continue
+        if isinstance(event, GameStarted) and not follows:
             close()
             game += 1
             group.append(event)  # a game starts with its opening roll: one entry
-        elif group and (_follows(event, previous) or isinstance(previous, GameStarted)):
+        elif group and (follows or (isinstance(previous, GameStarted) and not event.said)):
             group.append(event)
         else:
             close()
             group.append(event)
+        if event.said:
+            lined = True
+        elif not follows:
+            lined = False
         previous = event
     close()
     return found
