@@ -15,32 +15,22 @@ from __future__ import annotations
 
 import http.client
 import resource
-import signal
 import socket
-import subprocess
-import sys
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import pytest
 
+from bgledger.errors import UnknownTokenError
 from bgledger.service import Ledger
 from bgledger.web.guard import REQUEST_SECONDS
+from tests.served import serve_processes
 
 LIMIT = 1024
 LINE = b'{"line": "opening 3 1"}'
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _limited() -> None:  # in the server's process, before exec: a laptop's, and no way up
-    resource.setrlimit(resource.RLIMIT_NOFILE, (LIMIT, LIMIT))
 
 
 def _get(port: int, path: str, timeout: float = 5) -> tuple[int, float]:
@@ -64,35 +54,8 @@ def _serving(tmp_path: Path, *, limited: bool = False) -> Iterator[tuple[int, st
     ledger.start(("Ann", "Bob"), 5, match_id="final", by="kim")
     token = ledger.issue_token("scorekeeper", match_id="final", label="pad of final")
     ledger.close()
-    port = _free_port()
-    log = (tmp_path / "serve.log").open("wb")
-    command = [sys.executable, "-m", "bgledger.cli.main", "--db", url, "serve", "--port", str(port)]
-    server = subprocess.Popen(
-        command,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        preexec_fn=_limited if limited else None,
-        cwd=tmp_path,
-    )
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                assert _get(port, "/api/now")[0] == 200
-                break
-            except OSError:
-                assert server.poll() is None, (tmp_path / "serve.log").read_text()
-                assert time.monotonic() < deadline, "serve did not start in 20 s"
-                time.sleep(0.1)
-        yield port, token
-    finally:
-        server.send_signal(signal.SIGINT)
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(5)
-        log.close()
+    with serve_processes(url, 1, tmp_path, open_files=LIMIT if limited else None) as (one,):
+        yield int(one.base.rsplit(":", 1)[1]), token
 
 
 def _events(tmp_path: Path) -> int:
@@ -128,6 +91,21 @@ def _answer(client: socket.socket) -> tuple[int, bytes]:
     return status, received.partition(b"\r\n\r\n")[2]
 
 
+def _trickle(client: socket.socket, pieces: list[bytes]) -> tuple[int, bytes]:
+    """Send ``pieces`` a second apart until the server answers or cuts off; its answer."""
+    for piece in pieces:
+        try:
+            client.sendall(piece)
+        except OSError:  # cut off
+            break
+        client.settimeout(1)
+        with suppress(TimeoutError):
+            if client.recv(1, socket.MSG_PEEK):
+                break
+    client.settimeout(15)
+    return _answer(client)
+
+
 def test_a_token_revoked_while_the_body_comes_in_records_nothing(tmp_path: Path) -> None:
     with _serving(tmp_path) as (port, token):
         before = _events(tmp_path)
@@ -145,23 +123,38 @@ def test_a_token_revoked_while_the_body_comes_in_records_nothing(tmp_path: Path)
         assert _events(tmp_path) == before  # the roll was not recorded
 
 
+def test_a_grant_whose_token_was_revoked_since_records_nothing_on_every_store(
+    store_url: str,
+) -> None:
+    """The front door itself: a grant read before ``token --revoke`` (or before the token
+    expired) writes nothing after it, with a key or without, on SQLite and PostgreSQL."""
+    match_id = f"revoked-{uuid.uuid4().hex[:8]}"  # the PostgreSQL database is shared
+    ledger = Ledger(store_url)
+    try:
+        ledger.start(("Ann", "Bob"), 5, match_id=match_id, by="kim")
+        token = ledger.issue_token("scorekeeper", match_id=match_id, label=f"pad {match_id}")
+        grant = ledger.authorize(token, match_id)
+        ledger.record_line(match_id, "opening 3 1", by=grant.label, grant=grant)
+        ledger.revoke_token(token)
+        before = len(ledger.history(match_id))
+        for key in (None, "k1"):
+            with pytest.raises(UnknownTokenError, match=r"was revoked at .* nothing was recorded"):
+                ledger.record_line(match_id, "move 8/5 6/5", by=grant.label, key=key, grant=grant)
+        assert len(ledger.history(match_id)) == before
+        ledger.record_line(match_id, "move 8/5 6/5", by="kim")  # the shell needs no token
+        assert len(ledger.history(match_id)) == before + 1
+    finally:
+        ledger.close()
+
+
 def test_a_body_that_trickles_is_cut_off_with_408(tmp_path: Path) -> None:
     with _serving(tmp_path) as (port, token):
         before = _events(tmp_path)
         client = _post_head(port, token, len(LINE))
         began = time.monotonic()
         status = 0
-        for byte in LINE:  # a byte a second: 20 s for the whole line
-            try:
-                client.sendall(bytes([byte]))
-            except OSError:  # cut off
-                break
-            client.settimeout(1)
-            with suppress(TimeoutError):
-                if client.recv(1, socket.MSG_PEEK):
-                    break
-        client.settimeout(15)
-        status, body = _answer(client)
+        # a byte a second: 20 s for the whole line
+        status, body = _trickle(client, [bytes([byte]) for byte in LINE])
         took = time.monotonic() - began
         client.close()
         assert status == 408, body
@@ -175,17 +168,8 @@ def test_headers_that_trickle_are_cut_off_with_408(tmp_path: Path) -> None:
         client = socket.create_connection(("127.0.0.1", port), timeout=15)
         began = time.monotonic()
         client.sendall(b"GET /api/matches/final HTTP/1.1\r\nHost: t\r\n")
-        for n in range(20):  # a header a second: never the blank line that ends them
-            try:
-                client.sendall(f"X-Slow-{n}: 1\r\n".encode())
-            except OSError:
-                break
-            client.settimeout(1)
-            with suppress(TimeoutError):
-                if client.recv(1, socket.MSG_PEEK):
-                    break
-        client.settimeout(15)
-        status, body = _answer(client)
+        # a header a second: never the blank line that ends them
+        status, body = _trickle(client, [f"X-Slow-{n}: 1\r\n".encode() for n in range(20)])
         took = time.monotonic() - began
         client.close()
         assert status == 408, body
