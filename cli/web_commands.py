@@ -76,6 +76,7 @@ def serve(
     import uvicorn
 
     from bgledger.web import create_app
+    from bgledger.web.guard import WaitingRoom, guarded_protocol
     from bgledger.web.streams import quiet_repeats, raise_open_files
 
     tls = tls_files(certfile, keyfile)
@@ -85,10 +86,12 @@ def serve(
     quiet_repeats()  # out of descriptors, asyncio would log its accept error every second
     ledger = open_ledger(ctx, cache_size=CACHE_SIZE, create=True)
     # open event streams end at Ctrl-C (STOPPING); any other answer gets 3 s
+    # a connection sends its request in time, and slow ones are capped (bgledger.web.guard)
     config = uvicorn.Config(
         create_app(ledger),
         host=host,
         port=port,
+        http=guarded_protocol(WaitingRoom()),
         log_level="warning",
         timeout_graceful_shutdown=3,
         ssl_certfile=tls.get("certfile"),

@@ -18,7 +18,7 @@ import re
 import secrets
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -92,6 +92,9 @@ class Grant:
     role: str
     match_id: str | None = None
     event: str | None = None
+    digest: str | None = field(default=None, repr=False, compare=False)
+    """The digest of the token it was read from (:meth:`TokenBook.held`): what the write's
+    transaction checks again (:meth:`TokenBook.still_held`); None for a grant made here."""
 
     def covers(self, match_id: str, event: str) -> bool:
         """True if the token may record in ``match_id``, a match of ``event``."""
@@ -343,7 +346,37 @@ class TokenBook:
             )
             with self._connection(True) as connection:
                 connection.execute(used)
-        return Grant(row["label"], row["role"], row["match_id"], row["event"])
+        return Grant(row["label"], row["role"], row["match_id"], row["event"], row["digest"])
+
+    @staticmethod
+    def still_held(grant: Grant) -> Callable[[Connection], None]:
+        """The check a write makes in its own transaction, just before it inserts: the token
+        ``grant`` was read from (:meth:`held`) is still in force, neither revoked nor expired
+        since (its body may have taken long to arrive).  On PostgreSQL the token's row is
+        read ``FOR SHARE``: a ``token --revoke`` waits for the write, or the write sees it.
+
+        The check raises :class:`UnknownTokenError` (the transaction rolls back: nothing
+        is recorded); a grant made here (no digest: the shell's) passes.
+        """
+
+        def check(connection: Connection) -> None:
+            if grant.digest is None:
+                return
+            query = select(TOKENS).where(TOKENS.c.digest == grant.digest)
+            row = connection.execute(query.with_for_update(read=True)).mappings().first()
+            if row is None or row["revoked_at"] is not None:
+                when = f" at {row['revoked_at']}" if row is not None else ""
+                raise UnknownTokenError(
+                    f"this token ({grant.label}) was revoked{when}, before the line was "
+                    "recorded: nothing was recorded; ask the director for a new link"
+                )
+            if _expired(row):
+                raise UnknownTokenError(
+                    f"this token ({grant.label}) expired at {row['expires_at']}, before the "
+                    "line was recorded: nothing was recorded; ask the director for a new link"
+                )
+
+        return check
 
     def entries(self) -> list[TokenEntry]:
         """Every token ever issued, in the order issued (``token --list``)."""

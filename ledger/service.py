@@ -986,12 +986,15 @@ class Ledger:
 
         ``at`` is the time of a command that gives none (default: now).  ``grant`` is the
         authority of a bearer token (:meth:`authorize`); without one, the local operator's
-        (the shell, which holds the database itself).  The grant is checked against the
-        command itself, the command an ``amend`` records, and the entry an ``undo`` or
-        ``amend`` takes out of force (DESIGN principle 10).  ``key`` is the client's key:
-        the same key again with the same command records nothing and answers what the
-        first answered (``replayed``); with another command it is refused.  A command is
-        all or nothing (``52: 13/x`` refused records no roll either).
+        (the shell, which holds the database itself).  The grant's token is checked again
+        in the transaction that stores the command (revoked or expired since
+        :meth:`authorize`: nothing is recorded, :class:`UnknownTokenError`).  The grant
+        is checked against the command itself, the command an ``amend`` records, and
+        the entry an ``undo`` or ``amend`` takes out of force (DESIGN principle 10).
+        ``key`` is the client's key: the same key again with the same command records
+        nothing and answers what the first answered (``replayed``); with another command
+        it is refused.  A command is all or nothing (``52: 13/x`` refused records no roll
+        either).
 
         Times (:func:`~bgledger.commands.decide.stamp`): one more than a few seconds
         ahead of this machine's clock is refused, whoever gives it; a scorekeeper's
@@ -1004,6 +1007,7 @@ class Ledger:
         :raises RulesError: for dice, plays, levels or times that describe nothing.
         :raises ActionRefusedError: when the match refuses it, with the rule.
         :raises TokenScopeError: for a command the grant's role may not issue.
+        :raises UnknownTokenError: for a grant whose token was revoked or expired since.
         :raises IdempotencyKeyReusedError: for a key used for another command.
         :raises ConcurrentWriteError: if another scorekeeper recorded first (nothing of
             ours was); retrying decides afresh.
@@ -1053,9 +1057,11 @@ class Ledger:
                 done = replace(timed, at=server_time(timed.at, before.last_at))
             return before, version, done.perform(match, by, history), match
 
+        # the token checked again as the line goes in (its body may have come in slowly)
+        guard = TokenBook.still_held(grant) if grant is not None else None
         if timed.needs_history or timed.reads_history:
-            return self._store.rule(match_id, decide, keyed)
-        return self._store.act(match_id, lambda m: decide(m, []), keyed)
+            return self._store.rule(match_id, decide, keyed, guard)
+        return self._store.act(match_id, lambda m: decide(m, []), keyed, guard)
 
     def record_line(
         self,

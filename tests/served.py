@@ -11,6 +11,7 @@ on one ledger (two servers on one PostgreSQL database; ``bench/bench_tournament.
 
 from __future__ import annotations
 
+import resource
 import shutil
 import signal
 import socket
@@ -77,19 +78,29 @@ class Served:
 
 
 @contextmanager
-def serve_processes(url: str, count: int, logs: Path) -> Iterator[list[Served]]:
+def serve_processes(
+    url: str, count: int, logs: Path, *, open_files: int | None = None
+) -> Iterator[list[Served]]:
     """``count`` ``bgledger --db URL serve`` processes on free ports while the block runs.
 
     Each logs to ``logs/serve-N.log``; each has answered ``/api/now`` before the
-    block starts; Ctrl-C (SIGINT) stops them after it.
+    block starts; Ctrl-C (SIGINT) stops them after it.  ``open_files``: each
+    process's open-files limit, soft and hard (``ulimit -n``: ``serve`` cannot raise it).
     """
+
+    def limited() -> None:  # in the child, before exec
+        if open_files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
+
     started: list[tuple[subprocess.Popen[bytes], str]] = []
     try:
         for n in range(count):
             port = free_port()
             with (logs / f"serve-{n}.log").open("wb") as log:
                 command = [*BGLEDGER, "--db", url, "serve", "--port", str(port)]
-                process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+                process = subprocess.Popen(
+                    command, stdout=log, stderr=subprocess.STDOUT, preexec_fn=limited, cwd=logs
+                )
             started.append((process, f"http://127.0.0.1:{port}"))
         for process, base in started:
             deadline = time.monotonic() + 60

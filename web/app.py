@@ -87,6 +87,7 @@ from bgledger.web.body import LINE_LIMIT, bearer_of, json_body, text_field
 from bgledger.web.committee import replay_routes
 from bgledger.web.director import console_news, director_routes
 from bgledger.web.feeds import FeedHub, Subscription
+from bgledger.web.heavy import HeavyReads
 from bgledger.web.new_match import new_match_routes
 from bgledger.web.publication import publication_routes
 from bgledger.web.steps import pad_step
@@ -167,6 +168,7 @@ def create_app(
     feeds = FeedHub(ledger, console_news(ledger, templates.env))  # one follower for every stream
     limits = streams or StreamLimits(total=stream_room())
     live = Streams(limits, ledger.last_stored, poll_seconds, feeds)
+    heavy = HeavyReads(ledger)  # the packet, the score sheet, the replay: kept, a few at once
 
     def page(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
         return templates.TemplateResponse(request, name, context, status_code=status)
@@ -324,7 +326,7 @@ def create_app(
         Route("/api/matches/{match_id}/lines", record, methods=["POST"]),
         Route("/api/matches/{match_id}/events", events),
         Route("/api/matches/{match_id}/rulings", rulings),
-        *replay_routes(ledger, page),
+        *replay_routes(ledger, page, heavy),
         *wall_routes(ledger, page, live, feeds),  # before the director's: /api/events/E/wall/events
         *director_routes(ledger, page, live, feeds),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
@@ -338,6 +340,7 @@ def create_app(
     middleware = [Middleware(SecurityHeaders)]
     application = Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)
     application.state.feeds = feeds  # the feed hub, for a test or a benchmark to count its work
+    application.state.heavy = heavy  # the heavy pages' cache, likewise
     return application
 
 

@@ -19,6 +19,10 @@ views of the past, *recorded* (as the log stood then) or *corrected* (through
 every ruling in force today), with the event's history line, the rulings in
 force (each with the words of its rule) and the recording errors corrected by
 then.  Nothing here folds or decides: this module renders the front door's values.
+
+Each of these pages is kept, once rendered, until the match moves on, and rendered
+a few at a time (:mod:`bgledger.web.heavy`): clients looping a long match's packet
+leave the scorekeepers' lines their time.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from bgledger.projections.views.summary import analyst_ids
 from bgledger.projections.views.svg import board_svg
 from bgledger.projections.views.text import brief
 from bgledger.service import Ledger, MatchEvent, Ruled, RulingMade
+from bgledger.web.heavy import HeavyReads
 
 __all__ = ["PACKET_MOST", "VIEWS", "replay_routes"]
 
@@ -50,8 +55,10 @@ PACKET_MOST = 200
 Page = Callable[[Request, str, dict[str, Any]], Response]
 
 
-def replay_routes(ledger: Ledger, page: Page) -> list[Route]:
-    """The committee's routes on ``ledger``; ``page`` renders a template."""
+def replay_routes(ledger: Ledger, page: Page, heavy: HeavyReads | None = None) -> list[Route]:
+    """The committee's routes on ``ledger``; ``page`` renders a template; ``heavy``: the
+    application's cache and bounds of heavy pages (:mod:`bgledger.web.heavy`), a new one
+    without."""
 
     def step_context(request: Request) -> dict[str, Any]:
         match_id = request.path_params["match_id"]
@@ -170,11 +177,13 @@ def replay_routes(ledger: Ledger, page: Page) -> list[Route]:
         )
         return HTMLResponse(body, headers={"Content-Security-Policy": policy})
 
+    # heavy: each kept by the match's last event, and rendered a few at a time
+    heavy = HeavyReads(ledger) if heavy is None else heavy
     return [
-        Route("/matches/{match_id}/replay", replay_page),
-        Route("/matches/{match_id}/replay/step", replay_step),
-        Route("/matches/{match_id}/packet", packet),
-        Route("/matches/{match_id}/scoresheet", scoresheet),
+        Route("/matches/{match_id}/replay", heavy.route(replay_page)),
+        Route("/matches/{match_id}/replay/step", heavy.route(replay_step)),
+        Route("/matches/{match_id}/packet", heavy.route(packet)),
+        Route("/matches/{match_id}/scoresheet", heavy.route(scoresheet)),
     ]
 
 

@@ -47,6 +47,7 @@ from bgledger.events.names import topic_of
 from bgledger.projections.state.fold import MatchState, fold
 from bgledger.store.keys import Keyed
 from bgledger.store.recorder import (
+    Guard,
     LedgerMapper,
     LedgerRecorder,
     SnapshotRecorder,
@@ -160,11 +161,19 @@ class MatchStore(Application[UUID]):
             with contextlib.suppress(KeyError):
                 cache.get(stream, evict=True)
 
-    def act(self, match_id: str, command: Callable[[Match], T], keyed: Keyed | None = None) -> T:
+    def act(
+        self,
+        match_id: str,
+        command: Callable[[Match], T],
+        keyed: Keyed | None = None,
+        guard: Guard | None = None,
+    ) -> T:
         """Load the match, run ``command`` on it, store what it recorded; return its result.
 
         Nothing is stored if ``command`` raises.  ``keyed``: the client's key, stored
-        with the events in their transaction (:mod:`bgledger.store.keys`).
+        with the events in their transaction (:mod:`bgledger.store.keys`); ``guard``:
+        a check made in that transaction before the insert (:data:`Guard`), which
+        refuses the write by raising.
 
         :raises MatchNotFoundError: if there is no such match.
         :raises ConcurrentWriteError: if someone recorded in this match after it
@@ -174,8 +183,11 @@ class MatchStore(Application[UUID]):
         loaded = match.version
         result = command(match)
         self._decided = match
+        saved: dict[str, Any] = {"keyed": keyed} if keyed is not None else {}
+        if guard is not None:
+            saved["guard"] = guard
         try:
-            self.save(match, **({"keyed": keyed} if keyed is not None else {}))
+            self.save(match, **saved)
         except _CONFLICTS:
             raced = self._describe_event(match.id, loaded + 1)
             raise ConcurrentWriteError(
@@ -226,6 +238,7 @@ class MatchStore(Application[UUID]):
         match_id: str,
         command: Callable[[Match, list[MatchEvent]], T],
         keyed: Keyed | None = None,
+        guard: Guard | None = None,
     ) -> T:
         """:meth:`act` for a ruling: ``command`` also gets the match's whole history.
 
@@ -235,7 +248,7 @@ class MatchStore(Application[UUID]):
         def decide(match: Match) -> T:
             return command(match, self.history(match_id)[: match.version])
 
-        return self.act(match_id, decide, keyed)
+        return self.act(match_id, decide, keyed, guard)
 
     def to_rule_on(self, match_id: str) -> tuple[Match, list[MatchEvent]]:
         """The match as :meth:`rule` decides on it, and its history; for trying rulings.

@@ -60,7 +60,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from threading import Event, Lock, Semaphore
 from typing import Any, NoReturn, cast
@@ -119,6 +119,7 @@ from bgledger.events.names import KINDS
 from bgledger.store.keys import KEYS, Keyed
 
 __all__ = [
+    "Guard",
     "LedgerAggregateRecorder",
     "LedgerDatastore",
     "LedgerFactory",
@@ -135,6 +136,11 @@ __all__ = [
     "stored_state",
     "tracking_table",
 ]
+
+Guard = Callable[[Connection], None]
+"""A check a write makes in its own transaction before it inserts (``insert_events(...,
+guard=)``): it raises to refuse the write, which then rolls back (a token revoked while
+the line's body was on its way: :meth:`bgledger.access.TokenBook.still_held`)."""
 
 _NAMES: dict[type[Any], str] = {}
 _KNOWN: set[str] = set()
@@ -598,7 +604,8 @@ class LedgerAggregateRecorder(AggregateRecorder):
     def insert_events(
         self, stored_events: Sequence[StoredEvent], **kwargs: Any
     ) -> Sequence[int] | None:
-        """Store ``stored_events`` in one transaction; ``keyed``: with the client's key.
+        """Store ``stored_events`` in one transaction; ``keyed``: with the client's key;
+        ``guard`` (a :data:`Guard`): called first in the transaction, which it may refuse.
 
         ``tracking`` (an ``eventsourcing.persistence.Tracking``): with that
         tracking record, for a :class:`LedgerProcessRecorder` only.
@@ -614,15 +621,19 @@ class LedgerAggregateRecorder(AggregateRecorder):
             # (an INSERT of no rows would be one row of NULLs)
             return [] if self._returning else None
         keyed: Keyed | None = kwargs.get("keyed")
+        guard: Guard | None = kwargs.get("guard")
         direct = self.datastore.direct and not self.datastore.in_transaction()
         if (
             keyed is None
+            and guard is None
             and tracking is None
             and direct
             and (self.datastore.is_postgres or len(stored_events) == 1)
         ):
             return self._insert_in_one_statement(stored_events)
         with self.transaction(commit=True) as connection:
+            if guard is not None:  # a check made in the write's own transaction
+                guard(connection)
             if tracking is not None:
                 assert isinstance(self, LedgerTrackingRecorder)
                 self._insert_tracking(connection, tracking)
