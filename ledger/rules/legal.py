@@ -273,11 +273,14 @@ class _Open:
             return self.enter
         if not outside:
             return _home(me, opp, self.die, top)
-        below = self.below.get(top)
-        if below is None:
-            cut = sum(1 for src in self.sources if src > top)
-            below = self.below[top] = (self.steps[cut:], self.sources[cut:])
+        below = self.below.get(top) or self.below_of(top)
         return list(compress(below[0], map(me.__getitem__, below[1])))
+
+    def below_of(self, top: int) -> tuple[list[Step], list[int]]:
+        """The steps from ``top`` and below and their sources, kept for the roll."""
+        cut = sum(1 for src in self.sources if src > top)
+        below = self.below[top] = (self.steps[cut:], self.sources[cut:])
+        return below
 
 
 def _home(me: list[int], opp: list[int], die: int, top: int) -> list[Step]:
@@ -389,11 +392,17 @@ def _doubles(
     kept in ``levels[depth]``.  The board is changed in place and put back."""
     power = _POWER
     moving = _Open(opp, die)
+    belows = moving.below
+    occupied = me.__getitem__
 
     def walk(
         depth: int, top: int, outside: int, key: int, hitmask: int, steps: tuple[Step, ...]
     ) -> None:
-        moves = moving.moves(me, opp, outside, top)
+        if me[BAR] or not outside:
+            moves = moving.moves(me, opp, outside, top)
+        else:  # moving.moves's commonest case, without the call
+            below = belows.get(top) or moving.below_of(top)
+            moves = list(compress(below[0], map(occupied, below[1])))
         if not moves:
             if depth:
                 level = levels[depth]
