@@ -156,14 +156,17 @@ def best_seconds(
     repeat: int,
     before: Callable[[], None] | None = None,
 ) -> list[float]:
-    """Wall-clock seconds of ``repeat`` runs over ``cases``, calling ``before`` (untimed) first."""
+    """CPU seconds of this process for ``repeat`` runs over ``cases``, calling ``before``
+    (untimed) first.  Both engines run in this process (gnubg is a C extension), and CPU time
+    is what a neighbour on a shared machine changes least (wall-clock runs at a load of 10
+    were off by 3x in a busy spell)."""
     times = []
     for _ in range(repeat):
         if before is not None:
             before()
-        started = time.perf_counter()
+        started = time.process_time()
         run(cases)
-        times.append(time.perf_counter() - started)
+        times.append(time.process_time() - started)
     return times
 
 
