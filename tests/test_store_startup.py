@@ -130,6 +130,7 @@ def loaded_modules(*args: str) -> set[str]:
     "command",
     [
         ["show", "m"],
+        ["opening", "n", "3", "1", "--by", "kim"],
         ["roll", "m", "5", "2", "--by", "kim"],
         ["move", "m", "13/11 13/8", "--by", "kim"],
     ],
@@ -144,6 +145,7 @@ def test_one_shot_commands_load_neither_the_orm_nor_sqlalchemy_utils(
     ledger.start(("Ann", "Bob"), 3, match_id="m", by="kim")
     ledger.record_line("m", "opening 3 1", by="kim")
     ledger.record_line("m", "move 8/5 6/5", by="kim")
+    ledger.start(("Cy", "Di"), 3, match_id="n", by="kim")
     if command[0] == "move":
         ledger.record_line("m", "roll 5 2", by="kim")
     ledger.close()

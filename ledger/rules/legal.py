@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import compress
 
 from bgledger.rules.errors import InvalidDiceError
 from bgledger.rules.notation import Move, Play, play_of
@@ -166,25 +167,293 @@ class _Search:
 def legal_plays(position: Position, dice: Sequence[int]) -> tuple[LegalPlay, ...]:
     """Every legal play of ``dice`` in ``position``, one per distinct resulting position.
 
+    The plays, their order and the steps given for each are those of the
+    depth-first search of :class:`_Search` (every order of the dice, checkers
+    taken from the highest point down, the first sequence found kept for each
+    resulting position).  The walk here is the same, made cheaper: one board
+    changed in place and put back, the points a die may leave from worked out
+    once a roll (hitting a blot never closes a point), positions told apart
+    by an integer, and a :class:`Position` built only for each distinct play.
+
     :raises InvalidDiceError: if ``dice`` is not two dice of 1-6.
     """
     d1, d2 = check_dice(dice)
     me, opp = list(position.mover), list(position.opponent)
-    orders = [(d1,) * 4] if d1 == d2 else [(d1, d2), (d2, d1)]
-    found: dict[_Key, tuple[Step, ...]] = {}
-    best = (0, 0)
-    for order in orders:
-        search = _Search(order)
-        search.run(me, opp, 0, 24, [])
-        score = (search.best_moves, search.best_pips)
-        if score > best:
-            found, best = {}, score
-        if score == best:
-            for key, steps in search.found.items():
-                found.setdefault(key, steps)
+    outside = sum(me[7:])
+    found: dict[int, _Found] = {}
+    if d1 == d2:
+        levels: list[dict[int, _Found]] = [{}, {}, {}, {}, {}]
+        _doubles(me, opp, d1, outside, levels)
+        for level in reversed(levels):
+            if level:
+                found = level
+                break
+    else:
+        open1, open2 = _Open(opp, d1), _Open(opp, d2)
+        _pairs(me, opp, open1, open2, outside, found, again=False)
+        _pairs(me, opp, open2, open1, outside, found, again=not me[BAR])
+        if not found:
+            high, low = (open1, open2) if d1 > d2 else (open2, open1)
+            _singles(me, opp, high, outside, found)
+            if not found:
+                _singles(me, opp, low, outside, found)
     if not found:
-        return (LegalPlay((), frozenset(), position.swapped()),)
-    return tuple(_legal_play(position, key, steps) for key, steps in found.items())
+        return (LegalPlay((), _NO_HITS, position.swapped()),)
+    opponent = position.opponent
+    hit_sets = _HIT_SETS
+    plays = []
+    new, set_mover, set_opponent = _new, _SET_MOVER, _SET_OPPONENT
+    set_steps, set_hits, set_result = _SET_STEPS, _SET_HITS, _SET_RESULT
+    for steps, hitmask, mover, board in found.values():
+        result = new(Position)
+        set_mover(result, board if hitmask else opponent)
+        set_opponent(result, mover)
+        play = new(LegalPlay)
+        set_steps(play, steps)
+        set_hits(play, hit_sets[hitmask] if hitmask in hit_sets else _hits(hitmask))
+        set_result(play, result)
+        plays.append(play)
+    return tuple(plays)
+
+
+_Found = tuple[tuple[Step, ...], int, tuple[int, ...], tuple[int, ...]]
+"""A play found: its steps, the points it hits as bits, the mover's checkers after it and the
+opponent's (the opponent's only when it hits)."""
+
+_POWER = tuple(1 << (4 * point) for point in range(26))
+"""A checker on ``point`` counts ``_POWER[point]``: the sum of a play's
+``_POWER[dst] - _POWER[src]`` over its steps tells its resulting checkers apart
+(signed digits of base 16, at most 4 a point)."""
+
+_HIT_SHIFT = 120
+"""The points hit, as bits, sit above any sum of steps (less than 2**104 either way)."""
+
+_NO_HITS: frozenset[int] = frozenset()
+_HIT_SETS: dict[int, frozenset[int]] = {0: _NO_HITS}
+
+# A play and its position are built from parts known to be right, as Position.trusted
+# does, through their slots: a third of the cost of their frozen __init__ and __setattr__.
+_new = object.__new__
+_SET_MOVER = Position.__dict__["mover"].__set__
+_SET_OPPONENT = Position.__dict__["opponent"].__set__
+_SET_STEPS = LegalPlay.__dict__["steps"].__set__
+_SET_HITS = LegalPlay.__dict__["hits"].__set__
+_SET_RESULT = LegalPlay.__dict__["result"].__set__
+
+
+def _hits(hitmask: int) -> frozenset[int]:
+    hits = frozenset(point for point in range(1, 25) if hitmask >> point & 1)
+    _HIT_SETS[hitmask] = hits
+    return hits
+
+
+class _Open:
+    """The steps of one die that the opponent's points allow this roll, highest source first.
+
+    A step is shut only by a point the opponent holds with two or more
+    checkers; the mover's own steps never shut one (a hit leaves the point
+    empty of the opponent), so these hold for the whole roll.  Bearing off
+    depends on the mover's checkers, so it is left to :func:`_home`.
+    """
+
+    __slots__ = ("below", "die", "enter", "sources", "steps")
+
+    def __init__(self, opp: list[int], die: int) -> None:
+        self.die = die
+        self.enter: list[Step] = [] if opp[die] >= 2 else [(BAR, BAR - die)]
+        # Source 24 down to die + 1 lands on the opponent's point die + 1 up to 24.
+        self.sources = list(compress(range(24, die, -1), map((2).__gt__, opp[die + 1 : 25])))
+        self.steps = [(src, src - die) for src in self.sources]
+        self.below: dict[int, tuple[list[Step], list[int]]] = {24: (self.steps, self.sources)}
+
+    def moves(self, me: list[int], opp: list[int], outside: int, top: int = 24) -> list[Step]:
+        """The steps of the die from ``top`` and below on this board, in
+        :meth:`_Search.run`'s order."""
+        if me[BAR]:
+            return self.enter
+        if not outside:
+            return _home(me, opp, self.die, top)
+        below = self.below.get(top) or self.below_of(top)
+        return list(compress(below[0], map(me.__getitem__, below[1])))
+
+    def below_of(self, top: int) -> tuple[list[Step], list[int]]:
+        """The steps from ``top`` and below and their sources, kept for the roll."""
+        cut = sum(1 for src in self.sources if src > top)
+        below = self.below[top] = (self.steps[cut:], self.sources[cut:])
+        return below
+
+
+def _home(me: list[int], opp: list[int], die: int, top: int) -> list[Step]:
+    """The steps of ``die`` with every checker home: bearing off as USBGF 4.2.3 allows."""
+    highest = 6
+    while highest and not me[highest]:
+        highest -= 1
+    found = []
+    for src in range(min(top, highest), 0, -1):
+        if me[src]:
+            dst = src - die
+            if dst > 0:
+                if opp[25 - dst] < 2:
+                    found.append((src, dst))
+            elif dst == 0 or src == highest:
+                found.append((src, 0))
+    return found
+
+
+def _singles(
+    me: list[int], opp: list[int], die: _Open, outside: int, found: dict[int, _Found]
+) -> None:
+    """Plays of one die alone (when no play uses both dice)."""
+    power = _POWER
+    for src, dst in die.moves(me, opp, outside):
+        hitmask = 0
+        board = opp
+        if dst and opp[25 - dst] == 1:
+            hitmask = 1 << dst
+            board = opp.copy()
+            board[25 - dst] = 0
+            board[BAR] += 1
+        mover = me.copy()
+        mover[src] -= 1
+        mover[dst] += 1
+        key = power[dst] - power[src] + (hitmask << _HIT_SHIFT)
+        found.setdefault(
+            key, (((src, dst),), hitmask, tuple(mover), tuple(board) if hitmask else ())
+        )
+
+
+def _pairs(
+    me: list[int],
+    opp: list[int],
+    first: _Open,
+    second: _Open,
+    outside: int,
+    found: dict[int, _Found],
+    again: bool,
+) -> None:
+    """Plays of ``first`` then ``second`` (two different dice), added to ``found`` in search order.
+
+    The board is changed in place for the first step and put back after it.
+
+    ``again``: the dice were already tried the other way round from a board
+    with no checker on the bar.  Then two steps of different checkers, neither
+    bearing off, were found in that order already (each step was open from
+    the start, and a hit only empties a point), so after a first step that
+    leaves a checker outside the home board only the same checker's second
+    step can lead anywhere new.
+    """
+    power = _POWER
+    for src, dst in first.moves(me, opp, outside):
+        hit = bool(dst) and opp[25 - dst] == 1
+        me[src] -= 1
+        me[dst] += 1
+        if hit:
+            opp[25 - dst] = 0
+            opp[BAR] += 1
+        left = outside - (src > 6 >= dst)
+        if again and dst and left:
+            onward = dst - second.die
+            seconds = [(dst, onward)] if onward > 0 and opp[25 - onward] < 2 else []
+        else:
+            seconds = second.moves(me, opp, left)
+        if seconds:
+            base = power[dst] - power[src]
+            hitmask = 1 << dst if hit else 0
+            for src2, dst2 in seconds:
+                mask = hitmask | (1 << dst2) if dst2 and opp[25 - dst2] == 1 else hitmask
+                key = base + power[dst2] - power[src2] + (mask << _HIT_SHIFT)
+                if key in found:
+                    continue
+                me[src2] -= 1
+                me[dst2] += 1
+                mover = tuple(me)
+                me[src2] += 1
+                me[dst2] -= 1
+                if mask != hitmask:
+                    board = opp.copy()
+                    board[25 - dst2] = 0
+                    board[BAR] += 1
+                    after = tuple(board)
+                else:
+                    after = tuple(opp) if mask else ()
+                found[key] = (((src, dst), (src2, dst2)), mask, mover, after)
+        if hit:
+            opp[25 - dst] = 1
+            opp[BAR] -= 1
+        me[src] += 1
+        me[dst] -= 1
+
+
+def _doubles(
+    me: list[int], opp: list[int], die: int, outside: int, levels: list[dict[int, _Found]]
+) -> None:
+    """Every sequence of up to four steps of ``die``, sources never rising after the
+    entering ones (as :meth:`_Search.run` with ``top``); a sequence that cannot go on is
+    kept in ``levels[depth]``.  The board is changed in place and put back."""
+    power = _POWER
+    moving = _Open(opp, die)
+    belows = moving.below
+    occupied = me.__getitem__
+
+    def walk(
+        depth: int, top: int, outside: int, key: int, hitmask: int, steps: tuple[Step, ...]
+    ) -> None:
+        if me[BAR] or not outside:
+            moves = moving.moves(me, opp, outside, top)
+        else:  # moving.moves's commonest case, without the call
+            below = belows.get(top) or moving.below_of(top)
+            moves = list(compress(below[0], map(occupied, below[1])))
+        if not moves:
+            if depth:
+                level = levels[depth]
+                key += hitmask << _HIT_SHIFT
+                if key not in level:
+                    level[key] = (steps, hitmask, tuple(me), tuple(opp) if hitmask else ())
+            return
+        if depth == 3:
+            level = levels[4]
+            for src, dst in moves:
+                mask = hitmask | (1 << dst) if dst and opp[25 - dst] == 1 else hitmask
+                last = key + power[dst] - power[src] + (mask << _HIT_SHIFT)
+                if last in level:
+                    continue
+                me[src] -= 1
+                me[dst] += 1
+                mover = tuple(me)
+                me[src] += 1
+                me[dst] -= 1
+                if mask != hitmask:
+                    board = opp.copy()
+                    board[25 - dst] = 0
+                    board[BAR] += 1
+                    after = tuple(board)
+                else:
+                    after = tuple(opp) if mask else ()
+                level[last] = ((*steps, (src, dst)), mask, mover, after)
+            return
+        entering = moves is moving.enter
+        for src, dst in moves:
+            hit = bool(dst) and opp[25 - dst] == 1
+            me[src] -= 1
+            me[dst] += 1
+            if hit:
+                opp[25 - dst] = 0
+                opp[BAR] += 1
+            walk(
+                depth + 1,
+                24 if entering else src,
+                outside - (src > 6 >= dst),
+                key + power[dst] - power[src],
+                hitmask | (1 << dst) if hit else hitmask,
+                (*steps, (src, dst)),
+            )
+            if hit:
+                opp[25 - dst] = 1
+                opp[BAR] -= 1
+            me[src] += 1
+            me[dst] -= 1
+
+    walk(0, 24, outside, 0, 0, ())
 
 
 def can_play(position: Position, dice: Sequence[int]) -> bool:
