@@ -28,9 +28,10 @@ ROOT = Path(__file__).resolve().parent.parent
 CODE = ("ledger", "projections", "cli")
 RULEBOOKS = ROOT / "ledger" / "rules"
 CITATION = re.compile(r"\b(USBGF|ABT|CLASSIC|CLOCK) (\d|Appendix)")
-DOCUMENTATION = frozenset({"help", "epilog", "summary", "usage", "example"})
+DOCUMENTATION = frozenset({"help", "epilog", "summary", "usage", "example", "details"})
 """Keyword arguments whose text documents a command (click's ``help=`` and ``epilog=``), and
-the help a command of the vocabulary carries (``summary``, ``usage``, ``example``)."""
+the help a command of the vocabulary carries (``summary``, ``usage``, ``example``, ``details``;
+an ``Option``'s help, its second argument)."""
 
 
 def _sources() -> list[Path]:
@@ -63,6 +64,13 @@ def _documentation(tree: ast.AST) -> set[int]:
                 )
                 if first or after_assignment:  # a docstring, or an attribute's docstring
                     found.add(id(statement.value))
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "Option"
+            and len(node.args) > 1
+        ):  # a verb's option on the command line: Option(NAME, HELP, ...)
+            found.update(id(part) for part in ast.walk(node.args[1]))
         if isinstance(node, ast.keyword) and node.arg in DOCUMENTATION:
             found.update(id(part) for part in ast.walk(node.value))
         if isinstance(node, ast.Assign) and any(
