@@ -16,6 +16,7 @@ from starlette.testclient import TestClient
 from bgledger.commands.vocabulary import VOCABULARY
 from bgledger.service import Ledger
 from bgledger.web import create_app
+from tests.webclient import reading
 
 PAD_CONTROLS = {
     "opening": 'id="dice-confirm"',
@@ -72,7 +73,7 @@ def test_every_verb_is_on_the_pad_or_the_directors() -> None:
 def pad_page(tmp_path_factory: pytest.TempPathFactory) -> str:
     ledger = Ledger(f"sqlite:///{tmp_path_factory.mktemp('pad') / 'pad.db'}")
     ledger.start(("Ann", "Bob"), 5, match_id="m", by="td")
-    page = TestClient(create_app(ledger)).get("/matches/m/pad")
+    page = reading(TestClient(create_app(ledger)), ledger).get("/matches/m/pad")
     assert page.status_code == 200
     return page.text
 

@@ -22,7 +22,8 @@ from typing import Any
 import pytest
 
 from bgledger.service import Ledger
-from tests.served import serving
+from tests.served import read_as, serving
+from tests.webclient import committee
 
 pytestmark = pytest.mark.browser
 
@@ -139,7 +140,8 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
     service = webdriver.ChromeService(executable_path=CHROMEDRIVER)
     with serving(ledger) as url:
         driver = webdriver.Chrome(options=options, service=service)
-        try:
+        read_as(driver, url, committee(ledger))  # reads as the committee (the pages write
+        try:  # with the token each keeps)
             yield Browser(driver, url, tokens)
         finally:
             driver.quit()

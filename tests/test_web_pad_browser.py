@@ -22,7 +22,8 @@ from typing import Any
 import pytest
 
 from bgledger.service import Ledger
-from tests.served import browser, serving, viewport
+from tests.served import browser, read_as, serving, viewport
+from tests.webclient import committee
 
 pytestmark = pytest.mark.browser
 
@@ -44,6 +45,7 @@ def pad(tmp_path: Path) -> Iterator[tuple[Any, str, str, datetime]]:
     ledger.record_line("side", f"@{ago[1]} opening 3 1", by="kim")
     try:
         with browser() as driver, serving(ledger) as url:
+            read_as(driver, url, committee(ledger))  # reads as the committee
             size(driver, PHONE)
             yield driver, url, token, now - timedelta(seconds=30)
     finally:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -44,12 +45,22 @@ from bgledger.rules.errors import BgLedgerError
 from bgledger.service import Grant, Ledger
 from bgledger.web.body import bearer_of
 
-__all__ = ["READER_COOKIE", "READS", "RECHECK_SECONDS", "Read", "ReadGate", "check_declared"]
+__all__ = [
+    "READER_COOKIE",
+    "READS",
+    "RECHECKS_KEPT",
+    "RECHECK_SECONDS",
+    "Read",
+    "ReadGate",
+    "check_declared",
+]
 
 READER_COOKIE = "bgledger_read"
 """The cookie a page's script sets to the token it keeps: sent with every read of the site."""
 RECHECK_SECONDS = 1.0
-"""How often a stream opened by publication alone looks whether the event is still public."""
+"""How often a stream looks whether its reader may still read it (the event withdrawn)."""
+RECHECKS_KEPT = 4096
+"""Answers of those looks kept (one per reader and thing read, for all its streams)."""
 
 Shows = Literal["open", "list", "match", "desk", "event", "console", "write"]
 
@@ -152,6 +163,7 @@ class ReadGate:
         self.ledger = ledger
         self.routes = routes
         self.answer = answer
+        self._rechecked: dict[tuple[object, ...], tuple[float, bool]] = {}
 
     def _route(self, scope: Scope) -> tuple[Read, dict[str, str]]:
         for route in self.routes:
@@ -214,6 +226,21 @@ class ReadGate:
                 raise
             return None
 
+    async def _still(self, read: Read, params: dict[str, str], grant: Grant | None) -> bool:
+        """Whether the reader of a stream may still read it: asked of the front door once a
+        :data:`RECHECK_SECONDS` for all the streams of one reader of one thing (a room of
+        spectators on one match costs one question a second, not one a stream)."""
+        key = (read.shows, tuple(sorted(params.items())), grant)
+        now = time.monotonic()
+        known = self._rechecked.get(key)
+        if known is not None and now - known[0] < RECHECK_SECONDS:
+            return known[1]
+        answer = await run_in_threadpool(self._may, read, params, grant)
+        if len(self._rechecked) >= RECHECKS_KEPT:  # bounded: forget the oldest
+            self._rechecked.pop(next(iter(self._rechecked)))
+        self._rechecked[key] = (now, answer)
+        return answer
+
     def _may(self, read: Read, params: dict[str, str], grant: Grant | None) -> bool:
         desk = read.shows in ("desk", "console")
         if "match_id" in params:
@@ -245,7 +272,7 @@ class ReadGate:
                 await asyncio.wait({task}, timeout=RECHECK_SECONDS)
                 if task.done():
                     break
-                if not await run_in_threadpool(self._may, read, params, grant):
+                if not await self._still(read, params, grant):
                     ended = True
                     task.cancel()
                     if started:
