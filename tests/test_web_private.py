@@ -23,7 +23,7 @@ from bgledger.service import Ledger
 from bgledger.web import create_app
 from bgledger.web.reads import READER_COOKIE, READS
 from tests.served import serving
-from tests.webclient import bearer
+from tests.webclient import bare_client, bearer
 
 EVENT = "Open 2026"
 LINES = ["opening 3 1", "move 8/5 6/5", "roll 6 4"]
@@ -38,6 +38,12 @@ def ledger(tmp_path: Path) -> Iterator[Ledger]:
         ledger.record_line("final", line, by="kim")
     yield ledger
     ledger.close()
+
+
+@pytest.fixture
+def client(ledger: Ledger) -> TestClient:
+    """The app carrying no token: each test says which token it reads with."""
+    return bare_client(ledger)
 
 
 @pytest.fixture
