@@ -665,6 +665,7 @@ class Ledger:
         self._stream_names: dict[UUID, str] = {}  # a match's stream never changes its name
         self._listeners: list[Callable[[Recorded[Any]], None]] = []
         self._fresh = Fresh()
+        self._publication_changes = 0
 
     def close(self) -> None:
         """Close the database connections."""
@@ -1598,7 +1599,16 @@ class Ledger:
                 f"event {event!r}: no match of it was started (an event is published once its "
                 f"matches are: 'bgledger start --event E', 'bgledger list'){hint}"
             )
-        return self._publishing().change(event, on, by, key)
+        done = self._publishing().change(event, on, by, key)
+        self._publication_changes += 1
+        return done
+
+    @property
+    def publication_changes(self) -> int:
+        """How many publications this process changed: an answer of :meth:`may_read` kept
+        for a moment (the web server's) is stale once it moves (another process's change
+        shows once the moment is past)."""
+        return self._publication_changes
 
     def published(self, event: str) -> bool:
         """True if the wall of ``event`` is open to spectators: its latest change opened it."""

@@ -184,10 +184,9 @@ class ReadGate:
         request = Request(scope)
         token, sent = reader_token(request)
         try:
-            if read.shows == "list":
-                grant = await run_in_threadpool(self._grant, token, sent)
-            else:
-                grant = await run_in_threadpool(self._decide, read, params, token, sent)
+            grant = await run_in_threadpool(self._grant, token, sent) if token else None
+            if read.shows != "list" and not await self._still(read, params, grant):
+                await run_in_threadpool(self._refuse, read, params, grant)
         except (BgLedgerError, PersistenceError, SQLAlchemyError) as error:
             await (await self.answer(request, error))(scope, receive, send)
             return
@@ -197,22 +196,16 @@ class ReadGate:
             return
         await self.app(scope, receive, send)
 
-    def _decide(
-        self, read: Read, params: dict[str, str], token: str | None, sent: bool
-    ) -> Grant | None:
-        """The reader's grant (None: no token), once the front door lets it read.
+    def _refuse(self, read: Read, params: dict[str, str], grant: Grant | None) -> None:
+        """Refuse what the reader may not read, with the front door's words.
 
-        :raises UnknownTokenError: for a token sent in the header that is not in force (a
-            cookie's is as none: a stale cookie must not hide what is public).
         :raises UnreadableError: for what the reader may not read.
         """
-        grant = self._grant(token, sent)
         ledger, desk = self.ledger, read.shows in ("desk", "console")
         if "match_id" in params:
             ledger.check_read(params["match_id"], grant, desk=desk)
         else:
             ledger.check_read_event(params.get("event"), grant, desk=desk)
-        return grant
 
     def _grant(self, token: str | None, sent: bool) -> Grant | None:
         """The grant of the token a read carries (a cookie's not in force: as none).
@@ -227,10 +220,11 @@ class ReadGate:
             return None
 
     async def _still(self, read: Read, params: dict[str, str], grant: Grant | None) -> bool:
-        """Whether the reader of a stream may still read it: asked of the front door once a
-        :data:`RECHECK_SECONDS` for all the streams of one reader of one thing (a room of
-        spectators on one match costs one question a second, not one a stream)."""
-        key = (read.shows, tuple(sorted(params.items())), grant)
+        """Whether the reader may read it: asked of the front door once a
+        :data:`RECHECK_SECONDS` for every request of one reader of one thing (a room of
+        spectators on one match, or 1,000 streams opened at once, cost one question a
+        second, not one a request); so a change of publication shows within that time."""
+        key = (read.shows, tuple(sorted(params.items())), grant, self.ledger.publication_changes)
         now = time.monotonic()
         known = self._rechecked.get(key)
         if known is not None and now - known[0] < RECHECK_SECONDS:
