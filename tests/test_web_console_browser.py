@@ -120,7 +120,10 @@ def test_a_console_refused_a_stream_opens_it_again(tmp_path: Path) -> None:
         read_as(driver, base, committee(ledger))  # reads as the committee
         host, port = base.removeprefix("http://").split(":")
         held = socket.create_connection((host, int(port)), timeout=5)  # this address's one stream
-        held.sendall(b"GET /api/matches/final/events HTTP/1.1\r\nHost: t\r\n\r\n")
+        reader = f"Authorization: Bearer {committee(ledger)}".encode()  # reads the match
+        held.sendall(
+            b"GET /api/matches/final/events HTTP/1.1\r\nHost: t\r\n" + reader + b"\r\n\r\n"
+        )
         assert held.recv(64).startswith(b"HTTP/1.1 200")
         driver.get(f"{base}/events/Open/director")
         status = (By.ID, "live-status")

@@ -85,7 +85,9 @@ class Browser:
         element.click()
 
     def server(self, match: str) -> dict[str, Any]:
-        with urllib.request.urlopen(f"{self.url}/api/matches/{match}") as answer:
+        director = {"Authorization": f"Bearer {self.tokens['director']}"}  # reads the event
+        request = urllib.request.Request(f"{self.url}/api/matches/{match}", headers=director)
+        with urllib.request.urlopen(request) as answer:
             document: dict[str, Any] = json.load(answer)
             return document
 
