@@ -121,7 +121,7 @@ READS: dict[str, Read] = {
     "/api/director/events": Read("console", stream=True),
     "/api/events/{event:path}/events": Read("console", stream=True),
     "/matches/{match_id}/desk": DESK,
-    "/matches/{match_id}/desk/history": DESK,
+    "/matches/{match_id}/desk/history": MATCH,  # the record by event number: the pad's More
 }
 """Every route's :class:`Read`, by its path as declared."""
 
