@@ -5,7 +5,9 @@
 its role, its scope (one match, one event, or for the committee every match
 when neither is given) and its label, the name every event it records is
 recorded ``by``.  The table ``bgledger_tokens`` lives in the ledger's own
-database and is created on first use.  Reads need no token.
+database and is created on first use.  Reads of a match need a token that
+reaches it until its event is published (:meth:`Grant.reads`; DESIGN principle
+14); the director's desk needs a director's or the committee's token always.
 
 The front door (:class:`bgledger.Ledger`) owns this module: it issues,
 checks and revokes tokens with it; the web server asks the front door.
@@ -102,6 +104,24 @@ class Grant:
             return self.match_id == match_id
         if self.event is not None:
             return self.event == event
+        return self.role == "committee"
+
+    def reads(self, match_id: str, event: str, *, desk: bool = False) -> bool:
+        """True if the token reaches ``match_id``, a match of ``event`` (:meth:`covers`): it
+        reads the match whether its event is published or not.  ``desk``: the director's desk
+        and notes, which only a director's or the committee's token reaching it reads."""
+        if desk and self.role not in ("director", "committee"):
+            return False
+        return self.covers(match_id, event)
+
+    def reads_event(self, event: str | None, *, desk: bool = False) -> bool:
+        """True if the token reaches every match of ``event`` (None: of the whole ledger): the
+        event's director's or committee's token, or the committee's for every match; a
+        token for one match reaches no event.  ``desk``: the director's console."""
+        if self.match_id is not None or (desk and self.role not in ("director", "committee")):
+            return False
+        if self.event is not None:
+            return event is not None and self.event == event
         return self.role == "committee"
 
     def check_covers(self, match_id: str, event: Callable[[], str]) -> None:

@@ -53,6 +53,7 @@ __all__ = [
     "TimeNotExpiredError",
     "TokenScopeError",
     "UnknownTokenError",
+    "UnreadableError",
 ]
 
 
@@ -168,6 +169,11 @@ class ConcurrentWriteError(ActionRefusedError):
 
 class MatchNotFoundError(BgLedgerError, LookupError):
     """No match has this id."""
+
+
+class UnreadableError(MatchNotFoundError):
+    """Nothing to show: the match (or event) is unknown, or private to the tokens that reach
+    it until its event is published (HTTP 404 alike, so a private match's id never leaks)."""
 
 
 class EventNotFoundError(MatchNotFoundError):

@@ -98,6 +98,7 @@ from bgledger.errors import (
     MatchNotFoundError,
     SealRefusedError,
     TokenScopeError,
+    UnreadableError,
 )
 from bgledger.events import (
     BreakEnded,
@@ -184,6 +185,7 @@ __all__ = [
     "ClockStopped",
     "Decision",
     "Followed",
+    "Grant",
     "HistoryEntry",
     "ImportRefusedError",
     "Imported",
@@ -667,6 +669,7 @@ class Ledger:
         self._stream_names: dict[UUID, str] = {}  # a match's stream never changes its name
         self._listeners: list[Callable[[Recorded[Any]], None]] = []
         self._fresh = Fresh()
+        self._publication_changes = 0
 
     def close(self) -> None:
         """Close the database connections."""
@@ -937,9 +940,9 @@ class Ledger:
         if best_of_three:
             options["meta"] = {**options.get("meta", {}), BEST_OF_THREE: "yes"}
         players = (as_entered(players[0]), as_entered(players[1]))
-        for field in ("event", "round", "table"):
-            if isinstance(options.get(field), str):
-                options[field] = as_entered(options[field])
+        for name in ("event", "round", "table"):
+            if isinstance(options.get(name), str):
+                options[name] = as_entered(options[name])
         if not new_event:
             self._check_event_name(options.get("event", ""))
         return self._store.start(players, length, match_id=match_id, by=by, **options)
@@ -1660,7 +1663,16 @@ class Ledger:
                 f"event {event!r}: no match of it was started (an event is published once its "
                 f"matches are: 'bgledger start --event E', 'bgledger list'){hint}"
             )
-        return self._publishing().change(event, on, by, key)
+        done = self._publishing().change(event, on, by, key)
+        self._publication_changes += 1
+        return done
+
+    @property
+    def publication_changes(self) -> int:
+        """How many publications this process changed: an answer of :meth:`may_read` kept
+        for a moment (the web server's) is stale once it moves (another process's change
+        shows once the moment is past)."""
+        return self._publication_changes
 
     def published(self, event: str) -> bool:
         """True if the wall of ``event`` is open to spectators: its latest change opened it."""
@@ -1673,6 +1685,59 @@ class Ledger:
     def publications(self, event: str) -> list[Publication]:
         """Every change of the wall of ``event``, the first first: who opened or closed it, when."""
         return self._publishing().history(event)
+
+    # -- who reads what (DESIGN principle 14) ------------------------------------------------
+
+    def reader(self, token: str | None) -> Grant | None:
+        """The grant of a token sent with a read (None: no token sent).
+
+        :raises UnknownTokenError: for a token never issued, revoked or expired.
+        """
+        if not token:
+            return None
+        return self._tokens().held(token, "ask the director for a new link")
+
+    def may_read(self, match_id: str, grant: Grant | None, *, desk: bool = False) -> bool:
+        """True if ``grant`` (None: no token) may read ``match_id``: the one gate of every read.
+
+        A token that reaches the match (:meth:`Grant.reads`) reads it; anyone reads it
+        once its event is published (a match in no event never is); the director's desk
+        and notes (``desk``) are never opened by publication.  False for an unknown match.
+        """
+        try:
+            event = self.state(match_id).event
+        except MatchNotFoundError:
+            return False
+        if grant is not None and grant.reads(match_id, event, desk=desk):
+            return True
+        return not desk and bool(event) and self.published(event)
+
+    def may_read_event(self, event: str | None, grant: Grant | None, *, desk: bool = False) -> bool:
+        """True if ``grant`` may read every match of ``event`` (None: the whole ledger): a token
+        that reaches the event (:meth:`Grant.reads_event`), or anyone once it is published;
+        the director's console (``desk``) is never opened by publication."""
+        if grant is not None and grant.reads_event(event, desk=desk):
+            return True
+        return not desk and event is not None and self.published(event)
+
+    def check_read(self, match_id: str, grant: Grant | None, *, desk: bool = False) -> None:
+        """Refuse a read :meth:`may_read` does not allow, as an unknown match is refused.
+
+        :raises UnreadableError: for an unknown match and a private one alike.
+        """
+        if not self.may_read(match_id, grant, desk=desk):
+            raise UnreadableError(_unreadable(f"match {match_id!r}", grant, desk))
+
+    def check_read_event(
+        self, event: str | None, grant: Grant | None, *, desk: bool = False
+    ) -> None:
+        """Refuse a read :meth:`may_read_event` does not allow (an unknown event alike).
+
+        :raises UnreadableError: for an event (or the ledger) this grant may not read.
+        """
+        if not self.may_read_event(event, grant, desk=desk):
+            what = "the whole ledger" if event is None else f"event {event!r}"
+            raise UnreadableError(_unreadable(what, grant, desk))
 
     # -- the tournament-wide views ---------------------------------------------------------
 
@@ -1728,6 +1793,21 @@ class Ledger:
 
         state = self._row_state(row) if "state" in row else self._store.state(row["match_id"])
         return json.dumps(state_json(state), separators=(",", ":"), ensure_ascii=False)
+
+    def readable_matches(self, event: str | None, grant: Grant | None) -> list[dict[str, Any]]:
+        """:meth:`matches` (of ``event``) that ``grant`` (None: no token) may read
+        (:meth:`may_read`, decided on each row's event: no match is folded)."""
+        public: dict[str, bool] = {}
+
+        def readable(row: dict[str, Any]) -> bool:
+            match_id, its = row["match_id"], row["event"] or ""
+            if grant is not None and grant.reads(match_id, its):
+                return True
+            if its and its not in public:
+                public[its] = self.published(its)
+            return bool(its) and public[its]
+
+        return [row for row in self.matches(event) if readable(row)]
 
     def _row_state(self, row: dict[str, Any]) -> MatchState:
         """The state a read-model row keeps, or the match folded if it is in an older form."""
@@ -1836,6 +1916,20 @@ class Ledger:
         """
         board = Ledger.position(position) if isinstance(position, str) else position
         return judge_play(board, check_dice(dice), Play.parse(play))
+
+
+def _unreadable(what: str, grant: Grant | None, desk: bool) -> str:
+    """Why a read is refused, the same words for what does not exist and what is private."""
+    if desk:
+        return (
+            f"nothing to show for {what}: the director's desk is read with a director's or "
+            "the committee's token that reaches it"
+        )
+    held = "" if grant is None else f" this token ({grant.label}) does not reach it, and"
+    return (
+        f"nothing to show for {what}:{held} there is none, or it is private until its event is "
+        "published (open the link with its #token=, or send Authorization: Bearer TOKEN)"
+    )
 
 
 def _start_options(

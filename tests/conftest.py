@@ -110,9 +110,8 @@ def unique_id(prefix: str = "t") -> str:
 
 @pytest.fixture
 def client(ledger: Ledger) -> TestClient:
-    """The web app on the test module's own ``ledger`` fixture, through Starlette's TestClient."""
-    from starlette.testclient import TestClient
+    """The web app on the test module's own ``ledger`` fixture, through Starlette's TestClient,
+    reading as the appeals committee (:func:`tests.webclient.reading`)."""
+    from tests.webclient import bare_client, reading
 
-    from bgledger.web import create_app
-
-    return TestClient(create_app(ledger))
+    return reading(bare_client(ledger), ledger)

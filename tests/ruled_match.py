@@ -23,7 +23,9 @@ __all__ = ["RULED_START", "RULINGS_AT", "record_crawford_void", "record_ruled_ma
 RULED_START = "2026-11-21T10:00:00+00:00"
 
 
-def record_ruled_match(ledger: MatchStore, match_id: str = "m") -> list[MatchEvent]:
+def record_ruled_match(
+    ledger: MatchStore, match_id: str = "m", event: str | None = None
+) -> list[MatchEvent]:
     """A 3-point match (usbgf-2016) with one ruling of each kind, through ``MatchStore.rule``.
 
     The events by number, worked out by hand (each action at the next minute from 10:01):
@@ -58,7 +60,8 @@ def record_ruled_match(ledger: MatchStore, match_id: str = "m") -> list[MatchEve
         ruling = Ruling(given.pop("ruled_by", "director"), reason, by="tom", at=at(), **given)
         ledger.rule(match_id, lambda match, history: decide(match, history, *args, ruling))
 
-    ledger.start(("Ann", "Bob"), 3, match_id=match_id, by="kim", at=RULED_START)
+    where = {"event": event} if event else {}  # a match of an event (published: anyone's)
+    ledger.start(("Ann", "Bob"), 3, match_id=match_id, by="kim", at=RULED_START, **where)
     play("opening 3 1; move 8/5 6/5; roll 6 4; move 24/18 13/8 --as-played")
     rule(Match.revert, 6, reason="Bob played a 5 with 6-4")
     play("move 24/18 13/9")

@@ -151,3 +151,13 @@ def viewport(driver: Any, width: int, height: int) -> None:
     """A phone's or a tablet's screen: its viewport, as Chromium emulates a device."""
     metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True}
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+
+
+def read_as(driver: Any, url: str, token: str) -> None:
+    """Let the browser read the server at ``url`` with ``token`` (DESIGN principle 14): the
+    read cookie a refused page's script sets from a kept token (``static/reader.js``), set
+    here at once.  It reads only: a page still writes with the token it keeps."""
+    from bgledger.web.reads import READER_COOKIE
+
+    driver.get(f"{url}/favicon.ico")  # a cookie is set on a page of its site
+    driver.add_cookie({"name": READER_COOKIE, "value": token, "path": "/", "sameSite": "Strict"})

@@ -20,7 +20,7 @@ from starlette.testclient import TestClient
 from bgledger.commands.vocabulary import VOCABULARY, parse
 from bgledger.service import Ledger
 from bgledger.web import create_app
-from tests.webclient import post
+from tests.webclient import post, reading
 
 ROLES = ("scorekeeper", "director", "committee")
 
@@ -189,4 +189,4 @@ def test_the_scorekeepers_own_entry_is_his_to_withdraw(
 
 @pytest.fixture
 def client(ledger: Ledger) -> TestClient:
-    return TestClient(create_app(ledger))
+    return reading(TestClient(create_app(ledger)), ledger)

@@ -23,6 +23,7 @@ from bgledger.projections.state.fold import MatchState
 from bgledger.service import Ledger
 from bgledger.web import create_app
 from tests.conftest import unique_id
+from tests.webclient import reading
 
 ABSURD = 10**20
 """More than any integer column holds (SQLite's and PostgreSQL's BIGINT: 2**63 - 1)."""
@@ -69,7 +70,7 @@ def views_serve(ledger: Ledger, ids: tuple[str, str, str]) -> None:
     assert standings["Bob"]["in_progress"] == 1
     assert "Cy" not in standings
     assert {row["match_id"] for row in ledger.rulings(event)} == {good}
-    client = TestClient(create_app(ledger))
+    client = reading(TestClient(create_app(ledger)), ledger)
     assert client.get(f"/?event={event}").status_code == 200
     assert client.get(f"/events/{event}/director").status_code in (200, 401, 403)
     assert client.get(f"/matches/{bad}").status_code == 200  # the match itself: its events

@@ -195,8 +195,10 @@ def test_ctrl_c_with_a_page_open_stops_quietly(tmp_path: Path) -> None:
         port = probe.getsockname()[1]
     url = f"sqlite:///{tmp_path / 'v.db'}"
     command = [sys.executable, "-m", "bgledger.cli.main", "--db", url]
-    subprocess.run([*command, "start", "--a", "A", "--b", "B", "--length", "3", "--id", "m"],
-                   check=True, capture_output=True)  # fmt: skip
+    subprocess.run([*command, "start", "--a", "A", "--b", "B", "--length", "3", "--id", "m",
+                    "--event", "Open"], check=True, capture_output=True)  # fmt: skip
+    # published: a spectator's stream, which the read gate watches (DESIGN principle 14)
+    subprocess.run([*command, "publish", "--event", "Open"], check=True, capture_output=True)
     server = subprocess.Popen(
         [*command, "serve", "--port", str(port)], stderr=subprocess.PIPE, text=True
     )

@@ -21,6 +21,7 @@ from starlette.testclient import TestClient
 from bgledger.cli.main import main
 from bgledger.service import Ledger
 from bgledger.web import create_app
+from tests.webclient import reading
 
 
 def cli(url: str, *args: str) -> Result:
@@ -101,7 +102,9 @@ def test_rebuilding_the_read_models_names_the_match(damaged: str) -> None:
 def test_the_web_shows_the_match_as_damaged_never_a_500(damaged: str, path: str) -> None:
     ledger = Ledger(damaged, cache_size=8)
     try:
-        with TestClient(create_app(ledger), raise_server_exceptions=False) as client:
+        with reading(
+            TestClient(create_app(ledger), raise_server_exceptions=False), ledger
+        ) as client:
             answer = client.get(path)
             assert answer.status_code in (200, 503), (path, answer.status_code, answer.text[:300])
             if answer.status_code == 503:

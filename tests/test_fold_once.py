@@ -25,6 +25,7 @@ from bgledger.projections.state.fold import FOLDED
 from bgledger.service import Ledger
 from bgledger.web import create_app
 from tests.test_web_live import WITHIN, Stream
+from tests.webclient import committee, reading
 
 LINES = ["move 8/5 6/5", "roll 6 4", "move 24/18 13/9", "double", "take", "roll 5 2"]
 """Bob's turn after Ann's opening 3-1 played: each line records one event."""
@@ -39,13 +40,13 @@ def ledger(tmp_path: Path) -> Iterator[Ledger]:
     ledger.close()
 
 
-async def _watched(app: Any, token: str) -> tuple[list[int], dict[str, list[Any]]]:
+async def _watched(app: Any, token: str, director: str) -> tuple[list[int], dict[str, list[Any]]]:
     """Post :data:`LINES` with every watcher open: the events folded for each line, and what
-    each watcher heard."""
+    each watcher heard (``director``: the console's token; the event is published)."""
     watchers = {
-        "pad": Stream(app, "/api/matches/m1/events"),
+        "pad": Stream(app, "/api/matches/m1/events", token=token),
         "spectator": Stream(app, "/api/matches/m1/events"),
-        "console": Stream(app, "/api/events/Open/events"),
+        "console": Stream(app, "/api/events/Open/events", token=director),
         "wall": Stream(app, "/api/events/Open/wall/events"),
     }
     for stream in watchers.values():
@@ -86,7 +87,7 @@ def test_a_line_is_folded_once_whoever_watches(ledger: Ledger) -> None:
     app = create_app(ledger, poll_seconds=0.02)
     ledger.matches()  # the read models made and caught up, as a running server has them
 
-    folded, heard = asyncio.run(_watched(app, token))
+    folded, heard = asyncio.run(_watched(app, token, committee(ledger)))
 
     numbers = [[event["number"] for event in got] for got in heard["pad"]]
     assert numbers == [[n] for n in range(4, 4 + len(LINES))]  # each line, heard once
@@ -97,7 +98,7 @@ def test_a_line_is_folded_once_whoever_watches(ledger: Ledger) -> None:
     assert "double offered" in heard["wall"][3][-1]["cube"]
     # the pages drawn from the hub's news are those drawn from the events by a server that
     # follows nothing
-    fresh = TestClient(create_app(ledger))
+    fresh = reading(TestClient(create_app(ledger)), ledger)
     assert heard["pages"] == [fresh.get(page).text for page in PAGES]
     # the read models went on from the recorded states: verify refolds every row and agrees
     ledger.matches()
@@ -116,9 +117,9 @@ def test_another_servers_line_is_followed_from_the_events(ledger: Ledger, tmp_pa
     other = Ledger(f"sqlite:///{tmp_path / 'ledger.db'}", cache_size=CACHE_SIZE)
 
     async def scenario() -> tuple[list[Any], list[Any], list[Any], str]:
-        pad = Stream(app, "/api/matches/m1/events")
-        console = Stream(app, "/api/events/Open/events")
-        wall = Stream(app, "/api/events/Open/wall/events")
+        pad = Stream(app, "/api/matches/m1/events", token=committee(ledger))
+        console = Stream(app, "/api/events/Open/events", token=committee(ledger))
+        wall = Stream(app, "/api/events/Open/wall/events", token=committee(ledger))
         for stream in (pad, console, wall):
             await asyncio.wait_for(stream.chunks.get(), WITHIN)
         loop = asyncio.get_running_loop()

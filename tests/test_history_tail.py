@@ -36,6 +36,7 @@ from tests.match_driver import next_line
 from tests.ruled_match import record_ruled_match
 from tests.test_corrections import Recorded, typo
 from tests.test_rulings_properties import injection
+from tests.webclient import reading
 
 DIRECTOR = Ruling("director", "the play does not use the whole roll")
 COMMITTEE = Ruling("committee", "on appeal: the play stands")
@@ -155,7 +156,7 @@ def test_the_front_door_gives_the_tail(tmp_path: Path) -> None:
     assert ledger.history("m", rulings_only=True, last=1) == rulings[-1:]
 
     # the pad and the match page: the last lines ``history`` prints, marks and all
-    client = TestClient(create_app(ledger))
+    client = reading(TestClient(create_app(ledger)), ledger)
     expected = [history_line(entry) for entry in whole[-HISTORY_SHOWN:]]
     assert any(line.split()[1] == "x" for line in expected)  # the voided play is among them
     for path in ("/matches/m/live", "/matches/m/pad"):

@@ -22,7 +22,7 @@ from starlette.testclient import TestClient
 from bgledger.service import Ledger
 from bgledger.web import create_app
 from tests.conftest import own_postgres_database
-from tests.webclient import bearer
+from tests.webclient import bearer, reading
 
 KEY = "3f0e6c1e-7d4a-4b8e-9a51-0c2f5a9d1e77"
 
@@ -66,7 +66,7 @@ def token(ledger: Ledger) -> str:
 
 @pytest.fixture
 def client(ledger: Ledger) -> TestClient:
-    return TestClient(create_app(ledger))
+    return reading(TestClient(create_app(ledger)), ledger)
 
 
 def test_the_same_key_twice_records_once_and_answers_alike(

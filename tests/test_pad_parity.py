@@ -21,6 +21,7 @@ from bgledger.projections.state.allowed import Allowed
 from bgledger.service import Ledger
 from bgledger.web import create_app
 from tests.now_driver import PAD_FORMS, PAD_LINES, PAD_PANELS, on_the_pad, walk
+from tests.webclient import reading
 
 SCRIPT = (Path(__file__).parents[1] / "web" / "static" / "pad.js").read_text()
 VERBS = {kind.verb for kind in VOCABULARY}
@@ -85,7 +86,7 @@ def test_pad_js_keeps_no_phase_logic() -> None:
 def pad_page(tmp_path_factory: pytest.TempPathFactory) -> str:
     ledger = Ledger(f"sqlite:///{tmp_path_factory.mktemp('pad') / 'pad.db'}")
     ledger.start(("Ann", "Bob"), 5, match_id="m", by="td")
-    page = TestClient(create_app(ledger)).get("/matches/m/pad")
+    page = reading(TestClient(create_app(ledger)), ledger).get("/matches/m/pad")
     assert page.status_code == 200
     return page.text
 

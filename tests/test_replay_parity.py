@@ -34,6 +34,7 @@ from bgledger.service import Ledger
 from bgledger.store.application import MatchStore
 from bgledger.web import create_app
 from tests.ruled_match import record_ruled_match
+from tests.webclient import reading
 
 VIEWS = ("recorded", "corrected")
 
@@ -82,7 +83,7 @@ def ledger(url: str) -> Iterator[Ledger]:
 
 @pytest.fixture(scope="module")
 def client(ledger: Ledger) -> TestClient:
-    return TestClient(create_app(ledger))
+    return reading(TestClient(create_app(ledger)), ledger)
 
 
 def cli_lines(url: str, match_id: str, view: str, last: int) -> dict[int, str]:

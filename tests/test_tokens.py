@@ -23,7 +23,13 @@ from starlette.testclient import TestClient
 from bgledger import access
 from bgledger.cli.main import main
 from bgledger.service import Ledger
-from tests.webclient import post
+from tests.webclient import bare_client, post
+
+
+@pytest.fixture
+def client(ledger: Ledger) -> TestClient:
+    """The app carrying no reading token: this module writes only, and counts the tokens."""
+    return bare_client(ledger)
 
 
 @pytest.fixture

@@ -106,10 +106,10 @@ def test_the_index_lists_every_match(client: TestClient) -> None:
 
 def test_an_unknown_match_is_404_on_the_page_and_in_the_api(client: TestClient, db: str) -> None:
     page = client.get("/matches/nope")
-    assert page.status_code == 404 and "no match with id" in page.text
+    assert page.status_code == 404 and "nothing to show for match &#39;nope&#39;" in page.text
     api = client.get("/api/matches/nope")
     assert api.status_code == 404
-    assert "no match with id 'nope'" in api.json()["error"]
+    assert "nothing to show for match 'nope'" in api.json()["error"]
     assert db not in api.text  # the database's URL stays on the server
 
 

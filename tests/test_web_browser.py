@@ -28,7 +28,8 @@ def served(tmp_path: Path) -> Iterator[str]:
     if CHROMIUM is None:
         pytest.skip("no Chromium: apt-get install chromium")
     ledger = Ledger(f"sqlite:///{tmp_path / 'ledger.db'}")
-    ledger.start(("Ann", "Bob <b>"), 7, match_id="final", by="kim")
+    ledger.start(("Ann", "Bob <b>"), 7, match_id="final", event="Open", by="kim")
+    ledger.publish("Open", by="the director")  # published: a browser reads it with no token
     for line in ["opening 3 1", "move 8/5 6/5", "roll 6 4"]:
         ledger.record_line("final", line, by="kim")
     with serving(ledger) as url:

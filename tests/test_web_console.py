@@ -26,6 +26,7 @@ from bgledger.service import Ledger
 from bgledger.web import create_app
 from tests.test_triage import record_tables
 from tests.test_web_live import WITHIN, Stream
+from tests.webclient import committee, reading
 
 
 @pytest.fixture
@@ -49,10 +50,11 @@ def many(ledger: Ledger, count: int, event: str = "Open") -> list[str]:
 
 
 async def _console_hears(
-    app: Any, event: str, posts: list[tuple[str, str, str]]
+    app: Any, event: str, posts: list[tuple[str, str, str]], reader: str
 ) -> tuple[bytes, list[dict[str, Any]]]:
-    """The console stream's bytes and ``changes`` after each of ``posts`` (match, line, token)."""
-    stream = Stream(app, f"/api/events/{event}/events")
+    """The console stream's bytes and ``changes`` after each of ``posts`` (match, line, token);
+    ``reader``: the console's token (the committee's)."""
+    stream = Stream(app, f"/api/events/{event}/events", token=reader)
     loop = asyncio.get_running_loop()
     await asyncio.wait_for(stream.chunks.get(), WITHIN)  # the opening
     transport = httpx2.ASGITransport(app=app)
@@ -83,9 +85,13 @@ async def _console_hears(
 def test_one_line_costs_the_console_that_table_alone(ledger: Ledger) -> None:
     ids = many(ledger, 60)
     app = create_app(ledger, poll_seconds=0.02)
-    whole = TestClient(app).get("/events/Open/director/live").content  # what was refetched
+    whole = (
+        reading(TestClient(app), ledger).get("/events/Open/director/live").content
+    )  # what was refetched
     token = ledger.issue_token("scorekeeper", match_id=ids[41])
-    received, events = asyncio.run(_console_hears(app, "Open", [(ids[41], "move 8/5 6/5", token)]))
+    received, events = asyncio.run(
+        _console_hears(app, "Open", [(ids[41], "move 8/5 6/5", token)], committee(ledger))
+    )
     assert [[table["id"] for table in event["tables"]] for event in events] == [[ids[41]]]
     table = events[0]["tables"][0]
     assert "A41 v B41" in table["row"] and "A41 v B41" in table["card"]
@@ -99,7 +105,7 @@ def test_the_tables_needing_the_director_come_first(ledger: Ledger) -> None:
     """Time up, a dispute, a flagged play, a break over, a result to post, then the rest."""
     record_tables(ledger)
 
-    page = TestClient(create_app(ledger)).get("/events/Open/director/live").text
+    page = reading(TestClient(create_app(ledger)), ledger).get("/events/Open/director/live").text
     order = re.findall(r'<article class="card ([^"]*)" id="m-([^"]+)"', page)
     assert [match for _, match in order] == [
         "late", "dispute", "flag", "break", "won", "playing", "idle",
@@ -144,8 +150,12 @@ def test_many_viewers_of_one_match_share_one_reading(
     monkeypatch.setattr(feeds, "event_news", counted_build)
 
     async def scenario() -> list[list[dict[str, Any]]]:
-        streams = [Stream(app, f"/api/matches/{ids[1]}/events") for _ in range(20)]
-        consoles = [Stream(app, "/api/events/Open/events") for _ in range(3)]
+        streams = [
+            Stream(app, f"/api/matches/{ids[1]}/events", token=committee(ledger)) for _ in range(20)
+        ]
+        consoles = [
+            Stream(app, "/api/events/Open/events", token=committee(ledger)) for _ in range(3)
+        ]
         for stream in [*streams, *consoles]:
             await asyncio.wait_for(stream.chunks.get(), WITHIN)
         reads.clear()  # the streams are open: the first one read the match
@@ -177,7 +187,9 @@ def test_a_match_stream_resumes_after_the_last_event_it_saw(ledger: Ledger) -> N
     ledger.record_line(ids[0], "move 8/5 6/5", by="k")
 
     async def scenario() -> str:
-        stream = Stream(create_app(ledger), f"/api/matches/{ids[0]}/events", "since=2")
+        stream = Stream(
+            create_app(ledger), f"/api/matches/{ids[0]}/events", "since=2", token=committee(ledger)
+        )
         loop = asyncio.get_running_loop()
         text = ""
         while text.count("event: recorded") < 2 and loop.time() < loop.time() + WITHIN:
@@ -208,7 +220,7 @@ def test_the_ledger_names_the_matches_moved_since_a_position(ledger: Ledger) -> 
 def test_a_full_card_is_of_a_match_of_the_event(ledger: Ledger) -> None:
     many(ledger, 1)
     ledger.start(("Eve", "Fay"), 3, match_id="other", event="Ladder", by="k")
-    client = TestClient(create_app(ledger))
+    client = reading(TestClient(create_app(ledger)), ledger)
     card = client.get("/events/Open/director/cards/t000")
     assert card.status_code == 200 and "Last entries" in card.text
     assert "opening roll: A0 3, B0 1: A0 plays first" in html.unescape(card.text)
@@ -236,7 +248,9 @@ def test_a_match_won_sends_its_players_standings_and_the_ruling(ledger: Ledger) 
     app = create_app(ledger, poll_seconds=0.02)
     director = ledger.issue_token("director", event="Open")
     line = 'penalty b 7 "USBGF 2.2.4" an hour late'  # B1's penalty points: A1 wins, 7-0
-    _, events = asyncio.run(_console_hears(app, "Open", [(ids[1], line, director)]))
+    _, events = asyncio.run(
+        _console_hears(app, "Open", [(ids[1], line, director)], committee(ledger))
+    )
     (change,) = events
     assert [table["id"] for table in change["tables"]] == [ids[1]]
     assert "finished, won by A1 7\N{EN DASH}0: result to post" in html.unescape(
@@ -275,7 +289,9 @@ def test_a_console_away_too_long_is_told_to_draw_again(
     ledger.record_line("other", "opening 3 1", by="k")
 
     async def heard(since: int, kind: str) -> list[dict[str, Any]]:
-        stream = Stream(create_app(ledger), "/api/events/Open/events", f"since={since}")
+        stream = Stream(
+            create_app(ledger), "/api/events/Open/events", f"since={since}", token=committee(ledger)
+        )
         found = await stream.events(asyncio.get_running_loop().time() + 1.0, kind)
         await stream.close()
         return found

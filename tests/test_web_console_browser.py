@@ -25,7 +25,8 @@ from bgledger.service import Ledger
 from bgledger.store.application import MatchStore
 from bgledger.web.streams import StreamLimits
 from tests.match_driver import next_line, play_lines
-from tests.served import browser, serving
+from tests.served import browser, read_as, serving
+from tests.webclient import committee
 
 pytestmark = pytest.mark.browser
 
@@ -61,6 +62,7 @@ def test_one_table_changes_in_place_and_the_others_stay(tmp_path: Path) -> None:
     assert line is not None
     token = ledger.issue_token("scorekeeper", match_id=target)
     with serving(ledger) as base, browser() as driver:
+        read_as(driver, base, committee(ledger))  # reads as the committee
         driver.get(f"{base}/events/Open/director")
         wait = WebDriverWait(driver, 15, 0.05, (StaleElementReferenceException,))
         wait.until(lambda d: d.find_element(By.ID, "live-status").text == "live")
@@ -115,9 +117,13 @@ def test_a_console_refused_a_stream_opens_it_again(tmp_path: Path) -> None:
     ledger = Ledger(f"sqlite:///{tmp_path / 'ledger.db'}")
     ledger.start(("Ann", "Bob"), 5, match_id="final", event="Open", by="k")
     with serving(ledger, StreamLimits(per_client=1)) as base, browser() as driver:
+        read_as(driver, base, committee(ledger))  # reads as the committee
         host, port = base.removeprefix("http://").split(":")
         held = socket.create_connection((host, int(port)), timeout=5)  # this address's one stream
-        held.sendall(b"GET /api/matches/final/events HTTP/1.1\r\nHost: t\r\n\r\n")
+        reader = f"Authorization: Bearer {committee(ledger)}".encode()  # reads the match
+        held.sendall(
+            b"GET /api/matches/final/events HTTP/1.1\r\nHost: t\r\n" + reader + b"\r\n\r\n"
+        )
         assert held.recv(64).startswith(b"HTTP/1.1 200")
         driver.get(f"{base}/events/Open/director")
         status = (By.ID, "live-status")

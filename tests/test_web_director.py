@@ -25,7 +25,7 @@ from bgledger.service import Ledger
 from bgledger.web import create_app
 from tests.conftest import unique_id
 from tests.test_web_live import WITHIN, Stream
-from tests.webclient import post
+from tests.webclient import committee, post
 
 HOSTILE = '<script>alert("x")</script>'
 ILLEGAL = ["opening 3 1", "move 8/5 6/5", "roll 6 4", "move 24/13 --as-played"]
@@ -228,7 +228,7 @@ def test_the_stream_sends_the_moved_table_alone(store_url: str) -> None:
     other = ledger.issue_token("scorekeeper", match_id=ids["other"])
 
     async def scenario() -> tuple[list[dict[str, Any]], Stream]:
-        stream = Stream(app, f"/api/events/{event}/events")
+        stream = Stream(app, f"/api/events/{event}/events", token=committee(ledger))
         loop = asyncio.get_running_loop()
         await asyncio.wait_for(stream.chunks.get(), WITHIN)  # the stream is open
         transport = httpx2.ASGITransport(app=app)
@@ -265,7 +265,12 @@ def test_a_console_drawn_before_a_line_hears_of_it_on_connecting(ledger: Ledger)
     ledger.record_line("side", "opening 3 1", by="kim")
 
     async def scenario() -> list[dict[str, Any]]:
-        stream = Stream(create_app(ledger), "/api/events/Open Cup/events", f"since={drawn}")
+        stream = Stream(
+            create_app(ledger),
+            "/api/events/Open Cup/events",
+            f"since={drawn}",
+            token=committee(ledger),
+        )
         events = await stream.events(asyncio.get_running_loop().time() + WITHIN, "changes")
         await stream.close()
         return events

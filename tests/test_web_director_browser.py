@@ -22,7 +22,8 @@ from typing import Any
 import pytest
 
 from bgledger.service import Ledger
-from tests.served import serving
+from tests.served import read_as, serving
+from tests.webclient import committee
 
 pytestmark = pytest.mark.browser
 
@@ -84,7 +85,9 @@ class Browser:
         element.click()
 
     def server(self, match: str) -> dict[str, Any]:
-        with urllib.request.urlopen(f"{self.url}/api/matches/{match}") as answer:
+        director = {"Authorization": f"Bearer {self.tokens['director']}"}  # reads the event
+        request = urllib.request.Request(f"{self.url}/api/matches/{match}", headers=director)
+        with urllib.request.urlopen(request) as answer:
             document: dict[str, Any] = json.load(answer)
             return document
 
@@ -139,7 +142,8 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
     service = webdriver.ChromeService(executable_path=CHROMEDRIVER)
     with serving(ledger) as url:
         driver = webdriver.Chrome(options=options, service=service)
-        try:
+        read_as(driver, url, committee(ledger))  # reads as the committee (the pages write
+        try:  # with the token each keeps)
             yield Browser(driver, url, tokens)
         finally:
             driver.quit()

@@ -19,6 +19,7 @@ from bgledger.projections.views.summary import xgid_of
 from bgledger.rules.xgid import decode_xgid
 from bgledger.service import Ledger
 from bgledger.web import create_app
+from tests.webclient import reading
 
 
 @pytest.fixture
@@ -27,7 +28,7 @@ def client(tmp_path: Path) -> Iterator[tuple[TestClient, Ledger]]:
     ledger.start(("Ann", "Bob"), 7, match_id="m", by="kim")
     for line in ("opening 5 2", "move 13/8 24/22", "double"):
         ledger.record_line("m", line, by="kim")
-    with TestClient(create_app(ledger)) as client:
+    with reading(TestClient(create_app(ledger)), ledger) as client:
         yield client, ledger
     ledger.close()
 

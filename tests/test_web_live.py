@@ -21,6 +21,7 @@ import pytest
 from bgledger.service import Ledger
 from bgledger.web import create_app
 from tests.conftest import unique_id
+from tests.webclient import committee
 
 WITHIN = 10.0
 """Seconds to wait for a posted line on an open stream before calling it lost (the one-second
@@ -48,7 +49,9 @@ def any_store(store_url: str) -> Iterator[tuple[Ledger, str]]:
 class Stream:
     """An open ``GET`` on the app, its body read chunk by chunk as the server sends it."""
 
-    def __init__(self, app: Any, path: str, query: str = "") -> None:
+    def __init__(self, app: Any, path: str, query: str = "", token: str | None = None) -> None:
+        """``token``: sent as ``Authorization: Bearer`` (what reads a match before its event is
+        published: DESIGN principle 14)."""
         self.chunks: asyncio.Queue[bytes] = asyncio.Queue()
         self.status = 0
         self.headers: dict[str, str] = {}
@@ -62,7 +65,8 @@ class Stream:
             "path": path,
             "raw_path": path.encode(),
             "query_string": query.encode(),
-            "headers": [(b"host", b"test")],
+            "headers": [(b"host", b"test")]
+            + ([(b"authorization", f"Bearer {token}".encode())] if token else []),
             "client": ("test", 1),
             "server": ("test", 80),
             "root_path": "",
@@ -109,7 +113,7 @@ async def _follow_a_posted_line(
 ) -> tuple[list[dict[str, Any]], float, Stream]:
     app = create_app(ledger)
     token = ledger.issue_token("scorekeeper", match_id=match_id)
-    stream = Stream(app, f"/api/matches/{match_id}/events")
+    stream = Stream(app, f"/api/matches/{match_id}/events", token=committee(ledger))
     loop = asyncio.get_running_loop()
     await asyncio.wait_for(stream.chunks.get(), WITHIN)  # the stream is open
     transport = httpx2.ASGITransport(app=app)
@@ -152,7 +156,9 @@ def test_a_stream_resumes_after_the_event_it_last_saw(ledger: Ledger) -> None:
     ledger.record_line("final", "move 8/5 6/5", by="kim")
 
     async def scenario() -> list[dict[str, Any]]:
-        stream = Stream(create_app(ledger), "/api/matches/final/events", "since=3")
+        stream = Stream(
+            create_app(ledger), "/api/matches/final/events", "since=3", token=committee(ledger)
+        )
         loop = asyncio.get_running_loop()
         events = await stream.events(loop.time() + WITHIN)
         await stream.close()
@@ -165,7 +171,7 @@ def test_a_stream_resumes_after_the_event_it_last_saw(ledger: Ledger) -> None:
 
 def test_a_stream_of_an_unknown_match_is_404(ledger: Ledger) -> None:
     async def scenario() -> int:
-        stream = Stream(create_app(ledger), "/api/matches/nope/events")
+        stream = Stream(create_app(ledger), "/api/matches/nope/events", token=committee(ledger))
         await asyncio.wait_for(stream.task, 5)
         return stream.status
 

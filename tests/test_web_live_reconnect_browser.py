@@ -19,7 +19,8 @@ import pytest
 
 from bgledger.service import Ledger
 from bgledger.web.streams import StreamLimits
-from tests.served import browser, serving, viewport
+from tests.served import browser, read_as, serving, viewport
+from tests.webclient import committee
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -34,6 +35,7 @@ def test_a_refused_live_stream_is_opened_again(tmp_path: Path) -> None:
     token = ledger.issue_token("scorekeeper", match_id="m", label="Sam")
     try:
         with browser() as driver, serving(ledger, StreamLimits(per_client=1)) as url:
+            read_as(driver, url, committee(ledger))  # reads as the committee
             viewport(driver, 360, 740)
 
             def until(what: Callable[[], object], message: str, wait: float = 10) -> None:
@@ -95,6 +97,7 @@ def test_pages_left_keep_no_stream_open(tmp_path: Path) -> None:
     tokens = [ledger.issue_token("scorekeeper", match_id=m, label="Sam") for m in ids]
     try:
         with browser() as driver, serving(ledger) as url:
+            read_as(driver, url, committee(ledger))  # reads as the committee
             for match_id, token in zip(ids, tokens, strict=True):
                 driver.get(f"{url}/matches/{match_id}/pad#token={token}")
             driver.set_page_load_timeout(5)  # a page that waits on a connection: an error

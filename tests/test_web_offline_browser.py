@@ -82,7 +82,8 @@ def _served(tmp_path: Path, clock: str) -> Iterator[tuple[Server, str, Path]]:
     """``bgledger serve`` on a ledger with Ann v Bob, "final", a 3-point match; a token for it."""
     db = f"sqlite:///{tmp_path / 'ledger.db'}"
     ledger = Ledger(db)
-    ledger.start(("Ann", "Bob"), 3, match_id="final", by="kim", clock=clock)
+    ledger.start(("Ann", "Bob"), 3, match_id="final", event="Open", by="kim", clock=clock)
+    ledger.publish("Open", by="kim")  # its record read by the test with no token
     token = ledger.issue_token("scorekeeper", match_id="final", label="Sam at table 4")
     ledger.close()
     with socket.socket() as probe:

@@ -22,7 +22,8 @@ from typing import Any
 import pytest
 
 from bgledger.service import Ledger
-from tests.served import browser, serving, viewport
+from tests.served import browser, read_as, serving, viewport
+from tests.webclient import bearer, committee
 
 pytestmark = pytest.mark.browser
 
@@ -44,6 +45,7 @@ def pad(tmp_path: Path) -> Iterator[tuple[Any, str, str, datetime]]:
     ledger.record_line("side", f"@{ago[1]} opening 3 1", by="kim")
     try:
         with browser() as driver, serving(ledger) as url:
+            read_as(driver, url, committee(ledger))  # reads as the committee
             size(driver, PHONE)
             yield driver, url, token, now - timedelta(seconds=30)
     finally:
@@ -67,7 +69,8 @@ def test_a_game_recorded_by_tapping_on_a_phone(
     shots.mkdir()
 
     def server() -> dict[str, Any]:
-        with urllib.request.urlopen(f"{url}/api/matches/final") as answer:
+        mine = urllib.request.Request(f"{url}/api/matches/final", headers=bearer(token))
+        with urllib.request.urlopen(mine) as answer:  # the pad's token reads its match
             document: dict[str, Any] = json.load(answer)
             return document
 

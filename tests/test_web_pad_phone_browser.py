@@ -23,7 +23,8 @@ import pytest
 
 from bgledger.projections.state.clock import clock_text
 from bgledger.service import Ledger
-from tests.served import browser, serving, viewport
+from tests.served import browser, read_as, serving, viewport
+from tests.webclient import committee
 
 pytestmark = pytest.mark.browser
 
@@ -39,6 +40,7 @@ def phone(tmp_path: Path) -> Iterator[tuple[Any, str, Ledger]]:
     token = ledger.issue_token("scorekeeper", match_id="m", label="Sam")
     try:
         with browser() as driver, serving(ledger) as url:
+            read_as(driver, url, committee(ledger))  # reads as the committee
             viewport(driver, *PHONE)
             driver.get(f"{url}/matches/m/pad?token={token}")
             yield driver, url, ledger
@@ -216,6 +218,7 @@ def test_the_clock_on_the_pad_agrees_with_show_to_the_second(tmp_path: Path) -> 
     ledger.record_line("c", f"@{ago[1]} opening 3 1", by="kim")
     try:
         with browser() as driver, serving(ledger) as url:
+            read_as(driver, url, committee(ledger))  # reads as the committee
             viewport(driver, *PHONE)
             driver.get(f"{url}/matches/c/pad")
             until, find = _tools(driver, ledger)
@@ -258,6 +261,7 @@ def test_more_shows_the_whole_history_read_as_it_opens(tmp_path: Path) -> None:
     assert count == 14  # the start, game 1, then one event a line
     try:
         with browser() as driver, serving(ledger) as url:
+            read_as(driver, url, committee(ledger))  # reads as the committee
             viewport(driver, *PHONE)
             driver.get(f"{url}/matches/h/pad#token={token}")
             until, find = _tools(driver, ledger)

@@ -198,7 +198,7 @@ def test_the_mat_route_leaves_the_match_pages_alone(client: TestClient, ledger: 
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     missing = client.get("/matches/nothing.mat")
     assert missing.status_code == 404
-    assert "no match with id &#39;nothing&#39; in the ledger" in missing.text
+    assert "nothing to show for match &#39;nothing&#39;" in missing.text
     assert "sqlite" not in missing.text  # the database's URL stays on the server
 
 

@@ -20,6 +20,7 @@ from bgledger.cli.main import main
 from bgledger.service import Ledger
 from bgledger.web import create_app
 from tests.qr import decode, terminal_rows
+from tests.webclient import reading
 
 
 @pytest.fixture
@@ -31,7 +32,9 @@ def ledger(tmp_path: Path) -> Iterator[Ledger]:
 
 def test_a_started_match_answers_the_pads_address_as_a_qr_code(ledger: Ledger) -> None:
     director = ledger.issue_token("director", event="Open", label="Dora")
-    with TestClient(create_app(ledger), base_url="http://192.168.1.20:8000") as client:
+    with reading(
+        TestClient(create_app(ledger), base_url="http://192.168.1.20:8000"), ledger
+    ) as client:
         body = {"a": "Ann", "b": "Bob", "length": 7, "event": "Open", "id": "r1t4"}
         answer = client.post(
             "/api/matches", json=body, headers={"Authorization": f"Bearer {director}"}
@@ -59,7 +62,7 @@ def test_token_qr_prints_the_pads_address_and_its_code(ledger: Ledger, tmp_path:
 
 
 def test_the_directors_token_is_kept_under_one_name(ledger: Ledger) -> None:
-    with TestClient(create_app(ledger)) as client:
+    with reading(TestClient(create_app(ledger)), ledger) as client:
         form = client.get("/matches/new").text
         console = client.get("/events/Open 2026/director").text
     assert 'data-key="bgledger.director.token"' in form

@@ -15,7 +15,8 @@ import pytest
 
 from bgledger.service import Ledger
 from tests.qr import decode, png_rows
-from tests.served import browser, serving, viewport
+from tests.served import browser, read_as, serving, viewport
+from tests.webclient import committee
 
 pytestmark = pytest.mark.browser
 
@@ -29,6 +30,7 @@ def test_the_qr_code_decodes_to_the_pads_link(tmp_path: Path) -> None:
     director = ledger.issue_token("director", event="Open", label="Dora")
     try:
         with browser() as driver, serving(ledger) as url:
+            read_as(driver, url, committee(ledger))  # reads as the committee
             viewport(driver, 360, 740)
             driver.get(f"{url}/matches/new?event=Open&token={director}")
             driver.find_element(By.ID, "a").send_keys("Ann")

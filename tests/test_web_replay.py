@@ -23,6 +23,7 @@ from bgledger.service import Ledger
 from bgledger.store.application import MatchStore
 from bgledger.web import create_app
 from tests.ruled_match import record_ruled_match
+from tests.webclient import reading
 
 HOSTILE = '<script>alert("x")</script>'
 ILLEGAL_PLAY_WORDS = "Players are obligated to immediately point out any play"
@@ -42,7 +43,7 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
         ledger.record_line("evil", line, by=HOSTILE)
     ledger.record("evil", Undo(reason=f"wrong dice {HOSTILE}"), by=HOSTILE)
     ledger.record("evil", RulingNote(reason=f"a note {HOSTILE}", ruled_by="director"), by=HOSTILE)
-    yield TestClient(create_app(ledger))
+    yield reading(TestClient(create_app(ledger)), ledger)
     ledger.close()
 
 

@@ -30,8 +30,9 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         pytest.skip("no Chromium: apt-get install chromium")
     url = f"sqlite:///{tmp_path_factory.mktemp('replay') / 'ledger.db'}"
     with MatchStore(url) as store:
-        record_ruled_match(store, "m")
+        record_ruled_match(store, "m", event="Open")
     ledger = Ledger(url)
+    ledger.publish("Open", by="the director")  # published: a browser reads it with no token
     with serving(ledger) as url:
         yield url
     ledger.close()

@@ -17,6 +17,7 @@ from bgledger.cli.main import main
 from bgledger.service import Ledger
 from bgledger.web import create_app
 from bgledger.web.words import kind_words, phase_words, status_words
+from tests.webclient import reading
 
 WEB = Path(__file__).parents[1] / "web"
 
@@ -31,7 +32,7 @@ def ledger(tmp_path: Path) -> Iterator[Ledger]:
 
 @pytest.fixture
 def client(ledger: Ledger) -> TestClient:
-    return TestClient(create_app(ledger))
+    return reading(TestClient(create_app(ledger)), ledger)
 
 
 def between_games(ledger: Ledger) -> None:

@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 
 from bgledger.service import Ledger
-from tests.served import browser, serving, viewport
+from tests.served import browser, read_as, serving, viewport
+from tests.webclient import committee
 
 pytestmark = pytest.mark.browser
 
@@ -44,6 +45,7 @@ def test_a_director_starts_a_match_and_the_pad_link_records_it(tmp_path: Path) -
     director = ledger.issue_token("director", event="Open", label="Dora the director")
     try:
         with browser() as driver, serving(ledger) as url:
+            read_as(driver, url, committee(ledger))  # reads as the committee
             viewport(driver, *PHONE)
 
             def find(css: str) -> Any:

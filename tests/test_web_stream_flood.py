@@ -66,7 +66,8 @@ def test_normal_requests_stay_served_with_1200_idle_streams_under_ulimit_1024(
 ) -> None:
     url = f"sqlite:///{tmp_path / 'ledger.db'}"
     ledger = Ledger(url)
-    ledger.start(("Ann", "Bob"), 5, match_id="final", by="kim")
+    ledger.start(("Ann", "Bob"), 5, match_id="final", event="Open", by="kim")
+    ledger.publish("Open", by="kim")  # spectators' streams: each looked at by the read gate
     ledger.close()
     port = _free_port()
     log = (tmp_path / "serve.log").open("wb")

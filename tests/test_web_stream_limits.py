@@ -19,6 +19,7 @@ import pytest
 from bgledger.service import Ledger
 from bgledger.web import create_app
 from bgledger.web.streams import OnceAMinute, StreamLimits, raise_open_files
+from tests.webclient import bearer, committee
 
 
 @pytest.fixture
@@ -72,8 +73,14 @@ class Opened:
         await asyncio.wait_for(self.task, 5)
 
 
-async def _open(app: Any, client: str, path: str = "/api/matches/final/events") -> Opened:
-    opened = Opened(app, path, client, {})
+async def _open(
+    app: Any,
+    client: str,
+    path: str = "/api/matches/final/events",
+    read: dict[str, str] | None = None,
+) -> Opened:
+    """A stream opened; ``read``: the headers that read it (a token that reaches it)."""
+    opened = Opened(app, path, client, read or {})
     await asyncio.wait_for(opened.started.wait(), 5)
     return opened
 
@@ -83,24 +90,25 @@ def test_past_a_clients_cap_and_the_servers_a_stream_is_refused_429_with_retry_a
 ) -> None:
     limits = StreamLimits(per_client=2, total=3, retry_after=7)
     app = create_app(ledger, poll_seconds=0.01, streams=limits)
+    read = bearer(committee(ledger))
 
     async def scenario() -> None:
-        first = [await _open(app, "10.0.0.1") for _ in range(2)]
+        first = [await _open(app, "10.0.0.1", read=read) for _ in range(2)]
         assert [o.status for o in first] == [200, 200]
-        third = await _open(app, "10.0.0.1")  # this client's cap
+        third = await _open(app, "10.0.0.1", read=read)  # this client's cap
         await asyncio.wait_for(third.task, 5)
         assert third.status == 429
         assert third.headers["retry-after"] == "7"
         assert third.headers["connection"] == "close"
         assert b"this address holds 2 live streams" in third.body
-        other = await _open(app, "10.0.0.2", "/api/events/open/events")  # the director's too
+        other = await _open(app, "10.0.0.2", "/api/events/open/events", read)  # the director's too
         assert other.status == 200
-        refused = await _open(app, "10.0.0.3")  # the server's cap
+        refused = await _open(app, "10.0.0.3", read=read)  # the server's cap
         await asyncio.wait_for(refused.task, 5)
         assert refused.status == 429
         assert b"the server holds 3 live streams" in refused.body
         await first[0].close()  # a place given back
-        again = await _open(app, "10.0.0.3")
+        again = await _open(app, "10.0.0.3", read=read)
         assert again.status == 200
         for opened in (first[1], other, again):
             await opened.close()
@@ -113,12 +121,13 @@ def test_an_idle_stream_ends_and_a_reconnect_resumes_after_last_event_id(ledger:
     app = create_app(ledger, poll_seconds=0.01, streams=limits)
     ledger.record_line("final", "opening 3 1", by="kim")
     ledger.record_line("final", "move 8/5 6/5", by="kim")
+    read = bearer(committee(ledger))
 
     async def scenario() -> tuple[bytes, bytes]:
-        idle = await _open(app, "10.0.0.1")
+        idle = await _open(app, "10.0.0.1", read=read)
         await asyncio.wait_for(idle.task, 5)  # ended by itself: nothing but keep-alives
         path = "/api/matches/final/events"
-        resumed = Opened(app, path, "10.0.0.1", {"Last-Event-ID": "1"})
+        resumed = Opened(app, path, "10.0.0.1", {"Last-Event-ID": "1", **read})
         await asyncio.wait_for(resumed.task, 5)  # it too ends once idle, after the news
         return idle.body, resumed.body
 

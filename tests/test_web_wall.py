@@ -21,7 +21,7 @@ from bgledger.web import create_app
 from bgledger.web.streams import StreamLimits
 from tests.conftest import unique_id
 from tests.test_web_live import WITHIN, Stream
-from tests.webclient import post
+from tests.webclient import committee, post, reading
 
 PLAYERS = {"final": ("Ann", "Bob"), "semi": ("Cleo", "Dan"), "third": ("Eve", "Finn")}
 """The matches of the event Open, in the order started."""
@@ -40,7 +40,7 @@ def ledger(tmp_path: Path) -> Iterator[Ledger]:
 
 @pytest.fixture
 def client(ledger: Ledger) -> TestClient:
-    return TestClient(create_app(ledger))
+    return reading(TestClient(create_app(ledger)), ledger)
 
 
 def _published(ledger: Ledger, event: str = "Open") -> None:
@@ -134,17 +134,19 @@ def test_a_wall_option_out_of_bounds_is_400_naming_it(
 def test_a_matchs_spectator_pages_follow_its_events_publication(
     client: TestClient, ledger: Ledger, page: str
 ) -> None:
-    assert client.get(f"/matches/final/{page}").status_code == 403
+    client.cookies.clear()  # a spectator: no token (a private match answers as an unknown one)
+    assert client.get(f"/matches/final/{page}").status_code == 404
     _published(ledger)
     assert client.get(f"/matches/final/{page}").status_code == 200
-    assert client.get(f"/matches/side/{page}").status_code == 403  # Side is not published
+    assert client.get(f"/matches/side/{page}").status_code == 404  # Side is not published
     assert client.get(f"/matches/nope/{page}").status_code == 404
 
 
 def test_a_match_in_no_event_is_never_public_to_spectators(client: TestClient) -> None:
+    client.cookies.clear()  # a spectator: no token
     answer = client.get("/matches/friendly/watch")
-    assert answer.status_code == 403
-    assert "this match is in no event" in answer.text
+    assert answer.status_code == 404
+    assert "private until its event is published" in answer.text
 
 
 def test_the_spectators_page_shows_the_moves_rulings_ids_and_the_mat(
@@ -189,8 +191,8 @@ def test_no_token_appears_in_any_spectator_page_or_feed(ledger: Ledger) -> None:
     app = create_app(ledger, streams=StreamLimits(keepalive_seconds=0.05))
 
     async def scenario() -> list[str]:
-        wall = Stream(app, "/api/events/Open/wall/events", "since=0")
-        match = Stream(app, "/api/matches/final/events", "since=0")
+        wall = Stream(app, "/api/events/Open/wall/events", "since=0", token=committee(ledger))
+        match = Stream(app, "/api/matches/final/events", "since=0", token=committee(ledger))
         transport = httpx2.ASGITransport(app=app)
         async with httpx2.AsyncClient(transport=transport, base_url="http://test") as pad:
             for line, token in (("opening 3 1", scorekeeper), ("move 8/5 6/5", scorekeeper)):
@@ -236,7 +238,7 @@ async def _wall_after_posting(
     app: Any, ledger: Ledger, query: str, match_id: str, line: str
 ) -> tuple[list[dict[str, Any]], Stream]:
     token = ledger.issue_token("scorekeeper", match_id=match_id)
-    stream = Stream(app, "/api/events/Open/wall/events", query)
+    stream = Stream(app, "/api/events/Open/wall/events", query, token=committee(ledger))
     await asyncio.wait_for(stream.chunks.get(), WITHIN)  # open
     transport = httpx2.ASGITransport(app=app)
     async with httpx2.AsyncClient(transport=transport, base_url="http://test") as pad:
@@ -280,7 +282,9 @@ def test_the_wall_stream_of_some_matches_sends_nothing_of_the_others(ledger: Led
 
     async def scenario() -> list[dict[str, Any]]:
         token = ledger.issue_token("scorekeeper", match_id="semi")
-        stream = Stream(app, "/api/events/Open/wall/events", "matches=final,third")
+        stream = Stream(
+            app, "/api/events/Open/wall/events", "matches=final,third", token=committee(ledger)
+        )
         await asyncio.wait_for(stream.chunks.get(), WITHIN)
         transport = httpx2.ASGITransport(app=app)
         async with httpx2.AsyncClient(transport=transport, base_url="http://test") as pad:
@@ -303,7 +307,9 @@ def test_the_wall_stream_catches_up_on_what_happened_since_the_page_was_drawn(
     ledger.record_line("final", "opening 3 1", by="kim")  # 3 events in all before: now 5
 
     async def scenario() -> list[dict[str, Any]]:
-        stream = Stream(create_app(ledger), "/api/events/Open/wall/events", "since=3")
+        stream = Stream(
+            create_app(ledger), "/api/events/Open/wall/events", "since=3", token=committee(ledger)
+        )
         loop = asyncio.get_running_loop()
         deadline = loop.time() + WITHIN
         cards: list[dict[str, Any]] = []
@@ -326,7 +332,7 @@ def test_a_withdrawn_wall_tells_its_stream_and_an_unpublished_stream_is_403(
         await asyncio.wait_for(refused.task, 5)
         said = b"".join(refused.chunks.get_nowait() for _ in range(refused.chunks.qsize()))
         _published(ledger)
-        stream = Stream(app, "/api/events/Open/wall/events")
+        stream = Stream(app, "/api/events/Open/wall/events", token=committee(ledger))
         await asyncio.wait_for(stream.chunks.get(), WITHIN)
         ledger.publish("Open", on=False, by="the director")
         loop = asyncio.get_running_loop()
@@ -335,7 +341,7 @@ def test_a_withdrawn_wall_tells_its_stream_and_an_unpublished_stream_is_403(
         return refused.status, said.decode(), withdrawn
 
     status, said, withdrawn = asyncio.run(scenario())
-    assert status == 403 and "not public" in said
+    assert status == 404 and "private until its event is published" in said
     assert withdrawn == [{}]
 
 
@@ -368,7 +374,7 @@ def test_the_wall_stream_on_sqlite_and_postgresql(store_url: str) -> None:
 
     async def scenario() -> list[dict[str, Any]]:
         token = ledger.issue_token("scorekeeper", match_id=ids[1])
-        stream = Stream(app, f"/api/events/{event}/wall/events")
+        stream = Stream(app, f"/api/events/{event}/wall/events", token=committee(ledger))
         await asyncio.wait_for(stream.chunks.get(), WITHIN)
         transport = httpx2.ASGITransport(app=app)
         async with httpx2.AsyncClient(transport=transport, base_url="http://test") as pad:
@@ -409,7 +415,8 @@ def test_a_live_part_is_drawn_once_for_every_spectator_of_the_match(
 
 def test_the_board_at_an_event_is_the_same_for_ever(client: TestClient, ledger: Ledger) -> None:
     ledger.record_line("final", "opening 3 1", by="kim")
-    assert client.get("/matches/final/board/3.svg").status_code == 403  # not published yet
+    client.cookies.clear()  # a spectator: no token
+    assert client.get("/matches/final/board/3.svg").status_code == 404  # not published yet
     _published(ledger)
     before = client.get("/matches/final/board/1.svg")
     assert before.status_code == 200 and before.headers["content-type"] == "image/svg+xml"
@@ -449,7 +456,7 @@ def test_a_quiet_wall_learns_of_a_withdrawal_within_seconds_not_the_keep_alive(
     app = create_app(ledger)  # the default keep-alive
 
     async def scenario() -> tuple[list[dict[str, Any]], float]:
-        stream = Stream(app, "/api/events/Open/wall/events")
+        stream = Stream(app, "/api/events/Open/wall/events", token=committee(ledger))
         await asyncio.wait_for(stream.chunks.get(), WITHIN)
         loop = asyncio.get_running_loop()
         withdrawn_at = loop.time()

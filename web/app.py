@@ -36,7 +36,9 @@ Routes (the API mirrors the command line, DESIGN "Command-line contract")::
                                         windows are open now, and those closed, with why
                                         (:meth:`bgledger.Ledger.open_rulings`)
 
-Reads are open; a write needs a bearer token (``bgledger token``) and a JSON
+A read of a match needs a token that reaches it until its event is published, and
+the director's desk and console always (:mod:`bgledger.web.reads`: one gate for
+every route); a write needs a bearer token (``bgledger token``) and a JSON
 body, which a cross-site HTML form cannot send.  The library's errors are
 mapped here, at the edge, as the command line maps them to exit codes:
 input that describes nothing 400, an unknown match 404, a refusal 409 with
@@ -76,6 +78,7 @@ from bgledger.errors import (
     MatchNotFoundError,
     TokenScopeError,
     UnknownTokenError,
+    UnreadableError,
 )
 from bgledger.projections.views.audit import history_line, match_zone, zone_text
 from bgledger.projections.views.summary import analyst_ids
@@ -90,6 +93,7 @@ from bgledger.web.feeds import FeedHub, Subscription
 from bgledger.web.heavy import HeavyReads
 from bgledger.web.new_match import new_match_routes
 from bgledger.web.publication import publication_routes
+from bgledger.web.reads import ReadGate
 from bgledger.web.steps import pad_step
 from bgledger.web.streams import StreamLimits, Streams, client_of, stream_room
 from bgledger.web.wall import wall_routes
@@ -203,7 +207,8 @@ def create_app(
         return viewer
 
     def index(request: Request) -> Response:
-        rows = ledger.matches(request.query_params.get("event") or None)
+        reader = getattr(request.state, "reader", None)  # the read gate's: the token's grant
+        rows = ledger.readable_matches(request.query_params.get("event") or None, reader)
         events = list(dict.fromkeys(row["event"] for row in rows if row["event"]))
         return page(request, "index.html", {"rows": rows, "events": events})
 
@@ -294,6 +299,10 @@ def create_app(
         if request.url.path.startswith("/api/"):
             headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
             return JSONResponse(document, status, headers=headers)
+        if isinstance(error, UnreadableError) or status == 401:
+            # a page asked for by a browser carries no header: its script sends the kept token
+            return page(request, "private.html", {"status": status, "message": document["error"]},
+                        status)  # fmt: skip
         return page(request, "error.html", {"status": status, "message": document["error"]}, status)
 
     async def http_error(request: Request, error: Exception) -> Response:
@@ -337,7 +346,10 @@ def create_app(
         sqlalchemy.exc.SQLAlchemyError: library_error,
         HTTPException: http_error,
     }
-    middleware = [Middleware(SecurityHeaders)]
+    middleware = [
+        Middleware(SecurityHeaders),
+        Middleware(ReadGate, ledger=ledger, routes=routes, answer=library_error),
+    ]
     application = Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)
     application.state.feeds = feeds  # the feed hub, for a test or a benchmark to count its work
     application.state.heavy = heavy  # the heavy pages' cache, likewise

@@ -24,9 +24,12 @@ Routes, added to the application by :func:`wall_routes`::
                                         the wall's images, kept by the browser for ever
 
 Every one of them is public only while the director has published the event
-(``bgledger publish --event E``; ``--off`` withdraws it): before, a clear page
-answered 403 (404 for an event with no match).  A match outside any event is
-never public here: a director publishes events, not single matches.
+(``bgledger publish --event E``; ``--off`` withdraws it).  A match's pages are
+gated as every read is (:mod:`bgledger.web.reads`): before publication only a
+token that reaches the match reads them, and anyone else gets the 404 of a
+match that does not exist.  The wall itself is the spectators' alone: before,
+a clear page answers 403 (404 for an event with no match).  A match outside
+any event is never public here: a director publishes events, not single matches.
 
 Read-only: nothing here takes a token, posts a line or shows who holds a token
 (the history's "by" is the label a director gave the token, never the token).
@@ -240,13 +243,6 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -> li
         context = {"event": event, "message": error.detail}
         return page(request, "not_public.html", context, error.status_code)
 
-    def public_state(match_id: str) -> MatchState:
-        """The match now, if its event is public (404: no such match; 403: not published)."""
-        state = ledger.state(match_id)
-        if not state.event or not _public(ledger, state.event):
-            raise _not_public(state.event or None)
-        return state
-
     def wall(request: Request) -> Response:
         event = request.path_params["event"]
         try:
@@ -347,10 +343,7 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -> li
         match at its event count (:class:`_Drawn`)."""
         match_id = request.path_params["match_id"]
         viewer = _viewer(request.query_params.get("from"))
-        try:
-            state = public_state(match_id)
-        except NotPublicError as error:
-            return not_public(request, error, ledger.state(match_id).event or None)
+        state = ledger.state(match_id)  # the read gate let its reader read it
         embedded = "embed" in template
         background = _background(request.query_params.get("background")) if embedded else ""
         key = (template, match_id, state.events, viewer)
@@ -371,10 +364,6 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -> li
         ever, so every wall shares one drawing and a browser keeps it."""
         match_id, given = request.path_params["match_id"], request.path_params["n"]
         viewer = _viewer(request.query_params.get("from"))
-        try:
-            public_state(match_id)
-        except NotPublicError as error:
-            return not_public(request, error, ledger.state(match_id).event or None)
         if not (given.isascii() and given.isdigit()) or len(given) > 9:
             raise HTTPException(400, f"{given!r}: the number of an event of the match")
         key = ("board", match_id, int(given), viewer)
