@@ -276,7 +276,7 @@ def test_the_need_you_count_stays_the_tables_needing_the_director(
     assert (count(), needing()) == ("2", ["cup1", "cup2"])
     cup3 = '#console .card[data-match="cup3"]'
     browser.post("cup3", "opening 3 1", browser.tokens["cup3"])  # a live update
-    browser.until(lambda: "Gil, to move" in browser.text(f"{cup3} .turn"), "the console follows")
+    browser.until(lambda: "Gil to move" in browser.text(f"{cup3} .turn"), "the console follows")
     assert (count(), needing()) == ("2", ["cup1", "cup2"])
     browser.post("cup3", "move 8/5 6/5", browser.tokens["cup3"])
     browser.post("cup3", "roll 6 4", browser.tokens["cup3"])
