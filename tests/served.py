@@ -41,7 +41,11 @@ def serving(ledger: Ledger, streams: StreamLimits | None = None) -> Iterator[str
     """
     port = free_port()
     app = create_app(ledger, streams=streams)
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    # A page's live stream is not a request that ends: without a bound on the graceful shutdown
+    # the server waited for the browser to go, and the thread's join timed out after 10 s a test.
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=1
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
