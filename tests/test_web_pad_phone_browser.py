@@ -47,13 +47,15 @@ def phone(tmp_path: Path) -> Iterator[tuple[Any, str, Ledger]]:
 
 
 def _tools(driver: Any, ledger: Ledger) -> tuple[Callable[..., Any], Callable[..., None]]:
-    from selenium.common.exceptions import TimeoutException
+    from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
     def until(what: Callable[[], object], message: str) -> None:
+        # (an element read as the pad draws its list again is asked for again)
+        stale = (StaleElementReferenceException,)
         try:
-            WebDriverWait(driver, 6, poll_frequency=0.05).until(lambda _: what())
+            WebDriverWait(driver, 6, 0.05, stale).until(lambda _: what())
         except TimeoutException:
             said = driver.find_element(By.ID, "message").text
             raise AssertionError(f"{message}; the pad says {said!r}") from None
