@@ -54,11 +54,14 @@ def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'ledger.db'}"
 
 
-@pytest.fixture
-def postgres_url() -> str:
-    """The SQLAlchemy URL of the test PostgreSQL database, or skip saying how to set it.
+@pytest.fixture(scope="session")
+def _worker_postgres_url() -> str:
+    """The test PostgreSQL database of this pytest-xdist worker, made if missing; skip if not set.
 
-    The database is shared and keeps what tests write: use unique match ids.
+    Without xdist (or on its controller) the configured database itself; on a worker
+    ``gw0``, ``gw1``, ... the database ``<configured>_gw0`` beside it on the same server,
+    created here when it does not exist yet (kept, like the configured one, for the next run),
+    so that two workers never write into the log the other one reads.
     """
     url = os.environ.get(POSTGRES_ENV, "").strip()
     if not url:
@@ -66,7 +69,40 @@ def postgres_url() -> str:
             f"PostgreSQL tests need {POSTGRES_ENV}, e.g. "
             "postgresql+psycopg://postgres@127.0.0.1:5432/test"
         )
-    return url
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker:
+        return url
+    import sqlalchemy
+    from sqlalchemy.engine import make_url
+
+    base = make_url(url)
+    name = f"{base.database}_{worker}"
+    admin = sqlalchemy.create_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            exists = connection.execute(
+                sqlalchemy.text("SELECT 1 FROM pg_database WHERE datname = :name"),
+                {"name": name},
+            ).first()
+            if exists is None:
+                try:
+                    connection.execute(sqlalchemy.text(f'CREATE DATABASE "{name}"'))
+                except sqlalchemy.exc.ProgrammingError as made:  # made meanwhile by another run
+                    if "already exists" not in str(made):
+                        raise
+    finally:
+        admin.dispose()
+    return base.set(database=name).render_as_string(hide_password=False)
+
+
+@pytest.fixture
+def postgres_url(_worker_postgres_url: str) -> str:
+    """The SQLAlchemy URL of the test PostgreSQL database, or skip saying how to set it.
+
+    The database is shared by this worker's tests and keeps what they write: use unique
+    match ids. Each pytest-xdist worker has a database of its own (``_worker_postgres_url``).
+    """
+    return _worker_postgres_url
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -115,3 +151,31 @@ def client(ledger: Ledger) -> TestClient:
     from tests.webclient import bare_client, reading
 
     return reading(bare_client(ledger), ledger)
+
+
+# -- the order the files run in ------------------------------------------------------------
+
+SLOWEST_FIRST = (
+    "test_legal_gnubg.py",
+    "test_corpus_replay.py",
+    "test_vocabulary.py",
+    "test_crash.py",
+    "test_crash_readmodels.py",
+    "test_feed_incremental.py",
+    "test_import_corpus.py",
+    "test_vocabulary_recorded.py",
+    "test_store.py",
+    "test_mat_writer.py",
+    "test_legal_properties.py",
+    "test_people_views.py",
+)
+"""The files that take longest (``--durations``, bench/README.md's "The test suite's time"),
+longest first: pytest-xdist hands out whole files (``--dist loadfile``) in the order collected,
+so these start first and the last files to finish are short ones, not a worker left alone
+with a two-minute file while the other is idle."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run :data:`SLOWEST_FIRST` first, in its order; the rest as collected (a stable sort)."""
+    rank = {name: n for n, name in enumerate(SLOWEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))

@@ -11,6 +11,7 @@ on one ledger (two servers on one PostgreSQL database; ``bench/bench_tournament.
 
 from __future__ import annotations
 
+import atexit
 import resource
 import shutil
 import signal
@@ -21,7 +22,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,7 +43,11 @@ def serving(ledger: Ledger, streams: StreamLimits | None = None) -> Iterator[str
     """
     port = free_port()
     app = create_app(ledger, streams=streams)
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    # A page's live stream is not a request that ends: without a bound on the graceful shutdown
+    # the server waited for the browser to go, and the thread's join timed out after 10 s a test.
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=1
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -125,26 +130,70 @@ def serve_processes(
                 process.wait()
 
 
+_OPENED: list[Any] = []
+"""This process's Chromium, started by the first test that asks and kept for the next (one a
+pytest-xdist worker): starting one costs a second or more of CPU a test."""
+
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
 
 
 @contextmanager
 def browser() -> Iterator[Any]:
-    """A headless Chromium under selenium while the block runs (the test skips without one)."""
+    """A headless Chromium under selenium while the block runs (the test skips without one).
+
+    One browser serves this process's tests in turn: after each it is left as a fresh one
+    is (one blank tab, no screen emulated, online, nothing stored for the origins it was on).
+    """
     if CHROMIUM is None or CHROMEDRIVER is None:
         pytest.skip("no Chromium or chromedriver: apt-get install chromium chromium-driver")
     webdriver = pytest.importorskip("selenium.webdriver")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"):
-        options.add_argument(argument)
-    service = webdriver.ChromeService(executable_path=CHROMEDRIVER)
-    driver = webdriver.Chrome(options=options, service=service)
+    if not _OPENED:
+        options = webdriver.ChromeOptions()
+        options.binary_location = CHROMIUM
+        for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"):
+            options.add_argument(argument)
+        service = webdriver.ChromeService(executable_path=CHROMEDRIVER)
+        _OPENED.append(webdriver.Chrome(options=options, service=service))
+        atexit.register(_quit)
+    driver = _OPENED[0]
     try:
         yield driver
     finally:
-        driver.quit()
+        try:
+            _as_new(driver)
+        except Exception:  # a test left it unusable: the next test starts another
+            _quit()
+
+
+def _as_new(driver: Any) -> None:
+    """Leave ``driver`` as a fresh browser is, for the next test."""
+    origins = set()
+    for handle in driver.window_handles[::-1]:
+        driver.switch_to.window(handle)
+        if driver.current_url.startswith("http"):
+            origins.add("/".join(driver.current_url.split("/")[:3]))
+        if handle != driver.window_handles[0]:
+            driver.close()
+    driver.switch_to.window(driver.window_handles[0])
+    driver.set_page_load_timeout(300)
+    driver.get("about:blank")
+    with suppress(Exception):  # (chromedriver refuses when the test set none)
+        driver.delete_network_conditions()
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    driver.execute_cdp_cmd("Network.clearBrowserCache", {})
+    driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    for origin in origins:
+        driver.execute_cdp_cmd(
+            "Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"}
+        )
+    driver.get_log("browser")  # what it said is the test's, read or not
+
+
+def _quit() -> None:
+    while _OPENED:
+        _OPENED.pop().quit()
 
 
 def viewport(driver: Any, width: int, height: int) -> None:

@@ -26,7 +26,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def test_a_refused_live_stream_is_opened_again(tmp_path: Path) -> None:
-    from selenium.common.exceptions import TimeoutException
+    from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
@@ -40,7 +40,8 @@ def test_a_refused_live_stream_is_opened_again(tmp_path: Path) -> None:
 
             def until(what: Callable[[], object], message: str, wait: float = 10) -> None:
                 try:
-                    WebDriverWait(driver, wait, poll_frequency=0.1).until(lambda _: what())
+                    stale = (StaleElementReferenceException,)  # (read as it was redrawn)
+                    WebDriverWait(driver, wait, 0.1, stale).until(lambda _: what())
                 except TimeoutException:
                     raise AssertionError(message) from None
 
