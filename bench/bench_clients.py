@@ -67,12 +67,15 @@ RATIO_TARGET = 5.0
 
 @dataclass
 class Venue:
-    """The served ledger: its port, the scorekeeper's token, the packet's path."""
+    """The served ledger: its port, the scorekeeper's token, the packet's path, and the
+    committee's token every read carries (an unpublished event's pages answer only a token
+    that reaches them: DESIGN principle 14)."""
 
     port: int
     token: str
     packet: str
     pid: int
+    reader: str = ""
 
     def get(self, path: str, timeout: float = 10, source: str = "") -> tuple[int, float, int]:
         """``GET path`` on a new connection (from the loopback address ``source``): its
@@ -82,7 +85,8 @@ class Venue:
             "127.0.0.1", self.port, timeout=timeout, source_address=(source, 0) if source else None
         )
         try:
-            connection.request("GET", path)
+            headers = {"Authorization": f"Bearer {self.reader}"} if self.reader else {}
+            connection.request("GET", path, headers=headers)
             response = connection.getresponse()
             size = len(response.read())
             return response.status, time.monotonic() - began, size
@@ -90,28 +94,30 @@ class Venue:
             connection.close()
 
 
-def prepare(folder: Path) -> tuple[str, str]:
-    """The ledger (its URL) with ``desk`` and ``long``, and the scorekeeper's token of desk."""
+def prepare(folder: Path) -> tuple[str, str, str]:
+    """The ledger (its URL) with ``desk`` and ``long``, the scorekeeper's token of desk and a
+    committee's token that reads both."""
     url = f"sqlite:///{folder / 'bench.db'}"
     ledger = Ledger(url)
     try:
         ledger.start(("Ann", "Bob"), 7, match_id="desk", by="bench")
         ledger.import_file(CORPUS / LONG, match_id="long")
         token = ledger.issue_token("scorekeeper", match_id="desk", label="kim")
-        return url, token
+        reader = ledger.issue_token("committee", label="readers")
+        return url, token, reader
     finally:
         ledger.close()
 
 
 @contextmanager
-def serving(url: str, token: str, folder: Path) -> Iterator[Venue]:
+def serving(url: str, token: str, reader: str, folder: Path) -> Iterator[Venue]:
     """``bgledger serve`` under ``ulimit -n 1024`` while the block runs."""
     ledger = Ledger(url)
     events = ledger.state("long").events
     ledger.close()
     packet = f"/matches/long/packet?from={events - PACKET_EVENTS + 1}&to={events}"
     with serve_processes(url, 1, folder, open_files=LIMIT) as (one,):
-        yield Venue(int(one.base.rsplit(":", 1)[1]), token, packet, one.pid)
+        yield Venue(int(one.base.rsplit(":", 1)[1]), token, packet, one.pid, reader)
 
 
 # -- 1. half-sent requests --------------------------------------------------------------------
@@ -258,8 +264,8 @@ class Figures:
 
 def run(seconds: float, folder: Path, say: Callable[[str], None] = print) -> Figures:
     """Both parts against one server; ``say`` prints the table."""
-    url, token = prepare(folder)
-    with serving(url, token, folder) as venue:
+    url, token, reader = prepare(folder)
+    with serving(url, token, reader, folder) as venue:
         flood = half_sent(venue)
         time.sleep(6)  # the flood's connections cut off by the server
         status, first, size = venue.get(venue.packet, timeout=60)  # rendered once, then kept

@@ -216,7 +216,7 @@ class LazyGroup(click.Group):
         try:
             return super().invoke(ctx)
         except click.ClickException as error:
-            from bgledger.rules.text import escaped
+            from bgledger.projections.views.text import escaped
 
             # click types ``message`` Final; it is set once, before anything shows it
             setattr(error, "message", escaped(error.message, keep="\n"))  # noqa: B010

@@ -36,6 +36,7 @@ from bgledger.commands.vocabulary import (
     Option,
     parse,
     verbs,
+    without_comment,
 )
 
 __all__ = ["cli_example", "command_for", "help_of", "line_from", "one_shot", "read"]
@@ -58,8 +59,17 @@ def line_from(kind: type[Command], params: dict[str, Any]) -> str:
 def read(line: str) -> Command:
     """The command ``line`` says; a refusal quotes the line the command line made.
 
+    A ``#`` standing alone starts a comment in a line (``roll 6 4  # Ann``); given as a word
+    of the command line it is meant as text (``note table # 4``), which a line cannot hold:
+    refused, rather than recorded cut short.
+
     :raises InvalidActionError: as :func:`~bgledger.commands.vocabulary.parse`.
     """
+    if without_comment(line) != line.strip():
+        raise InvalidActionError(
+            f"{line!r}: a '#' standing alone starts a comment in the record language, and the "
+            "words after it would not be recorded: write it inside a word ('#4') or leave it out"
+        )
     try:
         return parse(line)
     except InvalidActionError as error:

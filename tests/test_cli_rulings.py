@@ -103,12 +103,13 @@ def test_history_marks_the_voided_play_and_describes_the_ruling(db: str) -> None
         "marks: '!' illegal, recorded as played · 'x' not in force (voided by a ruling, or "
         "withdrawn or amended) · 'R' a ruling · 'C' a recording error corrected"
     )
-    assert lines[2:4] == ["", "game 1 · Ann 0, Bob 0"]  # event 1 comes before the first game
-    assert len(lines) == 8 and [line.split()[0] for line in lines[4:]] == ["2", "3", "4", "5"]
-    assert " x " in lines[6] and lines[6].endswith("[voided by ruling 5]")
-    assert "ILLEGAL: Ann played 13/10 13/8" in lines[6]
-    assert "RULING (USBGF 4.2.3(a), director): event 4 void" in lines[7]
-    assert lines[7].endswith(f"reason: {REASON}")
+    assert lines[1] == "times in UTC, the zone the match started in"
+    assert lines[3:5] == ["", "game 1 · Ann 0, Bob 0"]  # event 1 comes before the first game
+    assert len(lines) == 9 and [line.split()[0] for line in lines[5:]] == ["2", "3", "4", "5"]
+    assert " x " in lines[7] and lines[7].endswith("[voided by ruling 5]")
+    assert "ILLEGAL: Ann played 13/10 13/8" in lines[7]
+    assert "RULING (USBGF 4.2.3(a), director): event 4 void" in lines[8]
+    assert lines[8].endswith(f"reason: {REASON}")
     events = as_json(db, "history", "m")["events"]
     assert [e["voided_by"] for e in events] == [None, None, None, 5, None]
     ruling = events[4]

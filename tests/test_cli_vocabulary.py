@@ -196,3 +196,16 @@ def test_no_verb_shadows_another_command() -> None:
     from bgledger.cli.main import COMMANDS
 
     assert not {verb.partition(" ")[0] for verb in verbs()} & set(COMMANDS)
+
+
+def test_a_hash_standing_alone_in_a_note_is_refused_not_cut(db: str) -> None:
+    """``bgledger note M table # 4``: a line would read ``# 4`` as a comment and record
+    'table'; the command line refuses it, saying why, and records nothing."""
+    assert run(db, "start", "--a", "Ann", "--b", "Bob", "--length", "3", "--id", "m").exit_code == 0
+    refused = run(db, "note", "m", "table", "#", "4", "moved")
+    assert refused.exit_code == 2
+    assert "'#' standing alone starts a comment" in refused.stderr
+    assert "note" not in run(db, "history", "m").stdout.split("match started", 1)[1]
+    kept = run(db, "note", "m", "table", "#4", "moved")
+    assert kept.exit_code == 0, kept.stderr
+    assert "table #4 moved" in run(db, "history", "m").stdout

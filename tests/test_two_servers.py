@@ -43,8 +43,9 @@ def cli(url: str, *arguments: str) -> subprocess.CompletedProcess[str]:
 
 
 @contextmanager
-def following(base: str, match_id: str) -> Iterator[list[int]]:
-    """The numbers of the events a live stream on ``base`` carries, as they arrive."""
+def following(base: str, match_id: str, headers: dict[str, str]) -> Iterator[list[int]]:
+    """The numbers of the events a live stream on ``base`` carries, as they arrive (read with
+    ``headers``' token: the match is in no published event, DESIGN principle 14)."""
     numbers: list[int] = []
     opened = threading.Event()
     stop = threading.Event()
@@ -52,7 +53,7 @@ def following(base: str, match_id: str) -> Iterator[list[int]]:
     def follow() -> None:
         with (
             httpx2.Client(base_url=base, timeout=httpx2.Timeout(10, read=None)) as client,
-            client.stream("GET", f"/api/matches/{match_id}/events") as stream,
+            client.stream("GET", f"/api/matches/{match_id}/events", headers=headers) as stream,
         ):
             for line in stream.iter_lines():
                 opened.set()
@@ -92,7 +93,7 @@ def test_two_servers_on_one_database_record_each_line_once_and_stream_each_other
         with serve_processes(url, 2, tmp_path) as (one, other):
             clients = [httpx2.Client(base_url=s.base, timeout=30) for s in (one, other)]
             answered: list[int] = []
-            with following(other.base, "m") as streamed:
+            with following(other.base, "m", headers) as streamed:
                 for n, line in enumerate(lines):
                     key = str(uuid.uuid4())
                     sent = {"json": {"line": line}, "headers": headers | {"Idempotency-Key": key}}
@@ -111,7 +112,7 @@ def test_two_servers_on_one_database_record_each_line_once_and_stream_each_other
                         wait_for(streamed, numbers[-1])
                         assert streamed == numbers
                 wait_for(streamed, answered[-1])
-                shown = [client.get("/api/matches/m").json() for client in clients]
+                shown = [client.get("/api/matches/m", headers=headers).json() for client in clients]
             for client in clients:
                 client.close()
 

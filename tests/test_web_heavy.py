@@ -26,6 +26,7 @@ from starlette.testclient import TestClient
 from bgledger.service import Ledger
 from bgledger.web import create_app
 from bgledger.web.heavy import HeavyReads
+from tests.webclient import reading
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -52,7 +53,7 @@ def test_a_page_asked_again_is_rendered_once_until_the_match_moves(
     ledger: Ledger, path: str
 ) -> None:
     app = create_app(ledger)
-    client = TestClient(app)
+    client = reading(TestClient(app), ledger)
     first = client.get(path)
     assert first.status_code == 200
     again = [client.get(path) for _ in range(9)]
@@ -69,7 +70,7 @@ def test_a_page_asked_again_is_rendered_once_until_the_match_moves(
 
 
 def test_the_score_sheet_kept_keeps_its_own_style_policy(ledger: Ledger) -> None:
-    client = TestClient(create_app(ledger))
+    client = reading(TestClient(create_app(ledger)), ledger)
     first = client.get("/matches/final/scoresheet")
     kept = client.get("/matches/final/scoresheet")
     policy = first.headers["content-security-policy"]
@@ -79,7 +80,7 @@ def test_the_score_sheet_kept_keeps_its_own_style_policy(ledger: Ledger) -> None
 
 def test_an_unknown_match_is_not_found_and_nothing_is_kept(ledger: Ledger) -> None:
     app = create_app(ledger)
-    client = TestClient(app)
+    client = reading(TestClient(app), ledger)
     assert client.get("/matches/nope/packet").status_code == 404
     assert app.state.heavy.renders == 0 and app.state.heavy.kept_bytes == 0
 

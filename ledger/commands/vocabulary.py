@@ -111,6 +111,7 @@ __all__ = [
     "ruler_of_events",
     "said_line",
     "verbs",
+    "without_comment",
 ]
 
 FOLLOWING: tuple[type[MatchEvent], ...] = (
