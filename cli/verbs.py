@@ -38,6 +38,7 @@ from bgledger.commands.vocabulary import (
     verbs,
     without_comment,
 )
+from bgledger.rules.errors import RulesError
 
 __all__ = ["cli_example", "command_for", "help_of", "line_from", "one_shot", "read"]
 
@@ -72,11 +73,12 @@ def read(line: str) -> Command:
         )
     try:
         return parse(line)
-    except InvalidActionError as error:
+    except RulesError as error:  # a line that is no command, or words that describe nothing
         said = str(error)
         if said.startswith(repr(line)) or len(line) > MAX_LINE:
             raise
-        raise InvalidActionError(f"{line!r}: {said}") from None
+        error.args = (f"{line!r}: {said}",)  # the same refusal, quoting the line it read
+        raise
 
 
 def cli_example(kind: type[Command]) -> str:

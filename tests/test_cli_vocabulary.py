@@ -209,3 +209,14 @@ def test_a_hash_standing_alone_in_a_note_is_refused_not_cut(db: str) -> None:
     kept = run(db, "note", "m", "table", "#4", "moved")
     assert kept.exit_code == 0, kept.stderr
     assert "table #4 moved" in run(db, "history", "m").stdout
+
+
+@pytest.mark.parametrize(
+    "line", ["clock start doubles", "resign 0 0", "resign plain"], ids=lambda line: line
+)
+def test_a_line_with_no_mode_or_no_result_is_refused_quoting_it(line: str) -> None:
+    """Found by the command line's fuzzing: 'clock start doubles' raised IndexError, and a
+    resignation's level was refused only once run, naming a word but not the line."""
+    with pytest.raises(InvalidActionError) as refused:
+        parse(line)
+    assert repr(line) in str(refused.value)

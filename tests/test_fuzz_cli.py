@@ -186,7 +186,7 @@ VERDICTS = {("judge",), ("verify",)}
 
 def _names_the_input(message: str, argv: list[str], path: tuple[str, ...]) -> bool:
     """The message quotes an argument given, names a parameter or the command, or says why."""
-    for word in filter(str.strip, argv):
+    for word in {word.strip() for word in argv if word.strip()}:  # a line's words, unspaced
         if repr(word) in message or re.search(rf"(?<!\w){re.escape(word)}(?!\w)", message):
             return True
     names = {

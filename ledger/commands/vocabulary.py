@@ -51,8 +51,10 @@ from bgledger.events import (
     RulingMade,
 )
 from bgledger.projections.state.clock import REASONS
+from bgledger.rules.errors import RulesError
 from bgledger.rules.legal import read_dice
 from bgledger.rules.profiles import Decision
+from bgledger.rules.results import GameResult
 
 __all__ = [
     "FOLLOWING",
@@ -742,6 +744,10 @@ class Resign(Command):
         if not 1 <= len(words.rest) <= 2:
             raise InvalidActionError(f"{words.line!r}: 'resign single|gammon|backgammon [a|b]'")
         player = words.rest[1].lower() if len(words.rest) > 1 else None
+        try:
+            GameResult.parse(words.rest[0])  # a level that is none is the line's fault
+        except RulesError as error:
+            raise InvalidActionError(f"{words.line!r}: {error}") from None
         return cls(words.rest[0], player, as_played)
 
 
@@ -925,9 +931,9 @@ class ClockStart(Command):
 
     @classmethod
     def read(cls, words: Words) -> Command:
-        if not words.rest:
-            raise InvalidTimeActionError(f"{words.line!r}: {cls.usage}")
         doubles = words.flag("doubles")
+        if not words.rest:  # 'clock start' or 'clock start doubles': no mode
+            raise InvalidTimeActionError(f"{words.line!r}: {cls.usage}")
         mode, rest = words.rest[0], words.rest[1:]
         opts = _pairs(rest, ("reserve", "delay"), cls.usage)
         reserve = clock.parse_clock(opts["reserve"]) if "reserve" in opts else None
