@@ -3,10 +3,11 @@
 The ledger's :class:`~bgledger.errors.NextStep` names the commands to record
 next; the command line prints them as commands.  The pad never shows command
 syntax: each command that is a definite thing to record becomes a button
-(``Record as played``, ``Undo the roll``, ``Hit now``, ``Take`` ...), whose
-label stands for it in the sentence; an example (a roll, an opening roll, a
-play "e.g.") is written as dice or a play and has no button, since what was
-rolled or played is tapped on the pad.
+(``Record as played``, ``Undo the roll``, ``Hit now``, ``Take`` ...: a verb's
+:attr:`~bgledger.commands.vocabulary.Command.button`), whose label stands for it in
+the sentence; an example (a roll, an opening roll, a play "e.g.") is written as
+dice or a play and has no button, since what was rolled or played is tapped on
+the pad.
 
 >>> from bgledger.errors import NextStep
 >>> step = NextStep("record it as played: {}; if not, {} the roll", (("move", "24/18", "--as-played"), ("undo",)))
@@ -21,24 +22,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bgledger.commands.vocabulary import verbs
 from bgledger.errors import NextStep
 
 __all__ = ["pad_step"]
-
-_LABELS = {
-    "undo": "Undo the roll",
-    "double": "Double",
-    "take": "Take",
-    "drop": "Drop",
-    "accept": "Accept",
-    "reject": "Reject",
-    "accept-roll": "Accept the roll",
-    "refuse-roll": "Refuse the roll",
-    "play-singles": "Play the single dice",
-    "break end": "End the break",
-    "clock resume": "Resume the clock",
-}
-"""A button's label for each command that is one definite line (no example in it)."""
 
 
 def pad_step(step: NextStep) -> dict[str, Any]:
@@ -65,7 +52,8 @@ def _label(command: Sequence[str]) -> str | None:
         return "Hit now"
     if verb == "move" and args in ([], [""]):
         return "No move possible"
-    return _LABELS.get(" ".join(command))
+    kind = verbs().get(" ".join(command))  # the verb alone: its one definite line
+    return kind.button or None if kind is not None else None
 
 
 def _example(command: Sequence[str]) -> str:

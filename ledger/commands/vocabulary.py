@@ -327,6 +327,9 @@ class Command:
     """Its options on the command line (``--as-played``), each said in the line as it says."""
     details: ClassVar[str] = ""
     """More help than the summary, for ``bgledger VERB --help`` and the command reference."""
+    button: ClassVar[str] = ""
+    """The pad's button for the verb's line alone (``Take``), where a refusal's next step names
+    it (:mod:`bgledger.web.steps`); ``""``: the pad taps it otherwise (dice, a play)."""
     shell_words: ClassVar[bool] = False
     """Whether it reads its words as a shell does (``'USBGF 2.2.4'`` one word): the command
     line then quotes each of its words that has spaces."""
@@ -421,6 +424,7 @@ class Opening(Command):
 @dataclass(frozen=True, slots=True)
 class PlaySingles(Command):
     verb = "play-singles"
+    button = "Play the single dice"
     usage = "play-singles"
     recorded = (ev.SingleDiceAgreed,)
     example = "play-singles"
@@ -583,6 +587,7 @@ class Setup(Command):
 @dataclass(frozen=True, slots=True)
 class Double(Command):
     verb = "double"
+    button = "Double"
     usage = "double [--to N] [--as-played] [--premature]"
     recorded = (ev.CubeOffered, ev.PrematureDoubleMade)
     options = (
@@ -663,6 +668,7 @@ class AutomaticDouble(_SocialDouble):
 @dataclass(frozen=True, slots=True)
 class Take(Command):
     verb = "take"
+    button = "Take"
     usage = "take [--as-played]"
     recorded = (ev.CubeTaken,)
     options = (AS_PLAYED,)
@@ -691,6 +697,7 @@ class Take(Command):
 @dataclass(frozen=True, slots=True)
 class Drop(Command):
     verb = "drop"
+    button = "Drop"
     usage = "drop [--as-played]"
     recorded = (ev.CubeDropped,)
     options = (AS_PLAYED,)
@@ -754,6 +761,7 @@ class Resign(Command):
 @dataclass(frozen=True, slots=True)
 class Accept(Command):
     verb = "accept"
+    button = "Accept"
     usage = "accept"
     recorded = (ev.ResignationAccepted,)
     example = "accept"
@@ -766,6 +774,7 @@ class Accept(Command):
 @dataclass(frozen=True, slots=True)
 class Reject(Command):
     verb = "reject"
+    button = "Reject"
     usage = "reject"
     recorded = (ev.ResignationRejected,)
     example = "reject"
@@ -778,6 +787,7 @@ class Reject(Command):
 @dataclass(frozen=True, slots=True)
 class AcceptRoll(Command):
     verb = "accept-roll"
+    button = "Accept the roll"
     usage = "accept-roll"
     recorded = (ev.PrematureRollAccepted,)
     example = "accept-roll"
@@ -790,6 +800,7 @@ class AcceptRoll(Command):
 @dataclass(frozen=True, slots=True)
 class RefuseRoll(Command):
     verb = "refuse-roll"
+    button = "Refuse the roll"
     usage = "refuse-roll"
     recorded = (ev.PrematureRollRefused,)
     example = "refuse-roll"
@@ -972,6 +983,7 @@ class ClockStop(Command):
 @dataclass(frozen=True, slots=True)
 class ClockResume(Command):
     verb = "clock resume"
+    button = "Resume the clock"
     usage = "clock resume"
     recorded = (ev.ClockResumed,)
     example = "clock resume"
@@ -1257,6 +1269,7 @@ class BreakStart(Command):
 @dataclass(frozen=True, slots=True)
 class BreakEnd(Command):
     verb = "break end"
+    button = "End the break"
     usage = "break end [late a|b|none]"
     recorded = (ev.BreakEnded, ev.PenaltyPointsAssessed)
     options = (
@@ -1654,6 +1667,7 @@ class MissedHit(_RulingCommand):
 @dataclass(frozen=True, slots=True)
 class Undo(Command):
     verb = "undo"
+    button = "Undo the roll"
     usage = "undo [--ruled-by director] [--reason TEXT]"
     recorded = (ev.EntryWithdrawn,)
     options = (
