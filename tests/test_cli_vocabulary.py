@@ -27,6 +27,7 @@ from bgledger.commands.language import InvalidActionError
 from bgledger.commands.match import Match
 from bgledger.commands.vocabulary import VOCABULARY, Command, Option, Words, parse, verbs
 from bgledger.events import MatchEvent
+from bgledger.rules.errors import RulesError
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +218,6 @@ def test_a_hash_standing_alone_in_a_note_is_refused_not_cut(db: str) -> None:
 def test_a_line_with_no_mode_or_no_result_is_refused_quoting_it(line: str) -> None:
     """Found by the command line's fuzzing: 'clock start doubles' raised IndexError, and a
     resignation's level was refused only once run, naming a word but not the line."""
-    with pytest.raises(InvalidActionError) as refused:
+    with pytest.raises(RulesError) as refused:  # InvalidActionError, InvalidResultError
         parse(line)
     assert repr(line) in str(refused.value)

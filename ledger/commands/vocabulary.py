@@ -752,9 +752,10 @@ class Resign(Command):
             raise InvalidActionError(f"{words.line!r}: 'resign single|gammon|backgammon [a|b]'")
         player = words.rest[1].lower() if len(words.rest) > 1 else None
         try:
-            GameResult.parse(words.rest[0])  # a level that is none is the line's fault
+            GameResult.parse(words.rest[0])  # a level that is none is refused with the line
         except RulesError as error:
-            raise InvalidActionError(f"{words.line!r}: {error}") from None
+            error.args = (f"{words.line!r}: {error}",)
+            raise
         return cls(words.rest[0], player, as_played)
 
 
