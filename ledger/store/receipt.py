@@ -61,6 +61,8 @@ PREFIX = "bgledger-receipt:"
 """How a receipt's code begins: a QR code's reader, a page and ``verify`` find it by it."""
 _CODE = re.compile(re.escape(PREFIX) + r"([A-Za-z0-9_-]+)")
 _PRINTED = re.compile(r"^\s*(Match|Result|Digest|Sealed): (.*?)\s*$", re.MULTILINE)
+_TITLE = re.compile(r"^\s*(?:bgledger receipt|Receipt)\s*$", re.MULTILINE)
+"""The receipt's title line: its printed lines follow it (a score sheet has others before)."""
 
 
 class InvalidReceiptError(InvalidSealError):
@@ -124,7 +126,9 @@ def read_receipt(text: str, name: str) -> Seal:
             "(bgledger seal MATCH makes one)"
         )
     printed = dict(receipt_lines(seal))
-    for label, value in _PRINTED.findall(text):
+    titles = list(_TITLE.finditer(text, 0, found.start()))
+    block = text[titles[-1].start() : found.start()] if titles else text[: found.start()]
+    for label, value in _PRINTED.findall(block):
         if value != printed[label]:
             raise InvalidReceiptError(
                 f"receipt {name}: its printed {label.lower()} {value!r} is not what its code "
