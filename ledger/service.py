@@ -49,7 +49,7 @@ import logging
 import shlex
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from copy import deepcopy
 from dataclasses import dataclass, field, replace
@@ -2009,6 +2009,16 @@ class Ledger:
         Finished matches count by their final score; one without a winner is in progress.
         """
         return self._read_models().standings(event)
+
+    @staticmethod
+    def standings_of(matches: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """The standings of ``matches`` (rows of :meth:`matches`, as a wall shows them, a
+        delayed wall's included), ranked: the most matches won first, then the fewest
+        lost, then the points difference (:func:`~bgledger.projections.readmodels.rows.ranked`).
+        """
+        from bgledger.projections.readmodels.rows import ranked, standings_rows
+
+        return ranked(standings_rows(matches))
 
     def rebuild(self, *, full: bool = False) -> RebuildReport:
         """Recompute every read model from the events, in one transaction.

@@ -105,6 +105,7 @@ READS: dict[str, Read] = {
     "/matches/{match_id}/packet": MATCH,
     "/matches/{match_id}/scoresheet": MATCH,
     "/events/{event:path}/wall": EVENT,
+    "/events/{event:path}/wall/standings": EVENT,
     "/api/events/{event:path}/wall/events": Read("event", stream=True),
     "/matches/{match_id}/watch": MATCH,
     "/matches/{match_id}/watch/live": MATCH,

@@ -7,7 +7,11 @@ Routes, added to the application by :func:`wall_routes`::
                                         the match's spectator page; ``?featured=M1,M2`` the
                                         matches shown first, ``?rotate=S`` one of them in the
                                         spotlight in turn every S seconds, ``?page=N`` the
-                                        next boards of a large event, ``?theme=light``
+                                        next boards of a large event, ``?theme=light``;
+                                        ``?page=standings`` the event's standings, the last
+                                        page of the rotation, updated live
+    GET /events/EVENT/wall/standings    the standings' table alone (the page refetches it
+                                        when a card of the wall's stream changes a score)
     GET /api/events/EVENT/wall/events   server-sent events for the wall: ``card``, one changed
                                         match's figures (``?matches=M1,M2``: those only),
                                         ``added`` a match started, ``withdrawn`` the event
@@ -66,7 +70,14 @@ from bgledger.web.feeds import FeedHub, Subscription, Tagged
 from bgledger.web.streams import Streams, client_of
 from bgledger.web.words import status_words
 
-__all__ = ["EMBED_CSP", "FEATURED_MOST", "PAGE_BOARDS", "ROTATE_SECONDS", "wall_routes"]
+__all__ = [
+    "EMBED_CSP",
+    "FEATURED_MOST",
+    "PAGE_BOARDS",
+    "ROTATE_SECONDS",
+    "STANDINGS",
+    "wall_routes",
+]
 
 Page = Callable[..., Response]
 
@@ -78,6 +89,8 @@ FEATURED_MOST = PAGE_BOARDS
 ROTATE_SECONDS = (1, 3600)
 """The least and the most seconds ``?rotate=`` may give a board in the spotlight."""
 EMBED_CSP = "default-src 'self'; frame-ancestors *; base-uri 'none'"
+STANDINGS = "standings"
+"""The wall's ``?page=`` of the event's standings: the last page of its rotation."""
 """The embed's Content-Security-Policy: the application's, but any site may frame it (OBS,
 a stream's page)."""
 _DRAWN_KEPT = 1024
@@ -243,6 +256,10 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -> li
         context = {"event": event, "message": error.detail}
         return page(request, "not_public.html", context, error.status_code)
 
+    def standings_context(event: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
+        """The standings of the event's matches as the wall shows them (the same rows)."""
+        return {"event": event, "standings": ledger.standings_of(rows), "count": len(rows)}
+
     def wall(request: Request) -> Response:
         event = request.path_params["event"]
         try:
@@ -250,12 +267,15 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -> li
         except NotPublicError as error:
             return not_public(request, error, event)
         query = request.query_params
+        if query.get("page") == STANDINGS:
+            return wall_standings(request, event, rows)
         featured = _names(query.get("featured"), "featured")
         rotate = _rotate(query.get("rotate"))
         number = _page_number(query.get("page"))
         ordered = _ordered(rows, featured)
         size = PAGE_BOARDS - 3 if rotate else PAGE_BOARDS  # the spotlight takes four places
         pages = max(1, -(-len(ordered) // size))
+        after = STANDINGS if number == pages else str(number + 1)
         if number > pages:
             raise HTTPException(404, f"page={number}: the wall of {event!r} has {pages} pages")
         shown = ordered[(number - 1) * size : number * size]
@@ -276,12 +296,38 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -> li
             "theme": _theme(query.get("theme")),
             "now_ms": round(time.time() * 1000),
             "query": {k: v for k, v in query.items() if k != "page"},
-            # a venue screen turning its spotlight goes on to the next page after a round
-            "next": f"?{urlencode({**query, 'page': number % pages + 1})}"
-            if rotate and pages > 1
-            else "",
+            # a venue screen turning its spotlight goes on to the next page after a round,
+            # and to the standings after the last
+            "next": f"?{urlencode({**query, 'page': after})}" if rotate else "",
+            "standings_link": f"?{urlencode({**query, 'page': STANDINGS})}",
         }
         return page(request, "wall.html", context)
+
+    def wall_standings(request: Request, event: str, rows: list[dict[str, Any]]) -> Response:
+        """The standings page of the wall: in a rotation, shown for two of its turns, then
+        back to the first page of boards."""
+        query = request.query_params
+        rotate = _rotate(query.get("rotate"))
+        boards = {k: v for k, v in query.items() if k != "page"}
+        context = standings_context(event, rows) | {
+            "theme": _theme(query.get("theme")),
+            "now_ms": round(time.time() * 1000),
+            "stream": f"/api/events/{quote(event)}/wall/events",
+            "part": f"/events/{quote(event)}/wall/standings",
+            "total": sum(row["events"] for row in rows),
+            "boards": f"?{urlencode(boards)}" if boards else "?",
+            "rotate": rotate,
+            "next": f"?{urlencode(boards)}" if rotate else "",
+        }
+        return page(request, "wall_standings.html", context)
+
+    def standings_part(request: Request) -> Response:
+        event = request.path_params["event"]
+        try:
+            rows = walls.rows(event)
+        except NotPublicError as error:
+            return not_public(request, error, event)
+        return page(request, "_wall_standings.html", standings_context(event, rows))
 
     async def wall_events(request: Request) -> Response:
         event = request.path_params["event"]
@@ -388,6 +434,7 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -> li
 
     return [
         Route("/events/{event:path}/wall", wall),
+        Route("/events/{event:path}/wall/standings", standings_part),
         Route("/api/events/{event:path}/wall/events", wall_events),
         Route("/matches/{match_id}/watch", watch),
         Route("/matches/{match_id}/watch/live", watch_live),
