@@ -20,7 +20,7 @@ from bgledger.cli.common import (
     open_ledger,
     say,
 )
-from bgledger.publication import delay_text, parse_delay
+from bgledger.service import delay_text, parse_delay
 
 __all__ = ["publish", "wall_path"]
 

@@ -142,6 +142,8 @@ from bgledger.publication import (
     PublicationBook,
     Published,
     checked_delay,
+    delay_text,
+    parse_delay,
 )
 from bgledger.rules.judge import Judgement
 from bgledger.rules.judge import judge as judge_play
@@ -227,7 +229,10 @@ __all__ = [
     "TokenEntry",
     "UnreadableRowError",
     "Verdict",
+    "checked_delay",
+    "delay_text",
     "parse_clock",
+    "parse_delay",
     "state_document",
     "verdict_text",
     "without_comment",
@@ -1880,6 +1885,15 @@ class Ledger:
             return bool(its) and public[its]
 
         return [row for row in self.matches(event) if readable(row)]
+
+    def row_after(self, row: dict[str, Any], state: MatchState) -> dict[str, Any]:
+        """A read-model row of :meth:`matches` as its match stood in ``state`` (the match as
+        recorded after an earlier event: what a delayed spectator's wall shows), with its
+        ``status`` in words; ``state`` is not kept anywhere."""
+        from bgledger.projections.readmodels.rows import match_row, status_text
+
+        then = match_row(state, row["stream"], state.events)
+        return {**then, "status": status_text(then)}
 
     def _row_state(self, row: dict[str, Any]) -> MatchState:
         """The state a read-model row keeps, or the match folded if it is in an older form."""

@@ -31,10 +31,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bgledger.projections.readmodels.rows import match_row, status_text
 from bgledger.projections.views.audit import history_line
-from bgledger.publication import delay_text
-from bgledger.service import Ledger, MatchState
+from bgledger.service import Ledger, MatchState, delay_text
 from bgledger.web.feeds import MatchNews
 
 __all__ = ["FRESH_SECONDS", "STATES_KEPT", "Delayed", "delay_words"]
@@ -100,8 +98,7 @@ class Delayed:
         at = self.shown(row["match_id"], delay)
         if at is None or at >= row["events"]:
             return row
-        then = match_row(self.state(row["match_id"], at), row["stream"], at)
-        return {**then, "status": status_text(then)}
+        return self.ledger.row_after(row, self.state(row["match_id"], at))
 
     def rows(self, event: str, rows: Sequence[dict[str, Any]], delay: int) -> list[dict[str, Any]]:
         """The event's rows as they stood ``delay`` behind: worked out once a

@@ -31,8 +31,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from bgledger.publication import checked_delay, parse_delay
-from bgledger.service import Ledger
+from bgledger.service import Ledger, checked_delay, parse_delay
 from bgledger.web.body import LINE_LIMIT, bearer_of, json_body
 from bgledger.web.delayed import Delayed
 

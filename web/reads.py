@@ -52,9 +52,8 @@ from starlette.routing import BaseRoute, Match, Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bgledger.errors import DelayedReadError, UnknownTokenError
-from bgledger.publication import delay_text
 from bgledger.rules.errors import BgLedgerError
-from bgledger.service import Grant, Ledger
+from bgledger.service import Grant, Ledger, delay_text
 from bgledger.web.body import bearer_of
 
 __all__ = [
