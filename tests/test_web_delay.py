@@ -287,3 +287,22 @@ def test_a_stream_opened_live_ends_when_the_director_delays_the_event(ledger: Le
         return text
 
     assert "event: withdrawn" in asyncio.run(run())
+
+
+def test_many_delayed_streams_of_a_match_share_one_reading(ledger: Ledger) -> None:
+    """Ten spectators following the final 15 minutes behind: what they are sent is worked out
+    once (nothing turned 15 minutes old meanwhile), not once a stream or a tick."""
+    delayed(ledger)
+    app = create_app(ledger, poll_seconds=0.05)
+
+    async def run() -> list[list[dict[str, Any]]]:
+        streams = [Stream(app, "/api/matches/final/events", "since=0") for _ in range(10)]
+        await asyncio.sleep(2.5)  # 50 ticks, two readings of the time's window
+        sent = [await _first_events(stream, "recorded", 0.5) for stream in streams]
+        for stream in streams:
+            await stream.close()
+        return sent
+
+    sent = asyncio.run(run())
+    assert all([e["number"] for e in each] == [1, 2, 3, 4] for each in sent)
+    assert app.state.delayed.worked == 1

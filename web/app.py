@@ -369,6 +369,7 @@ def create_app(
         Middleware(ReadGate, ledger=ledger, routes=routes, answer=library_error),
     ]
     application = Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)
+    application.state.delayed = delayed  # what delayed spectators see, for a test to count
     application.state.feeds = feeds  # the feed hub, for a test or a benchmark to count its work
     application.state.heavy = heavy  # the heavy pages' cache, likewise
     return application

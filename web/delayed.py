@@ -79,6 +79,7 @@ class Delayed:
         self._states = _Kept(STATES_KEPT)
         self._news = _Kept(_KEPT)
         self._rows = _Kept(_KEPT)
+        self._working = threading.Lock()
 
     def shown(self, match_id: str, delay: int) -> int | None:
         """The event a reader ``delay`` behind sees ``match_id`` after (None: live)."""
@@ -116,6 +117,13 @@ class Delayed:
     def news(self, match_id: str, delay: int) -> MatchNews:
         """The match stream's news as it stood ``delay`` behind: its history lines and ``show
         --json``'s document after the event shown, worked out once a change for all."""
+        kept = self._news.get((match_id, delay))
+        if kept is not None and self.clock() - kept[0] < FRESH_SECONDS:
+            return kept[1]  # type: ignore[no-any-return]
+        with self._working:  # streams opened at once: one works it out, the others take it
+            return self._worked_news(match_id, delay)
+
+    def _worked_news(self, match_id: str, delay: int) -> MatchNews:
         now = self.clock()
         kept = self._news.get((match_id, delay))
         if kept is not None and now - kept[0] < FRESH_SECONDS:
@@ -158,20 +166,32 @@ class Delayed:
         delay: int,
         only: frozenset[str] | None,
         since: int | None,
-        rows: Callable[[], list[dict[str, Any]]],
+        rows: Callable[[], list[dict[str, Any]] | None],
         card: Callable[[dict[str, Any], int], str],
     ) -> tuple[list[str], Callable[[], list[str]]]:
         """A delayed wall stream: ``card`` messages of its matches (``only``: those) as each
         change becomes ``delay`` old, ``added`` for a match new to it.  ``rows``: the
-        event's live rows (one read of the read models); ``card``: a row's message."""
+        event's live rows (one read of the read models; None: no longer public, and the
+        read gate ends the stream), read once a :data:`FRESH_SECONDS` for every delayed
+        wall stream of the event; ``card``: a row's message."""
         known: dict[str, int] = {}
 
-        def delayed_rows() -> list[dict[str, Any]]:
+        def delayed_rows() -> list[dict[str, Any]] | None:
+            now = self.clock()
+            kept = self._rows.get((event, delay))
+            if kept is not None and now - kept[0] < FRESH_SECONDS:
+                return list(kept[1])
             live = rows()
-            return self.rows(event, live, delay)
+            if live is None:
+                return None
+            then = self.rows(event, live, delay)
+            self._rows.put((event, delay), (now, then))
+            return then
 
         def news() -> list[str]:
             then = delayed_rows()
+            if then is None:
+                return []
             total = sum(row["events"] for row in then)
             said: list[str] = []
             for row in then:
@@ -183,7 +203,7 @@ class Delayed:
                 known[match_id] = max(known.get(match_id, 0), row["events"])
             return said
 
-        opened = delayed_rows()
+        opened = self.rows(event, rows() or [], delay)
         for row in opened:
             known[row["match_id"]] = row["events"]
         total = sum(row["events"] for row in opened)

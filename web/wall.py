@@ -193,6 +193,14 @@ class _WallFeed:
             raise _not_public(event)
         return rows
 
+    def rows_or_none(self, event: str) -> list[dict[str, Any]] | None:
+        """:meth:`rows`, or None once the event is no longer public (a delayed wall stream's
+        read: the read gate ends it)."""
+        try:
+            return self.rows(event)
+        except HTTPException:
+            return None
+
     def opened(self, event: str) -> list[dict[str, Any]]:
         rows = self.rows(event)
         self._count(event, rows)
@@ -318,13 +326,14 @@ def wall_routes(
         if delay:  # the cards as each change becomes ``delay`` old, worked out once for all
             shown = frozenset(only) if only else None
             try:
+                await run_in_threadpool(walls.rows, event)  # 404 / 403 as a live wall's
                 said, news = await run_in_threadpool(
                     delayed.wall_stream,
                     event,
                     delay,
                     shown,
                     start,
-                    partial(walls.rows, event),
+                    partial(walls.rows_or_none, event),
                     partial(_card_message, cards=cards),
                 )
             except NotPublicError as error:
