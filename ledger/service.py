@@ -170,6 +170,11 @@ if TYPE_CHECKING:
     from bgledger.projections.readmodels.tracking import ReadModels
     from bgledger.projections.readmodels.tracking import RebuildReport as RebuildReport
     from bgledger.store.integrity import Verdict as Verdict
+    from bgledger.store.receipt import InvalidReceiptError as InvalidReceiptError
+    from bgledger.store.receipt import ReceiptCheck as ReceiptCheck
+    from bgledger.store.receipt import SealBook
+    from bgledger.store.receipt import receipt_code as receipt_code
+    from bgledger.store.receipt import receipt_text as receipt_text
     from bgledger.store.seal import InvalidSealError as InvalidSealError
     from bgledger.store.seal import Seal as Seal
 
@@ -200,6 +205,7 @@ __all__ = [
     "ImportRefusedError",
     "Imported",
     "InvalidGrantError",
+    "InvalidReceiptError",
     "InvalidSealError",
     "Judgement",
     "Ledger",
@@ -213,6 +219,7 @@ __all__ = [
     "Publication",
     "Published",
     "RebuildReport",
+    "ReceiptCheck",
     "Recorded",
     "ReserveTimePenalized",
     "ReserveTimeRestored",
@@ -233,6 +240,8 @@ __all__ = [
     "delay_text",
     "parse_clock",
     "parse_delay",
+    "receipt_code",
+    "receipt_text",
     "state_document",
     "verdict_text",
     "without_comment",
@@ -244,6 +253,10 @@ _LOADED_ON_USE = {
     "Verdict": "bgledger.store.integrity",
     "InvalidSealError": "bgledger.store.seal",
     "Seal": "bgledger.store.seal",
+    "InvalidReceiptError": "bgledger.store.receipt",
+    "ReceiptCheck": "bgledger.store.receipt",
+    "receipt_code": "bgledger.store.receipt",
+    "receipt_text": "bgledger.store.receipt",
 }
 """The re-exported types whose modules only some commands load: name, module."""
 
@@ -357,6 +370,35 @@ def _try_ruling(
         text = Ledger.rule_text(profile, made.rule) if made.rule else ()
         return RulingOption(kind.verb, event, made.rule, ruler, True, effect, agreed, text)
     return closed
+
+
+def _result(events: Sequence[MatchEvent]) -> str:
+    """The result ``events`` (a match's first) give, as a receipt signs it."""
+    from bgledger.projections.views.scoresheet import final_line
+
+    state = corrected(events)
+    assert state is not None  # the history of a match begins with MatchStarted
+    return final_line(state)
+
+
+def _signer(seal: Seal, name: str, pub: Path | None) -> str:
+    """Who signed a receipt, as far as ``pub`` (the director's public key) tells.
+
+    :raises InvalidSealError: for an unreadable ``pub``.
+    :raises SealRefusedError: for a receipt another key signed.
+    """
+    from bgledger.store.seal import load_public_key
+
+    if pub is None:
+        return (
+            f"signed by key {seal.public_key[:16]}... (--pub DIRECTOR.pub checks it is the "
+            "director's)"
+        )
+    if load_public_key(pub) != seal.public_key:
+        raise SealRefusedError(
+            f"{seal.match_id}: receipt {name} was not signed by the key in {pub}"
+        )
+    return f"signed by the key in {pub}"
 
 
 def verdict_text(verdict: Verdict) -> str:
@@ -679,6 +721,7 @@ class Ledger:
         self._token_book: TokenBook | None = None
         self._key_book: KeyBook | None = None
         self._publication_book: PublicationBook | None = None
+        self._seal_book: SealBook | None = None
         self._stream_names: dict[UUID, str] = {}  # a match's stream never changes its name
         self._listeners: list[Callable[[Recorded[Any]], None]] = []
         self._fresh = Fresh()
@@ -1366,10 +1409,13 @@ class Ledger:
             return json.dumps(export_json(events), ensure_ascii=False, indent=1) + "\n"
         if kind not in EXPORT_FORMATS:
             raise ValueError(f"export format {kind!r}: one of {', '.join(EXPORT_FORMATS)}")
+        from bgledger.store.receipt import receipt_lines
+
         state = corrected(events)
         assert state is not None  # the history of a match begins with MatchStarted
         render = scoresheet_text if kind == "scoresheet" else scoresheet_html
-        return render(state, events)
+        sealed = self._seals().receipt_of(match_id, events)
+        return render(state, events, receipt_lines(sealed) if sealed is not None else ())
 
     # -- tamper evidence -------------------------------------------------------------------
 
@@ -1452,7 +1498,9 @@ class Ledger:
         """A director's signed digest of the match as it stands (written to ``out`` if given).
 
         The match is verified first: one with a mismatch, or whose last event
-        was recorded before hash chains, is not sealed.
+        was recorded before hash chains, is not sealed.  The seal signs the
+        match's result then too, and is kept beside the events: it is the
+        receipt (:mod:`~bgledger.store.receipt`) its score sheet prints.
 
         :raises InvalidSealError: for an unreadable key, or a seal file that cannot be written.
         :raises SealRefusedError: for a match that cannot be sealed.
@@ -1460,7 +1508,110 @@ class Ledger:
         """
         from bgledger.store.seal import seal_match
 
-        return seal_match(self.verify, match_id, key, out)
+        def result(events: int) -> str:
+            return _result(self._store.history(match_id)[:events])
+
+        made = seal_match(self.verify, match_id, key, out, result)
+        self._seals().keep(made)
+        return made
+
+    def _seals(self) -> SealBook:
+        from bgledger.store.receipt import SealBook
+
+        if self._seal_book is None:
+            datastore = getattr(self._store.recorder, "datastore")  # noqa: B009
+            self._seal_book = SealBook(datastore.transaction)
+        return self._seal_book
+
+    def seals_kept(self, match_id: str) -> int:
+        """How many seals of ``match_id`` this ledger keeps (a new one changes its score sheet)."""
+        return len(self._seals().seals(match_id))
+
+    def receipt(self, match_id: str) -> Seal | None:
+        """The receipt of ``match_id``: its latest seal that its events still extend (a
+        kept seal is checked against them, and its signature, before it is shown).
+
+        :raises MatchNotFoundError: for an unknown match.
+        """
+        return self._seals().receipt_of(match_id, self._store.history(match_id))
+
+    def check_receipt(
+        self, text: str, name: str, *, pub: Path | None = None, kept_only: bool = False
+    ) -> ReceiptCheck:
+        """A receipt (``text``, from ``name``) checked against this ledger.
+
+        Its signature is checked, and its signer: the director's public key in
+        ``pub``, else whether this ledger kept a seal made with the same key.
+        The match is verified first (:meth:`verify`), then its events up to the
+        sealed one must be those sealed and give its result.  ``kept_only`` (a page
+        anyone may ask): a receipt whose key never sealed its match in this ledger
+        is refused before the match is read, in the same words whether the match
+        exists or not.
+
+        :raises InvalidReceiptError: for a receipt that cannot be read or whose printed
+            lines differ from its code.
+        :raises InvalidSealError: for an unreadable ``pub``.
+        :raises SealRefusedError: for a signature that does not match, or another signer.
+        :raises MatchNotFoundError: for a match this ledger does not hold.
+        """
+        from bgledger.store.receipt import check_receipt, read_receipt
+
+        seal = read_receipt(text, name)
+        fingerprint = seal.public_key[:16]
+        kept = any(k.public_key == seal.public_key for k in self._seals().seals(seal.match_id))
+        if kept_only and not kept:
+            raise SealRefusedError(
+                f"{seal.match_id}: this ledger keeps no seal of match {seal.match_id!r} made "
+                f"with the receipt's key ({fingerprint}...): check it against the ledger or "
+                "the copy its director named"
+            )
+        signer = _signer(seal, name, pub)
+        if pub is None and kept:
+            signer = f"signed by key {fingerprint}..., which sealed this match in this ledger"
+        (verdict,) = self.verify(seal.match_id)
+        events = self._store.history(seal.match_id)
+        checked = check_receipt(seal, events, "this ledger", _result, signer)
+        if not verdict.ok:
+            differences = (verdict_text(verdict), *checked.differences)
+            return replace(checked, differences=differences)
+        return checked
+
+    @staticmethod
+    def check_receipt_copy(
+        text: str, name: str, copy: Path, *, pub: Path | None = None
+    ) -> ReceiptCheck:
+        """A receipt (``text``, from ``name``) checked against a JSON ``copy`` of its match
+        (``export --format json``), with no ledger: its events are linked afresh from their
+        content, and must be those sealed and give its result.  The signer as
+        :meth:`check_receipt`, by ``pub`` only.
+
+        :raises InvalidReceiptError: for a receipt or copy that cannot be read.
+        :raises InvalidMatchJsonError: for a copy that is no match's export.
+        :raises InvalidSealError: for an unreadable ``pub``.
+        :raises SealRefusedError: for a signature that does not match, another signer,
+            or a copy of another match.
+        """
+        from bgledger.events.chain import rechain
+        from bgledger.interchange.json_stream import read_json
+        from bgledger.interchange.mat import read_bounded
+        from bgledger.store.receipt import InvalidReceiptError, check_receipt, read_receipt
+
+        seal = read_receipt(text, name)
+        signer = _signer(seal, name, pub)
+        try:
+            written = read_bounded(copy).decode("utf-8", errors="replace")
+        except OSError as error:
+            raise InvalidReceiptError(
+                f"copy {copy}: cannot be read: {error.strerror or error}"
+            ) from None
+        document = read_json(written, name=str(copy))
+        if document.match_id != seal.match_id:
+            raise SealRefusedError(
+                f"{copy}: the copy is of match {document.match_id!r}, the receipt of "
+                f"{seal.match_id!r}"
+            )
+        events = rechain(document.events)
+        return check_receipt(seal, events, f"the copy {copy}", _result, signer)
 
     @staticmethod
     def keygen(path: Path) -> Path:

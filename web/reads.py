@@ -101,6 +101,7 @@ READS: dict[str, Read] = {
     "/sw.js": OPEN,
     "/api/now": OPEN,
     "/matches/new": OPEN,  # an empty form
+    "/receipt": OPEN,  # a receipt checked: only one whose key sealed its match here (committee)
     "/api/matches": WRITE,
     "/api/events/{event:path}/publish": WRITE,
     "/api/events/{event:path}/publication": OPEN,  # published or not, who, when
