@@ -126,6 +126,12 @@ def test_a_spectators_wall_shows_the_move_made_15_minutes_ago_not_the_one_just_m
     assert "shown with a 15 min delay" in text(driver, ".watch-top")
     shoot(driver, tmp_path, "watch-delayed-1024x768")
 
+    viewport(driver, 640, 360)  # the overlay OBS frames: it says so in its corner
+    driver.get(url + "/matches/final/embed")
+    until(driver, lambda: text(driver, ".embed-delay") == "15 min delay", "the embed says so")
+    shoot(driver, tmp_path, "embed-delayed-640x360")
+
+    viewport(driver, 1024, 768)
     driver.get(url + WALL)
     ledger.record_line("semi", "opening 6 1", by="kim")  # now: 15 minutes from the wall
     time.sleep(2.5)  # the delayed stream asks once a tick: nothing has turned 15 minutes old
