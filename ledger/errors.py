@@ -30,11 +30,13 @@ __all__ = [
     "ClockRefusedError",
     "ConcurrentWriteError",
     "CubeActionRefusedError",
+    "DelayedReadError",
     "EventLooksLikeError",
     "EventNotFoundError",
     "IdempotencyKeyReusedError",
     "IllegalPlayRefusedError",
     "InvalidClockError",
+    "InvalidDelayError",
     "InvalidIdempotencyKeyError",
     "InvalidMatchSetupError",
     "InvalidTimeError",
@@ -186,6 +188,15 @@ class InvalidMatchSetupError(RulesError):
 
 class EventLooksLikeError(InvalidMatchSetupError):
     """``start`` in an event whose name reads as an existing event's but is not spelled as it."""
+
+
+class InvalidDelayError(RulesError):
+    """A spectator delay (``publish --delay``) that is not a length of time from 0 to a day."""
+
+
+class DelayedReadError(BgLedgerError):
+    """A read a spectator of an event published with a delay may not make: it would show the
+    match as it stands now (HTTP 403; the wall, watch, embed and ``.mat`` show it delayed)."""
 
 
 class InvalidTimeError(RulesError):

@@ -42,6 +42,7 @@ Example::
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import importlib
 import json
@@ -53,6 +54,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from copy import deepcopy
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
@@ -134,7 +136,15 @@ from bgledger.projections.views.audit import history as audit_history
 from bgledger.projections.views.moment import Moment, moment
 from bgledger.projections.views.step import Replays, Ruled, Step, step
 from bgledger.projections.views.summary import state_json
-from bgledger.publication import PUBLICATIONS, Publication, PublicationBook, Published
+from bgledger.publication import (
+    PUBLICATIONS,
+    Publication,
+    PublicationBook,
+    Published,
+    checked_delay,
+    delay_text,
+    parse_delay,
+)
 from bgledger.rules.judge import Judgement
 from bgledger.rules.judge import judge as judge_play
 from bgledger.rules.legal import check_dice, legal_plays, read_dice
@@ -226,7 +236,10 @@ __all__ = [
     "TokenEntry",
     "UnreadableRowError",
     "Verdict",
+    "checked_delay",
+    "delay_text",
     "parse_clock",
+    "parse_delay",
     "receipt_code",
     "receipt_text",
     "state_document",
@@ -713,6 +726,7 @@ class Ledger:
         self._listeners: list[Callable[[Recorded[Any]], None]] = []
         self._fresh = Fresh()
         self._publication_changes = 0
+        self._event_times: dict[str, tuple[int, ...]] = {}  # by match: each prefix's latest ms
 
     def close(self) -> None:
         """Close the database connections."""
@@ -1372,8 +1386,9 @@ class Ledger:
             self._content_keys[match_id] = known
         return known[1]
 
-    def export(self, match_id: str, kind: str) -> str:
-        """The match as ``kind``, one of :data:`EXPORT_FORMATS`.
+    def export(self, match_id: str, kind: str, at: int | None = None) -> str:
+        """The match as ``kind``, one of :data:`EXPORT_FORMATS`; ``at``: as recorded after
+        event ``at`` (a delayed spectator's ``.mat``).
 
         ``json`` is every event as recorded, rulings included (lossless: import
         reads it back); ``mat`` and the score sheets (USBGF 4.7) are the match
@@ -1387,7 +1402,7 @@ class Ledger:
         from bgledger.interchange.mat_writer import export_mat
         from bgledger.projections.views.scoresheet import scoresheet_html, scoresheet_text
 
-        events = self._store.history(match_id)
+        events = self._store.history(match_id)[:at]
         if kind == "mat":
             return export_mat(events)
         if kind == "json":
@@ -1790,8 +1805,13 @@ class Ledger:
         by: str,
         grant: Grant | None = None,
         key: str | None = None,
+        delay: int = 0,
     ) -> Published:
         """Open the wall of ``event`` to spectators (``on``), or close it, recorded ``by`` whom.
+
+        ``delay``: the seconds spectators see every match behind (0: live; at most a
+        day; :func:`~bgledger.publication.parse_delay` reads ``15m``); publishing with
+        another delay than the wall's is a change.
 
         The wall is as the latest change left it (:meth:`published`); a change that
         leaves it as it is records nothing and says so.  ``grant`` is the authority of a
@@ -1801,11 +1821,13 @@ class Ledger:
 
         :raises TokenScopeError: for a grant that is not the event's director's.
         :raises EventNotFoundError: for an event no match was started in.
+        :raises InvalidDelayError: for a delay that is none, or one given with ``on`` false.
         :raises InvalidIdempotencyKeyError: for a key that cannot be one.
         :raises IdempotencyKeyReusedError: for a key used for the other change.
         """
         if grant is not None:
             grant.check_publishes(event)
+        checked_delay(delay)
         names = {started.event for started in self._store.started()}
         if not event.strip() or event not in names:
             close = difflib.get_close_matches(event, sorted(names - {""}), n=3, cutoff=0.6)
@@ -1814,7 +1836,7 @@ class Ledger:
                 f"event {event!r}: no match of it was started (an event is published once its "
                 f"matches are: 'bgledger start --event E', 'bgledger list'){hint}"
             )
-        done = self._publishing().change(event, on, by, key)
+        done = self._publishing().change(event, on, by, key, delay)
         self._publication_changes += 1
         return done
 
@@ -1870,6 +1892,61 @@ class Ledger:
         if grant is not None and grant.reads_event(event, desk=desk):
             return True
         return not desk and event is not None and self.published(event)
+
+    def read_delay(self, match_id: str, grant: Grant | None) -> int:
+        """The seconds behind ``grant`` (None: no token) sees ``match_id``: its event's
+        publication delay (``publish --delay``) for a spectator, 0 (live) for a token that
+        reaches the match (its scorekeeper, the director, the committee) or an event
+        published live.  0 for an unknown match (the read gate refuses it anyway)."""
+        try:
+            event = self.state(match_id).event
+        except MatchNotFoundError:
+            return 0
+        if not event or (grant is not None and grant.reads(match_id, event)):
+            return 0
+        return self.read_delay_event(event, None)
+
+    def read_delay_event(self, event: str | None, grant: Grant | None) -> int:
+        """The seconds behind ``grant`` sees the wall of ``event`` (:meth:`read_delay`)."""
+        if event is None or (grant is not None and grant.reads_event(event)):
+            return 0
+        publication = self.publication(event)
+        return publication.delay if publication.published else 0
+
+    def events_as_of(self, match_id: str, when: datetime) -> int:
+        """How many events of ``match_id`` the match had as it stood at ``when``: those before
+        the first whose time (``at``, as recorded) is later; at least 1 (the start), so a
+        match begun since shows as not begun.  A late entry (received after ``when`` but
+        dated before it) counts by its time.  Reads only the events stored since the last
+        asking (the times are kept by match).
+
+        :raises MatchNotFoundError: for an unknown match.
+        """
+        kept = self._event_times.get(match_id)
+        if kept is None:
+            events: Sequence[MatchEvent] = self._store.history(match_id)
+            kept = ()
+        else:
+            events = self._events_after(match_id, len(kept))
+        if events:
+            times = list(kept)
+            latest = times[-1] if times else -(2**62)
+            for event in events:
+                latest = max(latest, at_ms(event.at))
+                times.append(latest)
+            kept = tuple(times)
+            if len(self._event_times) >= 4096:  # bounded: forget the oldest
+                self._event_times.pop(next(iter(self._event_times)), None)
+            self._event_times[match_id] = kept
+        cutoff = round(when.timestamp() * 1000)
+        return max(1, bisect.bisect_right(kept, cutoff))
+
+    def delayed_events(self, match_id: str, delay: int) -> int | None:
+        """The event a reader ``delay`` seconds behind sees the match after (None: live,
+        for a delay of 0): :meth:`events_as_of` now less the delay."""
+        if not delay:
+            return None
+        return self.events_as_of(match_id, datetime.now(UTC) - timedelta(seconds=delay))
 
     def check_read(self, match_id: str, grant: Grant | None, *, desk: bool = False) -> None:
         """Refuse a read :meth:`may_read` does not allow, as an unknown match is refused.
@@ -1959,6 +2036,15 @@ class Ledger:
             return bool(its) and public[its]
 
         return [row for row in self.matches(event) if readable(row)]
+
+    def row_after(self, row: dict[str, Any], state: MatchState) -> dict[str, Any]:
+        """A read-model row of :meth:`matches` as its match stood in ``state`` (the match as
+        recorded after an earlier event: what a delayed spectator's wall shows), with its
+        ``status`` in words; ``state`` is not kept anywhere."""
+        from bgledger.projections.readmodels.rows import match_row, status_text
+
+        then = match_row(state, row["stream"], state.events)
+        return {**then, "status": status_text(then)}
 
     def _row_state(self, row: dict[str, Any]) -> MatchState:
         """The state a read-model row keeps, or the match folded if it is in an older form."""
