@@ -160,7 +160,7 @@ def test_a_take_is_not_a_statement_and_an_answer_is_no_statement() -> None:
     """Only the double (4.4.3) and the pass (4.4.4) bind in advance; once the double is made,
     'I pass' is the drop itself."""
     match = new_match(*OPENED)
-    with pytest.raises(ValueError, match="double. or .pass"):
+    with pytest.raises(ValueError, match="'double' or 'pass'"):
         parse("announce take a")
     play(match, "double")
     assert isinstance(refused(match, "announce pass a"), ActionRefusedError)

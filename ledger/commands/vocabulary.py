@@ -910,8 +910,8 @@ class Announce(Command):
         says, player = (word.lower() for word in words.count(2, cls.usage))
         if says not in ("double", "pass"):
             raise InvalidActionError(
-                f"{words.line!r}: a binding statement is 'double' or 'pass' (USBGF 4.4.3, "
-                f"4.4.4), not {says!r}: {cls.usage!r}"
+                f"{words.line!r}: a binding statement is 'double' or 'pass', not {says!r}: "
+                f"{cls.usage!r}"
             )
         if player not in ("a", "b"):
             raise InvalidActionError(f"{words.line!r}: player {player!r}: a or b ({cls.usage})")

@@ -471,13 +471,7 @@ ONLINE = replace(
     ),
     appeals=cite(False, "USBGF 6.7", _FINAL),
     decisions=decisions.DECISIONS.replacing(
-        {
-            Decision.APPEAL: Citation(rule="USBGF 6.7", quote=_FINAL, note=_NO_COMMITTEE),
-            **{
-                decision: replace(decisions.DECISIONS[decision], note=_UNSPOKEN)
-                for decision in (Decision.DOUBLE_STATEMENT, Decision.PASS_STATEMENT)
-            },
-        }
+        {Decision.APPEAL: Citation(rule="USBGF 6.7", quote=_FINAL, note=_NO_COMMITTEE)}
     ),
     resignations=replace(
         play.RESIGNATIONS,

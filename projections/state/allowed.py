@@ -36,22 +36,22 @@ from bgledger.rules.profiles import Decision, ForgottenHit, PrematureRoll, Profi
 __all__ = [
     "BEST_OF_THREE",
     "PARTIES",
+    "STATEMENT_WORDS",
     "TABLE_VERBS",
     "Allowed",
     "Problem",
-    "STATEMENT_WORDS",
     "agree",
     "allowed",
     "bound",
-    "must_double",
-    "statement_problem",
     "cube_problem",
     "hit_blocks",
     "hit_due",
     "may_double",
     "may_hit",
+    "must_double",
     "no_legal_move",
     "resignation_problem",
+    "statement_problem",
 ]
 
 PARTIES = ("a", "b", "players", "scorekeeper", "director")
