@@ -229,3 +229,24 @@ def test_the_command_line_records_a_statement_and_refuses_the_roll(db: str) -> N
     assert "double" in lines and "roll" not in lines
     assert run(db, "undo", "m").exit_code == 0  # a statement mis-entered is undone
     assert run(db, "roll", "m", "6", "4").exit_code == 0
+
+
+def test_each_profile_says_whether_statements_bind_and_why() -> None:
+    """usbgf-2016 cites USBGF 4.4.3 and 4.4.4 with their words; usbgf-2017 keeps them (ABT
+    4.1-4.10 are silent on statements); online and classic bind none, and say why."""
+    from bgledger.rules.profiles import Decision, get_profile
+
+    for name in ("usbgf-2016", "usbgf-2017"):
+        cube = get_profile(name).cube
+        assert cube.double_statement_binds.value and cube.pass_statement_binds.value
+        assert cube.double_statement_binds.rule == "USBGF 4.4.3"
+        assert "he must double at his first legal opportunity" in cube.double_statement_binds.quote
+        assert cube.pass_statement_binds.rule == "USBGF 4.4.4"
+        assert "(but not on subsequent turns)" in cube.pass_statement_binds.quote
+        assert get_profile(name).cite(Decision.DOUBLE_STATEMENT) == "USBGF 4.4.3"
+        assert get_profile(name).cite(Decision.PASS_STATEMENT) == "USBGF 4.4.4"
+    online, classic = get_profile("online").cube, get_profile("classic").cube
+    assert not online.double_statement_binds.value and not online.pass_statement_binds.value
+    assert "no statement is spoken" in online.double_statement_binds.note
+    assert not classic.double_statement_binds.value and not classic.pass_statement_binds.value
+    assert "predate the doubling cube" in classic.pass_statement_binds.note
