@@ -250,3 +250,15 @@ def test_each_profile_says_whether_statements_bind_and_why() -> None:
     assert "no statement is spoken" in online.double_statement_binds.note
     assert not classic.double_statement_binds.value and not classic.pass_statement_binds.value
     assert "predate the doubling cube" in classic.pass_statement_binds.note
+
+
+def test_the_pads_next_step_after_a_refusal_is_the_double_or_the_drop_button() -> None:
+    """The refusal's next step is drawn on the pad as the verb's button (Command.button)."""
+    from bgledger.web.steps import pad_step
+
+    match = new_match(*OPENED, "announce double b")
+    step = refused(match, "roll 6 4").next_step
+    assert step is not None and pad_step(step)["buttons"] == [{"label": "Double", "line": "double"}]
+    match = new_match(*OPENED, "announce pass a", "double")
+    step = refused(match, "take").next_step
+    assert step is not None and pad_step(step)["buttons"] == [{"label": "Drop", "line": "drop"}]

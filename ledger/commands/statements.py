@@ -85,8 +85,8 @@ def refuse_bound_roll(state: MatchState, profile: Profile, player: str, early: b
     said = f"{name} stated an intention to double ('{STATEMENT_WORDS['double']}')"
     if early:
         why = f"{name} must double at the first legal opportunity, before rolling"
-        step = NextStep(f"if {name} doubled early, record it: {{}}", (("double", "--premature"),),
-                        state.match_id)  # fmt: skip
+        # (no command: the early double's line has a flag, which the pad draws no button for)
+        step = NextStep(f"if {name} doubled early, record the early double", (), state.match_id)
     else:
         why = f"{name} must double at the first legal opportunity: now"
         step = NextStep(f"record {name}'s double: {{}}", (("double",),), state.match_id)
