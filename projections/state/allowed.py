@@ -18,8 +18,8 @@ nothing.
     ['opening', 'break start a', 'break start b', 'break start both']
     >>> rolling = MatchState("m", ("Ann", "Bob"), 5, "usbgf-2016", "none", True,
     ...                      game=1, phase=Phase.ROLL, turn="b", cube=2, cube_owner="a")
-    >>> [a.line for a in allowed(rolling) if a.party == "b"]
-    ['roll']
+    >>> [a.line for a in allowed(rolling) if a.party == "b"]  # (Ann's cube: Bob may not double)
+    ['roll', 'announce pass b']
 """
 
 from __future__ import annotations
