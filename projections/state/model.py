@@ -120,20 +120,20 @@ START_SIDE = Position.start().mover
 class MatchState:
     """The state of a match after some number of events (all fields read-only).
 
-        ``timer`` is the game clock (None until one is started), ``breaks`` the
-        breaks taken and lateness points, and ``penalties`` the penalty points
-        assessed against ``a`` and ``b`` (each scored by the opponent, and
-        included in ``score``).  ``removed``: the checkers of ``a`` and ``b`` that an illegal
-        play of this game bore off while another was outside the home board: off the board but
-        not borne off, so they do not save a gammon (ABT 4.4).  ``replay``: on a clock, the player
-        whose illegal play a ruling reverted and who replays it on his own time, then hits (CLOCK
-        4.3), until that hit; else None.  ``statements``: the binding cube statements standing
+    ``timer`` is the game clock (None until one is started), ``breaks`` the
+    breaks taken and lateness points, and ``penalties`` the penalty points
+    assessed against ``a`` and ``b`` (each scored by the opponent, and
+    included in ``score``).  ``removed``: the checkers of ``a`` and ``b`` that an illegal
+    play of this game bore off while another was outside the home board: off the board but
+    not borne off, so they do not save a gammon (ABT 4.4).  ``replay``: on a clock, the player
+    whose illegal play a ruling reverted and who replays it on his own time, then hits (CLOCK
+    4.3), until that hit; else None.  ``statements``: the binding cube statements standing
     (USBGF 4.4.3, 4.4.4; :class:`Statement`).  ``last_at`` is the time of the last event that
-        happened at the table: the match's "as of", when a running clock is read; an entry that
-        is bookkeeping (:attr:`~bgledger.events.MatchEvent.bookkeeping`: a copy's provenance, a
-        note, a recording error corrected) never moves it.  ``head`` is the chain of the last
-        event folded (:mod:`bgledger.events.chain`), what the next event links to: bookkeeping,
-        not part of the match, so two states that differ only there are equal.
+    happened at the table: the match's "as of", when a running clock is read; an entry that
+    is bookkeeping (:attr:`~bgledger.events.MatchEvent.bookkeeping`: a copy's provenance, a
+    note, a recording error corrected) never moves it.  ``head`` is the chain of the last
+    event folded (:mod:`bgledger.events.chain`), what the next event links to: bookkeeping,
+    not part of the match, so two states that differ only there are equal.
     """
 
     match_id: str
