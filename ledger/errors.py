@@ -30,6 +30,7 @@ __all__ = [
     "ClockRefusedError",
     "ConcurrentWriteError",
     "CubeActionRefusedError",
+    "CubeStatementRefusedError",
     "DelayedReadError",
     "EventLooksLikeError",
     "EventNotFoundError",
@@ -52,6 +53,7 @@ __all__ = [
     "ResignationRefusedError",
     "RulesError",
     "SealRefusedError",
+    "StatementBindsError",
     "TimeNotExpiredError",
     "TokenScopeError",
     "UnknownTokenError",
@@ -144,6 +146,19 @@ class IllegalPlayRefusedError(ActionRefusedError):
 
 class CubeActionRefusedError(ActionRefusedError):
     """A double the rules forbid (Crawford game, dead cube, the opponent's cube)."""
+
+
+# -- cube statements (issue 33: USBGF 4.4.3, 4.4.4) --------------------------------------------
+
+
+class StatementBindsError(ActionRefusedError):
+    """An action a binding cube statement forbids: a roll after "I am going to double" (USBGF
+    4.4.3), a take after "I would pass" (USBGF 4.4.4)."""
+
+
+class CubeStatementRefusedError(ActionRefusedError):
+    """A cube statement that binds nothing: no legal double can follow it, the profile has no
+    binding statements (online, classic), or it is already standing."""
 
 
 class PrematureRollStandsError(ActionRefusedError):

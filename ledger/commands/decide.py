@@ -24,9 +24,11 @@ from bgledger.errors import (
 )
 from bgledger.projections.state.allowed import (
     Problem,
+    bound,
     cube_problem,
     hit_blocks,
     hit_due,
+    must_double,
     resignation_problem,
 )
 from bgledger.projections.state.fold import MatchState, Phase, other
@@ -213,6 +215,8 @@ def next_step(state: MatchState, action: str = "") -> NextStep | None:
     doubling = phase is Phase.ROLL and action in ("take", "drop")
     if doubling and cube_problem(state, get_profile(state.profile), turn) is None:
         return step(f"record {name(turn)}'s double first: {{}}", ("double",))
+    if must_double(state, get_profile(state.profile)):  # he said so (USBGF 4.4.3)
+        return step(f"record {name(turn)}'s double first: {{}}", ("double",))
     if phase in (Phase.ROLL, Phase.REROLL):
         again = "new " if phase is Phase.REROLL else ""
         return step(f"record {name(turn)}'s {again}roll first, e.g. {{}}", ("roll", *_DICE))
@@ -227,6 +231,8 @@ def next_step(state: MatchState, action: str = "") -> NextStep | None:
         early = name(state.premature.player)
         text = f"record {name(turn)}'s answer to {early}'s early roll first: {{}} or {{}}"
         return step(text, ("accept-roll",), ("refuse-roll",))
+    if phase is Phase.DOUBLED and bound(state, other(turn), "pass"):  # USBGF 4.4.4
+        return step(f"record {name(other(turn))}'s drop first: {{}}", ("drop",))
     if phase is Phase.DOUBLED:
         text = f"record {name(other(turn))}'s answer to the double first: {{}} or {{}}"
         return step(text, ("take",), ("drop",))

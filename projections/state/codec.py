@@ -20,6 +20,7 @@ from bgledger.projections.state.model import (
     Phase,
     Premature,
     Resignation,
+    Statement,
 )
 
 VERSION = 3
@@ -76,6 +77,7 @@ def state_to_dict(state: MatchState) -> dict[str, Any]:
         "breaks": _breaks_to_dict(state.breaks),
         "penalties": list(state.penalties),
         "replay": state.replay,
+        "statements": [[s.player, s.says] for s in state.statements],
     }
 
 
@@ -162,6 +164,9 @@ def state_from_dict(data: dict[str, Any]) -> MatchState:
         breaks=_breaks_from_dict(data.get("breaks")),
         penalties=_pair(data.get("penalties", [0, 0])),
         replay=data["replay"],
+        statements=tuple(  # none in a snapshot written before statements were recorded
+            Statement(str(player), str(says)) for player, says in data.get("statements", ())
+        ),
     )
 
 

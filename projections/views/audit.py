@@ -81,6 +81,7 @@ from bgledger.events import (
     CubeDropped,
     CubeLevelCorrected,
     CubeOffered,
+    CubeStatementMade,
     CubeTaken,
     DiceRolled,
     EntryAmended,
@@ -119,6 +120,7 @@ from bgledger.events import (
     UnplayablePlayRecorded,
 )
 from bgledger.projections.state import fold as the_fold
+from bgledger.projections.state.allowed import STATEMENT_WORDS
 from bgledger.projections.state.clock import at_ms, clock_text, figure, figures, reason_text
 from bgledger.projections.state.corrected import voided_by
 from bgledger.projections.state.corrections import replacement
@@ -1204,6 +1206,16 @@ def _played(event: CheckersPlayed, before: MatchState, after: MatchState) -> str
     made = f"played {event.play}" if event.play else "did not move"
     dice = f" with {before.dice[0]}-{before.dice[1]}" if before.dice else ""
     return _illegal(f"{name} {made}{dice}", event.reason, event.rule)
+
+
+# -- cube statements (issue 33: USBGF 4.4.3, 4.4.4) --------------------------------------------
+
+
+@_on(CubeStatementMade)
+def _statement(event: CubeStatementMade, before: MatchState, after: MatchState) -> str:
+    decision = Decision.DOUBLE_STATEMENT if event.statement == "double" else Decision.PASS_STATEMENT
+    said = STATEMENT_WORDS.get(event.statement, event.statement)
+    return f"{after.name(event.player)}: '{said}' ({rule_for(after.profile, decision)})"
 
 
 @_on(StartingPositionRecorded)
