@@ -334,20 +334,20 @@ def vouched_time(
     - a break had run past its allowance by then: the break's end (and any lateness) is
       decided at the received time, so a backdated ``break end`` costs its penalty points.
 
-    Every token's time later than now (by the few seconds allowed) is now; one before the
-    match's last event is taken at that event's time, the claim kept and shown (a phone whose
-    clock stepped back, a server clock stepped forward and corrected): it never blocks the
-    lines after it.  A director can rule otherwise: ``clock set``, ``penalty``, a ruling.
+    A scorekeeper's time later than now (by the few seconds allowed) is now; any token's
+    before the match's last event is taken at that event's time, the claim kept and shown (a
+    phone whose clock stepped back, a server clock stepped forward and corrected): it never
+    blocks the lines after it.  A director can rule otherwise: ``clock set``, ``penalty``, a ruling.
 
     :raises InvalidTimeError: as :func:`stamp`, for a time that is no time or too far ahead.
     """
     now = now or datetime.now(UTC)
     when = _checked_time(at, now)
-    if when > now:
-        return stamp(None, state.last_at), ""
     claim = when.isoformat()
     if state.last_at and when < datetime.fromisoformat(state.last_at):
         return state.last_at, claim
+    if when > now:  # a scorekeeper's: the server's time; another's within the allowance stands
+        return (stamp(None, state.last_at) if claim_only else claim), ""
     if claim_only and _due_by(state, now):
         return stamp(None, state.last_at), claim
     return claim, claim if claim_only else ""
