@@ -101,6 +101,11 @@ def test_a_late_move_and_hit_give_back_no_time_that_had_run_out(
     assert ledger.state("m").winner == "a"
     text = "\n".join(history_line(entry) for entry in ledger.history("m"))
     assert "entered 13 min after" in text or "entered 14 min after" in text
+    (verdict,) = ledger.verify("m")  # listed by verify, not a fault: the chain holds
+    assert verdict.ok and verdict.marked == (move.originator_version, hit.originator_version)
+    assert f"entered late or not at the time claimed (see history): {verdict.marked[0]}, " in (
+        verdict.text()
+    )
 
 
 def test_a_break_end_backdated_into_the_break_costs_its_penalty_points(
