@@ -14,11 +14,14 @@ test runs: the lines "sent 10 minutes late" reach the ledger at about B+900 s.
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from starlette.testclient import TestClient
 
 from bgledger import access
 from bgledger.commands import decide
@@ -26,6 +29,7 @@ from bgledger.errors import InvalidTimeError, PenaltyRefusedError, TimeNotExpire
 from bgledger.projections.state.clock import at_ms, figures
 from bgledger.projections.views.audit import history_line
 from bgledger.service import Ledger
+from tests.webclient import post
 
 START = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=15)
 """B: the match's start."""
@@ -231,3 +235,26 @@ def test_a_server_clock_stepped_forward_and_corrected_freezes_no_match(
     assert [e.claimed for e in events[-2:]] == [b(900), b(900)]
     timer = ledger.state("m").timer
     assert timer is not None and timer.reserve_ms == (540_000, 540_000)
+
+
+# -- through the web app: the pad's posts, and the director's console -------------------------
+
+
+def test_a_backdated_move_posted_by_a_pad_is_taken_when_received_and_shown_to_the_director(
+    ledger: Ledger, client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sam = issued_at_start(ledger, monkeypatch, "scorekeeper")
+    dora = issued_at_start(ledger, monkeypatch, "director")
+    bobs_turn(ledger)
+    for line in ("move 13/7 13/9", "hit"):
+        answer = post(client, "m", f"@{b(90)} {line}", sam)
+        assert answer.status_code == 201, answer.text
+    answer = post(client, "m", f"@{b(90)} flag a", sam)  # Ann's time started when received
+    assert answer.status_code == 409, answer.text
+    assert "time has not expired" in answer.json()["error"]
+    numbers = [e.originator_version for e in ledger.events("m")[-2:]]
+    page = client.get("/events/Open/director/live").text
+    text = html.unescape(re.sub(r"<[^>]+>", " ", page))
+    assert f"entered late or not at the time claimed: events {numbers[0]}-{numbers[1]}" in text
+    assert post(client, "m", "flag b", dora).status_code == 201  # the director's flag stands
+    assert ledger.state("m").winner == "a"

@@ -84,6 +84,7 @@ from bgledger.projections.state.premature import HANDLERS as PREMATURE_HANDLERS
 from bgledger.projections.state.premature import takes_effect
 from bgledger.projections.state.rulings import HANDLERS as RULING_HANDLERS
 from bgledger.projections.state.rulings import in_force, new_length, take_corrected
+from bgledger.projections.state.witness import marked
 from bgledger.projections.state.timekeeping import AFTER as TIME_AFTER
 from bgledger.projections.state.timekeeping import HANDLERS as TIME_HANDLERS
 from bgledger.projections.state.timekeeping import KEEP_DANCE
@@ -157,6 +158,7 @@ class _Draft:
     obliged: tuple[int, ...]
     flagged: tuple[int, ...]
     anomalies: tuple[str, ...]
+    time_marks: tuple[int, ...]
     last_at: str
     clock: str
     timer: ClockState | None
@@ -289,6 +291,8 @@ def _step(draft: _Draft | None, event: MatchEvent, before: Sequence[MatchEvent] 
         if after is not None:
             after(draft, event)  # a game's end stops the clock (USBGF 4.3.2(a))
     draft.events = event.originator_version
+    if event.claimed and marked(event):  # its time not as claimed, or entered late
+        draft.time_marks = (*draft.time_marks, event.originator_version)
     if not event.bookkeeping or not draft.last_at:
         draft.last_at = event.at  # the table's time: bookkeeping keeps none (principle 13)
     draft.head = event.chain

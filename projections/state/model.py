@@ -115,7 +115,9 @@ class MatchState:
     play of this game bore off while another was outside the home board: off the board but
     not borne off, so they do not save a gammon (ABT 4.4).  ``replay``: on a clock, the player
     whose illegal play a ruling reverted and who replays it on his own time, then hits (CLOCK
-    4.3), until that hit; else None.  ``last_at`` is the time of the last event that
+    4.3), until that hit; else None.  ``time_marks``: the entries whose time the ledger could
+    not take as their recorder claimed it, or that reached it long after
+    (:func:`~bgledger.projections.state.witness.marked`, DESIGN principle 13).  ``last_at`` is the time of the last event that
     happened at the table: the match's "as of", when a running clock is read; an entry that
     is bookkeeping (:attr:`~bgledger.events.MatchEvent.bookkeeping`: a copy's provenance, a
     note, a recording error corrected) never moves it.  ``head`` is the chain of the last
@@ -155,6 +157,7 @@ class MatchState:
     obliged: tuple[int, ...] = ()
     flagged: tuple[int, ...] = ()
     anomalies: tuple[str, ...] = ()
+    time_marks: tuple[int, ...] = ()
     started_at: str = ""
     last_at: str = ""
     timer: ClockState | None = None
