@@ -84,10 +84,10 @@ from bgledger.projections.state.premature import HANDLERS as PREMATURE_HANDLERS
 from bgledger.projections.state.premature import takes_effect
 from bgledger.projections.state.rulings import HANDLERS as RULING_HANDLERS
 from bgledger.projections.state.rulings import in_force, new_length, take_corrected
-from bgledger.projections.state.witness import marked
 from bgledger.projections.state.timekeeping import AFTER as TIME_AFTER
 from bgledger.projections.state.timekeeping import HANDLERS as TIME_HANDLERS
 from bgledger.projections.state.timekeeping import KEEP_DANCE
+from bgledger.projections.state.witness import marked
 from bgledger.rules.errors import RulesError
 from bgledger.rules.judge import play_result, removed_illegally
 from bgledger.rules.notation import parse_play
