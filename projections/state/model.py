@@ -118,9 +118,10 @@ class MatchState:
     4.3), until that hit; else None.  ``time_marks``: the entries whose time the ledger could
     not take as their recorder claimed it, or that reached it long after
     (:func:`~bgledger.projections.state.witness.marked`, DESIGN principle 13).  ``last_at``
-    is the time of the last event that happened at the table: the match's "as of", when a running clock is read; an entry that
-    is bookkeeping (:attr:`~bgledger.events.MatchEvent.bookkeeping`: a copy's provenance, a
-    note, a recording error corrected) never moves it.  ``head`` is the chain of the last
+    is the time of the last event that happened at the table: the match's "as of", when a
+    running clock is read; an entry that is bookkeeping
+    (:attr:`~bgledger.events.MatchEvent.bookkeeping`: a copy's provenance, a note, a
+    recording error corrected) never moves it.  ``head`` is the chain of the last
     event folded (:mod:`bgledger.events.chain`), what the next event links to: bookkeeping,
     not part of the match, so two states that differ only there are equal.
     """
