@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import html
 import re
+import tempfile
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from bgledger import access
@@ -258,3 +261,39 @@ def test_a_backdated_move_posted_by_a_pad_is_taken_when_received_and_shown_to_th
     assert f"entered late or not at the time claimed: events {numbers[0]}-{numbers[1]}" in text
     assert post(client, "m", "flag b", dora).status_code == 201  # the director's flag stands
     assert ledger.state("m").winner == "a"
+
+
+# -- a property: nothing changes for an honest, prompt pad ------------------------------------
+
+GAME = ("opening 3 1", "move 8/5 6/5", "hit", "roll 6 4", "move 24/18 13/9", "hit", "roll 5 2")
+"""A clocked game's lines, as a pad sends them (each legal where it comes)."""
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(gaps=st.lists(st.integers(0, 15_000), min_size=len(GAME), max_size=len(GAME)))
+def test_lines_that_arrive_on_time_fold_exactly_as_the_shell_records_them(
+    gaps: list[int],
+) -> None:
+    """A pad's lines, each reaching the ledger within the offline window of its time and
+    before any reserve or break runs out, are taken at their claims, unmarked: the match is
+    the one the same lines at the same times make at the shell."""
+    with tempfile.TemporaryDirectory() as folder:
+        ledger = Ledger(f"sqlite:///{folder}/ledger.db")
+        began = datetime.now(UTC) - timedelta(milliseconds=sum(gaps) + 1000)
+        for match_id in ("pad", "shell"):
+            ledger.start(("Ann", "Bob"), 5, match_id=match_id, by="kim", at=began.isoformat(),
+                         clock="simple-delay")  # fmt: skip
+        with pytest.MonkeyPatch.context() as patched:
+            patched.setattr(access, "_now", lambda: began.isoformat())
+            sam = ledger.issue_token("scorekeeper", match_id="pad", label="Sam")
+        grant = ledger.authorize(sam, "pad")
+        when = began
+        for gap, line in zip(gaps, GAME, strict=True):
+            when += timedelta(milliseconds=gap)
+            ledger.record_line("pad", f"@{when.isoformat()} {line}", by="Sam", grant=grant)
+            ledger.record_line("shell", f"@{when.isoformat()} {line}", by="Sam")
+        pad, shell = ledger.state("pad"), ledger.state("shell")
+        assert [e.at for e in ledger.events("pad")] == [e.at for e in ledger.events("shell")]
+        assert pad.timer == shell.timer and pad.score == shell.score
+        assert pad.time_marks == () and all(v.marked == () for v in ledger.verify("pad"))
+        ledger.close()
