@@ -168,13 +168,16 @@ def test_a_claim_before_the_token_was_issued_is_refused(ledger: Ledger) -> None:
 
 
 def test_taps_made_offline_after_the_last_contact_still_stand(
-    ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+    ledger: Ledger, client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sam = issued_at_start(ledger, monkeypatch, "scorekeeper")
-    as_token(ledger, sam, f"@{b(830)} opening 3 1")  # last contact: B+830, then offline
-    # tapped at B+840 and B+845 while the network was down, sent together at about B+900
-    as_token(ledger, sam, f"@{b(840)} move 8/5 6/5")
-    as_token(ledger, sam, f"@{b(845)} hit")
+    # through the web app, as the pad's queue posts them
+    assert post(client, "m", f"@{b(830)} opening 3 1", sam).status_code == 201
+    # last contact: B+830, then offline; tapped at B+840 and B+845 while the network was
+    # down, sent together at about B+900
+    for line in (f"@{b(840)} move 8/5 6/5", f"@{b(845)} hit"):
+        answer = post(client, "m", line, sam)
+        assert answer.status_code == 201, answer.text
     events = ledger.events("m")
     assert [e.at for e in events[-2:]] == [b(840), b(845)]  # the claims stand
     timer = ledger.state("m").timer
