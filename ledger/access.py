@@ -37,7 +37,6 @@ from sqlalchemy import (
     update,
 )
 
-from bgledger.commands.decide import FUTURE_TOLERANCE
 from bgledger.errors import InvalidTimeError, TokenScopeError, UnknownTokenError
 from bgledger.rules.errors import RulesError
 from bgledger.rules.text import check_text
@@ -371,7 +370,9 @@ class TokenBook:
         return Grant(row["label"], row["role"], row["match_id"], row["event"], row["digest"])
 
     @staticmethod
-    def still_held(grant: Grant, claim: datetime | None = None) -> Callable[[Connection], None]:
+    def still_held(
+        grant: Grant, claim: datetime | None = None, slack: timedelta = timedelta(0)
+    ) -> Callable[[Connection], None]:
         """The check a write makes in its own transaction, just before it inserts: the token
         ``grant`` was read from (:meth:`held`) is still in force, neither revoked nor expired
         since (its body may have taken long to arrive).  On PostgreSQL the token's row is
@@ -380,7 +381,7 @@ class TokenBook:
         ``claim``: the time a scorekeeper's line gave (DESIGN principle 13).  It may not be
         earlier than the token's last contact (``last_contact``: the latest time one of its
         lines gave, never later than when it was received; before any, when it was issued),
-        but for the few seconds two clocks may disagree
+        but for ``slack``, the few seconds two clocks may disagree
         (:data:`~bgledger.commands.decide.FUTURE_TOLERANCE`): a pad sends what it kept
         offline in the order it was tapped, each after the last it sent, so only a time
         rewritten after the fact falls before.  The contact then moves to the claim (the
@@ -409,7 +410,7 @@ class TokenBook:
                     "line was recorded: nothing was recorded; ask the director for a new link"
                 )
             if claim is not None:
-                _contact(connection, row, claim)
+                _contact(connection, row, claim, slack)
 
         return check
 
@@ -514,7 +515,7 @@ def _entry(row: Any) -> TokenEntry:
                       row["revoked_at"])  # fmt: skip
 
 
-def _contact(connection: Connection, row: Any, claim: datetime) -> None:
+def _contact(connection: Connection, row: Any, claim: datetime, slack: timedelta) -> None:
     """Refuse ``claim`` before the token's last contact (:meth:`TokenBook.still_held`), else
     move the contact on to it.
 
@@ -522,7 +523,7 @@ def _contact(connection: Connection, row: Any, claim: datetime) -> None:
     """
     contact = row["last_contact"]
     since = contact or row["issued_at"]
-    if claim < datetime.fromisoformat(since) - FUTURE_TOLERANCE:
+    if claim < datetime.fromisoformat(since) - slack:
         what = "its last line's time" if contact else "when it was issued"
         raise InvalidTimeError(
             f"--at {claim.isoformat()} is before this token's last contact with the ledger, "

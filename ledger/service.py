@@ -71,7 +71,7 @@ from bgledger.access import (
 from bgledger.commands.breaks import BEST_OF_THREE
 from bgledger.commands.clock import NOMINAL_MS, SET_RULES, parse_clock
 from bgledger.commands.corrections import entries_in_force
-from bgledger.commands.decide import claim_of, stamp, vouched_time
+from bgledger.commands.decide import FUTURE_TOLERANCE, claim_of, stamp, vouched_time
 from bgledger.commands.language import without_comment
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.rulings import RULERS, InvalidRulingError, Ruling
@@ -1068,7 +1068,7 @@ class Ledger:
         guard = None
         if grant is not None:
             claimed = claim_of(timed.at) if grant.role == "scorekeeper" else None
-            guard = TokenBook.still_held(grant, claimed)
+            guard = TokenBook.still_held(grant, claimed, FUTURE_TOLERANCE)
         if timed.needs_history or timed.reads_history:
             return self._store.rule(match_id, decide, keyed, guard)
         return self._store.act(match_id, lambda m: decide(m, []), keyed, guard)
