@@ -344,12 +344,12 @@ def vouched_time(
     now = now or datetime.now(UTC)
     when = _checked_time(at, now)
     claim = when.isoformat()
+    if claim_only and _due_by(state, now):  # decided on the time the ledger vouches for
+        return stamp(None, state.last_at), claim
     if state.last_at and when < datetime.fromisoformat(state.last_at):
         return state.last_at, claim
     if when > now:  # a scorekeeper's: the server's time; another's within the allowance stands
         return (stamp(None, state.last_at) if claim_only else claim), ""
-    if claim_only and _due_by(state, now):
-        return stamp(None, state.last_at), claim
     return claim, claim if claim_only else ""
 
 
