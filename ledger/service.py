@@ -73,7 +73,7 @@ from bgledger.access import (
 from bgledger.commands.breaks import BEST_OF_THREE
 from bgledger.commands.clock import NOMINAL_MS, SET_RULES, parse_clock
 from bgledger.commands.corrections import entries_in_force
-from bgledger.commands.decide import server_time, stamp
+from bgledger.commands.decide import FUTURE_TOLERANCE, claim_of, stamp, vouched_time
 from bgledger.commands.language import without_comment
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.rulings import RULERS, InvalidRulingError, Ruling
@@ -1111,14 +1111,21 @@ class Ledger:
             before, version = match.state, match.version
             if grant is not None and isinstance(timed, Undo | Amend):
                 self._check_correction(grant, match_id, history, timed)
-            done = timed
-            if grant is not None and grant.role == "scorekeeper" and timed.at is not None:
-                # a scorekeeper's lines take the server's time, or an offline pad's earlier moment
-                done = replace(timed, at=server_time(timed.at, before.last_at))
-            return before, version, done.perform(match, by, history), match
+            done, claim = timed, ""
+            if grant is not None and timed.at is not None:
+                # a token's time is a claim: taken as the ledger can vouch for it (principle 13)
+                scorekeeper = grant.role == "scorekeeper"
+                taken, claim = vouched_time(timed.at, before, claim_only=scorekeeper)
+                done = replace(timed, at=taken)
+            with match.claiming(claim):
+                return before, version, done.perform(match, by, history), match
 
-        # the token checked again as the line goes in (its body may have come in slowly)
-        guard = TokenBook.still_held(grant) if grant is not None else None
+        # the token checked again as the line goes in (its body may have come in slowly), and
+        # a scorekeeper's time against his token's last contact
+        guard = None
+        if grant is not None:
+            claimed = claim_of(timed.at) if grant.role == "scorekeeper" else None
+            guard = TokenBook.still_held(grant, claimed, FUTURE_TOLERANCE)
         if timed.needs_history or timed.reads_history:
             return self._store.rule(match_id, decide, keyed, guard)
         return self._store.act(match_id, lambda m: decide(m, []), keyed, guard)

@@ -71,6 +71,7 @@ def state_to_dict(state: MatchState) -> dict[str, Any]:
         "obliged": list(state.obliged),
         "flagged": list(state.flagged),
         "anomalies": list(state.anomalies),
+        "time_marks": list(state.time_marks),
         "started_at": state.started_at,
         "last_at": state.last_at,
         "timer": _timer_to_dict(state.timer),
@@ -158,6 +159,7 @@ def state_from_dict(data: dict[str, Any]) -> MatchState:
         obliged=tuple(data.get("obliged", ())),
         flagged=tuple(data["flagged"]),
         anomalies=tuple(data["anomalies"]),
+        time_marks=tuple(data.get("time_marks", ())),  # none before claims were kept
         started_at=data["started_at"],
         last_at=data["last_at"],
         timer=_timer_from_dict(data.get("timer")),

@@ -91,6 +91,7 @@ from bgledger.projections.state.statements import LAPSES as STATEMENT_LAPSES
 from bgledger.projections.state.timekeeping import AFTER as TIME_AFTER
 from bgledger.projections.state.timekeeping import HANDLERS as TIME_HANDLERS
 from bgledger.projections.state.timekeeping import KEEP_DANCE
+from bgledger.projections.state.witness import marked
 from bgledger.rules.errors import RulesError
 from bgledger.rules.judge import play_result, removed_illegally
 from bgledger.rules.notation import parse_play
@@ -161,6 +162,7 @@ class _Draft:
     obliged: tuple[int, ...]
     flagged: tuple[int, ...]
     anomalies: tuple[str, ...]
+    time_marks: tuple[int, ...]
     last_at: str
     clock: str
     timer: ClockState | None
@@ -298,6 +300,8 @@ def _step(draft: _Draft | None, event: MatchEvent, before: Sequence[MatchEvent] 
         if after is not None:
             after(draft, event)  # a game's end stops the clock (USBGF 4.3.2(a))
     draft.events = event.originator_version
+    if event.claimed and marked(event):  # its time not as claimed, or entered late
+        draft.time_marks = (*draft.time_marks, event.originator_version)
     if not event.bookkeeping or not draft.last_at:
         draft.last_at = event.at  # the table's time: bookkeeping keeps none (principle 13)
     draft.head = event.chain

@@ -128,10 +128,13 @@ class MatchState:
     not borne off, so they do not save a gammon (ABT 4.4).  ``replay``: on a clock, the player
     whose illegal play a ruling reverted and who replays it on his own time, then hits (CLOCK
     4.3), until that hit; else None.  ``statements``: the binding cube statements standing
-    (USBGF 4.4.3, 4.4.4; :class:`Statement`).  ``last_at`` is the time of the last event that
-    happened at the table: the match's "as of", when a running clock is read; an entry that
-    is bookkeeping (:attr:`~bgledger.events.MatchEvent.bookkeeping`: a copy's provenance, a
-    note, a recording error corrected) never moves it.  ``head`` is the chain of the last
+    (USBGF 4.4.3, 4.4.4; :class:`Statement`).  ``time_marks``: the entries whose time the
+    ledger could not take as their recorder claimed it, or that reached it long after
+    (:func:`~bgledger.projections.state.witness.marked`, DESIGN principle 13).  ``last_at``
+    is the time of the last event that happened at the table: the match's "as of", when a
+    running clock is read; an entry that is bookkeeping
+    (:attr:`~bgledger.events.MatchEvent.bookkeeping`: a copy's provenance, a note, a
+    recording error corrected) never moves it.  ``head`` is the chain of the last
     event folded (:mod:`bgledger.events.chain`), what the next event links to: bookkeeping,
     not part of the match, so two states that differ only there are equal.
     """
@@ -168,6 +171,7 @@ class MatchState:
     obliged: tuple[int, ...] = ()
     flagged: tuple[int, ...] = ()
     anomalies: tuple[str, ...] = ()
+    time_marks: tuple[int, ...] = ()
     started_at: str = ""
     last_at: str = ""
     timer: ClockState | None = None

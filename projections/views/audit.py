@@ -127,6 +127,7 @@ from bgledger.projections.state.corrections import replacement
 from bgledger.projections.state.fold import Crawford, apply, needs_history
 from bgledger.projections.state.model import MatchState, Phase, game_points, other, seat
 from bgledger.projections.state.situation import score_text
+from bgledger.projections.state.witness import witness_text
 from bgledger.projections.views.words import (
     numbers_text,
     points_of,
@@ -771,6 +772,10 @@ class HistoryEntry:
     :ivar correction: for a correction of a recording error, who allowed it, why, what
         it voids and (an amendment) the line that replaced the entry.
     :ivar zone: the UTC offset the match's views print times in (:func:`match_zone`).
+    :ivar witness: for an entry whose time the ledger could not take as its recorder gave
+        it, or that reached the ledger long after (DESIGN principle 13,
+        :func:`~bgledger.projections.state.witness.witness_text`): the claim and how late
+        (``"claimed 2026-11-28 14:02:30, entered 13 min after"``); else ``""``.
     """
 
     number: int
@@ -787,6 +792,7 @@ class HistoryEntry:
     voided_as: str = ""
     correction: CorrectionDetails | None = None
     zone: str = ""
+    witness: str = ""
 
 
 class CorrectionDetails(TypedDict):
@@ -886,6 +892,7 @@ def history(events: Iterable[MatchEvent], *, last: int | None = None) -> list[Hi
                 voided_as="" if by is None else _voided_as(numbered.get(by)),
                 correction=_correction_details(event),
                 zone=match_zone(after.started_at),
+                witness=_witness(event, match_zone(after.started_at)),
             )
         )
     return entries
@@ -967,10 +974,16 @@ def folded_entries(
                 flagged=after.flagged[-1:] == (number,), rule=_rule(event), game=after.game,
                 ruling=ruling_details(event), clock=clock_reading(event, after),
                 zone=match_zone(after.started_at),
+                witness=_witness(event, match_zone(after.started_at)),
             )
         )  # fmt: skip
         state = after
     return entries
+
+
+def _witness(event: MatchEvent, zone: str) -> str:
+    """The entry's time mark (:attr:`HistoryEntry.witness`), its claim printed in ``zone``."""
+    return witness_text(event, in_zone(event.claimed, zone)) if event.claimed else ""
 
 
 def _voided_as(voider: MatchEvent | None) -> str:
@@ -1002,6 +1015,8 @@ def history_json(entries: Iterable[HistoryEntry]) -> list[dict[str, Any]]:
             del document["clock"]
         if document["correction"] is None:
             del document["correction"]
+        if not document["witness"]:
+            del document["witness"]
         details = document.pop("ruling")
         if details is not None:
             document.update(details, in_force=entry.voided_by is None)
@@ -1029,6 +1044,8 @@ def history_line(entry: HistoryEntry, width: int = 0) -> str:
         text += f"  [{entry.voided_as} at {entry.voided_by}: recording error]"
     elif entry.voided_by:
         text += f"  [voided by ruling {entry.voided_by}]"
+    if entry.witness:
+        text += f"  [{entry.witness}]"
     return f"{entry.number:>5} {mark} {when}  {entry.recorded_by:<{width}}  {text}"
 
 

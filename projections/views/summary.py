@@ -278,7 +278,7 @@ def state_json(state: MatchState, now_ms: int | None = None) -> dict[str, Any]:
         "next_length": state.next_length,
         "flagged": list(state.flagged),
         "anomalies": list(state.anomalies),
-    }
+    } | ({"time_marks": list(state.time_marks)} if state.time_marks else {})
 
 
 def _opening_throw(state: MatchState) -> bool:
