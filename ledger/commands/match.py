@@ -14,7 +14,9 @@ The commands live with their feature, as mixins on
 - :class:`~bgledger.commands.setup.SetupCommands`: :meth:`Match.start`, and
   errors in a game's starting position;
 - :class:`~bgledger.commands.corrections.CorrectionCommands`: a scorekeeper's
-  recording errors withdrawn (``undo``) or amended (``amend``), apart from rulings.
+  recording errors withdrawn (``undo``) or amended (``amend``), apart from rulings;
+- :class:`~bgledger.commands.classic.ClassicCommands`: the classic laws of the throw and
+  the touch (CLASSIC 7, 8, 11).
 
 Recording is the stream's protected ``_record``: only the aggregate's own
 commands record, and only after they have decided.
@@ -35,6 +37,7 @@ from functools import lru_cache
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from bgledger.commands.breaks import BreakCommands
+from bgledger.commands.classic import ClassicCommands
 from bgledger.commands.corrections import CorrectionCommands
 from bgledger.commands.cube import CubeCommands
 from bgledger.commands.setup import SetupCommands
@@ -50,7 +53,7 @@ def match_uuid(match_id: str) -> UUID:
     return uuid5(_NAMESPACE, match_id)
 
 
-class Match(CubeCommands, BreakCommands, SetupCommands, CorrectionCommands):
+class Match(ClassicCommands, CubeCommands, BreakCommands, SetupCommands, CorrectionCommands):
     """One match: its id, its version (events so far), its folded state and its commands.
 
     Commands take ``by`` (who records) and ``at`` (when it happened, ISO

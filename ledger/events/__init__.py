@@ -24,6 +24,13 @@ changed event gets a higher ``class_version`` and an ``upcast_vN_vN+1``.
 from __future__ import annotations
 
 from bgledger.events.base import MatchEvent
+from bgledger.events.classic import (
+    CallCorrected,
+    DiceSet,
+    ManAdjusted,
+    ManTouched,
+    ThrowCalled,
+)
 from bgledger.events.clock import (
     TIME_EVENTS,
     BreakEnded,
@@ -90,12 +97,17 @@ from bgledger.events.rulings import (
 )
 
 __all__ = [
-    "TIME_EVENTS", "BreakEnded", "BreakStarted", "CheckersPlayed", "ClockHit", "ClockHitImplied",
+    "TIME_EVENTS", "BreakEnded", "BreakStarted",
+    "CallCorrected",  # CLASSIC 8
+    "CheckersPlayed", "ClockHit", "ClockHitImplied",
     "ClockRead", "ClockRestored", "ClockResumed", "ClockSet", "ClockStarted", "ClockStopped",
     "ConcessionVoided", "CopyImported", "CrawfordPassNullified", "CubeActionVoided", "CubeDropped",
     "CubeLevelCorrected",
-    "CubeOffered", "CubeTaken", "DiceRolled", "EntryAmended", "EntryCorrected", "EntryWithdrawn",
-    "GameStarted", "GameWon", "MatchEvent", "MatchForfeited", "MatchLengthCorrected",
+    "CubeOffered", "CubeTaken", "DiceRolled",
+    "DiceSet",  # CLASSIC 7
+    "EntryAmended", "EntryCorrected", "EntryWithdrawn",
+    "GameStarted", "GameWon", "ManAdjusted", "ManTouched",  # CLASSIC 11
+    "MatchEvent", "MatchForfeited", "MatchLengthCorrected",
     "MatchStarted", "MatchWon", "OpeningRollMade", "PenaltyPointsAssessed", "PlaysReverted",
     "PrematureDoubleMade", "PrematureRollAccepted", "PrematureRollMade", "PrematureRollRefused",
     "RemarkRecorded",
@@ -103,6 +115,7 @@ __all__ = [
     "ResignationRejected", "RollVoided", "RulingMade", "RulingNoted", "RulingOverturned",
     "ScoreCorrected", "SingleDiceAgreed", "SocialDoubleMade", "StartingPositionCorrected",
     "StartingPositionRecorded",
+    "ThrowCalled",  # CLASSIC 8
     "TimeExpired",
     "UnplayablePlayRecorded",
 ]  # fmt: skip

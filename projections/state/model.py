@@ -115,10 +115,14 @@ class MatchState:
     play of this game bore off while another was outside the home board: off the board but
     not borne off, so they do not save a gammon (ABT 4.4).  ``replay``: on a clock, the player
     whose illegal play a ruling reverted and who replays it on his own time, then hits (CLOCK
-    4.3), until that hit; else None.  ``last_at`` is the time of the last event that
-    happened at the table: the match's "as of", when a running clock is read; an entry that
-    is bookkeeping (:attr:`~bgledger.events.MatchEvent.bookkeeping`: a copy's provenance, a
-    note, a recording error corrected) never moves it.  ``head`` is the chain of the last
+    4.3), until that hit; else None.  ``obliged`` and ``onward``: after a reverted play, the
+    points the men wrongly moved left and those the men moved correctly left (CLASSIC 10);
+    ``touched``: the points of the men the player on roll touched (CLASSIC 11); ``thrown``:
+    the dice thrown while a call that differs from them may be corrected (CLASSIC 8).
+    ``last_at`` is the time of the last event that happened at the table: the match's "as
+    of", when a running clock is read; an entry that is bookkeeping
+    (:attr:`~bgledger.events.MatchEvent.bookkeeping`: a copy's provenance, a note, a
+    recording error corrected) never moves it.  ``head`` is the chain of the last
     event folded (:mod:`bgledger.events.chain`), what the next event links to: bookkeeping,
     not part of the match, so two states that differ only there are equal.
     """
@@ -153,6 +157,9 @@ class MatchState:
     danced: int = 0
     next_length: int | None = None
     obliged: tuple[int, ...] = ()
+    onward: tuple[int, ...] = ()
+    touched: tuple[int, ...] = ()
+    thrown: tuple[int, int] | None = None
     flagged: tuple[int, ...] = ()
     anomalies: tuple[str, ...] = ()
     started_at: str = ""
