@@ -65,8 +65,13 @@ def filled(allowed: Allowed, state: MatchState, rng: random.Random) -> str | Non
     if verb in ("amend", "undo", "setup", "clock read", "clock start", "flag"):
         return None
     rest = line[len(verb) :]
-    if verb in ("opening", "roll", "call", "interfered"):
+    if verb in ("opening", "roll", "interfered"):
         return f"{verb} {dice(rng)}{rest}"
+    if verb == "call":  # a call is recorded when it differs from the dice (CLASSIC 8)
+        while True:
+            one, two = rng.randint(1, 6), rng.randint(1, 6)
+            if sorted((one, two)) != sorted(state.dice or ()):
+                return f"call {one} {two}"
     if verb in ("touch", "jadoube"):
         return f"{verb} {man(state, rng)}"
     if verb == "move":
