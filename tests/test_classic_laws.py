@@ -322,6 +322,8 @@ def test_the_command_line_records_a_touch_and_refuses_the_play_that_leaves_it(db
     assert run(db, "move", "m", "13/8 6/4").exit_code == 0
     shown = json.loads(run(db, "show", "m", "--json").output)
     assert shown["turn"] == "b"
+    history = run(db, "history", "m").output
+    assert "Ann touched a man on 6: it must be moved if playable (CLASSIC 11)" in history
 
 
 def test_the_command_line_records_a_call_and_its_correction(db: str) -> None:
@@ -342,7 +344,8 @@ def test_the_command_line_records_a_call_and_its_correction(db: str) -> None:
     shown = json.loads(run(db, "show", "m", "--json").output)
     assert (shown["turn"], shown["dice"]) == ("b", [6, 3])
     history = run(db, "history", "m").output
-    assert "CLASSIC 8" in history
+    assert "Bob called the throw 6-4 (the dice show 6-3): played as called it stands" in history
+    assert "the call at event 7 corrected: Bob plays the dice thrown, 6-3" in history
 
 
 def test_the_command_line_refuses_a_touch_under_usbgf_with_its_rule(db: str) -> None:

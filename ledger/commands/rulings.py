@@ -268,7 +268,8 @@ class RulingCommands(MatchStream):
             subjects.append(Subject.IMPOSSIBLE_POSITION)
         chosen = self._choose(history, subjects, number, event.player, ruling)
         voids = [number, *actions_after(history, number)]
-        same, onward = [], []
+        same: list[int] = []
+        onward: list[int] = []
         if chosen.remedy.value is Remedy.SAME_CHECKER:
             same, onward = _wrongly_moved(history, event)
         self._record_ruling(

@@ -73,7 +73,7 @@ def _due_plays(state: MatchState) -> tuple[tuple[Due, ...], list[LegalPlay]]:
         return (), []
     if not (state.obliged or state.touched):
         return (), []
-    options = legal_plays(state.position, state.dice)
+    options = list(legal_plays(state.position, state.dice))
     found: list[Due] = []
 
     def narrow(due: Due) -> bool:
@@ -131,7 +131,7 @@ def plays_due(state: MatchState) -> list[LegalPlay]:
     if state.phase is not Phase.PLAY or state.dice is None:
         return []
     found, options = _due_plays(state)
-    return options if found else legal_plays(state.position, state.dice)
+    return options if found else list(legal_plays(state.position, state.dice))
 
 
 def first_unmet(state: MatchState, result: Position) -> Due | None:
