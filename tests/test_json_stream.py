@@ -298,6 +298,7 @@ def test_rulings_are_exported_with_what_they_void_restore_and_set_and_no_state(
         "restores": [],
         "event": 6,
         "same_checker": [],  # usbgf-2016 does not oblige the same man (CLASSIC 10 does)
+        "moved_on": [],  # nor a man moved on (CLASSIC 10's fallback)
     }
     # the match right after the ruling: Bob to play his 6-4 again, as before event 6
     state = ledger.state("m", at=7)
