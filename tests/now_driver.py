@@ -14,6 +14,7 @@ from pathlib import Path
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.vocabulary import parse
 from bgledger.projections.state.allowed import Allowed
+from bgledger.projections.state.classic import plays_due
 from bgledger.projections.state.fold import MatchState
 from bgledger.projections.state.situation import Now, now
 from bgledger.rules.legal import legal_plays
@@ -41,9 +42,18 @@ def dice(rng: random.Random) -> str:
 
 
 def play(state: MatchState, rng: random.Random) -> str:
+    """A legal play of the dice, one that does what the classic laws oblige (CLASSIC 10, 11)."""
     if state.dice is None:
         return "24/23"
-    return str(rng.choice(legal_plays(state.position, state.dice)).play) or "cannot move"
+    return str(rng.choice(plays_due(state) or legal_plays(state.position, state.dice)).play) or (
+        "cannot move"
+    )
+
+
+def man(state: MatchState, rng: random.Random) -> str:
+    """A point where the player on roll has a man (to touch or adjust, CLASSIC 11)."""
+    mover = state.position.mover
+    return str(rng.choice([point for point in range(1, 26) if mover[point]]))
 
 
 def filled(allowed: Allowed, state: MatchState, rng: random.Random) -> str | None:
@@ -55,8 +65,15 @@ def filled(allowed: Allowed, state: MatchState, rng: random.Random) -> str | Non
     if verb in ("amend", "undo", "setup", "clock read", "clock start", "flag"):
         return None
     rest = line[len(verb) :]
-    if verb in ("opening", "roll"):
+    if verb in ("opening", "roll", "interfered"):
         return f"{verb} {dice(rng)}{rest}"
+    if verb == "call":  # a call is recorded when it differs from the dice (CLASSIC 8)
+        while True:
+            one, two = rng.randint(1, 6), rng.randint(1, 6)
+            if sorted((one, two)) != sorted(state.dice or ()):
+                return f"call {one} {two}"
+    if verb in ("touch", "jadoube"):
+        return f"{verb} {man(state, rng)}"
     if verb == "move":
         return f"move {play(state, rng)}"
     if verb == "void-roll":

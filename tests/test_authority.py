@@ -68,6 +68,12 @@ LOWEST: dict[str, tuple[str, str]] = {
     "CorrectScore": ("correct-score 3-2 --reason the sheet says 3-2", "director"),
     "RulingNote": ("note --ruled-by director --reason asked about the clock", "director"),
     "MissedHit": ("missed-hit --reason Ann never hit her clock", "director"),
+    # the classic laws of the throw and the touch (CLASSIC 7, 8, 11)
+    "Touch": ("touch 6", "scorekeeper"),
+    "Jadoube": ("jadoube 6", "scorekeeper"),
+    "Interfered": ("interfered 1 1", "scorekeeper"),
+    "Call": ("call 6 4", "scorekeeper"),
+    "CorrectCall": ("correct-call 6 --reason Bob saw the three in time", "director"),
     "Undo": ("undo --reason typed 6-3", "scorekeeper"),
     "Amend": ("amend 6 move 8/5 6/5 --reason typed 8/4", "scorekeeper"),
 }

@@ -187,4 +187,7 @@ def test_classic_cites_its_own_laws_where_they_speak_and_usbgf_only_where_silent
         Decision.SAME_CHECKER,
         Decision.ILLEGAL_PLAY,
         Decision.ILLEGAL_PLAY_OF_DICE,
+        Decision.INTERFERED_DICE,  # CLASSIC 7
+        Decision.CALLED_THROW,  # CLASSIC 8
+        Decision.TOUCH_MOVE,  # CLASSIC 11
     }

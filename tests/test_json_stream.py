@@ -298,6 +298,7 @@ def test_rulings_are_exported_with_what_they_void_restore_and_set_and_no_state(
         "restores": [],
         "event": 6,
         "same_checker": [],  # usbgf-2016 does not oblige the same man (CLASSIC 10 does)
+        "moved_on": [],  # nor a man moved on (CLASSIC 10's fallback)
     }
     # the match right after the ruling: Bob to play his 6-4 again, as before event 6
     state = ledger.state("m", at=7)
@@ -316,8 +317,13 @@ def test_a_match_with_every_kind_of_ruling_round_trips_under_a_new_id(
 ) -> None:
     original, document = ruled
     # The setup correction needs a game begun from a wrong position: tests/test_setup_errors.py
-    # round-trips it; a voided concession, tests/test_rulings_from_the_text.py.
-    kinds = {k.__name__ for k in RULINGS} - {"StartingPositionCorrected", "ConcessionVoided"}
+    # round-trips it; a voided concession, tests/test_rulings_from_the_text.py; a call corrected
+    # (classic only, CLASSIC 8), tests/test_lines.py's example of correct-call.
+    kinds = {k.__name__ for k in RULINGS} - {
+        "StartingPositionCorrected",
+        "ConcessionVoided",
+        "CallCorrected",
+    }
     assert {e["type"] for e in document["events"]} >= kinds
     assert import_json(fresh, read(document), match_id="copy", by="lee") == "copy"
     copied, recorded = copied_history(fresh, "copy"), original.history("m")

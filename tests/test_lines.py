@@ -354,6 +354,22 @@ _example(
      "missed-hit --reason Ann never hit her clock"],
     **_CLOCKED,
 )  # fmt: skip
+# -- the classic laws of the throw and the touch (CLASSIC 7, 8, 11) --
+_CLASSIC = ["opening 5 2", "play-singles"]
+_BOB = [*_CLASSIC, "move 13/8 13/11"]
+_example(voc.Touch, [*_CLASSIC, "touch 6", "move 13/8 6/4"], profile="classic")
+_example(voc.Jadoube, [*_CLASSIC, "jadoube 6", "move 13/8 13/11"], profile="classic")
+_example(voc.Interfered, [*_BOB, "roll 6 5", "interfered 1 1", "move 6/5 6/5 8/7 8/7"],
+         profile="classic")  # fmt: skip
+_example(voc.Call, [*_BOB, "roll 6 3", "call 6 4", "move 24/18 13/9", "roll 3 1"],
+         profile="classic")  # fmt: skip
+_example(
+    voc.CorrectCall,
+    [*_BOB, "roll 6 3", "call 6 4", "move 24/18 13/9",
+     "correct-call {ThrowCalled} --ruled-by players --reason Ann saw the three in time",
+     "move 24/18 13/10"],
+    profile="classic",
+)  # fmt: skip
 _example(voc.Undo, [*_GAME, "roll 6 3", "undo --reason typed 6-3", "roll 6 4"])
 _example(voc.Amend, [*_GAME, "roll 6 3", "amend {DiceRolled} roll 6 4", "move 24/18 13/9"])
 

@@ -41,7 +41,7 @@ when the module is imported would be minutes older by the time a test runs in a 
 
 @pytest.fixture(autouse=True)
 def _started() -> None:
-    global START  # noqa: PLW0603 (the tests write their times as B plus seconds)
+    global START
     START = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=15)
 
 

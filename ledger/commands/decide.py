@@ -31,6 +31,7 @@ from bgledger.projections.state.allowed import (
     must_double,
     resignation_problem,
 )
+from bgledger.projections.state.classic import first_unmet
 from bgledger.projections.state.clock import at_ms, figure
 from bgledger.projections.state.fold import MatchState, Phase, other
 from bgledger.projections.state.situation import premature_situation, situation
@@ -114,26 +115,23 @@ def void_reason_rule(profile: Profile, reason: str) -> str:
 
 
 def same_checker(state: MatchState, verdict: Judgement) -> Judgement:
-    """``verdict``, made illegal if it ignores CLASSIC 10 after a reverted play.
+    """``verdict``, made illegal if it ignores what the classic laws oblige the play to do
+    (:func:`~bgledger.projections.state.classic.dues`).
 
-    The rule cited is the profile's for :attr:`~Decision.SAME_CHECKER`.
-
-    "If a man wrongly moved can be moved correctly, the player in error is
-    obliged to move that man": when some legal play moves a man from a point
-    the wrongly moved men left (``state.obliged``), the play must too.
+    CLASSIC 10 after a reverted play: "If a man wrongly moved can be moved correctly, the
+    player in error is obliged to move that man. If he cannot be moved correctly, the other
+    man that was moved correctly on the same throw must be moved on the number of points on
+    the second die, if possible."  CLASSIC 11: "Any man touched, except for the purpose of
+    adjusting it, must be moved if the piece is playable."  The rule cited is the profile's
+    for :attr:`~Decision.SAME_CHECKER` or :attr:`~Decision.TOUCH_MOVE`.
     """
-    if not verdict.legal or not state.obliged or state.dice is None:
+    if not verdict.legal or state.dice is None:
         return verdict
-    obliged = set(state.obliged)
-    options = legal_plays(state.position, state.dice)
-    possible = [lp for lp in options if obliged & {step[0] for step in lp.steps}]
-    moved = {move.source for move in verdict.play.moves}
-    if not possible or obliged & moved:
+    due = first_unmet(state, verdict.result)
+    if due is None:
         return verdict
-    points = ", ".join(str(p) for p in sorted(obliged))
-    reason = f"the man wrongly moved (from {points}) can be moved correctly and must be"
-    rule = get_profile(state.profile).cite(Decision.SAME_CHECKER)
-    return replace(verdict, legal=False, reason=reason, rule=rule, decision=Decision.SAME_CHECKER)
+    rule = get_profile(state.profile).cite(due.decision)
+    return replace(verdict, legal=False, reason=due.why, rule=rule, decision=due.decision)
 
 
 def require_phase(state: MatchState, action: str, decision: Decision, *phases: Phase) -> None:

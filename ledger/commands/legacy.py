@@ -139,6 +139,15 @@ ACTIONS: dict[type[MatchEvent], Command] = {
 }
 """The command recording each kind of game action."""
 
+ACTIONS.update(
+    {  # the classic laws of the throw and the touch (CLASSIC 7, 8, 11)
+        ev.ManTouched: lambda m, e, k: m.touch(e.point, **when(k)),
+        ev.ManAdjusted: lambda m, e, k: m.jadoube(e.point, **when(k)),
+        ev.DiceSet: lambda m, e, k: m.interfered(e.die1, e.die2, **when(k)),
+        ev.ThrowCalled: lambda m, e, k: m.call(e.die1, e.die2, **when(k)),
+    }
+)
+
 CLOCK_LINES: dict[type[MatchEvent], Command] = {
     ev.ClockHit: lambda m, e, k: m.hit(e.player, **when(k)),
     ev.ClockHitImplied: lambda m, e, k: m.hit_implied(**when(k)),  # then the action as played
@@ -303,6 +312,8 @@ RULINGS: dict[type[RulingMade], Decision] = {
     ev.StartingPositionCorrected: lambda m, h, e, r: m.correct_setup(h, e.event, r),
 }
 """The decision recording each kind of ruling: ``(match, history before it, event, ruling)``."""
+
+RULINGS[ev.CallCorrected] = lambda m, h, e, r: m.correct_call(h, e.event, r)  # CLASSIC 8
 
 
 def _rule(

@@ -17,6 +17,8 @@ The commands live with their feature, as mixins on
   recording errors withdrawn (``undo``) or amended (``amend``), apart from rulings;
 - :class:`~bgledger.commands.statements.StatementCommands`: binding statements about the
   cube (USBGF 4.4.3, 4.4.4).
+- :class:`~bgledger.commands.classic.ClassicCommands`: the classic laws of the throw and
+  the touch (CLASSIC 7, 8, 11).
 
 Recording is the stream's protected ``_record``: only the aggregate's own
 commands record, and only after they have decided.
@@ -37,6 +39,7 @@ from functools import lru_cache
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from bgledger.commands.breaks import BreakCommands
+from bgledger.commands.classic import ClassicCommands
 from bgledger.commands.corrections import CorrectionCommands
 from bgledger.commands.cube import CubeCommands
 from bgledger.commands.setup import SetupCommands
@@ -53,7 +56,14 @@ def match_uuid(match_id: str) -> UUID:
     return uuid5(_NAMESPACE, match_id)
 
 
-class Match(CubeCommands, BreakCommands, SetupCommands, CorrectionCommands, StatementCommands):
+class Match(
+    ClassicCommands,
+    CubeCommands,
+    BreakCommands,
+    SetupCommands,
+    CorrectionCommands,
+    StatementCommands,
+):
     """One match: its id, its version (events so far), its folded state and its commands.
 
     Commands take ``by`` (who records) and ``at`` (when it happened, ISO

@@ -59,6 +59,7 @@ from bgledger.events import (
     SingleDiceAgreed,
     UnplayablePlayRecorded,
 )
+from bgledger.projections.state.classic import plays_due
 from bgledger.projections.state.fold import MatchState, Phase, other
 from bgledger.projections.state.model import game_points
 from bgledger.rules.judge import Judgement, judge
@@ -438,7 +439,7 @@ def _made_instead(state: MatchState, play: str) -> NextStep:
     """
     assert state.turn is not None and state.dice is not None
     mover, dice = NextStep.literal(state.name(state.turn)), state.dice
-    example = str(legal_plays(state.position, dice)[0].play)
+    example = str((plays_due(state) or legal_plays(state.position, dice))[0].play)
     text = (
         f"{mover}'s dice are {dice[0]}-{dice[1]}: record the play made with them, e.g. {{}}, "
         "or, if this play was made at the board, {}; if the dice were entered wrong, {} "

@@ -268,10 +268,13 @@ class RulingCommands(MatchStream):
             subjects.append(Subject.IMPOSSIBLE_POSITION)
         chosen = self._choose(history, subjects, number, event.player, ruling)
         voids = [number, *actions_after(history, number)]
-        same = _wrongly_moved(history, event) if chosen.remedy.value is Remedy.SAME_CHECKER else []
+        same: list[int] = []
+        onward: list[int] = []
+        if chosen.remedy.value is Remedy.SAME_CHECKER:
+            same, onward = _wrongly_moved(history, event)
         self._record_ruling(
             history, PlaysReverted, ruling, rule_name(self.profile, chosen), voids,
-            event=number, same_checker=same,
+            event=number, same_checker=same, moved_on=onward,
         )  # fmt: skip
 
     # -- USBGF 4.4.6, 4.4.9, 4.4.10, 4.4.8: doubles that should not have been offered --------
@@ -626,19 +629,23 @@ def _closed(
 
 def _wrongly_moved(
     history: Sequence[MatchEvent], event: CheckersPlayed | UnplayablePlayRecorded
-) -> list[int]:
-    """The points the men wrongly moved by an illegal play left: CLASSIC 10 obliges moving
-    "that man".  A man moved a number of points no die gives is the one wrongly moved
-    (CLASSIC 9); where every man's move fits the dice (a play illegal for another reason),
-    each man the play moved is."""
+) -> tuple[list[int], list[int]]:
+    """The points the men wrongly moved by an illegal play left, and those the men moved
+    correctly on the same throw left.  CLASSIC 10 obliges moving "that man" (the first), else
+    "the other man that was moved correctly on the same throw must be moved on the number of
+    points on the second die, if possible" (the second).  A man moved a number of points no
+    die gives is the one wrongly moved (CLASSIC 9); where every man's move fits the dice (a
+    play illegal for another reason), each man the play moved is, and none moved correctly."""
     try:
         play = Play.parse(event.play)
     except RulesError:
-        return []
+        return [], []
     before = corrected(history, at=event.originator_version - 1)
     dice = None if before is None else before.dice
-    wrong = wrongly_moved(play, dice) if dice is not None else ()
-    return sorted(wrong or {move.source for move in play.moves})
+    wrong = set(wrongly_moved(play, dice) if dice is not None else ())
+    if not wrong:
+        return sorted({move.source for move in play.moves}), []
+    return sorted(wrong), sorted({m.source for m in play.moves} - wrong)
 
 
 def _impossible(history: Sequence[MatchEvent], number: int) -> bool:

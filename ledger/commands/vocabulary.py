@@ -69,12 +69,14 @@ __all__ = [
     "Beaver",
     "BreakEnd",
     "BreakStart",
+    "Call",
     "ClockRead",
     "ClockResume",
     "ClockSetting",
     "ClockStart",
     "ClockStop",
     "Command",
+    "CorrectCall",
     "CorrectCube",
     "CorrectLength",
     "CorrectScore",
@@ -85,7 +87,9 @@ __all__ = [
     "EventRuling",
     "Flag",
     "Hit",
+    "Interfered",
     "InvalidActionError",
+    "Jadoube",
     "Late",
     "MissedHit",
     "Move",
@@ -106,6 +110,7 @@ __all__ = [
     "RulingNote",
     "Setup",
     "Take",
+    "Touch",
     "Undo",
     "VoidConcession",
     "VoidCube",
@@ -1838,6 +1843,149 @@ def _correction_ruler(words: Words) -> str:
     return ruled_by
 
 
+# -- the classic laws of the throw and the touch (CLASSIC 7, 8, 11) -------------------------
+
+
+def _point(word: str) -> int:
+    """A point of the player on roll (1-24), or the bar (``25`` or ``bar``)."""
+    if word.lower() == "bar":
+        return 25
+    if not (word.isascii() and word.isdigit()) or not 1 <= int(word) <= 25:
+        raise InvalidActionError(f"point {word!r}: 1-24, or 25 or 'bar' for the bar")
+    return int(word)
+
+
+@dataclass(frozen=True, slots=True)
+class Touch(Command):
+    verb = "touch"
+    usage = "touch POINT"
+    recorded = (ev.ManTouched,)
+    example = "touch 6"
+    summary = (
+        "the player on roll touched a man on POINT (his own numbering; 'bar') without saying "
+        '"J\'adoube": he must move it if it is playable (CLASSIC 11)'
+    )
+    details = (
+        "Under the classic profile only; every other profile refuses it, citing its rule "
+        "(USBGF 4.2.5: checkers may be shuffled to test plays).  The next play must move a man "
+        "from POINT if any legal play does; a play that does not is refused (or, --as-played, "
+        "recorded flagged).  A man adjusted after \"J'adoube\" is 'jadoube POINT'."
+    )
+
+    point: int
+
+    def words(self) -> str:
+        return f"touch {self.point}"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.touch(self.point, by=by, at=self.at)
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        (point,) = words.count(1, cls.usage)
+        return cls(_point(point))
+
+
+@dataclass(frozen=True, slots=True)
+class Jadoube(Command):
+    verb = "jadoube"
+    usage = "jadoube POINT"
+    recorded = (ev.ManAdjusted,)
+    example = "jadoube 6"
+    summary = (
+        'the player on roll said "J\'adoube" and adjusted a man on POINT: he need not move '
+        "it (CLASSIC 11)"
+    )
+
+    point: int
+
+    def words(self) -> str:
+        return f"jadoube {self.point}"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.jadoube(self.point, by=by, at=self.at)
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        (point,) = words.count(1, cls.usage)
+        return cls(_point(point))
+
+
+@dataclass(frozen=True, slots=True)
+class Interfered(Command):
+    verb = "interfered"
+    usage = "interfered D D"
+    recorded = (ev.DiceSet,)
+    example = "interfered 1 2"
+    summary = (
+        "the caster touched the dice before they came to rest: his adversary set them to "
+        "D-D, which the caster plays as if thrown (CLASSIC 7)"
+    )
+    details = (
+        "Recorded after the roll, before the throw is called.  Under the classic profile "
+        "only: elsewhere a roll the caster touched is invalid and rolled again (void-roll; "
+        "USBGF 4.1.4.1)."
+    )
+
+    die1: int
+    die2: int
+
+    def words(self) -> str:
+        return f"interfered {self.die1} {self.die2}"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.interfered(self.die1, self.die2, by=by, at=self.at)
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        a, b = words.count(2, cls.usage)
+        return cls(_die(a), _die(b))
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Command):
+    verb = "call"
+    usage = "call D D"
+    recorded = (ev.ThrowCalled,)
+    example = "call 6 4"
+    summary = (
+        "the caster called his throw D-D, other than the dice show: played as called it "
+        "stands good (CLASSIC 8)"
+    )
+    details = (
+        "Recorded after the roll (the dice as they lie) when the call differs from them.  "
+        "Until the dice are taken up again (the next throw, the game's end) the error may be "
+        "corrected: 'correct-call EVENT', and the dice thrown are played.  Under the classic "
+        "profile only."
+    )
+
+    die1: int
+    die2: int
+
+    def words(self) -> str:
+        return f"call {self.die1} {self.die2}"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.call(self.die1, self.die2, by=by, at=self.at)
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        a, b = words.count(2, cls.usage)
+        return cls(_die(a), _die(b))
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectCall(EventRuling):
+    verb, method = "correct-call", "correct_call"
+    usage = "correct-call EVENT [--rule RULE] [--ruled-by WHO] --reason TEXT"
+    recorded = (ev.CallCorrected,)
+    example = "correct-call 7 --ruled-by players --reason Bob saw the 3 before Ann took up the dice"
+    summary = (
+        "the error in the call (event EVENT) was found before the dice were taken up again: "
+        "the play on the call is void and the dice thrown are played (CLASSIC 8)"
+    )
+
+
 # -- the table --------------------------------------------------------------------------------
 
 
@@ -1849,6 +1997,7 @@ VOCABULARY: tuple[type[Command], ...] = (
     PickupWithHit, BreakStart, BreakEnd, Late, Penalty,
     Revert, VoidCube, NullifyPass, VoidConcession, CorrectCube, CorrectSetup, Overturn,
     CorrectLength, CorrectScore, RulingNote, MissedHit,
+    Touch, Jadoube, Interfered, Call, CorrectCall,  # the classic laws (CLASSIC 7, 8, 11)
     Undo, Amend,
 )  # fmt: skip
 """Every command, in the order help lists them: the game, the clock and breaks, the rulings,

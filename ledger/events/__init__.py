@@ -25,6 +25,13 @@ changed event gets a higher ``class_version`` and an ``upcast_vN_vN+1``.
 from __future__ import annotations
 
 from bgledger.events.base import MatchEvent
+from bgledger.events.classic import (
+    CallCorrected,
+    DiceSet,
+    ManAdjusted,
+    ManTouched,
+    ThrowCalled,
+)
 from bgledger.events.clock import (
     TIME_EVENTS,
     BreakEnded,
@@ -92,13 +99,17 @@ from bgledger.events.rulings import (
 from bgledger.events.statements import CubeStatementMade
 
 __all__ = [
-    "TIME_EVENTS", "BreakEnded", "BreakStarted", "CheckersPlayed", "ClockHit", "ClockHitImplied",
+    "TIME_EVENTS", "BreakEnded", "BreakStarted",
+    "CallCorrected",  # CLASSIC 8
+    "CheckersPlayed", "ClockHit", "ClockHitImplied",
     "ClockRead", "ClockRestored", "ClockResumed", "ClockSet", "ClockStarted", "ClockStopped",
     "ConcessionVoided", "CopyImported", "CrawfordPassNullified", "CubeActionVoided", "CubeDropped",
     "CubeLevelCorrected",
-    "CubeOffered", "CubeStatementMade",
-    "CubeTaken", "DiceRolled", "EntryAmended", "EntryCorrected", "EntryWithdrawn",
-    "GameStarted", "GameWon", "MatchEvent", "MatchForfeited", "MatchLengthCorrected",
+    "CubeOffered", "CubeStatementMade", "CubeTaken", "DiceRolled",
+    "DiceSet",  # CLASSIC 7
+    "EntryAmended", "EntryCorrected", "EntryWithdrawn",
+    "GameStarted", "GameWon", "ManAdjusted", "ManTouched",  # CLASSIC 11
+    "MatchEvent", "MatchForfeited", "MatchLengthCorrected",
     "MatchStarted", "MatchWon", "OpeningRollMade", "PenaltyPointsAssessed", "PlaysReverted",
     "PrematureDoubleMade", "PrematureRollAccepted", "PrematureRollMade", "PrematureRollRefused",
     "RemarkRecorded",
@@ -106,6 +117,7 @@ __all__ = [
     "ResignationRejected", "RollVoided", "RulingMade", "RulingNoted", "RulingOverturned",
     "ScoreCorrected", "SingleDiceAgreed", "SocialDoubleMade", "StartingPositionCorrected",
     "StartingPositionRecorded",
+    "ThrowCalled",  # CLASSIC 8
     "TimeExpired",
     "UnplayablePlayRecorded",
 ]  # fmt: skip

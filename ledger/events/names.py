@@ -15,7 +15,7 @@ here.  A test checks that every event class has a name.
 
 from __future__ import annotations
 
-from bgledger.events import corrections, game, premature, rulings, statements
+from bgledger.events import classic, corrections, game, premature, rulings, statements
 from bgledger.events.base import MatchEvent
 from bgledger.events.clock import TIME_EVENTS
 
@@ -35,12 +35,15 @@ _STATEMENTS: tuple[type[MatchEvent], ...] = tuple(
     getattr(statements, name) for name in statements.__all__
 )
 """Cube statements (issue 33, USBGF 4.4.3 and 4.4.4; named like the first vocabulary)."""
+_CLASSIC: tuple[type[MatchEvent], ...] = tuple(getattr(classic, name) for name in classic.__all__)
+"""The classic laws of the throw and the touch (CLASSIC 7, 8, 11), named the same way."""
 
 TOPICS: dict[type[MatchEvent], str] = {
     **{kind: f"ledger.events:{kind.__name__}" for kind in _FIRST_VOCABULARY},
     **{kind: f"ledger.events_time:{kind.__name__}" for kind in TIME_EVENTS},
     **{kind: f"ledger.events:{kind.__name__}" for kind in _CORRECTIONS},
     **{kind: f"ledger.events:{kind.__name__}" for kind in _STATEMENTS},
+    **{kind: f"ledger.events:{kind.__name__}" for kind in _CLASSIC},
 }
 """Each kind of event and the name it is stored under."""
 

@@ -16,7 +16,7 @@ it is stored.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from bgledger.events.base import MatchEvent
@@ -80,11 +80,22 @@ class PlaysReverted(RulingMade):
 
     Rulings made since stay in force: they are not game actions.  ``same_checker``: the
     points the wrongly moved men left, when the profile obliges the player to move one of
-    them again (CLASSIC 10).
+    them again (CLASSIC 10); ``moved_on``: the points the men moved correctly on the same
+    throw left, one of which is moved on by the second die if the man wrongly moved cannot
+    be moved correctly (CLASSIC 10's fallback).  Class version 5: ``moved_on``.
     """
+
+    class_version: ClassVar[int] = 5
 
     event: int
     same_checker: list[int]
+    moved_on: list[int] = field(default_factory=list, kw_only=True)
+
+    @staticmethod
+    def upcast_v4_v5(state: dict[str, Any]) -> None:
+        """A reverted play stored before version 5 obliged no man moved on: ``moved_on`` is
+        empty (CLASSIC 10's fallback was not recorded then)."""
+        state.setdefault("moved_on", [])
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 import reprlib
-from dataclasses import fields
+from dataclasses import MISSING, fields
 from datetime import datetime
 from functools import cache
 from types import NoneType, UnionType
@@ -210,13 +210,28 @@ def entry_problem(entry: Any, number: int) -> str | None:
     return problem or _fields_problem(entry["fields"], *schemas()[entry["type"]])
 
 
+def _later(cls: type[MatchEvent]) -> frozenset[str]:
+    """The fields ``cls`` gained after its first version, each with a default (a reverted
+    play's ``moved_on``, CLASSIC 10): an export written before lacks them, and is read with
+    the default, as a stored row is upcast."""
+    return (
+        frozenset(
+            f.name
+            for f in fields(cls)
+            if f.default is not MISSING or f.default_factory is not MISSING
+        )
+        - _BASE
+    )
+
+
 def _fields_problem(data: Any, cls: type[MatchEvent], schema: dict[str, Any]) -> str | None:
     if not isinstance(data, dict):
         return "fields is not an object"
-    problem = _keys(data, frozenset(schema), f"{cls.__name__}'s fields")
+    given = {**{name: None for name in _later(cls) if name in schema}, **data}
+    problem = _keys(given, frozenset(schema), f"{cls.__name__}'s fields")
     if problem is not None:
         return problem
     for key, hint in schema.items():
-        if not _conforms(data[key], hint):
+        if key in data and not _conforms(data[key], hint):
             return f"field {key!r} is {short(data[key])}, not {_type_name(hint)}"
     return None

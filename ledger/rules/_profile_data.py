@@ -343,6 +343,21 @@ _CLASSIC_ROLLS = RollRules(
         "By mutual consent it may be agreed to let the higher throw play the points on his own "
         "and his adversary's die for the first move; otherwise he must throw again with two dice.",
     ),
+    interfered_dice_set=cite(
+        True,
+        "CLASSIC 7",
+        "the adversary may place face upward on the die or dice so interfered with, any number "
+        "he chooses, and the caster must play it as if thrown",
+    ),
+    called_throw=cite(
+        True,
+        "CLASSIC 8",
+        "if the throw is played as called it stands good, unless an error in the call is "
+        "discovered before the dice have been touched for the purpose of putting them in the "
+        "box again",
+        "The ledger sees the dice taken up to be put in the box again as the next throw "
+        "recorded (or the game's end): until then the error may be corrected.",
+    ),
 )
 
 
@@ -374,6 +389,30 @@ def _classic_decisions() -> Decisions:
         quote="By mutual consent it may be agreed to let the higher throw play the points on his "
         "own and his adversary's die for the first move; otherwise he must throw again with two "
         "dice.",
+    )
+    borrowed[Decision.INTERFERED_DICE] = Citation(
+        rule="CLASSIC 7",
+        quote="If the caster interferes with the dice in any way, or touches them after they "
+        "have left the box, and before they come absolutely to rest and the throw is called by "
+        "the caster, the adversary may place face upward on the die or dice so interfered with, "
+        "any number he chooses, and the caster must play it as if thrown.",
+    )
+    borrowed[Decision.CALLED_THROW] = Citation(
+        rule="CLASSIC 8",
+        quote="Before playing, the throw must be announced by the caster, and if the throw is "
+        "played as called it stands good, unless an error in the call is discovered before the "
+        "dice have been touched for the purpose of putting them in the box again.",
+        note="The ledger sees the dice taken up to be put in the box again as the next throw "
+        "recorded (or the game's end).",
+    )
+    borrowed[Decision.TOUCH_MOVE] = Citation(
+        rule="CLASSIC 11",
+        quote="Any man touched, except for the purpose of adjusting it, must be moved if the "
+        "piece is playable. A player about to adjust a man must give due notice by saying, "
+        '"J\'adoube." A man having been properly played to a certain point and quitted, must '
+        "remain there.",
+        note="The ledger records a play once the men are quitted: it stands as made (an "
+        "illegal one flagged, CLASSIC 9), never taken back by the player.",
     )
     borrowed[Decision.SAME_CHECKER] = Citation(
         rule="CLASSIC 10",

@@ -86,6 +86,10 @@ class Decision(StrEnum):
     PREMATURE_ROLL = "premature-roll"  #: a roll before the opponent finished his turn
     VOID_ROLL = "void-roll"  #: an invalid roll, rolled again
     SAME_CHECKER = "same-checker"  #: what must be played after a corrected illegal play
+    # -- the classic laws of the throw and the touch (CLASSIC 7, 8, 11)
+    INTERFERED_DICE = "interfered-dice"  #: dice the caster touched before they came to rest
+    CALLED_THROW = "called-throw"  #: the throw as the caster called it, and its correction
+    TOUCH_MOVE = "touch-move"  #: a man touched must be moved; "J'adoube"
     # -- the cube
     DOUBLE = "double"  #: who may double, and when
     TAKE_OR_DROP = "take-or-drop"
@@ -342,6 +346,21 @@ class RollRules:
     )
     """Whether the higher thrower of the opening roll throws again with two dice unless
     both players agree that he plays the single dice (CLASSIC 4)."""
+    interfered_dice_set: Cited[bool] = Cited(
+        value=False,
+        rule=None,
+        note="Only the classic laws (CLASSIC 7) let the adversary set a die the caster "
+        "interfered with: elsewhere a roll the caster touched is invalid and thrown again.",
+    )
+    """Whether the adversary sets the die the caster interfered with (CLASSIC 7)."""
+    called_throw: Cited[bool] = Cited(
+        value=False,
+        rule=None,
+        note="Only the classic laws (CLASSIC 8) have the caster announce his throw: elsewhere "
+        "the roll is the numbers the dice show.",
+    )
+    """Whether the throw is played as the caster called it, the call corrected until the
+    dice are taken up again (CLASSIC 8)."""
 
     def void_reason(self, code: str) -> VoidReason | None:
         """The reason with this ``code``, or ``None`` if the profile has none."""

@@ -59,6 +59,28 @@ DECISIONS = Decisions(
             "the player shall then make a legal play",
             "Any legal play: the rules oblige no particular checker after a correction.",
         ),
+        # -- the classic laws of the throw and the touch, as USBGF has them
+        _on(
+            Decision.INTERFERED_DICE,
+            "USBGF 4.1.4.1",
+            "During this process, the dice shall not touch the roller's hand",
+            "A roll the caster touched is invalid and retaken (a void roll); nobody sets a "
+            "die (that is CLASSIC 7's remedy, the classic profile's).",
+        ),
+        _on(
+            Decision.CALLED_THROW,
+            "USBGF 4.1.4.1",
+            "its top-facing number is clearly identifiable",
+            "The roll is the numbers the dice show; no call of the throw stands in their "
+            "place (CLASSIC 8 is the classic profile's).",
+        ),
+        _on(
+            Decision.TOUCH_MOVE,
+            "USBGF 4.2.5",
+            "in order to test possible plays",
+            "Checkers may be shuffled to test plays: no touch-move rule, no man obliged by a "
+            "touch (CLASSIC 11 is the classic profile's).",
+        ),
         # -- the cube
         _on(
             Decision.DOUBLE,

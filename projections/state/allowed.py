@@ -28,6 +28,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from bgledger.projections.state.breaks import allowance
+from bgledger.projections.state.classic import dues
 from bgledger.projections.state.model import Crawford, MatchState, Phase, other, seat
 from bgledger.rules.legal import can_play
 from bgledger.rules.position import Checkers, Position
@@ -344,7 +345,8 @@ def _table(state: MatchState, profile: Profile) -> list[Allowed]:
             add(turn, "roll", f"{mover} {agree(mover, 'throws')} again")
             add("players", "play-singles", "both agree to play the single dice")
         else:
-            add(turn, "move", f"{mover} {agree(mover, 'plays')}")
+            add(turn, "move", _play_words(state, mover))
+            out.extend(_classic(state, profile))
             if profile.rolls.void_reasons:
                 add("scorekeeper", "void-roll", "the roll was invalid")
             if state.premature is None:
@@ -392,6 +394,31 @@ def _statements(state: MatchState, profile: Profile) -> list[Allowed]:
         for says, words in STATEMENT_WORDS.items()
         if statement_problem(state, profile, p, says) is None
     ]
+
+
+def _play_words(state: MatchState, mover: str) -> str:
+    """``Ann plays``, and what the classic laws oblige the play to do (CLASSIC 10, 11)."""
+    words = f"{mover} {agree(mover, 'plays')}"
+    due = dues(state)
+    return f"{words}: {'; '.join(d.why for d in due)}" if due else words
+
+
+def _classic(state: MatchState, profile: Profile) -> list[Allowed]:
+    """The classic laws of the throw and the touch, where the profile has them: a man
+    touched or adjusted (CLASSIC 11), the throw called (CLASSIC 8), the dice set by the
+    adversary before the call (CLASSIC 7)."""
+    turn = state.turn or "a"
+    mover, adversary = state.name(turn), state.name(other(turn))
+    out = []
+    if profile.plays.touch_move.value:
+        out.append(Allowed(turn, "touch", "touch", f"{mover} touched a man"))
+        out.append(Allowed(turn, "jadoube", "jadoube", f"{mover} adjusted a man: J'adoube"))
+    if profile.rolls.called_throw.value:
+        out.append(Allowed(turn, "call", "call", f"{mover} called the throw otherwise"))
+    if profile.rolls.interfered_dice_set.value and state.thrown is None:
+        words = f"{adversary} set the dice {mover} interfered with"
+        out.append(Allowed(other(turn), "interfered", "interfered", words))
+    return out
 
 
 def _breaks(state: MatchState, profile: Profile) -> list[Allowed]:
@@ -451,12 +478,17 @@ _ON_A_CLOCK = (
 )
 
 
+_CALLED = (Allowed("director", "correct-call", "correct-call", "the call corrected"),)
+"""While a call differs from the dice thrown and they are not taken up again (CLASSIC 8)."""
+
+
 def _director(state: MatchState) -> tuple[Allowed, ...]:
     """The director's rulings that the state leaves open (each on an entry, at the desk)."""
     return (
         *_RULINGS,
         *(_IN_GAME if state.game > 0 else ()),
         *(_ON_A_CLOCK if state.timer is not None else ()),
+        *(_CALLED if state.thrown is not None else ()),
     )
 
 

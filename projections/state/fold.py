@@ -66,6 +66,7 @@ from bgledger.events import (
     UnplayablePlayRecorded,
 )
 from bgledger.projections.state.breaks import Breaks
+from bgledger.projections.state.classic import HANDLERS as CLASSIC_HANDLERS
 from bgledger.projections.state.clock import ClockState
 from bgledger.projections.state.model import (
     PLAYERS,
@@ -160,6 +161,9 @@ class _Draft:
     danced: int
     next_length: int | None
     obliged: tuple[int, ...]
+    onward: tuple[int, ...]
+    touched: tuple[int, ...]
+    thrown: tuple[int, int] | None
     flagged: tuple[int, ...]
     anomalies: tuple[str, ...]
     time_marks: tuple[int, ...]
@@ -382,6 +386,7 @@ def _game_started(d: _Draft, event: GameStarted) -> None:
     d.game, d.phase, d.turn, d.dice, d.opening_dice = event.number, Phase.OPENING, None, None, False
     d.cube, d.cube_owner, d.offer, d.resignation = 1, None, None, None
     d.board, d.premature, d.removed, d.replay = (START_SIDE, START_SIDE), None, (0, 0), None
+    d.touched, d.thrown = (), None
 
 
 @_on(OpeningRollMade)
@@ -409,6 +414,7 @@ def _rolled(d: _Draft, event: DiceRolled) -> None:
         False,
         Phase.PLAY,
     )
+    d.touched, d.thrown = (), None
 
 
 @_on(RollVoided)
@@ -419,7 +425,7 @@ def _voided(d: _Draft, event: RollVoided) -> None:
         d.turn, d.opening_dice, d.phase = None, False, Phase.OPENING
     else:
         d.phase = Phase.REROLL
-    d.dice = None
+    d.dice, d.touched, d.thrown = None, (), None
 
 
 _parse = parse_play
@@ -444,7 +450,8 @@ def _played(d: _Draft, event: CheckersPlayed) -> None:
     d.danced = event.originator_version if event.legal and not event.play else 0
     finished = not any(d.board[mover][1:])
     d.turn = event.player if finished else other(event.player)
-    d.dice, d.opening_dice, d.obliged = None, False, ()
+    d.dice, d.opening_dice, d.obliged, d.onward = None, False, (), ()
+    d.touched = ()  # the men played and quitted stay (CLASSIC 11)
     d.phase = Phase.ENDING if finished else Phase.ROLL
     takes_effect(d)  # a premature roll or double (USBGF 4.1.7.1, 4.4.7)
 
@@ -533,6 +540,7 @@ def _set_up(d: _Draft, event: StartingPositionRecorded) -> None:
 
 
 _HANDLERS.update(RULING_HANDLERS)
+_HANDLERS.update(CLASSIC_HANDLERS)
 _HANDLERS.update(PREMATURE_HANDLERS)
 _HANDLERS.update(TIME_HANDLERS)
 _HANDLERS.update(STATEMENT_HANDLERS)

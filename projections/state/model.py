@@ -130,9 +130,13 @@ class MatchState:
     4.3), until that hit; else None.  ``statements``: the binding cube statements standing
     (USBGF 4.4.3, 4.4.4; :class:`Statement`).  ``time_marks``: the entries whose time the
     ledger could not take as their recorder claimed it, or that reached it long after
-    (:func:`~bgledger.projections.state.witness.marked`, DESIGN principle 13).  ``last_at``
-    is the time of the last event that happened at the table: the match's "as of", when a
-    running clock is read; an entry that is bookkeeping
+    (:func:`~bgledger.projections.state.witness.marked`, DESIGN principle 13).  ``obliged``
+    and ``onward``: after a reverted play, the points the men wrongly moved left and those
+    the men moved correctly left (CLASSIC 10); ``touched``: the points of the men the player
+    on roll touched (CLASSIC 11); ``thrown``: the dice thrown while a call that differs from
+    them may be corrected (CLASSIC 8).  ``last_at`` is the time of the last event that
+    happened at the table: the match's "as of", when a running clock is read; an entry that
+    is bookkeeping
     (:attr:`~bgledger.events.MatchEvent.bookkeeping`: a copy's provenance, a note, a
     recording error corrected) never moves it.  ``head`` is the chain of the last
     event folded (:mod:`bgledger.events.chain`), what the next event links to: bookkeeping,
@@ -169,6 +173,9 @@ class MatchState:
     danced: int = 0
     next_length: int | None = None
     obliged: tuple[int, ...] = ()
+    onward: tuple[int, ...] = ()
+    touched: tuple[int, ...] = ()
+    thrown: tuple[int, int] | None = None
     flagged: tuple[int, ...] = ()
     anomalies: tuple[str, ...] = ()
     time_marks: tuple[int, ...] = ()

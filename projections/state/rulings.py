@@ -56,6 +56,7 @@ from bgledger.events import (
     SocialDoubleMade,
     StartingPositionCorrected,
 )
+from bgledger.projections.state.classic import RULING_HANDLERS as CLASSIC_RULINGS
 from bgledger.projections.state.clock import ClockState
 from bgledger.projections.state.corrections import replacement
 from bgledger.projections.state.model import Crawford, MatchState, Phase, crawford_status
@@ -90,6 +91,7 @@ class Draft(Protocol):
     replay: str | None
     next_length: int | None
     obliged: tuple[int, ...]
+    onward: tuple[int, ...]
     anomalies: tuple[str, ...]
 
 
@@ -248,6 +250,7 @@ def _ruled(d: Draft, event: RulingMade) -> None:
             d.crawford = crawford_status(d.crawford_rule, d.length, d.score)
     elif isinstance(event, PlaysReverted):
         d.obliged = tuple(event.same_checker)  # CLASSIC 10: the man wrongly moved
+        d.onward = tuple(event.moved_on)  # else the man moved correctly, moved on
         # On a clock the offender replays on his own time, then hits (CLOCK 4.3); a missed
         # hit's nullification (USBGF 4.1.8.1) leaves a roll to make, not a play to replay.
         replaying = d.timer is not None and d.phase is Phase.PLAY
@@ -268,4 +271,5 @@ HANDLERS: dict[type[MatchEvent], Callable[[Draft, Any], None]] = dict.fromkeys(
     ),
     _ruled,
 )  # fmt: skip
+HANDLERS.update(CLASSIC_RULINGS)  # CLASSIC 8: a call corrected
 """The fold's handler of each kind of ruling folded in force (one for all)."""

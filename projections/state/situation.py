@@ -23,6 +23,7 @@ from bgledger.projections.state.allowed import (
     may_double,
     must_double,
 )
+from bgledger.projections.state.classic import dues
 from bgledger.projections.state.model import START_SIDE, Crawford, MatchState, Phase, other
 from bgledger.rules.profiles import Decision, ForgottenHit, get_profile
 
@@ -227,8 +228,18 @@ def _situation(state: MatchState) -> str:
     if phase is Phase.REROLL:
         return f"{name(turn)}'s roll was voided: {name(turn)} must roll again"
     if phase in (Phase.PLAY, Phase.PREMATURE_ROLL) and state.dice:
-        rolled = f"{name(turn)} {_agree(name(turn), 'has')} rolled {state.dice[0]}-{state.dice[1]}"
-        return rolled + premature_situation(state, " and must move")
+        dice = f"{state.dice[0]}-{state.dice[1]}"
+        rolled = f"{name(turn)} {_agree(name(turn), 'has')} rolled {dice}"
+        if state.thrown is not None:  # played as called, it stands (CLASSIC 8)
+            thrown = f"{state.thrown[0]}-{state.thrown[1]}"
+            rolled = (
+                f"{name(turn)} {_agree(name(turn), 'has')} called {dice} (the dice show {thrown})"
+            )
+        due = dues(state) if state.premature is None else ()  # CLASSIC 10, 11
+        said = rolled + premature_situation(state, " and must move")
+        return said + "".join(
+            f"; {d.why} ({get_profile(state.profile).cite(d.decision)})" for d in due
+        )
     if phase is Phase.DOUBLED:
         taker = name(other(turn))
         if bound(state, other(turn), "pass"):

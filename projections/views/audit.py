@@ -65,6 +65,7 @@ from typing import Any, TypedDict, TypeVar
 from bgledger.events import (
     BreakEnded,
     BreakStarted,
+    CallCorrected,
     CheckersPlayed,
     ClockHit,
     ClockHitImplied,
@@ -84,11 +85,14 @@ from bgledger.events import (
     CubeStatementMade,
     CubeTaken,
     DiceRolled,
+    DiceSet,
     EntryAmended,
     EntryCorrected,
     EntryWithdrawn,
     GameStarted,
     GameWon,
+    ManAdjusted,
+    ManTouched,
     MatchEvent,
     MatchForfeited,
     MatchLengthCorrected,
@@ -116,6 +120,7 @@ from bgledger.events import (
     SocialDoubleMade,
     StartingPositionCorrected,
     StartingPositionRecorded,
+    ThrowCalled,
     TimeExpired,
     UnplayablePlayRecorded,
 )
@@ -1312,6 +1317,55 @@ def _game_won(event: GameWon, before: MatchState, after: MatchState) -> str:
     )
 
 
+# -- the classic laws of the throw and the touch (CLASSIC 7, 8, 11) ---------------------
+
+
+def _where(point: int) -> str:
+    return "the bar" if point == 25 else str(point)
+
+
+@_on(ManTouched)
+def _touched(event: ManTouched, before: MatchState, after: MatchState) -> str:
+    return (
+        f"{after.name(event.player)} touched a man on {_where(event.point)}: it must be moved "
+        f"if playable ({event.rule})"
+    )
+
+
+@_on(ManAdjusted)
+def _adjusted(event: ManAdjusted, before: MatchState, after: MatchState) -> str:
+    return (
+        f'{after.name(event.player)} said "J\'adoube" and adjusted a man on '
+        f"{_where(event.point)} ({event.rule})"
+    )
+
+
+@_on(DiceSet)
+def _dice_set(event: DiceSet, before: MatchState, after: MatchState) -> str:
+    caster, adversary = after.name(event.player), after.name(other(event.player))
+    return (
+        f"{caster} interfered with the dice: {adversary} set them to {event.die1}-{event.die2}, "
+        f"played as if thrown ({event.rule})"
+    )
+
+
+@_on(ThrowCalled)
+def _called(event: ThrowCalled, before: MatchState, after: MatchState) -> str:
+    thrown = f" (the dice show {after.thrown[0]}-{after.thrown[1]})" if after.thrown else ""
+    return (
+        f"{after.name(event.player)} called the throw {event.die1}-{event.die2}{thrown}: "
+        f"played as called it stands ({event.rule})"
+    )
+
+
+def _call_corrected(event: CallCorrected, after: MatchState, events: Events) -> str:
+    what = f"the call at event {event.event} corrected"
+    if after.turn is not None and after.dice is not None:
+        what += f": {after.name(after.turn)} plays the dice thrown, {after.dice[0]}-{after.dice[1]}"
+    return what
+
+
+_EXPLAINERS[CallCorrected] = _call_corrected
 _DESCRIBERS.update(PREMATURE_DESCRIBERS)
 _DESCRIBERS.update(TIME_DESCRIBERS)
 

@@ -138,7 +138,8 @@
     $("dice-confirm").disabled = !rolling || dice[0] === null || dice[1] === null;
     $("dice-confirm").textContent = dice[0] && dice[1] ? (opening ? "Opening " : "Roll ") + dice[0] + "-" + dice[1] : (opening ? "Opening" : "Roll");
     var plays = entry("move"), playing = !!plays && ready();
-    $("play-legend").textContent = plays && doc.dice ? plays.words + " " + doc.dice[0] + "-" + doc.dice[1] : "Play";
+    // the dice after the mover's words, before what the laws oblige ("Ann plays 5-2: the man touched ...")
+    $("play-legend").textContent = plays && doc.dice ? plays.words.replace(/^[^:]*/, "$& " + doc.dice[0] + "-" + doc.dice[1]) : "Play";
     $("answer-legend").textContent = doc && doc.now ? doc.now.turn.charAt(0).toUpperCase() + doc.now.turn.slice(1) : "The double";
     $("step-undo").disabled = !playing || (moves.length === 0 && from === null);
     $("play-clear").disabled = !playing || (moves.length === 0 && from === null);
