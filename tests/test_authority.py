@@ -32,6 +32,7 @@ LOWEST: dict[str, tuple[str, str]] = {
     "Move": ("move 13/8 13/11", "scorekeeper"),
     "VoidRoll": ("void-roll cocked", "scorekeeper"),
     "Double": ("double", "scorekeeper"),
+    "Announce": ("announce double a", "scorekeeper"),
     "Take": ("take", "scorekeeper"),
     "Drop": ("drop", "scorekeeper"),
     "Beaver": ("beaver --as-played", "scorekeeper"),
