@@ -65,7 +65,15 @@ from bgledger.events import (
 )
 from bgledger.projections.state import clock as _stops
 from bgledger.projections.state.allowed import no_legal_move
-from bgledger.projections.state.clock import REASONS, ClockState, at_ms, clock_text, figure, figures
+from bgledger.projections.state.clock import (
+    REASONS,
+    ClockState,
+    at_ms,
+    clock_text,
+    figure,
+    figures,
+    pair_with,
+)
 from bgledger.projections.state.corrected import in_force
 from bgledger.projections.state.fold import MatchState, Phase, fold, other
 from bgledger.rules.profiles import (
@@ -97,8 +105,10 @@ SET_UNDER = (
     Decision.CLOCK_REPLACED,
     Decision.STOP_BREAK,
     Decision.TIME_EXPIRED,
+    Decision.CLOCK_LENGTH_CORRECTED,
 )
-"""Why a director sets the clocks: errors, a faulty clock, a break, both expired."""
+"""Why a director sets the clocks: errors, a faulty clock, a break, both expired, a match
+length corrected (USBGF 4.8.6)."""
 SET_RULES = tuple(get_profile(DEFAULT_PROFILE).cite(decision) for decision in SET_UNDER)
 """The rules of :data:`SET_UNDER` under the default profile: the choices the CLI offers."""
 _CLOCK = re.compile(r"(?:(\d+):)?(\d{1,3}):(\d{2})(?:\.(\d{1,3}))?")
@@ -296,9 +306,17 @@ class ClockCommands(RulingCommands):
         if not timer.running:
             why = _stopped_why(timer, self.profile)
             raise ClockRefusedError(f"the clock is not running ({why})", cite(Decision.CLOCK_STOP))
-        when, _ = self._moment(at)
+        when, now = self._moment(at)
         rule = cite(_stops.STOPPED_UNDER[code])
-        return self._record(ClockStopped, by, when, reason=code, rule=rule)
+        with self.atomic():  # the stop and what USBGF 4.1.8.1 says follows it, or nothing
+            stopped = self._record(ClockStopped, by, when, reason=code, rule=rule)
+            if code == "dice-picked-up" and _waiting_for_dice(
+                state, timer, other(timer.turn or "a")
+            ):
+                # USBGF 4.1.8.1: the same stop as 'pickup-with-hit' records, the same outcome
+                ruling = Ruling("players", _stops.REASONS[code][1], by=by, at=when)
+                self._restore_on_roll(timer.turn or "a", timer.reserve_ms, when, now, ruling)
+        return stopped
 
     def resume_clock(self, *, by: str, at: str | None = None) -> ClockResumed:
         """The clock restarts for the player whose turn it was stopped in.
@@ -343,7 +361,7 @@ class ClockCommands(RulingCommands):
         by: str,
         at: str | None = None,
     ) -> ClockSet:
-        """The director sets both reserves (USBGF 3.7.2, 4.3.2(b), 4.3.3, 4.3.4).
+        """The director sets both reserves (USBGF 3.7.2, 4.3.2(b), 4.3.3, 4.3.4, 4.8.6).
 
         ``rule`` is one of the profile's rules of :data:`SET_UNDER` (default:
         errors in clock management, USBGF 4.3.4).
@@ -482,7 +500,7 @@ class ClockCommands(RulingCommands):
             raise InvalidClockError(f"player {player!r}: 'a' or 'b'")
         cite, name, on_roll = self.profile.cite, state.name, other(player)
         rule = cite(Decision.PICKUP_RESTORED)
-        waiting = timer.turn == on_roll and state.phase is Phase.ROLL and state.turn == on_roll
+        waiting = _waiting_for_dice(state, timer, player)
         hits = [
             e
             for e in in_force(history)
@@ -499,15 +517,30 @@ class ClockCommands(RulingCommands):
             if timer.running:
                 stopped = cite(_stops.STOPPED_UNDER["dice-picked-up"])
                 self._record(ClockStopped, ruling.by, when, reason="dice-picked-up", rule=stopped)
-            after = self.state.timer
-            assert after is not None
-            lost = max(0, _figure_at(history, hits[-1], on_roll) - figure(after, on_roll, now))
-            if lost == 0:
-                return None
-            return self._record(
-                ReserveTimeRestored, ruling.by, when, player=on_roll, restored_ms=lost,
-                rule=rule, ruled_by=ruling.ruled_by, reason=ruling.reason.strip(),
-            )  # fmt: skip
+            then = _figure_at(history, hits[-1], on_roll)
+            before = pair_with(timer.reserve_ms, on_roll, then)
+            return self._restore_on_roll(on_roll, before, when, now, ruling)
+
+    def _restore_on_roll(
+        self, on_roll: str, before: tuple[int, int], when: str, now: int, ruling: Ruling
+    ) -> ReserveTimeRestored | None:
+        """USBGF 4.1.8.1: give ``on_roll`` back the reserve his clock took since the hit that
+        started his time (``before``: the reserves then), the clock being stopped.  None if it
+        took nothing (the delay covered the wait).
+
+        What the wait took for good: on a Bronstein clock too, the time it counted down
+        inside the deductible comes back at the hit, so it is not restored twice; both
+        clocks give the same reserve after the hit."""
+        after = self.state.timer
+        assert after is not None
+        lost = max(0, before[0 if on_roll == "a" else 1] - _kept(after, on_roll, now))
+        if lost == 0:
+            return None
+        return self._record(
+            ReserveTimeRestored, ruling.by, when, player=on_roll,
+            restored_ms=lost, rule=self.profile.cite(Decision.PICKUP_RESTORED),
+            ruled_by=ruling.ruled_by, reason=ruling.reason.strip(),
+        )  # fmt: skip
 
     def _forfeit_on_time(self, player: str, rule: str, by: str, when: str) -> None:
         """USBGF 4.1.7.2: a violation after the reduction to one second forfeits the match."""
@@ -641,6 +674,22 @@ def _reserve(
     mid_match = (a, b) != (0, 0) and rules.reserve_per_point_to_go.value is not None
     cited = rules.reserve_per_point_to_go if mid_match else rules.reserve_per_point
     return rules.reserve_seconds(length, a, b) * 1000, cited.rule
+
+
+def _kept(timer: ClockState, player: str, now_ms: int) -> int:
+    """``player``'s reserve if his turn ended at ``now_ms``: ``max(0, used - delay)`` off, on
+    either clock (a Bronstein clock gives the deductible back at the hit)."""
+    reserve = timer.reserve_ms[0 if player == "a" else 1]
+    if timer.turn != player:
+        return reserve
+    return max(0, reserve - max(0, timer.used(now_ms) - timer.turn_delay_ms))
+
+
+def _waiting_for_dice(state: MatchState, timer: ClockState, hitter: str) -> bool:
+    """Whether ``hitter``'s opponent is on roll and waiting, his time running (or stopped in
+    that wait), not yet rolled: the dice picked up with ``hitter``'s hit (USBGF 4.1.8.1)."""
+    on_roll = other(hitter)
+    return timer.turn == on_roll and state.phase is Phase.ROLL and state.turn == on_roll
 
 
 def _check_hitter(state: MatchState, timer: ClockState, hitter: str, profile: Profile) -> None:

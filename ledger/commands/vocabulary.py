@@ -960,8 +960,15 @@ class ClockStop(Command):
     verb = "clock stop"
     usage = "clock stop REASON"
     recorded = (ev.ClockStopped,)
-    details = "REASON, a code or its USBGF 4.3.2 letter:\n" + "\n".join(
-        f"  {letter}  {code:<16} {words}" for code, (letter, words) in REASONS.items() if letter
+    details = (
+        "REASON, a code or its USBGF 4.3.2 letter:\n"
+        + "\n".join(
+            f"  {letter}  {code:<16} {words}" for code, (letter, words) in REASONS.items() if letter
+        )
+        + (
+            "\nA stop for dice picked up with the hit, the player on roll waiting for them, gives "
+            "back the reserve he lost since that hit, as 'pickup-with-hit' does (USBGF 4.1.8.1)."
+        )
     )
     example = "clock stop dispute"
     summary = "stop both clocks for a USBGF 4.3.2 reason (die-fell, dispute ...) or its letter"
@@ -1026,7 +1033,7 @@ class ClockSetting(Command):
         Option(
             "--rule",
             "The rule: errors in clock management, a faulty clock, a break, both reserves "
-            "expired (USBGF 3.7.2, 4.3.2(b), 4.3.4, 4.3.3).",
+            "expired, a match length corrected (USBGF 3.7.2, 4.3.2(b), 4.3.4, 4.3.3, 4.8.6).",
             "RULE",
             "rule {}",
             quoted=True,

@@ -120,6 +120,7 @@ class Decision(StrEnum):
     CLOCK_TIME_CONTROL = "clock-time-control"  #: a clock for a match under way
     CLOCK_REPLACED = "clock-replaced"  #: a faulty clock replaced, its times set
     CLOCK_ERRORS = "clock-errors"  #: errors in clock management
+    CLOCK_LENGTH_CORRECTED = "clock-length-corrected"  #: the clock reset after a length error
     CLOCK_STOP = "clock-stop"  #: when the clock may stop
     STOP_GAME_OVER = "stop-game-over"  #: the clock stops: a game ended
     STOP_BREAK = "stop-break"  #: a break

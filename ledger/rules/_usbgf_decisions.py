@@ -235,6 +235,13 @@ DECISIONS = Decisions(
             "throughout their match",
         ),
         _on(
+            Decision.CLOCK_LENGTH_CORRECTED,
+            "USBGF 4.8.6",
+            "In all instances of match length errors, before play continues the Tournament "
+            "Director shall have discretion to set or adjust the players' game clock settings to "
+            "best serve the needs of the tournament.",
+        ),
+        _on(
             Decision.CLOCK_STOP,
             "USBGF 4.3.2",
             "Stopping the game clock is only permitted in the following eight circumstances",
