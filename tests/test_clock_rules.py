@@ -146,3 +146,56 @@ def test_a_stop_for_dice_picked_up_once_the_player_on_roll_rolled_restores_nothi
     table("10:01:45", "clock stop f")
     assert table.events(ReserveTimeRestored) == []
     assert table.reserves("10:01:45") == (600_000, 577_000)  # 35 s, 23 past: 9:37
+
+
+# -- CLOCK 4.1: the early pick-up's deductible, forfeited for the next checker play ------------
+
+
+def _bob_moved_ann_picked_up_early(table: Table) -> None:
+    table("10:01:00", "opening 3 1")  # Ann's clock runs (CLOCK 3.3)
+    table("10:01:10", "move 8/5 6/5")
+    table("10:01:10", "hit")  # Ann 10 s, all of it given back: 10:00
+    table("10:01:14", "roll 6 4")
+    table("10:01:20", "early-pickup a")  # Ann picks up the dice before Bob hits
+    table("10:01:30", "move 24/18 13/9")
+    table("10:01:30", "hit")  # Bob 20 s, 12 s given back: 9:52
+
+
+def test_an_early_pickups_forfeited_deductible_waits_for_the_next_checker_play() -> None:
+    # CLOCK 4.1: "A player who prematurely picks up the dice forfeits his per move deductible
+    # for his next checker play. [...] The penalized player must wait until his deductible has
+    # counted down to zero before rolling his dice."
+    table = Table(clock="bronstein")
+    _bob_moved_ann_picked_up_early(table)
+    assert table.reserves("10:01:30") == (600_000, 592_000)
+    table("10:01:35", "double")  # a double is no checker play, and no roll: no wait
+    table("10:01:35", "hit")  # Ann 5 s, all of it given back: her deductible was not forfeited
+    assert table.reserves("10:01:35") == (600_000, 592_000)
+    table("10:01:45", "take")
+    table("10:01:45", "hit")  # Bob 10 s, given back: 9:52
+    # Ann's time from 10:01:45: her deductible counts down to 10:01:57; a roll before is refused
+    refusal = table.refused("10:01:50", "roll 5 2")
+    assert "CLOCK 4.1" in refusal and "10:01:57" in refusal
+    assert table.reserves("10:01:50") == (595_000, 592_000)  # counted down at once: 9:55
+    table("10:01:57", "roll 5 2")  # 12 s: the deductible has counted down to zero
+    table("10:02:05", "move 13/8 13/11")
+    table("10:02:05", "hit")  # Ann 20 s, 12 given back: 8 s off, all of her checker play: 9:52
+    assert table.reserves("10:02:05") == (592_000, 592_000)
+    table("10:02:07", "roll 6 5")
+    table("10:02:15", "move 24/18 18/13")
+    table("10:02:15", "hit")  # Bob 10 s, given back: 9:52
+    table("10:02:16", "roll 4 2")  # the forfeit is spent: Ann rolls at once
+    table("10:02:20", "move 8/4 6/4")
+    table("10:02:20", "hit")  # Ann 5 s, given back: 9:52
+    assert table.reserves("10:02:20") == (592_000, 592_000)
+    assert table.replayed() == (592_000, 592_000)
+
+
+def test_the_forfeited_deductible_is_the_penalized_players_own_wait() -> None:
+    table = Table(clock="bronstein")
+    _bob_moved_ann_picked_up_early(table)
+    table("10:01:42", "roll 5 2")  # 12 s after Bob's hit: the deductible has run out
+    table("10:01:50", "move 13/8 13/11")
+    table("10:01:50", "hit")  # Ann 20 s, 12 given back: 8 s off: 9:52
+    assert table.reserves("10:01:50") == (592_000, 592_000)
+    table("10:01:51", "roll 6 5")  # Bob was not penalized: he rolls at once

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import datetime
 
 from bgledger.commands import decide as _decide
 from bgledger.commands.rulings import Ruling, RulingCommands, RulingRefusedError, actions_after
@@ -92,6 +93,7 @@ __all__ = [
     "SET_RULES",
     "SET_UNDER",
     "ClockCommands",
+    "deductible_wait",
     "forgotten_hit",
     "opening_hitter",
     "parse_clock",
@@ -830,6 +832,36 @@ def forgotten_hit(
         f"recorded, and {name(player)} may not {action} on it",
         rule,
         NextStep(f"{first}, then this again; {after}", (("hit", late), made), state.match_id),
+    )
+
+
+def deductible_wait(state: MatchState, profile: Profile, player: str, when: str) -> None:
+    """Before ``player`` rolls at ``when``: a player who forfeited his deductible by an early
+    pick-up "must wait until his deductible has counted down to zero before rolling his
+    dice" (CLOCK 4.1).
+
+    :raises ClockRefusedError: for a roll on his time before it has, saying when it will.
+    """
+    timer = state.timer
+    if timer is None or timer.turn != player or not timer.no_delay[0 if player == "a" else 1]:
+        return
+    now = at_ms(when)
+    left = timer.turn_delay_ms - timer.used(now)
+    if left <= 0:
+        return
+    rules = profile.clock(timer.mode)
+    rule = (rules.early_pickup.rule if rules else None) or profile.cite(Decision.DELAY_FORFEITED)
+    name = state.name(player)
+    if timer.running:
+        zone = datetime.fromisoformat(when).tzinfo
+        ready = datetime.fromtimestamp((now + left) / 1000, zone).strftime("%H:%M:%S")
+        until = f"until {ready}, {left / 1000:g} s from now"
+    else:
+        until = f"{left / 1000:g} s more once the clock runs again"
+    raise ClockRefusedError(
+        f"{name} picked up the dice early and forfeited the deductible of this checker play: "
+        f"{name} must wait until it has counted down to zero before rolling ({until})",
+        rule,
     )
 
 

@@ -31,7 +31,7 @@ Example::
 from __future__ import annotations
 
 from bgledger.commands import decide as _decide
-from bgledger.commands.clock import forgotten_hit, opening_hitter
+from bgledger.commands.clock import deductible_wait, forgotten_hit, opening_hitter
 from bgledger.commands.premature import PrematureCommands
 from bgledger.errors import (
     ClockRefusedError,
@@ -142,6 +142,10 @@ class PlayCommands(PrematureCommands):
         with self.atomic():
             hit = self._implied_hit(player, as_played, by, at, command=("roll", *map(str, dice)))
             at = at if hit is None else hit.at
+            if not as_played:  # CLOCK 4.1: the penalized player waits out his deductible
+                deductible_wait(
+                    self.state, self.profile, player, _decide.stamp(at, self.state.last_at)
+                )
             self._record(DiceRolled, by, at, player=player, die1=die1, die2=die2)
             if not auto_dance:
                 return False

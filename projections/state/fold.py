@@ -37,7 +37,7 @@ numbering (0 borne off, 1-24 the points, 25 the bar), as in
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import fields
+from dataclasses import fields, replace
 from operator import attrgetter
 from typing import Any, TypeVar
 
@@ -396,6 +396,12 @@ def _rolled(d: _Draft, event: DiceRolled) -> None:
         False,
         Phase.PLAY,
     )
+    if d.timer is not None and d.timer.no_delay[seat(event.player)]:
+        # CLOCK 4.1: he waited out the forfeited deductible and rolled; the forfeit is spent
+        forfeits = (
+            (False, d.timer.no_delay[1]) if event.player == "a" else (d.timer.no_delay[0], False)
+        )
+        d.timer = replace(d.timer, no_delay=forfeits)
 
 
 @_on(RollVoided)

@@ -528,7 +528,7 @@ _PENALIZED = {
     "warning": "a warning",
     "reserve": "{penalty} off {name}'s reserve: {left} left",
     "to-one-second": "less than {penalty} left: {name}'s reserve reduced to 0:01",
-    "delay-forfeited": "no delay on {name}'s next turn",
+    "delay-forfeited": "no delay on {name}'s next checker play",
 }
 
 
