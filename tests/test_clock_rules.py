@@ -11,8 +11,13 @@ at the hit, which after each hit comes to the same.  The rules cited are the pro
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
 
+import pytest
+from click.testing import CliRunner, Result
+
+from bgledger.cli.main import main
+from bgledger.commands.clock import NO_TIME_FORFEIT
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.vocabulary import parse
 from bgledger.errors import BgLedgerError, ClockRefusedError
@@ -20,7 +25,9 @@ from bgledger.events import (
     ClockSet,
     ClockStopped,
     MatchEvent,
+    MatchWon,
     ReserveTimeRestored,
+    TimeExpired,
 )
 from bgledger.projections.state.clock import at_ms, figures
 from bgledger.projections.state.fold import fold
@@ -199,3 +206,124 @@ def test_the_forfeited_deductible_is_the_penalized_players_own_wait() -> None:
     table("10:01:50", "hit")  # Ann 20 s, 12 given back: 8 s off: 9:52
     assert table.reserves("10:01:50") == (592_000, 592_000)
     table("10:01:51", "roll 6 5")  # Bob was not penalized: he rolls at once
+
+
+# -- USBGF 4.3.3, CLOCK 5.3, USBGF 3.5.2.1: time forfeits --------------------------------------
+
+
+def _both_ran_out(table: Table) -> None:
+    """Ann's 0:30 runs out at 10:01:42 (12 s of delay, then 30 s); Bob's at 10:02:32."""
+    table("10:01:00", "opening 3 1")  # Ann's time from 10:01:00
+    table("10:01:50", "move 8/5 6/5")
+    table("10:01:50", "hit")  # Ann 50 s, 38 past the delay: her 0:30 is gone (at 10:01:42)
+    table("10:02:00", "roll 6 4")
+    table("10:02:40", "move 24/18 13/9")  # Bob 50 s: his 0:30 is gone too (at 10:02:32)
+    assert table.reserves("10:02:40") == (0, 0)
+
+
+@pytest.mark.parametrize("flagged", ["a", "b"])
+def test_when_both_ran_out_unannounced_the_ledgers_times_say_who_forfeits(flagged: str) -> None:
+    # USBGF 4.3.3: "If both players' reserve time has expired before anyone announces the
+    # expiration of time and it is not possible to determine which of the players' time ran
+    # out first, the remainder of the match shall be played with a nominal amount of reserve
+    # time reinstated on both players' clocks".  The ledger's times determine it: Ann's ran
+    # out at 10:01:42, Bob's at 10:02:32.  "A player whose reserve time has expired
+    # automatically forfeits the match."
+    table = Table(reserve_ms=30_000)
+    _both_ran_out(table)
+    table("10:02:45", f"flag {flagged}")
+    (expired,) = table.events(TimeExpired)
+    assert isinstance(expired, TimeExpired)
+    assert (expired.player, expired.outcome) == ("a", "forfeit")
+    assert expired.rule == get_profile("usbgf-2016").cite(Decision.TIME_EXPIRED)
+    assert table.events(ClockSet) == []  # no nominal time: nothing to reinstate
+    (won,) = table.events(MatchWon)
+    assert isinstance(won, MatchWon) and won.winner == "b"
+    assert table.match.state.winner == "b"
+
+
+def test_when_the_times_cannot_say_who_ran_out_first_both_get_the_nominal_time() -> None:
+    table = Table()
+    table("10:01:00", "opening 3 1")
+    table("10:01:10", "move 8/5 6/5")
+    table("10:01:10", "hit")
+    table("10:01:15", "clock set a=0:00 b=0:00 both clocks found at zero")  # at one moment
+    table("10:01:20", "flag b")
+    (expired,) = table.events(TimeExpired)
+    assert isinstance(expired, TimeExpired) and expired.outcome == "both-expired"
+    nominal = table.events(ClockSet)[-1]
+    assert isinstance(nominal, ClockSet)
+    assert (nominal.reserve_a_ms, nominal.reserve_b_ms) == (60_000, 60_000)  # the nominal 1:00
+
+
+ONE_CHECKER_LEFT = "4HPwATABAAAAAA"
+"""Ann (a): one checker on her 1-point; Bob: two on his 24, five on 13, three on 8, five on 6."""
+
+
+def _ann_bears_off_after_her_time_ran_out(table: Table, hms: str = "10:01:40") -> None:
+    table("10:00:30", f"setup {ONE_CHECKER_LEFT}")
+    table("10:01:00", "opening 3 1")  # Ann's time from 10:01:00
+    table(hms, "move 1/off")  # her last checker off: the match, on the board
+    assert table.match.state.winner == "a"
+
+
+def test_a_reserve_exhausted_before_the_match_was_validly_claimed_loses_it() -> None:
+    # CLOCK 5.3: "A player who exhausts his reserve time before he can validly claim the match
+    # is declared the loser."
+    table = Table(clock="bronstein", length=1, reserve_ms=30_000)
+    # a Bronstein clock counts down at once: Ann's 0:30 is gone at 10:01:30, before 10:01:40
+    _ann_bears_off_after_her_time_ran_out(table)
+    table("10:01:45", "flag a")
+    (expired,) = table.events(TimeExpired)
+    assert isinstance(expired, TimeExpired)
+    assert (expired.player, expired.outcome, expired.rule) == ("a", "forfeit", "CLOCK 5.3")
+    assert table.match.state.winner == "b"
+    won = table.events(MatchWon)[-1]
+    assert isinstance(won, MatchWon) and (won.winner, won.score_a, won.score_b) == ("b", 0, 0)
+    assert table.refused("10:01:50", "flag a").startswith("the match is over")
+
+
+def test_under_usbgf_4_3_3_a_match_won_before_the_announcement_stands() -> None:
+    # USBGF 4.3.3: "Time is deemed to have run out when one of the players, a spectator, or a
+    # member of the Tournament staff correctly announces that a player's reserve time has
+    # expired": the match was won before anyone did.
+    table = Table(length=1, reserve_ms=30_000)
+    # simple delay: 12 s, then her 0:30: gone at 10:01:42, before her last checker at 10:01:50
+    _ann_bears_off_after_her_time_ran_out(table, "10:01:50")
+    refusal = table.refused("10:01:45", "flag a")
+    assert "USBGF 4.3.3" in refusal and "before" in refusal
+
+
+def test_players_who_agreed_not_to_end_the_match_on_time_play_on() -> None:
+    # USBGF 3.5.2.1: "if the players for any reason agree not to end the match if a player's
+    # reserve time expires (see section 4.3.3, below), the players must either reflect that
+    # agreement on their score sheets at the beginning of their match or notify the Tournament
+    # Director in advance"
+    table = Table(reserve_ms=30_000, meta={NO_TIME_FORFEIT: "yes"})
+    table("10:01:00", "opening 3 1")
+    table("10:01:50", "move 8/5 6/5")
+    table("10:01:50", "hit")  # Ann 50 s, 38 past the delay: her 0:30 is gone
+    refusal = table.refused("10:01:55", "flag a")
+    assert "USBGF 3.5.2.1" in refusal and "play goes on" in refusal
+    assert get_profile("usbgf-2016").cite(Decision.NO_TIME_FORFEIT) == "USBGF 3.5.2.1"
+    table("10:02:00", "roll 6 4")  # and so it does
+    assert table.match.state.winner is None
+
+
+def test_the_agreement_not_to_end_on_time_is_recorded_at_start(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'agreed.db'}"
+
+    def run(*args: str) -> Result:
+        return CliRunner().invoke(main, ["--db", db, *args])
+
+    started = run("start", "--a", "Ann", "--b", "Bob", "--length", "5", "--id", "m", "--clock",
+                  "simple-delay", "--reserve", "0:30", "--no-time-forfeit",
+                  "--at", f"{DAY}10:00:00+00:00")  # fmt: skip
+    assert started.exit_code == 0, started.output
+    for hms, *line in (("10:01:00", "opening", "3", "1"), ("10:01:50", "move", "8/5 6/5"),
+                       ("10:01:50", "hit")):  # fmt: skip
+        assert run(*line[:1], "m", *line[1:], "--at", f"{DAY}{hms}+00:00").exit_code == 0
+    flagged = run("flag", "m", "a", "--at", f"{DAY}10:01:55+00:00")
+    assert flagged.exit_code == 1
+    assert "agreed at the start not to end the match on time" in flagged.output
+    assert "(USBGF 3.5.2.1)" in flagged.output

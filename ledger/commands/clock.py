@@ -65,7 +65,7 @@ from bgledger.events import (
     UnplayablePlayRecorded,
 )
 from bgledger.projections.state import clock as _stops
-from bgledger.projections.state.allowed import no_legal_move
+from bgledger.projections.state.allowed import NO_TIME_FORFEIT, expired_before_claim, no_legal_move
 from bgledger.projections.state.clock import (
     REASONS,
     ClockState,
@@ -76,7 +76,7 @@ from bgledger.projections.state.clock import (
     pair_with,
 )
 from bgledger.projections.state.corrected import in_force
-from bgledger.projections.state.fold import MatchState, Phase, fold, other
+from bgledger.projections.state.fold import MatchState, Phase, apply, fold, other
 from bgledger.rules.profiles import (
     DEFAULT_PROFILE,
     ClockRules,
@@ -90,6 +90,7 @@ from bgledger.rules.profiles import (
 
 __all__ = [
     "NOMINAL_MS",
+    "NO_TIME_FORFEIT",
     "SET_RULES",
     "SET_UNDER",
     "ClockCommands",
@@ -388,21 +389,35 @@ class ClockCommands(RulingCommands):
     # -- time expired ------------------------------------------------------------------------
 
     def flag(
-        self, player: str, *, nominal_ms: int = NOMINAL_MS, by: str, at: str | None = None
+        self,
+        player: str,
+        *,
+        nominal_ms: int = NOMINAL_MS,
+        history: Sequence[MatchEvent] | None = None,
+        by: str,
+        at: str | None = None,
     ) -> TimeExpired:
         """Someone announces that ``player``'s reserve has expired (USBGF 4.3.3, CLOCK 5.3).
 
         Confirmed by the ledger's own figure, ``player`` loses the match.  If
-        both reserves are spent, nobody can show whose ran out first: both
-        get ``nominal_ms`` (USBGF 4.3.3).
+        both reserves are spent, the ledger's times (``history``, the match's
+        events so far) say whose ran out first, and he forfeits; only where they
+        cannot (both ran out at one moment, or no history is given) do both get
+        ``nominal_ms`` (USBGF 4.3.3).  After the last checker is off, a winner
+        whose reserve was spent before it loses the match where the clock's rules
+        say so (CLOCK 5.3).  Where the players agreed at the start not to end the
+        match on time (USBGF 3.5.2.1) the flag is refused: play goes on.
 
         :raises TimeNotExpiredError: if the ledger's figure shows time left.
-        :raises ClockRefusedError: without a clock or after the match.
+        :raises ClockRefusedError: without a clock, after the match (unless CLOCK 5.3
+            applies), or under the players' agreement.
         """
         state = self.state
-        timer = timer_of(state)
         if player not in ("a", "b"):
             raise InvalidClockError(f"player {player!r}: 'a' or 'b'")
+        if state.winner is not None and state.timer is not None:
+            return self._flag_after_the_claim(player, by=by, at=at)
+        timer = timer_of(state)
         self._check_figures((nominal_ms,), self.profile.cite(Decision.TIME_EXPIRED))
         when, now = self._moment(at)
         left = figures(timer, now)
@@ -415,7 +430,17 @@ class ClockCommands(RulingCommands):
                 "time has not expired",
                 rule,
             )
+        if dict(state.meta).get(NO_TIME_FORFEIT) == "yes":
+            raise ClockRefusedError(
+                f"{state.name(player)}'s reserve has expired, but the players agreed at the "
+                "start not to end the match on time: play goes on (the director may set the "
+                "clocks: 'clock set')",
+                self.profile.cite(Decision.NO_TIME_FORFEIT),
+            )
         both = figure(timer, other(player), now) == 0
+        first = _first_to_run_out(history, now) if both and history is not None else None
+        if first is not None:
+            player, both = first, False  # the ledger's times determine it (USBGF 4.3.3)
         figures_now = {"reserve_a_ms": left[0], "reserve_b_ms": left[1]}
         outcome = "both-expired" if both else "forfeit"
         with self.atomic():  # the expiry and what follows it, or nothing
@@ -428,6 +453,46 @@ class ClockCommands(RulingCommands):
                 self.set_clock(nominal, rule=expired_rule, reason=reason, by=by, at=when)
             else:
                 self._forfeit(other(player), by=by, at=when)
+        return expired
+
+    def _flag_after_the_claim(self, player: str, *, by: str, at: str | None) -> TimeExpired:
+        """A flag once the match is won: CLOCK 5.3 where the winner's reserve was spent before
+        his last checker was off (the clock settled at 0:00 at the game's end).
+
+        :raises ClockRefusedError: otherwise: the match is over.
+        """
+        state, timer = self.state, self.state.timer
+        assert timer is not None and state.winner is not None
+        rules = self.profile.clock(timer.mode)
+        spent = (
+            state.winner == player
+            and timer.stopped != "time-expired"
+            and timer.reserve_ms[0 if player == "a" else 1] == 0
+            and bool(state.games)
+        )
+        if not spent or rules is None:
+            raise ClockRefusedError("the match is over", self.profile.cite(Decision.STOP_GAME_OVER))
+        claim = rules.expiry_before_claim
+        if expired_before_claim(state) != player:
+            raise ClockRefusedError(
+                f"the match is over: {state.name(player)} won it before anyone announced that "
+                f"{state.name(player)}'s reserve had expired, and time runs out when it is "
+                "announced",
+                claim.rule or self.profile.cite(Decision.TIME_EXPIRED),
+            )
+        when, _ = self._moment(at)
+        last = state.games[-1]
+        score = pair_with(
+            state.score, last.winner, state.score[0 if last.winner == "a" else 1] - last.points
+        )
+        rule = claim.rule or self.profile.cite(Decision.TIME_EXPIRED)
+        with self.atomic():
+            expired = self._record(
+                TimeExpired, by, when, player=player, outcome="forfeit", rule=rule,
+                reserve_a_ms=timer.reserve_ms[0], reserve_b_ms=timer.reserve_ms[1],
+            )  # fmt: skip
+            self._record(MatchWon, by, when, winner=other(player), score_a=score[0],
+                         score_b=score[1])  # fmt: skip
         return expired
 
     def _forfeit(self, winner: str, *, by: str, at: str) -> None:
@@ -676,6 +741,32 @@ def _reserve(
     mid_match = (a, b) != (0, 0) and rules.reserve_per_point_to_go.value is not None
     cited = rules.reserve_per_point_to_go if mid_match else rules.reserve_per_point
     return rules.reserve_seconds(length, a, b) * 1000, cited.rule
+
+
+def _first_to_run_out(history: Sequence[MatchEvent], now_ms: int) -> str | None:
+    """Whose reserve ran out first, by the ledger's times: the player whose figure reached
+    0:00 in an earlier stretch between events (only one clock runs at a time), or None if
+    both reached it in the same stretch (a setting of both to 0:00) or neither is at 0:00."""
+    state: MatchState | None = None
+    ran_out: dict[str, int | None] = {"a": None, "b": None}
+    stretch = 0
+    events = list(history)
+    for index, event in enumerate(events):
+        state = apply(state, event, events[:index])
+        timer = state.timer
+        if timer is None:
+            continue
+        until = at_ms(events[index + 1].at) if index + 1 < len(events) else now_ms
+        stretch += 1
+        for player in ("a", "b"):
+            if figure(timer, player, until) > 0:
+                ran_out[player] = None
+            elif ran_out[player] is None:
+                ran_out[player] = stretch
+    a, b = ran_out["a"], ran_out["b"]
+    if a is None or b is None or a == b:
+        return None
+    return "a" if a < b else "b"
 
 
 def _kept(timer: ClockState, player: str, now_ms: int) -> int:

@@ -1102,10 +1102,15 @@ class Flag(Command):
     )
     details = (
         "Refused with the ledger's figure if time remains by its own figures (CLOCK 5.3).  If "
-        "both reserves are spent, both get the nominal reserve."
+        "both reserves are spent, the one whose ran out first by the ledger's times forfeits; "
+        "both get the nominal reserve only when the times cannot say (USBGF 4.3.3).  After the "
+        "last checker is off, a winner whose reserve was spent before it loses the match "
+        "under CLOCK 5.3.  Refused where the players agreed at the start not to end the match "
+        "on time (USBGF 3.5.2.1: start --no-time-forfeit)."
     )
     example = "flag b"
     summary = "a player's reserve is announced expired: he loses the match (USBGF 4.3.3)"
+    reads_history = True  # both spent: the ledger's times say whose ran out first (4.3.3)
 
     player: str
     nominal_ms: int = clock.NOMINAL_MS
@@ -1117,7 +1122,9 @@ class Flag(Command):
         )
 
     def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
-        return match.flag(self.player, nominal_ms=self.nominal_ms, by=by, at=self.at)
+        return match.flag(
+            self.player, nominal_ms=self.nominal_ms, history=history, by=by, at=self.at
+        )
 
     @classmethod
     def read(cls, words: Words) -> Command:

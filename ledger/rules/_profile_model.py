@@ -139,6 +139,7 @@ class Decision(StrEnum):
     EARLY_PICKUP = "early-pickup"  #: the dice picked up before the opponent hit
     DELAY_FORFEITED = "delay-forfeited"  #: the sanction of an early pick-up on a Bronstein clock
     TIME_EXPIRED = "time-expired"
+    NO_TIME_FORFEIT = "no-time-forfeit"  #: the players agreed not to end the match on time
 
 
 @dataclass(frozen=True, slots=True)
@@ -420,6 +421,7 @@ class ClockRules:
     doubles_delay: Cited[int | None]
     introduce_mid_game: Cited[bool]
     expiry_loses_match: Cited[bool]
+    expiry_before_claim: Cited[bool]
     early_pickup: Cited[EarlyPickup]
     early_pickup_penalty_seconds: Cited[int | None]
     opening_starts_clock: Cited[bool]

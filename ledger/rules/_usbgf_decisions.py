@@ -335,5 +335,15 @@ DECISIONS = Decisions(
             "USBGF 4.3.3",
             "A player whose reserve time has expired automatically forfeits the match.",
         ),
+        _on(
+            Decision.NO_TIME_FORFEIT,
+            "USBGF 3.5.2.1",
+            "if the players for any reason agree not to end the match if a player's reserve "
+            "time expires (see section 4.3.3, below), the players must either reflect that "
+            "agreement on their score sheets at the beginning of their match or notify the "
+            "Tournament Director in advance",
+            "Recorded at the start (start --no-time-forfeit): a reserve run out is then "
+            "announced in vain, and play goes on; the rule says no more.",
+        ),
     )
 )

@@ -157,6 +157,13 @@ SIMPLE_DELAY = ClockRules(
         "A player whose reserve time has expired automatically forfeits the match.",
         "Unless the players agreed otherwise and recorded it (USBGF 3.5.2.1).",
     ),
+    expiry_before_claim=cite(
+        False,
+        "USBGF 4.3.3",
+        "Time is deemed to have run out when one of the players, a spectator, or a member of "
+        "the Tournament staff correctly announces that a player's reserve time has expired.",
+        "A match won before anyone announced the expiry stands.",
+    ),
     early_pickup=cite(
         EarlyPickup.WARNING_THEN_RESERVE_PENALTY,
         "USBGF 4.1.7.2",
@@ -238,6 +245,14 @@ BRONSTEIN = ClockRules(
         "CLOCK 5.3",
         "A player who exhausts his reserve time before he can validly claim the match is "
         "declared the loser.",
+    ),
+    expiry_before_claim=cite(
+        True,
+        "CLOCK 5.3",
+        "A player who exhausts his reserve time before he can validly claim the match is "
+        "declared the loser.",
+        "A flag after the last checker is off, the winner's reserve spent before it: he "
+        "loses the match, at the score before that game.",
     ),
     early_pickup=cite(
         EarlyPickup.DELAY_FORFEITED,

@@ -35,6 +35,7 @@ from bgledger.rules.profiles import Decision, ForgottenHit, PrematureRoll, Profi
 
 __all__ = [
     "BEST_OF_THREE",
+    "NO_TIME_FORFEIT",
     "PARTIES",
     "TABLE_VERBS",
     "Allowed",
@@ -42,6 +43,7 @@ __all__ = [
     "agree",
     "allowed",
     "cube_problem",
+    "expired_before_claim",
     "hit_blocks",
     "hit_due",
     "may_double",
@@ -76,6 +78,9 @@ scorekeeper's and the director's, and the rarer forms of the table's (``--as-pla
 
 BEST_OF_THREE = "best-of-three"
 """The ``meta`` key (value ``yes``) of a match in a best-of-three series."""
+NO_TIME_FORFEIT = "no-time-forfeit"
+"""The ``meta`` key (value ``yes``) of a match whose players agreed at the start not to end it
+on time (USBGF 3.5.2.1), as their score sheets say it."""
 
 LEVELS = ("single", "gammon", "backgammon")
 
@@ -328,6 +333,19 @@ def _breaks(state: MatchState, profile: Profile) -> list[Allowed]:
     return out
 
 
+def expired_before_claim(state: MatchState) -> str | None:
+    """The winner of a match won on the board whose reserve was spent before his last checker
+    was off (the clock settled at 0:00 at the game's end), where the clock's rules make him
+    the loser when that is announced (CLOCK 5.3); else None."""
+    timer, winner = state.timer, state.winner
+    if timer is None or winner is None or not state.games or timer.stopped == "time-expired":
+        return None
+    if timer.reserve_ms[seat(winner)] != 0 or state.games[-1].winner != winner:
+        return None
+    rules = get_profile(state.profile).clock(timer.mode)
+    return winner if rules is not None and rules.expiry_before_claim.value else None
+
+
 def _scorekeeper(state: MatchState) -> list[Allowed]:
     """The record's own lines: a note, an entry undone or amended, the clock's readings."""
     out = [
@@ -341,6 +359,10 @@ def _scorekeeper(state: MatchState) -> list[Allowed]:
         out.append(Allowed("scorekeeper", "setup", "setup", "the game began from a position"))
     timer = state.timer
     if state.winner is not None:
+        late = expired_before_claim(state)
+        if late is not None:  # CLOCK 5.3, as the ledger decides it
+            words = f"{state.name(late)}'s reserve was spent before the last checker was off"
+            out.append(Allowed("scorekeeper", "flag", f"flag {late}", words))
         return out
     if timer is None:
         out.append(Allowed("scorekeeper", "clock start", "clock start", "a clock started"))
@@ -350,7 +372,8 @@ def _scorekeeper(state: MatchState) -> list[Allowed]:
     elif timer.turn is not None and state.breaks.open is None:
         out.append(Allowed("scorekeeper", "clock resume", "clock resume", "the clocks resume"))
     out.append(Allowed("scorekeeper", "clock read", "clock read", "what the clocks show"))
-    if timer.turn is not None:  # (the ledger decides at the moment it is recorded: CLOCK 5.3)
+    agreed = dict(state.meta).get(NO_TIME_FORFEIT) == "yes"  # USBGF 3.5.2.1: no flag
+    if timer.turn is not None and not agreed:  # (decided when it is recorded: CLOCK 5.3)
         words = f"{state.name(timer.turn)}'s time is out, once the clock shows 0:00"
         out.append(Allowed("scorekeeper", "flag", f"flag {timer.turn}", words))
     return out
