@@ -19,11 +19,14 @@ from click.testing import CliRunner, Result
 from bgledger.cli.main import main
 from bgledger.commands.clock import NO_TIME_FORFEIT
 from bgledger.commands.match import Match, match_uuid
+from bgledger.commands.rulings import RulingRefusedError
 from bgledger.commands.vocabulary import parse
-from bgledger.errors import BgLedgerError, ClockRefusedError
+from bgledger.errors import BgLedgerError, ClockRefusedError, ResignationRefusedError
 from bgledger.events import (
     ClockSet,
     ClockStopped,
+    ConcessionAcceptanceRequired,
+    GameWon,
     MatchEvent,
     MatchWon,
     ReserveTimeRestored,
@@ -256,8 +259,8 @@ def test_when_the_times_cannot_say_who_ran_out_first_both_get_the_nominal_time()
     assert (nominal.reserve_a_ms, nominal.reserve_b_ms) == (60_000, 60_000)  # the nominal 1:00
 
 
-ONE_CHECKER_LEFT = "4HPwATABAAAAAA"
-"""Ann (a): one checker on her 1-point; Bob: two on his 24, five on 13, three on 8, five on 6."""
+ONE_CHECKER_LEFT = "4HPwARgBAAAAAA"
+"""Ann (a): one checker on her 1-point; Bob: two on his 23, five on 13, three on 8, five on 6."""
 
 
 def _ann_bears_off_after_her_time_ran_out(table: Table, hms: str = "10:01:40") -> None:
@@ -327,3 +330,86 @@ def test_the_agreement_not_to_end_on_time_is_recorded_at_start(tmp_path: Path) -
     assert flagged.exit_code == 1
     assert "agreed at the start not to end the match on time" in flagged.output
     assert "(USBGF 3.5.2.1)" in flagged.output
+
+
+# -- CLOCK 5.1: conceding on a clock -------------------------------------------------------------
+
+STRAGGLERS = "4HPwARgHAAAAAA"
+"""Ann (a): twelve off, three on her 1-point; Bob: two on his 23 (in Ann's home board), five
+on his 13, three on his 8, five on his 6.  No contact."""
+
+
+def _bob_on_roll_with_two_stragglers(table: Table) -> None:
+    table("10:00:30", f"setup {STRAGGLERS}")
+    table("10:01:00", "opening 1 3")  # Bob's 3: Ann's lower die starts Bob's clock
+    table("10:01:10", "move 8/5 6/5")
+    table("10:01:10", "hit")  # Bob 10 s, given back: 10:00
+    table("10:01:15", "roll 2 1")
+    table("10:01:20", "move 1/off 1/off")
+    table("10:01:20", "hit")  # Ann 5 s, given back: 10:00; Bob's time from 10:01:20
+
+
+def test_a_concession_on_a_clock_stops_both_clocks_and_the_director_requires_acceptance() -> None:
+    # CLOCK 5.1: "Prior to rolling the dice a player may concede a single game, gammon or
+    # backgammon by stopping both clocks and stating the offer. [...] To reject the offer the
+    # opponent says, "Reject," and, if necessary, summons the Director to adjudicate. The
+    # Director will require the opponent to accept the offer when no outcome more favorable
+    # for him can occur; otherwise, the Director deems the offer invalid and restarts the
+    # player's clock."
+    table = Table(clock="bronstein")
+    _bob_on_roll_with_two_stragglers(table)
+    table("10:01:30", "resign gammon")  # Bob 10 s into his turn: both clocks stop
+    timer = table.match.state.timer
+    assert timer is not None and not timer.running
+    assert timer.stopped == "concession"
+    # Bronstein counts down at once: Bob's clock shows 9:50, and keeps showing it
+    assert table.reserves("10:02:29") == (600_000, 590_000)
+    # Ann can still win a backgammon (Bob's two checkers in her home board): she may reject,
+    # the offer is invalid and Bob's clock restarts
+    table("10:02:30", "reject")
+    timer = table.match.state.timer
+    assert timer is not None and timer.running and timer.turn == "b"
+    table("10:02:35", "resign backgammon")  # 5 s more: 15 s of Bob's turn
+    refusal = table.refused("10:03:00", "reject", ResignationRefusedError)
+    assert "CLOCK 5.1" in refusal and "no outcome more favorable for Ann" in refusal
+    table("10:03:30", "must-accept --reason nothing better than a backgammon can happen")
+    (required,) = table.events(ConcessionAcceptanceRequired)
+    assert isinstance(required, ConcessionAcceptanceRequired)
+    assert required.rule == get_profile("usbgf-2016").cite(Decision.CONCESSION_ON_CLOCK)
+    assert (required.player, required.ruled_by) == ("a", "director")
+    (won,) = table.events(GameWon)
+    assert isinstance(won, GameWon) and (won.winner, won.result, won.points) == (
+        "a",
+        "backgammon",
+        3,
+    )
+    assert table.match.state.score == (3, 0)
+    # Bob's turn: 10 s before the first offer, 5 s after the reject: 15 s, 12 given back:
+    # 10:00 - 0:03 = 9:57; the two disputes, 1:00 and 0:55, are nobody's
+    assert table.replayed() == (600_000, 597_000)
+
+
+def test_the_director_cannot_require_acceptance_where_a_better_outcome_can_occur() -> None:
+    table = Table(clock="bronstein")
+    _bob_on_roll_with_two_stragglers(table)
+    table("10:01:30", "resign single")
+    refusal = table.refused("10:02:00", "must-accept", RulingRefusedError)
+    assert "CLOCK 5.1" in refusal and "a backgammon" in refusal
+    table("10:02:00", "reject")  # the offer is invalid: Bob's clock restarts
+    table("10:02:10", "roll 6 5")  # Bob: 10 s + 10 s = 20 s of his turn
+    table("10:02:20", "move 23/17 23/18")
+    table("10:02:20", "hit")  # 30 s, 12 given back: 18 s off: 9:42
+    assert table.replayed() == (600_000, 582_000)
+
+
+def test_under_simple_delay_a_concession_leaves_the_clock_to_usbgf_4_3_2_h() -> None:
+    # USBGF 4.3.2(h): "When a player believes that the game's outcome is no longer in doubt
+    # [...] If the other player disagrees, the game clock is restarted and the game is played
+    # to its conclusion."  A concession stops nothing by itself; the reject stands.
+    table = Table()
+    _bob_on_roll_with_two_stragglers(table)
+    table("10:01:30", "resign backgammon")
+    timer = table.match.state.timer
+    assert timer is not None and timer.running
+    table("10:01:40", "reject")
+    assert table.match.state.resignation is None

@@ -88,6 +88,7 @@ __all__ = [
     "Late",
     "MissedHit",
     "Move",
+    "MustAccept",
     "Note",
     "NullifyPass",
     "Opening",
@@ -783,6 +784,59 @@ class Reject(Command):
 
     def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
         return match.reject(by=by, at=self.at)
+
+
+# -- issue 33 (clockrules): CLOCK 5.1, the director requires a concession's acceptance ------
+
+
+CONCESSION_REQUIRED = "no outcome more favorable for him can occur"
+"""Why the director requires the acceptance, unless he says otherwise (CLOCK 5.1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MustAccept(Command):
+    verb = "must-accept"
+    usage = "must-accept [--ruled-by WHO] [--reason TEXT]"
+    recorded = (ev.ConcessionAcceptanceRequired, ev.ResignationAccepted)
+    options = (RULED_BY, Option("--reason", "Why.", "TEXT"))
+    details = (
+        "On a clock of the 2007 clock rules the opponent who rejects a concession summons the "
+        "director, who requires him to accept when no outcome more favorable for him can "
+        "occur; otherwise the offer is invalid and his 'reject' restarts the player's clock."
+    )
+    example = "must-accept"
+    summary = (
+        "the director requires the concession on a clock to be accepted: nothing better can "
+        "occur for the opponent (CLOCK 5.1)"
+    )
+    decision = Decision.CONCESSION_ON_CLOCK
+    records = (ev.ConcessionAcceptanceRequired,)
+
+    reason: str = CONCESSION_REQUIRED
+    ruled_by: str = "director"
+
+    @property
+    def ruler(self) -> str:
+        return "committee" if self.ruled_by == "committee" else "director"
+
+    def words(self) -> str:
+        by = f" --ruled-by {self.ruled_by}" if self.ruled_by != "director" else ""
+        reason = f" --reason {self.reason}" if self.reason != CONCESSION_REQUIRED else ""
+        return f"must-accept{by}{reason}"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.must_accept(Ruling(self.ruled_by, self.reason, by=by, at=self.at))
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        reason = words.reason(False, cls.usage) or CONCESSION_REQUIRED
+        ruled_by = _ruler(words, cls.usage) or "director"
+        if words.rest:
+            raise InvalidActionError(f"{words.line!r}: expected {cls.usage}")
+        return cls(reason, ruled_by)
+
+
+# -- end of issue 33 (clockrules) ---------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -1807,6 +1861,7 @@ VOCABULARY: tuple[type[Command], ...] = (
     PickupWithHit, BreakStart, BreakEnd, Late, Penalty,
     Revert, VoidCube, NullifyPass, VoidConcession, CorrectCube, CorrectSetup, Overturn,
     CorrectLength, CorrectScore, RulingNote, MissedHit,
+    MustAccept,  # issue 33 (clockrules): CLOCK 5.1
     Undo, Amend,
 )  # fmt: skip
 """Every command, in the order help lists them: the game, the clock and breaks, the rulings,

@@ -50,6 +50,7 @@ from bgledger.events.corrections import (
 )
 from bgledger.events.game import (
     CheckersPlayed,
+    ConcessionAcceptanceRequired,
     CubeDropped,
     CubeOffered,
     CubeTaken,
@@ -92,6 +93,7 @@ from bgledger.events.rulings import (
 __all__ = [
     "TIME_EVENTS", "BreakEnded", "BreakStarted", "CheckersPlayed", "ClockHit", "ClockHitImplied",
     "ClockRead", "ClockRestored", "ClockResumed", "ClockSet", "ClockStarted", "ClockStopped",
+    "ConcessionAcceptanceRequired",
     "ConcessionVoided", "CopyImported", "CrawfordPassNullified", "CubeActionVoided", "CubeDropped",
     "CubeLevelCorrected",
     "CubeOffered", "CubeTaken", "DiceRolled", "EntryAmended", "EntryCorrected", "EntryWithdrawn",

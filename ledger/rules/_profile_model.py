@@ -140,6 +140,8 @@ class Decision(StrEnum):
     DELAY_FORFEITED = "delay-forfeited"  #: the sanction of an early pick-up on a Bronstein clock
     TIME_EXPIRED = "time-expired"
     NO_TIME_FORFEIT = "no-time-forfeit"  #: the players agreed not to end the match on time
+    STOP_CONCESSION = "stop-concession"  #: the clocks stop: a concession offered on a clock
+    CONCESSION_ON_CLOCK = "concession-on-clock"  #: the director requires acceptance, or not
 
 
 @dataclass(frozen=True, slots=True)
@@ -422,6 +424,7 @@ class ClockRules:
     introduce_mid_game: Cited[bool]
     expiry_loses_match: Cited[bool]
     expiry_before_claim: Cited[bool]
+    concession_on_clock: Cited[bool]
     early_pickup: Cited[EarlyPickup]
     early_pickup_penalty_seconds: Cited[int | None]
     opening_starts_clock: Cited[bool]

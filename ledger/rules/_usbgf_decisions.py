@@ -336,6 +336,23 @@ DECISIONS = Decisions(
             "A player whose reserve time has expired automatically forfeits the match.",
         ),
         _on(
+            Decision.STOP_CONCESSION,
+            "CLOCK 5.1",
+            "Prior to rolling the dice a player may concede a single game, gammon or backgammon "
+            "by stopping both clocks and stating the offer.",
+            "Where the clock's rules are the 2007 clock rules (a Bronstein clock); under "
+            "simple delay a concession stops nothing by itself (USBGF 4.3.2 does not list it).",
+        ),
+        _on(
+            Decision.CONCESSION_ON_CLOCK,
+            "CLOCK 5.1",
+            "The Director will require the opponent to accept the offer when no outcome more "
+            "favorable for him can occur; otherwise, the Director deems the offer invalid and "
+            "restarts the player's clock.",
+            "Where the clock's rules are the 2007 clock rules (a Bronstein clock); USBGF 4.5 "
+            "otherwise leaves the answer to the opponent.",
+        ),
+        _on(
             Decision.NO_TIME_FORFEIT,
             "USBGF 3.5.2.1",
             "if the players for any reason agree not to end the match if a player's reserve "

@@ -42,12 +42,15 @@ __all__ = [
     "Problem",
     "agree",
     "allowed",
+    "better_outcome",
+    "concession_on_clock",
     "cube_problem",
     "expired_before_claim",
     "hit_blocks",
     "hit_due",
     "may_double",
     "may_hit",
+    "must_accept",
     "no_legal_move",
     "resignation_problem",
 ]
@@ -308,7 +311,8 @@ def _table(state: MatchState, profile: Profile) -> list[Allowed]:
     elif phase is Phase.RESIGNED and state.resignation is not None:
         answer = name(other(state.resignation.player))
         add(other(state.resignation.player), "accept", f"{answer} {agree(answer, 'accepts')}")
-        add(other(state.resignation.player), "reject", f"{answer} {agree(answer, 'rejects')}")
+        if not must_accept(state):  # CLOCK 5.1: else the director requires the acceptance
+            add(other(state.resignation.player), "reject", f"{answer} {agree(answer, 'rejects')}")
     rules = profile.resignations
     if phase in (Phase.ROLL, Phase.REROLL, Phase.PLAY) and not (
         rules.non_contact_only.value and state.position.is_contact()
@@ -344,6 +348,53 @@ def expired_before_claim(state: MatchState) -> str | None:
         return None
     rules = get_profile(state.profile).clock(timer.mode)
     return winner if rules is not None and rules.expiry_before_claim.value else None
+
+
+def concession_on_clock(profile: str, mode: str) -> bool:
+    """Whether a concession offered on clock ``mode`` stops both clocks and must be accepted
+    when nothing better can occur for the opponent (CLOCK 5.1), under ``profile``."""
+    rules = get_profile(profile).clock(mode)
+    return rules is not None and rules.concession_on_clock.value
+
+
+def better_outcome(state: MatchState) -> str | None:
+    """The result more favorable for the opponent than the concession offered that can still
+    occur (``gammon``, ``backgammon``), or None: he must accept on a clock (CLOCK 5.1).
+
+    A gammon while the conceding player has borne off no checker; a backgammon while he
+    also has one on the bar or in the opponent's home board; nothing better where the
+    offer already wins the opponent the match.
+    """
+    offer = state.resignation
+    if offer is None:
+        return None
+    who, taker = seat(offer.player), other(offer.player)
+    checkers = state.board[who]
+    most = (
+        "single"
+        if checkers[0] - state.removed[who] > 0
+        else "backgammon"
+        if sum(checkers[19:26])
+        else "gammon"
+    )
+    if LEVELS.index(most) <= LEVELS.index(offer.level):
+        return None
+    points = (LEVELS.index(offer.level) + 1) * state.cube
+    if state.score[seat(taker)] + points >= state.length:
+        return None  # the offer wins him the match: nothing is better
+    return most
+
+
+def must_accept(state: MatchState) -> bool:
+    """Whether a concession waits for its answer on a clock whose rules make the director
+    require its acceptance, nothing better being possible for the opponent (CLOCK 5.1)."""
+    timer = state.timer
+    return (
+        state.phase is Phase.RESIGNED
+        and timer is not None
+        and concession_on_clock(state.profile, timer.mode)
+        and better_outcome(state) is None
+    )
 
 
 def _scorekeeper(state: MatchState) -> list[Allowed]:
@@ -388,6 +439,10 @@ _IN_GAME = (
     Allowed("director", "revert", "revert", "an illegal play reverted"),
     Allowed("director", "void-cube", "void-cube", "a cube action voided"),
 )
+_MUST_ACCEPT = (
+    Allowed("director", "must-accept", "must-accept", "the concession's acceptance required"),
+)
+"""CLOCK 5.1: the director requires the opponent to accept, nothing better being possible."""
 _ON_A_CLOCK = (
     Allowed("director", "clock set", "clock set", "the clocks set"),
     Allowed("director", "missed-hit", "missed-hit", "a missed hit ruled"),
@@ -400,6 +455,7 @@ def _director(state: MatchState) -> tuple[Allowed, ...]:
         *_RULINGS,
         *(_IN_GAME if state.game > 0 else ()),
         *(_ON_A_CLOCK if state.timer is not None else ()),
+        *(_MUST_ACCEPT if must_accept(state) else ()),
     )
 
 

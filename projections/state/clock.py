@@ -54,6 +54,7 @@ REASONS: dict[str, tuple[str, str]] = {
     "illegal-move": ("g", "an illegal move was pointed out"),
     "outcome-certain": ("h", "the game's outcome is no longer in doubt"),
     "time-expired": ("", "a reserve expired"),
+    "concession": ("", "a concession offered"),  # CLOCK 5.1, 5.2(a): by the offer itself
 }
 """The reasons a clock may be stopped: USBGF 4.3.2's letter (what a director may type) and
 its words; :func:`reason_text` adds the rule of what happened."""
@@ -67,6 +68,7 @@ STOPPED_UNDER: dict[str, Decision] = {
     "illegal-move": Decision.STOP_ILLEGAL_MOVE,
     "outcome-certain": Decision.STOP_OUTCOME_CERTAIN,
     "time-expired": Decision.TIME_EXPIRED,
+    "concession": Decision.STOP_CONCESSION,
 }
 """The decision each stop is cited under: USBGF 4.3.2's clause, 4.3.3 for a reserve expired."""
 _WHAT_HAPPENED = {

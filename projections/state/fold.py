@@ -43,6 +43,7 @@ from typing import Any, TypeVar
 
 from bgledger.events import (
     CheckersPlayed,
+    ConcessionAcceptanceRequired,
     CubeDropped,
     CubeOffered,
     CubeTaken,
@@ -64,6 +65,8 @@ from bgledger.events import (
     StartingPositionRecorded,
     UnplayablePlayRecorded,
 )
+from bgledger.projections.state import clock as clk
+from bgledger.projections.state.allowed import concession_on_clock
 from bgledger.projections.state.breaks import Breaks
 from bgledger.projections.state.clock import ClockState
 from bgledger.projections.state.model import (
@@ -134,6 +137,7 @@ class _Draft:
     match_id: str
     players: tuple[str, str]
     length: int
+    profile: str
     crawford_rule: bool
     score: tuple[int, int]
     games: tuple[GameRecord, ...]
@@ -483,6 +487,14 @@ def _resign_offered(d: _Draft, event: ResignationOffered) -> None:
     d.resignation = Resignation(event.player, event.level, d.phase)
     d.phase = Phase.RESIGNED
     _flag(d, event)
+    if d.timer is not None and d.timer.running and concession_on_clock(d.profile, d.timer.mode):
+        # CLOCK 5.1: "by stopping both clocks and stating the offer"
+        d.timer = clk.stop(d.timer, clk.at_ms(event.at), "concession")
+
+
+@_on(ConcessionAcceptanceRequired)
+def _acceptance_required(d: _Draft, event: ConcessionAcceptanceRequired) -> None:
+    pass  # the director's ruling (CLOCK 5.1); the acceptance it requires follows
 
 
 @_on(ResignationAccepted)
@@ -494,6 +506,9 @@ def _resign_accepted(d: _Draft, event: ResignationAccepted) -> None:
 def _resign_rejected(d: _Draft, event: ResignationRejected) -> None:
     d.phase = d.resignation.resume if d.resignation else Phase.ROLL
     d.resignation = None
+    if d.timer is not None and d.timer.stopped == "concession":
+        # CLOCK 5.1: "the Director deems the offer invalid and restarts the player's clock"
+        d.timer = clk.resume(d.timer, clk.at_ms(event.at))
 
 
 @_on(GameWon)
