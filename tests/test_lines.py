@@ -352,7 +352,7 @@ _example(
      "missed-hit --reason Ann never hit her clock"],
     **_CLOCKED,
 )  # fmt: skip
-_example(  # CLOCK 5.1: Ann's last checker off next, Bob's two on his 23: nothing beyond a backgammon
+_example(  # CLOCK 5.1: Ann bears off next, Bob's two on his 23: nothing beyond a backgammon
     voc.MustAccept,
     ["setup 4HPwARgHAAAAAA", "opening 1 3", "move 8/5 6/5", "hit", "roll 2 1",
      "move 1/off 1/off", "hit", "resign backgammon", "must-accept"],
