@@ -427,9 +427,9 @@ class PlayCommands(PrematureCommands):
         if timer is None or not concession_on_clock(state.profile, timer.mode):
             clocked = "no clock" if timer is None else f"a {timer.mode} clock"
             raise RulingRefusedError(
-                f"the match has {clocked}: {state.name(taker)} answers the concession (USBGF "
-                "4.5); the director requires an acceptance only on a clock of the 2007 clock "
-                "rules",
+                f"the match has {clocked}: {state.name(taker)} answers the concession "
+                f"({self.profile.cite(Decision.RESIGNATION)}); the director requires an "
+                "acceptance only on a clock of the 2007 clock rules",
                 rule,
             )
         better = better_outcome(state)
