@@ -789,7 +789,7 @@ class Reject(Command):
 # -- issue 33 (clockrules): CLOCK 5.1, the director requires a concession's acceptance ------
 
 
-CONCESSION_REQUIRED = "no outcome more favorable for him can occur"
+CONCESSION_REQUIRED = "no outcome more favorable for the opponent can occur"
 """Why the director requires the acceptance, unless he says otherwise (CLOCK 5.1)."""
 
 
