@@ -32,6 +32,7 @@ from bgledger.events import (
     ReserveTimeRestored,
     TimeExpired,
 )
+from bgledger.projections.state.allowed import allowed
 from bgledger.projections.state.clock import at_ms, figures
 from bgledger.projections.state.fold import fold
 from bgledger.rules.profiles import PROFILES, Decision, get_profile
@@ -413,3 +414,36 @@ def test_under_simple_delay_a_concession_leaves_the_clock_to_usbgf_4_3_2_h() -> 
     assert timer is not None and timer.running
     table("10:01:40", "reject")
     assert table.match.state.resignation is None
+
+
+# -- what may happen now says the same (projections/state/allowed.py) ---------------------------
+
+
+def _lines(table: Table, party: str) -> set[str]:
+    return {a.line for a in allowed(table.match.state) if a.party == party}
+
+
+def test_what_may_happen_now_offers_the_reject_and_the_must_accept_as_the_ledger_decides() -> None:
+    table = Table(clock="bronstein")
+    _bob_on_roll_with_two_stragglers(table)
+    table("10:01:30", "resign gammon")
+    assert "reject" in _lines(table, "a") and "must-accept" not in _lines(table, "director")
+    table("10:01:40", "reject")
+    table("10:01:45", "resign backgammon")
+    assert "reject" not in _lines(table, "a") and "accept" in _lines(table, "a")
+    assert "must-accept" in _lines(table, "director")
+
+
+def test_what_may_happen_now_offers_the_flag_as_the_ledger_decides() -> None:
+    late = Table(clock="bronstein", length=1, reserve_ms=30_000)
+    _ann_bears_off_after_her_time_ran_out(late)
+    assert "flag a" in _lines(late, "scorekeeper")  # CLOCK 5.3
+    on_time = Table(clock="bronstein", length=1)
+    _ann_bears_off_after_her_time_ran_out(on_time)
+    assert not any(line.startswith("flag") for line in _lines(on_time, "scorekeeper"))
+    agreed = Table(meta={NO_TIME_FORFEIT: "yes"})
+    agreed("10:01:00", "opening 3 1")
+    assert not any(line.startswith("flag") for line in _lines(agreed, "scorekeeper"))
+    plain = Table()
+    plain("10:01:00", "opening 3 1")
+    assert "flag a" in _lines(plain, "scorekeeper")
