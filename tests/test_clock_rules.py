@@ -447,3 +447,39 @@ def test_what_may_happen_now_offers_the_flag_as_the_ledger_decides() -> None:
     plain = Table()
     plain("10:01:00", "opening 3 1")
     assert "flag a" in _lines(plain, "scorekeeper")
+
+
+# -- each profile says whether these rules apply -------------------------------------------------
+
+_ISSUE_33 = (
+    Decision.CLOCK_LENGTH_CORRECTED,
+    Decision.NO_TIME_FORFEIT,
+    Decision.STOP_CONCESSION,
+    Decision.CONCESSION_ON_CLOCK,
+    Decision.DELAY_FORFEITED,
+    Decision.PICKUP_RESTORED,
+)
+
+
+@pytest.mark.parametrize("name", list(PROFILES))
+def test_each_profile_says_whether_the_clock_rules_apply(name: str) -> None:
+    profile = PROFILES[name]
+    for decision in _ISSUE_33:
+        citation = profile.citation(decision)
+        assert citation.rule, (name, decision)
+        assert profile.own(citation) or citation.note, (name, decision)  # or why inherited
+    bronstein, simple = profile.clock("bronstein"), profile.clock("simple-delay")
+    if name in ("classic", "online"):  # no clocks: the clock rules never apply
+        assert bronstein is None and simple is None
+        return
+    assert bronstein is not None and simple is not None
+    assert (bronstein.concession_on_clock.value, bronstein.concession_on_clock.rule) == (
+        True,
+        "CLOCK 5.1",
+    )
+    assert (bronstein.expiry_before_claim.value, bronstein.expiry_before_claim.rule) == (
+        True,
+        "CLOCK 5.3",
+    )
+    assert not simple.concession_on_clock.value and simple.concession_on_clock.rule
+    assert not simple.expiry_before_claim.value and simple.expiry_before_claim.rule
