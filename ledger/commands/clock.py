@@ -275,6 +275,8 @@ class ClockCommands(RulingCommands):
         if state.breaks.open is not None:
             refusal = "the players are on a break: end it first"
             raise ClockRefusedError(refusal, cite(Decision.STOP_BREAK))
+        if timer.stopped == "concession":
+            _concession_pending(state, self.profile)
         hitter = player or timer.turn or (other(state.actor) if state.actor else None)
         if hitter is None or state.phase in (Phase.BETWEEN_GAMES, Phase.OPENING, Phase.ENDING):
             raise ClockRefusedError(
@@ -332,6 +334,8 @@ class ClockCommands(RulingCommands):
         if state.breaks.open is not None:
             refusal = "the players are on a break: end it first"
             raise ClockRefusedError(refusal, cite(Decision.BREAK))
+        if timer.stopped == "concession":
+            _concession_pending(state, self.profile)
         if timer.running or timer.turn is None:
             stopped = f"{_stopped_why(timer, self.profile)}: the next hit starts it"
             why = "it is running" if timer.running else stopped
@@ -767,6 +771,19 @@ def _first_to_run_out(history: Sequence[MatchEvent], now_ms: int) -> str | None:
     if a is None or b is None or a == b:
         return None
     return "a" if a < b else "b"
+
+
+def _concession_pending(state: MatchState, profile: Profile) -> None:
+    """:raises ClockRefusedError: the clocks are stopped for a concession on the table: its
+    answer ends the game or restarts the player's clock (CLOCK 5.1)."""
+    offer = state.resignation
+    who = state.name(offer.player) if offer else "a player"
+    answer = state.name(other(offer.player)) if offer else "the opponent"
+    raise ClockRefusedError(
+        f"both clocks are stopped for {who}'s concession: {answer} accepts it, or rejects it "
+        f"and {who}'s clock restarts",
+        profile.cite(Decision.STOP_CONCESSION),
+    )
 
 
 def _kept(timer: ClockState, player: str, now_ms: int) -> int:

@@ -214,6 +214,8 @@ def may_hit(state: MatchState) -> str | None:
         return None
     if state.phase in (Phase.BETWEEN_GAMES, Phase.OPENING, Phase.ENDING, Phase.OVER):
         return None
+    if timer.stopped == "concession":  # CLOCK 5.1: the offer's answer restarts it, or ends it
+        return None
     actor = state.actor
     hitter = timer.turn or (other(actor) if actor else None)
     if hitter is None:
@@ -420,7 +422,7 @@ def _scorekeeper(state: MatchState) -> list[Allowed]:
         return out
     if timer.running:
         out.append(Allowed("scorekeeper", "clock stop", "clock stop", "the clocks stopped"))
-    elif timer.turn is not None and state.breaks.open is None:
+    elif timer.turn is not None and state.breaks.open is None and timer.stopped != "concession":
         out.append(Allowed("scorekeeper", "clock resume", "clock resume", "the clocks resume"))
     out.append(Allowed("scorekeeper", "clock read", "clock read", "what the clocks show"))
     agreed = dict(state.meta).get(NO_TIME_FORFEIT) == "yes"  # USBGF 3.5.2.1: no flag
