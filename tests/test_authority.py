@@ -68,6 +68,7 @@ LOWEST: dict[str, tuple[str, str]] = {
     "CorrectScore": ("correct-score 3-2 --reason the sheet says 3-2", "director"),
     "RulingNote": ("note --ruled-by director --reason asked about the clock", "director"),
     "MissedHit": ("missed-hit --reason Ann never hit her clock", "director"),
+    "MustAccept": ("must-accept", "director"),
     "Undo": ("undo --reason typed 6-3", "scorekeeper"),
     "Amend": ("amend 6 move 8/5 6/5 --reason typed 8/4", "scorekeeper"),
 }
