@@ -78,6 +78,13 @@ CLOCK_FIGURE = ClockFigure()
     help="One match of a best-of-three series (to 7 or less: breaks only between matches, "
     "USBGF 2.2.2).",
 )
+@click.option(
+    "--no-time-forfeit",
+    "no_time_forfeit",
+    is_flag=True,
+    help="The players agreed not to end the match if a reserve expires (USBGF 3.5.2.1): a "
+    "flag is then refused and play goes on.",
+)
 @click.option("--event", default="", help="The tournament or event.")
 @click.option(
     "--new-event",
@@ -102,6 +109,7 @@ def start(
     delay: int | None,
     doubles: bool,
     best_of_three: bool,
+    no_time_forfeit: bool,
     event: str,
     new_event: bool,
     round_: str,
@@ -120,6 +128,7 @@ def start(
     options: dict[str, Any] = {"profile": profile, "clock": clock, "event": event}
     options.update(round=round_, **_clock_setup(reserve, delay, doubles))
     options.update(best_of_three=best_of_three, table=table, new_event=new_event)
+    options.update(no_time_forfeit=no_time_forfeit)
     with library_errors():
         chosen = ledger.start(
             (player_a, player_b), length, match_id=match_id, by=by, at=at, **options

@@ -71,7 +71,7 @@ from bgledger.access import (
     new_token,
 )
 from bgledger.commands.breaks import BEST_OF_THREE
-from bgledger.commands.clock import NOMINAL_MS, SET_RULES, parse_clock
+from bgledger.commands.clock import NO_TIME_FORFEIT, NOMINAL_MS, SET_RULES, parse_clock
 from bgledger.commands.corrections import entries_in_force
 from bgledger.commands.decide import FUTURE_TOLERANCE, claim_of, stamp, vouched_time
 from bgledger.commands.language import without_comment
@@ -627,6 +627,7 @@ START_FIELDS = {
     "delay": int,
     "doubles": bool,
     "best_of_three": bool,
+    "no_time_forfeit": bool,
     "round": str,
     "table": str,
     "scorekeeper": str,
@@ -971,6 +972,7 @@ class Ledger:
         *,
         match_id: str | None = None,
         best_of_three: bool = False,
+        no_time_forfeit: bool = False,
         new_event: bool = False,
         by: str,
         **options: Any,
@@ -981,7 +983,8 @@ class Ledger:
         crawford, event, round, table, meta, at, and the clock's reserve_ms,
         delay_ms, doubles: USBGF 3.5.5, CLOCK 2.1).  ``best_of_three``: one
         match of a best-of-three series (to 7 or less, breaks only between
-        matches: USBGF 2.2.2).
+        matches: USBGF 2.2.2).  ``no_time_forfeit``: the players agreed not to end the match
+        if a reserve expires, as their score sheets say at its start (USBGF 3.5.2.1).
 
         The names are taken as people see them (:func:`~bgledger.rules.text.as_entered`:
         NFC-composed and trimmed).  An event whose name reads as an existing one's
@@ -996,6 +999,8 @@ class Ledger:
         """
         if best_of_three:
             options["meta"] = {**options.get("meta", {}), BEST_OF_THREE: "yes"}
+        if no_time_forfeit:  # the score sheets' heading, as best-of-three is (USBGF 3.5.2.1)
+            options["meta"] = {**options.get("meta", {}), NO_TIME_FORFEIT: "yes"}
         players = (as_entered(players[0]), as_entered(players[1]))
         for name in ("event", "round", "table"):
             if isinstance(options.get(name), str):
@@ -2220,6 +2225,7 @@ def _start_options(
         "round": given.get("round", ""),
         "table": given.get("table", ""),
         "best_of_three": given.get("best_of_three", False),
+        "no_time_forfeit": given.get("no_time_forfeit", False),
         "reserve_ms": parse_clock(given["reserve"]) if "reserve" in given else None,
         "delay_ms": None if delay is None else delay * 1000,
         "doubles": given.get("doubles", False),

@@ -15,6 +15,7 @@ from bgledger.commands.decide import cube_problem, resignation_problem
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.vocabulary import parse
 from bgledger.events import MatchEvent
+from bgledger.projections.state.allowed import must_accept
 from bgledger.projections.state.fold import MatchState, Phase
 from bgledger.rules.legal import legal_plays
 from bgledger.rules.profiles import get_profile
@@ -34,8 +35,8 @@ def next_line(state: MatchState, rng: random.Random, cube_rate: float = 0.08) ->
         return "opening {} {}".format(*_dice(rng))
     if phase is Phase.DOUBLED:
         return "take" if rng.random() < 0.7 else "drop"
-    if phase is Phase.RESIGNED:
-        return "accept" if rng.random() < 0.7 else "reject"
+    if phase is Phase.RESIGNED:  # on a 2007 clock, no reject when nothing better can occur
+        return "accept" if rng.random() < 0.7 or must_accept(state) else "reject"
     if phase is Phase.PLAY and state.opening_dice and profile.rolls.opening_rethrow.value:
         # CLASSIC 4: the higher thrower throws again, unless both agree to the single dice
         return "play-singles" if rng.random() < 0.5 else "roll {} {}".format(*_dice(rng))

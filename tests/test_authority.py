@@ -75,6 +75,7 @@ LOWEST: dict[str, tuple[str, str]] = {
     "Interfered": ("interfered 1 1", "scorekeeper"),
     "Call": ("call 6 4", "scorekeeper"),
     "CorrectCall": ("correct-call 6 --reason Bob saw the three in time", "director"),
+    "MustAccept": ("must-accept", "director"),
     "Undo": ("undo --reason typed 6-3", "scorekeeper"),
     "Amend": ("amend 6 move 8/5 6/5 --reason typed 8/4", "scorekeeper"),
 }

@@ -474,18 +474,23 @@ def test_early_pickup_under_bronstein_forfeits_the_delay(db: str) -> None:
     start(db, "--clock", "bronstein")  # CLOCK 2.1: 10:00 for 5 points, 12 s deductible
     ok(db, "opening", "m", "3", "1", "--at", T(6))  # Bob's lower die starts Ann's clock
     out = ok(db, "early-pickup", "m", "b", "--at", T(7)).stdout
-    assert "early pick-up by Bob (CLOCK 4.1, director): no delay on Bob's next turn" in out
+    assert "early pick-up by Bob (CLOCK 4.1, director): no delay on Bob's next checker play" in out
     assert show(db)["clock"]["delay_forfeited"] == {"a": False, "b": True}
-    assert "no delay for Bob's next turn (CLOCK 4.1)" in ok(db, "show", "m").stdout
+    assert "no delay for Bob's next checker play (CLOCK 4.1)" in ok(db, "show", "m").stdout
     ok(db, "move", "m", "8/5 6/5", "--at", T(16))
     ok(db, "hit", "m", "--at", T(16))  # Ann: 10 s, all deductible
-    ok(db, "roll", "m", "6", "5", "--at", T(20))
-    ok(db, "move", "m", "24/13", "--at", T(26))
-    # Bob's 10 s turn had no deductible: 9:50.
-    assert as_json(db, "hit", "m", "--at", T(26))["clock"]["reserve_ms"] == {
+    # CLOCK 4.1: "The penalized player must wait until his deductible has counted down to zero
+    # before rolling his dice": 4 s into his turn, 8 s to go.
+    out = refused(db, 1, "roll", "m", "6", "5", "--at", T(20), cite="CLOCK 4.1")
+    assert "must wait until it has counted down to zero" in out
+    ok(db, "roll", "m", "6", "5", "--at", T(28))
+    ok(db, "move", "m", "24/13", "--at", T(34))
+    # Bob's 18 s turn: 12 s waited out, his checker play's 6 s off the reserve: 9:54.
+    assert as_json(db, "hit", "m", "--at", T(34))["clock"]["reserve_ms"] == {
         "a": 600_000,
-        "b": 590_000,
+        "b": 594_000,
     }
+    assert show(db)["clock"]["delay_forfeited"] == {"a": False, "b": False}
 
 
 # -- missed hits ------------------------------------------------------------------------------

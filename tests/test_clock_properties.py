@@ -56,6 +56,8 @@ from bgledger.events import (
     OpeningRollMade,
     PlaysReverted,
     ReserveTimeRestored,
+    ResignationOffered,
+    ResignationRejected,
     RulingMade,
 )
 from bgledger.projections.state.clock import REASONS, clock_text, figure, figures
@@ -412,6 +414,8 @@ def test_simple_delay_and_bronstein_agree_after_each_hit(
         if simple.state.winner is not None:
             break
         step = next_step(simple, "simple-delay", False, hit_next)
+        if step.line.startswith("resign"):
+            break  # CLOCK 5.1: on a Bronstein clock the offer stops both clocks; not under 4.3.2
         one, other = simple.do(step), bronstein.do(step)
         # The same lines, the same answers: nothing here depends on the figures.
         assert [type(e) for e in one] == [type(e) for e in other], step
@@ -430,16 +434,20 @@ def test_simple_delay_and_bronstein_agree_after_each_hit(
 # -- (5): the reserves spent add up to the turns, the opening turn the opening winner's ----------
 
 
-def spent_by_turns(events: Sequence[MatchEvent], delay_ms: int) -> tuple[int, int]:
+def spent_by_turns(
+    events: Sequence[MatchEvent], delay_ms: int, concession_stops: bool = False
+) -> tuple[int, int]:
     """Each player's reserve spent, turn by turn: a turn runs from the hit (or opening roll)
     that started his time to his own hit or the game's end, and costs what passed the delay.
 
     Worked out from the events' times alone, not by the fold; it also checks that every hit is
     made by the player whose time runs, that each roll and double is made on the roller's own
-    time, and that each opening roll starts the winner's time.
+    time, and that each opening roll starts the winner's time.  ``concession_stops``: a
+    concession offered stops the clock until it is rejected (CLOCK 5.1, a Bronstein clock).
     """
     spent = {"a": 0, "b": 0}
     running: tuple[str, int] | None = None  # whose time runs, since when
+    paused: tuple[str, int] | None = None  # a concession's stop: whose, and the time used
     opened: str | None = None  # the opening roll's winner, until his first action
     for index, event in enumerate(events):
         now = ms_of(event.at)
@@ -457,6 +465,17 @@ def spent_by_turns(events: Sequence[MatchEvent], delay_ms: int) -> tuple[int, in
             opened = None
         if isinstance(event, ANSWERS_ON_ONES_TIME) and running is not None:
             assert running[0] == event.player, event  # a roll, double, take or drop on one's time
+        if concession_stops and isinstance(event, ResignationOffered) and running is not None:
+            paused = (running[0], now - running[1])  # the time used so far, kept
+            running = None
+            continue
+        if concession_stops and isinstance(event, ResignationRejected) and paused is not None:
+            running, paused = (paused[0], now - paused[1]), None  # the offer's time is nobody's
+            continue
+        if isinstance(event, GameWon | MatchWon) and paused is not None:
+            spent[paused[0]] += max(0, paused[1] - delay_ms)
+            paused = None
+            continue
         if isinstance(event, ClockHit | ClockHitImplied):
             if running is not None:
                 assert running[0] == event.player, event  # never a hit by the other player
@@ -512,5 +531,5 @@ def test_reserves_spent_add_up_to_the_turns_from_each_opening_roll(
         assert isinstance(following, ANSWERS_ON_ONES_TIME)
     timer = match.state.timer
     assert timer is not None
-    spent_a, spent_b = spent_by_turns(events, timer.delay_ms)
+    spent_a, spent_b = spent_by_turns(events, timer.delay_ms, mode == "bronstein")
     assert (reserve - timer.reserve_ms[0], reserve - timer.reserve_ms[1]) == (spent_a, spent_b)

@@ -367,7 +367,9 @@ def test_early_pickups_warning_thirty_seconds_one_second_then_forfeit(db: str) -
 def test_bronstein_early_pickup_forfeits_the_next_deductible(db: str) -> None:
     name = "clock-bronstein-early-pickup.txt"
     recorded = record(db, name)
-    check_refusals(recorded, name, [("Ann's own turn", "CLOCK 4.1")])
+    check_refusals(
+        recorded, name, [("Ann's own turn", "CLOCK 4.1"), ("counted down", "10:02:01", "CLOCK 4.1")]
+    )
     (started,) = recorded.events(ClockStarted)
     # CLOCK 2.1: 2 minutes a point (5 points: 10:00), a 12-second deductible.
     assert (started.mode, started.reserve_a_ms, started.delay_ms) == ("bronstein", 600_000, 12_000)
@@ -386,9 +388,10 @@ def test_bronstein_early_pickup_forfeits_the_next_deductible(db: str) -> None:
         "10:01:15": (600_000, 600_000),  # Ann 10 s, all of it given back
         "10:01:35": (600_000, 592_000),  # Bob 20 s, 12 s given back: 8 s off: 9:52
         "10:01:49": (598_000, 592_000),  # Ann 14 s: 2 s off: 9:58
-        "10:02:09": (598_000, 572_000),  # Bob 20 s, nothing given back: 9:52 - 0:20 = 9:32
-        "10:02:23": (596_000, 572_000),  # Ann 14 s: 9:56
-        "10:02:43": (596_000, 564_000),  # Bob 20 s, the deductible back: 9:32 - 0:08 = 9:24
+        # Bob waited out his deductible (CLOCK 4.1): 20 s, 12 waited: 9:52 - 0:08 = 9:44
+        "10:02:09": (598_000, 584_000),
+        "10:02:23": (596_000, 584_000),  # Ann 14 s: 9:56
+        "10:02:43": (596_000, 576_000),  # Bob 20 s, the deductible back: 9:44 - 0:08 = 9:36
     }
     # Mid-turn the clock has counted down at once: 5 s into Bob's turns it showed
     # 10:00 - 0:05 = 9:55 and 9:52 - 0:05 = 9:47; the readings agree with the ledger.

@@ -370,6 +370,12 @@ _example(
      "move 24/18 13/10"],
     profile="classic",
 )  # fmt: skip
+_example(  # CLOCK 5.1: Ann bears off next, Bob's two on his 23: nothing beyond a backgammon
+    voc.MustAccept,
+    ["setup 4HPwARgHAAAAAA", "opening 1 3", "move 8/5 6/5", "hit", "roll 2 1",
+     "move 1/off 1/off", "hit", "resign backgammon", "must-accept"],
+    clock="bronstein",
+)  # fmt: skip
 _example(voc.Undo, [*_GAME, "roll 6 3", "undo --reason typed 6-3", "roll 6 4"])
 _example(voc.Amend, [*_GAME, "roll 6 3", "amend {DiceRolled} roll 6 4", "move 24/18 13/9"])
 

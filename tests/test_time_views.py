@@ -234,7 +234,7 @@ def test_a_missed_hit_both_expired_and_a_penalty_after_a_game_are_told() -> None
 def test_a_bronstein_clock_and_a_clock_brought_in_late_are_told() -> None:
     bronstein = texts(scenario("clock-bronstein-early-pickup.txt"))
     assert bronstein[2].startswith("game clock set: Bronstein delay")
-    assert any("no delay on Bob's next turn" in text for text in bronstein.values())
+    assert any("no delay on Bob's next checker play" in text for text in bronstein.values())
     late = list(texts(scenario("clock-introduced-at-3-5.txt")).values())
     assert (
         "game clock set: simple delay (USBGF 3.5.6), 12 s delay, 10:00 each; the next hit "

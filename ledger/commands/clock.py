@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import datetime
 
 from bgledger.commands import decide as _decide
 from bgledger.commands.rulings import Ruling, RulingCommands, RulingRefusedError, actions_after
@@ -64,10 +65,18 @@ from bgledger.events import (
     UnplayablePlayRecorded,
 )
 from bgledger.projections.state import clock as _stops
-from bgledger.projections.state.allowed import no_legal_move
-from bgledger.projections.state.clock import REASONS, ClockState, at_ms, clock_text, figure, figures
+from bgledger.projections.state.allowed import NO_TIME_FORFEIT, expired_before_claim, no_legal_move
+from bgledger.projections.state.clock import (
+    REASONS,
+    ClockState,
+    at_ms,
+    clock_text,
+    figure,
+    figures,
+    pair_with,
+)
 from bgledger.projections.state.corrected import in_force
-from bgledger.projections.state.fold import MatchState, Phase, fold, other
+from bgledger.projections.state.fold import MatchState, Phase, apply, fold, other
 from bgledger.rules.profiles import (
     DEFAULT_PROFILE,
     ClockRules,
@@ -81,9 +90,11 @@ from bgledger.rules.profiles import (
 
 __all__ = [
     "NOMINAL_MS",
+    "NO_TIME_FORFEIT",
     "SET_RULES",
     "SET_UNDER",
     "ClockCommands",
+    "deductible_wait",
     "forgotten_hit",
     "opening_hitter",
     "parse_clock",
@@ -97,8 +108,10 @@ SET_UNDER = (
     Decision.CLOCK_REPLACED,
     Decision.STOP_BREAK,
     Decision.TIME_EXPIRED,
+    Decision.CLOCK_LENGTH_CORRECTED,
 )
-"""Why a director sets the clocks: errors, a faulty clock, a break, both expired."""
+"""Why a director sets the clocks: errors, a faulty clock, a break, both expired, a match
+length corrected (USBGF 4.8.6)."""
 SET_RULES = tuple(get_profile(DEFAULT_PROFILE).cite(decision) for decision in SET_UNDER)
 """The rules of :data:`SET_UNDER` under the default profile: the choices the CLI offers."""
 _CLOCK = re.compile(r"(?:(\d+):)?(\d{1,3}):(\d{2})(?:\.(\d{1,3}))?")
@@ -262,6 +275,8 @@ class ClockCommands(RulingCommands):
         if state.breaks.open is not None:
             refusal = "the players are on a break: end it first"
             raise ClockRefusedError(refusal, cite(Decision.STOP_BREAK))
+        if timer.stopped == "concession":
+            _concession_pending(state, self.profile)
         hitter = player or timer.turn or (other(state.actor) if state.actor else None)
         if hitter is None or state.phase in (Phase.BETWEEN_GAMES, Phase.OPENING, Phase.ENDING):
             raise ClockRefusedError(
@@ -296,9 +311,17 @@ class ClockCommands(RulingCommands):
         if not timer.running:
             why = _stopped_why(timer, self.profile)
             raise ClockRefusedError(f"the clock is not running ({why})", cite(Decision.CLOCK_STOP))
-        when, _ = self._moment(at)
+        when, now = self._moment(at)
         rule = cite(_stops.STOPPED_UNDER[code])
-        return self._record(ClockStopped, by, when, reason=code, rule=rule)
+        with self.atomic():  # the stop and what USBGF 4.1.8.1 says follows it, or nothing
+            stopped = self._record(ClockStopped, by, when, reason=code, rule=rule)
+            if code == "dice-picked-up" and _waiting_for_dice(
+                state, timer, other(timer.turn or "a")
+            ):
+                # USBGF 4.1.8.1: the same stop as 'pickup-with-hit' records, the same outcome
+                ruling = Ruling("players", _stops.REASONS[code][1], by=by, at=when)
+                self._restore_on_roll(timer.turn or "a", timer.reserve_ms, when, now, ruling)
+        return stopped
 
     def resume_clock(self, *, by: str, at: str | None = None) -> ClockResumed:
         """The clock restarts for the player whose turn it was stopped in.
@@ -311,6 +334,8 @@ class ClockCommands(RulingCommands):
         if state.breaks.open is not None:
             refusal = "the players are on a break: end it first"
             raise ClockRefusedError(refusal, cite(Decision.BREAK))
+        if timer.stopped == "concession":
+            _concession_pending(state, self.profile)
         if timer.running or timer.turn is None:
             stopped = f"{_stopped_why(timer, self.profile)}: the next hit starts it"
             why = "it is running" if timer.running else stopped
@@ -343,7 +368,7 @@ class ClockCommands(RulingCommands):
         by: str,
         at: str | None = None,
     ) -> ClockSet:
-        """The director sets both reserves (USBGF 3.7.2, 4.3.2(b), 4.3.3, 4.3.4).
+        """The director sets both reserves (USBGF 3.7.2, 4.3.2(b), 4.3.3, 4.3.4, 4.8.6).
 
         ``rule`` is one of the profile's rules of :data:`SET_UNDER` (default:
         errors in clock management, USBGF 4.3.4).
@@ -368,21 +393,35 @@ class ClockCommands(RulingCommands):
     # -- time expired ------------------------------------------------------------------------
 
     def flag(
-        self, player: str, *, nominal_ms: int = NOMINAL_MS, by: str, at: str | None = None
+        self,
+        player: str,
+        *,
+        nominal_ms: int = NOMINAL_MS,
+        history: Sequence[MatchEvent] | None = None,
+        by: str,
+        at: str | None = None,
     ) -> TimeExpired:
         """Someone announces that ``player``'s reserve has expired (USBGF 4.3.3, CLOCK 5.3).
 
         Confirmed by the ledger's own figure, ``player`` loses the match.  If
-        both reserves are spent, nobody can show whose ran out first: both
-        get ``nominal_ms`` (USBGF 4.3.3).
+        both reserves are spent, the ledger's times (``history``, the match's
+        events so far) say whose ran out first, and he forfeits; only where they
+        cannot (both ran out at one moment, or no history is given) do both get
+        ``nominal_ms`` (USBGF 4.3.3).  After the last checker is off, a winner
+        whose reserve was spent before it loses the match where the clock's rules
+        say so (CLOCK 5.3).  Where the players agreed at the start not to end the
+        match on time (USBGF 3.5.2.1) the flag is refused: play goes on.
 
         :raises TimeNotExpiredError: if the ledger's figure shows time left.
-        :raises ClockRefusedError: without a clock or after the match.
+        :raises ClockRefusedError: without a clock, after the match (unless CLOCK 5.3
+            applies), or under the players' agreement.
         """
         state = self.state
-        timer = timer_of(state)
         if player not in ("a", "b"):
             raise InvalidClockError(f"player {player!r}: 'a' or 'b'")
+        if state.winner is not None and state.timer is not None:
+            return self._flag_after_the_claim(player, by=by, at=at)
+        timer = timer_of(state)
         self._check_figures((nominal_ms,), self.profile.cite(Decision.TIME_EXPIRED))
         when, now = self._moment(at)
         left = figures(timer, now)
@@ -395,7 +434,17 @@ class ClockCommands(RulingCommands):
                 "time has not expired",
                 rule,
             )
+        if dict(state.meta).get(NO_TIME_FORFEIT) == "yes":
+            raise ClockRefusedError(
+                f"{state.name(player)}'s reserve has expired, but the players agreed at the "
+                "start not to end the match on time: play goes on (the director may set the "
+                "clocks: 'clock set')",
+                self.profile.cite(Decision.NO_TIME_FORFEIT),
+            )
         both = figure(timer, other(player), now) == 0
+        first = _first_to_run_out(history, now) if both and history is not None else None
+        if first is not None:
+            player, both = first, False  # the ledger's times determine it (USBGF 4.3.3)
         figures_now = {"reserve_a_ms": left[0], "reserve_b_ms": left[1]}
         outcome = "both-expired" if both else "forfeit"
         with self.atomic():  # the expiry and what follows it, or nothing
@@ -408,6 +457,46 @@ class ClockCommands(RulingCommands):
                 self.set_clock(nominal, rule=expired_rule, reason=reason, by=by, at=when)
             else:
                 self._forfeit(other(player), by=by, at=when)
+        return expired
+
+    def _flag_after_the_claim(self, player: str, *, by: str, at: str | None) -> TimeExpired:
+        """A flag once the match is won: CLOCK 5.3 where the winner's reserve was spent before
+        his last checker was off (the clock settled at 0:00 at the game's end).
+
+        :raises ClockRefusedError: otherwise: the match is over.
+        """
+        state, timer = self.state, self.state.timer
+        assert timer is not None and state.winner is not None
+        rules = self.profile.clock(timer.mode)
+        spent = (
+            state.winner == player
+            and timer.stopped != "time-expired"
+            and timer.reserve_ms[0 if player == "a" else 1] == 0
+            and bool(state.games)
+        )
+        if not spent or rules is None:
+            raise ClockRefusedError("the match is over", self.profile.cite(Decision.STOP_GAME_OVER))
+        claim = rules.expiry_before_claim
+        if expired_before_claim(state) != player:
+            raise ClockRefusedError(
+                f"the match is over: {state.name(player)} won it before anyone announced that "
+                f"{state.name(player)}'s reserve had expired, and time runs out when it is "
+                "announced",
+                claim.rule or self.profile.cite(Decision.TIME_EXPIRED),
+            )
+        when, _ = self._moment(at)
+        last = state.games[-1]
+        score = pair_with(
+            state.score, last.winner, state.score[0 if last.winner == "a" else 1] - last.points
+        )
+        rule = claim.rule or self.profile.cite(Decision.TIME_EXPIRED)
+        with self.atomic():
+            expired = self._record(
+                TimeExpired, by, when, player=player, outcome="forfeit", rule=rule,
+                reserve_a_ms=timer.reserve_ms[0], reserve_b_ms=timer.reserve_ms[1],
+            )  # fmt: skip
+            self._record(MatchWon, by, when, winner=other(player), score_a=score[0],
+                         score_b=score[1])  # fmt: skip
         return expired
 
     def _forfeit(self, winner: str, *, by: str, at: str) -> None:
@@ -482,7 +571,7 @@ class ClockCommands(RulingCommands):
             raise InvalidClockError(f"player {player!r}: 'a' or 'b'")
         cite, name, on_roll = self.profile.cite, state.name, other(player)
         rule = cite(Decision.PICKUP_RESTORED)
-        waiting = timer.turn == on_roll and state.phase is Phase.ROLL and state.turn == on_roll
+        waiting = _waiting_for_dice(state, timer, player)
         hits = [
             e
             for e in in_force(history)
@@ -499,15 +588,30 @@ class ClockCommands(RulingCommands):
             if timer.running:
                 stopped = cite(_stops.STOPPED_UNDER["dice-picked-up"])
                 self._record(ClockStopped, ruling.by, when, reason="dice-picked-up", rule=stopped)
-            after = self.state.timer
-            assert after is not None
-            lost = max(0, _figure_at(history, hits[-1], on_roll) - figure(after, on_roll, now))
-            if lost == 0:
-                return None
-            return self._record(
-                ReserveTimeRestored, ruling.by, when, player=on_roll, restored_ms=lost,
-                rule=rule, ruled_by=ruling.ruled_by, reason=ruling.reason.strip(),
-            )  # fmt: skip
+            then = _figure_at(history, hits[-1], on_roll)
+            before = pair_with(timer.reserve_ms, on_roll, then)
+            return self._restore_on_roll(on_roll, before, when, now, ruling)
+
+    def _restore_on_roll(
+        self, on_roll: str, before: tuple[int, int], when: str, now: int, ruling: Ruling
+    ) -> ReserveTimeRestored | None:
+        """USBGF 4.1.8.1: give ``on_roll`` back the reserve his clock took since the hit that
+        started his time (``before``: the reserves then), the clock being stopped.  None if it
+        took nothing (the delay covered the wait).
+
+        What the wait took for good: on a Bronstein clock too, the time it counted down
+        inside the deductible comes back at the hit, so it is not restored twice; both
+        clocks give the same reserve after the hit."""
+        after = self.state.timer
+        assert after is not None
+        lost = max(0, before[0 if on_roll == "a" else 1] - _kept(after, on_roll, now))
+        if lost == 0:
+            return None
+        return self._record(
+            ReserveTimeRestored, ruling.by, when, player=on_roll,
+            restored_ms=lost, rule=self.profile.cite(Decision.PICKUP_RESTORED),
+            ruled_by=ruling.ruled_by, reason=ruling.reason.strip(),
+        )  # fmt: skip
 
     def _forfeit_on_time(self, player: str, rule: str, by: str, when: str) -> None:
         """USBGF 4.1.7.2: a violation after the reduction to one second forfeits the match."""
@@ -641,6 +745,61 @@ def _reserve(
     mid_match = (a, b) != (0, 0) and rules.reserve_per_point_to_go.value is not None
     cited = rules.reserve_per_point_to_go if mid_match else rules.reserve_per_point
     return rules.reserve_seconds(length, a, b) * 1000, cited.rule
+
+
+def _first_to_run_out(history: Sequence[MatchEvent], now_ms: int) -> str | None:
+    """Whose reserve ran out first, by the ledger's times: the player whose figure reached
+    0:00 in an earlier stretch between events (only one clock runs at a time), or None if
+    both reached it in the same stretch (a setting of both to 0:00) or neither is at 0:00."""
+    state: MatchState | None = None
+    ran_out: dict[str, int | None] = {"a": None, "b": None}
+    stretch = 0
+    events = list(history)
+    for index, event in enumerate(events):
+        state = apply(state, event, events[:index])
+        timer = state.timer
+        if timer is None:
+            continue
+        until = at_ms(events[index + 1].at) if index + 1 < len(events) else now_ms
+        stretch += 1
+        for player in ("a", "b"):
+            if figure(timer, player, until) > 0:
+                ran_out[player] = None
+            elif ran_out[player] is None:
+                ran_out[player] = stretch
+    a, b = ran_out["a"], ran_out["b"]
+    if a is None or b is None or a == b:
+        return None
+    return "a" if a < b else "b"
+
+
+def _concession_pending(state: MatchState, profile: Profile) -> None:
+    """:raises ClockRefusedError: the clocks are stopped for a concession on the table: its
+    answer ends the game or restarts the player's clock (CLOCK 5.1)."""
+    offer = state.resignation
+    who = state.name(offer.player) if offer else "a player"
+    answer = state.name(other(offer.player)) if offer else "the opponent"
+    raise ClockRefusedError(
+        f"both clocks are stopped for {who}'s concession: {answer} accepts it, or rejects it "
+        f"and {who}'s clock restarts",
+        profile.cite(Decision.STOP_CONCESSION),
+    )
+
+
+def _kept(timer: ClockState, player: str, now_ms: int) -> int:
+    """``player``'s reserve if his turn ended at ``now_ms``: ``max(0, used - delay)`` off, on
+    either clock (a Bronstein clock gives the deductible back at the hit)."""
+    reserve = timer.reserve_ms[0 if player == "a" else 1]
+    if timer.turn != player:
+        return reserve
+    return max(0, reserve - max(0, timer.used(now_ms) - timer.turn_delay_ms))
+
+
+def _waiting_for_dice(state: MatchState, timer: ClockState, hitter: str) -> bool:
+    """Whether ``hitter``'s opponent is on roll and waiting, his time running (or stopped in
+    that wait), not yet rolled: the dice picked up with ``hitter``'s hit (USBGF 4.1.8.1)."""
+    on_roll = other(hitter)
+    return timer.turn == on_roll and state.phase is Phase.ROLL and state.turn == on_roll
 
 
 def _check_hitter(state: MatchState, timer: ClockState, hitter: str, profile: Profile) -> None:
@@ -781,6 +940,36 @@ def forgotten_hit(
         f"recorded, and {name(player)} may not {action} on it",
         rule,
         NextStep(f"{first}, then this again; {after}", (("hit", late), made), state.match_id),
+    )
+
+
+def deductible_wait(state: MatchState, profile: Profile, player: str, when: str) -> None:
+    """Before ``player`` rolls at ``when``: a player who forfeited his deductible by an early
+    pick-up "must wait until his deductible has counted down to zero before rolling his
+    dice" (CLOCK 4.1).
+
+    :raises ClockRefusedError: for a roll on his time before it has, saying when it will.
+    """
+    timer = state.timer
+    if timer is None or timer.turn != player or not timer.no_delay[0 if player == "a" else 1]:
+        return
+    now = at_ms(when)
+    left = timer.turn_delay_ms - timer.used(now)
+    if left <= 0:
+        return
+    rules = profile.clock(timer.mode)
+    rule = (rules.early_pickup.rule if rules else None) or profile.cite(Decision.DELAY_FORFEITED)
+    name = state.name(player)
+    if timer.running:
+        zone = datetime.fromisoformat(when).tzinfo
+        ready = datetime.fromtimestamp((now + left) / 1000, zone).strftime("%H:%M:%S")
+        until = f"until {ready}, {left / 1000:g} s from now"
+    else:
+        until = f"{left / 1000:g} s more once the clock runs again"
+    raise ClockRefusedError(
+        f"{name} picked up the dice early and forfeited the deductible of this checker play: "
+        f"{name} must wait until it has counted down to zero before rolling ({until})",
+        rule,
     )
 
 

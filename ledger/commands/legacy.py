@@ -269,6 +269,10 @@ TIME_COMMANDS: dict[type[MatchEvent], Command] = {
     TimeExpired: _expired,
     BreakStarted: _break,
     PenaltyPointsAssessed: _penalty,
+    # issue 33 (clockrules): the director requires a concession's acceptance (CLOCK 5.1)
+    ev.ConcessionAcceptanceRequired: lambda m, e, k: m.must_accept(
+        Ruling(e.ruled_by, e.reason, by=k["by"], at=k["at"])
+    ),
 }
 """The command recording each clock, break and penalty-point event: ``(match, event,
 {"by": ..., "at": the event's time, "following": the event after it or None})``."""

@@ -31,8 +31,9 @@ Example::
 from __future__ import annotations
 
 from bgledger.commands import decide as _decide
-from bgledger.commands.clock import forgotten_hit, opening_hitter
+from bgledger.commands.clock import deductible_wait, forgotten_hit, opening_hitter
 from bgledger.commands.premature import PrematureCommands
+from bgledger.commands.rulings import Ruling, RulingRefusedError
 from bgledger.commands.statements import refuse_bound_roll
 from bgledger.errors import (
     ClockRefusedError,
@@ -46,6 +47,7 @@ from bgledger.events import (
     CheckersPlayed,
     ClockHit,
     ClockHitImplied,
+    ConcessionAcceptanceRequired,
     DiceRolled,
     GameStarted,
     GameWon,
@@ -59,6 +61,8 @@ from bgledger.events import (
     SingleDiceAgreed,
     UnplayablePlayRecorded,
 )
+from bgledger.projections.state.allowed import better_outcome, concession_on_clock
+from bgledger.projections.state.allowed import must_accept as acceptance_required
 from bgledger.projections.state.classic import plays_due
 from bgledger.projections.state.fold import MatchState, Phase, other
 from bgledger.projections.state.model import game_points
@@ -146,6 +150,10 @@ class PlayCommands(PrematureCommands):
         with self.atomic():
             hit = self._implied_hit(player, as_played, by, at, command=("roll", *map(str, dice)))
             at = at if hit is None else hit.at
+            if not as_played:  # CLOCK 4.1: the penalized player waits out his deductible
+                deductible_wait(
+                    self.state, self.profile, player, _decide.stamp(at, self.state.last_at)
+                )
             self._record(DiceRolled, by, at, player=player, die1=die1, die2=die2)
             if not auto_dance:
                 return False
@@ -394,7 +402,55 @@ class PlayCommands(PrematureCommands):
         """
         state = self.state
         _decide.require_phase(state, "reject", Decision.RESIGNATION, Phase.RESIGNED)
+        if acceptance_required(state):
+            assert state.resignation is not None
+            offer, answer = state.resignation, state.name(other(state.resignation.player))
+            raise ResignationRefusedError(
+                f"{answer} may not reject {state.name(offer.player)}'s {offer.level} on the "
+                f"clock: no outcome more favorable for {answer} can occur, and the director "
+                f"requires {answer} to accept ('must-accept')",
+                self.profile.cite(Decision.CONCESSION_ON_CLOCK),
+            )
         self._record(ResignationRejected, by, at, player=state.actor)
+
+    def must_accept(self, ruling: Ruling) -> None:
+        """The director requires the opponent to accept the concession offered on a clock: no
+        outcome more favorable for him can occur (CLOCK 5.1).  Recorded as
+        :class:`ConcessionAcceptanceRequired`, then the acceptance and the game won.
+
+        :raises OutOfTurnError: if no concession is offered.
+        :raises RulingRefusedError: where the clock's rules do not say so, or a better
+            outcome can occur for him (the offer is invalid: his 'reject' restarts the
+            player's clock).
+        """
+        state, rule = self.state, self.profile.cite(Decision.CONCESSION_ON_CLOCK)
+        _decide.require_phase(state, "require an acceptance", Decision.RESIGNATION, Phase.RESIGNED)
+        assert state.resignation is not None
+        offer, taker = state.resignation, other(state.resignation.player)
+        timer = state.timer
+        if timer is None or not concession_on_clock(state.profile, timer.mode):
+            clocked = "no clock" if timer is None else f"a {timer.mode} clock"
+            raise RulingRefusedError(
+                f"the match has {clocked}: {state.name(taker)} answers the concession "
+                f"({self.profile.cite(Decision.RESIGNATION)}); the director requires an "
+                "acceptance only on a clock of the 2007 clock rules",
+                rule,
+            )
+        better = better_outcome(state)
+        if better is not None:
+            raise RulingRefusedError(
+                f"{state.name(taker)} can still win a {better}, more than the {offer.level} "
+                f"offered: the offer is invalid, and {state.name(taker)}'s 'reject' restarts "
+                f"{state.name(offer.player)}'s clock",
+                rule,
+            )
+        when = _decide.stamp(ruling.at, state.last_at)
+        with self.atomic():  # the ruling, the acceptance and the game, or nothing
+            self._record(
+                ConcessionAcceptanceRequired, ruling.by, when, player=taker, rule=rule,
+                ruled_by=ruling.ruled_by, reason=ruling.reason.strip(),
+            )  # fmt: skip
+            self.accept(by=ruling.by, at=when)
 
     # -- ends -------------------------------------------------------------------
 

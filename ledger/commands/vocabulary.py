@@ -93,6 +93,7 @@ __all__ = [
     "Late",
     "MissedHit",
     "Move",
+    "MustAccept",
     "Note",
     "NullifyPass",
     "Opening",
@@ -791,6 +792,59 @@ class Reject(Command):
         return match.reject(by=by, at=self.at)
 
 
+# -- issue 33 (clockrules): CLOCK 5.1, the director requires a concession's acceptance ------
+
+
+CONCESSION_REQUIRED = "no outcome more favorable for the opponent can occur"
+"""Why the director requires the acceptance, unless he says otherwise (CLOCK 5.1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MustAccept(Command):
+    verb = "must-accept"
+    usage = "must-accept [--ruled-by WHO] [--reason TEXT]"
+    recorded = (ev.ConcessionAcceptanceRequired, ev.ResignationAccepted)
+    options = (RULED_BY, Option("--reason", "Why.", "TEXT"))
+    details = (
+        "On a clock of the 2007 clock rules the opponent who rejects a concession summons the "
+        "director, who requires him to accept when no outcome more favorable for him can "
+        "occur; otherwise the offer is invalid and his 'reject' restarts the player's clock."
+    )
+    example = "must-accept"
+    summary = (
+        "the director requires the concession on a clock to be accepted: nothing better can "
+        "occur for the opponent (CLOCK 5.1)"
+    )
+    decision = Decision.CONCESSION_ON_CLOCK
+    records = (ev.ConcessionAcceptanceRequired,)
+
+    reason: str = CONCESSION_REQUIRED
+    ruled_by: str = "director"
+
+    @property
+    def ruler(self) -> str:
+        return "committee" if self.ruled_by == "committee" else "director"
+
+    def words(self) -> str:
+        by = f" --ruled-by {self.ruled_by}" if self.ruled_by != "director" else ""
+        reason = f" --reason {self.reason}" if self.reason != CONCESSION_REQUIRED else ""
+        return f"must-accept{by}{reason}"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.must_accept(Ruling(self.ruled_by, self.reason, by=by, at=self.at))
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        reason = words.reason(False, cls.usage) or CONCESSION_REQUIRED
+        ruled_by = _ruler(words, cls.usage) or "director"
+        if words.rest:
+            raise InvalidActionError(f"{words.line!r}: expected {cls.usage}")
+        return cls(reason, ruled_by)
+
+
+# -- end of issue 33 (clockrules) ---------------------------------------------------------------
+
+
 @dataclass(frozen=True, slots=True)
 class AcceptRoll(Command):
     verb = "accept-roll"
@@ -1020,8 +1074,15 @@ class ClockStop(Command):
     verb = "clock stop"
     usage = "clock stop REASON"
     recorded = (ev.ClockStopped,)
-    details = "REASON, a code or its USBGF 4.3.2 letter:\n" + "\n".join(
-        f"  {letter}  {code:<16} {words}" for code, (letter, words) in REASONS.items() if letter
+    details = (
+        "REASON, a code or its USBGF 4.3.2 letter:\n"
+        + "\n".join(
+            f"  {letter}  {code:<16} {words}" for code, (letter, words) in REASONS.items() if letter
+        )
+        + (
+            "\nA stop for dice picked up with the hit, the player on roll waiting for them, gives "
+            "back the reserve he lost since that hit, as 'pickup-with-hit' does (USBGF 4.1.8.1)."
+        )
     )
     example = "clock stop dispute"
     summary = "stop both clocks for a USBGF 4.3.2 reason (die-fell, dispute ...) or its letter"
@@ -1086,7 +1147,7 @@ class ClockSetting(Command):
         Option(
             "--rule",
             "The rule: errors in clock management, a faulty clock, a break, both reserves "
-            "expired (USBGF 3.7.2, 4.3.2(b), 4.3.4, 4.3.3).",
+            "expired, a match length corrected (USBGF 3.7.2, 4.3.2(b), 4.3.4, 4.3.3, 4.8.6).",
             "RULE",
             "rule {}",
             quoted=True,
@@ -1155,10 +1216,15 @@ class Flag(Command):
     )
     details = (
         "Refused with the ledger's figure if time remains by its own figures (CLOCK 5.3).  If "
-        "both reserves are spent, both get the nominal reserve."
+        "both reserves are spent, the one whose ran out first by the ledger's times forfeits; "
+        "both get the nominal reserve only when the times cannot say (USBGF 4.3.3).  After the "
+        "last checker is off, a winner whose reserve was spent before it loses the match "
+        "under CLOCK 5.3.  Refused where the players agreed at the start not to end the match "
+        "on time (USBGF 3.5.2.1: start --no-time-forfeit)."
     )
     example = "flag b"
     summary = "a player's reserve is announced expired: he loses the match (USBGF 4.3.3)"
+    reads_history = True  # both spent: the ledger's times say whose ran out first (4.3.3)
 
     player: str
     nominal_ms: int = clock.NOMINAL_MS
@@ -1170,7 +1236,9 @@ class Flag(Command):
         )
 
     def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
-        return match.flag(self.player, nominal_ms=self.nominal_ms, by=by, at=self.at)
+        return match.flag(
+            self.player, nominal_ms=self.nominal_ms, history=history, by=by, at=self.at
+        )
 
     @classmethod
     def read(cls, words: Words) -> Command:
@@ -1998,6 +2066,7 @@ VOCABULARY: tuple[type[Command], ...] = (
     Revert, VoidCube, NullifyPass, VoidConcession, CorrectCube, CorrectSetup, Overturn,
     CorrectLength, CorrectScore, RulingNote, MissedHit,
     Touch, Jadoube, Interfered, Call, CorrectCall,  # the classic laws (CLASSIC 7, 8, 11)
+    MustAccept,  # issue 33 (clockrules): CLOCK 5.1
     Undo, Amend,
 )  # fmt: skip
 """Every command, in the order help lists them: the game, the clock and breaks, the rulings,

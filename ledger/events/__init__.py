@@ -58,6 +58,7 @@ from bgledger.events.corrections import (
 )
 from bgledger.events.game import (
     CheckersPlayed,
+    ConcessionAcceptanceRequired,
     CubeDropped,
     CubeOffered,
     CubeTaken,
@@ -103,6 +104,7 @@ __all__ = [
     "CallCorrected",  # CLASSIC 8
     "CheckersPlayed", "ClockHit", "ClockHitImplied",
     "ClockRead", "ClockRestored", "ClockResumed", "ClockSet", "ClockStarted", "ClockStopped",
+    "ConcessionAcceptanceRequired",
     "ConcessionVoided", "CopyImported", "CrawfordPassNullified", "CubeActionVoided", "CubeDropped",
     "CubeLevelCorrected",
     "CubeOffered", "CubeStatementMade", "CubeTaken", "DiceRolled",

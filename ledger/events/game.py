@@ -13,6 +13,7 @@ from bgledger.events.base import MatchEvent
 
 __all__ = [
     "CheckersPlayed",
+    "ConcessionAcceptanceRequired",
     "CubeDropped",
     "CubeOffered",
     "CubeTaken",
@@ -206,6 +207,17 @@ class ResignationRejected(MatchEvent):
     """``player`` refused his opponent's concession; play goes on."""
 
     player: str
+
+
+@dataclass(frozen=True)
+class ConcessionAcceptanceRequired(MatchEvent):
+    """The director required ``player`` to accept his opponent's concession on a clock: no
+    outcome more favorable for him could occur (CLOCK 5.1).  His acceptance follows."""
+
+    player: str
+    rule: str
+    ruled_by: str
+    reason: str
 
 
 @dataclass(frozen=True)

@@ -127,6 +127,7 @@ class Decision(StrEnum):
     CLOCK_TIME_CONTROL = "clock-time-control"  #: a clock for a match under way
     CLOCK_REPLACED = "clock-replaced"  #: a faulty clock replaced, its times set
     CLOCK_ERRORS = "clock-errors"  #: errors in clock management
+    CLOCK_LENGTH_CORRECTED = "clock-length-corrected"  #: the clock reset after a length error
     CLOCK_STOP = "clock-stop"  #: when the clock may stop
     STOP_GAME_OVER = "stop-game-over"  #: the clock stops: a game ended
     STOP_BREAK = "stop-break"  #: a break
@@ -145,6 +146,9 @@ class Decision(StrEnum):
     EARLY_PICKUP = "early-pickup"  #: the dice picked up before the opponent hit
     DELAY_FORFEITED = "delay-forfeited"  #: the sanction of an early pick-up on a Bronstein clock
     TIME_EXPIRED = "time-expired"
+    NO_TIME_FORFEIT = "no-time-forfeit"  #: the players agreed not to end the match on time
+    STOP_CONCESSION = "stop-concession"  #: the clocks stop: a concession offered on a clock
+    CONCESSION_ON_CLOCK = "concession-on-clock"  #: the director requires acceptance, or not
 
 
 @dataclass(frozen=True, slots=True)
@@ -448,6 +452,8 @@ class ClockRules:
     doubles_delay: Cited[int | None]
     introduce_mid_game: Cited[bool]
     expiry_loses_match: Cited[bool]
+    expiry_before_claim: Cited[bool]
+    concession_on_clock: Cited[bool]
     early_pickup: Cited[EarlyPickup]
     early_pickup_penalty_seconds: Cited[int | None]
     opening_starts_clock: Cited[bool]

@@ -271,6 +271,13 @@ DECISIONS = Decisions(
             "throughout their match",
         ),
         _on(
+            Decision.CLOCK_LENGTH_CORRECTED,
+            "USBGF 4.8.6",
+            "In all instances of match length errors, before play continues the Tournament "
+            "Director shall have discretion to set or adjust the players' game clock settings to "
+            "best serve the needs of the tournament.",
+        ),
+        _on(
             Decision.CLOCK_STOP,
             "USBGF 4.3.2",
             "Stopping the game clock is only permitted in the following eight circumstances",
@@ -363,6 +370,33 @@ DECISIONS = Decisions(
             Decision.TIME_EXPIRED,
             "USBGF 4.3.3",
             "A player whose reserve time has expired automatically forfeits the match.",
+        ),
+        _on(
+            Decision.STOP_CONCESSION,
+            "CLOCK 5.1",
+            "Prior to rolling the dice a player may concede a single game, gammon or backgammon "
+            "by stopping both clocks and stating the offer.",
+            "Where the clock's rules are the 2007 clock rules (a Bronstein clock); under "
+            "simple delay a concession stops nothing by itself (USBGF 4.3.2 does not list it).",
+        ),
+        _on(
+            Decision.CONCESSION_ON_CLOCK,
+            "CLOCK 5.1",
+            "The Director will require the opponent to accept the offer when no outcome more "
+            "favorable for him can occur; otherwise, the Director deems the offer invalid and "
+            "restarts the player's clock.",
+            "Where the clock's rules are the 2007 clock rules (a Bronstein clock); USBGF 4.5 "
+            "otherwise leaves the answer to the opponent.",
+        ),
+        _on(
+            Decision.NO_TIME_FORFEIT,
+            "USBGF 3.5.2.1",
+            "if the players for any reason agree not to end the match if a player's reserve "
+            "time expires (see section 4.3.3, below), the players must either reflect that "
+            "agreement on their score sheets at the beginning of their match or notify the "
+            "Tournament Director in advance",
+            "Recorded at the start (start --no-time-forfeit): a reserve run out is then "
+            "announced in vain, and play goes on; the rule says no more.",
         ),
     )
 )

@@ -157,6 +157,22 @@ SIMPLE_DELAY = ClockRules(
         "A player whose reserve time has expired automatically forfeits the match.",
         "Unless the players agreed otherwise and recorded it (USBGF 3.5.2.1).",
     ),
+    expiry_before_claim=cite(
+        False,
+        "USBGF 4.3.3",
+        "Time is deemed to have run out when one of the players, a spectator, or a member of "
+        "the Tournament staff correctly announces that a player's reserve time has expired.",
+        "A match won before anyone announced the expiry stands.",
+    ),
+    concession_on_clock=cite(
+        False,
+        "USBGF 4.3.2(h)",
+        "When a player believes that the game's outcome is no longer in doubt even though "
+        "additional rolls are technically needed to complete the game. If the other player "
+        "disagrees, the game clock is restarted and the game is played to its conclusion.",
+        "A concession stops no clock by itself ('clock stop h' does), and the opponent may "
+        "reject it (USBGF 4.5).",
+    ),
     early_pickup=cite(
         EarlyPickup.WARNING_THEN_RESERVE_PENALTY,
         "USBGF 4.1.7.2",
@@ -238,6 +254,24 @@ BRONSTEIN = ClockRules(
         "CLOCK 5.3",
         "A player who exhausts his reserve time before he can validly claim the match is "
         "declared the loser.",
+    ),
+    expiry_before_claim=cite(
+        True,
+        "CLOCK 5.3",
+        "A player who exhausts his reserve time before he can validly claim the match is "
+        "declared the loser.",
+        "A flag after the last checker is off, the winner's reserve spent before it: he "
+        "loses the match, at the score before that game.",
+    ),
+    concession_on_clock=cite(
+        True,
+        "CLOCK 5.1",
+        "The Director will require the opponent to accept the offer when no outcome more "
+        "favorable for him can occur; otherwise, the Director deems the offer invalid and "
+        "restarts the player's clock.",
+        "The offer stops both clocks ('Prior to rolling the dice a player may concede [...] by "
+        "stopping both clocks'); a reject is refused when nothing better can occur for the "
+        "opponent (the director's must-accept), else the player's clock restarts.",
     ),
     early_pickup=cite(
         EarlyPickup.DELAY_FORFEITED,

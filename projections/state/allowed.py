@@ -36,6 +36,7 @@ from bgledger.rules.profiles import Decision, ForgottenHit, PrematureRoll, Profi
 
 __all__ = [
     "BEST_OF_THREE",
+    "NO_TIME_FORFEIT",
     "PARTIES",
     "STATEMENT_WORDS",
     "TABLE_VERBS",
@@ -43,12 +44,16 @@ __all__ = [
     "Problem",
     "agree",
     "allowed",
+    "better_outcome",
     "bound",
+    "concession_on_clock",
     "cube_problem",
+    "expired_before_claim",
     "hit_blocks",
     "hit_due",
     "may_double",
     "may_hit",
+    "must_accept",
     "must_double",
     "no_legal_move",
     "resignation_problem",
@@ -82,6 +87,9 @@ scorekeeper's and the director's, and the rarer forms of the table's (``--as-pla
 
 BEST_OF_THREE = "best-of-three"
 """The ``meta`` key (value ``yes``) of a match in a best-of-three series."""
+NO_TIME_FORFEIT = "no-time-forfeit"
+"""The ``meta`` key (value ``yes``) of a match whose players agreed at the start not to end it
+on time (USBGF 3.5.2.1), as their score sheets say it."""
 
 LEVELS = ("single", "gammon", "backgammon")
 
@@ -211,6 +219,8 @@ def may_hit(state: MatchState) -> str | None:
     if timer is None or state.winner is not None or state.breaks.open is not None:
         return None
     if state.phase in (Phase.BETWEEN_GAMES, Phase.OPENING, Phase.ENDING, Phase.OVER):
+        return None
+    if timer.stopped == "concession":  # CLOCK 5.1: the offer's answer restarts it, or ends it
         return None
     actor = state.actor
     hitter = timer.turn or (other(actor) if actor else None)
@@ -372,7 +382,8 @@ def _table(state: MatchState, profile: Profile) -> list[Allowed]:
     elif phase is Phase.RESIGNED and state.resignation is not None:
         answer = name(other(state.resignation.player))
         add(other(state.resignation.player), "accept", f"{answer} {agree(answer, 'accepts')}")
-        add(other(state.resignation.player), "reject", f"{answer} {agree(answer, 'rejects')}")
+        if not must_accept(state):  # CLOCK 5.1: else the director requires the acceptance
+            add(other(state.resignation.player), "reject", f"{answer} {agree(answer, 'rejects')}")
     rules = profile.resignations
     if phase in (Phase.ROLL, Phase.REROLL, Phase.PLAY) and not (
         rules.non_contact_only.value and state.position.is_contact()
@@ -435,6 +446,66 @@ def _breaks(state: MatchState, profile: Profile) -> list[Allowed]:
     return out
 
 
+def expired_before_claim(state: MatchState) -> str | None:
+    """The winner of a match won on the board whose reserve was spent before his last checker
+    was off (the clock settled at 0:00 at the game's end), where the clock's rules make him
+    the loser when that is announced (CLOCK 5.3); else None."""
+    timer, winner = state.timer, state.winner
+    if timer is None or winner is None or not state.games or timer.stopped == "time-expired":
+        return None
+    if timer.reserve_ms[seat(winner)] != 0 or state.games[-1].winner != winner:
+        return None
+    rules = get_profile(state.profile).clock(timer.mode)
+    return winner if rules is not None and rules.expiry_before_claim.value else None
+
+
+def concession_on_clock(profile: str, mode: str) -> bool:
+    """Whether a concession offered on clock ``mode`` stops both clocks and must be accepted
+    when nothing better can occur for the opponent (CLOCK 5.1), under ``profile``."""
+    rules = get_profile(profile).clock(mode)
+    return rules is not None and rules.concession_on_clock.value
+
+
+def better_outcome(state: MatchState) -> str | None:
+    """The result more favorable for the opponent than the concession offered that can still
+    occur (``gammon``, ``backgammon``), or None: he must accept on a clock (CLOCK 5.1).
+
+    A gammon while the conceding player has borne off no checker; a backgammon while he
+    also has one on the bar or in the opponent's home board; nothing better where the
+    offer already wins the opponent the match.
+    """
+    offer = state.resignation
+    if offer is None:
+        return None
+    who, taker = seat(offer.player), other(offer.player)
+    checkers = state.board[who]
+    most = (
+        "single"
+        if checkers[0] - state.removed[who] > 0
+        else "backgammon"
+        if sum(checkers[19:26])
+        else "gammon"
+    )
+    if LEVELS.index(most) <= LEVELS.index(offer.level):
+        return None
+    points = (LEVELS.index(offer.level) + 1) * state.cube
+    if state.score[seat(taker)] + points >= state.length:
+        return None  # the offer wins him the match: nothing is better
+    return most
+
+
+def must_accept(state: MatchState) -> bool:
+    """Whether a concession waits for its answer on a clock whose rules make the director
+    require its acceptance, nothing better being possible for the opponent (CLOCK 5.1)."""
+    timer = state.timer
+    return (
+        state.phase is Phase.RESIGNED
+        and timer is not None
+        and concession_on_clock(state.profile, timer.mode)
+        and better_outcome(state) is None
+    )
+
+
 def _scorekeeper(state: MatchState) -> list[Allowed]:
     """The record's own lines: a note, an entry undone or amended, the clock's readings."""
     out = [
@@ -448,16 +519,21 @@ def _scorekeeper(state: MatchState) -> list[Allowed]:
         out.append(Allowed("scorekeeper", "setup", "setup", "the game began from a position"))
     timer = state.timer
     if state.winner is not None:
+        late = expired_before_claim(state)
+        if late is not None:  # CLOCK 5.3, as the ledger decides it
+            words = f"{state.name(late)}'s reserve was spent before the last checker was off"
+            out.append(Allowed("scorekeeper", "flag", f"flag {late}", words))
         return out
     if timer is None:
         out.append(Allowed("scorekeeper", "clock start", "clock start", "a clock started"))
         return out
     if timer.running:
         out.append(Allowed("scorekeeper", "clock stop", "clock stop", "the clocks stopped"))
-    elif timer.turn is not None and state.breaks.open is None:
+    elif timer.turn is not None and state.breaks.open is None and timer.stopped != "concession":
         out.append(Allowed("scorekeeper", "clock resume", "clock resume", "the clocks resume"))
     out.append(Allowed("scorekeeper", "clock read", "clock read", "what the clocks show"))
-    if timer.turn is not None:  # (the ledger decides at the moment it is recorded: CLOCK 5.3)
+    agreed = dict(state.meta).get(NO_TIME_FORFEIT) == "yes"  # USBGF 3.5.2.1: no flag
+    if timer.turn is not None and not agreed:  # (decided when it is recorded: CLOCK 5.3)
         words = f"{state.name(timer.turn)}'s time is out, once the clock shows 0:00"
         out.append(Allowed("scorekeeper", "flag", f"flag {timer.turn}", words))
     return out
@@ -472,6 +548,10 @@ _IN_GAME = (
     Allowed("director", "revert", "revert", "an illegal play reverted"),
     Allowed("director", "void-cube", "void-cube", "a cube action voided"),
 )
+_MUST_ACCEPT = (
+    Allowed("director", "must-accept", "must-accept", "the concession's acceptance required"),
+)
+"""CLOCK 5.1: the director requires the opponent to accept, nothing better being possible."""
 _ON_A_CLOCK = (
     Allowed("director", "clock set", "clock set", "the clocks set"),
     Allowed("director", "missed-hit", "missed-hit", "a missed hit ruled"),
@@ -489,6 +569,7 @@ def _director(state: MatchState) -> tuple[Allowed, ...]:
         *(_IN_GAME if state.game > 0 else ()),
         *(_ON_A_CLOCK if state.timer is not None else ()),
         *(_CALLED if state.thrown is not None else ()),
+        *(_MUST_ACCEPT if must_accept(state) else ()),
     )
 
 

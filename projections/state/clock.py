@@ -54,6 +54,7 @@ REASONS: dict[str, tuple[str, str]] = {
     "illegal-move": ("g", "an illegal move was pointed out"),
     "outcome-certain": ("h", "the game's outcome is no longer in doubt"),
     "time-expired": ("", "a reserve expired"),
+    "concession": ("", "a concession offered"),  # CLOCK 5.1, 5.2(a): by the offer itself
 }
 """The reasons a clock may be stopped: USBGF 4.3.2's letter (what a director may type) and
 its words; :func:`reason_text` adds the rule of what happened."""
@@ -67,6 +68,7 @@ STOPPED_UNDER: dict[str, Decision] = {
     "illegal-move": Decision.STOP_ILLEGAL_MOVE,
     "outcome-certain": Decision.STOP_OUTCOME_CERTAIN,
     "time-expired": Decision.TIME_EXPIRED,
+    "concession": Decision.STOP_CONCESSION,
 }
 """The decision each stop is cited under: USBGF 4.3.2's clause, 4.3.3 for a reserve expired."""
 _WHAT_HAPPENED = {
@@ -112,8 +114,10 @@ class ClockState:
     :ivar stopped: why the clock is stopped (a key of :data:`REASONS`), else None.
     :ivar since_ms: when ``turn``'s time last started running.
     :ivar used_ms: time ``turn`` used this turn before ``since_ms``.
-    :ivar turn_delay_ms: the delay of the current turn (0 if forfeited, CLOCK 4.1).
-    :ivar no_delay: players whose next turn has no delay (CLOCK 4.1).
+    :ivar turn_delay_ms: the delay of the current turn.
+    :ivar no_delay: players who forfeited the deductible of their next checker play (CLOCK
+        4.1): they wait until it has counted down before rolling, so their play has none;
+        until they roll (a double before it keeps its deductible).
     :ivar pickups: early pick-ups penalised so far (USBGF 4.1.7.2), per player.
     :ivar at_one_second: players reduced to one second by USBGF 4.1.7.2.
     :ivar drift_ms: the last reading minus the ledger's figures, if read.
@@ -191,7 +195,6 @@ def hit(clock: ClockState, player: str, now_ms: int) -> ClockState:
         left = _charged(clock, reserves[_seat(player)], clock.used(now_ms))
         reserves = pair_with(reserves, player, left)
     opponent = "b" if player == "a" else "a"
-    forfeited = clock.no_delay[_seat(opponent)]
     # Built whole, not by dataclasses.replace: a hit follows most turns of a clocked match.
     return ClockState(
         clock.mode,
@@ -202,8 +205,8 @@ def hit(clock: ClockState, player: str, now_ms: int) -> ClockState:
         stopped=None,
         since_ms=now_ms,
         used_ms=0,
-        turn_delay_ms=0 if forfeited else clock.delay_ms,
-        no_delay=pair_with(clock.no_delay, opponent, False),
+        turn_delay_ms=clock.delay_ms,  # a forfeited one too: he waits it out (CLOCK 4.1)
+        no_delay=clock.no_delay,
         pickups=clock.pickups,
         at_one_second=clock.at_one_second,
         drift_ms=clock.drift_ms,

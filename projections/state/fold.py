@@ -38,12 +38,13 @@ numbering (0 borne off, 1-24 the points, 25 the bar), as in
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import fields
+from dataclasses import fields, replace
 from operator import attrgetter
 from typing import Any, TypeVar
 
 from bgledger.events import (
     CheckersPlayed,
+    ConcessionAcceptanceRequired,
     CubeDropped,
     CubeOffered,
     CubeTaken,
@@ -65,6 +66,8 @@ from bgledger.events import (
     StartingPositionRecorded,
     UnplayablePlayRecorded,
 )
+from bgledger.projections.state import clock as clk
+from bgledger.projections.state.allowed import concession_on_clock
 from bgledger.projections.state.breaks import Breaks
 from bgledger.projections.state.classic import HANDLERS as CLASSIC_HANDLERS
 from bgledger.projections.state.clock import ClockState
@@ -140,6 +143,7 @@ class _Draft:
     match_id: str
     players: tuple[str, str]
     length: int
+    profile: str
     crawford_rule: bool
     score: tuple[int, int]
     games: tuple[GameRecord, ...]
@@ -415,6 +419,12 @@ def _rolled(d: _Draft, event: DiceRolled) -> None:
         Phase.PLAY,
     )
     d.touched, d.thrown = (), None
+    if d.timer is not None and d.timer.no_delay[seat(event.player)]:
+        # CLOCK 4.1: he waited out the forfeited deductible and rolled; the forfeit is spent
+        forfeits = (
+            (False, d.timer.no_delay[1]) if event.player == "a" else (d.timer.no_delay[0], False)
+        )
+        d.timer = replace(d.timer, no_delay=forfeits)
 
 
 @_on(RollVoided)
@@ -497,6 +507,14 @@ def _resign_offered(d: _Draft, event: ResignationOffered) -> None:
     d.resignation = Resignation(event.player, event.level, d.phase)
     d.phase = Phase.RESIGNED
     _flag(d, event)
+    if d.timer is not None and d.timer.running and concession_on_clock(d.profile, d.timer.mode):
+        # CLOCK 5.1: "by stopping both clocks and stating the offer"
+        d.timer = clk.stop(d.timer, clk.at_ms(event.at), "concession")
+
+
+@_on(ConcessionAcceptanceRequired)
+def _acceptance_required(d: _Draft, event: ConcessionAcceptanceRequired) -> None:
+    pass  # the director's ruling (CLOCK 5.1); the acceptance it requires follows
 
 
 @_on(ResignationAccepted)
@@ -508,6 +526,9 @@ def _resign_accepted(d: _Draft, event: ResignationAccepted) -> None:
 def _resign_rejected(d: _Draft, event: ResignationRejected) -> None:
     d.phase = d.resignation.resume if d.resignation else Phase.ROLL
     d.resignation = None
+    if d.timer is not None and d.timer.stopped == "concession":
+        # CLOCK 5.1: "the Director deems the offer invalid and restarts the player's clock"
+        d.timer = clk.resume(d.timer, clk.at_ms(event.at))
 
 
 @_on(GameWon)

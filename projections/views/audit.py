@@ -75,6 +75,7 @@ from bgledger.events import (
     ClockSet,
     ClockStarted,
     ClockStopped,
+    ConcessionAcceptanceRequired,
     ConcessionVoided,
     CopyImported,
     CrawfordPassNullified,
@@ -536,7 +537,7 @@ _PENALIZED = {
     "warning": "a warning",
     "reserve": "{penalty} off {name}'s reserve: {left} left",
     "to-one-second": "less than {penalty} left: {name}'s reserve reduced to 0:01",
-    "delay-forfeited": "no delay on {name}'s next turn",
+    "delay-forfeited": "no delay on {name}'s next checker play",
 }
 
 
@@ -1303,6 +1304,16 @@ def _resign_accepted(event: ResignationAccepted, before: MatchState, after: Matc
 @_on(ResignationRejected)
 def _resign_rejected(event: ResignationRejected, before: MatchState, after: MatchState) -> str:
     return f"{after.name(event.player)} rejected the resignation{_offer_of(before)}: play goes on"
+
+
+@_on(ConcessionAcceptanceRequired)
+def _acceptance_required(
+    event: ConcessionAcceptanceRequired, before: MatchState, after: MatchState
+) -> str:
+    return (
+        f"RULING ({event.rule}, {event.ruled_by}): {after.name(event.player)} must accept "
+        f"the resignation{_offer_of(before)}: {event.reason}"
+    )
 
 
 _HOW = {"drop": " (a pass)", "resign": " (a resignation)"}

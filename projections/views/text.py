@@ -389,7 +389,7 @@ def clock_line(
     for player, forfeited in zip(("a", "b"), timer.no_delay, strict=True):
         if forfeited:
             rule = rule_for(state.profile, Decision.DELAY_FORFEITED)
-            parts.append(f"no delay for {state.name(player)}'s next turn ({rule})")
+            parts.append(f"no delay for {state.name(player)}'s next checker play ({rule})")
     line = " · ".join(parts)
     at = time_of_day(now, state.started_at or state.last_at)  # the match's zone, as history's
     return f"{line} (at {at})" if timer.running and reserves else line
