@@ -282,7 +282,7 @@ EARLIEST_YEAR = 1900
 """No backgammon match on record is older; an earlier year is a typing error."""
 
 
-def stamp(at: str | None, previous: str | None) -> str:
+def stamp(at: str | None, previous: str | None, *, named: str = "--at") -> str:
     """``at`` as an ISO 8601 time with a UTC offset (now if ``None``).
 
     A time without an offset is the machine's local time.  Times never go
@@ -291,6 +291,9 @@ def stamp(at: str | None, previous: str | None) -> str:
     the match's last event's time if that is later (by the few seconds a time
     may be ahead, unless this machine's clock went back), so another client's
     time a little ahead never holds the match's next lines back.
+
+    ``named`` names ``at`` in a refusal (``--at`` on the command line, an imported copy's
+    entry's ``at``: :mod:`bgledger.interchange.json_recheck`).
 
     ``previous`` is the match's last event *at the table*
     (:attr:`~bgledger.projections.state.fold.MatchState.last_at`): a
@@ -306,10 +309,10 @@ def stamp(at: str | None, previous: str | None) -> str:
     if at is None:
         last = datetime.fromisoformat(previous) if previous else None
         return (now if last is None or now >= last else last).isoformat()
-    when = _checked_time(at, now)
+    when = _checked_time(at, now, named)
     if previous and when < datetime.fromisoformat(previous):
         raise InvalidTimeError(
-            f"--at {at!r} is before the match's last event, at {previous}: "
+            f"{named} {at!r} is before the match's last event, at {previous}: "
             "events are recorded in the order they happened"
         )
     return when.isoformat()
@@ -327,7 +330,7 @@ def server_time(at: str, previous: str | None) -> str:
     return stamp(None, previous)
 
 
-def _checked_time(at: str, now: datetime) -> datetime:
+def _checked_time(at: str, now: datetime, named: str = "--at") -> datetime:
     """``at`` read, with the offset of this machine's zone if it gives none.
 
     :raises InvalidTimeError: as :func:`stamp`, the order of events aside.
@@ -339,13 +342,13 @@ def _checked_time(at: str, now: datetime) -> datetime:
         ahead = when - now
     except (ValueError, OverflowError, OSError):
         raise InvalidTimeError(
-            f"--at {at!r} is not an ISO 8601 time (e.g. 2026-11-21T14:05:00+01:00)"
+            f"{named} {at!r} is not an ISO 8601 time (e.g. 2026-11-21T14:05:00+01:00)"
         ) from None
     if when.year < EARLIEST_YEAR:
-        raise InvalidTimeError(f"--at {at!r}: a year before {EARLIEST_YEAR} is not a match's")
+        raise InvalidTimeError(f"{named} {at!r}: a year before {EARLIEST_YEAR} is not a match's")
     if ahead > FUTURE_TOLERANCE:
         raise InvalidTimeError(
-            f"--at {at!r} is in the future (this machine's clock says "
+            f"{named} {at!r} is in the future (this machine's clock says "
             f"{now.isoformat(timespec='seconds')}; a time may be "
             f"{FUTURE_TOLERANCE.seconds} seconds ahead at most): record what has happened"
         )
