@@ -23,7 +23,7 @@ notes, and recording errors corrected, each as ``history`` words it, with
 its event number.  One made before the game's first record is on the
 game's root node; before the first game, on the first game's.  Dice
 rolled and not played (a concession after rolling, the record stopping
-there) are not written: gnubg has no SGF record for them.
+there) are ``;PL[B]DI[52]``, which gnubg reads as dice set.
 """
 
 from __future__ import annotations
@@ -206,8 +206,10 @@ def _node(record: _Record) -> str | None:
         return f"{colour}[{record.kind}]"
     if record.kind == "beaver":
         return f"{colour}[take]"  # gnubg's SGF knows no beaver: the take it answers
+    if record.kind == "dice":  # rolled and not played: a concession followed, or the end
+        return f"PL[{colour}]DI[{record.text[:2]}]"
     if record.kind != "move":
-        return None  # a resignation is the result's R; dice not played have no record
+        return None  # a resignation is the result's R
     dice, _, play = record.text.partition(":")
     steps = _STEP.findall(play)
     letters = "".join(_letter(int(p), record.player) for step in steps for p in step)
