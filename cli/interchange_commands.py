@@ -202,16 +202,18 @@ def import_command(
     type=click.Choice(EXPORT_FORMATS),
     required=True,
     help="mat: what gnubg reads; json: every event, rulings included, lossless; "
-    "scoresheet(-html): USBGF 4.7.  mat and the score sheets are the match as corrected.",
+    "sgf: what gnubg saves, rulings, flags and notes as comments; "
+    "scoresheet(-html): USBGF 4.7.  mat, sgf and the score sheets are the match as corrected.",
 )
 @click.option("-o", "--output", type=FilePath(), help="Write to FILE.")
 @click.pass_context
 def export(ctx: click.Context, match_id: str, kind: str, output: Path | None) -> None:
-    """Export a match: as a .mat file, as JSON, or as its score sheet.
+    """Export a match: as a .mat file, as JSON, as gnubg's SGF, or as its score sheet.
 
     JSON holds every event as recorded, rulings included (bgledger import reads it
-    back, corrections and all); the .mat file and the score sheet show the
-    match as corrected by the rulings in force, the score sheet listing them.
+    back, corrections and all); the .mat file, the SGF and the score sheet show the
+    match as corrected by the rulings in force, the SGF in comments and the score
+    sheet in a list.
     """
     ledger = open_ledger(ctx)
     with library_errors():

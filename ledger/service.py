@@ -275,7 +275,7 @@ T = TypeVar("T")
 
 _log = logging.getLogger(__name__)
 
-EXPORT_FORMATS = ("mat", "json", "scoresheet", "scoresheet-html")
+EXPORT_FORMATS = ("mat", "json", "sgf", "scoresheet", "scoresheet-html")
 """What :meth:`Ledger.export` writes: gnubg's .mat, the lossless JSON copy, USBGF 4.7 sheets."""
 
 
@@ -1404,7 +1404,8 @@ class Ledger:
 
         ``json`` is every event as recorded, rulings included (lossless: import
         reads it back); ``mat`` and the score sheets (USBGF 4.7) are the match
-        as corrected by the rulings in force.
+        as corrected by the rulings in force; ``sgf`` is the match as corrected,
+        as gnubg saves it, its rulings, flags and notes as comments.
 
         :raises MatchNotFoundError: for an unknown match.
         :raises UnwritableNameError: for a player name a .mat file cannot hold.
@@ -1412,6 +1413,7 @@ class Ledger:
         """
         from bgledger.interchange.json_stream import export_json
         from bgledger.interchange.mat_writer import export_mat
+        from bgledger.interchange.sgf_writer import export_sgf
         from bgledger.projections.views.scoresheet import scoresheet_html, scoresheet_text
 
         events = self._store.history(match_id)[:at]
@@ -1419,6 +1421,8 @@ class Ledger:
             return export_mat(events)
         if kind == "json":
             return json.dumps(export_json(events), ensure_ascii=False, indent=1) + "\n"
+        if kind == "sgf":
+            return export_sgf(events)
         if kind not in EXPORT_FORMATS:
             raise ValueError(f"export format {kind!r}: one of {', '.join(EXPORT_FORMATS)}")
         from bgledger.store.receipt import receipt_lines

@@ -88,6 +88,7 @@ _SKIP = re.compile(r"^<!--\s*docs-test:\s*skip\s+(.+?)\s*-->\s*$")
 _HEX = re.compile(r"\b[0-9a-f]{16,64}\b")
 _TIME = re.compile(
     r"\d{4}([-.])\d\d\1\d\d(?:[ T]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:[+-]\d\d:\d\d|Z)?)?"
+    r'|(?<=\[EventTime ")\d\d\.\d\d'  # a .mat header's time of day (XG's "19.05")
 )
 
 

@@ -429,7 +429,7 @@ for path in paths:
     os.dup2(sink, 2)
     match = exported = None
     if os.path.isfile(path):
-        gnubg.command("import mat %s" % path)
+        gnubg.command(("load match %s" if path.endswith(".sgf") else "import mat %s") % path)
         match = gnubg.match()
         if match is not None and os.environ.get("BGLEDGER_ORACLE_EXPORT"):
             target = os.path.join(os.environ["BGLEDGER_ORACLE_EXPORT"], "%d.mat" % len(readings))
@@ -457,6 +457,8 @@ def gnubg_matches(
     paths: Sequence[str | Path], timeout: float = 600, *, export: bool = False
 ) -> list[dict[str, Any]]:
     """What Debian's gnubg reads from each ``.mat`` file: ``import mat``, then ``gnubg.match()``.
+
+    A file named ``*.sgf`` is loaded (``load match``), as gnubg saves matches.
 
     One ``gnubg -t -q -r -p`` process imports every file in turn.  Each
     reading is ``{"match": ..., "messages": [...], "exported": ...}``:

@@ -30,7 +30,7 @@ from bgledger.events import (
 )
 from bgledger.interchange.importer import UNNAMED, ImportedMatch, matches_from_mat
 from bgledger.interchange.json_recheck import recheck
-from bgledger.interchange.mat import read_mat, read_mat_file
+from bgledger.interchange.mat import MatSyntaxError, read_mat, read_mat_file
 from bgledger.interchange.mat_writer import export_mat
 from bgledger.projections.state.fold import Phase
 from bgledger.projections.views.audit import history
@@ -299,6 +299,78 @@ def test_gnubg_reads_the_forfeits_as_said() -> None:
     ]
     ours = imported("galaxy-forfeit-only.mat").match.state
     assert only["final"] == list(ours.score)
+
+
+# -- 8. a forfeit after the move number written again (issue 33) ----------------------------
+
+
+def test_a_result_after_a_repeated_move_number_is_read_in_either_column() -> None:
+    left = read_mat_file(MATS / "galaxy-forfeit-repeated-number.mat").matches[0].games[1]
+    right = read_mat_file(MATS / "galaxy-forfeit-repeated-number-right.mat").matches[0].games[1]
+    # '  4) 43: 24/21 13/9               4)  Losses 2 point   ...   Wins 2 point and the match'
+    assert [(a.line, a.column, a.kind, a.raw) for a in left.actions[-3:]] == [
+        (25, 0, "roll", "43: 24/21 13/9"),
+        (25, 1, "loss", "Losses 2 point"),
+        (25, 1, "win", "Wins 2 point and the match"),
+    ]
+    # '  3)  Takes        53: 8/3 6/3   3)  Losses 2 point   ...   Wins 2 point and the match'
+    assert [(a.line, a.column, a.kind, a.raw) for a in right.actions[-4:]] == [
+        (24, 0, "take", "Takes"),
+        (24, 1, "roll", "53: 8/3 6/3"),
+        (24, 1, "loss", "Losses 2 point"),
+        (24, 1, "win", "Wins 2 point and the match"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "plays", "line"),
+    [("galaxy-forfeit-repeated-number.mat", 4, 25),
+     ("galaxy-forfeit-repeated-number-right.mat", 3, 24)],
+)  # fmt: skip
+def test_a_forfeit_after_a_repeated_move_number_is_recorded_as_the_other_forfeits(
+    name: str, plays: int, line: int
+) -> None:
+    # Bob leads 1-0 of 5, the cube on 2: 'Wins 2 point and the match' gives Bob 3, short of
+    # 5: lasse resigns the game (2 points with the cube) and forfeits the match, as the
+    # online profile records a forfeit written on a move's line (tests above).
+    one = imported(name)
+    state = one.match.state
+    assert winners(one) == [("b", 1, "drop"), ("b", 2, "resign")]
+    assert (state.phase, state.winner, state.score) == (Phase.OVER, "b", (0, 3))
+    assert one.notes == [
+        f"line {line} of the transcription, 'Wins 2 point and the match', declares Bob the "
+        "winner of the match at 0-3 of 5: a forfeit"
+    ]
+    recorded = events(one)
+    started = [i for i, e in enumerate(recorded) if type(e).__name__ == "GameStarted"]
+    game2 = recorded[started[-1] :]
+    assert sum(type(e).__name__ == "CheckersPlayed" for e in game2) == plays  # every play kept
+    assert isinstance(recorded[-2], MatchForfeited) and recorded[-2].player == "a"
+
+
+def test_another_move_number_before_a_result_is_refused_naming_the_line() -> None:
+    text = (MATS / "galaxy-forfeit-repeated-number.mat").read_text()
+    with pytest.raises(MatSyntaxError) as refused:
+        read_mat(text.replace("4)  Losses", "5)  Losses"), name="odd.mat")
+    assert "line 25" in str(refused.value)
+    assert "5) in a line of move number 4)" in str(refused.value)
+
+
+def test_gnubg_reads_the_plays_before_a_repeated_move_number() -> None:
+    if debian_gnubg() is None:
+        pytest.skip("Debian's gnubg is not installed (apt-get install gnubg); CI installs it")
+    names = ["galaxy-forfeit-repeated-number.mat", "galaxy-forfeit-repeated-number-right.mat"]
+    left, right = gnubg_read_mats([MATS / name for name in names])
+    # gnubg reads lasse's 43 on the left and no result (its ParseMatMove knows no '4)'); on
+    # the right it drops the column, Bob's 53 with the result: no winner for game 2 either.
+    assert [(g["winner"], g["moves"], g["doubles"]) for g in left["games"]] == [
+        ("O", 3, 1),
+        (None, 4, 1),
+    ]
+    assert [(g["winner"], g["moves"], g["doubles"]) for g in right["games"]] == [
+        ("O", 3, 1),
+        (None, 2, 1),
+    ]
 
 
 # -- the oracle: Debian's gnubg 1.07 ---------------------------------------------------------

@@ -134,18 +134,55 @@ def test_a_seal_signed_by_another_key_is_refused(
     assert run(db, "list", "--json").output.count("final") == 0
 
 
-def test_a_copy_of_an_imported_match_imports_again_and_says_so(
-    exported: tuple[Path, Path, Path], tmp_path: Path
-) -> None:
-    copy, _, _ = exported
+def reexported(copy: Path, tmp_path: Path) -> tuple[str, Path]:
+    """``copy`` imported into a first ledger (unsealed), and that ledger's export of it."""
     first = f"sqlite:///{tmp_path / 'first.db'}"
     assert run(first, "import", str(copy)).exit_code == 0
     again = tmp_path / "again.json"
     assert run(first, "export", "final", "--format", "json", "-o", str(again)).exit_code == 0
+    return first, again
+
+
+def test_a_copy_imported_forged_inside_an_unsealed_copy_is_refused(
+    exported: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    # issue 32, break 7: history said "imported from a copy sealed by key dd014f02..."
+    copy, _, _ = exported
+    _, again = reexported(copy, tmp_path)
+    document: dict[str, Any] = json.loads(again.read_text())
+    entry = document["events"][-1]
+    assert (entry["number"], entry["type"]) == (9, "CopyImported")  # 8 events, then the import's
+    entry["fields"].update(sealed_by="dd014f02" * 8, sealed_through=8)
+    entry["hash"] = content_hash(9, "CopyImported", entry["at"], entry["recorded_by"],
+                                 entry["fields"], entry.get("line", ""))  # fmt: skip
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(document))
     second = f"sqlite:///{tmp_path / 'second.db'}"
-    result = run(second, "import", str(again))
+    result = run(second, "import", str(forged))
+    assert result.exit_code == 1, result.output
+    assert f"{forged}: event 9: a copy brings no CopyImported of its own" in result.output
+    assert "sealed by 'dd014f02" in result.output
+    assert run(second, "list", "--json").output.count("final") == 0
+
+
+def test_a_copy_of_an_imported_match_imports_again_under_the_seal_of_its_ledger(
+    exported: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    copy, _, _ = exported
+    first, again = reexported(copy, tmp_path)
+    second = f"sqlite:///{tmp_path / 'second.db'}"
+    unsealed = run(second, "import", str(again))
+    assert unsealed.exit_code == 1  # its CopyImported is only as good as the copy
+    assert "event 9: a copy brings no CopyImported of its own" in unsealed.output
+    assert "import it with --seal and --pub" in unsealed.output
+    key, seal = tmp_path / "first.key", tmp_path / "again.seal"
+    assert run(first, "keygen", "--out", str(key)).exit_code == 0
+    assert run(first, "seal", "final", "--key", str(key), "-o", str(seal)).exit_code == 0
+    result = run(second, "import", str(again), "--seal", str(seal), "--pub", f"{key}.pub")
     assert result.exit_code == 0, result.output
-    assert "imported from an unsealed copy (" + str(again) in run(second, "show", "final").output
+    history = run(second, "history", "final").output
+    assert "imported from an unsealed copy (" + str(copy) in history  # the first ledger's
+    assert "imported from a copy sealed by key" in history  # the second's, the seal checked
 
 
 def test_seal_and_pub_go_together(exported: tuple[Path, Path, Path], tmp_path: Path) -> None:

@@ -574,12 +574,51 @@ def test_a_match_id_that_does_not_match_its_first_event_is_refused(recorded: Rec
     assert refused.value.number == 1
 
 
-def test_times_out_of_order_are_kept_as_recorded(recorded: Recorded, fresh: MatchStore) -> None:
-    # Two scorekeepers' machines whose clocks differ: the ledger stores what each said.
+def test_a_copy_whose_times_go_backwards_is_refused_naming_the_entry(
+    recorded: Recorded, fresh: MatchStore
+) -> None:
+    # issue 32, break 7: record refuses a line before the match's last event; so does an import
     _, document = recorded("bar-dance.txt")
     document["events"][7]["at"] = "2000-01-01T00:00:00+00:00"
-    import_json(fresh, read(rehash(document)), by="lee")
-    assert copied_history(fresh, "m")[7].at == "2000-01-01T00:00:00+00:00"
+    with pytest.raises(InconsistentMatchJsonError) as refused:
+        import_json(fresh, read(rehash(document), "dance.json"), by="lee")
+    assert refused.value.number == 8
+    said = str(refused.value)
+    assert said.startswith("dance.json: event 8: DiceRolled's time '2000-01-01T00:00:00+00:00'")
+    assert "is before the match's last event" in said and "in the order they happened" in said
+    assert fresh.match_ids() == []
+
+
+@pytest.mark.parametrize(
+    ("year", "says"),
+    [("1800", "a year before 1900 is not a match's"), ("2099", "is in the future")],
+)
+def test_a_copy_dated_1800_or_2099_is_refused_at_its_first_entry(
+    recorded: Recorded, fresh: MatchStore, year: str, says: str
+) -> None:
+    # issue 32, break 7: every entry moved to 1800 (or 2099), in order: imported before
+    _, document = recorded("bar-dance.txt")
+    for entry in document["events"]:
+        entry["at"] = year + entry["at"][4:]
+    with pytest.raises(InconsistentMatchJsonError) as refused:
+        import_json(fresh, read(rehash(document), "dance.json"), by="lee")
+    assert refused.value.number == 1
+    assert str(refused.value).startswith(f"dance.json: event 1: MatchStarted's time '{year}-")
+    assert says in str(refused.value)
+    assert fresh.match_ids() == []
+
+
+def test_a_clocked_play_moved_a_day_before_the_opening_is_refused(fresh: MatchStore) -> None:
+    # issue 32, break 7: it imported, charged no time (verify found nothing)
+    document = json.loads(json.dumps(export_json(record_clocked_match("m"))))
+    play = document["events"][5]
+    assert (play["type"], play["at"]) == ("CheckersPlayed", "2026-11-21T10:01:45+00:00")
+    play["at"] = "2026-11-20T10:01:45+00:00"  # the opening was rolled at 10:01:00 on the 21st
+    with pytest.raises(InconsistentMatchJsonError) as refused:
+        import_json(fresh, read(rehash(document), "timed.json"), by="lee")
+    assert refused.value.number == 6
+    assert "is before the match's last event, at 2026-11-21T10:01:00+00:00" in str(refused.value)
+    assert fresh.match_ids() == []
 
 
 def test_an_existing_match_is_not_overwritten(recorded: Recorded, fresh: MatchStore) -> None:
@@ -742,7 +781,7 @@ FORGED_TIME: list[tuple[str, int, dict[str, Any], str]] = [
     ("the clock's reserves changed", 2, {"reserve_a_ms": 500_000},
      r"event 2: ClockStarted's reserve_a_ms is 500000 in the file; the ledger records 600000"),
     ("a hit moved before the play", 7, {"at": "2026-11-21T10:01:40+00:00"},
-     r"event 7: the ledger refuses ClockHit here: .*is before the match's last event"),
+     r"event 7: ClockHit's time '2026-11-21T10:01:40\+00:00' is before the match's last event"),
 ]  # fmt: skip
 
 

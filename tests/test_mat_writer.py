@@ -309,11 +309,13 @@ def test_a_short_match_is_written_exactly_as_gnubg_lays_it_out() -> None:
     pad = " "  # gnubg's blank after a left column padded to 27 characters
     assert export_mat(events).splitlines() == [
         '; [Site "Oslo"]',
+        '; [Match ID "t"]',  # the ledger's match id: XG reads the file again as this match
         '; [Event "Club night"]',
         '; [Round "2"]',
         '; [Player 1 "Ann"]',
         '; [Player 2 "Bob"]',
         '; [EventDate "2026.11.21"]',
+        '; [EventTime "10.00"]',  # 10:00 at +01:00, where it was played
         '; [Crawford "On"]',
         "",
         " 3 point match",
@@ -341,7 +343,7 @@ def test_a_short_match_is_written_exactly_as_gnubg_lays_it_out() -> None:
 
 def test_voided_rolls_are_left_out_and_entries_hits_and_dances_are_written_plainly() -> None:
     lines = export_mat(record(VOIDS, profile="usbgf-2016")).splitlines()
-    assert lines[9:] == [
+    assert lines[11:] == [
         # the voided opening 4-2 and Bob's voided 5-5 are not written; his 24/14* one die
         # at a time, the hit on the first landing on the blot
         "  1) 52: 13/11 13/8" + " " * 14 + "64: 24/18 18/14* ",
@@ -419,13 +421,14 @@ def test_header_tags_come_from_the_match_and_its_meta() -> None:
     )  # fmt: skip
     parsed = read_mat(export_mat(match.collect_events(), tags={"Site": "Oslo", "Table": "5"}))
     assert parsed.tags == (
+        ("Match ID", "h"),
         ("Player 1", "Ann"),
         ("Player 2", "Bob Smith"),  # a transcription's full name
         ("EventDate", "2025.02.03"),  # the date where the match was played
+        ("EventTime", "23.30"),
         ("Crawford", "Off"),
         ("Table", "5"),
         ("Transcriber", "kim"),
-        ("EventTime", "23.30"),
         ("Site", "Oslo"),
     )
     assert parsed.matches[0].length == 7 and parsed.matches[0].games == ()
@@ -450,7 +453,7 @@ def test_an_unplayable_play_is_written_as_the_transcription_gave_it(
     matches: dict[str, list[MatchEvent]],
 ) -> None:
     lines = export_mat(matches["unplayable"]).splitlines()
-    assert lines[9:] == [
+    assert lines[11:] == [
         "  1) 31: 8/5 6/5" + " " * 17 + "52: 20/18 20/15 ",
         "  2) 64: 24/18 13/9" + " " * 14,
     ]

@@ -288,7 +288,7 @@ EARLIEST_YEAR = 1900
 """No backgammon match on record is older; an earlier year is a typing error."""
 
 
-def stamp(at: str | None, previous: str | None) -> str:
+def stamp(at: str | None, previous: str | None, *, named: str = "--at") -> str:
     """``at`` as an ISO 8601 time with a UTC offset (now if ``None``).
 
     A time without an offset is the machine's local time.  Times never go
@@ -297,6 +297,9 @@ def stamp(at: str | None, previous: str | None) -> str:
     the match's last event's time if that is later (by the few seconds a time
     may be ahead, unless this machine's clock went back), so another client's
     time a little ahead never holds the match's next lines back.
+
+    ``named`` names ``at`` in a refusal (``--at`` on the command line, an imported copy's
+    entry's ``at``: :mod:`bgledger.interchange.json_recheck`).
 
     ``previous`` is the match's last event *at the table*
     (:attr:`~bgledger.projections.state.fold.MatchState.last_at`): a
@@ -312,10 +315,10 @@ def stamp(at: str | None, previous: str | None) -> str:
     last = datetime.fromisoformat(previous) if previous else None
     if at is None:
         return (now if last is None or now >= last else last).isoformat()
-    when = _checked_time(at, now, last)
+    when = _checked_time(at, now, last, named)
     if last is not None and when < last:
         raise InvalidTimeError(
-            f"--at {at!r} is before the match's last event, at {previous}: "
+            f"{named} {at!r} is before the match's last event, at {previous}: "
             "events are recorded in the order they happened"
         )
     return when.isoformat()
@@ -381,12 +384,15 @@ def claim_of(at: str | None) -> datetime | None:
     return None if at is None else _checked_time(at, datetime.now(UTC))
 
 
-def _checked_time(at: str, now: datetime, last: datetime | None = None) -> datetime:
+def _checked_time(
+    at: str, now: datetime, last: datetime | None = None, named: str = "--at"
+) -> datetime:
     """``at`` read, with the offset of this machine's zone if it gives none.
 
     A time no later than ``last`` (the match's last event) is never in the future: it holds
     nothing back, even after this machine's clock went back (a clock stepped forward and
-    corrected, the line stamped at the last event's time: :func:`stamp`).
+    corrected, the line stamped at the last event's time: :func:`stamp`).  ``named`` names
+    ``at`` in a refusal, as :func:`stamp`'s.
 
     :raises InvalidTimeError: as :func:`stamp`, the order of events aside.
     """
@@ -397,13 +403,13 @@ def _checked_time(at: str, now: datetime, last: datetime | None = None) -> datet
         ahead = when - now
     except (ValueError, OverflowError, OSError):
         raise InvalidTimeError(
-            f"--at {at!r} is not an ISO 8601 time (e.g. 2026-11-21T14:05:00+01:00)"
+            f"{named} {at!r} is not an ISO 8601 time (e.g. 2026-11-21T14:05:00+01:00)"
         ) from None
     if when.year < EARLIEST_YEAR:
-        raise InvalidTimeError(f"--at {at!r}: a year before {EARLIEST_YEAR} is not a match's")
+        raise InvalidTimeError(f"{named} {at!r}: a year before {EARLIEST_YEAR} is not a match's")
     if ahead > FUTURE_TOLERANCE and (last is None or when > last):
         raise InvalidTimeError(
-            f"--at {at!r} is in the future (this machine's clock says "
+            f"{named} {at!r} is in the future (this machine's clock says "
             f"{now.isoformat(timespec='seconds')}; a time may be "
             f"{FUTURE_TOLERANCE.seconds} seconds ahead at most): record what has happened"
         )

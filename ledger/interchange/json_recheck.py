@@ -12,8 +12,18 @@ field by field (the times aside), the events the command records along with
 its first (a game won with its last play, a reserve restored with a ruling)
 included.  So a file this ledger would not have recorded (a die changed, a
 ruling made to void other events, a line that does not give its events) is
-refused, naming the first event that differs.  A clocked match whose entries
-are out of order in time is refused, as the ledger refuses them.
+refused, naming the first event that differs.
+
+Every entry's time is checked as ``record`` checks a line's ``--at``
+(:func:`bgledger.commands.decide.stamp`): an ISO 8601 time, not before the year
+:data:`~bgledger.commands.decide.EARLIEST_YEAR`, not in the future, and not
+before the match's last event at the table, the first (``MatchStarted``)
+included; a copy whose times go backwards, in a clocked match or not, is
+refused naming the entry, as the ledger refuses such a line.  A copy brings no
+:class:`~bgledger.events.CopyImported` of its own (no line makes one: the
+import writes its own record) unless the seal given with the import vouches
+for it: one forged inside an unsealed copy would make ``history`` say the
+match came from a sealed copy.
 
 The match's start is no line: it is :meth:`Match.start` with the file's first
 event's setup, and the reserve, delay and doubles setting its clock was started
@@ -30,17 +40,17 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import fields
-from datetime import datetime
 from typing import Any
 
 from bgledger.commands import legacy
+from bgledger.commands.decide import stamp
 from bgledger.commands.legacy import COMMANDS, CONSEQUENCES, RULINGS, TIME_COMMANDS
 from bgledger.commands.match import Match
 from bgledger.commands.redecide import clock_timing
 from bgledger.commands.stream import HistoryMismatchError
 from bgledger.commands.vocabulary import parse
-from bgledger.errors import BgLedgerError
-from bgledger.events import ClockStarted, MatchEvent, MatchStarted
+from bgledger.errors import BgLedgerError, InvalidTimeError
+from bgledger.events import ClockStarted, CopyImported, MatchEvent, MatchStarted
 from bgledger.interchange.json_schema import InconsistentMatchJsonError, own_fields, short
 from bgledger.projections.state.fold import MatchState, apply, needs_history
 
@@ -107,7 +117,7 @@ def _decide_again(
     match.advance(match.version, recorded)
     decides = command.needs_history or command.reads_history
     try:
-        command.timed(_when(event, recorded)).perform(
+        command.timed(event.at).perform(
             match, event.recorded_by, events[:index] if decides else None
         )
     except (BgLedgerError, HistoryMismatchError) as error:
@@ -117,15 +127,26 @@ def _decide_again(
     return made
 
 
-def _when(event: MatchEvent, recorded: MatchState) -> str:
-    """The time to decide ``event``'s line at: its own, or, in a match without a clock, the
-    last event's if that is later (two scorekeepers' machines whose clocks differed, in a
-    ledger that kept what each said: the file's ``at`` is kept as it is, not re-decided).
-    A clocked match's times are its figures: they are decided as they are, in order."""
-    last = recorded.last_at
-    if recorded.timer is not None or not last:
-        return event.at
-    return last if datetime.fromisoformat(event.at) < datetime.fromisoformat(last) else event.at
+def _check_entry(event: MatchEvent, recorded: MatchState | None, name: str, vouched: int) -> None:
+    """Refuse ``event`` as ``record`` refuses a line's time, or a :class:`CopyImported` no seal
+    vouches for (the first ``vouched`` events are the sealed ones).
+
+    :raises InconsistentMatchJsonError: naming the entry and the rule.
+    """
+    kind, number = type(event).__name__, event.originator_version
+    if isinstance(event, CopyImported) and number > vouched:
+        problem = (
+            "a copy brings no CopyImported of its own: the ledger writes one when it imports "
+            f"(this one says {short(event.file)} sealed by {short(event.sealed_by or 'no key')}"
+            "); import it with --seal and --pub of the ledger that imported it, whose seal "
+            "vouches for it"
+        )
+        raise InconsistentMatchJsonError(name, problem, number)
+    previous = recorded.last_at if recorded is not None else None
+    try:
+        stamp(event.at, previous or None, named=f"{kind}'s time")
+    except InvalidTimeError as error:
+        raise InconsistentMatchJsonError(name, f"{error} (as record refuses it)", number) from None
 
 
 def _compare(recorded: MatchEvent, event: MatchEvent, name: str) -> None:
@@ -144,13 +165,15 @@ def _compare(recorded: MatchEvent, event: MatchEvent, name: str) -> None:
             raise InconsistentMatchJsonError(name, problem + short(mine), number)
 
 
-def recheck(events: Sequence[MatchEvent], *, name: str) -> None:
+def recheck(events: Sequence[MatchEvent], *, name: str, vouched: int = 0) -> None:
     """Re-decide ``events``, each entry's line run again: they must record the same.
 
     Every field but the times (and the line, the one run) must be equal, flags
     included, and a ruling's ``voids`` and ``restores``.  The file's ``at`` is
     kept: each line is decided at it (a clock's figures come from the times),
-    which must not be before the event recorded ahead of it.
+    which is checked as ``record`` checks ``--at``: in order, from the year 1900, not
+    in the future.  A :class:`CopyImported` past the first ``vouched`` events (those a
+    seal given with the import vouches for) is refused.
 
     :raises InconsistentMatchJsonError: naming the first event that differs.
     """
@@ -161,6 +184,7 @@ def recheck(events: Sequence[MatchEvent], *, name: str) -> None:
     pending: deque[MatchEvent] = deque(match.collect_events())
     recorded: MatchState | None = None  # the file's events so far, folded
     for index, event in enumerate(events):
+        _check_entry(event, recorded, name, vouched)
         if not pending:
             assert recorded is not None
             pending.extend(_decide_again(match, events, index, name, recorded))

@@ -264,8 +264,8 @@ def import_json(
     events: Sequence[MatchEvent] = document.events
     if chosen != document.match_id:
         events = [_renamed(event, chosen) for event in events]
-    recheck(events, name=document.name)
     through = 0 if seal is None else sealed_through(document, seal)
+    recheck(events, name=document.name, vouched=through)
     linked = rechain(events)
     state = fold(linked)
     assert state is not None  # recheck: the copy begins with MatchStarted

@@ -16,6 +16,15 @@ characters, the right column starts after the first two blanks found from index
 after the move number ``N)``.  A line without a move number (``      Wins 2
 point``) is split by the same rule, so a ``Wins`` line indented past column 15
 belongs to the right player.
+
+An online server writes a forfeit after a play as the line's move number again
+and the result, in the right column (`` 24) 43: 21/18 18/14       24)  Losses 2
+point       Wins 2 point and the match``) or after a play in that column (``  3)
+Takes     53: 8/3 6/3   3)  Losses 2 point   Wins 2 point and the match``):
+the repeated number is dropped and the result read as written there (the
+importer settles whose game it is: :mod:`bgledger.interchange.written_results`).
+A number other than the line's own is refused.  gnubg reads the play on the
+left and neither the result nor a play before it in the right column.
 """
 
 from __future__ import annotations
@@ -48,8 +57,10 @@ _RESULT_THEN_MORE = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 _RESULT_AFTER_PLAY = re.compile(
-    rf"\s{{2,}}((?:wins?|loses|losses?)\s+{NUMBER}\s+points?\b.*)", re.IGNORECASE | re.DOTALL
+    rf"\s{{2,}}(?:([0-9]+)\)\s*)?((?:wins?|loses|losses?)\s+{NUMBER}\s+points?\b.*)",
+    re.IGNORECASE | re.DOTALL,
 )
+_REPEATED_NUMBER = re.compile(r"([0-9]+)\)\s*(\S.*)", re.DOTALL)
 _UNKNOWN = re.compile(r"(?:00:\s*)?\?{3,4}")
 _WORDS: dict[str, ActionKind] = {"take": "take", "drop": "drop", "concede": "concede"}
 _ANIMALS: dict[str, ActionKind] = {"double": "double", "beaver": "beaver", "raccoon": "raccoon"}
@@ -122,28 +133,45 @@ def move_actions(number: int, line: str) -> list[MatAction]:
     :raises ValueError: with the reason and the column, if a column is not understood.
     """
     left, right = split_columns(line)
+    move = None
     if move_number := _MOVE_NUMBER.match(left):
-        left = left[move_number.end() :]
+        left, move = left[move_number.end() :], int(move_number[0].strip()[:-1])
     actions: list[MatAction] = []
     columns: tuple[tuple[Literal[0, 1], str], ...] = ((0, left), (1, right))
     for column, text in columns:
         try:
-            actions.extend(_column(text.strip(), number, column))
+            actions.extend(_column(_unrepeated(text.strip(), move), number, column, move))
         except ValueError as exc:
             side = "right" if column else "left"
             raise ValueError(f"{exc} in the {side} column") from None
     return actions
 
 
-def _column(text: str, number: int, column: Literal[0, 1]) -> list[MatAction]:
-    """Read the actions of one column's stripped text.
+def _unrepeated(text: str, move: int | None) -> str:
+    """``text`` without the line's move number written again before it (``24)  Losses 2 point``).
+
+    :raises ValueError: for another move number there.
+    """
+    repeated = _REPEATED_NUMBER.fullmatch(text)
+    if repeated is None:
+        return text
+    if move is None or int(repeated[1]) != move:
+        line = "no move number" if move is None else f"move number {move})"
+        raise ValueError(f"{repeated[1]}) in a line of {line}: {text!r}")
+    return repeated[2]
+
+
+def _column(
+    text: str, number: int, column: Literal[0, 1], move: int | None = None
+) -> list[MatAction]:
+    """Read the actions of one column's stripped text (``move``: the line's move number).
 
     :raises ValueError: with the reason, if the text is not understood.
     """
     if not text:
         return []
     if roll := _ROLL.fullmatch(text):
-        return _roll(roll, number, column)
+        return _roll(roll, number, column, move)
     if cube := _CUBE.fullmatch(text):
         value = int(cube[2]) if cube[2] else None
         return [MatAction(number, column, _ANIMALS[cube[1].lower()], text, value=value)]
@@ -170,16 +198,20 @@ def _column(text: str, number: int, column: Literal[0, 1]) -> list[MatAction]:
     raise ValueError(f"unrecognised action {text!r}")
 
 
-def _roll(roll: re.Match[str], number: int, column: Literal[0, 1]) -> list[MatAction]:
+def _roll(
+    roll: re.Match[str], number: int, column: Literal[0, 1], move: int | None
+) -> list[MatAction]:
     """Read ``53: play`` (and its variants: ``Cannot Move``, ``????``, ``Concedes``)."""
     text, rest = roll[0], roll[3].strip()
     dice = (int(roll[1]), int(roll[2]))
     if after := _RESULT_AFTER_PLAY.search(rest):
+        if after[1] is not None:
+            _unrepeated(f"{after[1]}) {after[2]}", move)  # the line's number again, or refused
         # ``43: 24/20 13/10   Losses 1 point   Wins 1 point and the match``: a play and the
         # result written after it in one column.  gnubg's ParseMove fails on the whole text,
         # and ParseMatMove then drops the roll and the result as one unrecognised move.
         head = roll[0][: roll.start(3)] + rest[: after.start()]
-        return [*_column(head.strip(), number, column), *_column(after[1], number, column)]
+        return [*_column(head.strip(), number, column), *_column(after[2], number, column)]
     if illegal := _ILLEGAL.fullmatch(rest):
         return [MatAction(number, column, "illegal-play", text, dice, illegal[1].strip())]
     if rest.lower().startswith("illegal play"):

@@ -45,7 +45,8 @@ line of its own, where gnubg appends ``Wins`` to the roller's dice
 
 What gnubg 1.07 does not write and this writer does: ``and the match`` after
 the ``Wins`` line of the game that won the match, and the header tags
-``Player 1``, ``Player 2`` and ``Crawford`` (as XG writes them).  Not
+``Match ID``, ``Player 1``, ``Player 2``, ``EventTime`` and ``Crawford`` (as XG
+writes them; gnubg reads the lines of tags it does not know as comments).  Not
 written: tied opening rolls, voided rolls (only the roll that was played),
 and concessions that were refused.  A premature roll the mover accepted is
 written as the early roller's roll of his next turn, one he refused is not
@@ -132,13 +133,19 @@ class _Game:
 def export_mat(events: Sequence[MatchEvent], *, tags: Mapping[str, str] | None = None) -> str:
     """The ``.mat`` text of a match, as gnubg's ``export match mat`` writes it.
 
-    Header tags come from :class:`~bgledger.events.MatchStarted`: ``Site``
-    (from ``meta``), ``Event``, ``Round``, ``Player 1`` and ``Player 2``
-    (``meta``'s, a transcription's full names, else players ``a`` and ``b``),
-    ``EventDate`` (``meta``'s, else the date the match started),
-    ``Crawford`` (``On``/``Off``), ``Table``, then the other ``meta`` tags in
-    their order.  A tag without a value is left out; a line break in a value
-    becomes a blank.  The score lines name players ``a`` and ``b``.
+    Header tags come from :class:`~bgledger.events.MatchStarted`, in the order
+    XG and the online servers write them: ``Site`` (from ``meta``), ``Match ID``
+    (``meta``'s, the id of the file it was imported from, which XG already
+    knows, else the ledger's match id: XG gives a file without one a new id
+    and duplicates the match when it is read again), ``Event``, ``Round``,
+    ``Player 1`` and ``Player 2`` (``meta``'s, a transcription's full names,
+    else players ``a`` and ``b``), ``EventDate`` and ``EventTime``
+    (``meta``'s, else the date and time the match started, in its own zone:
+    ``2026.11.21``, ``10.05``), ``Crawford`` (``On``/``Off``), ``Table``, then
+    the other ``meta`` tags in their order.  Nothing in them depends on when
+    the export is made: the same match gives the same header every time.  A
+    tag without a value is left out; a line break in a value becomes a blank.
+    The score lines name players ``a`` and ``b``.
 
     :param events: a match's events in order, from its ``MatchStarted``: its whole
         history (the events in force are written) or only the events in force.
@@ -176,23 +183,25 @@ def _header(started: MatchStarted, extra: Mapping[str, str]) -> list[tuple[str, 
     chosen: dict[str, str] = {}
     if meta.get("Site"):
         chosen["Site"] = meta["Site"]
+    chosen["Match ID"] = meta.get("Match ID") or started.match_id
     chosen["Event"] = started.event or meta.get("Event", "")
     chosen["Round"] = started.round or meta.get("Round", "")
     chosen["Player 1"] = meta.get("Player 1") or started.player_a
     chosen["Player 2"] = meta.get("Player 2") or started.player_b
-    chosen["EventDate"] = meta.get("EventDate") or _date(started.at)
+    chosen["EventDate"] = meta.get("EventDate") or _date(started.at, "%Y.%m.%d")
+    chosen["EventTime"] = meta.get("EventTime") or _date(started.at, "%H.%M")
     chosen["Crawford"] = "On" if started.crawford else "Off"
-    chosen["Table"] = started.table
+    chosen["Table"] = started.table or meta.get("Table", "")
     for name, value in meta.items():
         chosen.setdefault(name, value)
     chosen.update(extra)
     return [(n, " ".join(v.splitlines())) for n, v in chosen.items() if v]
 
 
-def _date(at: str) -> str:
-    """``YYYY.MM.DD`` of an ISO 8601 time (its own date, not converted), or ``''``."""
+def _date(at: str, form: str) -> str:
+    """An ISO 8601 time in ``form`` (its own date and time, not converted), or ``''``."""
     try:
-        return datetime.fromisoformat(at).strftime("%Y.%m.%d")
+        return datetime.fromisoformat(at).strftime(form)
     except ValueError:
         return ""
 
