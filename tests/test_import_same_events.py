@@ -133,6 +133,7 @@ def test_the_import_stores_the_events_it_stored_before(
 
 def _write() -> None:  # pragma: no cover - run by hand on the code before a change
     import tempfile
+
     from tests.conftest import MATCHES
 
     with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patch:
