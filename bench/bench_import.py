@@ -24,11 +24,22 @@ confirm save off``).  A second, untimed pass imports each file again and
 counts its games with ``gnubg.match()``, to show that every file was really
 read; the totals are compared with ours.
 
-Each round runs gnubg, then ours; ``--repeat`` rounds (2), the best of each
-kept, and no round is started that would take the run past ``--budget``
-seconds (120).  Target: our time / gnubg's time at most 20x (PASS/FAIL; the
-exit status is 0 either way, ``--check``: 1 if it is missed).  ``--profile``
-adds cProfile tables of one more import of ours.
+Since issue 34 each round also times **the whole process** of ours: a new
+``python`` process (this script with ``--child``) that imports bgledger, opens a
+fresh SQLite ledger and imports every file through the front door,
+``Ledger.import_file``, as ``bgledger import`` does (the same-match check
+included, which ``import_file`` alone skips); its wall time from launch to
+exit, and its CPU time (``os.wait4``), start-up and all.
+
+Each round runs gnubg, then ours in-process, then ours as a whole process;
+``--repeat`` rounds (2), the best of each kept, and no round is started that
+would take the run past ``--budget`` seconds (120).  Target (issue 34): the
+whole process's CPU time over gnubg's loop's (``time.process_time``, in its
+process) at most 50x: CPU, not wall-clock, because the shared machine's load
+made wall times swing threefold (PASS/FAIL; the
+exit status is 0 either way, ``--check``: 1 if it is missed); the in-process
+ratio is printed too.  ``--profile`` adds cProfile tables of one more import of
+ours.
 """
 
 from __future__ import annotations
@@ -65,8 +76,8 @@ from tests.gnubg_oracle import start_gnubg  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "fixtures" / "matches"
 GNUBG = "/usr/games/gnubg"
-TARGET = 20.0
-"""Our import time over gnubg's: at most this."""
+TARGET = 50.0
+"""Our whole import process's time over gnubg's in-process loop: at most this (issue 34)."""
 BUDGET = 120.0
 """Seconds: no round is started that would take the whole run past this."""
 BY = "bench"
@@ -99,6 +110,7 @@ class OurRun:
     """
 
     seconds: float = 0.0
+    cpu: float = 0.0
     split: dict[str, float] = field(default_factory=lambda: dict.fromkeys(STEPS, 0.0))
     files: int = 0
     matches: int = 0
@@ -190,13 +202,57 @@ def run_ours(path: Path, files: Sequence[Path]) -> OurRun:
     ledger.split = run.split
     try:
         with timed_steps(run.split):
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             import_corpus(ledger, files, run)
             run.seconds = time.perf_counter() - started
+            run.cpu = time.process_time() - cpu
     finally:
         ledger.close()
     run.stored = stored_rows(path)
     return run
+
+
+@dataclass(frozen=True, slots=True)
+class WholeRun:
+    """One whole process of ours: launch to exit, wall and CPU (user + system)."""
+
+    wall: float
+    cpu: float
+    matches: int
+
+
+def child(db: Path, listing: Path) -> int:
+    """``--child``: import the listed files through ``Ledger.import_file`` into ``db``."""
+    from bgledger.service import Ledger
+
+    ledger, matches = Ledger(f"sqlite:///{db}"), 0
+    try:
+        for name in json.loads(listing.read_text()):
+            path = Path(name)
+            matches += len(ledger.import_file(path, profile=profile_for(path), by=BY))
+    finally:
+        ledger.close()
+    print(matches)
+    return 0
+
+
+def run_whole(path: Path, files: Sequence[Path]) -> WholeRun:
+    """Our whole process over ``files`` into a new ledger at ``path``, timed from outside.
+
+    :raises RuntimeError: if the process fails.
+    """
+    listing = path.with_suffix(".json")
+    listing.write_text(json.dumps([str(one) for one in files]))
+    command = [sys.executable, str(Path(__file__).resolve()), "--child", str(path), str(listing)]
+    started = time.perf_counter()
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - started
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    out, err = proc.stdout.read(), proc.stderr.read()  # type: ignore[union-attr]
+    if proc.returncode != 0:
+        raise RuntimeError(f"our whole import failed: {err.decode(errors='replace')[-2000:]}")
+    return WholeRun(wall, usage.ru_utime + usage.ru_stime, int(out.split()[-1]))
 
 
 # -- gnubg --------------------------------------------------------------------------------
@@ -211,17 +267,17 @@ for setting in ("set confirm new off", "set confirm save off", "set sound enable
 with open(os.environ["BENCH_IN"]) as source:
     commands = ['import mat "%s"' % path for path in json.load(source)]
 clock, run = time.perf_counter, gnubg.command
-started = clock()
+started, cpu = clock(), time.process_time()
 for command in commands:
     run(command)
-seconds = clock() - started
+seconds, cpu = clock() - started, time.process_time() - cpu
 games = []
 for command in commands:
     run(command)
     match = gnubg.match(0, 0, 0, 0)
     games.append(len(match["games"]) if match else None)
 with open(os.environ["BENCH_OUT"], "w") as out:
-    json.dump({"woke": woke, "seconds": seconds, "games": games}, out)
+    json.dump({"woke": woke, "seconds": seconds, "cpu": cpu, "games": games}, out)
 """
 
 
@@ -239,6 +295,8 @@ class GnubgRun:
     startup: float
     wall: float
     games: tuple[int | None, ...]
+    cpu: float
+    """The timed loop's CPU time (``time.process_time``)."""
 
     @property
     def unread(self) -> int:
@@ -264,7 +322,9 @@ def run_gnubg(program: str, files: Sequence[Path], folder: Path) -> GnubgRun:
         tail = done.stderr.decode(errors="replace")[-2000:]
         raise RuntimeError(f"{program} failed ({done.returncode}): {tail}")
     found = json.loads(out.read_text())
-    return GnubgRun(found["seconds"], found["woke"] - launched, wall, tuple(found["games"]))
+    return GnubgRun(
+        found["seconds"], found["woke"] - launched, wall, tuple(found["games"]), found["cpu"]
+    )
 
 
 def gnubg_version(program: str) -> str:
@@ -290,15 +350,18 @@ class Results:
 
     ours: OurRun | None = None
     gnubg: GnubgRun | None = None
+    whole: WholeRun | None = None
     rounds: int = 0
     notes: list[str] = field(default_factory=list)
 
-    def keep(self, ours: OurRun, gnubg: GnubgRun | None) -> None:
+    def keep(self, ours: OurRun, gnubg: GnubgRun | None, whole: WholeRun) -> None:
         """Keep each run if it is the fastest of its side so far."""
         self.rounds += 1
-        if self.ours is None or ours.seconds < self.ours.seconds:
+        if self.whole is None or whole.cpu < self.whole.cpu:
+            self.whole = whole
+        if self.ours is None or ours.cpu < self.ours.cpu:
             self.ours = ours
-        if gnubg is not None and (self.gnubg is None or gnubg.seconds < self.gnubg.seconds):
+        if gnubg is not None and (self.gnubg is None or gnubg.cpu < self.gnubg.cpu):
             self.gnubg = gnubg
 
 
@@ -317,7 +380,8 @@ def run_rounds(
             )
             break
         gnubg = run_gnubg(program, files, folder) if program else None
-        results.keep(run_ours(folder / f"ledger-{round_}.db", files), gnubg)
+        ours = run_ours(folder / f"ledger-{round_}.db", files)
+        results.keep(ours, gnubg, run_whole(folder / f"whole-{round_}.db", files))
     return results
 
 
@@ -392,9 +456,24 @@ def print_table(results: Results, files: int) -> float | None:
     if gnubg is None:
         print(f"no baseline: Debian's gnubg is not installed at {GNUBG} (apt-get install gnubg)")
         return None
-    ratio = ours.seconds / gnubg.seconds
+    inside = ours.seconds / gnubg.seconds
+    whole = results.whole
+    assert whole is not None
+    print(
+        f"ours, whole process (start-up, Ledger.import_file of every file, exit): "
+        f"{whole.wall:.3f} s wall, {whole.cpu:.3f} s CPU, {whole.matches} matches"
+    )
+    ratio = whole.cpu / gnubg.cpu
     verdict = "PASS" if ratio <= TARGET else "FAIL"
-    print(f"target: ours / gnubg time = {ratio:.1f}x, at most {TARGET:g}x: {verdict}")
+    print(
+        f"target: ours (whole process, CPU) / gnubg's loop (CPU {gnubg.cpu:.3f} s) = "
+        f"{ratio:.1f}x, at most {TARGET:g}x: {verdict}"
+    )
+    print(f"for information: wall times, whole process / gnubg = {whole.wall / gnubg.seconds:.1f}x")
+    print(
+        f"for information: ours in-process (import_file, no same-match check) / gnubg: "
+        f"CPU {ours.cpu / gnubg.cpu:.1f}x, wall {inside:.1f}x"
+    )
     unstored = (ours.split["reading"] + ours.split["replaying"]) / gnubg.seconds
     print(f"for information: reading + replaying only (gnubg stores nothing) = {unstored:.1f}x")
     return ratio
@@ -424,7 +503,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--dir", type=Path, default=None, help="where the SQLite files go")
     parser.add_argument("--profile", action="store_true", help="cProfile one import of ours")
     parser.add_argument("--check", action="store_true", help=f"exit 1 if ratio > {TARGET:g}")
+    parser.add_argument("--child", nargs=2, type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.child:
+        return child(*args.child)
 
     started = time.perf_counter()
     files = corpus_files(args.corpus, args.limit)
