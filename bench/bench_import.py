@@ -29,7 +29,10 @@ Since issue 34 each round also times **the whole process** of ours: a new
 fresh SQLite ledger and imports every file through the front door,
 ``Ledger.import_file``, as ``bgledger import`` does (the same-match check
 included, which ``import_file`` alone skips); its wall time from launch to
-exit, and its CPU time (``os.wait4``), start-up and all.
+exit, and its CPU time (``os.wait4``), start-up and all.  ``--before PYTHON``
+times the same whole process in each round with another interpreter, one whose
+``bgledger`` is older code (a virtual environment of a checkout of it), and
+prints now / before.
 
 Each round runs gnubg, then ours in-process, then ours as a whole process;
 ``--repeat`` rounds (2), the best of each kept, and no round is started that
@@ -236,14 +239,16 @@ def child(db: Path, listing: Path) -> int:
     return 0
 
 
-def run_whole(path: Path, files: Sequence[Path]) -> WholeRun:
+def run_whole(path: Path, files: Sequence[Path], python: str = sys.executable) -> WholeRun:
     """Our whole process over ``files`` into a new ledger at ``path``, timed from outside.
+
+    ``python``: the interpreter (``--before``: one whose bgledger is older code).
 
     :raises RuntimeError: if the process fails.
     """
     listing = path.with_suffix(".json")
     listing.write_text(json.dumps([str(one) for one in files]))
-    command = [sys.executable, str(Path(__file__).resolve()), "--child", str(path), str(listing)]
+    command = [python, str(Path(__file__).resolve()), "--child", str(path), str(listing)]
     started = time.perf_counter()
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
@@ -351,6 +356,8 @@ class Results:
     ours: OurRun | None = None
     gnubg: GnubgRun | None = None
     whole: WholeRun | None = None
+    before: WholeRun | None = None
+    """``--before``: the whole process of the older code, best of the rounds."""
     rounds: int = 0
     notes: list[str] = field(default_factory=list)
 
@@ -366,7 +373,12 @@ class Results:
 
 
 def run_rounds(
-    folder: Path, files: Sequence[Path], program: str | None, repeat: int, budget: float
+    folder: Path,
+    files: Sequence[Path],
+    program: str | None,
+    repeat: int,
+    budget: float,
+    before: str | None = None,
 ) -> Results:
     """Up to ``repeat`` rounds (gnubg, then ours); none started that would pass ``budget``."""
     results = Results()
@@ -380,6 +392,10 @@ def run_rounds(
             )
             break
         gnubg = run_gnubg(program, files, folder) if program else None
+        if before:
+            old = run_whole(folder / f"before-{round_}.db", files, before)
+            if results.before is None or old.cpu < results.before.cpu:
+                results.before = old
         ours = run_ours(folder / f"ledger-{round_}.db", files)
         results.keep(ours, gnubg, run_whole(folder / f"whole-{round_}.db", files))
     return results
@@ -470,6 +486,13 @@ def print_table(results: Results, files: int) -> float | None:
         f"{ratio:.1f}x, at most {TARGET:g}x: {verdict}"
     )
     print(f"for information: wall times, whole process / gnubg = {whole.wall / gnubg.seconds:.1f}x")
+    old = results.before
+    if old is not None:
+        print(
+            f"before (--before, the same whole process of the older code): {old.wall:.3f} s "
+            f"wall, {old.cpu:.3f} s CPU, {old.cpu / gnubg.cpu:.1f}x gnubg's CPU; "
+            f"now / before CPU = {whole.cpu / old.cpu:.2f}"
+        )
     print(
         f"for information: ours in-process (import_file, no same-match check) / gnubg: "
         f"CPU {ours.cpu / gnubg.cpu:.1f}x, wall {inside:.1f}x"
@@ -503,6 +526,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--dir", type=Path, default=None, help="where the SQLite files go")
     parser.add_argument("--profile", action="store_true", help="cProfile one import of ours")
     parser.add_argument("--check", action="store_true", help=f"exit 1 if ratio > {TARGET:g}")
+    parser.add_argument(
+        "--before",
+        metavar="PYTHON",
+        help="also time the whole process with this interpreter (a venv of older code)",
+    )
     parser.add_argument("--child", nargs=2, type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -519,7 +547,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"corpus: {len(files)} files under {args.corpus}; rules: 'online' for the "
             f"{online} in {ONLINE_FOLDER}/, 'usbgf-2016' for the other {len(files) - online}"
         )
-        results = run_rounds(folder, files, program, max(args.repeat, 1), args.budget)
+        results = run_rounds(folder, files, program, max(args.repeat, 1), args.budget, args.before)
         assert results.ours is not None
         print_ours(results.ours, len(files))
         if results.gnubg is not None:
