@@ -70,12 +70,39 @@ from unittest import mock
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+
+def child(db: Path, listing: Path) -> int:
+    """``--child``: import the listed files through ``Ledger.import_file`` into ``db``.
+
+    Run before this script imports anything else, so that the whole process
+    imports what ``bgledger import`` imports and no more.
+    """
+    from bgledger.service import Ledger
+
+    ledger, matches = Ledger(f"sqlite:///{db}"), 0
+    try:
+        for name in json.loads(listing.read_text()):
+            path = Path(name)
+            online = path.parent.name == "online-2009"
+            done = ledger.import_file(
+                path, profile="online" if online else "usbgf-2016", by="bench"
+            )
+            matches += len(done)
+    finally:
+        ledger.close()
+    print(matches)
+    return 0
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["--child"]:
+    sys.exit(child(Path(sys.argv[2]), Path(sys.argv[3])))
+
+
 import bgledger.interchange.files as commands  # noqa: E402
 from bgledger.interchange.files import ImportRefusedError, import_file  # noqa: E402
 from bgledger.interchange.importer import ImportedMatch, matches_from_mat  # noqa: E402
 from bgledger.interchange.mat import read_mat_file  # noqa: E402
 from bgledger.store.application import SNAPSHOT_INTERVAL, MatchStore  # noqa: E402
-from tests.gnubg_oracle import start_gnubg  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "fixtures" / "matches"
 GNUBG = "/usr/games/gnubg"
@@ -224,21 +251,6 @@ class WholeRun:
     matches: int
 
 
-def child(db: Path, listing: Path) -> int:
-    """``--child``: import the listed files through ``Ledger.import_file`` into ``db``."""
-    from bgledger.service import Ledger
-
-    ledger, matches = Ledger(f"sqlite:///{db}"), 0
-    try:
-        for name in json.loads(listing.read_text()):
-            path = Path(name)
-            matches += len(ledger.import_file(path, profile=profile_for(path), by=BY))
-    finally:
-        ledger.close()
-    print(matches)
-    return 0
-
-
 def run_whole(path: Path, files: Sequence[Path], python: str = sys.executable) -> WholeRun:
     """Our whole process over ``files`` into a new ledger at ``path``, timed from outside.
 
@@ -318,6 +330,8 @@ def run_gnubg(program: str, files: Sequence[Path], folder: Path) -> GnubgRun:
     script, inp, out = home / "import.py", home / "in.json", home / "out.json"
     script.write_text(_GNUBG_SCRIPT)
     inp.write_text(json.dumps([str(path.resolve()) for path in files]))
+    from tests.gnubg_oracle import start_gnubg
+
     launched, started = time.time(), time.perf_counter()
     proc = start_gnubg(program, script, home, {"BENCH_IN": str(inp), "BENCH_OUT": str(out)})
     _, err = proc.communicate(timeout=600)
@@ -531,10 +545,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="PYTHON",
         help="also time the whole process with this interpreter (a venv of older code)",
     )
-    parser.add_argument("--child", nargs=2, type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.child:
-        return child(*args.child)
 
     started = time.perf_counter()
     files = corpus_files(args.corpus, args.limit)
