@@ -108,7 +108,7 @@ def test_help_loads_no_command_and_not_the_store() -> None:
 def test_the_verb_table_help_lists_is_the_vocabularys() -> None:
     from bgledger.cli.verb_table import VERBS
 
-    assert VERBS == verb_commands(), (
+    assert verb_commands() == VERBS, (
         "cli/verb_table.py is not the vocabulary's: run "
         "python -m bgledger.cli.verb_table > cli/verb_table.py && ruff format cli/verb_table.py"
     )
