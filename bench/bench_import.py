@@ -24,11 +24,25 @@ confirm save off``).  A second, untimed pass imports each file again and
 counts its games with ``gnubg.match()``, to show that every file was really
 read; the totals are compared with ours.
 
-Each round runs gnubg, then ours; ``--repeat`` rounds (2), the best of each
-kept, and no round is started that would take the run past ``--budget``
-seconds (120).  Target: our time / gnubg's time at most 20x (PASS/FAIL; the
-exit status is 0 either way, ``--check``: 1 if it is missed).  ``--profile``
-adds cProfile tables of one more import of ours.
+Since issue 34 each round also times **the whole process** of ours: a new
+``python`` process (this script with ``--child``) that imports bgledger, opens a
+fresh SQLite ledger and imports every file through the front door,
+``Ledger.import_file``, as ``bgledger import`` does (the same-match check
+included, which ``import_file`` alone skips); its wall time from launch to
+exit, and its CPU time (``os.wait4``), start-up and all.  ``--before PYTHON``
+times the same whole process in each round with another interpreter, one whose
+``bgledger`` is older code (a virtual environment of a checkout of it), and
+prints now / before.
+
+Each round runs gnubg, then ours in-process, then ours as a whole process;
+``--repeat`` rounds (2), the best of each kept, and no round is started that
+would take the run past ``--budget`` seconds (120).  Target (issue 34): the
+whole process's CPU time over gnubg's loop's (``time.process_time``, in its
+process) at most 50x: CPU, not wall-clock, because the shared machine's load
+made wall times swing threefold (PASS/FAIL; the
+exit status is 0 either way, ``--check``: 1 if it is missed); the in-process
+ratio is printed too.  ``--profile`` adds cProfile tables of one more import of
+ours.
 """
 
 from __future__ import annotations
@@ -56,17 +70,48 @@ from unittest import mock
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+
+def child(db: Path, listing: Path) -> int:
+    """``--child``: import the listed files through ``Ledger.import_file`` into ``db``.
+
+    Run before this script imports anything else, so that the whole process
+    imports what ``bgledger import`` imports and no more.
+    """
+    from bgledger.service import ImportRefusedError, Ledger
+
+    ledger, matches, refused = Ledger(f"sqlite:///{db}"), 0, 0
+    try:
+        for name in json.loads(listing.read_text()):
+            path = Path(name)
+            online = path.parent.name == "online-2009"
+            try:
+                done = ledger.import_file(
+                    path, profile="online" if online else "usbgf-2016", by="bench"
+                )
+            except ImportRefusedError:  # the corpus holds one match twice: refused, as it should
+                refused += 1
+                continue
+            matches += len(done)
+    finally:
+        ledger.close()
+    print(refused, matches)
+    return 0
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["--child"]:
+    sys.exit(child(Path(sys.argv[2]), Path(sys.argv[3])))
+
+
 import bgledger.interchange.files as commands  # noqa: E402
 from bgledger.interchange.files import ImportRefusedError, import_file  # noqa: E402
 from bgledger.interchange.importer import ImportedMatch, matches_from_mat  # noqa: E402
 from bgledger.interchange.mat import read_mat_file  # noqa: E402
 from bgledger.store.application import SNAPSHOT_INTERVAL, MatchStore  # noqa: E402
-from tests.gnubg_oracle import start_gnubg  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "fixtures" / "matches"
 GNUBG = "/usr/games/gnubg"
-TARGET = 20.0
-"""Our import time over gnubg's: at most this."""
+TARGET = 50.0
+"""Our whole import process's time over gnubg's in-process loop: at most this (issue 34)."""
 BUDGET = 120.0
 """Seconds: no round is started that would take the whole run past this."""
 BY = "bench"
@@ -99,6 +144,7 @@ class OurRun:
     """
 
     seconds: float = 0.0
+    cpu: float = 0.0
     split: dict[str, float] = field(default_factory=lambda: dict.fromkeys(STEPS, 0.0))
     files: int = 0
     matches: int = 0
@@ -190,13 +236,47 @@ def run_ours(path: Path, files: Sequence[Path]) -> OurRun:
     ledger.split = run.split
     try:
         with timed_steps(run.split):
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             import_corpus(ledger, files, run)
             run.seconds = time.perf_counter() - started
+            run.cpu = time.process_time() - cpu
     finally:
         ledger.close()
     run.stored = stored_rows(path)
     return run
+
+
+@dataclass(frozen=True, slots=True)
+class WholeRun:
+    """One whole process of ours: launch to exit, wall and CPU (user + system)."""
+
+    wall: float
+    cpu: float
+    matches: int
+    refused: int
+    """Files the same-match check refused (the corpus's one match in two files)."""
+
+
+def run_whole(path: Path, files: Sequence[Path], python: str = sys.executable) -> WholeRun:
+    """Our whole process over ``files`` into a new ledger at ``path``, timed from outside.
+
+    ``python``: the interpreter (``--before``: one whose bgledger is older code).
+
+    :raises RuntimeError: if the process fails.
+    """
+    listing = path.with_suffix(".json")
+    listing.write_text(json.dumps([str(one) for one in files]))
+    command = [python, str(Path(__file__).resolve()), "--child", str(path), str(listing)]
+    started = time.perf_counter()
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - started
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    out, err = proc.stdout.read(), proc.stderr.read()  # type: ignore[union-attr]
+    if proc.returncode != 0:
+        raise RuntimeError(f"our whole import failed: {err.decode(errors='replace')[-2000:]}")
+    refused, matches = map(int, out.split()[-2:])
+    return WholeRun(wall, usage.ru_utime + usage.ru_stime, matches, refused)
 
 
 # -- gnubg --------------------------------------------------------------------------------
@@ -211,17 +291,17 @@ for setting in ("set confirm new off", "set confirm save off", "set sound enable
 with open(os.environ["BENCH_IN"]) as source:
     commands = ['import mat "%s"' % path for path in json.load(source)]
 clock, run = time.perf_counter, gnubg.command
-started = clock()
+started, cpu = clock(), time.process_time()
 for command in commands:
     run(command)
-seconds = clock() - started
+seconds, cpu = clock() - started, time.process_time() - cpu
 games = []
 for command in commands:
     run(command)
     match = gnubg.match(0, 0, 0, 0)
     games.append(len(match["games"]) if match else None)
 with open(os.environ["BENCH_OUT"], "w") as out:
-    json.dump({"woke": woke, "seconds": seconds, "games": games}, out)
+    json.dump({"woke": woke, "seconds": seconds, "cpu": cpu, "games": games}, out)
 """
 
 
@@ -239,6 +319,8 @@ class GnubgRun:
     startup: float
     wall: float
     games: tuple[int | None, ...]
+    cpu: float
+    """The timed loop's CPU time (``time.process_time``)."""
 
     @property
     def unread(self) -> int:
@@ -255,6 +337,8 @@ def run_gnubg(program: str, files: Sequence[Path], folder: Path) -> GnubgRun:
     script, inp, out = home / "import.py", home / "in.json", home / "out.json"
     script.write_text(_GNUBG_SCRIPT)
     inp.write_text(json.dumps([str(path.resolve()) for path in files]))
+    from tests.gnubg_oracle import start_gnubg
+
     launched, started = time.time(), time.perf_counter()
     proc = start_gnubg(program, script, home, {"BENCH_IN": str(inp), "BENCH_OUT": str(out)})
     _, err = proc.communicate(timeout=600)
@@ -264,7 +348,9 @@ def run_gnubg(program: str, files: Sequence[Path], folder: Path) -> GnubgRun:
         tail = done.stderr.decode(errors="replace")[-2000:]
         raise RuntimeError(f"{program} failed ({done.returncode}): {tail}")
     found = json.loads(out.read_text())
-    return GnubgRun(found["seconds"], found["woke"] - launched, wall, tuple(found["games"]))
+    return GnubgRun(
+        found["seconds"], found["woke"] - launched, wall, tuple(found["games"]), found["cpu"]
+    )
 
 
 def gnubg_version(program: str) -> str:
@@ -290,20 +376,30 @@ class Results:
 
     ours: OurRun | None = None
     gnubg: GnubgRun | None = None
+    whole: WholeRun | None = None
+    before: WholeRun | None = None
+    """``--before``: the whole process of the older code, best of the rounds."""
     rounds: int = 0
     notes: list[str] = field(default_factory=list)
 
-    def keep(self, ours: OurRun, gnubg: GnubgRun | None) -> None:
+    def keep(self, ours: OurRun, gnubg: GnubgRun | None, whole: WholeRun) -> None:
         """Keep each run if it is the fastest of its side so far."""
         self.rounds += 1
-        if self.ours is None or ours.seconds < self.ours.seconds:
+        if self.whole is None or whole.cpu < self.whole.cpu:
+            self.whole = whole
+        if self.ours is None or ours.cpu < self.ours.cpu:
             self.ours = ours
-        if gnubg is not None and (self.gnubg is None or gnubg.seconds < self.gnubg.seconds):
+        if gnubg is not None and (self.gnubg is None or gnubg.cpu < self.gnubg.cpu):
             self.gnubg = gnubg
 
 
 def run_rounds(
-    folder: Path, files: Sequence[Path], program: str | None, repeat: int, budget: float
+    folder: Path,
+    files: Sequence[Path],
+    program: str | None,
+    repeat: int,
+    budget: float,
+    before: str | None = None,
 ) -> Results:
     """Up to ``repeat`` rounds (gnubg, then ours); none started that would pass ``budget``."""
     results = Results()
@@ -317,7 +413,12 @@ def run_rounds(
             )
             break
         gnubg = run_gnubg(program, files, folder) if program else None
-        results.keep(run_ours(folder / f"ledger-{round_}.db", files), gnubg)
+        if before:
+            old = run_whole(folder / f"before-{round_}.db", files, before)
+            if results.before is None or old.cpu < results.before.cpu:
+                results.before = old
+        ours = run_ours(folder / f"ledger-{round_}.db", files)
+        results.keep(ours, gnubg, run_whole(folder / f"whole-{round_}.db", files))
     return results
 
 
@@ -392,9 +493,32 @@ def print_table(results: Results, files: int) -> float | None:
     if gnubg is None:
         print(f"no baseline: Debian's gnubg is not installed at {GNUBG} (apt-get install gnubg)")
         return None
-    ratio = ours.seconds / gnubg.seconds
+    inside = ours.seconds / gnubg.seconds
+    whole = results.whole
+    assert whole is not None
+    print(
+        f"ours, whole process (start-up, Ledger.import_file of every file, exit): "
+        f"{whole.wall:.3f} s wall, {whole.cpu:.3f} s CPU, {whole.matches} matches stored, "
+        f"{whole.refused} file(s) refused as a match the ledger has"
+    )
+    ratio = whole.cpu / gnubg.cpu
     verdict = "PASS" if ratio <= TARGET else "FAIL"
-    print(f"target: ours / gnubg time = {ratio:.1f}x, at most {TARGET:g}x: {verdict}")
+    print(
+        f"target: ours (whole process, CPU) / gnubg's loop (CPU {gnubg.cpu:.3f} s) = "
+        f"{ratio:.1f}x, at most {TARGET:g}x: {verdict}"
+    )
+    print(f"for information: wall times, whole process / gnubg = {whole.wall / gnubg.seconds:.1f}x")
+    old = results.before
+    if old is not None:
+        print(
+            f"before (--before, the same whole process of the older code): {old.wall:.3f} s "
+            f"wall, {old.cpu:.3f} s CPU, {old.cpu / gnubg.cpu:.1f}x gnubg's CPU; "
+            f"now / before CPU = {whole.cpu / old.cpu:.2f}"
+        )
+    print(
+        f"for information: ours in-process (import_file, no same-match check) / gnubg: "
+        f"CPU {ours.cpu / gnubg.cpu:.1f}x, wall {inside:.1f}x"
+    )
     unstored = (ours.split["reading"] + ours.split["replaying"]) / gnubg.seconds
     print(f"for information: reading + replaying only (gnubg stores nothing) = {unstored:.1f}x")
     return ratio
@@ -424,6 +548,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--dir", type=Path, default=None, help="where the SQLite files go")
     parser.add_argument("--profile", action="store_true", help="cProfile one import of ours")
     parser.add_argument("--check", action="store_true", help=f"exit 1 if ratio > {TARGET:g}")
+    parser.add_argument(
+        "--before",
+        metavar="PYTHON",
+        help="also time the whole process with this interpreter (a venv of older code)",
+    )
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
@@ -437,7 +566,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"corpus: {len(files)} files under {args.corpus}; rules: 'online' for the "
             f"{online} in {ONLINE_FOLDER}/, 'usbgf-2016' for the other {len(files) - online}"
         )
-        results = run_rounds(folder, files, program, max(args.repeat, 1), args.budget)
+        results = run_rounds(folder, files, program, max(args.repeat, 1), args.budget, args.before)
         assert results.ours is not None
         print_ours(results.ours, len(files))
         if results.gnubg is not None:

@@ -155,6 +155,46 @@ def verb_commands() -> dict[str, str]:
     return {**singles, **{name: " | ".join(verbs) for name, verbs in groups.items()}}
 
 
+def verb_table_source() -> str:
+    """The text of :mod:`bgledger.cli.verb_table` for the vocabulary as it is now."""
+    rows = "".join(
+        f"    _verb({name!r}, help={said!r}),\n" for name, said in sorted(verb_commands().items())
+    )
+    return _VERB_TABLE.format(rows=rows)
+
+
+_VERB_TABLE = '''"""Each verb's command and its short help, as ``bgledger --help`` lists them.
+
+Generated from :func:`bgledger.cli.main.verb_commands` (the vocabulary's verbs
+and summaries) by ``python -m bgledger.cli.verb_table > cli/verb_table.py``,
+to be run after a verb is added or its summary changed: ``tests/test_cli_main.py``
+fails until it is.  Importing the vocabulary costs a one-shot ``--help`` about
+five times bare Python's start-up (issue 34); this table costs nothing.  A verb
+missing here still runs (the group asks the vocabulary for a name it does not
+know); only ``--help`` would not list it.
+"""
+
+# ruff: noqa: E501
+
+
+def _verb(name: str, *, help: str) -> tuple[str, str]:
+    return name, help
+
+
+VERBS: dict[str, str] = dict(
+    (
+{rows}    )
+)
+"""Each verb's command name and its short help (:func:`bgledger.cli.main.verb_commands`)."""
+
+
+if __name__ == "__main__":  # pragma: no cover - run by hand, above
+    from bgledger.cli.main import verb_table_source
+
+    print(verb_table_source(), end="")
+'''
+
+
 class LazyCommands(MutableMapping[str, click.Command]):
     """The group's commands by name: :data:`COMMANDS`'s, each module imported on first
     access, then (``with_verbs``) the vocabulary's verbs, each made when asked for."""
@@ -165,8 +205,13 @@ class LazyCommands(MutableMapping[str, click.Command]):
         self._with_verbs = with_verbs
 
     def verbs(self) -> dict[str, str]:
-        """The verbs' commands and their short help (none unless ``with_verbs``)."""
-        return verb_commands() if self._with_verbs else {}
+        """The verbs' commands and their short help (none unless ``with_verbs``), from the
+        generated :data:`bgledger.cli.verb_table.VERBS`, which costs no import of the vocabulary."""
+        if not self._with_verbs:
+            return {}
+        from bgledger.cli.verb_table import VERBS
+
+        return VERBS
 
     def loaded(self, name: str) -> click.Command | None:
         """The command ``name`` if its module is loaded already, else None."""
@@ -178,7 +223,7 @@ class LazyCommands(MutableMapping[str, click.Command]):
         if name in self._targets:
             self._loaded[name] = load_command(self._targets[name])
             return self._loaded[name]
-        if name in self.verbs():  # made anew: the vocabulary as it is now
+        if self._with_verbs:  # made anew: the vocabulary as it is now, whatever the table says
             from bgledger.cli.verbs import command_for
 
             command = command_for(name)

@@ -112,6 +112,7 @@ from bgledger.events import (
     ClockStarted,
     ClockStopped,
     MatchEvent,
+    MatchStarted,
     MatchWon,
     PenaltyPointsAssessed,
     PlaysReverted,
@@ -122,7 +123,7 @@ from bgledger.events import (
 )
 from bgledger.projections.state.clock import at_ms
 from bgledger.projections.state.corrected import corrected, rulings_in_force
-from bgledger.projections.state.fold import MatchState, fold
+from bgledger.projections.state.fold import MatchState, fold, needs_history
 from bgledger.projections.views.audit import (
     HistoryEntry,
     folded_entries,
@@ -1339,6 +1340,7 @@ class Ledger:
             seal=seal,
             pub=pub,
         )
+        copy = path.suffix.lower() == ".json"  # a .mat import records no CopyImported
         return [
             Imported(
                 one.match_id,
@@ -1348,7 +1350,7 @@ class Ledger:
                 one.illegal_plays,
                 one.abandoned,
                 tuple(one.notes),
-                self.provenance(one.match_id),
+                self.provenance(one.match_id) if copy else None,
             )
             for one in stored
         ]
@@ -1362,22 +1364,33 @@ class Ledger:
         """
         return provenance(self._store.history(match_id))
 
-    def _same_match(self, events: Sequence[MatchEvent]) -> str | None:
+    def _same_match(
+        self, events: Sequence[MatchEvent], states: Sequence[MatchState] | None = None
+    ) -> str | None:
         """The id of a stored match that is the match of ``events``, or None.
 
         The read models give the matches between the same players at the same
         length (:meth:`~bgledger.projections.readmodels.tracking.ReadModels.like`,
         which does not catch up: an import does not wait on them); each is
         compared by :func:`~bgledger.interchange.files.content_key`, worked out
-        from its events (DESIGN principle 8: caches never decide).
+        from its events (DESIGN principle 8: caches never decide).  ``states``,
+        the state after each event as recorded (a new match's), spares that key a
+        fold.  A match without rulings has the players and the length its
+        :class:`~bgledger.events.MatchStarted` gives (only a ruling corrects a
+        length); with any, they are the match's as corrected.
         """
         from bgledger.interchange.files import content_key
 
-        state = corrected(events)
-        if state is None:
-            return None
-        candidates = self._models_as_they_are().like(state.players, state.length)
-        key = content_key(events) if candidates else None
+        start = events[0] if events else None
+        if isinstance(start, MatchStarted) and not any(map(needs_history, events)):
+            players, length = (start.player_a, start.player_b), start.length
+        else:
+            state = corrected(events)
+            if state is None:
+                return None
+            players, length = state.players, state.length
+        candidates = self._models_as_they_are().like(players, length)
+        key = content_key(events, states) if candidates else None
         if key is None:
             return None
         for match_id in candidates:

@@ -98,8 +98,32 @@ def loaded_modules(*args: str) -> set[str]:
 
 def test_help_loads_no_command_and_not_the_store() -> None:
     loaded = loaded_modules("--help")
-    assert not {name for name in loaded if name.startswith("bgledger.cli.")} - {"bgledger.cli.main"}
+    cli = {name for name in loaded if name.startswith("bgledger.cli.")}
+    assert not cli - {"bgledger.cli.main", "bgledger.cli.verb_table"}
     assert "bgledger.service" not in loaded and "sqlalchemy" not in loaded
+    # the verbs' summaries come from the generated table, not the vocabulary (issue 34)
+    assert "bgledger.commands.vocabulary" not in loaded and "bgledger.events" not in loaded
+
+
+def test_the_verb_table_help_lists_is_the_vocabularys() -> None:
+    from bgledger.cli.verb_table import VERBS
+
+    assert verb_commands() == VERBS, (
+        "cli/verb_table.py is not the vocabulary's: run "
+        "python -m bgledger.cli.verb_table > cli/verb_table.py && ruff format cli/verb_table.py"
+    )
+
+
+def test_a_verb_the_table_lacks_still_runs() -> None:
+    commands = LazyCommands(COMMANDS, with_verbs=True)
+    assert "roll" in commands and "no-such-verb" not in commands
+    from bgledger.cli import verb_table
+
+    kept = verb_table.VERBS.pop("roll")
+    try:  # a verb added to the vocabulary, the table not regenerated yet
+        assert commands["roll"].name == "roll" and "roll" not in list(commands)
+    finally:
+        verb_table.VERBS["roll"] = kept
 
 
 def test_a_verb_loads_its_maker_not_the_other_commands() -> None:

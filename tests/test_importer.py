@@ -190,11 +190,15 @@ def test_random_matches_exported_and_imported_back_are_the_same(seed: int, lengt
 
     match = Match.start(match_uuid("r"), "r", ("Ann", "Bob"), length, by="kim")
     play_lines(match, random.Random(seed), 400)
+    states = match.made
     events = match.collect_events()
     (back,) = matches_from_mat(read_mat(export_mat(events), name="r.mat"), "r.mat")
     # The copy is recognised as the same match (import refuses it without --again).
     key = content_key(events)
     assert key == content_key(back.match.pending) and (key is None) == (match.state.game == 0)
+    # The boards read from the states as recorded give the key the fold in force gives.
+    assert content_key(events, states) == key
+    assert content_key(back.match.pending, back.match.made) == key
     ours, theirs = match.state, back.match.state
     assert theirs.games == ours.games and theirs.score == ours.score
     assert theirs.board == ours.board and theirs.winner == ours.winner

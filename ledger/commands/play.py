@@ -66,7 +66,7 @@ from bgledger.projections.state.allowed import must_accept as acceptance_require
 from bgledger.projections.state.classic import plays_due
 from bgledger.projections.state.fold import MatchState, Phase, other
 from bgledger.projections.state.model import game_points
-from bgledger.rules.judge import Judgement, judge
+from bgledger.rules.judge import Judgement, judge, remember_result
 from bgledger.rules.legal import can_play, check_dice, legal_plays
 from bgledger.rules.notation import Play, parse_play
 from bgledger.rules.profiles import Decision
@@ -306,7 +306,10 @@ class PlayCommands(PrematureCommands):
             )
         player = state.turn
         judged = {"legal": verdict.legal, "reason": verdict.reason, "rule": verdict.rule}
-        self._record(CheckersPlayed, by, at, player=player, play=str(verdict.play), **judged)
+        written = str(verdict.play)
+        if verdict.legal:  # the fold then takes the board the judge worked out (the same)
+            remember_result(state.position, written, verdict.result)
+        self._record(CheckersPlayed, by, at, player=player, play=written, **judged)
         mover = verdict.result.swapped()
         if not any(mover.mover[1:]):
             removed = self.state.removed  # checkers off illegally do not save a gammon (ABT 4.4)

@@ -76,6 +76,12 @@ class MatchStream:
         """The events recorded and not yet collected (a new match's: all of them)."""
         return tuple(self._pending)
 
+    @property
+    def made(self) -> tuple[MatchState, ...]:
+        """The state after each pending event, as :meth:`_record` folded it (a new match's:
+        after each of its events), so that nothing need fold them again."""
+        return tuple(self._made)
+
     def collect_events(self) -> list[MatchEvent]:
         """Hand the events recorded since the last call to the application (and forget them)."""
         pending, self._pending = self._pending, []

@@ -25,7 +25,6 @@ from pathlib import Path
 import sqlalchemy.exc
 from eventsourcing.persistence import IntegrityError
 
-from bgledger.commands.match import match_uuid
 from bgledger.errors import BgLedgerError, SealRefusedError
 from bgledger.events import (
     CheckersPlayed,
@@ -44,7 +43,7 @@ from bgledger.interchange.importer import ImportedMatch, matches_from_mat
 from bgledger.interchange.json_stream import import_json, read_json
 from bgledger.interchange.mat import read_bounded, read_mat_file
 from bgledger.projections.state.corrected import in_force
-from bgledger.projections.state.fold import MatchState, fold_in_force
+from bgledger.projections.state.fold import MatchState, fold_in_force, needs_history
 from bgledger.store.application import MatchStore
 from bgledger.store.seal import Seal, check_seal
 
@@ -52,8 +51,9 @@ __all__ = ["ImportRefusedError", "SameMatch", "content_key", "import_file"]
 
 _CONFLICTS = (IntegrityError, sqlalchemy.exc.IntegrityError)
 
-SameMatch = Callable[[Sequence[MatchEvent]], str | None]
-"""Given a new match's events, the id of a stored match that is the same match, or None."""
+SameMatch = Callable[[Sequence[MatchEvent], Sequence[MatchState] | None], str | None]
+"""Given a new match's events (and the state after each as it was recorded, if known), the
+id of a stored match that is the same match, or None."""
 
 
 class ImportRefusedError(BgLedgerError):
@@ -80,7 +80,19 @@ def _token(event: MatchEvent, after: MatchState | None) -> list[object] | None:
     return None
 
 
-def content_key(events: Sequence[MatchEvent]) -> str | None:
+def unruled(events: Sequence[MatchEvent], kept: Sequence[MatchEvent]) -> bool:
+    """Whether ``kept`` (:func:`in_force`'s list of ``events``) is ``events`` themselves and no
+    event is a ruling: then the match as recorded, event by event, is the match as corrected."""
+    return (
+        len(kept) == len(events)
+        and all(a is b for a, b in zip(kept, events, strict=True))
+        and not any(needs_history(event) for event in events)
+    )
+
+
+def content_key(
+    events: Sequence[MatchEvent], states: Sequence[MatchState] | None = None
+) -> str | None:
     """A digest of what the match of ``events`` is, the same for every copy of it.
 
     The players, the length and the score it began at, then each roll, play
@@ -88,20 +100,37 @@ def content_key(events: Sequence[MatchEvent]) -> str | None:
     force (:func:`~bgledger.projections.state.corrected.in_force`); a voided
     roll and what was recorded with it do not count.  None for a match with
     no roll yet: there is nothing to tell two of those apart by.
+
+    ``states``, if given, is the state after each of ``events`` as it was
+    recorded (a new match's, :attr:`~bgledger.commands.stream.MatchStream.made`):
+    when every event is in force and none is a ruling (:func:`unruled`), that
+    is the fold in force, and the boards are read from it instead of being
+    folded again.
     """
     kept = in_force(events)
     if not kept or not isinstance(kept[0], MatchStarted):
         return None
+    if states is not None and len(states) == len(events) and unruled(events, kept):
+        return _key(kept, states)
+    return _key(kept, None)
+
+
+def _key(kept: Sequence[MatchEvent], states: Sequence[MatchState] | None) -> str | None:
+    """:func:`content_key` of the events in force ``kept``; ``states``: the state after each."""
     start = kept[0]
+    assert isinstance(start, MatchStarted)
     tokens: list[list[object]] = [
         [start.player_a, start.player_b, start.length, start.score_a, start.score_b]
     ]
     state: MatchState | None = None
     waiting: list[MatchEvent] = []  # folded at the next play: one state a play, not an event
-    for event in kept:
-        waiting.append(event)
-        if isinstance(event, CheckersPlayed):
-            state, waiting = fold_in_force(waiting, state), []
+    for number, event in enumerate(kept):
+        if states is not None:
+            state = states[number] if isinstance(event, CheckersPlayed) else state
+        else:
+            waiting.append(event)
+            if isinstance(event, CheckersPlayed):
+                state, waiting = fold_in_force(waiting, state), []
         if isinstance(event, RollVoided):  # the roll and a dance recorded with it are void
             while len(tokens) > 1 and tokens.pop()[0] not in ("roll", "opening"):
                 pass
@@ -115,8 +144,10 @@ def content_key(events: Sequence[MatchEvent]) -> str | None:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _check_new(events: Sequence[MatchEvent], same: SameMatch | None) -> None:
-    found = None if same is None else same(events)
+def _check_new(
+    events: Sequence[MatchEvent], same: SameMatch | None, states: Sequence[MatchState] | None
+) -> None:
+    found = None if same is None else same(events, states)
     if found is not None:
         raise ImportRefusedError(
             f"already in the ledger as match {found}: the same players, length and games "
@@ -158,7 +189,7 @@ def import_file(
             raise ImportRefusedError("a seal vouches for a JSON copy (.json), not a .mat file")
         mat = read_mat_file(path)
         imported = matches_from_mat(
-            mat, str(path), match_id=match_id, profile=profile, by=by, taken=_taken(ledger)
+            mat, str(path), match_id=match_id, profile=profile, by=by, taken=ledger.exists
         )
     except OSError as error:
         raise ImportRefusedError(f"cannot read it: {error.strerror or error}") from None
@@ -167,7 +198,7 @@ def import_file(
     except BgLedgerError as error:
         raise ImportRefusedError(str(error)) from None
     for one in imported:
-        _check_new(one.match.pending, same)
+        _check_new(one.match.pending, same, one.match.made)
     try:
         ledger.store_new(*(one.match for one in imported))
     except _CONFLICTS:
@@ -176,13 +207,6 @@ def import_file(
             f"already in the ledger: match id {ids} exists (--id imports it under another id)"
         ) from None
     return imported
-
-
-def _taken(ledger: MatchStore) -> Callable[[str], bool]:
-    def taken(match_id: str) -> bool:
-        return bool(list(ledger.events.get(match_uuid(match_id), limit=1)))
-
-    return taken
 
 
 def _import_json(
@@ -201,7 +225,7 @@ def _import_json(
         if one is None:
             raise SealRefusedError(f"the ledger seal lists no match {document.match_id!r}")
         seal = one
-    _check_new(document.events, same)
+    _check_new(document.events, same, None)
     stored = import_json(ledger, document, match_id=match_id, by=by, seal=seal)
     match = ledger.load(stored)
     return ImportedMatch(match, str(path), len(match.state.games), abandoned=False)

@@ -94,6 +94,31 @@ def play_result(position: Position, play: Play) -> Position:
     return Position.trusted(made.opp, made.me)
 
 
+_JUDGED: list[tuple[Position, str, Position] | None] = [None]
+"""The last legal play judged by :func:`remember_result`: its board, its text and where it leads."""
+
+
+def remember_result(position: Position, play: str, result: Position) -> None:
+    """Keep that the legal play written ``play`` leaves ``position`` as ``result`` (the judge's
+    verdict, about to be recorded), for :func:`judged_result` to give it to the fold."""
+    _JUDGED[0] = (position, play, result)
+
+
+def judged_result(position: Position, play: str) -> Position | None:
+    """:func:`play_result` of ``play`` (its text) in ``position``, if it is the legal play last
+    kept by :func:`remember_result`, else None.
+
+    A pure function's value kept with every input it was worked out from: the
+    fold of a play just judged need not make it a second time.  The one entry
+    is read whole (one tuple), so a thread that recorded another play meanwhile
+    makes it miss, never answer wrong.
+    """
+    known = _JUDGED[0]
+    if known is not None and known[1] == play and known[0] == position:
+        return known[2]
+    return None
+
+
 def removed_illegally(position: Position, play: Play) -> int:
     """How many checkers ``play`` bears off while a checker of the mover stays outside his
     home board: removed from play, not borne off (USBGF 4.2.3(e), ABT 4.4).

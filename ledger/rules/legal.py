@@ -543,14 +543,87 @@ def full_plays_to(
         if above < 0:
             return ()
         slack[point] = above
-    orders = [(d1,) * 4] if d1 == d2 else [(d1, d2), (d2, d1)]
     found: dict[_Key, tuple[Step, ...]] = {}
-    for order in orders:
-        search = _Toward(order, slack, target)
+    if d1 == d2:
+        search = _Toward((d1,) * 4, slack, target)
         search.run(me, opp, 0, 24, [])
-        for key, steps in search.found.items():
-            found.setdefault(key, steps)
+        found = search.found
+    else:
+        _two_steps_to(me, opp, d1, d2, slack, target, found)
+        _two_steps_to(me, opp, d2, d1, slack, target, found)
     return tuple(_legal_play(position, key, steps) for key, steps in found.items())
+
+
+def _sources(me: list[int], opp: list[int], die: int) -> list[Step]:
+    """The steps ``die`` may take, in the order :meth:`_Search.run` tries them (the bar
+    alone while a checker is on it; else from the highest point down, bearing off only
+    with every checker home, from a higher point than the die only from the highest)."""
+    if me[BAR]:
+        return [] if opp[die] >= 2 else [(BAR, BAR - die)]
+    highest = 24
+    while highest and not me[highest]:
+        highest -= 1
+    steps = []
+    for src in range(highest, 0, -1):
+        if not me[src]:
+            continue
+        dst = src - die
+        if dst > 0:
+            if opp[25 - dst] >= 2:
+                continue
+        elif highest > 6 or (dst < 0 and src != highest):
+            continue
+        else:
+            dst = 0
+        steps.append((src, dst))
+    return steps
+
+
+def _two_steps_to(
+    me: list[int],
+    opp: list[int],
+    first: int,
+    second: int,
+    slack: list[int],
+    target: list[int],
+    found: dict[_Key, tuple[Step, ...]],
+) -> None:
+    """:class:`_Toward`'s search of a non-double, ``first`` die then ``second``, unrolled: the
+    same steps tried in the same order (:func:`_sources`), the same pruning by ``slack``, each
+    sequence of both dice that ends at ``target`` kept (its first sequence a result) in
+    ``found``; the board is changed in place and put back rather than copied at each step."""
+    for src, dst in _sources(me, opp, first):
+        if 0 in slack[dst + 1 : src + 1]:
+            continue
+        me[src] -= 1
+        me[dst] += 1
+        hit = bool(dst) and opp[25 - dst] == 1
+        if hit:
+            opp[25 - dst] = 0
+            opp[BAR] += 1
+        for p in range(dst + 1, src + 1):
+            slack[p] -= 1
+        for src2, dst2 in _sources(me, opp, second):
+            if 0 in slack[dst2 + 1 : src2 + 1]:
+                continue
+            me[src2] -= 1
+            me[dst2] += 1
+            if me == target:
+                after = opp
+                if dst2 and opp[25 - dst2] == 1:
+                    after = opp.copy()
+                    after[25 - dst2] = 0
+                    after[BAR] += 1
+                found.setdefault((tuple(me), tuple(after)), ((src, dst), (src2, dst2)))
+            me[src2] += 1
+            me[dst2] -= 1
+        for p in range(dst + 1, src + 1):
+            slack[p] += 1
+        if hit:
+            opp[25 - dst] = 1
+            opp[BAR] -= 1
+        me[src] += 1
+        me[dst] -= 1
 
 
 def _legal_play(position: Position, key: _Key, steps: tuple[Step, ...]) -> LegalPlay:

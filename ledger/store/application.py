@@ -512,14 +512,15 @@ class MatchStore(Application[UUID]):
                 return
             start = page[-1].id + 1
 
-    def _exists(self, match_id: str) -> bool:
+    def exists(self, match_id: str) -> bool:
+        """Whether a match ``match_id`` has any event stored (one row read, none decoded)."""
         return bool(list(self.events.get(match_uuid(match_id), limit=1)))
 
     def new_id(self) -> str:
         """A short id no match has yet (six letters and digits that cannot be misread)."""
         while True:
             candidate = "".join(secrets.choice(_ID_ALPHABET) for _ in range(6))
-            if not self._exists(candidate):
+            if not self.exists(candidate):
                 return candidate
 
     def _describe_event(self, stream: UUID, version: int) -> str:

@@ -97,7 +97,7 @@ from bgledger.projections.state.timekeeping import HANDLERS as TIME_HANDLERS
 from bgledger.projections.state.timekeeping import KEEP_DANCE
 from bgledger.projections.state.witness import marked
 from bgledger.rules.errors import RulesError
-from bgledger.rules.judge import play_result, removed_illegally
+from bgledger.rules.judge import judged_result, play_result, removed_illegally
 from bgledger.rules.notation import parse_play
 from bgledger.rules.position import Checkers, Position
 
@@ -448,12 +448,15 @@ def _played(d: _Draft, event: CheckersPlayed) -> None:
     if not event.legal:
         d.flagged = (*d.flagged, event.originator_version)
     try:
-        played = _parse(event.play)
-        after = play_result(before, played)
+        # a legal play just judged: the board the judge worked out, the one making it gives
+        after = judged_result(before, event.play) if event.legal else None
+        if after is None:
+            played = _parse(event.play)
+            after = play_result(before, played)
+            if not event.legal:  # borne off before all were home: removed, not off (ABT 4.4)
+                off = removed_illegally(before, played)
+                d.removed = (d.removed[0] + off * (mover == 0), d.removed[1] + off * (mover == 1))
         d.board = (after.opponent, after.mover) if mover == 0 else (after.mover, after.opponent)
-        if not event.legal:  # borne off before all were home: removed, not off (ABT 4.4)
-            off = removed_illegally(before, played)
-            d.removed = (d.removed[0] + off * (mover == 0), d.removed[1] + off * (mover == 1))
     except RulesError as error:
         problem = f"event {event.originator_version}: {event.play!r} does not fit: {error}"
         d.anomalies = (*d.anomalies, problem)
