@@ -212,15 +212,33 @@
     } else {
       moves.push(mover(from) + "/" + mover(where));
       from = null;
+      drawPlay();
     }
     offer();
   });
+  // the play built so far, drawn on the board by the server (board.svg?table=1&play=): each
+  // checker where it was moved, a blot hit on the bar, the points numbered from the mover's
+  // side. A move the board or the dice cannot give comes back refused, in words: it is taken
+  // back. (Offline, the play is written out only.)
+  var drawing = 0;
+  function drawPlay() {
+    var ask = ++drawing, built = moves.join(" ");
+    fetch("/matches/" + path + "/board.svg?table=1&from=" + drawn + "&play=" + encodeURIComponent(built))
+      .then(function (r) { return r.text().then(function (text) { return { ok: r.ok, status: r.status, text: text }; }); })
+      .then(function (got) {
+        var box = $("live").querySelector(".board-box");
+        if (ask !== drawing || moves.join(" ") !== built || !box) { return; }
+        if (got.ok) { box.innerHTML = got.text; offer(); return; }
+        if (got.status === 400) { moves.pop(); say("refused", got.text.charAt(0).toUpperCase() + got.text.slice(1)); offer(); }
+      })
+      .catch(function () { /* offline: the play is written out only */ });
+  }
   function forgetPlay() { moves = []; from = null; }
   $("step-undo").addEventListener("click", function () {
-    if (from !== null) { from = null; } else { moves.pop(); }
+    if (from !== null) { from = null; } else { moves.pop(); drawPlay(); }
     offer();
   });
-  $("play-clear").addEventListener("click", function () { forgetPlay(); offer(); });
+  $("play-clear").addEventListener("click", function () { forgetPlay(); drawPlay(); offer(); });
   $("play-confirm").addEventListener("click", function () {
     var flagged = $("play-as-played").checked ? " --as-played" : "";
     post("move " + moves.join(" ") + flagged, function () { forgetPlay(); $("play-as-played").checked = false; });
@@ -375,12 +393,13 @@
   }
   function refresh() {
     var want = side;
-    fetch("/matches/" + path + "/live?from=" + want)
+    fetch("/matches/" + path + "/live?table=1&from=" + want)
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
       .then(function (html) {
         $("live").innerHTML = html;
         drawn = want;
         decide();
+        if (moves.length) { drawPlay(); }  // the play built so far, on the board drawn again
       })
       .catch(function () {
         var away = window.bgledgerQueue && bgledgerQueue.state().offline;

@@ -1,0 +1,147 @@
+"""The pad at the table, in headless Chromium: a play drawn on the board as it is built.
+
+A scorekeeper taps a play point by point; after each tap the test reads the board as he
+sees it (the checkers on each point, by the number written on the point), not the page's
+script.  Bob moves with Ann's board turned toward Ann: the points are numbered from Bob's
+side while he moves, his checker hits Ann's blot (which goes to the bar), *Undo step* takes
+the moves back one by one, and the play sent is the one the board showed.  At a phone's
+size (360x740) and a tablet's (1024x768); screenshots are saved in the test's folder.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bgledger.service import Ledger
+from tests.served import browser, read_as, serving, viewport
+from tests.webclient import bearer, committee
+
+pytestmark = pytest.mark.browser
+
+PHONE, TABLET = (360, 740), (1024, 768)
+
+READ_BOARD = """
+const seen = {};
+for (const group of document.querySelectorAll('#live .board-box g.point')) {
+  const label = group.querySelector('text.number');
+  const name = label ? label.textContent : group.dataset.point;
+  const count = {mine: 0, theirs: 0};
+  for (const c of group.querySelectorAll('.checker')) { count[c.classList[1]] += 1; }
+  const tall = group.querySelector('text.count');
+  if (tall) { count[count.mine ? 'mine' : 'theirs'] = Number(tall.textContent); }
+  seen[name] = count;
+}
+return seen;
+"""
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[tuple[Any, str, str]]:
+    """A browser, the server's URL and a scorekeeper's token for ``final``: Ann opened 6-2
+    (24/18 13/11, a blot on her 18 point, Bob's 7), Bob has rolled 6-1."""
+    ledger = Ledger(f"sqlite:///{tmp_path / 'ledger.db'}")
+    ledger.start(("Ann", "Bob"), 3, match_id="final", by="kim")
+    for line in ("opening 6 2", "move 24/18 13/11", "roll 6 1"):
+        ledger.record_line("final", line, by="kim")
+    token = ledger.issue_token("scorekeeper", match_id="final", label="Sam")
+    try:
+        with browser() as driver, serving(ledger) as url:
+            read_as(driver, url, committee(ledger))
+            yield driver, url, token
+    finally:
+        ledger.close()
+
+
+@pytest.mark.parametrize("screen", [PHONE, TABLET], ids=["phone", "tablet"])
+def test_a_play_is_drawn_on_the_board_as_it_is_tapped(
+    table: tuple[Any, str, str], screen: tuple[int, int], tmp_path: Path
+) -> None:
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver, url, token = table
+    viewport(driver, *screen)
+    name = f"{screen[0]}x{screen[1]}"
+
+    def until(what: Callable[[], object], message: str) -> None:
+        try:
+            WebDriverWait(driver, 5, poll_frequency=0.05).until(lambda _: what())
+        except TimeoutException:
+            raise AssertionError(f"{message}; {driver.get_log('browser')}") from None
+
+    def find(css: str) -> Any:
+        return driver.find_element(By.CSS_SELECTOR, css)
+
+    def board() -> dict[str, dict[str, int]]:
+        seen: dict[str, dict[str, int]] = driver.execute_script(READ_BOARD)
+        return seen
+
+    def tap(label: str) -> None:
+        """Tap the point the board numbers ``label`` (as the scorekeeper reads it)."""
+        for group in driver.find_elements(By.CSS_SELECTOR, "#live .board-box g.point"):
+            numbers = group.find_elements(By.CSS_SELECTOR, "text.number")
+            if numbers and numbers[0].text == label:
+                driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", group)
+                group.click()
+                return
+        raise AssertionError(f"no point numbered {label}")
+
+    def shows(point: str, mine: int, theirs: int) -> Callable[[], bool]:
+        return lambda: board().get(point) == {"mine": mine, "theirs": theirs}
+
+    driver.get(f"{url}/matches/final/pad?token={token}")
+    until(lambda: find("#play-legend").text.startswith("Bob"), "the pad offers Bob's play")
+    # the board from Ann's side (mine: Ann's light checkers), numbered from Bob's, the mover's:
+    # Bob's 13 point (his 5 checkers) at the bottom left, where Ann's 12 point is
+    assert board()["13"] == {"mine": 0, "theirs": 5}
+    assert board()["7"] == {"mine": 1, "theirs": 0}  # Ann's blot on her 18 point
+    assert board()["bar"] == {"mine": 0, "theirs": 0}
+
+    tap("13")
+    tap("7")  # 13/7*: Bob's checker on his 7 point, Ann's blot to the bar
+    until(shows("7", 0, 1), "Bob's checker is drawn on his 7 point")
+    assert board()["13"] == {"mine": 0, "theirs": 4}
+    assert board()["bar"] == {"mine": 1, "theirs": 0}
+    tap("8")
+    tap("7")  # 8/7: the point made
+    until(shows("7", 0, 2), "Bob's second checker is drawn on his 7 point")
+    assert board()["8"] == {"mine": 0, "theirs": 2}
+    assert find("#notation").text == "13/7 8/7"
+    driver.save_screenshot(str(tmp_path / f"pad-play-built-{name}.png"))
+
+    find("#step-undo").click()  # 8/7 taken back
+    until(shows("8", 0, 3), "Undo step puts the checker back on 8")
+    assert board()["7"] == {"mine": 0, "theirs": 1}
+    find("#step-undo").click()  # 13/7* taken back: Ann's checker off the bar
+    until(shows("7", 1, 0), "Undo step puts Ann's blot back")
+    assert board()["bar"] == {"mine": 0, "theirs": 0}
+    assert board()["13"] == {"mine": 0, "theirs": 5}
+
+    # a move no die gives is refused in words, and not drawn
+    tap("13")
+    tap("9")
+    until(lambda: "no die of 6-1" in find("#message").text, "the pad says why")
+    driver.save_screenshot(str(tmp_path / f"pad-play-refused-{name}.png"))
+    assert board()["9"] == {"mine": 0, "theirs": 0} and find("#notation").text != "13/9"
+
+    tap("13")
+    tap("7")
+    until(shows("7", 0, 1), "13/7* drawn again")
+    tap("8")
+    tap("7")
+    until(shows("7", 0, 2), "the play built again")
+    find("#play-confirm").click()
+    ask = urllib.request.Request(f"{url}/api/matches/final", headers=bearer(token))
+    until(lambda: json.load(urllib.request.urlopen(ask))["events"] == 6, "the play recorded")
+    document = json.load(urllib.request.urlopen(ask))
+    # 13/7* 8/7 as the board showed it: Bob 167 - 7 pips; Ann's blot from her 18 point to the
+    # bar, 159 - 18 + 25
+    assert document["pips"] == {"a": 166, "b": 160}
+    assert document["phase"] == "roll" and document["turn"] == "a"
