@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import urllib.request
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -145,3 +146,54 @@ def test_a_play_is_drawn_on_the_board_as_it_is_tapped(
     # bar, 159 - 18 + 25
     assert document["pips"] == {"a": 166, "b": 160}
     assert document["phase"] == "roll" and document["turn"] == "a"
+
+
+@pytest.fixture
+def out_of_time(tmp_path: Path) -> Iterator[tuple[Any, str, str]]:
+    """A browser, the server's URL and a scorekeeper's token for ``late``: Ann won the opening
+    roll three hours ago and her time has run since (a 3-point match's reserve is minutes)."""
+    ledger = Ledger(f"sqlite:///{tmp_path / 'ledger.db'}")
+    now = datetime.now(UTC)
+    ago = [(now - timedelta(hours=h)).isoformat() for h in (3.1, 3)]
+    ledger.start(("Ann", "Bob"), 3, match_id="late", clock="simple-delay", by="kim", at=ago[0])
+    ledger.record_line("late", f"@{ago[1]} opening 3 1", by="kim")
+    token = ledger.issue_token("scorekeeper", match_id="late", label="Sam")
+    try:
+        with browser() as driver, serving(ledger) as url:
+            read_as(driver, url, committee(ledger))
+            yield driver, url, token
+    finally:
+        ledger.close()
+
+
+@pytest.mark.parametrize("screen", [PHONE, TABLET], ids=["phone", "tablet"])
+def test_time_up_is_said_on_the_pad_with_what_may_happen_now(
+    out_of_time: tuple[Any, str, str], screen: tuple[int, int], tmp_path: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver, url, token = out_of_time
+    viewport(driver, *screen)
+
+    def find(css: str) -> Any:
+        return driver.find_element(By.CSS_SELECTOR, css)
+
+    driver.get(f"{url}/matches/late/pad?token={token}")
+    wait = WebDriverWait(driver, 5, poll_frequency=0.05)
+    wait.until(lambda _: find("#time-up").is_displayed())
+    words = find("#time-up").text
+    assert "Time up on Ann's clock (0:00)" in words, words
+    assert "Ann forfeits the match (USBGF 4.3.3)" in words, words
+    assert not find("#play-panel").is_displayed()  # no play offered as if time remained
+    assert "Ann's time is up" in find("#hit-who").get_attribute("textContent")
+    driver.save_screenshot(str(tmp_path / f"pad-time-up-{screen[0]}x{screen[1]}.png"))
+    if screen == TABLET:  # nobody announced it: the scorekeeper plays on
+        find("#play-on").click()
+        wait.until(lambda _: find("#play-panel").is_displayed())
+        assert not find("#time-up").is_displayed()
+        return
+    find("#time-up [data-line='flag a']").click()
+    ask = urllib.request.Request(f"{url}/api/matches/late", headers=bearer(token))
+    wait.until(lambda _: json.load(urllib.request.urlopen(ask))["winner"] == "b")
+    wait.until(lambda _: not find("#time-up").is_displayed())

@@ -303,12 +303,32 @@
       box.lastChild.textContent = minutes(left);
       box.className = "reserve" + (clock.running === p ? " running" : "") + (left <= 0 ? " out" : "");
     });
+    timeUp(clock.running && figure(clock.running, now) <= 0 ? clock.running : null);
     var delay = clock.running && clock.mode === "simple-delay" ? delayLeft(now) : 0;
     $("delay").textContent = delay > 0 ? "delay " + Math.ceil(delay / 1000) + " s" : "";
-    $("hit-who").textContent = doc.now && doc.now.due ? name(doc.now.due) + "'s hit is due"
+    $("hit-who").textContent = pad.dataset.timeUp ? name(pad.dataset.timeUp) + "'s time is up"
+      : doc.now && doc.now.due ? name(doc.now.due) + "'s hit is due"
       : clock.running ? name(clock.running) + "'s time runs"
       : clock.stopped ? "clock stopped" : "not started: the next hit starts it";
   }
+  // the running player's reserve shown at 0:00: said on the Board screen, with what may happen
+  // now (the server's words for his flag, and its button); the dice and the play fold away
+  // until the flag is recorded, or the scorekeeper plays on (nobody announced it: USBGF 4.3.3)
+  var playedOn = null;  // the player whose time was up when the scorekeeper chose to play on
+  function timeUp(p) {
+    var flag = p ? entry("flag " + p) : null;
+    var up = flag && playedOn !== p ? p : "";
+    if ((pad.dataset.timeUp || "") !== up) {
+      if (up) { pad.dataset.timeUp = up; } else { delete pad.dataset.timeUp; }
+    }
+    $("time-up").hidden = !up;
+    if (up) {
+      $("time-up-words").textContent = "Time up on " + name(up) + "'s clock (0:00). "
+        + flag.words.charAt(0).toUpperCase() + flag.words.slice(1) + ".";
+    }
+  }
+  $("play-on").addEventListener("click", function () { playedOn = pad.dataset.timeUp || null; tick(); });
+
   // each figure is redrawn as it turns over a second, not up to a tick late
   function next() {
     var wait = 250;
