@@ -11,6 +11,7 @@ size (360x740) and a tablet's (1024x768); screenshots are saved in the test's fo
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
@@ -43,31 +44,32 @@ return seen;
 
 
 @pytest.fixture
-def table(tmp_path: Path) -> Iterator[tuple[Any, str, str]]:
+def table(tmp_path: Path) -> Iterator[tuple[Any, str, str, str]]:
     """A browser, the server's URL and a scorekeeper's token for ``final``: Ann opened 6-2
     (24/18 13/11, a blot on her 18 point, Bob's 7), Bob has rolled 6-1."""
     ledger = Ledger(f"sqlite:///{tmp_path / 'ledger.db'}")
-    ledger.start(("Ann", "Bob"), 3, match_id="final", by="kim")
+    ledger.start(("Ann", "Bob"), 3, match_id="final", by="kim", event="Club night")
     for line in ("opening 6 2", "move 24/18 13/11", "roll 6 1"):
         ledger.record_line("final", line, by="kim")
     token = ledger.issue_token("scorekeeper", match_id="final", label="Sam")
+    director = ledger.issue_token("director", event="Club night", label="Dee")
     try:
         with browser() as driver, serving(ledger) as url:
             read_as(driver, url, committee(ledger))
-            yield driver, url, token
+            yield driver, url, token, director
     finally:
         ledger.close()
 
 
 @pytest.mark.parametrize("screen", [PHONE, TABLET], ids=["phone", "tablet"])
 def test_a_play_is_drawn_on_the_board_as_it_is_tapped(
-    table: tuple[Any, str, str], screen: tuple[int, int], tmp_path: Path
+    table: tuple[Any, str, str, str], screen: tuple[int, int], tmp_path: Path
 ) -> None:
     from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    driver, url, token = table
+    driver, url, token, _ = table
     viewport(driver, *screen)
     name = f"{screen[0]}x{screen[1]}"
 
@@ -197,3 +199,48 @@ def test_time_up_is_said_on_the_pad_with_what_may_happen_now(
     ask = urllib.request.Request(f"{url}/api/matches/late", headers=bearer(token))
     wait.until(lambda _: json.load(urllib.request.urlopen(ask))["winner"] == "b")
     wait.until(lambda _: not find("#time-up").is_displayed())
+
+
+WORDS_SPLIT = """
+const split = [];
+for (const word of document.querySelectorAll('#pad-history .word')) {
+  if (word.getClientRects().length > 1) { split.push(word.textContent); }
+}
+return split;
+"""
+
+
+def test_more_history_keeps_each_word_whole_and_shows_times_one_way(
+    table: tuple[Any, str, str, str], tmp_path: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver, url, token, director_token = table
+    viewport(driver, *PHONE)
+    driver.get(f"{url}/matches/final/pad?token={token}")
+    wait = WebDriverWait(driver, 5, poll_frequency=0.05)
+    wait.until(lambda _: driver.find_element(By.ID, "play-legend").text.startswith("Bob"))
+
+    def send(line: str, who: str) -> None:
+        asked = urllib.request.Request(
+            f"{url}/api/matches/final/lines",
+            data=json.dumps({"line": line}).encode(),
+            headers={**bearer(who), "Content-Type": "application/json"},
+        )
+        assert urllib.request.urlopen(asked).status == 201
+
+    send("undo", token)  # Bob's roll withdrawn (x), the correction (C)
+    send('penalty a 1 "USBGF 5.3.1" late', director_token)
+    driver.find_element(By.ID, "tab-more").click()
+    lines = lambda: [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#pad-history li")]  # noqa: E731
+    wait.until(lambda _: len(lines()) == 7)
+    driver.save_screenshot(str(tmp_path / "pad-more-history-360x740.png"))
+    shown = lines()
+    assert "penalty point against Ann" in shown[0], shown[0]
+    assert shown[1].startswith("6 C ") and shown[2].startswith("5 x "), shown[1:3]
+    for line in shown:  # a time of day each, a marked entry's as the others'
+        assert re.match(r"\d+ ([xC] )?\d\d:\d\d:\d\d ", " ".join(line.split())), line
+        assert not re.search(r"\d{4}-\d\d-\d\d", line), line
+    assert driver.execute_script(WORDS_SPLIT) == []  # no word broken over two lines
+    assert any("rolled 6-1" in " ".join(line.split()) for line in shown)

@@ -362,8 +362,18 @@
         list.textContent = "";
         read.querySelectorAll("[data-number]").forEach(function (entry) {
           var item = document.createElement("li"), line = document.createElement("pre");
-          // (the day left out on a phone's width: "  12   2026-11-27 19:20:56  kim  ...")
-          line.textContent = entry.textContent.trim().replace(/^(\d+\s+)\d{4}-\d\d-\d\d /, "$1");
+          // (the day left out on a phone's width, after the mark of a ruling, a voided or a
+          // flagged entry too: "  12 R 2026-11-27 19:20:56  td  ..."); each word kept whole
+          // on one line ("rolled 6-1", never "6-" / "1")
+          var text = entry.textContent.trim().replace(/^(\d+\s+(?:[xR!C]\s+)?)\d{4}-\d\d-\d\d /, "$1");
+          text.split(/(\s+)/).forEach(function (part) {
+            if (!part) { return; }
+            if (/^\s+$/.test(part)) { line.appendChild(document.createTextNode(part)); return; }
+            var word = document.createElement("span");
+            word.className = "word";
+            word.textContent = part;
+            line.appendChild(word);
+          });
           item.className = entry.className.replace(/\bentry\b/, "").trim();
           item.appendChild(line);
           list.appendChild(item);
