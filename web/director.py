@@ -67,7 +67,7 @@ from bgledger.projections.views.text import (
     clock_text,
 )
 from bgledger.projections.views.triage import UNDER_WAY, falls_from, needs, rank_of
-from bgledger.projections.views.words import rule_for, rules_cited
+from bgledger.projections.views.words import penalty_rules, rule_for
 from bgledger.service import Decision, Ledger
 from bgledger.web.feeds import EventNews, FeedHub
 from bgledger.web.streams import Streams, client_of
@@ -328,7 +328,7 @@ def director_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -
             "match_id": match_id,
             "state": state,
             "lines": [(entry, history_line(entry)) for entry in ledger.history(match_id)],
-            "rules": rules_cited(state.profile),
+            "rules": penalty_rules(state.profile),
             "penalty_rule": rule_for(state.profile, Decision.PENALTY_POINTS),
         }
 

@@ -1,0 +1,62 @@
+"""The director's desk's words, and the scorekeeper's notes kept off the spectators' surfaces.
+
+Read as the director and a spectator read the pages: the penalty form's rules, the wall's
+cards, a match's watch page.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from bgledger.service import Ledger
+from tests.webclient import bare_client
+
+EVENT = "Club night"
+
+
+@pytest.fixture
+def ledger(tmp_path: Path) -> Iterator[Ledger]:
+    ledger = Ledger(f"sqlite:///{tmp_path / 'ledger.db'}")
+    ledger.start(("Ann", "Bob"), 5, match_id="final", by="kim", event=EVENT, round="1", table="4")
+    for line in ("opening 6 2", "move 24/18 13/11", "note director called about the dice"):
+        ledger.record_line("final", line, by="kim")
+    ledger.publish(EVENT, by="Dee")
+    try:
+        yield ledger
+    finally:
+        ledger.close()
+
+
+def test_the_penalty_form_offers_the_rules_that_assess_penalties(client: TestClient) -> None:
+    desk = client.get("/matches/final/desk", headers={"Accept": "*/*"}).text
+    form = desk[
+        desk.index('id="penalty-rule"') : desk.index("</select>", desk.index("penalty-rule"))
+    ]
+    offered = re.findall(r'<option value="([^"]+)"', form)
+    # lateness and breaks (USBGF 2.2.4, preselected) and a reserve run out (4.3.3): no cube
+    # rule (4.4.2), no Crawford rule (4.4.6), not the sixty rules the profile cites
+    assert offered == ["USBGF 2.2.4", "USBGF 4.3.3"]
+    assert '<option value="USBGF 2.2.4" selected>' in form
+
+
+def test_a_note_stays_off_the_wall_and_the_watch_page(ledger: Ledger) -> None:
+    spectator = bare_client(ledger)  # no token: the public wall of a published event
+    for path in ("/events/Club%20night/wall", "/matches/final/watch", "/matches/final/watch/live"):
+        page = spectator.get(path)
+        assert page.status_code == 200, (path, page.status_code)
+        assert "director called" not in page.text and "scorekeeper&#39;s note" not in page.text, (
+            path
+        )
+    # the wall's card says the last thing that happened at the table, not the note
+    wall = spectator.get("/events/Club%20night/wall").text
+    assert "Ann played 24/18 13/11" in wall
+    committee_reads = bare_client(ledger)
+    from tests.webclient import reading
+
+    match_page = reading(committee_reads, ledger).get("/matches/final").text
+    assert "director called" in match_page  # the record keeps it: the match page shows it
