@@ -747,6 +747,13 @@ div.signatures { margin-top: 2.5rem; max-width: 48rem; display: grid; gap: 1.6re
   grid-template-columns: max-content 1fr max-content 8rem; align-items: end; }
 div.signatures p { display: contents; }
 div.signatures span.line, div.signatures span.when { border-bottom: 1px solid #111; height: 1.2em; }
+@media screen and (max-width: 40rem) {
+  body { margin: 1rem; }
+  table { display: block; max-width: 100%; overflow-x: auto; }
+  dl { grid-template-columns: max-content minmax(0, 1fr); }
+  div.signatures { grid-template-columns: minmax(0, 1.4fr) minmax(0, 1fr); }
+  dd { min-width: 0; overflow-wrap: anywhere; }
+}
 @media print {
   body { margin: 0; font-size: 11pt; }
   @page { margin: 1.5cm; }

@@ -24,6 +24,7 @@ __all__ = [
     "rules_cited",
     "rules_text",
     "ruling_status",
+    "where_text",
 ]
 
 
@@ -79,6 +80,22 @@ def penalty_rules(profile: str) -> tuple[str, ...]:
         if cited.rule and "penalty point" in words:
             found.add(cited.rule)
     return tuple(sorted(found, key=_rule_order))
+
+
+def where_text(event: str, round_: str, table: str) -> str:
+    """Where a match is played, each part labelled: ``'Club night · round 1 · table 4'``.
+
+    A round or table already named as such (``'Round 2'``, ``'table 4'``) is not labelled
+    twice; an empty part is left out.
+
+    >>> where_text("Club night", "1", "4"), where_text("", "Round 2", "")
+    ('Club night · round 1 · table 4', 'Round 2')
+    """
+    parts = [event]
+    for label, value in (("round", round_), ("table", table)):
+        named = value.lower().startswith(label)
+        parts.append(value if not value or named else f"{label} {value}")
+    return " · ".join(part for part in parts if part)
 
 
 def _rule_order(rule: str) -> list[tuple[int, str]]:
