@@ -94,9 +94,7 @@ def test_replay_ends_cleanly_on_ctrl_c(db: str, monkeypatch: pytest.MonkeyPatch)
         ("opening 7 1", "'opening 7 1': a die shows 1 to 6, not 7", "[7, 1]"),
     ],
 )
-def test_a_refusal_is_in_the_scorekeepers_words(
-    db: str, line: str, said: str, unsaid: str
-) -> None:
+def test_a_refusal_is_in_the_scorekeepers_words(db: str, line: str, said: str, unsaid: str) -> None:
     result = run(db, "record", "final", stdin=line + "\n")
     assert result.exit_code != 0
     assert said in result.stderr and unsaid not in result.stderr, result.stderr
