@@ -127,12 +127,16 @@ def test_a_play_is_drawn_on_the_board_as_it_is_tapped(
     assert board()["bar"] == {"mine": 0, "theirs": 0}
     assert board()["13"] == {"mine": 0, "theirs": 5}
 
-    # a move no die gives is refused in words, and not drawn
-    tap("13")
-    tap("9")
-    until(lambda: "no die of 6-1" in find("#message").text, "the pad says why")
+    # a move from a point without his checker is refused in words, and not drawn; Undo step
+    # takes it back
+    tap("20")
+    tap("14")
+    until(lambda: "Bob has no checker on point 20" in find("#message").text, "the pad says why")
+    assert find("#notation").text == "20/14"
     driver.save_screenshot(str(tmp_path / f"pad-play-refused-{name}.png"))
-    assert board()["9"] == {"mine": 0, "theirs": 0} and find("#notation").text != "13/9"
+    assert board()["20"] == {"mine": 0, "theirs": 0} and board()["14"] == {"mine": 1, "theirs": 0}
+    find("#step-undo").click()
+    until(lambda: find("#notation").text != "20/14", "Undo step takes it back")
 
     tap("13")
     tap("7")

@@ -2,10 +2,11 @@
 
 The pad draws each checker where the scorekeeper has moved it so far, before the play is
 recorded: :func:`as_built` makes the moves tapped so far on the board, literally, in the
-order tapped (a blot landed on goes to the bar), and refuses a move the board or the dice
-cannot give.  Whether the whole play is legal is decided when it is recorded; this only
-draws it.  Between games the table shows the next game's start (:func:`at_table`), not the
-last game's final position.
+order tapped (a blot landed on goes to the bar), and refuses a move from a point where the
+mover has no checker.  Whether the play is legal (the dice, a point held) is decided when it
+is recorded, where an illegal play made at the board may be recorded as played (DESIGN
+principle 2); this only draws it.  Between games the table shows the next game's start
+(:func:`at_table`), not the last game's final position.
 
 >>> from bgledger.projections.state.model import MatchState, Phase
 >>> state = MatchState("m", ("Ann", "Bob"), 5, "usbgf-2016", "none", True,
@@ -19,11 +20,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bgledger.projections.state.fold import MatchState, Phase, other, seat
+from bgledger.projections.state.fold import MatchState, Phase, seat
 from bgledger.projections.state.model import START_SIDE
 from bgledger.projections.views.svg import board_svg
 from bgledger.rules.errors import InvalidPlayError
-from bgledger.rules.judge import wrongly_moved
 from bgledger.rules.notation import BAR, Play
 
 __all__ = ["NotPlayingError", "as_built", "at_table", "table_svg"]
@@ -60,23 +60,13 @@ def as_built(state: MatchState, play: str) -> MatchState:
 
     :raises NotPlayingError: if nobody is to play (the phase is not ``play``).
     :raises InvalidNotationError: if ``play`` is not play notation.
-    :raises InvalidPlayError: if a move leaves a point where the mover has no checker,
-        lands on a point the opponent holds, or moves a checker a number of points no die
-        of the roll gives.
+    :raises InvalidPlayError: if a move leaves a point where the mover has no checker.
     """
     if state.phase is not Phase.PLAY or state.turn is None or state.dice is None:
         raise NotPlayingError(
             f"play {play!r}: nobody is moving now (the match is at {state.phase.value})"
         )
     made = Play.parse(play)
-    roll = f"{state.dice[0]}-{state.dice[1]}"
-    wrong = wrongly_moved(Play(made.written), state.dice)
-    if wrong:
-        point = "the bar" if wrong[0] == BAR else f"point {wrong[0]}"
-        raise InvalidPlayError(
-            f"play {play!r}: the checker from {point} moves a number of points no die of "
-            f"{roll} gives"
-        )
     mover = seat(state.turn)
     me, them = list(state.board[mover]), list(state.board[1 - mover])
     for move in made.written:
@@ -84,11 +74,6 @@ def as_built(state: MatchState, play: str) -> MatchState:
             where = "the bar" if move.source == BAR else f"point {move.source}"
             raise InvalidPlayError(
                 f"play {play!r}: {state.name(state.turn)} has no checker on {where} to play {move}"
-            )
-        if move.destination and them[BAR - move.destination] > 1:
-            raise InvalidPlayError(
-                f"play {play!r}: point {move.destination} is held by "
-                f"{state.name(other(state.turn))} ({them[BAR - move.destination]} checkers)"
             )
         me[move.source] -= 1
         me[move.destination] += 1

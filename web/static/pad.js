@@ -218,8 +218,8 @@
   });
   // the play built so far, drawn on the board by the server (board.svg?table=1&play=): each
   // checker where it was moved, a blot hit on the bar, the points numbered from the mover's
-  // side. A move the board or the dice cannot give comes back refused, in words: it is taken
-  // back. (Offline, the play is written out only.)
+  // side. A move the board cannot show (no checker of his where it starts) comes back refused,
+  // in words, the board left as it was. (Offline, the play is written out only.)
   var drawing = 0;
   function drawPlay() {
     var ask = ++drawing, built = moves.join(" ");
@@ -229,7 +229,8 @@
         var box = $("live").querySelector(".board-box");
         if (ask !== drawing || moves.join(" ") !== built || !box) { return; }
         if (got.ok) { box.innerHTML = got.text; offer(); return; }
-        if (got.status === 400) { moves.pop(); say("refused", got.text.charAt(0).toUpperCase() + got.text.slice(1)); offer(); }
+        // (kept in the play as tapped: sent, the server answers it with what can be done)
+        if (got.status === 400) { say("refused", got.text.charAt(0).toUpperCase() + got.text.slice(1)); }
       })
       .catch(function () { /* offline: the play is written out only */ });
   }
