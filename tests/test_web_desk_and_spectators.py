@@ -60,3 +60,18 @@ def test_a_note_stays_off_the_wall_and_the_watch_page(ledger: Ledger) -> None:
 
     match_page = reading(committee_reads, ledger).get("/matches/final").text
     assert "director called" in match_page  # the record keeps it: the match page shows it
+
+
+def test_a_note_the_director_posts_is_not_worded_as_the_scorekeepers(
+    client: TestClient, ledger: Ledger
+) -> None:
+    director = ledger.issue_token("director", event=EVENT, label="Dee")
+    posted = client.post(
+        "/api/matches/final/lines",
+        json={"line": "note players warned about slow play"},
+        headers={"Authorization": f"Bearer {director}"},
+    )
+    assert posted.status_code == 201, posted.text
+    line = next(entry for entry in ledger.history("final") if "slow play" in entry.text)
+    assert line.recorded_by == "Dee" and "scorekeeper" not in line.text, line.text
+    assert line.text == "note for the record: players warned about slow play"
