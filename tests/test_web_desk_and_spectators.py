@@ -46,7 +46,8 @@ def test_the_penalty_form_offers_the_rules_that_assess_penalties(client: TestCli
 
 def test_a_note_stays_off_the_wall_and_the_watch_page(ledger: Ledger) -> None:
     spectator = bare_client(ledger)  # no token: the public wall of a published event
-    for path in ("/events/Club%20night/wall", "/matches/final/watch", "/matches/final/watch/live"):
+    pages = ("/events/Club%20night/wall", "/matches/final/watch", "/matches/final/watch/live")
+    for path in (*pages, "/matches/final", "/matches/final/live"):  # the match page's too
         page = spectator.get(path)
         assert page.status_code == 200, (path, page.status_code)
         assert "director called" not in page.text and "scorekeeper&#39;s note" not in page.text, (

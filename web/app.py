@@ -90,7 +90,7 @@ from bgledger.service import Ledger, UnreadableRowError
 from bgledger.web.body import LINE_LIMIT, bearer_of, json_body, text_field
 from bgledger.web.committee import replay_routes
 from bgledger.web.director import console_news, director_routes
-from bgledger.web.feeds import FeedHub, Subscription
+from bgledger.web.feeds import NOTES, FeedHub, Subscription
 from bgledger.web.heavy import HeavyReads
 from bgledger.web.new_match import new_match_routes
 from bgledger.web.publication import publication_routes
@@ -179,16 +179,22 @@ def create_app(
         return templates.TemplateResponse(request, name, context, status_code=status)
 
     def live_context(
-        match_id: str, viewer: str, show_ids: bool = False, table: bool = False
+        match_id: str,
+        viewer: str,
+        show_ids: bool = False,
+        table: bool = False,
+        notes: bool = True,
     ) -> dict[str, Any]:
+        """The match's live part; ``notes``: with the scorekeeper's notes (not a spectator's)."""
         news = feeds.latest(match_id)  # followed live: the hub's news, worked out once a change
         if news is not None and news.known is not None:
             shown = news.known.shown
-            history = [line for _, line in news.lines[-HISTORY_SHOWN:]]
+            kept = [(n, line) for n, line in news.lines if notes or n not in news.notes]
+            history = [line for _, line in kept[-HISTORY_SHOWN:]]
         else:
             shown = ledger.show(match_id)
             entries = ledger.history(match_id, last=HISTORY_SHOWN)  # the tail alone is worded
-            history = [history_line(entry) for entry in entries]
+            history = [history_line(e) for e in entries if notes or e.kind not in NOTES]
         state = shown.state
         return {
             "match_id": match_id,
@@ -215,9 +221,17 @@ def create_app(
         events = list(dict.fromkeys(row["event"] for row in rows if row["event"]))
         return page(request, "index.html", {"rows": rows, "events": events})
 
+    def notes_for(request: Request, match_id: str) -> bool:
+        """Whether the reader sees the scorekeeper's notes: one whose token reads the match's
+        desk, never a spectator reading it because its event is published."""
+        return ledger.may_read(match_id, getattr(request.state, "reader", None), desk=True)
+
     def match_page(request: Request) -> Response:
         match_id = request.path_params["match_id"]
-        return page(request, "match.html", live_context(match_id, viewer_of(request), True))
+        notes = notes_for(request, match_id)
+        return page(
+            request, "match.html", live_context(match_id, viewer_of(request), True, False, notes)
+        )
 
     def pad_page(request: Request) -> Response:
         match_id = request.path_params["match_id"]
@@ -231,7 +245,9 @@ def create_app(
         match_id = request.path_params["match_id"]
         ids = request.query_params.get("ids") == "1"  # the match page's: with the ids
         table = request.query_params.get("table") == "1"  # the pad's: the board at the table
-        context = live_context(match_id, viewer_of(request), ids, table)
+        context = live_context(
+            match_id, viewer_of(request), ids, table, notes_for(request, match_id)
+        )
         return page(request, "_live.html", context)
 
     def board(request: Request) -> Response:
