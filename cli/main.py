@@ -54,7 +54,7 @@ COMMANDS: dict[str, Lazy] = {
     ),
     "seal": Lazy(
         "integrity_commands:seal",
-        help="Write a signed digest of MATCH as it stands: its event count and chain head.",
+        help="Write a signed digest of MATCH as it stands: its event count, chain head and result.",
     ),
     "keygen": Lazy(
         "integrity_commands:keygen_command",

@@ -20,6 +20,7 @@ from bgledger.cli.common import (
     open_ledger,
     say,
 )
+from bgledger.service import delay_text, parse_delay
 
 __all__ = ["publish", "wall_path"]
 
@@ -32,6 +33,13 @@ def wall_path(event: str) -> str:
 @click.command("publish")
 @click.option("--event", metavar="E", required=True, help="The event, as named at 'start --event'.")
 @click.option("--off", is_flag=True, help="Close the wall to spectators instead.")
+@click.option(
+    "--delay",
+    metavar="D",
+    default=None,
+    help="Show spectators every match as it stood D before (15m, 90s, 1h; 0: live; "
+    "at most 24h), as chess broadcasts do.  Tokens that reach a match still read it live.",
+)
 @click.option(
     "--history",
     is_flag=True,
@@ -47,7 +55,13 @@ def wall_path(event: str) -> str:
 @json_option
 @click.pass_context
 def publish(
-    ctx: click.Context, event: str, off: bool, history: bool, by: str, as_json: bool
+    ctx: click.Context,
+    event: str,
+    off: bool,
+    delay: str | None,
+    history: bool,
+    by: str,
+    as_json: bool,
 ) -> None:
     """Open the wall of event E to spectators, or close it again with --off.
 
@@ -56,25 +70,29 @@ def publish(
 
     \b
     bgledger publish --event "Open 2026"              spectators may follow its matches
+    bgledger publish --event "Open 2026" --delay 15m  ... as they stood 15 minutes before
     bgledger publish --event "Open 2026" --off        the wall is closed again
     bgledger publish --event "Open 2026" --history    who opened and closed it, when
     """
     ledger = open_ledger(ctx)
     if history:
-        if off:
-            raise click.UsageError("--history or --off, not both")
+        if off or delay is not None:
+            raise click.UsageError("--history or a change (--off, --delay), not both")
         with library_errors():
             changes = ledger.publications(event)
         if as_json:
             emit_json({"event": event, "publications": [p.to_json() for p in changes]})
             return
         for change in changes:
-            say(f"{change.at}  {'published' if change.published else 'withdrawn'}  {change.by}")
+            state = "published" if change.published else "withdrawn"
+            behind = f"  {delay_text(change.delay)} delay" if change.delay else ""
+            say(f"{change.at}  {state}  {change.by}{behind}")
         if not changes:
             say(f"event {event!r} was never published")
         return
     with library_errors():
-        done = ledger.publish(event, on=not off, by=by)
+        seconds = parse_delay(delay) if delay is not None else 0
+        done = ledger.publish(event, on=not off, by=by, delay=seconds)
     if as_json:
         emit_json(done.to_json())
         return

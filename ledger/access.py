@@ -37,7 +37,7 @@ from sqlalchemy import (
     update,
 )
 
-from bgledger.errors import TokenScopeError, UnknownTokenError
+from bgledger.errors import InvalidTimeError, TokenScopeError, UnknownTokenError
 from bgledger.rules.errors import RulesError
 from bgledger.rules.text import check_text
 
@@ -69,8 +69,9 @@ TOKENS = Table(
     Column("revoked_at", Text, nullable=True),
     Column("expires_at", Text, nullable=True),  # added after the table was first made
     Column("last_used", Text, nullable=True),  # the last write it authorized; likewise
+    Column("last_contact", Text, nullable=True),  # the latest time its lines vouched; likewise
 )
-ADDED = ("expires_at", "last_used")
+ADDED = ("expires_at", "last_used", "last_contact")
 """The columns a table made by an older bgledger lacks: added on first use (a migration)."""
 LAST_USED_EVERY = timedelta(minutes=1)
 """How stale a token's ``last_used`` may be: a pad posting a line every few seconds would
@@ -381,21 +382,34 @@ class TokenBook:
         return grant
 
     @staticmethod
-    def still_held(grant: Grant) -> Callable[[Connection], None]:
+    def still_held(
+        grant: Grant, claim: datetime | None = None, slack: timedelta = timedelta(0)
+    ) -> Callable[[Connection], None]:
         """The check a write makes in its own transaction, just before it inserts: the token
         ``grant`` was read from (:meth:`held`) is still in force, neither revoked nor expired
         since (its body may have taken long to arrive).  On PostgreSQL the token's row is
         read ``FOR SHARE``: a ``token --revoke`` waits for the write, or the write sees it.
 
-        The check raises :class:`UnknownTokenError` (the transaction rolls back: nothing
-        is recorded); a grant made here (no digest: the shell's) passes.
+        ``claim``: the time a scorekeeper's line gave (DESIGN principle 13).  It may not be
+        earlier than the token's last contact (``last_contact``: the latest time one of its
+        lines gave, never later than when it was received; before any, when it was issued),
+        but for ``slack``, the few seconds two clocks may disagree
+        (:data:`~bgledger.commands.decide.FUTURE_TOLERANCE`): a pad sends what it kept
+        offline in the order it was tapped, each after the last it sent, so only a time
+        rewritten after the fact falls before.  The contact then moves to the claim (the
+        row is read ``FOR UPDATE``).  A contact that lags the truth only loosens the bound.
+
+        The check raises :class:`UnknownTokenError` or, for a claim before the contact,
+        :class:`InvalidTimeError` (the transaction rolls back: nothing is recorded); a grant
+        made here (no digest: the shell's) passes.
         """
 
         def check(connection: Connection) -> None:
             if grant.digest is None:
                 return
             query = select(TOKENS).where(TOKENS.c.digest == grant.digest)
-            row = connection.execute(query.with_for_update(read=True)).mappings().first()
+            locked = query.with_for_update(read=claim is None)
+            row = connection.execute(locked).mappings().first()
             if row is None or row["revoked_at"] is not None:
                 when = f" at {row['revoked_at']}" if row is not None else ""
                 raise UnknownTokenError(
@@ -407,6 +421,8 @@ class TokenBook:
                     f"this token ({grant.label}) expired at {row['expires_at']}, before the "
                     "line was recorded: nothing was recorded; ask the director for a new link"
                 )
+            if claim is not None:
+                _contact(connection, row, claim, slack)
 
         return check
 
@@ -509,6 +525,28 @@ def _entry(row: Any) -> TokenEntry:
     return TokenEntry(row["digest"][:ID_LENGTH], row["label"], row["role"], row["match_id"],
                       row["event"], row["issued_at"], row["last_used"], row["expires_at"],
                       row["revoked_at"])  # fmt: skip
+
+
+def _contact(connection: Connection, row: Any, claim: datetime, slack: timedelta) -> None:
+    """Refuse ``claim`` before the token's last contact (:meth:`TokenBook.still_held`), else
+    move the contact on to it.
+
+    :raises InvalidTimeError: naming both times.
+    """
+    contact = row["last_contact"]
+    since = contact or row["issued_at"]
+    if claim < datetime.fromisoformat(since) - slack:
+        what = "its last line's time" if contact else "when it was issued"
+        raise InvalidTimeError(
+            f"--at {claim.isoformat()} is before this token's last contact with the ledger, "
+            f"{since} ({what}): a line's time is never earlier than what its pad sent before; "
+            "nothing was recorded: record it untimed, or ask the director"
+        )
+    touched = _iso(min(claim, datetime.now(UTC)))
+    if contact is None or contact < touched:
+        connection.execute(
+            update(TOKENS).where(TOKENS.c.digest == row["digest"]).values(last_contact=touched)
+        )
 
 
 def _add_columns(connection: Connection) -> None:

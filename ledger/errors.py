@@ -30,11 +30,14 @@ __all__ = [
     "ClockRefusedError",
     "ConcurrentWriteError",
     "CubeActionRefusedError",
+    "CubeStatementRefusedError",
+    "DelayedReadError",
     "EventLooksLikeError",
     "EventNotFoundError",
     "IdempotencyKeyReusedError",
     "IllegalPlayRefusedError",
     "InvalidClockError",
+    "InvalidDelayError",
     "InvalidIdempotencyKeyError",
     "InvalidMatchSetupError",
     "InvalidTimeError",
@@ -50,6 +53,7 @@ __all__ = [
     "ResignationRefusedError",
     "RulesError",
     "SealRefusedError",
+    "StatementBindsError",
     "TimeNotExpiredError",
     "TokenScopeError",
     "UnknownTokenError",
@@ -144,6 +148,19 @@ class CubeActionRefusedError(ActionRefusedError):
     """A double the rules forbid (Crawford game, dead cube, the opponent's cube)."""
 
 
+# -- cube statements (issue 33: USBGF 4.4.3, 4.4.4) --------------------------------------------
+
+
+class StatementBindsError(ActionRefusedError):
+    """An action a binding cube statement forbids: a roll after "I am going to double" (USBGF
+    4.4.3), a take after "I would pass" (USBGF 4.4.4)."""
+
+
+class CubeStatementRefusedError(ActionRefusedError):
+    """A cube statement that binds nothing: no legal double can follow it, the profile has no
+    binding statements (online, classic), or it is already standing."""
+
+
 class PrematureRollStandsError(ActionRefusedError):
     """A premature roll refused where premature rolls stand (ABT 4.6): no Fast Roll Rule."""
 
@@ -186,6 +203,15 @@ class InvalidMatchSetupError(RulesError):
 
 class EventLooksLikeError(InvalidMatchSetupError):
     """``start`` in an event whose name reads as an existing event's but is not spelled as it."""
+
+
+class InvalidDelayError(RulesError):
+    """A spectator delay (``publish --delay``) that is not a length of time from 0 to a day."""
+
+
+class DelayedReadError(BgLedgerError):
+    """A read a spectator of an event published with a delay may not make: it would show the
+    match as it stands now (HTTP 403; the wall, watch, embed and ``.mat`` show it delayed)."""
 
 
 class InvalidTimeError(RulesError):

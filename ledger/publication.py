@@ -23,12 +23,22 @@ in UTC, and follows the event's change before it, the change it follows being
 in the table and followed by no other; each change changes the wall (the first
 opens it, then they alternate) and is dated no earlier than the one it follows.
 A change deleted from the end of an event's history leaves no trace here.
+
+A publication may be delayed (``publish --event E --delay 15m``): spectators then
+see every match as it stood that long before (:mod:`bgledger.web.reads`), as chess
+broadcasts do, so that nobody relays a live position to an engine.  The delay is
+the row's ``delay``, whole seconds from 0 (live) to :data:`MOST_DELAY` (a day); a
+withdrawal's is 0.  Changing the delay of a published event is a change (a new
+row); publishing it again with the same delay records nothing.  ``delay`` was
+added after the table was first made: a table without it is given it, 0 for every
+row before (the wall was live then), on first use (:func:`_add_columns`).
 The front door (:class:`bgledger.Ledger`) owns this module, as it owns the
 bearer tokens (:mod:`bgledger.access`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -53,10 +63,20 @@ from sqlalchemy import (
 from sqlalchemy.exc import DatabaseError
 from sqlalchemy.types import NullType
 
-from bgledger.errors import IdempotencyKeyReusedError
+from bgledger.errors import IdempotencyKeyReusedError, InvalidDelayError
 from bgledger.store.keys import KEYS, KeyBook, Keyed, checked_key
 
-__all__ = ["PUBLICATIONS", "Publication", "PublicationBook", "PublicationFinding", "Published"]
+__all__ = [
+    "MOST_DELAY",
+    "PUBLICATIONS",
+    "Publication",
+    "PublicationBook",
+    "PublicationFinding",
+    "Published",
+    "checked_delay",
+    "delay_text",
+    "parse_delay",
+]
 
 _METADATA = MetaData()
 PUBLICATIONS = Table(
@@ -68,8 +88,13 @@ PUBLICATIONS = Table(
     Column("by", Text, nullable=False),
     Column("at", Text, nullable=False),  # ISO 8601, UTC, to the second
     Column("follows", Integer, nullable=False),  # the event's change before it (0: none)
+    Column("delay", Integer, nullable=False, server_default="0"),  # seconds (0: live)
     UniqueConstraint("event", "follows", name="bgledger_publications_one_history"),
 )
+ADDED = ("delay",)
+"""Columns added after the table was first made (:func:`_add_columns`)."""
+MOST_DELAY = 24 * 3600
+"""The longest spectator delay, in seconds: a day (a round is over long before)."""
 RETRIES = 5
 """How often a change decides again after another server's change won the race."""
 
@@ -81,7 +106,8 @@ Transaction = Callable[[bool], AbstractContextManager[Connection]]
 class Publication:
     """An event's wall as one change left it: open (``published``) or not, who, when.
 
-    ``sequence`` 0 is an event never published: nobody, never.
+    ``sequence`` 0 is an event never published: nobody, never.  ``delay``: the seconds
+    spectators see its matches behind (0: live).
     """
 
     event: str
@@ -89,17 +115,22 @@ class Publication:
     by: str | None = None
     at: str | None = None
     sequence: int = 0
+    delay: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        """``GET /api/events/E/publication``: ``{"event", "published", "by", "at"}``."""
-        return {"event": self.event, "published": self.published, "by": self.by, "at": self.at}
+        """``GET /api/events/E/publication``: ``{"event", "published", "by", "at",
+        "delay_seconds"}``."""
+        return {"event": self.event, "published": self.published, "by": self.by, "at": self.at,
+                "delay_seconds": self.delay}  # fmt: skip
 
     def text(self) -> str:
-        """The latest change in words: ``published at AT by BY``, ``withdrawn ...``, ``never
-        published``."""
+        """The latest change in words: ``published at AT by BY``, ``published with a 15 min
+        delay at ...``, ``withdrawn ...``, ``never published``."""
         if self.sequence == 0:
             return "never published"
         state = "published" if self.published else "withdrawn"
+        if self.published and self.delay:
+            state += f" with a {delay_text(self.delay)} delay"
         return f"{state} at {self.at} by {self.by}"
 
 
@@ -119,9 +150,10 @@ class Published:
         """The answer in the director's words."""
         now = self.publication
         name = repr(now.event)
+        delayed = f", {delay_text(now.delay)} behind" if now.delay else ""
         if self.recorded:
             if now.published:
-                return f"event {name} is public: its wall is open to spectators"
+                return f"event {name} is public: its wall is open to spectators{delayed}"
             return f"event {name} is no longer public: its wall is closed to spectators"
         if now.published:
             return f"event {name} is public already ({now.text()}): nothing recorded"
@@ -151,11 +183,25 @@ class PublicationBook:
         self._ready = False
 
     def _made(self) -> bool:
-        """True once the table exists (a read makes none: nothing was ever published)."""
+        """True once the table exists (a read makes none: nothing was ever published); a
+        table made before :data:`ADDED` is given them first."""
         if not self._ready:
             with self._transaction(False) as connection:
-                self._ready = inspect(connection).has_table(PUBLICATIONS.name)
+                made = inspect(connection).has_table(PUBLICATIONS.name)
+            if made:
+                self._migrate()
+            self._ready = made
         return self._ready
+
+    def _migrate(self) -> None:
+        """Add :data:`ADDED` to a table made before them (another server may at once)."""
+        try:
+            with self._transaction(True) as connection:
+                _add_columns(connection)
+        except (DatabaseError, PersistenceError):  # another server added them since it looked
+            with self._transaction(False) as connection:
+                if _missing(connection):
+                    raise
 
     def _make(self) -> None:
         if not self._ready:
@@ -165,6 +211,7 @@ class PublicationBook:
             except (DatabaseError, PersistenceError):  # another server made it since it looked
                 if not self._made():
                     raise
+            self._migrate()
             self._ready = True
         self._keys.ready()
 
@@ -210,21 +257,34 @@ class PublicationBook:
             raw,
             PUBLICATIONS.c.at,
             PUBLICATIONS.c.follows,
+            type_coerce(PUBLICATIONS.c.delay, NullType()).label("delay"),
         ).order_by(PUBLICATIONS.c.sequence)
         with self._transaction(False) as connection:
             rows = [dict(row) for row in connection.execute(query).mappings()]
         return _audit(rows, events)
 
-    def change(self, event: str, on: bool, by: str, key: str | None = None) -> Published:
+    def change(
+        self, event: str, on: bool, by: str, key: str | None = None, delay: int = 0
+    ) -> Published:
         """Open (``on``) or close the event's wall, recorded ``by`` whom, now; nothing if it is
-        so already.  ``key``: the client's key (a retry answers as the first send did).
+        so already.  ``delay``: the seconds spectators see it behind (only ``on``; a change
+        of it is a change).  ``key``: the client's key (a retry answers as the first send did).
 
+        :raises InvalidDelayError: for a delay outside 0 to :data:`MOST_DELAY`, or with ``--off``.
         :raises InvalidIdempotencyKeyError: for a key that cannot be one.
-        :raises IdempotencyKeyReusedError: for a key used for the other change.
+        :raises IdempotencyKeyReusedError: for a key used for another change.
         """
+        delay = checked_delay(delay)
+        if delay and not on:
+            raise InvalidDelayError(
+                f"--delay {delay_text(delay)} with --off: a withdrawn wall shows nothing, "
+                "late or live; nothing was recorded"
+            )
         keyed = None
         if key is not None:
-            command = "publish" if on else "publish --off"
+            command = "publish --off" if not on else "publish"
+            if delay:
+                command += f" --delay {delay}s"
             keyed = Keyed(f"publish:{event}", checked_key(key), command)
         self._make()
         for _ in range(RETRIES):
@@ -233,24 +293,25 @@ class PublicationBook:
                 if known is not None:
                     return self._replayed(event, keyed, known.command, known.first, known.answer)
             try:
-                return self._decide(event, on, by, keyed)
+                return self._decide(event, on, by, keyed, delay)
             except IntegrityError:  # another change (or the same key) was recorded first
                 continue
-        return self._decide(event, on, by, keyed)
+        return self._decide(event, on, by, keyed, delay)
 
-    def _decide(self, event: str, on: bool, by: str, keyed: Keyed | None) -> Published:
+    def _decide(self, event: str, on: bool, by: str, keyed: Keyed | None, delay: int) -> Published:
         with self._transaction(True) as connection:
             before = _latest(connection, event)
-            if before.published == on:
+            if before.published == on and (not on or before.delay == delay):
                 done = Published(before, recorded=False)
             else:
                 at = datetime.now(UTC).isoformat(timespec="seconds")
                 row = {"event": event, "published": on, "by": by, "at": at,
-                       "follows": before.sequence}  # fmt: skip
+                       "follows": before.sequence, "delay": delay}  # fmt: skip
                 number = connection.execute(
                     insert(PUBLICATIONS).values(row).returning(PUBLICATIONS.c.sequence)
                 ).scalar_one()
-                done = Published(Publication(event, on, by, at, number), recorded=True)
+                made = Publication(event, on, by, at, number, delay)
+                done = Published(made, recorded=True)
             if keyed is not None:
                 sequence = done.publication.sequence
                 answer = "recorded" if done.recorded else ""
@@ -287,8 +348,75 @@ def _latest(connection: Connection, event: str) -> Publication:
 
 
 def _publication(row: Any) -> Publication:
+    delay = row["delay"] if isinstance(row["delay"], int) else 0
     return Publication(row["event"], bool(row["published"]), row["by"], row["at"],
-                       row["sequence"])  # fmt: skip
+                       row["sequence"], delay)  # fmt: skip
+
+
+def _missing(connection: Connection) -> list[str]:
+    """The columns of :data:`ADDED` the table has not (yet)."""
+    have = {column["name"] for column in inspect(connection).get_columns(PUBLICATIONS.name)}
+    return [name for name in ADDED if name not in have]
+
+
+def _add_columns(connection: Connection) -> None:
+    """Add :data:`ADDED` to a table made before them (the migration, on first use): every
+    row before was a live publication (delay 0)."""
+    for name in _missing(connection):
+        connection.exec_driver_sql(
+            f"ALTER TABLE {PUBLICATIONS.name} ADD COLUMN {name} INTEGER NOT NULL DEFAULT 0"
+        )
+
+
+_DELAY = re.compile(r"(?:(\d{1,6})h)?(?:(\d{1,6})m(?:in)?)?(?:(\d{1,6})s)?")
+
+
+def parse_delay(text: str) -> int:
+    """A spectator delay as given (``15m``, ``90s``, ``1h``, ``1h30m``; ``0``: live) in seconds.
+
+    :raises InvalidDelayError: for anything else, or a delay longer than :data:`MOST_DELAY`,
+        naming the input and the rule.
+    """
+    given = text.strip().lower()
+    rule = "a length of time from 0 (live) to 24h, as 15m, 90s or 1h"
+    if given.startswith("-"):
+        raise InvalidDelayError(f"--delay {text!r}: a delay is never negative: {rule}")
+    if given == "0":
+        return 0
+    found = _DELAY.fullmatch(given)
+    if not given or found is None or not any(found.groups()):
+        if given.isdigit():
+            rule = f"give its unit ({given}m, {given}s or {given}h): {rule}"
+        raise InvalidDelayError(f"--delay {text!r}: not a delay: {rule}")
+    hours, minutes, seconds = (int(part or 0) for part in found.groups())
+    return checked_delay(hours * 3600 + minutes * 60 + seconds, text)
+
+
+def checked_delay(seconds: int, given: str | None = None) -> int:
+    """``seconds`` if it is a delay (0 to :data:`MOST_DELAY`).
+
+    :raises InvalidDelayError: naming ``given`` (else the seconds) and the rule.
+    """
+    if isinstance(seconds, bool) or not isinstance(seconds, int) or seconds < 0:
+        shown = given if given is not None else seconds
+        raise InvalidDelayError(f"delay {shown!r}: a whole number of seconds from 0 (live)")
+    if seconds > MOST_DELAY:
+        shown = given if given is not None else f"{seconds}s"
+        raise InvalidDelayError(
+            f"--delay {shown!r} is {delay_text(seconds)}: a spectator delay is at most 24h "
+            "(a day); a wall further behind than that shows nothing of use"
+        )
+    return seconds
+
+
+def delay_text(seconds: int) -> str:
+    """A delay as the wall says it: ``15 min``, ``90 s``, ``1 h``, ``1 h 30 min``."""
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [f"{hours} h"] if hours else []
+    parts += [f"{minutes} min"] if minutes else []
+    parts += [f"{secs} s"] if secs else []
+    return " ".join(parts) or "no"
 
 
 def _audit(rows: list[dict[str, Any]], events: Collection[str] | None) -> list[PublicationFinding]:
@@ -303,17 +431,27 @@ def _audit(rows: list[dict[str, Any]], events: Collection[str] | None) -> list[P
         before = last.get(event)
         opens = row["published"]
         when = _utc(row["at"])
+        delay = row.get("delay", 0)
         why = None
         if opens not in (0, 1):  # True and False are 1 and 0: SQLite keeps what it is given
             why = f"{name} neither publishes nor withdraws: published is {opens!r}"
+        elif type(delay) is not int or not 0 <= delay <= MOST_DELAY:
+            why = (
+                f"{name} has the delay {delay!r}: not whole seconds from 0 (live) to "
+                f"{MOST_DELAY} (a day)"
+            )
+        elif delay and not opens:
+            why = f"{name} withdraws with a delay of {delay} s: a withdrawal has none"
         elif when is None:
             why = f"{name} is dated {row['at']!r}: not a time in UTC"
         elif events is not None and event not in events:
             why = f"{name} names an event no match was started in: nothing could publish it"
         elif follows != (0 if before is None else before["sequence"]):
             why = f"{name} follows {_follows_what(follows, by_sequence, followed, before)}"
-        elif bool(opens) == (before is not None and bool(before["published"])):
-            state = "public already" if opens else "not public"
+        elif bool(opens) == (before is not None and bool(before["published"])) and (
+            not opens or before is None or before.get("delay", 0) == delay
+        ):
+            state = "public already with that delay" if opens else "not public"
             why = (
                 f"{name} {'publishes' if opens else 'withdraws'} an event {state}: a change "
                 "that changes nothing is never recorded"

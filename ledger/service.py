@@ -42,6 +42,7 @@ Example::
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import importlib
 import json
@@ -49,10 +50,11 @@ import logging
 import shlex
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from copy import deepcopy
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
@@ -71,7 +73,7 @@ from bgledger.access import (
 from bgledger.commands.breaks import BEST_OF_THREE
 from bgledger.commands.clock import NOMINAL_MS, SET_RULES, parse_clock
 from bgledger.commands.corrections import entries_in_force
-from bgledger.commands.decide import server_time, stamp
+from bgledger.commands.decide import FUTURE_TOLERANCE, claim_of, stamp, vouched_time
 from bgledger.commands.language import without_comment
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.rulings import RULERS, InvalidRulingError, Ruling
@@ -134,7 +136,15 @@ from bgledger.projections.views.audit import history as audit_history
 from bgledger.projections.views.moment import Moment, moment
 from bgledger.projections.views.step import Replays, Ruled, Step, step
 from bgledger.projections.views.summary import state_json
-from bgledger.publication import PUBLICATIONS, Publication, PublicationBook, Published
+from bgledger.publication import (
+    PUBLICATIONS,
+    Publication,
+    PublicationBook,
+    Published,
+    checked_delay,
+    delay_text,
+    parse_delay,
+)
 from bgledger.rules.judge import Judgement
 from bgledger.rules.judge import judge as judge_play
 from bgledger.rules.legal import check_dice, legal_plays, read_dice
@@ -160,6 +170,11 @@ if TYPE_CHECKING:
     from bgledger.projections.readmodels.tracking import ReadModels
     from bgledger.projections.readmodels.tracking import RebuildReport as RebuildReport
     from bgledger.store.integrity import Verdict as Verdict
+    from bgledger.store.receipt import InvalidReceiptError as InvalidReceiptError
+    from bgledger.store.receipt import ReceiptCheck as ReceiptCheck
+    from bgledger.store.receipt import SealBook
+    from bgledger.store.receipt import receipt_code as receipt_code
+    from bgledger.store.receipt import receipt_text as receipt_text
     from bgledger.store.seal import InvalidSealError as InvalidSealError
     from bgledger.store.seal import Seal as Seal
 
@@ -190,6 +205,7 @@ __all__ = [
     "ImportRefusedError",
     "Imported",
     "InvalidGrantError",
+    "InvalidReceiptError",
     "InvalidSealError",
     "Judgement",
     "Ledger",
@@ -203,6 +219,7 @@ __all__ = [
     "Publication",
     "Published",
     "RebuildReport",
+    "ReceiptCheck",
     "Recorded",
     "ReserveTimePenalized",
     "ReserveTimeRestored",
@@ -219,7 +236,12 @@ __all__ = [
     "TokenEntry",
     "UnreadableRowError",
     "Verdict",
+    "checked_delay",
+    "delay_text",
     "parse_clock",
+    "parse_delay",
+    "receipt_code",
+    "receipt_text",
     "state_document",
     "verdict_text",
     "without_comment",
@@ -231,6 +253,10 @@ _LOADED_ON_USE = {
     "Verdict": "bgledger.store.integrity",
     "InvalidSealError": "bgledger.store.seal",
     "Seal": "bgledger.store.seal",
+    "InvalidReceiptError": "bgledger.store.receipt",
+    "ReceiptCheck": "bgledger.store.receipt",
+    "receipt_code": "bgledger.store.receipt",
+    "receipt_text": "bgledger.store.receipt",
 }
 """The re-exported types whose modules only some commands load: name, module."""
 
@@ -344,6 +370,35 @@ def _try_ruling(
         text = Ledger.rule_text(profile, made.rule) if made.rule else ()
         return RulingOption(kind.verb, event, made.rule, ruler, True, effect, agreed, text)
     return closed
+
+
+def _result(events: Sequence[MatchEvent]) -> str:
+    """The result ``events`` (a match's first) give, as a receipt signs it."""
+    from bgledger.projections.views.scoresheet import final_line
+
+    state = corrected(events)
+    assert state is not None  # the history of a match begins with MatchStarted
+    return final_line(state)
+
+
+def _signer(seal: Seal, name: str, pub: Path | None) -> str:
+    """Who signed a receipt, as far as ``pub`` (the director's public key) tells.
+
+    :raises InvalidSealError: for an unreadable ``pub``.
+    :raises SealRefusedError: for a receipt another key signed.
+    """
+    from bgledger.store.seal import load_public_key
+
+    if pub is None:
+        return (
+            f"signed by key {seal.public_key[:16]}... (--pub DIRECTOR.pub checks it is the "
+            "director's)"
+        )
+    if load_public_key(pub) != seal.public_key:
+        raise SealRefusedError(
+            f"{seal.match_id}: receipt {name} was not signed by the key in {pub}"
+        )
+    return f"signed by the key in {pub}"
 
 
 def verdict_text(verdict: Verdict) -> str:
@@ -666,10 +721,12 @@ class Ledger:
         self._token_book: TokenBook | None = None
         self._key_book: KeyBook | None = None
         self._publication_book: PublicationBook | None = None
+        self._seal_book: SealBook | None = None
         self._stream_names: dict[UUID, str] = {}  # a match's stream never changes its name
         self._listeners: list[Callable[[Recorded[Any]], None]] = []
         self._fresh = Fresh()
         self._publication_changes = 0
+        self._event_times: dict[str, tuple[int, ...]] = {}  # by match: each prefix's latest ms
 
     def close(self) -> None:
         """Close the database connections."""
@@ -1054,14 +1111,21 @@ class Ledger:
             before, version = match.state, match.version
             if grant is not None and isinstance(timed, Undo | Amend):
                 self._check_correction(grant, match_id, history, timed)
-            done = timed
-            if grant is not None and grant.role == "scorekeeper" and timed.at is not None:
-                # a scorekeeper's lines take the server's time, or an offline pad's earlier moment
-                done = replace(timed, at=server_time(timed.at, before.last_at))
-            return before, version, done.perform(match, by, history), match
+            done, claim = timed, ""
+            if grant is not None and timed.at is not None:
+                # a token's time is a claim: taken as the ledger can vouch for it (principle 13)
+                scorekeeper = grant.role == "scorekeeper"
+                taken, claim = vouched_time(timed.at, before, claim_only=scorekeeper)
+                done = replace(timed, at=taken)
+            with match.claiming(claim):
+                return before, version, done.perform(match, by, history), match
 
-        # the token checked again as the line goes in (its body may have come in slowly)
-        guard = TokenBook.still_held(grant) if grant is not None else None
+        # the token checked again as the line goes in (its body may have come in slowly), and
+        # a scorekeeper's time against his token's last contact
+        guard = None
+        if grant is not None:
+            claimed = claim_of(timed.at) if grant.role == "scorekeeper" else None
+            guard = TokenBook.still_held(grant, claimed, FUTURE_TOLERANCE)
         if timed.needs_history or timed.reads_history:
             return self._store.rule(match_id, decide, keyed, guard)
         return self._store.act(match_id, lambda m: decide(m, []), keyed, guard)
@@ -1329,8 +1393,9 @@ class Ledger:
             self._content_keys[match_id] = known
         return known[1]
 
-    def export(self, match_id: str, kind: str) -> str:
-        """The match as ``kind``, one of :data:`EXPORT_FORMATS`.
+    def export(self, match_id: str, kind: str, at: int | None = None) -> str:
+        """The match as ``kind``, one of :data:`EXPORT_FORMATS`; ``at``: as recorded after
+        event ``at`` (a delayed spectator's ``.mat``).
 
         ``json`` is every event as recorded, rulings included (lossless: import
         reads it back); ``mat`` and the score sheets (USBGF 4.7) are the match
@@ -1344,17 +1409,20 @@ class Ledger:
         from bgledger.interchange.mat_writer import export_mat
         from bgledger.projections.views.scoresheet import scoresheet_html, scoresheet_text
 
-        events = self._store.history(match_id)
+        events = self._store.history(match_id)[:at]
         if kind == "mat":
             return export_mat(events)
         if kind == "json":
             return json.dumps(export_json(events), ensure_ascii=False, indent=1) + "\n"
         if kind not in EXPORT_FORMATS:
             raise ValueError(f"export format {kind!r}: one of {', '.join(EXPORT_FORMATS)}")
+        from bgledger.store.receipt import receipt_lines
+
         state = corrected(events)
         assert state is not None  # the history of a match begins with MatchStarted
         render = scoresheet_text if kind == "scoresheet" else scoresheet_html
-        return render(state, events)
+        sealed = self._seals().receipt_of(match_id, events)
+        return render(state, events, receipt_lines(sealed) if sealed is not None else ())
 
     # -- tamper evidence -------------------------------------------------------------------
 
@@ -1437,7 +1505,9 @@ class Ledger:
         """A director's signed digest of the match as it stands (written to ``out`` if given).
 
         The match is verified first: one with a mismatch, or whose last event
-        was recorded before hash chains, is not sealed.
+        was recorded before hash chains, is not sealed.  The seal signs the
+        match's result then too, and is kept beside the events: it is the
+        receipt (:mod:`~bgledger.store.receipt`) its score sheet prints.
 
         :raises InvalidSealError: for an unreadable key, or a seal file that cannot be written.
         :raises SealRefusedError: for a match that cannot be sealed.
@@ -1445,7 +1515,110 @@ class Ledger:
         """
         from bgledger.store.seal import seal_match
 
-        return seal_match(self.verify, match_id, key, out)
+        def result(events: int) -> str:
+            return _result(self._store.history(match_id)[:events])
+
+        made = seal_match(self.verify, match_id, key, out, result)
+        self._seals().keep(made)
+        return made
+
+    def _seals(self) -> SealBook:
+        from bgledger.store.receipt import SealBook
+
+        if self._seal_book is None:
+            datastore = getattr(self._store.recorder, "datastore")  # noqa: B009
+            self._seal_book = SealBook(datastore.transaction)
+        return self._seal_book
+
+    def seals_kept(self, match_id: str) -> int:
+        """How many seals of ``match_id`` this ledger keeps (a new one changes its score sheet)."""
+        return len(self._seals().seals(match_id))
+
+    def receipt(self, match_id: str) -> Seal | None:
+        """The receipt of ``match_id``: its latest seal that its events still extend (a
+        kept seal is checked against them, and its signature, before it is shown).
+
+        :raises MatchNotFoundError: for an unknown match.
+        """
+        return self._seals().receipt_of(match_id, self._store.history(match_id))
+
+    def check_receipt(
+        self, text: str, name: str, *, pub: Path | None = None, kept_only: bool = False
+    ) -> ReceiptCheck:
+        """A receipt (``text``, from ``name``) checked against this ledger.
+
+        Its signature is checked, and its signer: the director's public key in
+        ``pub``, else whether this ledger kept a seal made with the same key.
+        The match is verified first (:meth:`verify`), then its events up to the
+        sealed one must be those sealed and give its result.  ``kept_only`` (a page
+        anyone may ask): a receipt whose key never sealed its match in this ledger
+        is refused before the match is read, in the same words whether the match
+        exists or not.
+
+        :raises InvalidReceiptError: for a receipt that cannot be read or whose printed
+            lines differ from its code.
+        :raises InvalidSealError: for an unreadable ``pub``.
+        :raises SealRefusedError: for a signature that does not match, or another signer.
+        :raises MatchNotFoundError: for a match this ledger does not hold.
+        """
+        from bgledger.store.receipt import check_receipt, read_receipt
+
+        seal = read_receipt(text, name)
+        fingerprint = seal.public_key[:16]
+        kept = any(k.public_key == seal.public_key for k in self._seals().seals(seal.match_id))
+        if kept_only and not kept:
+            raise SealRefusedError(
+                f"{seal.match_id}: this ledger keeps no seal of match {seal.match_id!r} made "
+                f"with the receipt's key ({fingerprint}...): check it against the ledger or "
+                "the copy its director named"
+            )
+        signer = _signer(seal, name, pub)
+        if pub is None and kept:
+            signer = f"signed by key {fingerprint}..., which sealed this match in this ledger"
+        (verdict,) = self.verify(seal.match_id)
+        events = self._store.history(seal.match_id)
+        checked = check_receipt(seal, events, "this ledger", _result, signer)
+        if not verdict.ok:
+            differences = (verdict_text(verdict), *checked.differences)
+            return replace(checked, differences=differences)
+        return checked
+
+    @staticmethod
+    def check_receipt_copy(
+        text: str, name: str, copy: Path, *, pub: Path | None = None
+    ) -> ReceiptCheck:
+        """A receipt (``text``, from ``name``) checked against a JSON ``copy`` of its match
+        (``export --format json``), with no ledger: its events are linked afresh from their
+        content, and must be those sealed and give its result.  The signer as
+        :meth:`check_receipt`, by ``pub`` only.
+
+        :raises InvalidReceiptError: for a receipt or copy that cannot be read.
+        :raises InvalidMatchJsonError: for a copy that is no match's export.
+        :raises InvalidSealError: for an unreadable ``pub``.
+        :raises SealRefusedError: for a signature that does not match, another signer,
+            or a copy of another match.
+        """
+        from bgledger.events.chain import rechain
+        from bgledger.interchange.json_stream import read_json
+        from bgledger.interchange.mat import read_bounded
+        from bgledger.store.receipt import InvalidReceiptError, check_receipt, read_receipt
+
+        seal = read_receipt(text, name)
+        signer = _signer(seal, name, pub)
+        try:
+            written = read_bounded(copy).decode("utf-8", errors="replace")
+        except OSError as error:
+            raise InvalidReceiptError(
+                f"copy {copy}: cannot be read: {error.strerror or error}"
+            ) from None
+        document = read_json(written, name=str(copy))
+        if document.match_id != seal.match_id:
+            raise SealRefusedError(
+                f"{copy}: the copy is of match {document.match_id!r}, the receipt of "
+                f"{seal.match_id!r}"
+            )
+        events = rechain(document.events)
+        return check_receipt(seal, events, f"the copy {copy}", _result, signer)
 
     @staticmethod
     def keygen(path: Path) -> Path:
@@ -1655,8 +1828,13 @@ class Ledger:
         by: str,
         grant: Grant | None = None,
         key: str | None = None,
+        delay: int = 0,
     ) -> Published:
         """Open the wall of ``event`` to spectators (``on``), or close it, recorded ``by`` whom.
+
+        ``delay``: the seconds spectators see every match behind (0: live; at most a
+        day; :func:`~bgledger.publication.parse_delay` reads ``15m``); publishing with
+        another delay than the wall's is a change.
 
         The wall is as the latest change left it (:meth:`published`); a change that
         leaves it as it is records nothing and says so.  ``grant`` is the authority of a
@@ -1666,11 +1844,13 @@ class Ledger:
 
         :raises TokenScopeError: for a grant that is not the event's director's.
         :raises EventNotFoundError: for an event no match was started in.
+        :raises InvalidDelayError: for a delay that is none, or one given with ``on`` false.
         :raises InvalidIdempotencyKeyError: for a key that cannot be one.
         :raises IdempotencyKeyReusedError: for a key used for the other change.
         """
         if grant is not None:
             grant.check_publishes(event)
+        checked_delay(delay)
         names = {started.event for started in self._store.started()}
         if not event.strip() or event not in names:
             close = difflib.get_close_matches(event, sorted(names - {""}), n=3, cutoff=0.6)
@@ -1679,7 +1859,7 @@ class Ledger:
                 f"event {event!r}: no match of it was started (an event is published once its "
                 f"matches are: 'bgledger start --event E', 'bgledger list'){hint}"
             )
-        done = self._publishing().change(event, on, by, key)
+        done = self._publishing().change(event, on, by, key, delay)
         self._publication_changes += 1
         return done
 
@@ -1735,6 +1915,61 @@ class Ledger:
         if grant is not None and grant.reads_event(event, desk=desk):
             return True
         return not desk and event is not None and self.published(event)
+
+    def read_delay(self, match_id: str, grant: Grant | None) -> int:
+        """The seconds behind ``grant`` (None: no token) sees ``match_id``: its event's
+        publication delay (``publish --delay``) for a spectator, 0 (live) for a token that
+        reaches the match (its scorekeeper, the director, the committee) or an event
+        published live.  0 for an unknown match (the read gate refuses it anyway)."""
+        try:
+            event = self.state(match_id).event
+        except MatchNotFoundError:
+            return 0
+        if not event or (grant is not None and grant.reads(match_id, event)):
+            return 0
+        return self.read_delay_event(event, None)
+
+    def read_delay_event(self, event: str | None, grant: Grant | None) -> int:
+        """The seconds behind ``grant`` sees the wall of ``event`` (:meth:`read_delay`)."""
+        if event is None or (grant is not None and grant.reads_event(event)):
+            return 0
+        publication = self.publication(event)
+        return publication.delay if publication.published else 0
+
+    def events_as_of(self, match_id: str, when: datetime) -> int:
+        """How many events of ``match_id`` the match had as it stood at ``when``: those before
+        the first whose time (``at``, as recorded) is later; at least 1 (the start), so a
+        match begun since shows as not begun.  A late entry (received after ``when`` but
+        dated before it) counts by its time.  Reads only the events stored since the last
+        asking (the times are kept by match).
+
+        :raises MatchNotFoundError: for an unknown match.
+        """
+        kept = self._event_times.get(match_id)
+        if kept is None:
+            events: Sequence[MatchEvent] = self._store.history(match_id)
+            kept = ()
+        else:
+            events = self._events_after(match_id, len(kept))
+        if events:
+            times = list(kept)
+            latest = times[-1] if times else -(2**62)
+            for event in events:
+                latest = max(latest, at_ms(event.at))
+                times.append(latest)
+            kept = tuple(times)
+            if len(self._event_times) >= 4096:  # bounded: forget the oldest
+                self._event_times.pop(next(iter(self._event_times)), None)
+            self._event_times[match_id] = kept
+        cutoff = round(when.timestamp() * 1000)
+        return max(1, bisect.bisect_right(kept, cutoff))
+
+    def delayed_events(self, match_id: str, delay: int) -> int | None:
+        """The event a reader ``delay`` seconds behind sees the match after (None: live,
+        for a delay of 0): :meth:`events_as_of` now less the delay."""
+        if not delay:
+            return None
+        return self.events_as_of(match_id, datetime.now(UTC) - timedelta(seconds=delay))
 
     def check_read(self, match_id: str, grant: Grant | None, *, desk: bool = False) -> None:
         """Refuse a read :meth:`may_read` does not allow, as an unknown match is refused.
@@ -1825,6 +2060,15 @@ class Ledger:
 
         return [row for row in self.matches(event) if readable(row)]
 
+    def row_after(self, row: dict[str, Any], state: MatchState) -> dict[str, Any]:
+        """A read-model row of :meth:`matches` as its match stood in ``state`` (the match as
+        recorded after an earlier event: what a delayed spectator's wall shows), with its
+        ``status`` in words; ``state`` is not kept anywhere."""
+        from bgledger.projections.readmodels.rows import match_row, status_text
+
+        then = match_row(state, row["stream"], state.events)
+        return {**then, "status": status_text(then)}
+
     def _row_state(self, row: dict[str, Any]) -> MatchState:
         """The state a read-model row keeps, or the match folded if it is in an older form."""
         from bgledger.projections.state.codec import state_from_dict
@@ -1874,6 +2118,16 @@ class Ledger:
         Finished matches count by their final score; one without a winner is in progress.
         """
         return self._read_models().standings(event)
+
+    @staticmethod
+    def standings_of(matches: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """The standings of ``matches`` (rows of :meth:`matches`, as a wall shows them, a
+        delayed wall's included), ranked: the most matches won first, then the fewest
+        lost, then the points difference (:func:`~bgledger.projections.readmodels.rows.ranked`).
+        """
+        from bgledger.projections.readmodels.rows import ranked, standings_rows
+
+        return ranked(standings_rows(matches))
 
     def rebuild(self, *, full: bool = False) -> RebuildReport:
         """Recompute every read model from the events, in one transaction.

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
+from bgledger import access
 from bgledger.errors import InvalidTimeError
 from bgledger.service import Ledger
 from tests.webclient import post
@@ -109,12 +110,17 @@ def test_a_scorekeepers_time_later_than_now_is_the_servers_time(
 
 
 def test_an_offline_pads_earlier_moment_stands(
-    client: TestClient, ledger: Ledger, tokens: dict[str, str]
+    client: TestClient, ledger: Ledger, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    with monkeypatch.context() as patched:  # the pad's link, handed out ten minutes ago
+        patched.setattr(access, "_now", lambda: iso(-600))
+        token = ledger.issue_token("scorekeeper", match_id="m", label="Sam")
     earlier = datetime.fromisoformat(iso(-60))
-    answer = post(client, "m", f"@{earlier.isoformat()} opening 3 1", tokens["scorekeeper"])
+    answer = post(client, "m", f"@{earlier.isoformat()} opening 3 1", token)
     assert answer.status_code == 201, answer.text
     assert at_of(ledger, "m") == earlier
-    # ... and an earlier one than the last event is still refused: times never go backwards
-    answer = post(client, "m", f"@{iso(-120)} move 8/5 6/5", tokens["scorekeeper"])
+    # ... and one earlier than what the pad sent before is refused (issue 32): its token's
+    # last contact was the line just sent
+    answer = post(client, "m", f"@{iso(-120)} move 8/5 6/5", token)
     assert answer.status_code == 400, answer.text
+    assert "before this token's last contact" in answer.json()["error"]

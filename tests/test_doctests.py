@@ -18,6 +18,7 @@ MODULES = [
     "bgledger.commands.play",
     "bgledger.commands.cube",
     "bgledger.commands.premature",
+    "bgledger.commands.statements",
     "bgledger.rules.profiles",
     "bgledger.projections.views.audit",
     "bgledger.projections.views.words",

@@ -294,6 +294,8 @@ _example(voc.Reject, [*_GAME, "resign single --as-played", "reject", "roll 6 4"]
 _example(voc.AcceptRoll, ["opening 3 1", "roll 6 4 --premature", "accept-roll"])
 _example(voc.RefuseRoll, ["opening 3 1", "roll 6 4 --premature", "refuse-roll"])
 _example(voc.Setup, [SETUP, "opening 3 1"])
+# cube statements (issue 33): Ann said she would pass, Bob doubles at once, Ann drops
+_example(voc.Announce, [*_GAME, "announce pass a", "double", "drop"])
 _example(voc.Note, [*_GAME, "note Bob asked for the director"])
 _example(voc.Hit, [*_GAME, "hit", "roll 6 4"], **_CLOCKED)
 _example(voc.ClockResume, [*_GAME, "clock stop dispute", "+60 clock resume"], **_CLOCKED)

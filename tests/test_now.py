@@ -43,6 +43,11 @@ def plain_lines(state: MatchState, rng: random.Random) -> dict[str, list[str]]:
         **{verb: [verb] for verb in ("double", "take", "drop", "accept", "reject")},
         **{verb: [verb] for verb in ("accept-roll", "refuse-roll", "hit", "break end")},
         **{f"resign {level}": [f"resign {level}"] for level in ("single", "gammon", "backgammon")},
+        **{  # cube statements (issue 33): each player's, each kind
+            f"announce {says} {p}": [f"announce {says} {p}"]
+            for says in ("double", "pass")
+            for p in ("a", "b")
+        },
     }
 
 
@@ -58,7 +63,8 @@ def accepted(match: Match, line: str) -> bool:
 def test_the_plain_lines_cover_the_table_verbs() -> None:
     state = Match.start(match_uuid("p"), "p", ("Ann", "Bob"), 5, by="kim").state
     keys = plain_lines(state, random.Random(0))
-    assert {key.split()[0] if key.startswith("resign") else key for key in keys} == set(TABLE_VERBS)
+    several = ("resign", "announce")  # a verb with a line for each level, statement, player
+    assert {key.split()[0] if key.startswith(several) else key for key in keys} == set(TABLE_VERBS)
     assert set(TABLE_VERBS) <= VERBS
 
 
@@ -220,4 +226,5 @@ def test_the_manual_shows_what_show_json_gives(db: str) -> None:
     }
     for allowed in example["allowed"]:
         assert allowed in answer["allowed"]
-    assert [a for a in answer["allowed"] if a["party"] in ("a", "b")] == example["allowed"][:1]
+    players = [a for a in example["allowed"] if a["party"] in ("a", "b")]
+    assert [a for a in answer["allowed"] if a["party"] in ("a", "b")] == players

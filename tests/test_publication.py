@@ -48,6 +48,7 @@ def test_an_event_is_not_public_until_its_director_publishes_it(ledger: Ledger, 
         "published": False,
         "by": None,
         "at": None,
+        "delay_seconds": 0,
     }
     assert ledger.publications(event) == []
 
@@ -71,6 +72,7 @@ def test_publish_then_withdraw_the_latest_decides_and_both_are_kept(
         "published": False,
         "by": "Eli",
         "at": history[1].at,
+        "delay_seconds": 0,
     }
 
 

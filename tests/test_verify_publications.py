@@ -31,8 +31,8 @@ def cli(url: str, *args: str) -> Result:
 
 @pytest.fixture(scope="module")
 def published(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A ledger whose 'Open Cup' was published (row 1), withdrawn (2), published again (3), and
-    whose 'Ladder' was published (4)."""
+    """A ledger whose 'Open Cup' was published (row 1), withdrawn (2), published again (3),
+    whose 'Ladder' was published (4), and 'Open Cup' then delayed 15 minutes (5)."""
     path = tmp_path_factory.mktemp("published") / "ledger.db"
     ledger = Ledger(f"sqlite:///{path}")
     ledger.start(("Ann", "Bob"), 5, match_id="final", event="Open Cup", by="kim")
@@ -41,7 +41,9 @@ def published(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ledger.publish("Open Cup", on=False, by="Eli")
     ledger.publish("Open Cup", by="Dana")
     ledger.publish("Ladder", by="Dana")
-    assert [p.sequence for p in ledger.publications("Open Cup")] == [1, 2, 3]
+    ledger.publish("Open Cup", by="Dana", delay=900)  # 15 minutes behind: a change (row 5)
+    assert [p.sequence for p in ledger.publications("Open Cup")] == [1, 2, 3, 5]
+    assert ledger.publication("Open Cup").delay == 900
     ledger.close()
     return path
 
@@ -116,6 +118,27 @@ DAMAGES = {
         ["UPDATE bgledger_publications SET at = replace(at, '+00:00', '+02:00')"],
         "row 1 (event 'Open Cup') is dated",
     ),
+    # the spectator delay (publish --delay): whole seconds from 0 to a day, none on a withdrawal
+    "a negative delay": (
+        ["UPDATE bgledger_publications SET delay = -900 WHERE sequence = 3"],
+        "row 3 (event 'Open Cup') has the delay -900: not whole seconds from 0 (live) to 86400",
+    ),
+    "a delay past a day": (
+        ["UPDATE bgledger_publications SET delay = 86401 WHERE sequence = 1"],
+        "row 1 (event 'Open Cup') has the delay 86401: not whole seconds from 0 (live) to 86400",
+    ),
+    "a delay that is no number": (
+        ["UPDATE bgledger_publications SET delay = '15m' WHERE sequence = 4"],
+        "row 4 (event 'Ladder') has the delay '15m': not whole seconds",
+    ),
+    "a withdrawal with a delay": (
+        ["UPDATE bgledger_publications SET delay = 900 WHERE sequence = 2"],
+        "row 2 (event 'Open Cup') withdraws with a delay of 900 s: a withdrawal has none",
+    ),
+    "a change of nothing, its delay set back to the one before": (
+        ["UPDATE bgledger_publications SET delay = 0 WHERE sequence = 5"],
+        "row 5 (event 'Open Cup') publishes an event public already with that delay",
+    ),
 }
 
 
@@ -147,3 +170,30 @@ def test_verifying_one_match_leaves_the_publications_to_the_whole_ledger(copy: P
     url = f"sqlite:///{copy}"
     assert cli(url, "verify", "final").exit_code == 0
     assert cli(url, "verify").exit_code == 1
+
+
+def test_a_table_made_before_the_delay_is_given_it_and_verifies_clean(tmp_path: Path) -> None:
+    """A ledger published before ``--delay`` existed: its table has no ``delay`` column; the
+    first use adds it (0: every row before was live), and ``verify`` and ``publish`` go on."""
+    path = tmp_path / "ledger.db"
+    ledger = Ledger(f"sqlite:///{path}")
+    ledger.start(("Ann", "Bob"), 5, match_id="final", event="Open Cup", by="kim")
+    ledger.close()
+    with sqlite3.connect(path) as db:  # the table as the ledger made it before the delay
+        db.execute(
+            "CREATE TABLE bgledger_publications (sequence INTEGER PRIMARY KEY AUTOINCREMENT, "
+            "event TEXT NOT NULL, published BOOLEAN NOT NULL, by TEXT NOT NULL, at TEXT NOT "
+            "NULL, follows INTEGER NOT NULL, CONSTRAINT bgledger_publications_one_history "
+            "UNIQUE (event, follows))"
+        )
+        db.execute(
+            "INSERT INTO bgledger_publications (event, published, by, at, follows) "
+            "VALUES ('Open Cup', 1, 'Dana', '2026-11-27T18:35:18+00:00', 0)"
+        )
+    url = f"sqlite:///{path}"
+    assert cli(url, "verify").exit_code == 0
+    listed = json.loads(cli(url, "publish", "--event", "Open Cup", "--history", "--json").stdout)
+    assert [(p["by"], p["delay_seconds"]) for p in listed["publications"]] == [("Dana", 0)]
+    delayed = cli(url, "publish", "--event", "Open Cup", "--delay", "15m", "--by", "Eli")
+    assert delayed.exit_code == 0, delayed.output
+    assert cli(url, "verify").exit_code == 0

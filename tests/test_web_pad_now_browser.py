@@ -36,6 +36,10 @@ MATCHES: dict[str, tuple[str, tuple[str, ...]]] = {
     "play": ("none", ("opening 5 2",)),
     "break": ("none", ("break start a",)),
     "over": ("none", (*GAME, "double", "drop", *GAME, "double --as-played", "drop")),
+    # cube statements (issue 33): Bob said "I am going to double" (USBGF 4.4.3), Ann "I would
+    # pass" (USBGF 4.4.4); then Bob doubled, and Ann may only drop
+    "said": ("none", (*GAME, "announce double b", "announce pass a")),
+    "bound": ("none", (*GAME, "announce pass a", "double")),
 }
 SHOWN = """return Array.from(document.querySelectorAll('#pad [data-offer]'))
   .filter(function (e) { return !e.hidden && !e.closest('[hidden]'); })
@@ -100,6 +104,11 @@ def test_the_pad_shows_the_controls_the_domain_offers_and_no_other(
         assert shown - {"hit"} <= offered, (match, shown - offered)
         if match in ("crawford", "owned"):
             assert "double" not in shown, match
+        if match == "said":  # Bob must double: no dice to roll, the Double button
+            assert "roll" not in offered and "double" in shown, (match, shown)
+            assert "statement-panel" not in driver.page_source or "announce double b" not in shown
+        if match == "bound":  # Ann must drop: no Take button
+            assert "take" not in shown and "drop" in shown, (match, shown)
         if match == "hit":
             assert document["now"]["due"] == "a" and "roll" not in offered
             assert "due" in driver.find_element("id", "hit").get_attribute("class")

@@ -71,6 +71,7 @@ ADDRESSES = {
     "/matches/{match_id}/packet": "/matches/final/packet",
     "/matches/{match_id}/scoresheet": "/matches/final/scoresheet",
     "/events/{event:path}/wall": "/events/Open%202026/wall",
+    "/events/{event:path}/wall/standings": "/events/Open%202026/wall/standings",
     "/api/events/{event:path}/wall/events": "/api/events/Open%202026/wall/events",
     "/matches/{match_id}/watch": "/matches/final/watch",
     "/matches/{match_id}/watch/live": "/matches/final/watch/live",
@@ -92,7 +93,11 @@ ADDRESSES = {
 }
 STREAMS = {p for p, read in READS.items() if read.stream}
 DESK = {p for p, read in READS.items() if read.shows in ("desk", "console")}
-SPECTATORS = {"/events/{event:path}/wall", "/api/events/{event:path}/wall/events"}
+SPECTATORS = {
+    "/events/{event:path}/wall",
+    "/events/{event:path}/wall/standings",
+    "/api/events/{event:path}/wall/events",
+}
 """Routes open to spectators only once published (a token before it does not open them)."""
 WHOLE_LEDGER = {"/director", "/director/live", "/director/standings", "/api/director/events",
                 "/director/cards/{match_id}"}  # fmt: skip

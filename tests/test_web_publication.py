@@ -65,7 +65,13 @@ def test_the_wall_is_not_public_until_the_director_publishes_it(
 ) -> None:
     before = client.get(PUBLICATION)
     assert before.status_code == 200
-    assert before.json() == {"event": "Open 2026", "published": False, "by": None, "at": None}
+    assert before.json() == {
+        "event": "Open 2026",
+        "published": False,
+        "by": None,
+        "at": None,
+        "delay_seconds": 0,
+    }
     opened = publish(client, tokens["director"], True)
     assert opened.status_code == 201
     answer = opened.json()
@@ -76,6 +82,7 @@ def test_the_wall_is_not_public_until_the_director_publishes_it(
         "published": True,
         "by": "Dana",
         "at": answer["at"],
+        "delay_seconds": 0,
     }
     again = publish(client, tokens["director"], True)
     assert again.status_code == 200 and again.json()["recorded"] is False

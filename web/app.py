@@ -73,6 +73,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from bgledger.errors import (
     ActionRefusedError,
     ConcurrentWriteError,
+    DelayedReadError,
     EventLooksLikeError,
     IdempotencyKeyReusedError,
     MatchNotFoundError,
@@ -89,6 +90,7 @@ from bgledger.rules.errors import BgLedgerError
 from bgledger.service import Ledger, UnreadableRowError
 from bgledger.web.body import LINE_LIMIT, bearer_of, json_body, text_field
 from bgledger.web.committee import replay_routes
+from bgledger.web.delayed import Delayed, delay_words
 from bgledger.web.director import console_news, director_routes
 from bgledger.web.feeds import NOTES, FeedHub, Subscription
 from bgledger.web.heavy import HeavyReads
@@ -126,7 +128,7 @@ def error_document(error: Exception) -> tuple[int, dict[str, Any]]:
     """
     if isinstance(error, UnknownTokenError):
         return 401, {"error": str(error)}
-    if isinstance(error, TokenScopeError):
+    if isinstance(error, TokenScopeError | DelayedReadError):
         return 403, {"error": str(error)}
     if isinstance(error, MatchNotFoundError):
         return 404, {"error": str(error)}
@@ -174,6 +176,7 @@ def create_app(
     limits = streams or StreamLimits(total=stream_room())
     live = Streams(limits, ledger.last_stored, poll_seconds, feeds)
     heavy = HeavyReads(ledger)  # the packet, the score sheet, the replay: kept, a few at once
+    delayed = Delayed(ledger)  # what spectators of an event published with a delay see
 
     def page(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
         return templates.TemplateResponse(request, name, context, status_code=status)
@@ -219,6 +222,13 @@ def create_app(
         reader = getattr(request.state, "reader", None)  # the read gate's: the token's grant
         rows = ledger.readable_matches(request.query_params.get("event") or None, reader)
         events = list(dict.fromkeys(row["event"] for row in rows if row["event"]))
+        # a spectator of an event published with a delay: its matches as they stood then,
+        # each linking to its spectator's page (the match page shows it as it stands)
+        behind = {event: ledger.read_delay_event(event, reader) for event in events}
+        for i, row in enumerate(rows):
+            delay = behind.get(row["event"], 0)
+            if delay and not (reader is not None and reader.reads(row["match_id"], row["event"])):
+                rows[i] = {**delayed.row(row, delay), "delay": delay_words(delay)}
         return page(request, "index.html", {"rows": rows, "events": events})
 
     def notes_for(request: Request, match_id: str) -> bool:
@@ -306,6 +316,10 @@ def create_app(
             after = "now" if subscription.start is None else f"event {subscription.start}"
             return [f"retry: 1000\n: following {json.dumps(match_id)} after {after}\n\n"]
 
+        delay = getattr(request.state, "delay", 0)  # the read gate's: a delayed spectator's
+        if delay:  # the events as each becomes ``delay`` old, worked out once for all
+            said, news = await run_in_threadpool(delayed.match_stream, match_id, delay, start)
+            return live.follow_news(client_of(request), said, news)
         # one feed per match, shared by every stream that follows it (bgledger.web.feeds):
         # a stream opened on a match others follow reads nothing
         follow = partial(feeds.follow_match, match_id, start)
@@ -353,7 +367,9 @@ def create_app(
         Route("/", index),
         Route("/favicon.ico", favicon),
         *new_match_routes(ledger, page),  # before /matches/{match_id}: 'new' is no match
-        *publication_routes(ledger),  # before /matches/{match_id} too: M.mat is a match's file
+        *publication_routes(
+            ledger, delayed
+        ),  # before /matches/{match_id} too: M.mat is a match's file
         Route("/matches/{match_id}", match_page),
         Route("/matches/{match_id}/live", match_live),
         Route("/matches/{match_id}/pad", pad_page),
@@ -365,7 +381,9 @@ def create_app(
         Route("/api/matches/{match_id}/events", events),
         Route("/api/matches/{match_id}/rulings", rulings),
         *replay_routes(ledger, page, heavy),
-        *wall_routes(ledger, page, live, feeds),  # before the director's: /api/events/E/wall/events
+        *wall_routes(
+            ledger, page, live, feeds, delayed
+        ),  # before the director's: /api/events/E/wall/events
         *director_routes(ledger, page, live, feeds),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
@@ -380,6 +398,7 @@ def create_app(
         Middleware(ReadGate, ledger=ledger, routes=routes, answer=library_error),
     ]
     application = Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)
+    application.state.delayed = delayed  # what delayed spectators see, for a test to count
     application.state.feeds = feeds  # the feed hub, for a test or a benchmark to count its work
     application.state.heavy = heavy  # the heavy pages' cache, likewise
     return application

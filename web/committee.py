@@ -11,7 +11,10 @@ Routes, added to the application by :func:`replay_routes`::
                                        words, the corrections of recording errors
                                        (``view=``; ``side=b``: the boards from b's side)
     GET /matches/MATCH/scoresheet      the HTML score sheet (``export --format scoresheet-html``),
-                                       with the board at each game's end
+                                       with the board at each game's end, and its receipt
+    GET /receipt                       a receipt (``?code=``: pasted, or its QR code's text)
+                                       checked against this ledger (:meth:`~bgledger.Ledger.
+                                       check_receipt`)
 
 A step is :meth:`bgledger.service.Ledger.replay`'s :class:`~bgledger.service.Step`,
 the one ``bgledger replay`` prints: the match after event N in one of the two
@@ -44,8 +47,12 @@ from bgledger.projections.views.step import VIEWS, touches
 from bgledger.projections.views.summary import analyst_ids
 from bgledger.projections.views.svg import board_svg
 from bgledger.projections.views.text import brief
+from bgledger.rules.errors import BgLedgerError
 from bgledger.service import Ledger, MatchEvent, Ruled, RulingMade
 from bgledger.web.heavy import HeavyReads
+
+RECEIPT_CHARS = 8 * 1024
+"""How much of a pasted receipt the check page reads: a receipt is a few lines."""
 
 __all__ = ["PACKET_MOST", "VIEWS", "replay_routes"]
 
@@ -177,13 +184,29 @@ def replay_routes(ledger: Ledger, page: Page, heavy: HeavyReads | None = None) -
         )
         return HTMLResponse(body, headers={"Content-Security-Policy": policy})
 
+    def receipt(request: Request) -> Response:
+        """A receipt checked against this ledger: anyone holding one may ask. Only a receipt
+        signed by a key that sealed its match here is checked: of any other, or of a match
+        this ledger does not hold (or keeps private), the page says the same."""
+        code = request.query_params.get("code", "")[:RECEIPT_CHARS]
+        context: dict[str, object] = {"code": code, "lines": (), "ok": False, "error": ""}
+        if code.strip():
+            try:
+                checked = ledger.check_receipt(code, "pasted here", kept_only=True)
+            except BgLedgerError as error:
+                context["error"] = str(error)
+            else:
+                context |= {"lines": checked.lines(), "ok": checked.ok}
+        return page(request, "receipt.html", context)
+
     # heavy: each kept by the match's last event, and rendered a few at a time
     heavy = HeavyReads(ledger) if heavy is None else heavy
     return [
+        Route("/receipt", receipt, name="receipt"),
         Route("/matches/{match_id}/replay", heavy.route(replay_page)),
         Route("/matches/{match_id}/replay/step", heavy.route(replay_step)),
         Route("/matches/{match_id}/packet", heavy.route(packet)),
-        Route("/matches/{match_id}/scoresheet", heavy.route(scoresheet)),
+        Route("/matches/{match_id}/scoresheet", heavy.route(scoresheet, ledger.seals_kept)),
     ]
 
 

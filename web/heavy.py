@@ -101,13 +101,22 @@ class HeavyReads:
         self.client_bytes = client_bytes
         self.client_burst = client_burst
 
-    def route(self, handler: Handler) -> Callable[[Request], object]:
-        """``handler`` (a route of one match, ``{match_id}`` in its path) cached and bounded."""
+    def route(
+        self, handler: Handler, also: Callable[[str], int] | None = None
+    ) -> Callable[[Request], object]:
+        """``handler`` (a route of one match, ``{match_id}`` in its path) cached and bounded.
+
+        ``also(match_id)``: what else the page shows that is not an event (the score
+        sheet's receipt: the seals kept of the match), a part of the key.
+        """
 
         async def heavy(request: Request) -> Response:
             match_id = request.path_params["match_id"]
             state = await run_in_threadpool(self.ledger.state, match_id)  # 404 if none
-            key = (str(request.url), state.events, state.head)
+            head = state.head
+            if also is not None:
+                head = f"{head}+{await run_in_threadpool(also, match_id)}"
+            key = (str(request.url), state.events, head)
             client = request.client.host if request.client else "unknown"
             self._check_rate(client)
             found = self._get(key)

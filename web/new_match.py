@@ -28,16 +28,16 @@ from functools import partial
 from typing import Any
 from urllib.parse import quote
 
-import segno
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from bgledger.projections.views.svg import qr_svg
 from bgledger.service import CLOCKS, DEFAULT_PROFILE, PROFILES, Ledger
 from bgledger.web.body import SETUP_LIMIT, bearer_of, json_body
 
-__all__ = ["new_match_routes", "pad_address", "qr_svg"]
+__all__ = ["new_match_routes", "pad_address", "pad_qr"]
 
 Page = Callable[[Request, str, dict[str, Any]], Response]
 
@@ -47,14 +47,9 @@ def pad_address(match_id: str, token: str) -> str:
     return f"/matches/{quote(match_id, safe='')}/pad#token={quote(token, safe='')}"
 
 
-def qr_svg(text: str) -> str:
-    """``text`` as a QR code, inline SVG (``segno``, drawn here: nothing is fetched).
-
-    Error correction M (a phone reads it off a screen); scaled by the page's CSS.
-    """
-    code = segno.make(text, error="m", micro=False)
-    return code.svg_inline(scale=4, border=4, dark="#000", light="#fff", omitsize=True,
-                           title="the pad's address")  # fmt: skip
+def pad_qr(address: str) -> str:
+    """The pad's address as a QR code (:func:`~bgledger.projections.views.svg.qr_svg`)."""
+    return qr_svg(address, "the pad's address")
 
 
 def new_match_routes(ledger: Ledger, page: Page) -> list[Route]:
@@ -86,7 +81,7 @@ def new_match_routes(ledger: Ledger, page: Page) -> list[Route]:
             "token": started.token,
             "pad": pad_address(started.match_id, started.token),
             "pad_url": f"{base}{pad_address(started.match_id, started.token)}",
-            "pad_qr": qr_svg(f"{base}{pad_address(started.match_id, started.token)}"),
+            "pad_qr": pad_qr(f"{base}{pad_address(started.match_id, started.token)}"),
             "replayed": started.replayed,
         }
         headers = {"Location": f"/matches/{quote(started.match_id, safe='')}"}

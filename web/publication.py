@@ -3,7 +3,9 @@
 Routes, added to the application by :func:`publication_routes`::
 
     POST /api/events/EVENT/publish      ``{"published": true}`` opens the event's wall to
-                                        spectators, ``false`` closes it: the event's director's
+                                        spectators (``"delay": "15m"``: every match as it
+                                        stood 15 minutes before), ``false`` closes it: the
+                                        event's director's
                                         token (``Authorization: Bearer``), optionally
                                         ``Idempotency-Key`` (a retry answers as the first send
                                         did); 201 when a change is recorded, 200 when the wall
@@ -12,7 +14,8 @@ Routes, added to the application by :func:`publication_routes`::
                                         latest change left it (open to all)
     GET  /matches/MATCH.mat             the match so far as a ``.mat`` file, for gnubg or XG
                                         (``export MATCH --format mat``); a game in progress
-                                        ends at its last roll
+                                        ends at its last roll; a spectator of an event
+                                        published with a delay gets it as it stood then
 
 The front door decides who may publish and records it
 (:meth:`bgledger.Ledger.publish`); the answers are its documents.
@@ -28,15 +31,17 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from bgledger.service import Ledger
+from bgledger.service import Ledger, checked_delay, parse_delay
 from bgledger.web.body import LINE_LIMIT, bearer_of, json_body
+from bgledger.web.delayed import Delayed
 
 __all__ = ["publication_routes"]
 
 
-def publication_routes(ledger: Ledger) -> list[Route]:
+def publication_routes(ledger: Ledger, delayed: Delayed | None = None) -> list[Route]:
     """The routes on ``ledger``: put them before ``/matches/{match_id}``, which would take
-    ``M.mat`` for a match's id."""
+    ``M.mat`` for a match's id.  ``delayed``: what spectators of a delayed event see."""
+    delayed = Delayed(ledger) if delayed is None else delayed
 
     async def publish(request: Request) -> Response:
         event = request.path_params["event"]
@@ -46,8 +51,15 @@ def publication_routes(ledger: Ledger) -> list[Route]:
         value = body.get("published") if isinstance(body, dict) else None
         if not isinstance(value, bool):
             raise HTTPException(400, f"give published as true or false: {example}")
+        given = body.get("delay", 0) if isinstance(body, dict) else 0
+        if isinstance(given, str):
+            seconds = parse_delay(given)  # "15m"; a bad one is refused by name (400)
+        elif isinstance(given, int) and not isinstance(given, bool):
+            seconds = checked_delay(given)
+        else:
+            raise HTTPException(400, f"delay={given!r}: give it as '15m', '90s', '1h' or seconds")
         key = request.headers.get("idempotency-key")
-        act = partial(ledger.publish, on=value, by=grant.label, grant=grant, key=key)
+        act = partial(ledger.publish, on=value, by=grant.label, grant=grant, key=key, delay=seconds)
         done = await run_in_threadpool(act, event)
         headers = {"Idempotent-Replayed": "true"} if done.replayed else None
         document = {**done.to_json(), "message": done.text()}
@@ -63,7 +75,8 @@ def publication_routes(ledger: Ledger) -> list[Route]:
             "Content-Disposition": f'attachment; filename="{match_id}.mat"',
             "Cache-Control": "no-store",  # the match so far: the next line changes it
         }
-        text = ledger.export(match_id, "mat")
+        delay = getattr(request.state, "delay", 0)  # the read gate's: a delayed spectator's
+        text = ledger.export(match_id, "mat", delayed.shown(match_id, delay) if delay else None)
         return Response(text, media_type="text/plain; charset=utf-8", headers=headers)
 
     return [

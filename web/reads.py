@@ -21,6 +21,16 @@ needs the header (``SameSite=Strict`` keeps it off other sites' requests too).
 A match stream a spectator follows because the event is published (not by a token)
 is ended once the event is withdrawn (``publish --off``): its gate looks again every
 :data:`RECHECK_SECONDS`.
+
+An event published with a delay (``publish --event E --delay 15m``): the gate tells
+each route how far behind its reader sees the match (``request.state.delay``, seconds:
+:meth:`bgledger.Ledger.read_delay`; 0 for a token that reaches the match).  Only the
+routes declared ``delayed`` show a match behind (:mod:`bgledger.web.delayed`); every
+other read of the record (the match page, its API and live part, the score sheet, the
+replay, the packet) would show it as it stands now, and is refused to a delayed
+spectator (403, naming the delay and the page that shows it).  A stream whose reader's
+delay changes (the director changed it) is ended like a withdrawn one; the browser
+opens it again, behind by the new delay.
 """
 
 from __future__ import annotations
@@ -31,6 +41,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
+from urllib.parse import quote
 
 from eventsourcing.persistence import PersistenceError
 from sqlalchemy.exc import SQLAlchemyError
@@ -40,9 +51,9 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Match, Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from bgledger.errors import UnknownTokenError
+from bgledger.errors import DelayedReadError, UnknownTokenError
 from bgledger.rules.errors import BgLedgerError
-from bgledger.service import Grant, Ledger
+from bgledger.service import Grant, Ledger, delay_text
 from bgledger.web.body import bearer_of
 
 __all__ = [
@@ -72,14 +83,17 @@ class Read:
     ``match`` (a match's record and its spectators' surfaces), ``desk`` (the director's
     desk of a match), ``event`` (an event's wall), ``console`` (the director's console of
     an event, or of the ledger), ``write`` (a POST, which checks its own token);
-    ``stream``: a live stream."""
+    ``stream``: a live stream; ``delayed``: the route shows a delayed spectator the match as
+    it stood that long before (:mod:`bgledger.web.delayed`), and no other route is his."""
 
     shows: Shows
     stream: bool = False
+    delayed: bool = False
 
 
 OPEN, MATCH, DESK, EVENT, CONSOLE = (Read(s) for s in ("open", "match", "desk", "event", "console"))
 WRITE = Read("write")
+BEHIND = Read("match", delayed=True)  # a spectator's surface of a match: delayed if published so
 READS: dict[str, Read] = {
     "/": Read("list"),
     "/favicon.ico": OPEN,
@@ -87,29 +101,31 @@ READS: dict[str, Read] = {
     "/sw.js": OPEN,
     "/api/now": OPEN,
     "/matches/new": OPEN,  # an empty form
+    "/receipt": OPEN,  # a receipt checked: only one whose key sealed its match here (committee)
     "/api/matches": WRITE,
     "/api/events/{event:path}/publish": WRITE,
     "/api/events/{event:path}/publication": OPEN,  # published or not, who, when
     "/api/matches/{match_id}/lines": WRITE,
-    "/matches/{match_id}.mat": MATCH,
+    "/matches/{match_id}.mat": BEHIND,
     "/matches/{match_id}": MATCH,
     "/matches/{match_id}/live": MATCH,
     "/matches/{match_id}/pad": MATCH,
     "/matches/{match_id}/board.svg": MATCH,
     "/api/matches/{match_id}": MATCH,
-    "/api/matches/{match_id}/events": Read("match", stream=True),
+    "/api/matches/{match_id}/events": Read("match", stream=True, delayed=True),
     "/api/matches/{match_id}/rulings": MATCH,
     "/matches/{match_id}/replay": MATCH,
     "/matches/{match_id}/replay/step": MATCH,
     "/matches/{match_id}/packet": MATCH,
     "/matches/{match_id}/scoresheet": MATCH,
-    "/events/{event:path}/wall": EVENT,
-    "/api/events/{event:path}/wall/events": Read("event", stream=True),
-    "/matches/{match_id}/watch": MATCH,
-    "/matches/{match_id}/watch/live": MATCH,
-    "/matches/{match_id}/embed": MATCH,
-    "/matches/{match_id}/embed/live": MATCH,
-    "/matches/{match_id}/board/{n}.svg": MATCH,
+    "/events/{event:path}/wall": Read("event", delayed=True),
+    "/events/{event:path}/wall/standings": Read("event", delayed=True),
+    "/api/events/{event:path}/wall/events": Read("event", stream=True, delayed=True),
+    "/matches/{match_id}/watch": BEHIND,
+    "/matches/{match_id}/watch/live": BEHIND,
+    "/matches/{match_id}/embed": BEHIND,
+    "/matches/{match_id}/embed/live": BEHIND,
+    "/matches/{match_id}/board/{n}.svg": BEHIND,
     "/director": CONSOLE,
     "/director/live": CONSOLE,
     "/director/cards/{match_id}": DESK,
@@ -163,7 +179,7 @@ class ReadGate:
         self.ledger = ledger
         self.routes = routes
         self.answer = answer
-        self._rechecked: dict[tuple[object, ...], tuple[float, bool]] = {}
+        self._rechecked: dict[tuple[object, ...], tuple[float, bool, int]] = {}
 
     def _route(self, scope: Scope) -> tuple[Read, dict[str, str]]:
         for route in self.routes:
@@ -183,16 +199,22 @@ class ReadGate:
             return
         request = Request(scope)
         token, sent = reader_token(request)
+        delay = 0
         try:
             grant = await run_in_threadpool(self._grant, token, sent) if token else None
-            if read.shows != "list" and not await self._still(read, params, grant):
-                await run_in_threadpool(self._refuse, read, params, grant)
+            if read.shows != "list":
+                may, delay = await self._still(read, params, grant)
+                if not may:
+                    await run_in_threadpool(self._refuse, read, params, grant)
+                if delay and not read.delayed:
+                    raise DelayedReadError(_delayed_refusal(params, delay))
         except (BgLedgerError, PersistenceError, SQLAlchemyError) as error:
             await (await self.answer(request, error))(scope, receive, send)
             return
-        scope.setdefault("state", {})["reader"] = grant
+        state = scope.setdefault("state", {})
+        state["reader"], state["delay"] = grant, delay
         if read.stream:  # a stream: ended once its reader may no longer read it
-            await self._watched(read, params, grant, scope, receive, send)
+            await self._watched(read, params, grant, delay, scope, receive, send)
             return
         await self.app(scope, receive, send)
 
@@ -219,38 +241,50 @@ class ReadGate:
                 raise
             return None
 
-    async def _still(self, read: Read, params: dict[str, str], grant: Grant | None) -> bool:
-        """Whether the reader may read it: asked of the front door once a
-        :data:`RECHECK_SECONDS` for every request of one reader of one thing (a room of
-        spectators on one match, or 1,000 streams opened at once, cost one question a
-        second, not one a request); so a change of publication shows within that time."""
+    async def _still(
+        self, read: Read, params: dict[str, str], grant: Grant | None
+    ) -> tuple[bool, int]:
+        """Whether the reader may read it, and how many seconds behind (its event's delay, for
+        a spectator): asked of the front door once a :data:`RECHECK_SECONDS` for every
+        request of one reader of one thing (a room of spectators on one match, or 1,000
+        streams opened at once, cost one question a second, not one a request); so a change
+        of publication shows within that time."""
         key = (read.shows, tuple(sorted(params.items())), grant, self.ledger.publication_changes)
         now = time.monotonic()
         known = self._rechecked.get(key)
         if known is not None and now - known[0] < RECHECK_SECONDS:
-            return known[1]
-        answer = await run_in_threadpool(self._may, read, params, grant)
+            return known[1], known[2]
+        may, delay = await run_in_threadpool(self._may, read, params, grant)
         if len(self._rechecked) >= RECHECKS_KEPT:  # bounded: forget the oldest
             self._rechecked.pop(next(iter(self._rechecked)))
-        self._rechecked[key] = (now, answer)
-        return answer
+        self._rechecked[key] = (now, may, delay)
+        return may, delay
 
-    def _may(self, read: Read, params: dict[str, str], grant: Grant | None) -> bool:
+    def _may(self, read: Read, params: dict[str, str], grant: Grant | None) -> tuple[bool, int]:
         desk = read.shows in ("desk", "console")
+        ledger = self.ledger
         if "match_id" in params:
-            return self.ledger.may_read(params["match_id"], grant, desk=desk)
-        return self.ledger.may_read_event(params.get("event"), grant, desk=desk)
+            match_id = params["match_id"]
+            if not ledger.may_read(match_id, grant, desk=desk):
+                return False, 0
+            return True, 0 if desk else ledger.read_delay(match_id, grant)
+        event = params.get("event")
+        if not ledger.may_read_event(event, grant, desk=desk):
+            return False, 0
+        return True, 0 if desk else ledger.read_delay_event(event, grant)
 
     async def _watched(
         self,
         read: Read,
         params: dict[str, str],
         grant: Grant | None,
+        delay: int,
         scope: Scope,
         receive: Receive,
         send: Send,
     ) -> None:
-        """Run a stream; end it once its reader may no longer read it (withdrawn)."""
+        """Run a stream; end it once its reader may no longer read it (withdrawn), or reads it
+        behind by another delay than it opened with (the browser opens it again)."""
         started = ended = False
 
         async def sending(message: Message) -> None:
@@ -266,7 +300,7 @@ class ReadGate:
                 await asyncio.wait({task}, timeout=RECHECK_SECONDS)
                 if task.done():
                     break
-                if not await self._still(read, params, grant):
+                if await self._still(read, params, grant) != (True, delay):
                     ended = True
                     task.cancel()
                     if started:
@@ -278,3 +312,18 @@ class ReadGate:
                 task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+
+
+def _delayed_refusal(params: dict[str, str], delay: int) -> str:
+    """Why a delayed spectator may not read a route that shows the match as it stands now."""
+    if "match_id" in params:
+        match_id = params["match_id"]
+        where = f"/matches/{quote(match_id, safe='')}/watch"
+        what = f"match {match_id!r}"
+    else:
+        where, what = "its wall", f"event {params.get('event')!r}"
+    return (
+        f"{what} is published to spectators with a {delay_text(delay)} delay, and this shows "
+        f"it as it stands now: follow it on {where}, {delay_text(delay)} behind (or open "
+        "the link with a token that reaches the match)"
+    )

@@ -219,6 +219,23 @@ class Streams:
         )
         return _HeldStream(self, client, stream, subscription.close)
 
+    def follow_news(self, client: str, opening: Sequence[str], news: News) -> Response:
+        """A live stream for ``client`` that asks ``news`` (run in a thread) once a tick, not fed
+        by the hub: a delayed spectator's (:mod:`bgledger.web.delayed`, whose news is worked
+        out once a second for all its readers).  The 429 past a cap, as :meth:`follow`."""
+        refused = self.refusal(client)
+        if refused is not None:
+            return refused
+        self.held[client] = self.held.get(client, 0) + 1  # released when the response ends
+        stream = poll(
+            opening,
+            news,
+            self.poll_seconds,
+            keepalive_seconds=self.limits.keepalive_seconds,
+            idle_seconds=self.limits.idle_seconds,
+        )
+        return _HeldStream(self, client, stream)
+
     def release(self, client: str) -> None:
         """One stream of ``client`` ended."""
         left = self.held.get(client, 0) - 1

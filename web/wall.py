@@ -7,7 +7,11 @@ Routes, added to the application by :func:`wall_routes`::
                                         the match's spectator page; ``?featured=M1,M2`` the
                                         matches shown first, ``?rotate=S`` one of them in the
                                         spotlight in turn every S seconds, ``?page=N`` the
-                                        next boards of a large event, ``?theme=light``
+                                        next boards of a large event, ``?theme=light``;
+                                        ``?page=standings`` the event's standings, the last
+                                        page of the rotation, updated live
+    GET /events/EVENT/wall/standings    the standings' table alone (the page refetches it
+                                        when a card of the wall's stream changes a score)
     GET /api/events/EVENT/wall/events   server-sent events for the wall: ``card``, one changed
                                         match's figures (``?matches=M1,M2``: those only),
                                         ``added`` a match started, ``withdrawn`` the event
@@ -22,6 +26,13 @@ Routes, added to the application by :func:`wall_routes`::
     GET /matches/MATCH/embed/live       its live part alone
     GET /matches/MATCH/board/N.svg      the board as recorded after event N (``?from=b``):
                                         the wall's images, kept by the browser for ever
+
+An event published with a delay (``publish --event E --delay 15m``) shows its
+spectators every match as it stood that long before (:mod:`bgledger.web.delayed`):
+the wall's cards and its stream, the pages, their live parts, and the boards (a
+board after an event not yet that old is refused); the pages say so ("15 min
+delay") and their clocks run as they ran then.  A token that reaches the match
+reads it live.
 
 Every one of them is public only while the director has published the event
 (``bgledger publish --event E``; ``--off`` withdraws it).  A match's pages are
@@ -49,9 +60,11 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from functools import partial
 from typing import Any
 from urllib.parse import quote, urlencode
 
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
@@ -62,11 +75,19 @@ from bgledger.projections.views.summary import analyst_ids
 from bgledger.projections.views.svg import board_svg
 from bgledger.projections.views.text import brief, clock_text
 from bgledger.service import Ledger, MatchState
+from bgledger.web.delayed import Delayed, delay_words
 from bgledger.web.feeds import NOTES, FeedHub, Subscription, Tagged
 from bgledger.web.streams import Streams, client_of
 from bgledger.web.words import status_words
 
-__all__ = ["EMBED_CSP", "FEATURED_MOST", "PAGE_BOARDS", "ROTATE_SECONDS", "wall_routes"]
+__all__ = [
+    "EMBED_CSP",
+    "FEATURED_MOST",
+    "PAGE_BOARDS",
+    "ROTATE_SECONDS",
+    "STANDINGS",
+    "wall_routes",
+]
 
 Page = Callable[..., Response]
 
@@ -78,6 +99,8 @@ FEATURED_MOST = PAGE_BOARDS
 ROTATE_SECONDS = (1, 3600)
 """The least and the most seconds ``?rotate=`` may give a board in the spotlight."""
 EMBED_CSP = "default-src 'self'; frame-ancestors *; base-uri 'none'"
+STANDINGS = "standings"
+"""The wall's ``?page=`` of the event's standings: the last page of its rotation."""
 """The embed's Content-Security-Policy: the application's, but any site may frame it (OBS,
 a stream's page)."""
 _DRAWN_KEPT = 1024
@@ -109,19 +132,23 @@ def _not_public(event: str | None) -> NotPublicError:
     return NotPublicError(403, why)
 
 
+_Key = tuple[str, str, int, str] | tuple[str, str, int, str, int]
+
+
 class _Drawn:
     """Drawings of a match as recorded after an event (a live part, a board), by (what,
-    match, event, side): drawn once, whoever asks.  Such a drawing never changes (a ruling
-    is a later event), so it is kept until :data:`_DRAWN_KEPT` newer ones push it out."""
+    match, event, side; a live part also its delay, which it shows): drawn once, whoever
+    asks.  Such a drawing never changes (a ruling is a later event), so it is kept until
+    :data:`_DRAWN_KEPT` newer ones push it out."""
 
     def __init__(self) -> None:
-        self.kept: dict[tuple[str, str, int, str], bytes] = {}
+        self.kept: dict[_Key, bytes] = {}
         self.lock = threading.Lock()
 
-    def get(self, key: tuple[str, str, int, str]) -> bytes | None:
+    def get(self, key: _Key) -> bytes | None:
         return self.kept.get(key)
 
-    def keep(self, key: tuple[str, str, int, str], body: bytes) -> None:
+    def keep(self, key: _Key, body: bytes) -> None:
         with self.lock:
             if len(self.kept) >= _DRAWN_KEPT:  # bounded: forget the oldest
                 self.kept.pop(next(iter(self.kept)))
@@ -183,6 +210,14 @@ class _WallFeed:
             raise _not_public(event)
         return rows
 
+    def rows_or_none(self, event: str) -> list[dict[str, Any]] | None:
+        """:meth:`rows`, or None once the event is no longer public (a delayed wall stream's
+        read: the read gate ends it)."""
+        try:
+            return self.rows(event)
+        except HTTPException:
+            return None
+
     def opened(self, event: str) -> list[dict[str, Any]]:
         rows = self.rows(event)
         self._count(event, rows)
@@ -229,13 +264,17 @@ class _WallFeed:
         return sum(counts.values())
 
 
-def wall_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -> list[Route]:
+def wall_routes(
+    ledger: Ledger, page: Page, live: Streams, feeds: FeedHub, delayed: Delayed | None = None
+) -> list[Route]:
     """The spectators' routes on ``ledger``; ``page`` renders a template, ``live`` the streams,
-    whose walls ``feeds`` follows (every wall of an event shares one card a change).
+    whose walls ``feeds`` follows (every wall of an event shares one card a change);
+    ``delayed``: what the spectators of an event published with a delay see.
 
     Put them before the director's: ``/api/events/E/wall/events`` would otherwise be taken
     for the console's stream of an event named ``E/wall``.
     """
+    delayed = Delayed(ledger) if delayed is None else delayed
     cards = _Cards(ledger)
     walls = _WallFeed(ledger, cards)
     feeds.wall_feed = walls
@@ -247,19 +286,29 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -> li
         context = {"event": event, "message": error.detail}
         return page(request, "not_public.html", context, error.status_code)
 
+    def standings_context(event: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
+        """The standings of the event's matches as the wall shows them (the same rows)."""
+        return {"event": event, "standings": ledger.standings_of(rows), "count": len(rows)}
+
     def wall(request: Request) -> Response:
         event = request.path_params["event"]
+        delay = _delay_of(request)
         try:
             rows = walls.rows(event)
         except NotPublicError as error:
             return not_public(request, error, event)
+        if delay:  # as the matches stood ``delay`` before
+            rows = delayed.rows(event, rows, delay)
         query = request.query_params
+        if query.get("page") == STANDINGS:
+            return wall_standings(request, event, rows)
         featured = _names(query.get("featured"), "featured")
         rotate = _rotate(query.get("rotate"))
         number = _page_number(query.get("page"))
         ordered = _ordered(rows, featured)
         size = PAGE_BOARDS - 3 if rotate else PAGE_BOARDS  # the spotlight takes four places
         pages = max(1, -(-len(ordered) // size))
+        after = STANDINGS if number == pages else str(number + 1)
         if number > pages:
             raise HTTPException(404, f"page={number}: the wall of {event!r} has {pages} pages")
         shown = ordered[(number - 1) * size : number * size]
@@ -278,14 +327,46 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -> li
             "pages": pages,
             "count": len(rows),
             "theme": _theme(query.get("theme")),
-            "now_ms": round(time.time() * 1000),
+            "now_ms": round((time.time() - delay) * 1000),  # the clocks run as they ran then
+            "delay": delay_words(delay),
             "query": {k: v for k, v in query.items() if k != "page"},
-            # a venue screen turning its spotlight goes on to the next page after a round
-            "next": f"?{urlencode({**query, 'page': number % pages + 1})}"
-            if rotate and pages > 1
-            else "",
+            # a venue screen turning its spotlight goes on to the next page after a round,
+            # and to the standings after the last
+            "next": f"?{urlencode({**query, 'page': after})}" if rotate else "",
+            "standings_link": f"?{urlencode({**query, 'page': STANDINGS})}",
         }
         return page(request, "wall.html", context)
+
+    def wall_standings(request: Request, event: str, rows: list[dict[str, Any]]) -> Response:
+        """The standings page of the wall: in a rotation, shown for two of its turns, then
+        back to the first page of boards."""
+        query = request.query_params
+        rotate = _rotate(query.get("rotate"))
+        boards = {k: v for k, v in query.items() if k != "page"}
+        delay = _delay_of(request)
+        context = standings_context(event, rows) | {
+            "theme": _theme(query.get("theme")),
+            "now_ms": round((time.time() - delay) * 1000),
+            "delay": delay_words(delay),
+            "stream": f"/api/events/{quote(event)}/wall/events",
+            "part": f"/events/{quote(event)}/wall/standings",
+            "total": sum(row["events"] for row in rows),
+            "boards": f"?{urlencode(boards)}" if boards else "?",
+            "rotate": rotate,
+            "next": f"?{urlencode(boards)}" if rotate else "",
+        }
+        return page(request, "wall_standings.html", context)
+
+    def standings_part(request: Request) -> Response:
+        event = request.path_params["event"]
+        delay = _delay_of(request)
+        try:
+            rows = walls.rows(event)
+        except NotPublicError as error:
+            return not_public(request, error, event)
+        if delay:  # the results as the wall's delayed boards show them
+            rows = delayed.rows(event, rows, delay)
+        return page(request, "_wall_standings.html", standings_context(event, rows))
 
     async def wall_events(request: Request) -> Response:
         event = request.path_params["event"]
@@ -296,6 +377,23 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -> li
         except ValueError:
             raise HTTPException(400, f"since={since!r}: the wall's event count") from None
         opened: list[dict[str, Any]] = []
+        delay = _delay_of(request)
+        if delay:  # the cards as each change becomes ``delay`` old, worked out once for all
+            shown = frozenset(only) if only else None
+            try:
+                await run_in_threadpool(walls.rows, event)  # 404 / 403 as a live wall's
+                said, news = await run_in_threadpool(
+                    delayed.wall_stream,
+                    event,
+                    delay,
+                    shown,
+                    start,
+                    partial(walls.rows_or_none, event),
+                    partial(_card_message, cards=cards),
+                )
+            except NotPublicError as error:
+                return not_public(request, error, event)
+            return live.follow_news(client_of(request), said, news)
 
         def follow() -> Subscription:
             subscription, rows = feeds.follow_wall(event, only)
@@ -315,7 +413,7 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -> li
         except NotPublicError as error:
             return not_public(request, error, event)
 
-    def watch_context(state: MatchState, viewer: str) -> dict[str, Any]:
+    def watch_context(state: MatchState, viewer: str, delay: int = 0) -> dict[str, Any]:
         """The spectator's page of the match as recorded after ``state``'s last event."""
         match_id, at = state.match_id, state.events
         news = feeds.latest(match_id)  # followed live: the hub's news, worked out once a change
@@ -340,7 +438,8 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -> li
             "ids": analyst_ids(shown.state),
             "history": history,
             "rulings": rulings,
-            "now_ms": round(time.time() * 1000),
+            "now_ms": round((time.time() - delay) * 1000),  # the clocks run as they ran then
+            "delay": delay_words(delay),
         }
 
     def spectated(request: Request, template: str) -> Response:
@@ -348,13 +447,16 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -> li
         match at its event count (:class:`_Drawn`)."""
         match_id = request.path_params["match_id"]
         viewer = _viewer(request.query_params.get("from"))
-        state = ledger.state(match_id)  # the read gate let its reader read it
+        delay = _delay_of(request)
+        at = delayed.shown(match_id, delay)  # None: live
+        # the read gate let its reader read it (``delay`` behind: as recorded after ``at``)
+        state = ledger.state(match_id) if at is None else delayed.state(match_id, at)
         embedded = "embed" in template
         background = _background(request.query_params.get("background")) if embedded else ""
-        key = (template, match_id, state.events, viewer)
+        key = (template, match_id, state.events, viewer, delay)  # a delayed part says so
         body = drawn.get(key) if template.startswith("_") else None
         if body is None:
-            context = watch_context(state, viewer) | {"background": background}
+            context = watch_context(state, viewer, delay) | {"background": background}
             response = page(request, template, context)
             if template.startswith("_"):  # a live part: the same for every viewer
                 drawn.keep(key, bytes(response.body))
@@ -371,6 +473,14 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -> li
         viewer = _viewer(request.query_params.get("from"))
         if not (given.isascii() and given.isdigit()) or len(given) > 9:
             raise HTTPException(400, f"{given!r}: the number of an event of the match")
+        delay = _delay_of(request)
+        shown = delayed.shown(match_id, delay)
+        if shown is not None and int(given) > shown:  # not yet ``delay`` old: not shown yet
+            raise HTTPException(
+                404,
+                f"event {given} of {match_id!r} is not shown yet: its event is published "
+                f"with a {delay_words(delay)}, and the board after event {shown} is the latest",
+            )
         key = ("board", match_id, int(given), viewer)
         svg = drawn.get(key)
         if svg is None:
@@ -393,6 +503,7 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -> li
 
     return [
         Route("/events/{event:path}/wall", wall),
+        Route("/events/{event:path}/wall/standings", standings_part),
         Route("/api/events/{event:path}/wall/events", wall_events),
         Route("/matches/{match_id}/watch", watch),
         Route("/matches/{match_id}/watch/live", watch_live),
@@ -400,6 +511,11 @@ def wall_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -> li
         Route("/matches/{match_id}/embed/live", embed_live),
         Route("/matches/{match_id}/board/{n}.svg", board),
     ]
+
+
+def _delay_of(request: Request) -> int:
+    """How many seconds behind the read gate says the request's reader sees (0: live)."""
+    return int(getattr(request.state, "delay", 0) or 0)
 
 
 def _card_message(row: dict[str, Any], total: int, cards: _Cards) -> str:

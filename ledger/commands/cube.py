@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from bgledger.commands import decide as _decide
 from bgledger.commands.play import PlayCommands
+from bgledger.commands.statements import refuse_bound_take
 from bgledger.errors import CubeActionRefusedError
 from bgledger.events import CubeDropped, CubeOffered, CubeTaken, SocialDoubleMade
 from bgledger.projections.state.fold import Phase, other
@@ -84,6 +85,7 @@ class CubeCommands(PlayCommands):
         taken = state.phase is Phase.ROLL and state.cube_owner == other(state.turn or "a")
         if not taken:
             _decide.require_phase(state, "beaver", Decision.TAKE_OR_DROP, Phase.DOUBLED)
+            refuse_bound_take(state, self.profile, "beaver")  # a beaver takes (USBGF 4.4.4)
         beaver = state.cube_owner if taken else state.actor
         assert beaver is not None
         value = 2 * (state.cube if taken else (state.offer or state.next_cube))
@@ -140,6 +142,7 @@ class CubeCommands(PlayCommands):
         """
         state = self.state
         _decide.require_phase(state, "take", Decision.TAKE_OR_DROP, Phase.DOUBLED)
+        refuse_bound_take(state, self.profile, "take")  # "I would pass" binds (USBGF 4.4.4)
         taker = state.actor or "b"
         with self.atomic():
             hit = self._implied_hit(taker, as_played, by, at, action="take", command=("take",))

@@ -24,11 +24,14 @@ from bgledger.errors import (
 )
 from bgledger.projections.state.allowed import (
     Problem,
+    bound,
     cube_problem,
     hit_blocks,
     hit_due,
+    must_double,
     resignation_problem,
 )
+from bgledger.projections.state.clock import at_ms, figure
 from bgledger.projections.state.fold import MatchState, Phase, other
 from bgledger.projections.state.situation import premature_situation, situation
 from bgledger.rules.judge import Judgement
@@ -39,6 +42,7 @@ from bgledger.rules.results import GameResult
 __all__ = [
     "Problem",
     "check_cube_limit",
+    "claim_of",
     "cube_problem",
     "flags",
     "match_winner",
@@ -49,10 +53,10 @@ __all__ = [
     "require_phase",
     "resignation_problem",
     "same_checker",
-    "server_time",
     "situation",
     "stamp",
     "void_reason_rule",
+    "vouched_time",
 ]
 
 _PENDING = {
@@ -213,6 +217,8 @@ def next_step(state: MatchState, action: str = "") -> NextStep | None:
     doubling = phase is Phase.ROLL and action in ("take", "drop")
     if doubling and cube_problem(state, get_profile(state.profile), turn) is None:
         return step(f"record {name(turn)}'s double first: {{}}", ("double",))
+    if must_double(state, get_profile(state.profile)):  # he said so (USBGF 4.4.3)
+        return step(f"record {name(turn)}'s double first: {{}}", ("double",))
     if phase in (Phase.ROLL, Phase.REROLL):
         again = "new " if phase is Phase.REROLL else ""
         return step(f"record {name(turn)}'s {again}roll first, e.g. {{}}", ("roll", *_DICE))
@@ -227,6 +233,8 @@ def next_step(state: MatchState, action: str = "") -> NextStep | None:
         early = name(state.premature.player)
         text = f"record {name(turn)}'s answer to {early}'s early roll first: {{}} or {{}}"
         return step(text, ("accept-roll",), ("refuse-roll",))
+    if phase is Phase.DOUBLED and bound(state, other(turn), "pass"):  # USBGF 4.4.4
+        return step(f"record {name(other(turn))}'s drop first: {{}}", ("drop",))
     if phase is Phase.DOUBLED:
         text = f"record {name(other(turn))}'s answer to the double first: {{}} or {{}}"
         return step(text, ("take",), ("drop",))
@@ -303,11 +311,11 @@ def stamp(at: str | None, previous: str | None) -> str:
         match's last event at the table): events are kept in the order they happened.
     """
     now = datetime.now(UTC)
+    last = datetime.fromisoformat(previous) if previous else None
     if at is None:
-        last = datetime.fromisoformat(previous) if previous else None
         return (now if last is None or now >= last else last).isoformat()
-    when = _checked_time(at, now)
-    if previous and when < datetime.fromisoformat(previous):
+    when = _checked_time(at, now, last)
+    if last is not None and when < last:
         raise InvalidTimeError(
             f"--at {at!r} is before the match's last event, at {previous}: "
             "events are recorded in the order they happened"
@@ -315,20 +323,72 @@ def stamp(at: str | None, previous: str | None) -> str:
     return when.isoformat()
 
 
-def server_time(at: str, previous: str | None) -> str:
-    """A scorekeeper's ``at``: the server's time for a moment later than now (his device's
-    clock ahead by a second or two), else the moment he gave (an offline pad's earlier one).
+def vouched_time(
+    at: str, state: MatchState, *, claim_only: bool, now: datetime | None = None
+) -> tuple[str, str]:
+    """A token's line at ``at``: the time the match takes it at, and the claim kept beside it
+    (:attr:`~bgledger.events.MatchEvent.claimed`, ``""`` for none), received ``now``.
 
-    :raises InvalidTimeError: as :func:`stamp`.
+    DESIGN principle 13, time has two witnesses: the recorder's claim and the ledger's
+    receipt.  ``claim_only`` is a scorekeeper's token, whose time is his pad's claim: it
+    stands unless a decision on time was already due when the ledger received the line:
+
+    - the running player's reserve had run out by then (on the ledger's figures, folded from
+      the entries before it): the line is taken at its received time, so a late line never
+      gives back time that had run out, the flag of that player stands and his opponent's
+      time starts when the ledger learnt of the hit;
+    - a break had run past its allowance by then: the break's end (and any lateness) is
+      decided at the received time, so a backdated ``break end`` costs its penalty points.
+
+    A scorekeeper's time later than now (by the few seconds allowed) is now; any token's
+    before the match's last event is taken at that event's time, the claim kept and shown (a
+    phone whose clock stepped back, a server clock stepped forward and corrected): it never
+    blocks the lines after it.  A director can rule otherwise: ``clock set``, ``penalty``, a ruling.
+
+    :raises InvalidTimeError: as :func:`stamp`, for a time that is no time or too far ahead.
     """
-    now = datetime.now(UTC)
-    if _checked_time(at, now) <= now:
-        return at
-    return stamp(None, previous)
+    now = now or datetime.now(UTC)
+    when = _checked_time(at, now)
+    claim = when.isoformat()
+    if claim_only and _due_by(state, now):  # decided on the time the ledger vouches for
+        return stamp(None, state.last_at), claim
+    if state.last_at and when < datetime.fromisoformat(state.last_at):
+        return state.last_at, claim
+    if when > now:  # a scorekeeper's: the server's time; another's within the allowance stands
+        return (stamp(None, state.last_at) if claim_only else claim), ""
+    return claim, claim if claim_only else ""
 
 
-def _checked_time(at: str, now: datetime) -> datetime:
+def _due_by(state: MatchState, now: datetime) -> bool:
+    """True if a decision on time was due at ``now``: the running reserve run out, or a break
+    past its allowance (:func:`vouched_time`)."""
+    now_ms = at_ms(now.isoformat())
+    timer = state.timer
+    if timer is not None and timer.running and timer.turn is not None:
+        return figure(timer, timer.turn, now_ms) == 0 or _break_over(state, now_ms)
+    return _break_over(state, now_ms)
+
+
+def _break_over(state: MatchState, now_ms: int) -> bool:
+    """True if a break is on and past its allowance at ``now_ms``."""
+    opened = state.breaks.open
+    return opened is not None and now_ms > opened.ends_ms
+
+
+def claim_of(at: str | None) -> datetime | None:
+    """The moment a line's ``at`` gives, None for an untimed line (:func:`vouched_time`).
+
+    :raises InvalidTimeError: as :func:`stamp`, for a time that is no time or too far ahead.
+    """
+    return None if at is None else _checked_time(at, datetime.now(UTC))
+
+
+def _checked_time(at: str, now: datetime, last: datetime | None = None) -> datetime:
     """``at`` read, with the offset of this machine's zone if it gives none.
+
+    A time no later than ``last`` (the match's last event) is never in the future: it holds
+    nothing back, even after this machine's clock went back (a clock stepped forward and
+    corrected, the line stamped at the last event's time: :func:`stamp`).
 
     :raises InvalidTimeError: as :func:`stamp`, the order of events aside.
     """
@@ -343,7 +403,7 @@ def _checked_time(at: str, now: datetime) -> datetime:
         ) from None
     if when.year < EARLIEST_YEAR:
         raise InvalidTimeError(f"--at {at!r}: a year before {EARLIEST_YEAR} is not a match's")
-    if ahead > FUTURE_TOLERANCE:
+    if ahead > FUTURE_TOLERANCE and (last is None or when > last):
         raise InvalidTimeError(
             f"--at {at!r} is in the future (this machine's clock says "
             f"{now.isoformat(timespec='seconds')}; a time may be "

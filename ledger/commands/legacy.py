@@ -134,6 +134,8 @@ ACTIONS: dict[type[MatchEvent], Command] = {
         e.file, e.sealed_by, e.sealed_through, **when(k)
     ),
     ev.MatchForfeited: lambda m, e, k: m.forfeit_match(e.player, e.reason, **when(k)),
+    # cube statements (issue 33)
+    ev.CubeStatementMade: lambda m, e, k: m.announce(e.statement, player=e.player, **when(k)),
 }
 """The command recording each kind of game action."""
 

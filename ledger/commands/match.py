@@ -14,7 +14,9 @@ The commands live with their feature, as mixins on
 - :class:`~bgledger.commands.setup.SetupCommands`: :meth:`Match.start`, and
   errors in a game's starting position;
 - :class:`~bgledger.commands.corrections.CorrectionCommands`: a scorekeeper's
-  recording errors withdrawn (``undo``) or amended (``amend``), apart from rulings.
+  recording errors withdrawn (``undo``) or amended (``amend``), apart from rulings;
+- :class:`~bgledger.commands.statements.StatementCommands`: binding statements about the
+  cube (USBGF 4.4.3, 4.4.4).
 
 Recording is the stream's protected ``_record``: only the aggregate's own
 commands record, and only after they have decided.
@@ -38,6 +40,7 @@ from bgledger.commands.breaks import BreakCommands
 from bgledger.commands.corrections import CorrectionCommands
 from bgledger.commands.cube import CubeCommands
 from bgledger.commands.setup import SetupCommands
+from bgledger.commands.statements import StatementCommands
 
 __all__ = ["Match", "match_uuid"]
 
@@ -50,7 +53,7 @@ def match_uuid(match_id: str) -> UUID:
     return uuid5(_NAMESPACE, match_id)
 
 
-class Match(CubeCommands, BreakCommands, SetupCommands, CorrectionCommands):
+class Match(CubeCommands, BreakCommands, SetupCommands, CorrectionCommands, StatementCommands):
     """One match: its id, its version (events so far), its folded state and its commands.
 
     Commands take ``by`` (who records) and ``at`` (when it happened, ISO

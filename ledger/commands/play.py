@@ -33,6 +33,7 @@ from __future__ import annotations
 from bgledger.commands import decide as _decide
 from bgledger.commands.clock import forgotten_hit, opening_hitter
 from bgledger.commands.premature import PrematureCommands
+from bgledger.commands.statements import refuse_bound_roll
 from bgledger.errors import (
     ClockRefusedError,
     IllegalPlayRefusedError,
@@ -139,6 +140,8 @@ class PlayCommands(PrematureCommands):
         if not self._opening_throw_open():  # CLASSIC 4: the higher thrower throws again
             _decide.require_phase(self.state, "roll", Decision.ROLL, Phase.ROLL, Phase.REROLL)
         player = self.state.turn or "a"
+        if self.state.phase is Phase.ROLL:  # "I am going to double" binds (USBGF 4.4.3)
+            refuse_bound_roll(self.state, self.profile, player, early=False)
         with self.atomic():
             hit = self._implied_hit(player, as_played, by, at, command=("roll", *map(str, dice)))
             at = at if hit is None else hit.at

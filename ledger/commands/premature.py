@@ -32,6 +32,7 @@ Example::
 from __future__ import annotations
 
 from bgledger.commands import decide as _decide
+from bgledger.commands.statements import refuse_bound_roll
 from bgledger.commands.stream import MatchStream
 from bgledger.errors import CubeActionRefusedError, OutOfTurnError, PrematureRollStandsError
 from bgledger.events import (
@@ -67,6 +68,7 @@ class PrematureCommands(MatchStream):
         check_dice((die1, die2))
         state = self.state
         early = _early_player(state, "roll early", Decision.PREMATURE_ROLL)
+        refuse_bound_roll(state, self.profile, early, early=True)  # USBGF 4.4.3
         self._record(PrematureRollMade, by, at, player=early, die1=die1, die2=die2)
         if self.profile.rolls.premature_roll.value is PrematureRoll.STANDS:
             self._record(PrematureRollAccepted, by, at, player=other(early))

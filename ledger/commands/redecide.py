@@ -28,7 +28,9 @@ from bgledger.events import ClockStarted, MatchEvent
 
 __all__ = ["clock_timing", "differences", "same_facts"]
 
-_NOT_FACTS = frozenset({"timestamp", "at", "chain", "said", "originator_version", "originator_id"})
+_NOT_FACTS = frozenset(
+    {"timestamp", "at", "chain", "said", "claimed", "originator_version", "originator_id"}
+)
 """What a line run again need not give as the log has it: the times, the chain, and the
 line itself (the one that was run)."""
 

@@ -50,6 +50,7 @@ class MatchStream:
         it as :meth:`_record` folded it: the one fold of a recorded line, which the front door
         words and hands on (:meth:`bgledger.Ledger.record`) instead of folding it again."""
         self._said = ""
+        self._claimed = ""
 
     @property
     def id(self) -> UUID:
@@ -88,6 +89,11 @@ class MatchStream:
         command records after it keep none: they are part of its entry."""
         return _Saying(self, line)
 
+    def claiming(self, claim: str) -> _Claiming:
+        """A context in which every event recorded keeps ``claim``, the time a token's line
+        gave (:attr:`~bgledger.events.MatchEvent.claimed`, DESIGN principle 13)."""
+        return _Claiming(self, claim)
+
     def atomic(self) -> _Atomic:
         """All that is recorded inside is kept, or none of it: a refusal undoes the steps before."""
         return _Atomic(self)
@@ -121,6 +127,8 @@ class MatchStream:
         """
         if self._said:
             fields["said"], self._said = self._said, ""  # the entry's first event keeps its line
+        if self._claimed:
+            fields["claimed"] = self._claimed  # every event of the entry: its time is a claim
         check_texts({"by": by, **fields})  # every text of every event: one line, visible
         before = None if history is None else self._before(history)
         event = event_type(
@@ -165,6 +173,21 @@ class _Saying:
 
     def __exit__(self, *_: object) -> None:
         self._stream._said = ""
+
+
+class _Claiming:
+    """:meth:`MatchStream.claiming`'s context."""
+
+    __slots__ = ("_claim", "_stream")
+
+    def __init__(self, stream: MatchStream, claim: str) -> None:
+        self._stream, self._claim = stream, claim
+
+    def __enter__(self) -> None:
+        self._stream._claimed = self._claim
+
+    def __exit__(self, *_: object) -> None:
+        self._stream._claimed = ""
 
 
 class _Atomic:

@@ -65,6 +65,7 @@ __all__ = [
     "Accept",
     "AcceptRoll",
     "Amend",
+    "Announce",
     "AutomaticDouble",
     "Beaver",
     "BreakEnd",
@@ -864,6 +865,60 @@ class Note(Command):
                 f"{words.line!r}: note needs its text, e.g. 'note Bob left the table'"
             )
         return cls(" ".join(words.rest))
+
+
+# -- cube statements (issue 33: USBGF 4.4.3, 4.4.4) --------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Announce(Command):
+    """A player's binding statement about the cube, before the cube action.
+
+    Why ``announce``: the rules speak of what a player *states*, and the scorekeeper records
+    it as it is said aloud at the board, before the double or the pass it binds; ``state``
+    would read as the match's state, ``say`` as any remark (``note`` is for those).
+    """
+
+    verb = "announce"
+    usage = "announce double|pass a|b"
+    recorded = (ev.CubeStatementMade,)
+    example = "announce double b"
+    summary = (
+        "a player said 'I am going to double' (he must double at his first legal opportunity, "
+        "USBGF 4.4.3) or 'I would pass' (he must pass a double made at the opponent's next "
+        "legal opportunity, USBGF 4.4.4)"
+    )
+    details = (
+        "'I double' said when the player may double is the double itself (record double); "
+        "'announce double' is the statement that he is going to: his roll is refused until he "
+        "has doubled, at his first legal opportunity.  After 'announce pass', a take of the "
+        "double his opponent makes at the next legal opportunity is refused: he drops; if the "
+        "opponent rolls instead, the statement lapses ('but not on subsequent turns').  A "
+        "statement lapses when the cube is turned or the game ends.  Not recorded where it "
+        "binds nothing: where no legal double can follow (the Crawford game, the opponent's "
+        "cube, a dead cube), or under a profile without binding statements (online, classic)."
+    )
+
+    says: str
+    player: str
+
+    def words(self) -> str:
+        return f"announce {self.says} {self.player}"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return match.announce(self.says, player=self.player, by=by, at=self.at)
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        says, player = (word.lower() for word in words.count(2, cls.usage))
+        if says not in ("double", "pass"):
+            raise InvalidActionError(
+                f"{words.line!r}: a binding statement is 'double' or 'pass', not {says!r}: "
+                f"{cls.usage!r}"
+            )
+        if player not in ("a", "b"):
+            raise InvalidActionError(f"{words.line!r}: player {player!r}: a or b ({cls.usage})")
+        return cls(says, player)
 
 
 # -- the clock ------------------------------------------------------------------------------
@@ -1792,6 +1847,7 @@ def _correction_ruler(words: Words) -> str:
 VOCABULARY: tuple[type[Command], ...] = (
     Opening, PlaySingles, Roll, RollMove, Move, VoidRoll, Double, Take, Drop, Beaver,
     AutomaticDouble, Resign, Accept, Reject, AcceptRoll, RefuseRoll, Setup, Note,
+    Announce,  # cube statements (issue 33)
     Hit, ClockStart, ClockStop, ClockResume, ClockRead, ClockSetting, Flag, EarlyPickup,
     PickupWithHit, BreakStart, BreakEnd, Late, Penalty,
     Revert, VoidCube, NullifyPass, VoidConcession, CorrectCube, CorrectSetup, Overturn,

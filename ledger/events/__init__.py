@@ -2,7 +2,8 @@
 
 Each module holds one feature's events: :mod:`~bgledger.events.game` (the
 match, dice, checker plays, the cube, concessions, results),
-:mod:`~bgledger.events.premature`, :mod:`~bgledger.events.rulings`
+:mod:`~bgledger.events.premature`, :mod:`~bgledger.events.statements` (cube statements),
+:mod:`~bgledger.events.rulings`
 (compensating events), :mod:`~bgledger.events.corrections` (recording errors
 withdrawn or amended, apart from rulings) and :mod:`~bgledger.events.clock` (the game clock,
 breaks and penalty points).  :mod:`~bgledger.events.names` gives each kind
@@ -88,13 +89,15 @@ from bgledger.events.rulings import (
     ScoreCorrected,
     StartingPositionCorrected,
 )
+from bgledger.events.statements import CubeStatementMade
 
 __all__ = [
     "TIME_EVENTS", "BreakEnded", "BreakStarted", "CheckersPlayed", "ClockHit", "ClockHitImplied",
     "ClockRead", "ClockRestored", "ClockResumed", "ClockSet", "ClockStarted", "ClockStopped",
     "ConcessionVoided", "CopyImported", "CrawfordPassNullified", "CubeActionVoided", "CubeDropped",
     "CubeLevelCorrected",
-    "CubeOffered", "CubeTaken", "DiceRolled", "EntryAmended", "EntryCorrected", "EntryWithdrawn",
+    "CubeOffered", "CubeStatementMade",
+    "CubeTaken", "DiceRolled", "EntryAmended", "EntryCorrected", "EntryWithdrawn",
     "GameStarted", "GameWon", "MatchEvent", "MatchForfeited", "MatchLengthCorrected",
     "MatchStarted", "MatchWon", "OpeningRollMade", "PenaltyPointsAssessed", "PlaysReverted",
     "PrematureDoubleMade", "PrematureRollAccepted", "PrematureRollMade", "PrematureRollRefused",

@@ -31,6 +31,15 @@ class MatchEvent(DomainEvent):
         it), for what no line makes (the match's start, an import's record), and for every
         event stored before lines were kept (class version 2 and earlier;
         :mod:`bgledger.commands.legacy` re-decides those).
+    :ivar claimed: the time a token's line gave (ISO 8601) when the ledger could not vouch
+        for it as given (DESIGN principle 13): a scorekeeper's ``@TIME`` (his pad's claim,
+        every event of the entry keeps it), or any token's time taken later than given
+        because it fell before the match's last event.  ``at`` is then the time the match
+        takes (the claim, or the ledger's: :func:`bgledger.commands.decide.vouched_time`),
+        and ``timestamp`` when the ledger received it: the two witnesses.  ``""`` for a time
+        the ledger stamped or the shell, a director or an import gave as it stands, and for
+        every event stored before it was kept (class version 3); left out of the hash
+        chain's content when ``""``, as ``said`` is, so older streams, copies and seals verify.
     :cvar bookkeeping: True for a kind of entry that is not something that happened at
         the table, and so keeps no match time (DESIGN principle 13).
 
@@ -43,7 +52,7 @@ class MatchEvent(DomainEvent):
     streams and copies still verify.
     """
 
-    class_version: ClassVar[int] = 3
+    class_version: ClassVar[int] = 4
     bookkeeping: ClassVar[bool] = False
     """Whether this kind of entry is bookkeeping: about the record, not at the table.
 
@@ -74,6 +83,7 @@ class MatchEvent(DomainEvent):
     recorded_by: str
     chain: str = field(default="", kw_only=True)
     said: str = field(default="", kw_only=True)
+    claimed: str = field(default="", kw_only=True)
 
     @staticmethod
     def upcast_v1_v2(state: dict[str, Any]) -> None:
@@ -86,4 +96,13 @@ class MatchEvent(DomainEvent):
         state["said"] = ""
 
     upcast_said = upcast_v2_v3
+    """The same step for a kind with versions of its own (its ``upcast_vN_vN+1``)."""
+
+    @staticmethod
+    def upcast_v3_v4(state: dict[str, Any]) -> None:
+        """An event stored before claims were kept (version 3) claims nothing: ``claimed`` is
+        ``""`` (its time was taken as given)."""
+        state["claimed"] = ""
+
+    upcast_claimed = upcast_v3_v4
     """The same step for a kind with versions of its own (its ``upcast_vN_vN+1``)."""

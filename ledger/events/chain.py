@@ -12,7 +12,8 @@ An event's line (``said``, DESIGN principle 12) is covered like any field when
 it has one; an empty ``said`` is left out of the content, so an event with no
 line (a command's later events, an event stored before lines were kept) is
 linked exactly as it was before the field existed: older streams, copies and
-seals still verify.
+seals still verify.  An empty ``claimed`` (a time taken as given,
+:attr:`~bgledger.events.MatchEvent.claimed`) is left out the same way.
 
 A link covers what is stored.  An event is linked when it is recorded, from
 the event itself (:func:`link`); it is checked from its row as stored
@@ -90,6 +91,8 @@ def content(event: MatchEvent) -> dict[str, Any]:
     data = {name: getattr(event, name) for name in names}
     if not data["said"]:
         del data["said"]  # linked as before lines were kept (the module's text)
+    if not data["claimed"]:
+        del data["claimed"]  # likewise a time taken as given (MatchEvent.claimed)
     data["originator_id"] = str(event.originator_id)
     data["timestamp"] = event.timestamp.isoformat()
     return {"topic": topic_of(type(event)), "event": data}
@@ -108,6 +111,8 @@ def stored_content(
     data = {k: v for k, v in stored.items() if k not in ("chain", "class_version")}
     if not data.get("said", True):
         del data["said"]  # no line: linked without it, as :func:`content` links it
+    if not data.get("claimed", True):
+        del data["claimed"]  # no claim: likewise
     stamp = data.get("timestamp")
     data["originator_id"] = str(stream)
     data["originator_version"] = number

@@ -61,7 +61,7 @@ class ClockHit(MatchEvent):
     4.1.8.1).  ``passes``: the player on roll hit without rolling, having no roll to play
     (CLOCK 3.4), so the turn passes: decided by the command, never judged again on replay."""
 
-    class_version: ClassVar[int] = 4
+    class_version: ClassVar[int] = 5
 
     player: str
     passes: bool = False
@@ -72,6 +72,7 @@ class ClockHit(MatchEvent):
         state["passes"] = False
 
     upcast_v3_v4 = staticmethod(MatchEvent.upcast_said)  # version 4: the line (MatchEvent.said)
+    upcast_v4_v5 = staticmethod(MatchEvent.upcast_claimed)  # version 5: MatchEvent.claimed
 
 
 @dataclass(frozen=True)
@@ -232,7 +233,7 @@ class PenaltyPointsAssessed(MatchEvent):
     Class version 3 added it; an assessment stored before has none.
     """
 
-    class_version: ClassVar[int] = 4
+    class_version: ClassVar[int] = 5
 
     player: str
     points: int
@@ -249,6 +250,7 @@ class PenaltyPointsAssessed(MatchEvent):
         state["scheduled"] = None
 
     upcast_v3_v4 = staticmethod(MatchEvent.upcast_said)  # version 4: the line (MatchEvent.said)
+    upcast_v4_v5 = staticmethod(MatchEvent.upcast_claimed)  # version 5: MatchEvent.claimed
 
 
 TIME_EVENTS: tuple[type[MatchEvent], ...] = (

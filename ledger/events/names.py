@@ -15,7 +15,7 @@ here.  A test checks that every event class has a name.
 
 from __future__ import annotations
 
-from bgledger.events import corrections, game, premature, rulings
+from bgledger.events import corrections, game, premature, rulings, statements
 from bgledger.events.base import MatchEvent
 from bgledger.events.clock import TIME_EVENTS
 
@@ -31,10 +31,16 @@ _CORRECTIONS: tuple[type[MatchEvent], ...] = tuple(
 )
 """Recording errors corrected (added later, named like the first vocabulary)."""
 
+_STATEMENTS: tuple[type[MatchEvent], ...] = tuple(
+    getattr(statements, name) for name in statements.__all__
+)
+"""Cube statements (issue 33, USBGF 4.4.3 and 4.4.4; named like the first vocabulary)."""
+
 TOPICS: dict[type[MatchEvent], str] = {
     **{kind: f"ledger.events:{kind.__name__}" for kind in _FIRST_VOCABULARY},
     **{kind: f"ledger.events_time:{kind.__name__}" for kind in TIME_EVENTS},
     **{kind: f"ledger.events:{kind.__name__}" for kind in _CORRECTIONS},
+    **{kind: f"ledger.events:{kind.__name__}" for kind in _STATEMENTS},
 }
 """Each kind of event and the name it is stored under."""
 

@@ -51,7 +51,7 @@ class RulingMade(MatchEvent):
     version 3: a ruling no longer stores the state it leads to.
     """
 
-    class_version: ClassVar[int] = 4
+    class_version: ClassVar[int] = 5
 
     rule: str
     ruled_by: str
@@ -71,6 +71,7 @@ class RulingMade(MatchEvent):
         state.pop("state", None)
 
     upcast_v3_v4 = staticmethod(MatchEvent.upcast_said)  # version 4: the line (MatchEvent.said)
+    upcast_v4_v5 = staticmethod(MatchEvent.upcast_claimed)  # version 5: MatchEvent.claimed
 
 
 @dataclass(frozen=True)

@@ -236,6 +236,7 @@ USBGF_2017 = replace(
         premature_double_stands=cite(
             True, "ABT 4.6", "All premature actions (dice rolls or cube actions) shall stand"
         ),
+        # Cube statements: ABT 4.1-4.10 say nothing of them; USBGF 4.4.3 and 4.4.4 stand.
     ),
     plays=replace(
         play.PLAYS,
@@ -270,6 +271,9 @@ def _classic_cube() -> CubeRules:
         premature_double_stands=cite(True, None, note="Not forbidden: " + _SILENT),
         wrong_level_adjusted=no,
         match_may_end_on_pass=cite(True, None, note="Not forbidden: " + _SILENT),
+        # -- cube statements (issue 33)
+        double_statement_binds=cite(False, None, note="No binding statements: " + _SILENT),
+        pass_statement_binds=cite(False, None, note="No binding statements: " + _SILENT),
     )
 
 
@@ -435,6 +439,11 @@ _FINAL = (
 )
 _NO_COMMITTEE = "Section 5's appeals are for live play: no committee reverses an online ruling."
 _SERVER = "The server rolls the dice, sets up the board and accepts only legal plays."
+_UNSPOKEN = (
+    "Online servers take each cube action from a click: no statement is spoken at the table, "
+    "so none binds and the ledger records none (USBGF 4.4.3 and 4.4.4 are about words and "
+    "gestures at a board)."
+)
 
 ONLINE = replace(
     USBGF_2016,
@@ -454,6 +463,11 @@ ONLINE = replace(
         void_reasons=(),
         come_to_rest_seconds=cite(None, None, note=_SERVER),
         premature_roll=cite(PrematureRoll.STANDS, None, note=_SERVER),
+    ),
+    cube=replace(
+        play.CUBE,
+        double_statement_binds=cite(False, None, note=_UNSPOKEN),
+        pass_statement_binds=cite(False, None, note=_UNSPOKEN),
     ),
     appeals=cite(False, "USBGF 6.7", _FINAL),
     decisions=decisions.DECISIONS.replacing(

@@ -96,6 +96,9 @@ class Decision(StrEnum):
     VOID_TAKEN_DOUBLE = "void-taken-double"
     NULLIFY_PASSED_DOUBLE = "nullify-passed-double"
     SOCIAL_DOUBLES = "social-doubles"  #: beavers, automatic doubles, the Jacoby rule
+    # -- cube statements (issue 33)
+    DOUBLE_STATEMENT = "double-statement"  #: "I am going to double" binds him to double
+    PASS_STATEMENT = "pass-statement"  #: "I would pass" binds him to pass the next double
     # -- the end of a game or a match
     RESIGNATION = "resignation"
     MATCH_OVER = "match-over"  #: who has won, and that nothing is played after it
@@ -294,6 +297,13 @@ class CubeRules:
     premature_double_stands: Cited[bool]
     wrong_level_adjusted: Cited[bool]
     match_may_end_on_pass: Cited[bool]
+    # -- cube statements (issue 33)
+    double_statement_binds: Cited[bool]
+    """Whether "I am going to double" binds the player to double at his first legal
+    opportunity (USBGF 4.4.3)."""
+    pass_statement_binds: Cited[bool]
+    """Whether "I would pass" binds the player to pass a double his opponent makes at the
+    opponent's next legal opportunity (USBGF 4.4.4)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -108,6 +108,20 @@ DECISIONS = Decisions(
             "the Crawford game will resume based on the checker position and game clock "
             "reserve times that existed when the improper double was made",
         ),
+        # -- cube statements (issue 33)
+        _on(
+            Decision.DOUBLE_STATEMENT,
+            "USBGF 4.4.3",
+            "If a player states either that he doubles, or that he is going to double, then he "
+            "must double at his first legal opportunity to do so.",
+        ),
+        _on(
+            Decision.PASS_STATEMENT,
+            "USBGF 4.4.4",
+            "If the player states his intention to drop the cube if doubled, then he will be "
+            "bound by that statement if the opposing player elects to double at that player's "
+            "next legal opportunity to do so (but not on subsequent turns).",
+        ),
         _on(
             Decision.SOCIAL_DOUBLES,
             "USBGF 4.4.10",

@@ -58,6 +58,25 @@ CUBE = CubeRules(
         "appropriate level",
     ),
     match_may_end_on_pass=cite(False, "USBGF 4.5", "a match may not end on a dropped cube"),
+    # -- cube statements (issue 33)
+    double_statement_binds=cite(
+        True,
+        "USBGF 4.4.3",
+        "If a player states either that he doubles, or that he is going to double, then he must "
+        "double at his first legal opportunity to do so.",
+        "'I double' said when he may double is the double itself; 'I am going to double' is "
+        "the statement the ledger records apart (announce double), binding him at his first "
+        "legal opportunity: his turn, before rolling, with the cube his to turn.",
+    ),
+    pass_statement_binds=cite(
+        True,
+        "USBGF 4.4.4",
+        "If the player states his intention to drop the cube if doubled, then he will be bound "
+        "by that statement if the opposing player elects to double at that player's next legal "
+        "opportunity to do so (but not on subsequent turns).",
+        "Only a pass binds in advance: an intention to take is not made binding until the "
+        "double is offered (then it is the take itself).",
+    ),
 )
 
 PLAYS = PlayRules(

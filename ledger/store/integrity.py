@@ -58,6 +58,7 @@ from bgledger.events import MatchEvent, MatchStarted
 from bgledger.events.chain import link_content, stored_content
 from bgledger.projections.state.codec import state_to_dict
 from bgledger.projections.state.fold import HistoryNeededError, MatchState, fold
+from bgledger.projections.state.witness import marked
 from bgledger.store.application import MatchStore
 from bgledger.store.recorder import LedgerRecorder
 from bgledger.store.snapshots import MatchSnapshot, StaleSnapshotError, check, thaw
@@ -125,7 +126,11 @@ class Verdict:
     ``events`` is how many events were checked (up to the first problem),
     ``unchained`` how many leading ones were stored before the chain,
     ``head`` the chain of the last event checked, ``snapshots`` how many
-    snapshots were found equal to the match folded from its events.
+    snapshots were found equal to the match folded from its events.  ``marked``
+    lists the entries whose time the ledger could not take as claimed, or that reached
+    it more than the pad's offline window after their time (DESIGN principle 13,
+    :func:`~bgledger.projections.state.witness.marked`): a listing for the director,
+    not a fault (the chain holds; ``history`` says what each claimed and when it came).
     """
 
     match_id: str
@@ -135,6 +140,7 @@ class Verdict:
     witnesses: tuple[str, ...] = ()
     problem: Problem | None = None
     snapshots: int = 0
+    marked: tuple[int, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -142,9 +148,11 @@ class Verdict:
         return self.problem is None
 
     def to_json(self) -> dict[str, Any]:
-        """The verdict as JSON-stable values."""
+        """The verdict as JSON-stable values (``marked``, the entries :attr:`marked`, only
+        when there are some)."""
         problem = self.problem
-        return {
+        marks = {"marked": list(self.marked)} if self.marked else {}
+        return marks | {
             "match_id": self.match_id,
             "ok": self.ok,
             "events": self.events,
@@ -180,6 +188,9 @@ class Verdict:
         text += "".join(f", matches {source}" for source in self.witnesses)
         if self.snapshots:
             text += f", {self.snapshots} snapshot(s) equal to the events refolded"
+        if self.marked:
+            numbers = ", ".join(str(number) for number in self.marked)
+            text += f"; entered late or not at the time claimed (see history): {numbers}"
         return text
 
 
@@ -480,7 +491,8 @@ def verify_stream(
     if not verdict.ok:
         return verdict
     equal, problem = check_snapshots(ledger, snapshots, seen)
-    return replace(verdict, snapshots=equal, problem=problem)
+    late = tuple(event.originator_version for event in seen if marked(event))
+    return replace(verdict, snapshots=equal, problem=problem, marked=late)
 
 
 class Finding(Protocol):

@@ -7,6 +7,9 @@ A seal is a small JSON document::
      "public_key": "<Ed25519 public key, hex>", "signature": "<hex>"}
 
 ``head`` is the chain (:mod:`bgledger.events.chain`) of event number ``events``;
+a match's seal made since receipts (:mod:`bgledger.store.receipt`) also carries
+``result``, the match's result at that event in words ("Final: Ann 7, Bob 4: Ann
+wins the match"), signed like the rest (a seal without one verifies as before);
 ``signature`` is Ed25519 over the canonical JSON
 (:func:`bgledger.events.chain.canonical_json`) of every other key.  The stream still
 extends the seal when its event ``events`` still has that chain: events
@@ -54,7 +57,9 @@ __all__ = [
 FORMAT = "bgledger-seal"
 LEDGER = "*"
 """The ``match_id`` of a ledger seal: every match, listed in ``matches``."""
-_SIGNED = ("format", "match_id", "events", "head", "sealed_at", "public_key", "matches")
+_SIGNED = (
+    "format", "match_id", "events", "head", "sealed_at", "public_key", "matches", "result",
+)  # fmt: skip
 
 
 class InvalidSealError(RulesError):
@@ -72,6 +77,7 @@ class Seal:
     public_key: str
     signature: str
     matches: tuple[tuple[str, int, str], ...] = ()
+    result: str = ""
 
     @property
     def whole_ledger(self) -> bool:
@@ -105,18 +111,22 @@ class Seal:
             document["matches"] = [
                 {"match_id": m, "events": n, "head": h} for m, n, h in self.matches
             ]
+        if self.result:
+            document["result"] = self.result
         return document
 
     @classmethod
-    def make(cls, key: Ed25519PrivateKey, match_id: str, events: int, head: str) -> Seal:
-        """A seal of ``match_id`` at ``events`` events, signed now with ``key``."""
+    def make(
+        cls, key: Ed25519PrivateKey, match_id: str, events: int, head: str, result: str = ""
+    ) -> Seal:
+        """A seal of ``match_id`` at ``events`` events and its ``result``, signed with ``key``."""
         public = key.public_key().public_bytes(
             serialization.Encoding.Raw, serialization.PublicFormat.Raw
         )
         sealed_at = datetime.now(UTC).isoformat(timespec="seconds")
-        unsigned = cls(match_id, events, head, sealed_at, public.hex(), "")
+        unsigned = cls(match_id, events, head, sealed_at, public.hex(), "", result=result)
         signature = key.sign(unsigned.signed()).hex()
-        return cls(match_id, events, head, sealed_at, public.hex(), signature)
+        return replace(unsigned, signature=signature)
 
     @classmethod
     def make_ledger(cls, key: Ed25519PrivateKey, matches: Sequence[tuple[str, int, str]]) -> Seal:
@@ -141,14 +151,25 @@ class Seal:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
             raise InvalidSealError(f"seal {path}: cannot be read: {error}") from None
+        return cls.from_json(data, f"seal {path}")
+
+    @classmethod
+    def from_json(cls, data: Any, where: str) -> Seal:
+        """The seal document ``data`` (:meth:`to_json`'s form) read from ``where``.
+
+        :raises InvalidSealError: naming ``where`` for a document that is not a seal.
+        """
         types = {"match_id": str, "events": int, "head": str, "sealed_at": str}
         types |= {"public_key": str, "signature": str}
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise InvalidSealError(f"seal {path}: not a {FORMAT} document")
+            raise InvalidSealError(f"{where}: not a {FORMAT} document")
         for key, kind in types.items():
             if type(data.get(key)) is not kind:
-                raise InvalidSealError(f"seal {path}: {key!r} missing or not a {kind.__name__}")
-        found = cls(**{key: data[key] for key in types})
+                raise InvalidSealError(f"{where}: {key!r} missing or not a {kind.__name__}")
+        result = data.get("result", "")
+        if type(result) is not str:
+            raise InvalidSealError(f"{where}: 'result' is not a str")
+        found = replace(cls(**{key: data[key] for key in types}), result=result)
         if not found.whole_ledger:
             return found
         listed = data.get("matches")
@@ -160,7 +181,7 @@ class Seal:
             and type(e.get("head")) is str
             for e in entries
         ):
-            raise InvalidSealError(f"seal {path}: 'matches' missing or not a list of matches")
+            raise InvalidSealError(f"{where}: 'matches' missing or not a list of matches")
         matches = tuple((e["match_id"], e["events"], e["head"]) for e in entries)
         return replace(found, matches=matches)
 
@@ -244,13 +265,18 @@ def seal_ledger(
 
 
 def seal_match(
-    verify: Callable[[str], Sequence[Verdict]], match_id: str, key: Path, out: Path | None = None
+    verify: Callable[[str], Sequence[Verdict]],
+    match_id: str,
+    key: Path,
+    out: Path | None = None,
+    result: Callable[[int], str] = lambda events: "",
 ) -> Seal:
     """Match ``match_id`` as ``verify`` finds it, sealed with the private key in ``key``.
 
     The key is read first, then the match verified: one with a mismatch, or
     whose last event was recorded before hash chains, is not sealed.  The
-    seal is written to ``out`` if given.
+    seal is written to ``out`` if given.  ``result(n)`` words the match's result
+    at its event ``n`` (the sealed one), signed with the rest.
 
     :raises InvalidSealError: for an unreadable key, or a seal file that cannot be written.
     :raises SealRefusedError: for a match that cannot be sealed.
@@ -261,7 +287,7 @@ def seal_match(
         raise SealRefusedError(f"not sealed: {verdict.text()}")
     if not verdict.head:
         raise SealRefusedError(f"not sealed: {match_id}: recorded before hash chains")
-    made = Seal.make(private, match_id, verdict.events, verdict.head)
+    made = Seal.make(private, match_id, verdict.events, verdict.head, result(verdict.events))
     if out is not None:
         made.write(out)
     return made

@@ -44,6 +44,7 @@ from bgledger.rules.text import as_entered, name_key
 __all__ = [
     "is_ruling",
     "match_row",
+    "ranked",
     "ruling_kinds",
     "ruling_row",
     "standing",
@@ -189,6 +190,30 @@ def standings_rows(matches: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]
             row = table.setdefault(key, _empty_standing(*key))
             _count(row, match["winner"], side, mine, theirs)
     return [table[key] for key in sorted(table)]
+
+
+def ranked(standings: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """``standings`` rows (:func:`standings_rows`) in the order a wall shows them: the most
+    matches won first, then the fewest lost, then the most points for less against, then
+    by name; each with its ``rank`` (players equal on all three share one).
+
+    >>> [(r["rank"], r["player"]) for r in ranked([
+    ...     {"player": "Bob", "won": 1, "lost": 0, "points_for": 5, "points_against": 3},
+    ...     {"player": "Ann", "won": 1, "lost": 0, "points_for": 5, "points_against": 3},
+    ...     {"player": "Cy", "won": 2, "lost": 0, "points_for": 9, "points_against": 1},
+    ... ])]
+    [(1, 'Cy'), (2, 'Ann'), (2, 'Bob')]
+    """
+
+    def merit(row: Mapping[str, Any]) -> tuple[int, int, int]:
+        return (-row["won"], row["lost"], row["points_against"] - row["points_for"])
+
+    ordered = sorted(standings, key=lambda row: (merit(row), name_key(row["player"])))
+    result: list[dict[str, Any]] = []
+    for place, row in enumerate(ordered, start=1):
+        tied = result and merit(result[-1]) == merit(row)
+        result.append({**row, "rank": result[-1]["rank"] if tied else place})
+    return result
 
 
 def _empty_standing(event: str, player: str) -> dict[str, Any]:

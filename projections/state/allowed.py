@@ -18,8 +18,8 @@ nothing.
     ['opening', 'break start a', 'break start b', 'break start both']
     >>> rolling = MatchState("m", ("Ann", "Bob"), 5, "usbgf-2016", "none", True,
     ...                      game=1, phase=Phase.ROLL, turn="b", cube=2, cube_owner="a")
-    >>> [a.line for a in allowed(rolling) if a.party == "b"]
-    ['roll']
+    >>> [a.line for a in allowed(rolling) if a.party == "b"]  # (Ann's cube: Bob may not double)
+    ['roll', 'announce pass b']
 """
 
 from __future__ import annotations
@@ -36,18 +36,22 @@ from bgledger.rules.profiles import Decision, ForgottenHit, PrematureRoll, Profi
 __all__ = [
     "BEST_OF_THREE",
     "PARTIES",
+    "STATEMENT_WORDS",
     "TABLE_VERBS",
     "Allowed",
     "Problem",
     "agree",
     "allowed",
+    "bound",
     "cube_problem",
     "hit_blocks",
     "hit_due",
     "may_double",
     "may_hit",
+    "must_double",
     "no_legal_move",
     "resignation_problem",
+    "statement_problem",
 ]
 
 PARTIES = ("a", "b", "players", "scorekeeper", "director")
@@ -69,6 +73,7 @@ TABLE_VERBS = (
     "refuse-roll",
     "hit",
     "break end",
+    "announce",
 )
 """The verbs of what happens at the table, whose plain lines :func:`allowed` offers exactly
 when the ledger accepts them (a tested property); the other lines it offers are the
@@ -222,6 +227,64 @@ def may_double(state: MatchState, profile: Profile, player: str) -> bool:
     return within and cube_problem(state, profile, player) is None
 
 
+# -- cube statements (issue 33: USBGF 4.4.3, 4.4.4) ------------------------------------------
+
+STATEMENT_WORDS = {"double": "I am going to double", "pass": "I would pass"}
+"""The statements about the cube that bind (USBGF 4.4.3, 4.4.4), as a player says them."""
+
+_STATEMENT_DECISIONS = {"double": Decision.DOUBLE_STATEMENT, "pass": Decision.PASS_STATEMENT}
+STATEMENT_PHASES = (Phase.ROLL, Phase.REROLL, Phase.PLAY)
+"""When a statement is recorded: in a game, between the cube's answers (a statement made
+while a double waits for its answer is the answer; USBGF 4.4.4)."""
+
+
+def bound(state: MatchState, player: str, says: str) -> bool:
+    """Whether ``player``'s statement ``says`` (``double`` or ``pass``) stands."""
+    return any(s.player == player and s.says == says for s in state.statements)
+
+
+def statement_problem(
+    state: MatchState, profile: Profile, player: str, says: str
+) -> Problem | None:
+    """Why ``player``'s statement ``says`` binds nothing now, with the rule; ``None`` if it
+    binds: the profile makes no statement binding (online, classic), it stands already, or
+    no legal double can follow it (the Crawford game, the opponent's cube, a dead cube: the
+    doubler's :func:`cube_problem`)."""
+    decision = _STATEMENT_DECISIONS[says]
+    binds = (
+        profile.cube.double_statement_binds
+        if says == "double"
+        else profile.cube.pass_statement_binds
+    )
+    name = state.name(player)
+    if not binds.value:
+        return (
+            f"statements about the cube bind nothing under {profile.name}: {binds.note}",
+            binds.rule or profile.cite(decision),
+        )
+    if bound(state, player, says):
+        return f"{name}'s '{STATEMENT_WORDS[says]}' stands already", profile.cite(decision)
+    doubler = player if says == "double" else other(player)
+    if not may_double(state, profile, doubler):
+        problem = cube_problem(state, profile, doubler)
+        if problem is None:  # past the profile's limit of the cube
+            most = profile.limits.cube.value
+            problem = f"the cube goes no higher than {most}", profile.cite(Decision.CUBE_LEVEL)
+        return f"no legal double can follow: {problem[0]}", problem[1]
+    return None
+
+
+def must_double(state: MatchState, profile: Profile) -> bool:
+    """Whether the player on roll, before rolling, is bound to double now: he said he is
+    going to double and this is his first legal opportunity (USBGF 4.4.3)."""
+    turn = state.turn or "a"
+    return (
+        state.phase is Phase.ROLL
+        and bound(state, turn, "double")
+        and may_double(state, profile, turn)
+    )
+
+
 def hit_blocks(state: MatchState, profile: Profile) -> bool:
     """Whether the due hit must be recorded before the player to act may act (refused,
     not implied by his action: the profile's :attr:`ClockRules.forgotten_hit`)."""
@@ -268,7 +331,8 @@ def _table(state: MatchState, profile: Profile) -> list[Allowed]:
     mover = name(turn)
     if phase in (Phase.ROLL, Phase.REROLL):
         if not blocked:
-            add(turn, "roll", f"{mover} {agree(mover, 'rolls')}")
+            if not must_double(state, profile):  # USBGF 4.4.3: he said he would double
+                add(turn, "roll", f"{mover} {agree(mover, 'rolls')}")
             if phase is Phase.ROLL and may_double(state, profile, turn):
                 add(turn, "double", f"{mover} {agree(mover, 'doubles')}")
         most = profile.limits.cube.value
@@ -285,7 +349,8 @@ def _table(state: MatchState, profile: Profile) -> list[Allowed]:
                 add("scorekeeper", "void-roll", "the roll was invalid")
             if state.premature is None:
                 early = other(turn)
-                add(early, "roll --premature", f"{name(early)} rolled early")
+                if not (bound(state, early, "double") and may_double(state, profile, early)):
+                    add(early, "roll --premature", f"{name(early)} rolled early")
                 stands = profile.cube.premature_double_stands.value
                 if stands and may_double(state, profile, early):
                     add(early, "double --premature", f"{name(early)} doubled early")
@@ -295,10 +360,12 @@ def _table(state: MatchState, profile: Profile) -> list[Allowed]:
             add(turn, "refuse-roll", f"{mover} {agree(mover, 'refuses')} the early roll")
     elif phase is Phase.DOUBLED:
         taker = name(other(turn))
+        passes = bound(state, other(turn), "pass")  # USBGF 4.4.4: he said he would pass
         if not blocked:
-            add(other(turn), "take", f"{taker} {agree(taker, 'takes')}")
+            if not passes:
+                add(other(turn), "take", f"{taker} {agree(taker, 'takes')}")
             add(other(turn), "drop", f"{taker} {agree(taker, 'drops')}")
-        if 2 * (state.offer or state.next_cube) <= profile.limits.cube.value:
+        if not passes and 2 * (state.offer or state.next_cube) <= profile.limits.cube.value:
             add(other(turn), "beaver --as-played", f"{taker}'s beaver, as played")
     elif phase is Phase.RESIGNED and state.resignation is not None:
         answer = name(other(state.resignation.player))
@@ -311,7 +378,20 @@ def _table(state: MatchState, profile: Profile) -> list[Allowed]:
         for level in LEVELS:
             if level in rules.levels.value:
                 add(turn, f"resign {level}", f"{mover} {agree(mover, 'offers')} a {level}")
+    out.extend(_statements(state, profile))
     return out
+
+
+def _statements(state: MatchState, profile: Profile) -> list[Allowed]:
+    """The cube statements that would bind now (USBGF 4.4.3, 4.4.4): each player's."""
+    if state.phase not in STATEMENT_PHASES:
+        return []
+    return [
+        Allowed(p, "announce", f"announce {says} {p}", f"{state.name(p)}: '{words}'")
+        for p in ("a", "b")
+        for says, words in STATEMENT_WORDS.items()
+        if statement_problem(state, profile, p, says) is None
+    ]
 
 
 def _breaks(state: MatchState, profile: Profile) -> list[Allowed]:

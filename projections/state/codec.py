@@ -20,6 +20,7 @@ from bgledger.projections.state.model import (
     Phase,
     Premature,
     Resignation,
+    Statement,
 )
 
 VERSION = 3
@@ -70,12 +71,14 @@ def state_to_dict(state: MatchState) -> dict[str, Any]:
         "obliged": list(state.obliged),
         "flagged": list(state.flagged),
         "anomalies": list(state.anomalies),
+        "time_marks": list(state.time_marks),
         "started_at": state.started_at,
         "last_at": state.last_at,
         "timer": _timer_to_dict(state.timer),
         "breaks": _breaks_to_dict(state.breaks),
         "penalties": list(state.penalties),
         "replay": state.replay,
+        "statements": [[s.player, s.says] for s in state.statements],
     }
 
 
@@ -156,12 +159,16 @@ def state_from_dict(data: dict[str, Any]) -> MatchState:
         obliged=tuple(data.get("obliged", ())),
         flagged=tuple(data["flagged"]),
         anomalies=tuple(data["anomalies"]),
+        time_marks=tuple(data.get("time_marks", ())),  # none before claims were kept
         started_at=data["started_at"],
         last_at=data["last_at"],
         timer=_timer_from_dict(data.get("timer")),
         breaks=_breaks_from_dict(data.get("breaks")),
         penalties=_pair(data.get("penalties", [0, 0])),
         replay=data["replay"],
+        statements=tuple(  # none in a snapshot written before statements were recorded
+            Statement(str(player), str(says)) for player, says in data.get("statements", ())
+        ),
     )
 
 

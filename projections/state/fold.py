@@ -25,9 +25,10 @@ second, stored copy of derived state that a later bgledger could not read.
 (the match as corrected): there each ruling applies only its own fields.  One
 set of handlers serves both.
 
-The handlers of premature actions, rulings and the clock's events are in
-:mod:`bgledger.projections.state.premature`, :mod:`bgledger.projections.state.rulings` and
-:mod:`bgledger.projections.state.timekeeping`; they are registered here, in the one table.
+The handlers of premature actions, rulings, the clock's events and cube statements are in
+:mod:`bgledger.projections.state.premature`, :mod:`bgledger.projections.state.rulings`,
+:mod:`bgledger.projections.state.timekeeping` and :mod:`bgledger.projections.state.statements`;
+they are registered here, in the one table.
 
 Players are ``'a'`` and ``'b'``; each side's checkers are 26 counts in its own
 numbering (0 borne off, 1-24 the points, 25 the bar), as in
@@ -75,6 +76,7 @@ from bgledger.projections.state.model import (
     Phase,
     Premature,
     Resignation,
+    Statement,
     crawford_after,
     game_points,
     other,
@@ -84,9 +86,12 @@ from bgledger.projections.state.premature import HANDLERS as PREMATURE_HANDLERS
 from bgledger.projections.state.premature import takes_effect
 from bgledger.projections.state.rulings import HANDLERS as RULING_HANDLERS
 from bgledger.projections.state.rulings import in_force, new_length, take_corrected
+from bgledger.projections.state.statements import HANDLERS as STATEMENT_HANDLERS
+from bgledger.projections.state.statements import LAPSES as STATEMENT_LAPSES
 from bgledger.projections.state.timekeeping import AFTER as TIME_AFTER
 from bgledger.projections.state.timekeeping import HANDLERS as TIME_HANDLERS
 from bgledger.projections.state.timekeeping import KEEP_DANCE
+from bgledger.projections.state.witness import marked
 from bgledger.rules.errors import RulesError
 from bgledger.rules.judge import play_result, removed_illegally
 from bgledger.rules.notation import parse_play
@@ -157,12 +162,14 @@ class _Draft:
     obliged: tuple[int, ...]
     flagged: tuple[int, ...]
     anomalies: tuple[str, ...]
+    time_marks: tuple[int, ...]
     last_at: str
     clock: str
     timer: ClockState | None
     breaks: Breaks
     penalties: tuple[int, int]
     replay: str | None
+    statements: tuple[Statement, ...]
     head: str
 
     def __init__(self, state: MatchState) -> None:
@@ -278,6 +285,10 @@ def _step(draft: _Draft | None, event: MatchEvent, before: Sequence[MatchEvent] 
         whole = isinstance(event, EntryCorrected)
         take_corrected(draft, fold_in_force(in_force([*before, event])) or _ORPHAN, whole=whole)
     else:
+        if draft.statements:  # a cube statement kept or lapsed (USBGF 4.4.3, 4.4.4)
+            lapse = STATEMENT_LAPSES.get(type(event))
+            if lapse is not None:
+                lapse(draft, event)
         handler = _HANDLERS.get(type(event))
         if handler is not None:
             handler(draft, event)
@@ -289,6 +300,8 @@ def _step(draft: _Draft | None, event: MatchEvent, before: Sequence[MatchEvent] 
         if after is not None:
             after(draft, event)  # a game's end stops the clock (USBGF 4.3.2(a))
     draft.events = event.originator_version
+    if event.claimed and marked(event):  # its time not as claimed, or entered late
+        draft.time_marks = (*draft.time_marks, event.originator_version)
     if not event.bookkeeping or not draft.last_at:
         draft.last_at = event.at  # the table's time: bookkeeping keeps none (principle 13)
     draft.head = event.chain
@@ -522,6 +535,7 @@ def _set_up(d: _Draft, event: StartingPositionRecorded) -> None:
 _HANDLERS.update(RULING_HANDLERS)
 _HANDLERS.update(PREMATURE_HANDLERS)
 _HANDLERS.update(TIME_HANDLERS)
+_HANDLERS.update(STATEMENT_HANDLERS)
 
 
 @_on(MatchWon)

@@ -101,6 +101,18 @@ class Premature:
     b: int
 
 
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """A binding statement about the cube (issue 33): ``player`` said he is going to
+    ``double`` (USBGF 4.4.3) or that he would ``pass`` a double (USBGF 4.4.4).
+
+    It stands until kept or lapsed (:mod:`bgledger.projections.state.statements`).
+    """
+
+    player: str
+    says: str
+
+
 START_SIDE = Position.start().mover
 
 
@@ -115,10 +127,14 @@ class MatchState:
     play of this game bore off while another was outside the home board: off the board but
     not borne off, so they do not save a gammon (ABT 4.4).  ``replay``: on a clock, the player
     whose illegal play a ruling reverted and who replays it on his own time, then hits (CLOCK
-    4.3), until that hit; else None.  ``last_at`` is the time of the last event that
-    happened at the table: the match's "as of", when a running clock is read; an entry that
-    is bookkeeping (:attr:`~bgledger.events.MatchEvent.bookkeeping`: a copy's provenance, a
-    note, a recording error corrected) never moves it.  ``head`` is the chain of the last
+    4.3), until that hit; else None.  ``statements``: the binding cube statements standing
+    (USBGF 4.4.3, 4.4.4; :class:`Statement`).  ``time_marks``: the entries whose time the
+    ledger could not take as their recorder claimed it, or that reached it long after
+    (:func:`~bgledger.projections.state.witness.marked`, DESIGN principle 13).  ``last_at``
+    is the time of the last event that happened at the table: the match's "as of", when a
+    running clock is read; an entry that is bookkeeping
+    (:attr:`~bgledger.events.MatchEvent.bookkeeping`: a copy's provenance, a note, a
+    recording error corrected) never moves it.  ``head`` is the chain of the last
     event folded (:mod:`bgledger.events.chain`), what the next event links to: bookkeeping,
     not part of the match, so two states that differ only there are equal.
     """
@@ -155,12 +171,14 @@ class MatchState:
     obliged: tuple[int, ...] = ()
     flagged: tuple[int, ...] = ()
     anomalies: tuple[str, ...] = ()
+    time_marks: tuple[int, ...] = ()
     started_at: str = ""
     last_at: str = ""
     timer: ClockState | None = None
     breaks: Breaks = field(default_factory=Breaks)
     penalties: tuple[int, int] = (0, 0)
     replay: str | None = None
+    statements: tuple[Statement, ...] = ()
     head: str = field(default="", compare=False)
 
     # -- derived views -------------------------------------------------------

@@ -14,11 +14,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from bgledger.projections.state.allowed import (
+    STATEMENT_WORDS,
     Allowed,
     agree,
     allowed,
+    bound,
     hit_due,
     may_double,
+    must_double,
 )
 from bgledger.projections.state.model import START_SIDE, Crawford, MatchState, Phase, other
 from bgledger.rules.profiles import Decision, ForgottenHit, get_profile
@@ -101,8 +104,13 @@ def turn_words(state: MatchState, due: str | None) -> str:
     if actor is None:
         return f"game {state.game} over"
     if state.phase is Phase.ROLL:
-        cube = may_double(state, get_profile(state.profile), actor)
+        profile = get_profile(state.profile)
+        if must_double(state, profile):  # USBGF 4.4.3
+            return f"{state.name(actor)} to double"
+        cube = may_double(state, profile, actor)
         return f"{state.name(actor)} to roll" + (" or double" if cube else "")
+    if state.phase is Phase.DOUBLED and bound(state, actor, "pass"):  # USBGF 4.4.4
+        return f"{state.name(actor)} to drop"
     return f"{state.name(actor)} {_TURNS.get(state.phase, 'to act')}"
 
 
@@ -152,8 +160,24 @@ def situation(state: MatchState) -> str:
             return replaying
     due = hit_due(state)
     if due is not None:
-        return _hit_situation(state, due) + _situation(state)
-    return _situation(state)
+        return _hit_situation(state, due) + _situation(state) + _standing(state)
+    return _situation(state) + _standing(state)
+
+
+def _standing(state: MatchState) -> str:
+    """The cube statements standing that the situation has not named (USBGF 4.4.3, 4.4.4)."""
+    if not state.statements or state.phase not in (Phase.ROLL, Phase.REROLL, Phase.PLAY):
+        return ""
+    profile = get_profile(state.profile)
+    named = state.turn if must_double(state, profile) else None
+    said = [
+        f"{state.name(s.player)} said '{STATEMENT_WORDS.get(s.says, s.says)}' ("
+        + profile.cite(Decision.DOUBLE_STATEMENT if s.says == "double" else Decision.PASS_STATEMENT)
+        + ")"
+        for s in state.statements
+        if not (s.player == named and s.says == "double")
+    ]
+    return "; " + "; ".join(said) if said else ""
 
 
 def _hit_situation(state: MatchState, due: str) -> str:
@@ -190,7 +214,13 @@ def _situation(state: MatchState) -> str:
     if phase is Phase.OPENING:
         return _opening_due(state)
     if phase is Phase.ROLL:
-        cube = may_double(state, get_profile(state.profile), turn)
+        profile = get_profile(state.profile)
+        if must_double(state, profile):
+            return (
+                f"{name(turn)} {_agree(name(turn), 'is')} on roll and must double, having "
+                f"said '{STATEMENT_WORDS['double']}' ({profile.cite(Decision.DOUBLE_STATEMENT)})"
+            )
+        cube = may_double(state, profile, turn)
         return f"{name(turn)} {_agree(name(turn), 'is')} on roll, " + (
             "to double or to roll" if cube else "to roll"
         )
@@ -201,6 +231,12 @@ def _situation(state: MatchState) -> str:
         return rolled + premature_situation(state, " and must move")
     if phase is Phase.DOUBLED:
         taker = name(other(turn))
+        if bound(state, other(turn), "pass"):
+            rule = get_profile(state.profile).cite(Decision.PASS_STATEMENT)
+            return (
+                f"{name(turn)} {_agree(name(turn), 'has')} doubled to {state.offer}: {taker} "
+                f"must drop, having said '{STATEMENT_WORDS['pass']}' ({rule})"
+            )
         return (
             f"{name(turn)} {_agree(name(turn), 'has')} doubled to {state.offer}: "
             f"{taker} {_agree(taker, 'takes')} or {_agree(taker, 'drops')}"

@@ -81,6 +81,7 @@ from bgledger.events import (
     CubeDropped,
     CubeLevelCorrected,
     CubeOffered,
+    CubeStatementMade,
     CubeTaken,
     DiceRolled,
     EntryAmended,
@@ -119,12 +120,14 @@ from bgledger.events import (
     UnplayablePlayRecorded,
 )
 from bgledger.projections.state import fold as the_fold
+from bgledger.projections.state.allowed import STATEMENT_WORDS
 from bgledger.projections.state.clock import at_ms, clock_text, figure, figures, reason_text
 from bgledger.projections.state.corrected import voided_by
 from bgledger.projections.state.corrections import replacement
 from bgledger.projections.state.fold import Crawford, apply, needs_history
 from bgledger.projections.state.model import MatchState, Phase, game_points, other, seat
 from bgledger.projections.state.situation import score_text
+from bgledger.projections.state.witness import witness_text
 from bgledger.projections.views.words import (
     numbers_text,
     points_of,
@@ -769,6 +772,10 @@ class HistoryEntry:
     :ivar correction: for a correction of a recording error, who allowed it, why, what
         it voids and (an amendment) the line that replaced the entry.
     :ivar zone: the UTC offset the match's views print times in (:func:`match_zone`).
+    :ivar witness: for an entry whose time the ledger could not take as its recorder gave
+        it, or that reached the ledger long after (DESIGN principle 13,
+        :func:`~bgledger.projections.state.witness.witness_text`): the claim and how late
+        (``"claimed 2026-11-28 14:02:30, entered 13 min after"``); else ``""``.
     """
 
     number: int
@@ -785,6 +792,7 @@ class HistoryEntry:
     voided_as: str = ""
     correction: CorrectionDetails | None = None
     zone: str = ""
+    witness: str = ""
 
 
 class CorrectionDetails(TypedDict):
@@ -884,6 +892,7 @@ def history(events: Iterable[MatchEvent], *, last: int | None = None) -> list[Hi
                 voided_as="" if by is None else _voided_as(numbered.get(by)),
                 correction=_correction_details(event),
                 zone=match_zone(after.started_at),
+                witness=_witness(event, match_zone(after.started_at)),
             )
         )
     return entries
@@ -965,10 +974,16 @@ def folded_entries(
                 flagged=after.flagged[-1:] == (number,), rule=_rule(event), game=after.game,
                 ruling=ruling_details(event), clock=clock_reading(event, after),
                 zone=match_zone(after.started_at),
+                witness=_witness(event, match_zone(after.started_at)),
             )
         )  # fmt: skip
         state = after
     return entries
+
+
+def _witness(event: MatchEvent, zone: str) -> str:
+    """The entry's time mark (:attr:`HistoryEntry.witness`), its claim printed in ``zone``."""
+    return witness_text(event, in_zone(event.claimed, zone)) if event.claimed else ""
 
 
 def _voided_as(voider: MatchEvent | None) -> str:
@@ -1000,6 +1015,8 @@ def history_json(entries: Iterable[HistoryEntry]) -> list[dict[str, Any]]:
             del document["clock"]
         if document["correction"] is None:
             del document["correction"]
+        if not document["witness"]:
+            del document["witness"]
         details = document.pop("ruling")
         if details is not None:
             document.update(details, in_force=entry.voided_by is None)
@@ -1027,6 +1044,8 @@ def history_line(entry: HistoryEntry, width: int = 0) -> str:
         text += f"  [{entry.voided_as} at {entry.voided_by}: recording error]"
     elif entry.voided_by:
         text += f"  [voided by ruling {entry.voided_by}]"
+    if entry.witness:
+        text += f"  [{entry.witness}]"
     return f"{entry.number:>5} {mark} {when}  {entry.recorded_by:<{width}}  {text}"
 
 
@@ -1204,6 +1223,16 @@ def _played(event: CheckersPlayed, before: MatchState, after: MatchState) -> str
     made = f"played {event.play}" if event.play else "did not move"
     dice = f" with {before.dice[0]}-{before.dice[1]}" if before.dice else ""
     return _illegal(f"{name} {made}{dice}", event.reason, event.rule)
+
+
+# -- cube statements (issue 33: USBGF 4.4.3, 4.4.4) --------------------------------------------
+
+
+@_on(CubeStatementMade)
+def _statement(event: CubeStatementMade, before: MatchState, after: MatchState) -> str:
+    decision = Decision.DOUBLE_STATEMENT if event.statement == "double" else Decision.PASS_STATEMENT
+    said = STATEMENT_WORDS.get(event.statement, event.statement)
+    return f"{after.name(event.player)}: '{said}' ({rule_for(after.profile, decision)})"
 
 
 @_on(StartingPositionRecorded)

@@ -653,8 +653,20 @@ def aligned(rows: Sequence[Sequence[str]], numeric: Collection[int] = ()) -> lis
     ]
 
 
-def scoresheet_text(state: MatchState, events: Iterable[MatchEvent] = ()) -> str:
-    """The score sheet for the terminal (``export --format scoresheet``)."""
+Receipt = Sequence[tuple[str, str]]
+"""A receipt's printed lines, label and value, its code last (``Code``: what its QR holds;
+:func:`bgledger.store.receipt.receipt_lines`); none when the match was never sealed."""
+RECEIPT_TITLE = "Receipt"
+RECEIPT_NOTE = (
+    "The director's seal of this result: anyone can check it against the ledger or a copy "
+    "of the match (bgledger verify --receipt)."
+)
+
+
+def scoresheet_text(
+    state: MatchState, events: Iterable[MatchEvent] = (), receipt: Receipt = ()
+) -> str:
+    """The score sheet for the terminal (``export --format scoresheet``), with its ``receipt``."""
     sheet = score_sheet(state, events)
     lines = [f"Score sheet ({sheet.rule(Decision.SCORE)})", ""]
     lines += [f"{label}: {value}" for label, value in sheet.header if value]
@@ -668,6 +680,9 @@ def scoresheet_text(state: MatchState, events: Iterable[MatchEvent] = ()) -> str
     for title, columns, rows, numeric in _sections(sheet):
         lines += _section_text(title, columns, rows, numeric)
     lines += [f"{label}: {SIGN}" for label in signature_lines(sheet)]
+    if receipt:
+        lines += ["", RECEIPT_TITLE, RECEIPT_NOTE]
+        lines += [f"{label}: {value}" for label, value in receipt]
     return "\n".join(lines) + "\n"
 
 
@@ -747,6 +762,9 @@ div.signatures { margin-top: 2.5rem; max-width: 48rem; display: grid; gap: 1.6re
   grid-template-columns: max-content 1fr max-content 8rem; align-items: end; }
 div.signatures p { display: contents; }
 div.signatures span.line, div.signatures span.when { border-bottom: 1px solid #111; height: 1.2em; }
+section.receipt { margin-top: 2rem; max-width: 48rem; page-break-inside: avoid; }
+section.receipt div.qr svg { width: 12rem; height: auto; }
+section.receipt dd code { overflow-wrap: anywhere; font-size: .8rem; }
 @media screen and (max-width: 40rem) {
   body { margin: 1rem; }
   table { display: block; max-width: 100%; overflow-x: auto; }
@@ -819,8 +837,32 @@ def _signatures_html(sheet: ScoreSheet) -> list[str]:
     return ['<div class="signatures">', *rows, "</div>"]
 
 
-def scoresheet_html(state: MatchState, events: Iterable[MatchEvent] = ()) -> str:
-    """The score sheet as a standalone, printable HTML page (inline CSS, every string escaped)."""
+def _receipt_html(receipt: Receipt) -> list[str]:
+    """The receipt: its lines, and its code as a QR code for a phone to keep or check."""
+    if not receipt:
+        return []
+    from bgledger.projections.views.svg import qr_svg
+
+    code = dict(receipt).get("Code", "")
+    rows = "".join(
+        f"<dt>{html.escape(label)}</dt><dd><code>{html.escape(value)}</code></dd>"
+        for label, value in receipt
+    )
+    return [
+        '<section class="receipt">',
+        f"<h2>{RECEIPT_TITLE}</h2>",
+        f'<p class="rule">{html.escape(RECEIPT_NOTE)}</p>',
+        f'<div class="qr">{qr_svg(code, "the receipt")}</div>' if code else "",
+        f"<dl>{rows}</dl>",
+        "</section>",
+    ]
+
+
+def scoresheet_html(
+    state: MatchState, events: Iterable[MatchEvent] = (), receipt: Receipt = ()
+) -> str:
+    """The score sheet as a standalone, printable HTML page (inline CSS, every string escaped),
+    with its ``receipt`` and the receipt's QR code."""
     sheet = score_sheet(state, events)
     a, b = (html.escape(name) for name in sheet.players)
     header = "".join(
@@ -838,6 +880,7 @@ def scoresheet_html(state: MatchState, events: Iterable[MatchEvent] = ()) -> str
         *_rulings_html(sheet),
         *_time_html(sheet),
         *_signatures_html(sheet),
+        *_receipt_html(receipt),
     ]
     return "\n".join(
         [

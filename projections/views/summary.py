@@ -266,6 +266,7 @@ def state_json(state: MatchState, now_ms: int | None = None) -> dict[str, Any]:
         "now": now(state).to_json(),
         "resignation": _resignation_json(state),
         "premature": _premature_json(state),
+        "statements": [{"player": s.player, "says": s.says} for s in state.statements],
         "pips": _pair(state.pips()),
         "profile": state.profile,
         **time_json(state, now_ms),
@@ -277,7 +278,7 @@ def state_json(state: MatchState, now_ms: int | None = None) -> dict[str, Any]:
         "next_length": state.next_length,
         "flagged": list(state.flagged),
         "anomalies": list(state.anomalies),
-    }
+    } | ({"time_marks": list(state.time_marks)} if state.time_marks else {})
 
 
 def _opening_throw(state: MatchState) -> bool:

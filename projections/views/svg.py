@@ -34,7 +34,7 @@ from bgledger.projections.state.fold import MatchState, Phase, other, seat
 from bgledger.projections.views.text import _crawford_game, _crawford_status, resolve_viewer
 from bgledger.rules.position import BAR, OFF
 
-__all__ = ["board_svg"]
+__all__ = ["board_svg", "qr_svg"]
 
 WIDTH, HEIGHT = 680, 614
 """The drawing's size in user units (the page scales it): a point 50 of the 680, about
@@ -388,3 +388,16 @@ def _fit(text: str, size: int) -> str:
     if len(text) * size * 0.56 <= _BAND_ROOM:
         return ""
     return f' textLength="{_BAND_ROOM}" lengthAdjust="spacingAndGlyphs"'
+
+
+def qr_svg(text: str, title: str) -> str:
+    """``text`` as a QR code, inline SVG titled ``title`` (``segno``, drawn here: nothing
+    is fetched): the pad's address for a phone's camera, a score sheet's receipt.
+
+    Error correction M (a phone reads it off a screen or paper); scaled by the page's CSS.
+    """
+    import segno  # here: a page without a code starts without it
+
+    code = segno.make(text, error="m", micro=False)
+    return code.svg_inline(scale=4, border=4, dark="#000", light="#fff", omitsize=True,
+                           title=title)  # fmt: skip

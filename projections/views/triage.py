@@ -11,7 +11,10 @@ A table needs the director, most urgent first, when:
    unless corrected in time (USBGF 4.2.3);
 4. **a break runs over its allowance** (USBGF 2.2.2; penalty points, 2.2.4);
 5. **a match is finished**: its result is to be posted on the draw sheet
-   (USBGF 4.6: the staff post it, the players check it).
+   (USBGF 4.6: the staff post it, the players check it);
+6. **a line was entered late**: a scorekeeper's line reached the ledger long after the
+   time it gave, or could not be taken at that time (DESIGN principle 13): the director
+   may want to check it with the table (``history`` says what it claimed).
 
 Each :class:`Need` says so in the director's words with the rule of the
 match's profile.  The first and fourth come about as time passes: a
@@ -50,6 +53,7 @@ RANKS: dict[str, tuple[int, str]] = {
     "flagged": (2, "a flagged play"),
     "break-over": (3, "a break running over"),
     "result": (4, "a result to post"),
+    "entered-late": (5, "a line entered late"),
 }
 """Each need's place in the order and its name in the console's filter."""
 UNDER_WAY = 10
@@ -98,6 +102,10 @@ def needs(document: dict[str, Any]) -> list[Need]:
         ends = at_ms(opened["ends"])
         words = f"break over its allowance since {time_of_day(ends, opened['ends'])} ({rule})"
         found.append(Need("break-over", words, ends))
+    marks = document.get("time_marks")
+    if marks:
+        words = f"entered late or not at the time claimed: {numbers_text(marks)} (see history)"
+        found.append(Need("entered-late", words))
     if winner:
         rule = rule_for(profile, Decision.RESULT)
         score = f"{document['score']['a']}\N{EN DASH}{document['score']['b']}"

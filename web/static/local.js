@@ -57,12 +57,19 @@ var bgledgerLocal = (function () {
     if (due) { add(due, "hit", name(due) + " hits the clock"); }
     if (d.phase === "between-games" || d.phase === "opening") { add("players", "opening", "opening roll"); }
     if (d.phase === "play") { add(d.turn, "move", name(d.turn) + " plays"); }
+    // a cube statement standing (USBGF 4.4.3, 4.4.4): "I am going to double", "I would pass"
+    function said(p, says) {
+      return (d.statements || []).some(function (s) { return s.player === p && s.says === says; });
+    }
     if (!due && d.phase === "roll") {
-      add(d.turn, "roll", name(d.turn) + " rolls");
+      if (!said(d.turn, "double")) { add(d.turn, "roll", name(d.turn) + " rolls"); }
       var crawford = d.crawford_rule && d.crawford === "crawford";
       if (!crawford && (!d.cube.owner || d.cube.owner === d.turn)) { add(d.turn, "double", name(d.turn) + " doubles"); }
     }
-    if (!due && d.phase === "doubled") { add(d.to_act, "take", name(d.to_act) + " takes"); add(d.to_act, "drop", name(d.to_act) + " drops"); }
+    if (!due && d.phase === "doubled") {
+      if (!said(d.to_act, "pass")) { add(d.to_act, "take", name(d.to_act) + " takes"); }
+      add(d.to_act, "drop", name(d.to_act) + " drops");
+    }
     var turn = due ? name(due) + " to hit the clock" : d.to_act ? name(d.to_act) + " to act" : "";
     d.now = { says: "", turn: turn, cube: d.now ? d.now.cube : "", due: due, allowed: table.concat(kept), guessed: true };
     return d;
@@ -80,6 +87,14 @@ var bgledgerLocal = (function () {
     var dice = words.slice(1).filter(function (w) { return /^[1-6]$/.test(w); }).map(Number);
     var d = JSON.parse(JSON.stringify(doc)), phase = d.phase;
     if (phase === "over" || (d.breaks && d.breaks.on_break)) { return null; }
+    // cube statements lapse as the server's fold has them: the doubler's with his double, the
+    // roller's opponent's "I would pass" with his roll, all with the cube taken or the game over
+    var kept = function (keep) { d.statements = (d.statements || []).filter(keep); };
+    if (verb === "double" && phase === "roll") { kept(function (s) { return s.player !== d.turn; }); }
+    if (verb === "roll" && phase === "roll") {
+      kept(function (s) { return !(s.player === other(d.turn) && s.says === "pass"); });
+    }
+    if (verb === "take" || verb === "drop") { d.statements = []; }
     switch (verb) {
       case "opening":
         if (dice.length !== 2 || (phase !== "between-games" && phase !== "opening")) { return null; }

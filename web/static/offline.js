@@ -3,7 +3,8 @@
 //
 // Each line becomes a command kept in this device's IndexedDB before it is sent: its own
 // Idempotency-Key, and the moment it was made in the server's time ("@TIME line", from the
-// offset to the server's clock measured when the page loads, GET /api/now). Commands are
+// offset to the server's clock measured when the page loads and again on reconnecting,
+// GET /api/now; never before the last moment this device stamped). Commands are
 // sent one at a time, in the order they were made; one that gets no answer stays, and is
 // sent again (same key: the server records it once) when the network returns, also after
 // a reload or a restart of the phone. A refusal of a command that had waited stops the
@@ -13,6 +14,7 @@ var bgledgerQueue = (function () {
   "use strict";
   var STORE = "commands";
   var OFFSET = "bgledger.server.offset";
+  var LAST = "bgledger.server.last";  // the latest moment this device stamped a command at
   var RETRY_MS = 2000;
   var offset = Number(localStorage.getItem(OFFSET)) || 0;  // the server's clock minus ours
   var db = null, opening = [];
@@ -32,6 +34,15 @@ var bgledgerQueue = (function () {
       }).catch(function () {});
   }
   function serverNow() { return Date.now() + offset; }
+  // A command's moment: the server's time, never before the last one this device stamped.
+  // The ledger refuses a time before the token's last contact (issue 32): a phone whose
+  // clock steps back while offline would otherwise block its queue. Re-measured on reconnect.
+  function stampNow() {
+    var last = Number(localStorage.getItem(LAST)) || 0;
+    var now = Math.max(serverNow(), last + 1);
+    localStorage.setItem(LAST, String(now));
+    return now;
+  }
 
   // -- IndexedDB: one store of commands, in the order they were made (seq)
   function withDb(then) {
@@ -68,7 +79,7 @@ var bgledgerQueue = (function () {
   // -- a command: kept first, then sent in its turn. done(status, answer) once: the server's
   // answer, or 202 {queued: true, error: why it waits} when it is kept for later.
   function enqueue(url, line, token, done) {
-    var made = new Date(serverNow()).toISOString();
+    var made = new Date(stampNow()).toISOString();
     var timed = line.charAt(0) === "@" ? line : "@" + made + " " + line;
     var entry = { url: url, line: line, body: JSON.stringify({ line: timed }), key: newKey(),
                   token: token, made: made, tries: 0 };
@@ -135,6 +146,7 @@ var bgledgerQueue = (function () {
   }
 
   function received(entries, entry, status, body) {
+    if (state.offline) { measure(); }  // back from offline: this device's clock may have stepped
     state.offline = false;
     var replay = entry.tries > 0 || entries.length > 1 || !callbacks[entry.key];
     if (status === 201 || !replay) {  // recorded (or a refusal said at once, as ever)
@@ -234,7 +246,7 @@ var bgledgerQueue = (function () {
   document.addEventListener("visibilitychange", awake);
   awake();
 
-  window.addEventListener("online", function () { state.offline = false; pump(); });
+  window.addEventListener("online", function () { state.offline = false; measure().then(pump); });
   measure().then(pump);
   pump();
 

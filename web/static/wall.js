@@ -60,7 +60,7 @@
       if (reload === null) { reload = setTimeout(function () { location.reload(); }, 2000); }
     });
     source.addEventListener("withdrawn", function () { source.close(); location.reload(); });
-    source.onopen = function () { if (status) { status.textContent = "live"; status.className = "live"; } };
+    source.onopen = function () { if (status) { status.textContent = status.dataset.words || "live"; status.className = "live"; } };
     source.onerror = function () { if (status) { status.textContent = "reconnecting…"; status.className = "live off"; } };
   }
 

@@ -39,6 +39,6 @@
   // a quiet match still learns, within a minute, that its event was withdrawn (403: reload,
   // and the page says it is not public)
   setInterval(refresh, 60000);
-  source.onopen = function () { if (status) { status.textContent = "live"; status.className = "live"; } };
+  source.onopen = function () { if (status) { status.textContent = status.dataset.words || "live"; status.className = "live"; } };
   source.onerror = function () { if (status) { status.textContent = "reconnecting…"; status.className = "live off"; } };
 })();
