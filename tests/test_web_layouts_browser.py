@@ -63,7 +63,7 @@ def test_every_page_fits_the_screen(
 
     driver, url, tokens = served
     viewport(driver, *screen)
-    wait = WebDriverWait(driver, 5, poll_frequency=0.05)
+    wait = WebDriverWait(driver, 10, poll_frequency=0.05)
 
     def seen(css: str) -> dict[str, Any] | None:
         """The first element ``css`` finds, as drawn now (read afresh: a page redraws)."""

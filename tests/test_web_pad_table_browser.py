@@ -75,7 +75,7 @@ def test_a_play_is_drawn_on_the_board_as_it_is_tapped(
 
     def until(what: Callable[[], object], message: str) -> None:
         try:
-            WebDriverWait(driver, 5, poll_frequency=0.05).until(lambda _: what())
+            WebDriverWait(driver, 10, poll_frequency=0.05).until(lambda _: what())
         except TimeoutException:
             raise AssertionError(f"{message}; {driver.get_log('browser')}") from None
 
@@ -186,7 +186,7 @@ def test_time_up_is_said_on_the_pad_with_what_may_happen_now(
         return driver.find_element(By.CSS_SELECTOR, css)
 
     driver.get(f"{url}/matches/late/pad?token={token}")
-    wait = WebDriverWait(driver, 5, poll_frequency=0.05)
+    wait = WebDriverWait(driver, 10, poll_frequency=0.05)
     wait.until(lambda _: find("#time-up").is_displayed())
     words = find("#time-up").text
     assert "Time up on Ann's clock (0:00)" in words, words
@@ -223,7 +223,7 @@ def test_more_history_keeps_each_word_whole_and_shows_times_one_way(
     driver, url, token, director_token = table
     viewport(driver, *PHONE)
     driver.get(f"{url}/matches/final/pad?token={token}")
-    wait = WebDriverWait(driver, 5, poll_frequency=0.05)
+    wait = WebDriverWait(driver, 10, poll_frequency=0.05)
     wait.until(lambda _: driver.find_element(By.ID, "play-legend").text.startswith("Bob"))
 
     def send(line: str, who: str) -> None:
