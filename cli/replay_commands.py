@@ -161,7 +161,11 @@ def replay(
         while not session.done:
             if interactive:
                 say(f"[{HELP}] > ", nl=False)
-            line = sys.stdin.readline()
+            try:
+                line = sys.stdin.readline()
+            except KeyboardInterrupt:  # Ctrl-C ends it as q does, not with click's "Aborted!"
+                say("")
+                return
             if not line:
                 return
             say(session.step(line))

@@ -24,6 +24,10 @@ VERBS: dict[str, str] = dict(
         ),
         _verb("amend", help="Entry EVENT was mis-entered: LINE is what happened"),
         _verb(
+            "announce",
+            help="A player said 'I am going to double' (he must double at his first legal opportunity, USBGF 4.4.3) or 'I would pass' (he must pass a double made at the opponent's next legal opportunity, USBGF 4.4.4)",
+        ),
+        _verb(
             "automatic-double",
             help="The opening roll tied and the cube was turned: not in tournaments (USBGF 4.4.10)",
         ),
@@ -32,7 +36,15 @@ VERBS: dict[str, str] = dict(
             help="The doubled player took and redoubled at once: not in tournaments (USBGF 4.4.10)",
         ),
         _verb("break", help="break start | break end"),
+        _verb(
+            "call",
+            help="The caster called his throw D-D, other than the dice show: played as called it stands good (CLASSIC 8)",
+        ),
         _verb("clock", help="clock start | clock stop | clock resume | clock read | clock set"),
+        _verb(
+            "correct-call",
+            help="The error in the call (event EVENT) was found before the dice were taken up again: the play on the call is void and the dice thrown are played (CLASSIC 8)",
+        ),
         _verb(
             "correct-cube", help="A double to a wrong level stands at the right level (USBGF 4.4.8)"
         ),
@@ -64,6 +76,14 @@ VERBS: dict[str, str] = dict(
             "hit",
             help="The player whose time runs (or a|b) hits the clock: that turn ends (USBGF 4.1.8.1)",
         ),
+        _verb(
+            "interfered",
+            help="The caster touched the dice before they came to rest: his adversary set them to D-D, which the caster plays as if thrown (CLASSIC 7)",
+        ),
+        _verb(
+            "jadoube",
+            help='The player on roll said "J\'adoube" and adjusted a man on POINT: he need not move it (CLASSIC 11)',
+        ),
         _verb("late", help="A player is late: the penalty points due so far (USBGF 2.2.4)"),
         _verb(
             "missed-hit",
@@ -72,6 +92,10 @@ VERBS: dict[str, str] = dict(
         _verb(
             "move",
             help="The player on roll played; --as-played records a play the rules refuse, flagged (USBGF 4.2.3(a))",
+        ),
+        _verb(
+            "must-accept",
+            help="The director requires the concession on a clock to be accepted: nothing better can occur for the opponent (CLOCK 5.1)",
         ),
         _verb("note", help="The scorekeeper's remark for the record (not a ruling)"),
         _verb(
@@ -116,6 +140,10 @@ VERBS: dict[str, str] = dict(
             help="The game began from this gnubg position, not the standard one (USBGF 4.2.4)",
         ),
         _verb("take", help="The doubled player takes: he owns the cube (USBGF 4.4.4)"),
+        _verb(
+            "touch",
+            help="The player on roll touched a man on POINT (his own numbering; 'bar') without saying \"J'adoube\": he must move it if it is playable (CLASSIC 11)",
+        ),
         _verb(
             "undo",
             help="The last entry was a recording error: withdraw it (an earlier game's: the director)",

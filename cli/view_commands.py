@@ -28,7 +28,7 @@ from bgledger.projections.views.audit import (
 )
 from bgledger.projections.views.moment import rulings_text
 from bgledger.projections.views.text import board_diagram, games_table, time_lines
-from bgledger.projections.views.words import ruling_status
+from bgledger.projections.views.words import numbers_text, ruling_status, where_text
 from bgledger.service import MatchState, Shown
 from bgledger.service import state_document as state_with_rulings
 
@@ -36,7 +36,7 @@ __all__ = ["history", "show", "state_with_rulings"]
 
 
 def _title(state: MatchState) -> str:
-    where = " · ".join(part for part in (state.event, state.round, state.table) if part)
+    where = where_text(state.event, state.round, state.table)
     title = f"{state.match_id}: {state.players[0]} (a) v {state.players[1]} (b), "
     title += f"{state.length}-point match, {state.profile}"
     return f"{title} · {where}" if where else title
@@ -123,8 +123,7 @@ def _print_show(
     if timing:
         say("\n" + "\n".join(timing))
     if state.flagged:
-        numbers = ", ".join(str(n) for n in state.flagged)
-        say(f"\nflagged (recorded as played, against the rules): events {numbers}")
+        say(f"\nflagged (recorded as played, against the rules): {numbers_text(state.flagged)}")
     if shown.moment.rulings:
         say("\n" + rulings_text(shown.moment.rulings))
     for problem in state.anomalies:

@@ -424,6 +424,9 @@ def token(
             role, match_id=match_id, event=event, label=label, expires=expires
         )
         click.echo(issued)
+        said = ledger.event_hint(event) if event is not None else None
+        if said is not None:  # (on stderr: the token alone on stdout, for a script)
+            click.echo(escaped(f"note: {said}"), err=True)
         if server is not None and match_id is not None:
             _print_pad_qr(server.rstrip("/"), match_id, issued)
 

@@ -341,9 +341,18 @@ class TokenBook:
             return None
         return Grant(row["label"], row["role"], row["match_id"], row["event"])
 
-    def held(self, token: str | None, ask: str) -> Grant:
-        """What ``token`` may do, for a token in force; it is marked used now (``last_used``),
-        unless it was marked in the last :data:`LAST_USED_EVERY`.
+    def held(
+        self,
+        token: str | None,
+        ask: str,
+        check: Callable[[Grant], None] | None = None,
+        *,
+        mark: bool = True,
+    ) -> Grant:
+        """What ``token`` may do, for a token in force, once ``check`` (what the request asks
+        of it: raises when the grant does not cover it) passed; it is marked used now
+        (``last_used``), unless it was marked in the last :data:`LAST_USED_EVERY` or ``mark``
+        is False (a read).  A refused request never marks it.
 
         :raises UnknownTokenError: for no token, or one never issued, revoked or expired
             (the message says to ``ask`` for one: a ``bgledger token`` command line).
@@ -356,9 +365,12 @@ class TokenBook:
                 f"this token ({row['label']}) expired at {row['expires_at']}: ask for a new "
                 f"one: {ask!r}"
             )
+        grant = Grant(row["label"], row["role"], row["match_id"], row["event"], row["digest"])
+        if check is not None:
+            check(grant)
         now = datetime.now(UTC)
         stale = _iso(now - LAST_USED_EVERY)
-        if row["last_used"] is None or row["last_used"] <= stale:
+        if mark and (row["last_used"] is None or row["last_used"] <= stale):
             used = (
                 update(TOKENS)
                 .where(TOKENS.c.digest == row["digest"])
@@ -367,7 +379,7 @@ class TokenBook:
             )
             with self._connection(True) as connection:
                 connection.execute(used)
-        return Grant(row["label"], row["role"], row["match_id"], row["event"], row["digest"])
+        return grant
 
     @staticmethod
     def still_held(

@@ -1701,6 +1701,22 @@ class Ledger:
             self.state(match_id)  # the match exists
         return self._tokens().issue(grant, expires=until)
 
+    def event_hint(self, event: str) -> str | None:
+        """What to say of ``event`` when a token is issued for it: None when a match of it was
+        started, else that none was yet, with the events named like it ("did you mean"), as
+        :meth:`publish` says when it refuses one.  A director's token may come before the
+        event's matches (he starts them); a misspelt event would serve none of them."""
+        event = as_entered(event)
+        names = {started.event for started in self._store.started()}
+        if event in names:
+            return None
+        close = difflib.get_close_matches(event, sorted(names - {""}), n=3, cutoff=0.6)
+        hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+        return (
+            f"event {event!r}: no match of it was started yet; the token serves its matches "
+            f"once they are ('bgledger start --event E', 'bgledger list'){hint}"
+        )
+
     def tokens(self) -> list[TokenEntry]:
         """Every token issued, in force or not, in the order issued: never a secret."""
         return self._tokens().entries()
@@ -1714,9 +1730,11 @@ class Ledger:
         :raises TokenScopeError: for a token of another match or event.
         :raises MatchNotFoundError: for an unknown match.
         """
-        grant = self._tokens().held(token, "bgledger token MATCH --role scorekeeper")
-        grant.check_covers(match_id, lambda: self.state(match_id).event)
-        return grant
+
+        def covers(grant: Grant) -> None:  # before "last used" moves: never on a refusal
+            grant.check_covers(match_id, lambda: self.state(match_id).event)
+
+        return self._tokens().held(token, "bgledger token MATCH --role scorekeeper", covers)
 
     def starter(self, token: str | None) -> Grant:
         """The grant of ``token``, if it may start some match: checked before a setup is
@@ -1725,9 +1743,8 @@ class Ledger:
         :raises UnknownTokenError: for no token, or one never issued or revoked.
         :raises TokenScopeError: for a token that starts no match (a scorekeeper's, one match's).
         """
-        grant = self._tokens().held(token, "bgledger token --event E --role director")
-        grant.check_starts_some()
-        return grant
+        ask = "bgledger token --event E --role director"
+        return self._tokens().held(token, ask, Grant.check_starts_some)
 
     def start_match(self, token: str | None, setup: object, *, key: str | None = None) -> Started:
         """Start the match ``setup`` describes, for ``token``'s holder, and issue its pad's token.
@@ -1822,9 +1839,8 @@ class Ledger:
         :raises UnknownTokenError: for no token, or one never issued, revoked or expired.
         :raises TokenScopeError: for any token but the event's director's.
         """
-        grant = self._tokens().held(token, "bgledger token --event E --role director")
-        grant.check_publishes(event)
-        return grant
+        ask = "bgledger token --event E --role director"
+        return self._tokens().held(token, ask, lambda grant: grant.check_publishes(event))
 
     def publish(
         self,
@@ -1897,7 +1913,7 @@ class Ledger:
         """
         if not token:
             return None
-        return self._tokens().held(token, "ask the director for a new link")
+        return self._tokens().held(token, "ask the director for a new link", mark=False)  # a read
 
     def may_read(self, match_id: str, grant: Grant | None, *, desk: bool = False) -> bool:
         """True if ``grant`` (None: no token) may read ``match_id``: the one gate of every read.

@@ -193,7 +193,7 @@ def test_a_refusal_is_printed_once_with_its_rule_and_recording_goes_on(
     assert refused.count("cannot take") == 1 and "USBGF 4.4.4" in refused
     malformed = console.line("roll 6")
     assert malformed.count("roll 6") == 1  # as typed; the message does not repeat it
-    assert "roll takes 2 argument(s)" in malformed
+    assert "write 'roll D D' (2 words after roll, 1 given)" in malformed
     assert echoed(4, "Ann played 8/5 6/5", console.line("move 8/5 6/5"))
     console.type("exit\r")
     assert console.finish() == 0
@@ -299,7 +299,7 @@ def test_a_script_names_a_refused_line_once(url: str) -> None:
     lines = "opening 3 1\nroll 6\nmove 8/5 6/5\n"
     result = CliRunner().invoke(main, ["--db", url, "record", "m"], input=lines)
     assert result.exit_code == 1
-    assert "line 2: 'roll 6': roll takes 2 argument(s)" in result.stderr
+    assert "line 2: 'roll 6': write 'roll D D' (2 words after roll, 1 given)" in result.stderr
     assert result.stderr.count("'roll 6'") == 1
     assert "#" not in result.stdout  # the script path prints only the state lines
     assert len(result.stdout.splitlines()) == 2

@@ -371,7 +371,7 @@ def test_a_scorekeepers_note_is_no_ruling(tmp_path: Path) -> None:
     runner.invoke(main, [*db, "start", "--a", "Ann", "--b", "Bob", "--length", "3", "--id", "m"])
     done = runner.invoke(main, [*db, "note", "m", "Bob asked for the director"])
     assert done.exit_code == 0, done.output
-    assert "scorekeeper's note: Bob asked for the director" in done.output
+    assert "note for the record: Bob asked for the director" in done.output
     rulings = runner.invoke(main, [*db, "history", "m", "--rulings"])
     assert "Bob asked" not in rulings.output
     refused = runner.invoke(main, [*db, "note", "m", "x", "--rule", "USBGF 4.7"])

@@ -328,11 +328,38 @@ RULED_ROWS = [
     ["3", "2-1", "Bob", "2", "resigned, single, cube 2", "2-3", "10:36"],
 ]
 RULING_ROWS = [
-    ["7", "play reverted (event 6)", "USBGF 4.2.3(a)", "director", "Bob played a 5 with 6-4"],
-    ["11", "double stands at 2 (event 9)", "USBGF 4.4.8", "director", "the cube goes to 2"],
-    ["12", "noted", "director", "players reminded to announce doubles"],  # no rule cited
-    ["28", "double voided (event 23)", "USBGF 4.4.6.1", "director", "a Crawford game double"],
-    ["29", "match length 5", "USBGF 4.8.4", "director", "the draw sheet says 5"],
+    [
+        "7",
+        "play reverted (event 6)",
+        "USBGF 4.2.3(a)",
+        "director",
+        "Bob played a 5 with 6-4",
+        "in force",
+    ],
+    [
+        "11",
+        "double stands at 2 (event 9)",
+        "USBGF 4.4.8",
+        "director",
+        "the cube goes to 2",
+        "in force",
+    ],
+    [
+        "12",
+        "noted",
+        "director",
+        "players reminded to announce doubles",
+        "in force",
+    ],  # no rule cited
+    [
+        "28",
+        "double voided (event 23)",
+        "USBGF 4.4.6.1",
+        "director",
+        "a Crawford game double",
+        "in force",
+    ],
+    ["29", "match length 5", "USBGF 4.8.4", "director", "the draw sheet says 5", "in force"],
     [
         "30",
         "score Ann 2, Bob 2",
@@ -341,9 +368,16 @@ RULING_ROWS = [
         "Bob says 2-2",
         "overturned by ruling 31",
     ],
-    ["31", "ruling 30 overturned", "USBGF 5.2", "committee", "the score was 2-1"],
-    ["44", "pass nullified (event 41)", "USBGF 4.4.2", "director", "Ann owned the cube"],
-    ["50", "match length 3", "USBGF 4.8.5", "director", "it was 3 after all"],
+    ["31", "ruling 30 overturned", "USBGF 5.2", "committee", "the score was 2-1", "in force"],
+    [
+        "44",
+        "pass nullified (event 41)",
+        "USBGF 4.4.2",
+        "director",
+        "Ann owned the cube",
+        "in force",
+    ],
+    ["50", "match length 3", "USBGF 4.8.5", "director", "it was 3 after all", "in force"],
 ]
 
 
@@ -389,8 +423,15 @@ def test_a_revert_leaves_a_ruling_made_since_in_force() -> None:
         events = ledger.history("v")
     assert section(corrected_sheet(events), "Rulings:") == [
         # A revert undoes game actions, not rulings (USBGF 4.2.3(c)): the note stays.
-        ["7", "noted", "director", "Ann says Bob moved a 5"],
-        ["8", "play reverted (event 6)", "USBGF 4.2.3(a)", "director", "Bob played a 5 with 6-4"],
+        ["7", "noted", "director", "Ann says Bob moved a 5", "in force"],
+        [
+            "8",
+            "play reverted (event 6)",
+            "USBGF 4.2.3(a)",
+            "director",
+            "Bob played a 5 with 6-4",
+            "in force",
+        ],
     ]
 
 
@@ -404,6 +445,7 @@ def test_the_html_sheet_lists_the_rulings(ruled: list[MatchEvent]) -> None:
     assert listed[0] == ["Event", "Ruling", "Rule", "Ruled by", "Reason", "Status"]
     assert [[c for c in row if c] for row in listed[1:]] == RULING_ROWS
     assert listed[3][2] == "" and listed[6][5] == "overturned by ruling 31"
+    assert listed[1][5] == "in force"  # the Status column says so, not left blank
     assert '<tr class="void"><td class="number">30</td>' in scoresheet_html(state, ruled)
 
 

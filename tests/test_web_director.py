@@ -191,7 +191,7 @@ def test_the_desk_lists_the_history_by_number_and_the_profiles_rules(
     desk = client.get("/matches/final/desk").text
     assert 'data-number="6"' in desk and "ILLEGAL: Bob played 24/13" in html.unescape(desk)
     assert '<option value="USBGF 2.2.4" selected>' in desk  # penalty points' rule
-    assert '<option value="USBGF 4.4.10">' in desk
+    assert '<option value="USBGF 4.4.10">' not in desk  # a cube rule assesses no penalty
     assert 'data-line="late a">Ann is late' in desk and 'data-line="late b">Bob is late' in desk
     # the Rule button, disabled until a ruling is chosen, says what it waits for
     assert 'id="ruling-send" disabled aria-describedby="ruling-wants">Rule<' in desk

@@ -85,10 +85,20 @@ def test_a_game_recorded_by_tapping_on_a_phone(
         return driver.find_element(By.CSS_SELECTOR, css)
 
     def tap(css: str) -> None:
-        element = find(css)
-        until(lambda: element.is_displayed() and element.is_enabled(), f"{css} is offered")
-        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-        element.click()
+        from selenium.common.exceptions import StaleElementReferenceException
+
+        for _ in range(5):  # the board is drawn again as a play is built: found afresh
+            try:
+                until(
+                    lambda: find(css).is_displayed() and find(css).is_enabled(), f"{css} is offered"
+                )
+                element = find(css)
+                driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+                element.click()
+                return
+            except StaleElementReferenceException:
+                continue
+        raise AssertionError(f"{css}: redrawn under every tap")
 
     def act(css: str) -> dict[str, Any]:
         """Tap ``css``; the server's document once it has recorded the line the tap posted."""

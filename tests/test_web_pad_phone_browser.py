@@ -118,9 +118,19 @@ def test_each_phase_on_one_phone_screen(phone: tuple[Any, str, Ledger], tmp_path
         return int(ledger.show("m").to_json()["events"])
 
     def tap(css: str) -> None:
-        element = find(css)
-        until(lambda: element.is_displayed() and element.is_enabled(), f"{css} is offered")
-        element.click()
+        from selenium.common.exceptions import StaleElementReferenceException
+
+        for _ in range(5):  # the board is drawn again as a play is built: found afresh
+            try:
+                until(
+                    lambda: find(css).is_displayed() and find(css).is_enabled(), f"{css} is offered"
+                )
+                element = find(css)
+                element.click()
+                return
+            except StaleElementReferenceException:
+                continue
+        raise AssertionError(f"{css}: redrawn under every tap")
 
     def act(css: str) -> None:
         before = events()

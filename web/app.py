@@ -82,6 +82,7 @@ from bgledger.errors import (
     UnreadableError,
 )
 from bgledger.projections.views.audit import history_line, match_zone, zone_text
+from bgledger.projections.views.building import table_svg
 from bgledger.projections.views.summary import analyst_ids
 from bgledger.projections.views.svg import board_svg
 from bgledger.projections.views.text import brief, clock_line
@@ -91,7 +92,7 @@ from bgledger.web.body import LINE_LIMIT, bearer_of, json_body, text_field
 from bgledger.web.committee import replay_routes
 from bgledger.web.delayed import Delayed, delay_words
 from bgledger.web.director import console_news, director_routes
-from bgledger.web.feeds import FeedHub, Subscription
+from bgledger.web.feeds import NOTES, FeedHub, Subscription
 from bgledger.web.heavy import HeavyReads
 from bgledger.web.new_match import new_match_routes
 from bgledger.web.publication import publication_routes
@@ -180,21 +181,29 @@ def create_app(
     def page(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
         return templates.TemplateResponse(request, name, context, status_code=status)
 
-    def live_context(match_id: str, viewer: str, show_ids: bool = False) -> dict[str, Any]:
+    def live_context(
+        match_id: str,
+        viewer: str,
+        show_ids: bool = False,
+        table: bool = False,
+        notes: bool = True,
+    ) -> dict[str, Any]:
+        """The match's live part; ``notes``: with the scorekeeper's notes (not a spectator's)."""
         news = feeds.latest(match_id)  # followed live: the hub's news, worked out once a change
         if news is not None and news.known is not None:
             shown = news.known.shown
-            history = [line for _, line in news.lines[-HISTORY_SHOWN:]]
+            kept = [(n, line) for n, line in news.lines if notes or n not in news.notes]
+            history = [line for _, line in kept[-HISTORY_SHOWN:]]
         else:
             shown = ledger.show(match_id)
             entries = ledger.history(match_id, last=HISTORY_SHOWN)  # the tail alone is worded
-            history = [history_line(entry) for entry in entries]
+            history = [history_line(e) for e in entries if notes or e.kind not in NOTES]
         state = shown.state
         return {
             "match_id": match_id,
             "state": state,
             "viewer": viewer,
-            "svg": board_svg(state, viewer),
+            "svg": table_svg(state, viewer) if table else board_svg(state, viewer),
             "brief": brief(state),
             "clock": clock_line(state, shown.now_ms),
             "history": history,
@@ -222,26 +231,46 @@ def create_app(
                 rows[i] = {**delayed.row(row, delay), "delay": delay_words(delay)}
         return page(request, "index.html", {"rows": rows, "events": events})
 
+    def notes_for(request: Request, match_id: str) -> bool:
+        """Whether the reader sees the scorekeeper's notes: one whose token reads the match's
+        desk, never a spectator reading it because its event is published."""
+        return ledger.may_read(match_id, getattr(request.state, "reader", None), desk=True)
+
     def match_page(request: Request) -> Response:
         match_id = request.path_params["match_id"]
-        return page(request, "match.html", live_context(match_id, viewer_of(request), True))
+        notes = notes_for(request, match_id)
+        return page(
+            request, "match.html", live_context(match_id, viewer_of(request), True, False, notes)
+        )
 
     def pad_page(request: Request) -> Response:
         match_id = request.path_params["match_id"]
         # the board from one side all match (?from=, else the first player's; the device
         # remembers the scorekeeper's choice): each player keeps one colour
-        context = live_context(match_id, viewer_of(request))
+        context = live_context(match_id, viewer_of(request), table=True)
         context["now_ms"] = round(time.time() * 1000)  # the pad measures its skew against it
         return page(request, "pad.html", context)
 
     def match_live(request: Request) -> Response:
         match_id = request.path_params["match_id"]
         ids = request.query_params.get("ids") == "1"  # the match page's: with the ids
-        return page(request, "_live.html", live_context(match_id, viewer_of(request), ids))
+        table = request.query_params.get("table") == "1"  # the pad's: the board at the table
+        context = live_context(
+            match_id, viewer_of(request), ids, table, notes_for(request, match_id)
+        )
+        return page(request, "_live.html", context)
 
     def board(request: Request) -> Response:
         state = ledger.state(request.path_params["match_id"])
-        return Response(board_svg(state, viewer_of(request)), media_type="image/svg+xml")
+        viewer = viewer_of(request)
+        if request.query_params.get("table") != "1":
+            return Response(board_svg(state, viewer), media_type="image/svg+xml")
+        # the pad's: the play built so far (?play=, the mover's numbering) drawn on the board
+        try:
+            svg = table_svg(state, viewer, request.query_params.get("play", ""))
+        except ValueError as error:  # a move the board or the dice cannot give: said, not drawn
+            return Response(str(error), 400, media_type="text/plain; charset=utf-8")
+        return Response(svg, media_type="image/svg+xml")
 
     def show(request: Request) -> Response:
         match_id = request.path_params["match_id"]

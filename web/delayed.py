@@ -33,7 +33,7 @@ from typing import Any
 
 from bgledger.projections.views.audit import history_line
 from bgledger.service import Ledger, MatchState, delay_text
-from bgledger.web.feeds import MatchNews
+from bgledger.web.feeds import NOTES, MatchNews
 
 __all__ = ["FRESH_SECONDS", "STATES_KEPT", "Delayed", "delay_words"]
 
@@ -136,7 +136,8 @@ class Delayed:
             lines = tuple((entry.number, history_line(entry)) for entry in entries)
             rulings = tuple(line for (_, line), e in zip(lines, entries, strict=True) if e.ruling)
             document = json.dumps(self.ledger.show(match_id, at).to_json())
-            news = MatchNews(at, lines, document, None, rulings)
+            notes = frozenset(e.number for e in entries if e.kind in NOTES)  # (not shown)
+            news = MatchNews(at, lines, document, None, rulings, notes)
         self._news.put((match_id, delay), (now, news))
         return news
 

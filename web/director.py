@@ -67,7 +67,7 @@ from bgledger.projections.views.text import (
     clock_text,
 )
 from bgledger.projections.views.triage import UNDER_WAY, falls_from, needs, rank_of
-from bgledger.projections.views.words import rule_for, rules_cited
+from bgledger.projections.views.words import penalty_rules, rule_for, where_text
 from bgledger.service import Decision, Ledger
 from bgledger.web.feeds import EventNews, FeedHub
 from bgledger.web.streams import Streams, client_of
@@ -146,8 +146,8 @@ def _figures(clock: Mapping[str, Any], tick: Mapping[str, Any] | None, now_ms: i
 def _where(row: Mapping[str, Any], document: Mapping[str, Any]) -> str:
     """The table (and round) as the match's start named them, else the match's id."""
     table = document.get("table")
-    parts = [f"table {table}" if table else "", str(row.get("round") or "")]
-    named = " · ".join(part for part in parts if part)
+    named = where_text("", "", str(table or ""))
+    named = " · ".join(p for p in (named, where_text("", str(row.get("round") or ""), "")) if p)
     return named or str(row["match_id"])
 
 
@@ -328,7 +328,7 @@ def director_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -
             "match_id": match_id,
             "state": state,
             "lines": [(entry, history_line(entry)) for entry in ledger.history(match_id)],
-            "rules": rules_cited(state.profile),
+            "rules": penalty_rules(state.profile),
             "penalty_rule": rule_for(state.profile, Decision.PENALTY_POINTS),
         }
 

@@ -128,6 +128,9 @@ class MatchNews:
     known: Followed | None = None
     rulings: tuple[str, ...] = ()
     """The lines of the rulings among :attr:`lines` (a spectator's page lists them)."""
+    notes: frozenset[int] = frozenset()
+    """The numbers of the scorekeeper's notes among :attr:`lines`: for the record, never
+    shown to spectators."""
 
     def after(self, number: int) -> list[str]:
         """The ``recorded`` messages of the events after ``number``."""
@@ -483,11 +486,18 @@ def _news_of(followed: Followed, kept: MatchNews | None) -> MatchNews:
     did: each new entry's line and ``show --json``'s document, worked out once."""
     lines = tuple((entry.number, history_line(entry)) for entry in followed.entries)
     rulings = tuple(line for (_, line), e in zip(lines, followed.entries, strict=True) if e.ruling)
+    notes = frozenset(e.number for e in followed.entries if e.kind in NOTES)
     if followed.since and kept is not None:  # went on from what was kept: its lines stand
         lines = kept.lines[: followed.since] + lines
         rulings = kept.rulings + rulings  # (none since: a ruling is worked out whole)
+        notes |= {number for number in kept.notes if number <= followed.since}
     document = json.dumps(followed.shown.to_json())
-    return MatchNews(followed.count, lines, document, followed, rulings)
+    return MatchNews(followed.count, lines, document, followed, rulings, notes)
+
+
+NOTES = frozenset({"RemarkRecorded"})
+"""The kinds of entry that are the scorekeeper's notes for the record: kept off the
+spectators' surfaces (the wall, the watch page, the embedded board)."""
 
 
 def _put_tagged(walls: set[Subscription], tagged: Tagged) -> None:

@@ -76,7 +76,7 @@ from bgledger.projections.views.svg import board_svg
 from bgledger.projections.views.text import brief, clock_text
 from bgledger.service import Ledger, MatchState
 from bgledger.web.delayed import Delayed, delay_words
-from bgledger.web.feeds import FeedHub, Subscription, Tagged
+from bgledger.web.feeds import NOTES, FeedHub, Subscription, Tagged
 from bgledger.web.streams import Streams, client_of
 from bgledger.web.words import status_words
 
@@ -169,6 +169,10 @@ class _Cards:
         kept = self.kept.get(key)
         if kept is None:
             entry = self.ledger.last_entry(key[0], key[1])  # as recorded here: not folded again
+            back = key[1]
+            while entry is not None and entry.kind in NOTES and back > 1:  # a note: not shown
+                back -= 1
+                entry = self.ledger.last_entry(key[0], back)
             card = _card(row, entry.text if entry is not None else "")
             kept = (card, json.dumps(card))
             with self.lock:
@@ -415,11 +419,12 @@ def wall_routes(
         news = feeds.latest(match_id)  # followed live: the hub's news, worked out once a change
         if news is not None and news.known is not None and news.count == at:
             shown = news.known.shown
-            history, rulings = [line for _, line in news.lines], list(news.rulings)
+            history = [line for n, line in news.lines if n not in news.notes]  # (no notes)
+            rulings = list(news.rulings)
         else:
             shown = ledger.show(match_id, at)  # as recorded after event ``at``: the same for all
             entries = ledger.history(match_id, at=at)
-            history = [history_line(entry) for entry in entries]
+            history = [history_line(entry) for entry in entries if entry.kind not in NOTES]
             rulings = [history_line(entry) for entry in entries if entry.ruling is not None]
         return {
             "match_id": match_id,

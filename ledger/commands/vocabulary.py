@@ -24,6 +24,7 @@ The lexical rules of a line (``@TIME``, comments, the longest line) are
 
 from __future__ import annotations
 
+import difflib
 import functools
 import re
 import shlex
@@ -190,8 +191,10 @@ class Words:
     def count(self, expected: int, usage: str) -> list[str]:
         """Exactly ``expected`` words, else the usage."""
         if len(self.rest) != expected:
+            verb, words = usage.split()[0], "word" if expected == 1 else "words"
             raise InvalidActionError(
-                f"{self.line!r}: {usage.split()[0]} takes {expected} argument(s): {usage!r}"
+                f"{self.line!r}: write {usage!r} ({expected} {words} after {verb}, "
+                f"{len(self.rest)} given)"
             )
         return self.rest
 
@@ -2156,9 +2159,11 @@ def parse(line: str) -> Command:
             subs = [v.split()[1] for v in _BY_VERB if v.startswith(verb + " ")]
             raise InvalidTimeActionError(f"{line!r}: {verb} {'|'.join(subs)} ...")
         else:
+            close = difflib.get_close_matches(verb, [*_BY_VERB, "clock", "break"], n=3)
+            hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
             raise InvalidActionError(
-                f"{line!r}: unknown action {words[0]!r}; one of {', '.join(_BY_VERB)} "
-                "or the shorthand '52: 13/8 13/11'"
+                f"{line!r}: unknown action {words[0]!r}; {hint}'help' lists the "
+                f"{len(_BY_VERB)} actions (or the shorthand '52: 13/8 13/11')"
             )
         command = kind.read(Words(line, rest))
     return command if at is None else replace(command, at=at)

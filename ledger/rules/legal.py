@@ -38,7 +38,7 @@ def check_dice(dice: Sequence[int]) -> tuple[int, int]:
         raise InvalidDiceError(f"a roll is two dice, got {list(dice)!r}")
     for die in dice:
         if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
-            raise InvalidDiceError(f"a die shows 1 to 6, got {die!r} in {list(dice)!r}")
+            raise InvalidDiceError(f"a die shows 1 to 6, not {die!r}")
     return dice[0], dice[1]
 
 

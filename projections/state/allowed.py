@@ -534,7 +534,11 @@ def _scorekeeper(state: MatchState) -> list[Allowed]:
     out.append(Allowed("scorekeeper", "clock read", "clock read", "what the clocks show"))
     agreed = dict(state.meta).get(NO_TIME_FORFEIT) == "yes"  # USBGF 3.5.2.1: no flag
     if timer.turn is not None and not agreed:  # (decided when it is recorded: CLOCK 5.3)
-        words = f"{state.name(timer.turn)}'s time is out, once the clock shows 0:00"
+        rule = get_profile(state.profile).cite(Decision.TIME_EXPIRED)
+        words = (
+            f"{state.name(timer.turn)}'s time is out, once the clock shows 0:00: announced, "
+            f"{state.name(timer.turn)} forfeits the match ({rule})"
+        )
         out.append(Allowed("scorekeeper", "flag", f"flag {timer.turn}", words))
     return out
 

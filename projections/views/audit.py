@@ -1422,4 +1422,4 @@ def _copy_imported(event: CopyImported, before: MatchState, after: MatchState) -
 
 @_on(RemarkRecorded)
 def _remark(event: RemarkRecorded, before: MatchState, after: MatchState) -> str:
-    return f"scorekeeper's note: {event.text}"
+    return f"note for the record: {event.text}"  # (by whoever recorded it: the line names him)

@@ -137,7 +137,7 @@ class RulingRow:
     :ivar number: the ruling's event number.
     :ivar what: what it did (``'play reverted (event 6)'``, ``'score Ann 2, Bob 1'`` ...).
     :ivar rule: the rule it applied; ``ruled_by`` who ruled (director, committee, players).
-    :ivar status: ``''`` for a ruling in force, ``'overturned by ruling 31'`` for one
+    :ivar status: ``'in force'``, ``'overturned by ruling 31'`` for one
         an appeal reversed, ``'voided by ruling 44'`` for one a later ruling voided.
     """
 
@@ -205,7 +205,7 @@ def _what(event: RulingMade, players: tuple[str, str]) -> str:
 def _status(number: int, voided: dict[int, int], events: dict[int, MatchEvent]) -> str:
     voider = voided.get(number)
     if voider is None:
-        return ""  # in force: the cell is left blank
+        return ruling_status(None, False)  # in force, said as such
     appeal = events.get(voider)
     return ruling_status(voider, isinstance(appeal, RulingOverturned) and appeal.ruling == number)
 
@@ -765,6 +765,13 @@ div.signatures span.line, div.signatures span.when { border-bottom: 1px solid #1
 section.receipt { margin-top: 2rem; max-width: 48rem; page-break-inside: avoid; }
 section.receipt div.qr svg { width: 12rem; height: auto; }
 section.receipt dd code { overflow-wrap: anywhere; font-size: .8rem; }
+@media screen and (max-width: 40rem) {
+  body { margin: 1rem; }
+  table { display: block; max-width: 100%; overflow-x: auto; }
+  dl { grid-template-columns: max-content minmax(0, 1fr); }
+  div.signatures { grid-template-columns: minmax(0, 1.4fr) minmax(0, 1fr); }
+  dd { min-width: 0; overflow-wrap: anywhere; }
+}
 @media print {
   body { margin: 0; font-size: 11pt; }
   @page { margin: 1.5cm; }
@@ -802,7 +809,7 @@ def _rulings_html(sheet: ScoreSheet) -> list[str]:
     lines.append(f'<table class="rulings"><thead><tr>{_cells(RULING_COLUMNS, "th")}</tr></thead>')
     lines.append("<tbody>")
     for row in sheet.rulings:
-        marked = ' class="void"' if row.status else ""
+        marked = ' class="void"' if row.status != ruling_status(None, False) else ""
         lines.append(f"<tr{marked}>{_cells(row.cells(), 'td', frozenset({0}))}</tr>")
     return [*lines, "</tbody></table>"]
 

@@ -83,8 +83,13 @@ _TOP_HALVES = (range(13, 19), range(19, 25))
 _BOTTOM_HALVES = (range(12, 6, -1), range(6, 0, -1))
 
 
-def board_svg(state: MatchState, viewer: str = "a") -> str:
+def board_svg(state: MatchState, viewer: str = "a", numbered: str | None = None) -> str:
     """The board of ``state`` as one ``<svg>`` element, from ``viewer``'s side (``a`` or ``b``).
+
+    ``numbered``: the player whose numbering the points' labels show (his 24 point is the
+    other's 1 point); the viewer's when None.  The pad numbers them from the mover's side
+    while he moves, so that the play it builds reads as the board shows it; ``data-point``
+    stays in the viewer's numbering.
 
     Each player keeps one colour whichever side the board is drawn from, as on
     the physical board: ``a``'s checkers light, ``b``'s dark.  Each checker
@@ -98,6 +103,7 @@ def board_svg(state: MatchState, viewer: str = "a") -> str:
     """
     me = resolve_viewer(state, viewer)
     them = other(me)
+    flip = numbered is not None and resolve_viewer(state, numbered) != me
     mine, theirs = state.board[seat(me)], state.board[seat(them)]
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
@@ -109,7 +115,8 @@ def board_svg(state: MatchState, viewer: str = "a") -> str:
     for top, halves in ((True, _TOP_HALVES), (False, _BOTTOM_HALVES)):
         for half in halves:
             for point in half:
-                parts.append(_point(point, top, mine[point], theirs[BAR - point], me))
+                label = BAR - point if flip else point
+                parts.append(_point(point, top, mine[point], theirs[BAR - point], me, label))
     parts.append(_bar(theirs[BAR], mine[BAR], me))
     parts.append(_trays(theirs[OFF], mine[OFF], me))
     parts.append(_cube(state, me))
@@ -167,8 +174,8 @@ def _point_x(point: int) -> int:
     raise ValueError(point)  # pragma: no cover - every point 1-24 is in a half
 
 
-def _point(point: int, top: bool, mine: int, theirs: int, me: str) -> str:
-    """One point: its triangle, its number, its checkers (only one side's can be there)."""
+def _point(point: int, top: bool, mine: int, theirs: int, me: str, label: int) -> str:
+    """One point: its triangle, its number (``label``), its checkers (one side's at most)."""
     x = _point_x(point)
     edge, tip = (
         (_FIELD_TOP, _FIELD_TOP + _TRIANGLE) if top else (_FIELD_BOTTOM, _FIELD_BOTTOM - _TRIANGLE)
@@ -182,8 +189,8 @@ def _point(point: int, top: bool, mine: int, theirs: int, me: str) -> str:
         f'height="{(_FIELD_BOTTOM - _FIELD_TOP) // 2}" fill="transparent"/>',
         f'<polygon points="{x},{edge} {x + _POINT},{edge} {x + _POINT // 2},{tip}" '
         f'fill="{colour}"/>',
-        f'<text x="{x + _POINT // 2}" y="{number_y}" font-size="{TEXT}" text-anchor="middle" '
-        f'fill="#f5f1e6" font-family="sans-serif">{point}</text>',
+        f'<text class="number" x="{x + _POINT // 2}" y="{number_y}" font-size="{TEXT}" '
+        f'text-anchor="middle" fill="#f5f1e6" font-family="sans-serif">{label}</text>',
     ]
     step = 2 * _RADIUS if top else -2 * _RADIUS
     first = edge + (_RADIUS if top else -_RADIUS)

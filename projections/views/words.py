@@ -14,7 +14,9 @@ from collections.abc import Iterable
 from bgledger.rules.profiles import DEFAULT_PROFILE, PROFILES, Decision, Profile
 
 __all__ = [
+    "PENALISING",
     "numbers_text",
+    "penalty_rules",
     "points_of",
     "profile_of",
     "rule_for",
@@ -22,6 +24,7 @@ __all__ = [
     "rules_cited",
     "rules_text",
     "ruling_status",
+    "where_text",
 ]
 
 
@@ -53,6 +56,46 @@ def rules_cited(profile: str) -> tuple[str, ...]:
     """
     cited = {c.rule for c in profile_of(profile).citations() if c.rule}
     return tuple(sorted(cited, key=_rule_order))
+
+
+PENALISING = (Decision.PENALTY_POINTS, Decision.TIME_EXPIRED)
+"""The decisions whose rules let the director assess penalty points: lateness and breaks
+(USBGF 2.2.4) and a reserve that ran out (USBGF 4.3.3: "time or penalty point sanctions")."""
+
+
+def penalty_rules(profile: str) -> tuple[str, ...]:
+    """The rules of ``profile`` under which the director assesses penalty points, in the
+    rulebook's order: those of :data:`PENALISING`, and any rule it quotes on penalty points.
+
+    What the desk's penalty form offers (not every rule cited: a cube or Crawford rule
+    assesses no penalty).
+
+    >>> penalty_rules("usbgf-2016")
+    ('USBGF 2.2.4', 'USBGF 4.3.3')
+    """
+    rules = profile_of(profile)
+    found = {rules.cite(decision) for decision in PENALISING}
+    for cited in rules.citations():
+        words = f"{cited.quote or ''} {cited.note or ''}".lower()
+        if cited.rule and "penalty point" in words:
+            found.add(cited.rule)
+    return tuple(sorted(found, key=_rule_order))
+
+
+def where_text(event: str, round_: str, table: str) -> str:
+    """Where a match is played, each part labelled: ``'Club night · round 1 · table 4'``.
+
+    A round or table already named as such (``'Round 2'``, ``'table 4'``) is not labelled
+    twice; an empty part is left out.
+
+    >>> where_text("Club night", "1", "4"), where_text("", "Round 2", "")
+    ('Club night · round 1 · table 4', 'Round 2')
+    """
+    parts = [event]
+    for label, value in (("round", round_), ("table", table)):
+        named = value.lower().startswith(label)
+        parts.append(value if not value or named else f"{label} {value}")
+    return " · ".join(part for part in parts if part)
 
 
 def _rule_order(rule: str) -> list[tuple[int, str]]:

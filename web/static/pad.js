@@ -213,15 +213,34 @@
     } else {
       moves.push(mover(from) + "/" + mover(where));
       from = null;
+      drawPlay();
     }
     offer();
   });
+  // the play built so far, drawn on the board by the server (board.svg?table=1&play=): each
+  // checker where it was moved, a blot hit on the bar, the points numbered from the mover's
+  // side. A move the board cannot show (no checker of his where it starts) comes back refused,
+  // in words, the board left as it was. (Offline, the play is written out only.)
+  var drawing = 0;
+  function drawPlay() {
+    var ask = ++drawing, built = moves.join(" ");
+    fetch("/matches/" + path + "/board.svg?table=1&from=" + drawn + "&play=" + encodeURIComponent(built))
+      .then(function (r) { return r.text().then(function (text) { return { ok: r.ok, status: r.status, text: text }; }); })
+      .then(function (got) {
+        var box = $("live").querySelector(".board-box");
+        if (ask !== drawing || moves.join(" ") !== built || !box) { return; }
+        if (got.ok) { box.innerHTML = got.text; offer(); return; }
+        // (kept in the play as tapped: sent, the server answers it with what can be done)
+        if (got.status === 400) { say("refused", got.text.charAt(0).toUpperCase() + got.text.slice(1)); }
+      })
+      .catch(function () { /* offline: the play is written out only */ });
+  }
   function forgetPlay() { moves = []; from = null; }
   $("step-undo").addEventListener("click", function () {
-    if (from !== null) { from = null; } else { moves.pop(); }
+    if (from !== null) { from = null; } else { moves.pop(); drawPlay(); }
     offer();
   });
-  $("play-clear").addEventListener("click", function () { forgetPlay(); offer(); });
+  $("play-clear").addEventListener("click", function () { forgetPlay(); drawPlay(); offer(); });
   $("play-confirm").addEventListener("click", function () {
     var flagged = $("play-as-played").checked ? " --as-played" : "";
     post("move " + moves.join(" ") + flagged, function () { forgetPlay(); $("play-as-played").checked = false; });
@@ -286,12 +305,32 @@
       box.lastChild.textContent = minutes(left);
       box.className = "reserve" + (clock.running === p ? " running" : "") + (left <= 0 ? " out" : "");
     });
+    timeUp(clock.running && figure(clock.running, now) <= 0 ? clock.running : null);
     var delay = clock.running && clock.mode === "simple-delay" ? delayLeft(now) : 0;
     $("delay").textContent = delay > 0 ? "delay " + Math.ceil(delay / 1000) + " s" : "";
-    $("hit-who").textContent = doc.now && doc.now.due ? name(doc.now.due) + "'s hit is due"
+    $("hit-who").textContent = pad.dataset.timeUp ? name(pad.dataset.timeUp) + "'s time is up"
+      : doc.now && doc.now.due ? name(doc.now.due) + "'s hit is due"
       : clock.running ? name(clock.running) + "'s time runs"
       : clock.stopped ? "clock stopped" : "not started: the next hit starts it";
   }
+  // the running player's reserve shown at 0:00: said on the Board screen, with what may happen
+  // now (the server's words for his flag, and its button); the dice and the play fold away
+  // until the flag is recorded, or the scorekeeper plays on (nobody announced it: USBGF 4.3.3)
+  var playedOn = null;  // the player whose time was up when the scorekeeper chose to play on
+  function timeUp(p) {
+    var flag = p ? entry("flag " + p) : null;
+    var up = flag && playedOn !== p ? p : "";
+    if ((pad.dataset.timeUp || "") !== up) {
+      if (up) { pad.dataset.timeUp = up; } else { delete pad.dataset.timeUp; }
+    }
+    $("time-up").hidden = !up;
+    if (up) {
+      $("time-up-words").textContent = "Time up on " + name(up) + "'s clock (0:00). "
+        + flag.words.charAt(0).toUpperCase() + flag.words.slice(1) + ".";
+    }
+  }
+  $("play-on").addEventListener("click", function () { playedOn = pad.dataset.timeUp || null; tick(); });
+
   // each figure is redrawn as it turns over a second, not up to a tick late
   function next() {
     var wait = 250;
@@ -325,8 +364,18 @@
         list.textContent = "";
         read.querySelectorAll("[data-number]").forEach(function (entry) {
           var item = document.createElement("li"), line = document.createElement("pre");
-          // (the day left out on a phone's width: "  12   2026-11-27 19:20:56  kim  ...")
-          line.textContent = entry.textContent.trim().replace(/^(\d+\s+)\d{4}-\d\d-\d\d /, "$1");
+          // (the day left out on a phone's width, after the mark of a ruling, a voided or a
+          // flagged entry too: "  12 R 2026-11-27 19:20:56  td  ..."); each word kept whole
+          // on one line ("rolled 6-1", never "6-" / "1")
+          var text = entry.textContent.trim().replace(/^(\d+\s+(?:[xR!C]\s+)?)\d{4}-\d\d-\d\d /, "$1");
+          text.split(/(\s+)/).forEach(function (part) {
+            if (!part) { return; }
+            if (/^\s+$/.test(part)) { line.appendChild(document.createTextNode(part)); return; }
+            var word = document.createElement("span");
+            word.className = "word";
+            word.textContent = part;
+            line.appendChild(word);
+          });
           item.className = entry.className.replace(/\bentry\b/, "").trim();
           item.appendChild(line);
           list.appendChild(item);
@@ -376,12 +425,13 @@
   }
   function refresh() {
     var want = side;
-    fetch("/matches/" + path + "/live?from=" + want)
+    fetch("/matches/" + path + "/live?table=1&from=" + want)
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
       .then(function (html) {
         $("live").innerHTML = html;
         drawn = want;
         decide();
+        if (moves.length) { drawPlay(); }  // the play built so far, on the board drawn again
       })
       .catch(function () {
         var away = window.bgledgerQueue && bgledgerQueue.state().offline;

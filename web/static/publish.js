@@ -14,7 +14,7 @@
   function when(at) {
     var moment = new Date(at);
     if (isNaN(moment.getTime())) { return at; }
-    return moment.toLocaleString([], { weekday: "short", hour: "2-digit", minute: "2-digit" });
+    return moment.toLocaleString([], { weekday: "short", hour: "2-digit", minute: "2-digit", hour12: false });
   }
 
   // the wall as the server says it stands
