@@ -120,6 +120,19 @@ def test_a_late_move_and_hit_give_back_no_time_that_had_run_out(
     assert f"entered late or not at the time claimed (see history): {verdict.marked[0]}, " in (
         verdict.text()
     )
+    # the match's JSON copy keeps the claims: imported elsewhere, the same marks and clocks
+    copy = Path(tempfile.mkdtemp()) / "m.json"
+    copy.write_text(ledger.export("m", "json"), encoding="utf-8")
+    assert f'"claimed": "{b(90)}"' in copy.read_text(encoding="utf-8")
+    elsewhere = Ledger(f"sqlite:///{copy.parent / 'elsewhere.db'}")
+    try:
+        elsewhere.import_file(copy)
+        assert [e.claimed for e in elsewhere.events("m")[-5:-3]] == [b(90), b(90)]
+        again = "\n".join(history_line(entry) for entry in elsewhere.history("m"))
+        assert again.count("entered 1") == text.count("entered 1") == 2
+        assert elsewhere.state("m").winner == "a"
+    finally:
+        elsewhere.close()
 
 
 def test_a_break_end_backdated_into_the_break_costs_its_penalty_points(

@@ -58,6 +58,8 @@ VERSION = 1
 _TOP_KEYS = frozenset({"format", "version", "match_id", "events"})
 _ENTRY_KEYS = frozenset({"number", "type", "at", "recorded_by", "stored_at", "hash", "fields"})
 _LINE = "line"
+CLAIMED = "claimed"
+"""An entry's key for the time a token's line gave when the ledger took it otherwise."""
 """The key of an entry's line: only where the event has one (the module's text)."""
 _BASE = frozenset(f.name for f in fields(MatchEvent))
 _repr = reprlib.Repr()
@@ -85,17 +87,27 @@ def own_fields(event: MatchEvent) -> dict[str, Any]:
 
 
 def content_hash(
-    number: int, kind: str, at: str, recorded_by: str, data: dict[str, Any], line: str = ""
+    number: int,
+    kind: str,
+    at: str,
+    recorded_by: str,
+    data: dict[str, Any],
+    line: str = "",
+    claimed: str = "",
 ) -> str:
     """SHA-256 (hex) of an event's canonical content: sorted-key JSON, no spaces, UTF-8.
 
     The JSON is :func:`bgledger.events.chain.canonical_json`, the form the hash chain hashes.
     ``line`` is covered where there is one; an entry without (a command's later
-    events, a copy written before lines were kept) hashes as it always did.
+    events, a copy written before lines were kept) hashes as it always did.  So is
+    ``claimed``, a token's time the ledger did not take as given
+    (:attr:`~bgledger.events.MatchEvent.claimed`, DESIGN principle 13).
     """
     content = {"number": number, "type": kind, "at": at, "recorded_by": recorded_by, "fields": data}
     if line:
         content[_LINE] = line
+    if claimed:
+        content[CLAIMED] = claimed
     return sha256_hex(canonical_json(content))
 
 
@@ -195,11 +207,15 @@ def entry_problem(entry: Any, number: int) -> str | None:
     if not isinstance(entry, dict):
         return "not an object"
     line = entry.get(_LINE)
-    problem = _keys(entry, _ENTRY_KEYS | {_LINE} if _LINE in entry else _ENTRY_KEYS, "the event")
+    optional = {key for key in (_LINE, CLAIMED) if key in entry}
+    problem = _keys(entry, _ENTRY_KEYS | optional, "the event")
     if problem is not None:
         return problem
     if _LINE in entry and not (isinstance(line, str) and line):
         return f"line is {short(line)}, not the line of the record language that made it"
+    claimed = entry.get(CLAIMED)
+    if CLAIMED in entry and not (isinstance(claimed, str) and claimed):
+        return f"claimed is {short(claimed)}, not the time a token's line gave"
     if entry["number"] != number or type(entry["number"]) is not int:
         return f"numbered {short(entry['number'])} where event {number} belongs (1, 2, 3 ...)"
     if not isinstance(entry["type"], str) or entry["type"] not in schemas():

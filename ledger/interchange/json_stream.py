@@ -123,11 +123,15 @@ def _entry(event: MatchEvent) -> dict[str, Any]:
         "at": event.at,
         "recorded_by": event.recorded_by,
         "stored_at": event.timestamp.isoformat(),
-        "hash": content_hash(number, kind, event.at, event.recorded_by, data, event.said),
+        "hash": content_hash(
+            number, kind, event.at, event.recorded_by, data, event.said, event.claimed
+        ),
         "fields": data,
     }
     if event.said:
         entry["line"] = event.said  # the line that made the entry (json_schema's text)
+    if event.claimed:
+        entry["claimed"] = event.claimed  # the token's time, taken otherwise (principle 13)
     return entry
 
 
@@ -143,6 +147,7 @@ def _event(entry: dict[str, Any], match_id: str) -> MatchEvent:
         at=entry["at"],
         recorded_by=entry["recorded_by"],
         said=entry.get("line", ""),
+        claimed=entry.get("claimed", ""),
         **entry["fields"],
     )
 
@@ -162,7 +167,8 @@ def read_json(text: str, *, name: str) -> MatchDocument:
         problem = entry_problem(entry, number)
         if problem is None:
             data = (entry["type"], entry["at"], entry["recorded_by"], hashed)
-            if entry["hash"] != content_hash(number, *data, entry.get("line", "")):
+            claimed = entry.get("claimed", "")
+            if entry["hash"] != content_hash(number, *data, entry.get("line", ""), claimed):
                 problem = "its hash does not match its content: changed since it was exported"
         if problem is not None:
             raise InvalidMatchJsonError(name, problem, number)
