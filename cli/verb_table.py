@@ -1,7 +1,8 @@
 """Each verb's command and its short help, as ``bgledger --help`` lists them.
 
 Generated from :func:`bgledger.cli.main.verb_commands` (the vocabulary's verbs
-and summaries) by ``python -m bgledger.cli.verb_table > cli/verb_table.py``,
+and summaries) by ``python -m bgledger.cli.verb_table > t.py && mv t.py cli/verb_table.py``
+(through a second file: the shell empties the file it writes to before Python reads it),
 to be run after a verb is added or its summary changed: ``tests/test_cli_main.py``
 fails until it is.  Importing the vocabulary costs a one-shot ``--help`` about
 five times bare Python's start-up (issue 34); this table costs nothing.  A verb

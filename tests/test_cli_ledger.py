@@ -278,7 +278,11 @@ def test_roll_takes_the_dice_as_a_scorekeeper_says_them(db: str) -> None:
     run(db, "move", "m", "8/5 6/5")
     assert run(db, "roll", "m", "64").exit_code == 0
     assert show(db)["dice"] == [6, 4]
-    for wrong, says in (("6", "roll takes 2"), ("70", "7"), ("123", "roll takes 2")):
+    for wrong, says in (
+        ("6", "write 'roll D D' (2 words after roll, 1 given)"),
+        ("70", "7"),
+        ("123", "write 'roll D D' (2 words after roll, 1 given)"),
+    ):
         refused = run(db, "roll", "m", wrong)
         assert refused.exit_code == 2 and says in refused.stderr, refused.stderr
     assert show(db)["events"] == 5  # start, game, opening, move, the 6-4: nothing more

@@ -110,7 +110,8 @@ def test_the_verb_table_help_lists_is_the_vocabularys() -> None:
 
     assert verb_commands() == VERBS, (
         "cli/verb_table.py is not the vocabulary's: run "
-        "python -m bgledger.cli.verb_table > cli/verb_table.py && ruff format cli/verb_table.py"
+        "python -m bgledger.cli.verb_table > t.py && mv t.py cli/verb_table.py && "
+        "ruff format cli/verb_table.py"
     )
 
 

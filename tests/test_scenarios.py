@@ -117,7 +117,7 @@ REFUSED_RULES = [
     "USBGF 4.4.4",  # a concession while a double is pending
     "USBGF 4.4.6",  # a double in the Crawford game
     "USBGF 4.5",  # a concession in a contact position
-    "got 7",  # a die of 7
+    "a die shows 1 to 6, not 7",  # a die of 7
     "USBGF 4.1.4",  # an unknown reason to void a roll
     "USBGF 4.2.3(a)",  # an illegal play
     "USBGF 4.4.9",  # Bob's dead cube

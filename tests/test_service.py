@@ -147,5 +147,5 @@ def test_the_record_language_reads_roll_64_as_6_4(ledger: Ledger) -> None:
     ledger.record_line("m", "hit", by="kim", at=AT.format(3))
     rolled = ledger.record_line("m", "roll 64", by="kim", at=AT.format(4))
     assert rolled.state.dice == (6, 4) and rolled.state.turn == "b"
-    with pytest.raises(bgledger.RulesError, match="roll takes 2"):
+    with pytest.raises(bgledger.RulesError, match=r"\(2 words after roll, 1 given\)"):
         ledger.record_line("m", "roll 7", by="kim")

@@ -47,7 +47,7 @@ EXPECTED = (
     "(;FF[4]GM[6]CA[UTF-8]AP[bgledger]MI[length:3][game:0][ws:0][bs:0]PW[Ann]PB[Bob]"
     "DT[2026-11-21]EV[Oslo Open]RO[Semifinal]RU[Crawford]RE[W+2R]\n"
     ";W[31hefe]\n"
-    ";B[52lnlq]C[event 7: scorekeeper's note: director called to the table]\n"
+    ";B[52lnlq]C[event 7: note for the record: director called to the table]\n"
     ";W[double]\n"
     ";B[take]\n"
     ";W[64xrmi]C[event 12: ILLEGAL: Bob offered to resign a single game: a game may be "
@@ -116,7 +116,7 @@ def test_gnubg_reads_the_sgf_as_the_mat_of_the_same_match(ledger: str, tmp_path:
         [21, 11, 2026],
     )
     said = [a.get("comment") for g in from_sgf["match"]["games"] for a in g["game"]]
-    assert "event 7: scorekeeper's note: director called to the table" in said
+    assert "event 7: note for the record: director called to the table" in said
     assert any(c and c.startswith("event 12: ILLEGAL: Bob offered to resign") for c in said)
     assert any(c and "cocked" in c for c in said)  # the ruling that voided the 4-4
 
