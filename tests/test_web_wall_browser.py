@@ -112,13 +112,24 @@ def test_the_wall_turns_its_spotlight_and_follows_a_posted_line(spectator: Spect
         "the spotlight turns to the next featured match",
         seconds=5,
     )
+    # a round over, the event's standings (issue 35), two turns, then the boards again
     spectator.until(
-        lambda: spectator.js("return document.getElementById('wall').dataset.shown") == "final",
-        "and back to the first",
-        seconds=5,
+        lambda: "page=standings" in spectator.driver.current_url, "then the standings", seconds=5
+    )
+    assert spectator.text("table.standings th.rank") == "#"
+    spectator.until(
+        lambda: (
+            "page=standings" not in spectator.driver.current_url
+            and spectator.js("return document.getElementById('wall').dataset.shown") == "final"
+        ),
+        "and back to the boards, the first in the spotlight",
+        seconds=6,
     )
     assert spectator.js("return document.querySelectorAll('.card.spotlight').length") == 1
 
+    # the same wall standing still, to follow a line posted at a table
+    spectator.driver.get(f"{spectator.url}/events/Open/wall?featured=final,third")
+    spectator.until(lambda: spectator.text("#live-status") == "live", "the wall's stream opens")
     third = '.card[data-match="third"]'
     assert spectator.text(f"{third} .turn") == "not begun"
     posted = time.monotonic()
@@ -152,6 +163,9 @@ def test_a_turning_wall_goes_on_to_the_next_page_and_round_again(spectator: Spec
         lambda: "page 2 of 2" in spectator.text(".meta"), "the next page after a round", 6
     )
     assert spectator.js("return document.querySelectorAll('.card').length") == 1  # big8
+    spectator.until(
+        lambda: "page=standings" in spectator.driver.current_url, "then the standings", 6
+    )
     spectator.until(lambda: "page 1 of 2" in spectator.text(".meta"), "and round again", 6)
 
 
