@@ -169,6 +169,8 @@ def browser() -> Iterator[Any]:
 
 def _as_new(driver: Any) -> None:
     """Leave ``driver`` as a fresh browser is, for the next test."""
+    with suppress(Exception):  # a dialog a test left open would hold every command up
+        driver.switch_to.alert.dismiss()
     origins = set()
     for handle in driver.window_handles[::-1]:
         driver.switch_to.window(handle)

@@ -237,7 +237,10 @@ def test_more_history_keeps_each_word_whole_and_shows_times_one_way(
     send("undo", token)  # Bob's roll withdrawn (x), the correction (C)
     send('penalty a 1 "USBGF 5.3.1" late', director_token)
     driver.find_element(By.ID, "tab-more").click()
-    lines = lambda: [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#pad-history li")]  # noqa: E731
+    # read in one go in the page: the list is redrawn as the live part comes in, and an
+    # element read from Python between two redraws is stale
+    read = "return [...document.querySelectorAll('#pad-history li')].map(li => li.innerText)"
+    lines = lambda: list(driver.execute_script(read))  # noqa: E731
     wait.until(lambda _: len(lines()) == 7)
     driver.save_screenshot(str(tmp_path / "pad-more-history-360x740.png"))
     shown = lines()
