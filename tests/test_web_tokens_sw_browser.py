@@ -57,39 +57,62 @@ def test_a_link_with_another_token_asks_before_replacing_the_directors(ledger: L
 
     kept = ledger.issue_token("director", event="Open", label="Dora")
     other = ledger.issue_token("director", event="Open", label="someone else")
+    stored = "return localStorage.getItem(arguments[0])"
     with browser() as driver, serving(ledger) as url:
         viewport(driver, 360, 740)
         until = waiter(driver)
+        scripts: list[str] = []
 
-        def opening(address: str) -> None:
-            # the page asks (a dialog) as it loads: a plain driver.get waits for a load the
-            # dialog holds up, and chromedriver has been seen never to answer it; the script
-            # navigates and returns at once, and the test waits for the dialog itself
-            driver.execute_script("window.location.href = arguments[0]", address)
+        def answering(answer: bool) -> None:
+            # the page's question is window.confirm, answered here as a person would: a native
+            # dialog held chromedriver up for good when this ran after other browser tests
+            # (CI, twice), so each page is given a confirm that records what it was asked
+            for identifier in scripts:
+                driver.execute_cdp_cmd(
+                    "Page.removeScriptToEvaluateOnNewDocument", {"identifier": identifier}
+                )
+            scripts.clear()
+            source = (
+                "window.asked = []; window.confirm = function (question) "
+                f"{{ window.asked.push(String(question)); return {str(answer).lower()}; }};"
+            )
+            made = driver.execute_cdp_cmd(
+                "Page.addScriptToEvaluateOnNewDocument", {"source": source}
+            )
+            scripts.append(made["identifier"])
 
-        driver.get(f"{url}/matches/new")
-        driver.execute_script(
-            "localStorage.setItem(arguments[0], arguments[1])", DIRECTOR_KEY, kept
-        )
-        driver.get(f"{url}/")  # a link opened anew, not a jump within the page
-        opening(f"{url}/matches/new#token={other}")
-        until(lambda: driver.switch_to.alert, "the page asks")
-        question = driver.switch_to.alert
-        assert "other than the one kept on this device" in question.text
-        question.dismiss()  # Cancel: this device's token stays
-        stored = "return localStorage.getItem(arguments[0])"
-        assert driver.execute_script(stored, DIRECTOR_KEY) == kept
-        assert "token=" not in driver.current_url  # the link's token is out of the address
-        said = driver.find_element(By.CSS_SELECTOR, "#msg-head").text
-        assert "The link's token was not kept" in said
-        driver.get(f"{url}/")  # a link opened anew, not a jump within the page
-        opening(f"{url}/matches/new#token={other}")
-        until(lambda: driver.switch_to.alert, "the page asks again")
-        driver.switch_to.alert.accept()  # OK: the link's token is kept
-        assert driver.execute_script(stored, DIRECTOR_KEY) == other
-        driver.get(f"{url}/")
-        driver.get(f"{url}/matches/new#token={other}")  # the same token again: nothing to ask
-        assert driver.execute_script(stored, DIRECTOR_KEY) == other
+        def asked() -> list[str]:
+            return list(driver.execute_script("return window.asked || []"))
+
+        try:
+            driver.get(f"{url}/matches/new")
+            driver.execute_script(
+                "localStorage.setItem(arguments[0], arguments[1])", DIRECTOR_KEY, kept
+            )
+            answering(False)  # Cancel: this device's token stays
+            driver.get(f"{url}/")  # a link opened anew, not a jump within the page
+            driver.get(f"{url}/matches/new#token={other}")
+            until(lambda: asked(), "the page asks")
+            assert "other than the one kept on this device" in asked()[0]
+            assert driver.execute_script(stored, DIRECTOR_KEY) == kept
+            assert "token=" not in driver.current_url  # the link's token is out of the address
+            said = driver.find_element(By.CSS_SELECTOR, "#msg-head").text
+            assert "The link's token was not kept" in said
+            answering(True)  # OK: the link's token is kept
+            driver.get(f"{url}/")
+            driver.get(f"{url}/matches/new#token={other}")
+            until(lambda: asked(), "the page asks again")
+            until(lambda: driver.execute_script(stored, DIRECTOR_KEY) == other, "it is kept")
+            driver.get(f"{url}/")
+            driver.get(f"{url}/matches/new#token={other}")  # the same token again
+            until(lambda: "token=" not in driver.current_url, "the page has read the link")
+            assert asked() == []  # nothing to ask
+            assert driver.execute_script(stored, DIRECTOR_KEY) == other
+        finally:
+            for identifier in scripts:
+                driver.execute_cdp_cmd(
+                    "Page.removeScriptToEvaluateOnNewDocument", {"identifier": identifier}
+                )
 
 
 def test_a_revoked_scorekeeper_is_told_to_ask_the_director(ledger: Ledger) -> None:
