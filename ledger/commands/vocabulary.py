@@ -1983,7 +1983,27 @@ class Jadoube(Command):
 
 
 @dataclass(frozen=True, slots=True)
-class Interfered(Command):
+class _DiceSaid(Command):
+    """A classic verb of two dice, ``VERB D D``: the match's method of the verb's name
+    records them (the dice the adversary set, CLASSIC 7; the throw called, CLASSIC 8)."""
+
+    die1: int
+    die2: int
+
+    def words(self) -> str:
+        return f"{self.verb} {self.die1} {self.die2}"
+
+    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
+        return getattr(match, self.verb)(self.die1, self.die2, by=by, at=self.at)
+
+    @classmethod
+    def read(cls, words: Words) -> Command:
+        a, b = words.count(2, cls.usage)
+        return cls(_die(a), _die(b))
+
+
+@dataclass(frozen=True, slots=True)
+class Interfered(_DiceSaid):
     verb = "interfered"
     usage = "interfered D D"
     recorded = (ev.DiceSet,)
@@ -1998,23 +2018,9 @@ class Interfered(Command):
         "USBGF 4.1.4.1)."
     )
 
-    die1: int
-    die2: int
-
-    def words(self) -> str:
-        return f"interfered {self.die1} {self.die2}"
-
-    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
-        return match.interfered(self.die1, self.die2, by=by, at=self.at)
-
-    @classmethod
-    def read(cls, words: Words) -> Command:
-        a, b = words.count(2, cls.usage)
-        return cls(_die(a), _die(b))
-
 
 @dataclass(frozen=True, slots=True)
-class Call(Command):
+class Call(_DiceSaid):
     verb = "call"
     usage = "call D D"
     recorded = (ev.ThrowCalled,)
@@ -2029,20 +2035,6 @@ class Call(Command):
         "corrected: 'correct-call EVENT', and the dice thrown are played.  Under the classic "
         "profile only."
     )
-
-    die1: int
-    die2: int
-
-    def words(self) -> str:
-        return f"call {self.die1} {self.die2}"
-
-    def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
-        return match.call(self.die1, self.die2, by=by, at=self.at)
-
-    @classmethod
-    def read(cls, words: Words) -> Command:
-        a, b = words.count(2, cls.usage)
-        return cls(_die(a), _die(b))
 
 
 @dataclass(frozen=True, slots=True)
