@@ -28,6 +28,19 @@ pytestmark = pytest.mark.browser
 
 PHONE, TABLET = (360, 740), (1024, 768)
 
+FIND_POINT = """
+var groups = document.querySelectorAll("#live .board-box g.point");
+for (var i = 0; i < groups.length; i++) {
+  var number = groups[i].querySelector("text.number");
+  if (number && number.textContent.trim() === arguments[0]) {
+    groups[i].scrollIntoView({block: "center"});
+    return groups[i];
+  }
+}
+return null;
+"""
+"""The board's point numbered ``arguments[0]``, scrolled into view."""
+
 READ_BOARD = """
 const seen = {};
 for (const group of document.querySelectorAll('#live .board-box g.point')) {
@@ -65,7 +78,7 @@ def table(tmp_path: Path) -> Iterator[tuple[Any, str, str, str]]:
 def test_a_play_is_drawn_on_the_board_as_it_is_tapped(
     table: tuple[Any, str, str, str], screen: tuple[int, int], tmp_path: Path
 ) -> None:
-    from selenium.common.exceptions import TimeoutException
+    from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
@@ -87,14 +100,19 @@ def test_a_play_is_drawn_on_the_board_as_it_is_tapped(
         return seen
 
     def tap(label: str) -> None:
-        """Tap the point the board numbers ``label`` (as the scorekeeper reads it)."""
-        for group in driver.find_elements(By.CSS_SELECTOR, "#live .board-box g.point"):
-            numbers = group.find_elements(By.CSS_SELECTOR, "text.number")
-            if numbers and numbers[0].text == label:
-                driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", group)
+        """Tap the point the board numbers ``label`` (as the scorekeeper reads it).  The point
+        is found and tapped at once: the pad may draw its board again between two reads (a
+        stale element, seen under load)."""
+        for _ in range(5):
+            group = driver.execute_script(FIND_POINT, label)
+            if group is None:
+                raise AssertionError(f"no point numbered {label}")
+            try:
                 group.click()
                 return
-        raise AssertionError(f"no point numbered {label}")
+            except StaleElementReferenceException:
+                continue
+        raise AssertionError(f"the point numbered {label} was drawn again at each tap")
 
     def shows(point: str, mine: int, theirs: int) -> Callable[[], bool]:
         return lambda: board().get(point) == {"mine": mine, "theirs": theirs}

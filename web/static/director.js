@@ -110,27 +110,21 @@
       .catch(function () { $("live-status").textContent = "reload the page"; });
   }
 
-  // -- the stream; EventSource retries by itself after a dropped connection, but not after a
-  // refusal (429: too many streams): then it is opened again after a growing, jittered wait
-  var source = null, failures = 0;
+  // -- the stream (follow.js: opened again after a refusal, closed as the page is left), from
+  // the last position the console drew
   function status(text, on) { $("live-status").textContent = text; $("live-status").className = on ? "live" : "live off"; }
-  function connect() {
-    if (!window.EventSource) { return; }
-    source = new EventSource(root.dataset.stream + "?since=" + encodeURIComponent(position));
-    source.addEventListener("changes", function (event) { apply(JSON.parse(event.data)); });
-    source.addEventListener("reload", function () { reload(); });
-    source.onopen = function () { failures = 0; status("live", true); };
-    source.onerror = function () {
-      if (source.readyState !== EventSource.CLOSED) { status("reconnecting…", false); return; }
-      source.close();
-      failures += 1;
-      var wait = Math.min(60000, 1000 * Math.pow(2, failures - 1));
-      wait = wait / 2 + Math.random() * wait / 2;
-      status("reconnecting in " + Math.ceil(wait / 1000) + " s…", false);
-      setTimeout(connect, wait);
-    };
-  }
-  connect();
+  bgledgerFollow(function () {
+    return root.dataset.stream + "?since=" + encodeURIComponent(position);
+  }, {
+    events: {
+      changes: function (event) { apply(JSON.parse(event.data)); },
+      reload: function () { reload(); }
+    },
+    open: function () { status("live", true); },
+    error: function (wait) {
+      status(wait === null ? "reconnecting…" : "reconnecting in " + Math.ceil(wait / 1000) + " s…", false);
+    }
+  });
 
   // -- the clocks and the needs that come with time, from the server's figures
   function minutes(millis) {

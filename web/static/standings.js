@@ -20,14 +20,20 @@
       if (table) { table.replaceWith.apply(table, Array.prototype.slice.call(box.childNodes)); }
     }).catch(function () { if (status) { status.textContent = "reconnecting…"; status.className = "live off"; } });
   }
-  if (window.EventSource) {
-    var source = new EventSource(page.dataset.stream + "?since=" + encodeURIComponent(page.dataset.since));
-    source.addEventListener("card", function () { if (pending === null) { pending = setTimeout(refresh, 1000); } });
-    source.addEventListener("added", function () { if (pending === null) { pending = setTimeout(refresh, 1000); } });
-    source.addEventListener("withdrawn", function () { source.close(); location.reload(); });
-    source.onopen = function () { if (status) { status.textContent = "live"; status.className = "live"; } };
-    source.onerror = function () { if (status) { status.textContent = "reconnecting…"; status.className = "live off"; } };
-  }
+  function later() { if (pending === null) { pending = setTimeout(refresh, 1000); } }
+  function said(text, kind) { if (status) { status.textContent = text; status.className = kind; } }
+  var since = page.dataset.since;
+  bgledgerFollow(function () {  // follow.js
+    return page.dataset.stream + "?since=" + encodeURIComponent(since);
+  }, {
+    events: {
+      card: function (event) { if (event.lastEventId) { since = event.lastEventId; } later(); },
+      added: function (event) { if (event.lastEventId) { since = event.lastEventId; } later(); },
+      withdrawn: function () { location.reload(); }
+    },
+    open: function () { said("live", "live"); },
+    error: function () { said("reconnecting…", "live off"); }
+  });
   var seconds = Number(page.dataset.rotate);
   if (seconds > 0 && page.dataset.next) { setTimeout(function () { location.href = page.dataset.next; }, 2 * seconds * 1000); }
 })();

@@ -7,10 +7,10 @@
 // any copy kept before; nor is a kept copy served once the server has refused the page
 // (401, 403, 404, 410: a publication withdrawn, a match not this device's to read).
 "use strict";
-var CACHE = "bgledger-v3";
+var CACHE = "bgledger-v4";
 var REFUSED = [401, 403, 404, 410];
 var ASSETS = ["/static/style.css", "/static/pad.css", "/static/pad.js", "/static/token.js",
-              "/static/offline.js", "/static/copy.js", "/static/live.js", "/static/local.js"];
+              "/static/offline.js", "/static/copy.js", "/static/follow.js", "/static/live.js", "/static/local.js"];
 
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(CACHE).then(function (cache) {

@@ -49,20 +49,26 @@
     if (seen.has(box)) { board(box); }
   }
 
-  // -- the stream
-  var reload = null;
-  if (window.EventSource) {
-    var url = wall.dataset.stream + "?since=" + encodeURIComponent(wall.dataset.since) +
+  // -- the stream (follow.js), from the last event the wall drew
+  var reload = null, since = wall.dataset.since;
+  function said(text, kind) { if (status) { status.textContent = text; status.className = kind; } }
+  bgledgerFollow(function () {
+    return wall.dataset.stream + "?since=" + encodeURIComponent(since) +
       "&matches=" + encodeURIComponent(wall.dataset.matches);
-    var source = new EventSource(url);
-    source.addEventListener("card", function (event) { apply(JSON.parse(event.data)); });
-    source.addEventListener("added", function () {
-      if (reload === null) { reload = setTimeout(function () { location.reload(); }, 2000); }
-    });
-    source.addEventListener("withdrawn", function () { source.close(); location.reload(); });
-    source.onopen = function () { if (status) { status.textContent = status.dataset.words || "live"; status.className = "live"; } };
-    source.onerror = function () { if (status) { status.textContent = "reconnecting…"; status.className = "live off"; } };
-  }
+  }, {
+    events: {
+      card: function (event) {
+        if (event.lastEventId) { since = event.lastEventId; }
+        apply(JSON.parse(event.data));
+      },
+      added: function () {
+        if (reload === null) { reload = setTimeout(function () { location.reload(); }, 2000); }
+      },
+      withdrawn: function () { location.reload(); }
+    },
+    open: function () { said(status && status.dataset.words || "live", "live"); },
+    error: function () { said("reconnecting…", "live off"); }
+  });
 
   // -- the spotlight, in turn
   var seconds = Number(wall.dataset.rotate);

@@ -10,8 +10,6 @@
   var part = document.getElementById("watch-live");
   var moves = document.getElementById("moves");
   var last = Number(box.dataset.events);
-  var url = "/api/matches/" + encodeURIComponent(box.dataset.match) + "/events?since=" + last;
-  var source = new EventSource(url);
   var pending = null;
   function refresh() {
     pending = null;
@@ -23,7 +21,7 @@
         if (status) { status.textContent = "reload the page"; }
       });
   }
-  source.addEventListener("recorded", function (event) {
+  function recorded(event) {
     var data = JSON.parse(event.data);
     if (moves && data.number > last) {
       var item = document.createElement("li"), pre = document.createElement("pre");
@@ -35,10 +33,16 @@
     last = Math.max(last, data.number);
     box.dataset.events = last;
     if (pending === null) { pending = setTimeout(refresh, 30); }
-  });
+  }
   // a quiet match still learns, within a minute, that its event was withdrawn (403: reload,
   // and the page says it is not public)
   setInterval(refresh, 60000);
-  source.onopen = function () { if (status) { status.textContent = status.dataset.words || "live"; status.className = "live"; } };
-  source.onerror = function () { if (status) { status.textContent = "reconnecting…"; status.className = "live off"; } };
+  function said(text, kind) { if (status) { status.textContent = text; status.className = kind; } }
+  bgledgerFollow(function () {  // follow.js: from the last event listed
+    return "/api/matches/" + encodeURIComponent(box.dataset.match) + "/events?since=" + last;
+  }, {
+    events: { recorded: recorded },
+    open: function () { said(status && status.dataset.words || "live", "live"); },
+    error: function () { said("reconnecting…", "live off"); }
+  });
 })();
