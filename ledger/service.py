@@ -1920,7 +1920,8 @@ class Ledger:
 
         A token that reaches the match (:meth:`Grant.reads`) reads it; anyone reads it
         once its event is published (a match in no event never is); the director's desk
-        and notes (``desk``) are never opened by publication.  False for an unknown match.
+        (``desk``) is never opened by publication, nor are the notes (:meth:`reads_notes`).
+        False for an unknown match.
         """
         try:
             event = self.state(match_id).event
@@ -1929,6 +1930,19 @@ class Ledger:
         if grant is not None and grant.reads(match_id, event, desk=desk):
             return True
         return not desk and bool(event) and self.published(event)
+
+    def reads_notes(self, match_id: str, grant: Grant | None) -> bool:
+        """True if ``grant`` reads the notes of ``match_id`` (``note TEXT``, for the record): a
+        token that reaches the match (its scorekeeper, the director, the committee).  A
+        spectator, who reads it because its event is published, reads the match without
+        them.  False for an unknown match."""
+        if grant is None:
+            return False
+        try:
+            event = self.state(match_id).event
+        except MatchNotFoundError:
+            return False
+        return grant.reads(match_id, event)
 
     def may_read_event(self, event: str | None, grant: Grant | None, *, desk: bool = False) -> bool:
         """True if ``grant`` may read every match of ``event`` (None: the whole ledger): a token
