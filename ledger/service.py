@@ -1056,9 +1056,11 @@ class Ledger:
         in the transaction that stores the command (revoked or expired since
         :meth:`authorize`: nothing is recorded, :class:`UnknownTokenError`).  The grant
         is checked against the command itself, the command an ``amend`` records, and
-        the entry an ``undo`` or ``amend`` takes out of force (DESIGN principle 10).
-        ``key`` is the client's key: the same key again with the same command records
-        nothing and answers what the first answered (``replayed``); with another command
+        the entry an ``undo`` or ``amend`` takes out of force (DESIGN principle 10).  A note
+        posted with a token is said as its role's: its line keeps whose it is (``note --as
+        director TEXT``, :meth:`~bgledger.commands.vocabulary.Note.said_as`).  ``key`` is
+        the client's key: the same key again with the same command records nothing and
+        answers what the first answered (``replayed``); with another command
         it is refused.  A command is all or nothing (``52: 13/x`` refused records no roll
         either).
 
@@ -1080,6 +1082,8 @@ class Ledger:
         """
         if isinstance(command, str):
             command = parse(command)
+        if grant is not None:  # whose a note is: its token's role (its line says so)
+            command = command.said_as(grant.role)
         said = str(command)
         if grant is not None:
             self._check_issuer(grant, match_id, command)

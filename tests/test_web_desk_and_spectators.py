@@ -69,19 +69,48 @@ def test_a_note_stays_off_the_wall_and_the_watch_page(ledger: Ledger) -> None:
     assert "director called" in match_page  # the record keeps it: the match page shows it
 
 
-def test_a_note_the_director_posts_is_not_worded_as_the_scorekeepers(
+def test_a_note_the_director_posts_is_worded_as_the_directors(
     client: TestClient, ledger: Ledger
 ) -> None:
     director = ledger.issue_token("director", event=EVENT, label="Dee")
+    scorekeeper = ledger.issue_token("scorekeeper", match_id="final", label="kim")
+    for line, token in (
+        ("note players warned about slow play", director),
+        ("note Bob asked for a break", scorekeeper),
+    ):
+        posted = client.post("/api/matches/final/lines", json={"line": line}, headers=bearer(token))
+        assert posted.status_code == 201, posted.text
+    said = [entry.text for entry in ledger.history("final")[-2:]]
+    assert said == [
+        "the director's note: players warned about slow play",
+        "the scorekeeper's note: Bob asked for a break",
+    ]
+    # the line keeps whose it is (DESIGN principle 12), as the desk, the console and
+    # the pad word it
+    assert [e.said for e in ledger.events("final")[-2:]] == [
+        "note --as director players warned about slow play",
+        "note --as scorekeeper Bob asked for a break",
+    ]
+    desk = client.get("/matches/final/desk/history").text
+    assert "the director&#39;s note: players warned about slow play" in desk
+    console = client.get("/director/cards/final").text  # the console's card of the match
+    assert "the scorekeeper&#39;s note: Bob asked for a break" in console
+    # a note recorded before (no one's) reads as it did
+    assert ledger.history("final")[4].text == "note for the record: director called about the dice"
+
+
+def test_a_scorekeeper_cannot_post_a_note_as_the_directors(
+    client: TestClient, ledger: Ledger
+) -> None:
+    scorekeeper = ledger.issue_token("scorekeeper", match_id="final", label="kim")
     posted = client.post(
         "/api/matches/final/lines",
-        json={"line": "note players warned about slow play"},
-        headers={"Authorization": f"Bearer {director}"},
+        json={"line": "note --as director the dice were fine"},
+        headers=bearer(scorekeeper),
     )
-    assert posted.status_code == 201, posted.text
-    line = next(entry for entry in ledger.history("final") if "slow play" in entry.text)
-    assert line.recorded_by == "Dee" and "scorekeeper" not in line.text, line.text
-    assert line.text == "note for the record: players warned about slow play"
+    assert posted.status_code == 403, posted.text
+    assert "the director's" in posted.json()["error"]
+    assert ledger.state("final").events == 5  # nothing recorded
 
 
 # -- a spectator's match stream (issue 35): the events but the notes, numbered as they are ----
