@@ -251,3 +251,19 @@ def test_no_json_or_file_a_spectator_reads_carries_a_note(ledger: Ledger) -> Non
         read = spectator.get(path)
         assert read.status_code == 200, (path, read.status_code)
         assert "director called" not in read.text, path
+
+
+def test_the_replay_and_the_packet_a_spectator_reads_say_a_note_is_there_not_what(
+    ledger: Ledger,
+) -> None:
+    spectator = bare_client(ledger)  # one application: one cache of heavy pages
+    token = ledger.issue_token("committee")
+    for path in ("/matches/final/packet?from=3&to=5", "/matches/final/replay?at=5"):
+        # the committee's first: the page kept for it is not the one a spectator is given
+        theirs = spectator.get(path, headers=bearer(token))
+        assert "director called about the dice" in theirs.text, path
+        read = spectator.get(path)
+        assert read.status_code == 200, path
+        assert "director called" not in read.text, path
+        assert "event 5: a note for the record, read by the match&#39;s officials" in read.text
+    assert "Ann played 24/18 13/11" in spectator.get("/matches/final/packet?from=3&to=5").text
