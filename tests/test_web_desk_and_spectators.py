@@ -184,6 +184,15 @@ def test_the_scorekeeper_director_and_committee_streams_keep_the_notes(ledger: L
         assert _numbers(body) == [1, 2, 3, 4, 5, 6, 7, 8], role
 
 
+def test_the_watch_pages_stream_leaves_the_notes_out_whoever_reads_it(ledger: Ledger) -> None:
+    # the watch page and the embed are drawn without the notes, for a director too: their
+    # stream (?notes=0) is the spectators'
+    director = ledger.issue_token("director", event=EVENT)
+    body = _streamed(ledger, "notes=0&since=0", director, LATER)
+    assert "director called" not in body and "asked about the clock" not in body
+    assert _numbers(body) == [1, 2, 3, 4, 7, 8]
+
+
 def test_spectators_and_readers_share_one_feed_of_the_match(ledger: Ledger) -> None:
     """One reading of the match for every stream of it, spectators' and tokens' alike."""
     app = create_app(ledger, poll_seconds=0.02)

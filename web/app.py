@@ -30,7 +30,9 @@ Routes (the API mirrors the command line, DESIGN "Command-line contract")::
                                         optionally ``Idempotency-Key: K`` (a retry with K
                                         answers as the first send did, recording nothing)
     GET  /api/matches/MATCH/events      server-sent events: each new event's number and
-                                        history line, and the match after it
+                                        history line, and the match after it; the notes
+                                        only to a token that reaches the match, and not
+                                        with ``?notes=0`` (the watch page's and embed's)
     GET  /api/matches/MATCH/rulings?event=N
                                         the director's picker: the rulings on event N whose
                                         windows are open now, and those closed, with why
@@ -326,7 +328,10 @@ def create_app(
         # one feed per match, shared by every stream that follows it (bgledger.web.feeds):
         # a stream opened on a match others follow reads nothing; a spectator's leaves the
         # notes out (its messages made once for every spectator of the match)
-        notes = await run_in_threadpool(notes_for, request, match_id)
+        # ?notes=0: the spectators' feed whoever reads it (the watch page, the embed)
+        notes = request.query_params.get("notes") != "0" and await run_in_threadpool(
+            notes_for, request, match_id
+        )
         follow = partial(feeds.follow_match, match_id, start, notes)
         return await live.follow(client_of(request), opening, follow)
 
