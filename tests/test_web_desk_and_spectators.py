@@ -111,6 +111,26 @@ def test_a_scorekeeper_cannot_post_a_note_as_the_directors(
     assert posted.status_code == 403, posted.text
     assert "the director's" in posted.json()["error"]
     assert ledger.state("final").events == 5  # nothing recorded
+    # nor withdraw the director's (DESIGN principle 10), as he may his own
+    director = ledger.issue_token("director", event=EVENT, label="Dee")
+    posted = client.post(
+        "/api/matches/final/lines", json={"line": "note dice checked"}, headers=bearer(director)
+    )
+    assert posted.status_code == 201, posted.text
+    for line, token in (("undo", scorekeeper), ("amend 6 note dice not checked", scorekeeper)):
+        refused = client.post(
+            "/api/matches/final/lines", json={"line": line}, headers=bearer(token)
+        )
+        assert refused.status_code == 403, refused.text
+        assert "entry 6 of match 'final' is the director's act" in refused.json()["error"]
+    mine = client.post(
+        "/api/matches/final/lines", json={"line": "note x"}, headers=bearer(scorekeeper)
+    )
+    assert mine.status_code == 201
+    withdrawn = client.post(
+        "/api/matches/final/lines", json={"line": "undo"}, headers=bearer(scorekeeper)
+    )
+    assert withdrawn.status_code == 201, withdrawn.text  # his own note, his to withdraw
 
 
 # -- a spectator's match stream (issue 35): the events but the notes, numbered as they are ----

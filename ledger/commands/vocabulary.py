@@ -2213,10 +2213,13 @@ def parse(line: str) -> Command:
 
 def ruler_of_events(events: Sequence[MatchEvent]) -> str:
     """Who must issue a correction of an entry made of ``events``: ``director`` if one of
-    them only a director's command records (penalty points, a clock set, a ruling), else
-    ``""`` (the scorekeeper's own entries)."""
+    them only a director's command records (penalty points, a clock set, a ruling), the
+    director or the committee for a note said as theirs (:attr:`Note.ruler`), else ``""``
+    (the scorekeeper's own entries)."""
     acts = tuple(kind for command in VOCABULARY for kind in command.records)
-    return "director" if any(isinstance(event, acts) for event in events) else ""
+    ruler = "director" if any(isinstance(event, acts) for event in events) else ""
+    said = [e.role for e in events if isinstance(e, ev.RemarkRecorded) and e.role in _RANK]
+    return max([ruler, *said], key=_RANK.__getitem__)
 
 
 def help_lines() -> list[tuple[str, str, str]]:
