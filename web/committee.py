@@ -77,7 +77,7 @@ def replay_routes(ledger: Ledger, page: Page, heavy: HeavyReads | None = None) -
         shown = ledger.replay(match_id, at, view)
         line = shown.line
         if shown.entry.kind in NOTES and not _reads_notes(ledger, request, match_id):
-            line = withheld(shown.entry)
+            line = _withheld(shown.entry)
         return {
             "match_id": match_id,
             "state": shown.state,
@@ -128,7 +128,7 @@ def replay_routes(ledger: Ledger, page: Page, heavy: HeavyReads | None = None) -
                     "number": number,
                     "line": history_line(entry, width)
                     if notes or entry.kind not in NOTES
-                    else withheld(entry),
+                    else _withheld(entry),
                     "before": board_svg(before, viewer) if before else None,
                     "after": board_svg(states[number], viewer),
                     "brief": brief(states[number]),
@@ -218,7 +218,7 @@ def replay_routes(ledger: Ledger, page: Page, heavy: HeavyReads | None = None) -
     ]
 
 
-def withheld(entry: HistoryEntry) -> str:
+def _withheld(entry: HistoryEntry) -> str:
     """What a spectator reads of a note in the replay and the packet: that there is one."""
     return f"event {entry.number}: a note for the record, read by the match's officials"
 
