@@ -98,7 +98,10 @@ VERBS: dict[str, str] = dict(
             "must-accept",
             help="The director requires the concession on a clock to be accepted: nothing better can occur for the opponent (CLOCK 5.1)",
         ),
-        _verb("note", help="The scorekeeper's remark for the record (not a ruling)"),
+        _verb(
+            "note",
+            help="A remark for the record, the scorekeeper's or the director's (not a ruling)",
+        ),
         _verb(
             "nullify-pass",
             help="Nullify the pass of an invalid double: the game resumes (USBGF 4.4.6.2)",

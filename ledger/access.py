@@ -109,8 +109,9 @@ class Grant:
 
     def reads(self, match_id: str, event: str, *, desk: bool = False) -> bool:
         """True if the token reaches ``match_id``, a match of ``event`` (:meth:`covers`): it
-        reads the match whether its event is published or not.  ``desk``: the director's desk
-        and notes, which only a director's or the committee's token reaching it reads."""
+        reads the match whether its event is published or not (and its notes, which
+        publication never opens).  ``desk``: the director's desk, which only a director's or
+        the committee's token reaching it reads."""
         if desk and self.role not in ("director", "committee"):
             return False
         return self.covers(match_id, event)

@@ -1056,9 +1056,11 @@ class Ledger:
         in the transaction that stores the command (revoked or expired since
         :meth:`authorize`: nothing is recorded, :class:`UnknownTokenError`).  The grant
         is checked against the command itself, the command an ``amend`` records, and
-        the entry an ``undo`` or ``amend`` takes out of force (DESIGN principle 10).
-        ``key`` is the client's key: the same key again with the same command records
-        nothing and answers what the first answered (``replayed``); with another command
+        the entry an ``undo`` or ``amend`` takes out of force (DESIGN principle 10).  A note
+        posted with a token is said as its role's: its line keeps whose it is (``note --as
+        director TEXT``, :meth:`~bgledger.commands.vocabulary.Note.said_as`).  ``key`` is
+        the client's key: the same key again with the same command records nothing and
+        answers what the first answered (``replayed``); with another command
         it is refused.  A command is all or nothing (``52: 13/x`` refused records no roll
         either).
 
@@ -1080,6 +1082,8 @@ class Ledger:
         """
         if isinstance(command, str):
             command = parse(command)
+        if grant is not None:  # whose a note is: its token's role (its line says so)
+            command = command.said_as(grant.role)
         said = str(command)
         if grant is not None:
             self._check_issuer(grant, match_id, command)
@@ -1920,7 +1924,8 @@ class Ledger:
 
         A token that reaches the match (:meth:`Grant.reads`) reads it; anyone reads it
         once its event is published (a match in no event never is); the director's desk
-        and notes (``desk``) are never opened by publication.  False for an unknown match.
+        (``desk``) is never opened by publication, nor are the notes (:meth:`reads_notes`).
+        False for an unknown match.
         """
         try:
             event = self.state(match_id).event
@@ -1929,6 +1934,19 @@ class Ledger:
         if grant is not None and grant.reads(match_id, event, desk=desk):
             return True
         return not desk and bool(event) and self.published(event)
+
+    def reads_notes(self, match_id: str, grant: Grant | None) -> bool:
+        """True if ``grant`` reads the notes of ``match_id`` (``note TEXT``, for the record): a
+        token that reaches the match (its scorekeeper, the director, the committee).  A
+        spectator, who reads it because its event is published, reads the match without
+        them.  False for an unknown match."""
+        if grant is None:
+            return False
+        try:
+            event = self.state(match_id).event
+        except MatchNotFoundError:
+            return False
+        return grant.reads(match_id, event)
 
     def may_read_event(self, event: str | None, grant: Grant | None, *, desk: bool = False) -> bool:
         """True if ``grant`` may read every match of ``event`` (None: the whole ledger): a token

@@ -522,3 +522,73 @@ def test_a_play_written_for_a_roll_that_cannot_be_played_is_judged_as_that_rolls
     rolled, played = ledger.events("m")[before:]
     assert (type(rolled).__name__, rolled.said) == ("DiceRolled", "64: bar/21 --as-played")
     assert isinstance(played, ev.CheckersPlayed) and not played.legal and played.said == ""
+
+
+# -- whose a note is (issue 35): a fact of the entry, kept in its line ----------------------
+
+
+def test_a_notes_role_is_kept_in_its_line_through_verify_and_a_json_copy(
+    ledger: Ledger, tmp_path: Path
+) -> None:
+    ledger.start(("Ann", "Bob"), 5, match_id="m", by=BY, event="Open")
+    director = ledger.authorize(ledger.issue_token("director", event="Open", label="Dee"), "m")
+    committee = ledger.authorize(ledger.issue_token("committee", label="Cat"), "m")
+    ledger.record_line("m", "note players warned about slow play", by="Dee", grant=director)
+    ledger.record_line("m", "note the appeal was heard", by="Cat", grant=committee)
+    ledger.record_line("m", "note --as director Bob asked for a break", by=BY)  # the operator's
+    ledger.record_line("m", "note the lights went out", by=BY)  # no one's
+    said = [
+        "the director's note: players warned about slow play",
+        "the committee's note: the appeal was heard",
+        "the director's note: Bob asked for a break",
+        "note for the record: the lights went out",
+    ]
+    assert [e.text for e in ledger.history("m")[1:]] == said
+    assert all(verdict.ok for verdict in ledger.verify("m"))
+    copy = round_trip(ledger, "m", tmp_path / "copy")
+    same_match(ledger, copy, "m")
+    assert [e.text for e in copy.history("m")[1:5]] == said
+    assert [e.role for e in copy.events("m")[1:5]] == ["director", "committee", "director", ""]
+    assert all(verdict.ok for verdict in copy.verify("m"))
+    copy.close()
+
+
+def test_a_note_stored_before_roles_were_kept_reads_verifies_and_copies_as_before(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.db"
+    old = Ledger(f"sqlite:///{path}")
+    old.start(("Ann", "Bob"), 5, match_id="m", by=BY)
+    old.record_line("m", "note director called about the dice", by=BY)
+    head = old.state("m").head
+    old.close()
+    rows = _rows(path)
+    for _, data in rows:  # as bgledger wrote a note before it kept whose it was
+        if "text" in data:
+            assert data.pop("role") == ""
+            data["class_version"] = 4
+    _rewrite(path, rows)
+    reopened = Ledger(f"sqlite:///{path}")
+    (note,) = reopened.events("m")[1:]
+    assert isinstance(note, ev.RemarkRecorded) and note.role == ""
+    assert reopened.history("m")[1].text == "note for the record: director called about the dice"
+    assert all(verdict.ok for verdict in reopened.verify("m"))
+    assert reopened.state("m").head == head  # linked as it was
+    copy = round_trip(reopened, "m", tmp_path / "copy")
+    assert copy.history("m")[1].text == "note for the record: director called about the dice"
+    assert all(verdict.ok for verdict in copy.verify("m"))
+    copy.close()
+    reopened.close()
+
+
+def test_a_notes_role_is_one_a_token_is_issued_for() -> None:
+    from bgledger.access import ROLES
+
+    assert voc.NOTE_ROLES == ROLES
+    assert str(parse("note --as committee the appeal was heard")) == (
+        "note --as committee the appeal was heard"
+    )
+    assert parse("note --as director x").ruler == "director"
+    assert parse("note --as scorekeeper x").ruler == ""
+    with pytest.raises(BgLedgerError, match="--as 'players': one of scorekeeper, director"):
+        parse("note --as players x")

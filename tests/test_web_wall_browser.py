@@ -204,12 +204,18 @@ def test_a_spectator_follows_one_match_its_moves_and_its_clock(spectator: Specta
     spectator.until(lambda: "Bob is on roll" in spectator.text("#status"), "the board follows")
     assert spectator.js("return document.querySelectorAll('#moves li').length") == moves + 1
     assert spectator.text(".rulings-box .none") == "none so far"
+    spectator.post("final", "note the players were warned about slow play", "director")
     spectator.post(
         "final", "note --ruled-by director --reason Bob asked about the clock", "director"
     )
     spectator.until(
         lambda: "Bob asked about the clock" in spectator.text(".rulings"), "the ruling shows"
     )
+    # the ruling's line listed after the move, the director's note before it never (its
+    # stream leaves the notes out: issue 35)
+    spectator.until(lambda: "Bob asked about the clock" in spectator.text("#moves"), "listed")
+    assert "slow play" not in spectator.text("#moves")
+    assert spectator.js("return document.querySelectorAll('#moves li').length") == moves + 2
     assert "copy" in spectator.text(".ids")  # the ids for commentators, with copy buttons
     assert spectator.js("return document.querySelectorAll('form, input, textarea').length") == 0
     spectator.shoot("watch-360x740")

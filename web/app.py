@@ -30,7 +30,9 @@ Routes (the API mirrors the command line, DESIGN "Command-line contract")::
                                         optionally ``Idempotency-Key: K`` (a retry with K
                                         answers as the first send did, recording nothing)
     GET  /api/matches/MATCH/events      server-sent events: each new event's number and
-                                        history line, and the match after it
+                                        history line, and the match after it; the notes
+                                        only to a token that reaches the match, and not
+                                        with ``?notes=0`` (the watch page's and embed's)
     GET  /api/matches/MATCH/rulings?event=N
                                         the director's picker: the rulings on event N whose
                                         windows are open now, and those closed, with why
@@ -188,7 +190,7 @@ def create_app(
         table: bool = False,
         notes: bool = True,
     ) -> dict[str, Any]:
-        """The match's live part; ``notes``: with the scorekeeper's notes (not a spectator's)."""
+        """The match's live part; ``notes``: with the notes (not a spectator's)."""
         news = feeds.latest(match_id)  # followed live: the hub's news, worked out once a change
         if news is not None and news.known is not None:
             shown = news.known.shown
@@ -232,9 +234,10 @@ def create_app(
         return page(request, "index.html", {"rows": rows, "events": events})
 
     def notes_for(request: Request, match_id: str) -> bool:
-        """Whether the reader sees the scorekeeper's notes: one whose token reads the match's
-        desk, never a spectator reading it because its event is published."""
-        return ledger.may_read(match_id, getattr(request.state, "reader", None), desk=True)
+        """Whether the reader sees the notes: one whose token reaches the match (its
+        scorekeeper, the director, the committee), never a spectator reading it because its
+        event is published (:meth:`bgledger.Ledger.reads_notes`)."""
+        return ledger.reads_notes(match_id, getattr(request.state, "reader", None))
 
     def match_page(request: Request) -> Response:
         match_id = request.path_params["match_id"]
@@ -247,7 +250,9 @@ def create_app(
         match_id = request.path_params["match_id"]
         # the board from one side all match (?from=, else the first player's; the device
         # remembers the scorekeeper's choice): each player keeps one colour
-        context = live_context(match_id, viewer_of(request), table=True)
+        context = live_context(
+            match_id, viewer_of(request), table=True, notes=notes_for(request, match_id)
+        )
         context["now_ms"] = round(time.time() * 1000)  # the pad measures its skew against it
         return page(request, "pad.html", context)
 
@@ -321,8 +326,13 @@ def create_app(
             said, news = await run_in_threadpool(delayed.match_stream, match_id, delay, start)
             return live.follow_news(client_of(request), said, news)
         # one feed per match, shared by every stream that follows it (bgledger.web.feeds):
-        # a stream opened on a match others follow reads nothing
-        follow = partial(feeds.follow_match, match_id, start)
+        # a stream opened on a match others follow reads nothing; a spectator's leaves the
+        # notes out (its messages made once for every spectator of the match)
+        # ?notes=0: the spectators' feed whoever reads it (the watch page, the embed)
+        notes = request.query_params.get("notes") != "0" and await run_in_threadpool(
+            notes_for, request, match_id
+        )
+        follow = partial(feeds.follow_match, match_id, start, notes)
         return await live.follow(client_of(request), opening, follow)
 
     def service_worker(request: Request) -> Response:

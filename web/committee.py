@@ -49,6 +49,7 @@ from bgledger.projections.views.svg import board_svg
 from bgledger.projections.views.text import brief
 from bgledger.rules.errors import BgLedgerError
 from bgledger.service import Ledger, MatchEvent, Ruled, RulingMade
+from bgledger.web.feeds import NOTES
 from bgledger.web.heavy import HeavyReads
 
 RECEIPT_CHARS = 8 * 1024
@@ -74,6 +75,9 @@ def replay_routes(ledger: Ledger, page: Page, heavy: HeavyReads | None = None) -
         view = _view(request)
         viewer = _viewer(request)
         shown = ledger.replay(match_id, at, view)
+        line = shown.line
+        if shown.entry.kind in NOTES and not _reads_notes(ledger, request, match_id):
+            line = _withheld(shown.entry)
         return {
             "match_id": match_id,
             "state": shown.state,
@@ -83,7 +87,7 @@ def replay_routes(ledger: Ledger, page: Page, heavy: HeavyReads | None = None) -
             "other_view": VIEWS[1 - VIEWS.index(view)],
             "viewer": viewer,
             "title": shown.title(),
-            "line": shown.line,
+            "line": line,
             "svg": board_svg(shown.state, viewer),
             "brief": brief(shown.state),
             "rulings": shown.rulings,
@@ -114,13 +118,17 @@ def replay_routes(ledger: Ledger, page: Page, heavy: HeavyReads | None = None) -
         states = {
             n: ledger.replay(match_id, n, view).state for n in range(max(first - 1, 1), last + 1)
         }
+        notes = _reads_notes(ledger, request, match_id)
         steps = []
         for number in range(first, last + 1):
             before = states.get(number - 1)
+            entry = entries[number - 1]
             steps.append(
                 {
                     "number": number,
-                    "line": history_line(entries[number - 1], width),
+                    "line": history_line(entry, width)
+                    if notes or entry.kind not in NOTES
+                    else _withheld(entry),
                     "before": board_svg(before, viewer) if before else None,
                     "after": board_svg(states[number], viewer),
                     "brief": brief(states[number]),
@@ -208,6 +216,17 @@ def replay_routes(ledger: Ledger, page: Page, heavy: HeavyReads | None = None) -
         Route("/matches/{match_id}/packet", heavy.route(packet)),
         Route("/matches/{match_id}/scoresheet", heavy.route(scoresheet, ledger.seals_kept)),
     ]
+
+
+def _withheld(entry: HistoryEntry) -> str:
+    """What a spectator reads of a note in the replay and the packet: that there is one."""
+    return f"event {entry.number}: a note for the record, read by the match's officials"
+
+
+def _reads_notes(ledger: Ledger, request: Request, match_id: str) -> bool:
+    """Whether the reader sees the notes (:meth:`bgledger.Ledger.reads_notes`): a spectator
+    of a published event does not (the heavy pages are kept for each audience)."""
+    return ledger.reads_notes(match_id, getattr(request.state, "reader", None))
 
 
 def _number(request: Request, name: str, default: int, last: int) -> int:

@@ -155,11 +155,13 @@ class Delayed:
             now = self.news(match_id, delay)
             if now.count <= last:
                 return []
-            said, last = now.after(last), now.count
+            said, last = now.after(last, notes=False), now.count
             return said
 
+        # a delayed reader is a spectator (a token that reaches the match reads it live):
+        # the events but the notes, numbered as they are
         opening = [f"retry: 1000\n: following {json.dumps(match_id)} {delay_words(delay)}\n\n"]
-        return opening + first.after(start), news
+        return opening + first.after(start, notes=False), news
 
     def wall_stream(
         self,

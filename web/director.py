@@ -69,7 +69,7 @@ from bgledger.projections.views.text import (
 from bgledger.projections.views.triage import UNDER_WAY, falls_from, needs, rank_of
 from bgledger.projections.views.words import penalty_rules, rule_for, where_text
 from bgledger.service import Decision, Ledger
-from bgledger.web.feeds import EventNews, FeedHub
+from bgledger.web.feeds import NOTES, EventNews, FeedHub
 from bgledger.web.streams import Streams, client_of
 from bgledger.web.words import status_words
 
@@ -344,7 +344,11 @@ def director_routes(ledger: Ledger, page: Page, live: Streams, feeds: FeedHub) -
         return page(request, "_desk.html", desk_context(match_id))
 
     def desk_history(request: Request) -> Response:
-        context = desk_context(request.path_params["match_id"])
+        match_id = request.path_params["match_id"]
+        context = desk_context(match_id)
+        # the pad's More, read by a spectator of a published event too: without the notes
+        if not ledger.reads_notes(match_id, getattr(request.state, "reader", None)):
+            context["lines"] = [(e, line) for e, line in context["lines"] if e.kind not in NOTES]
         return page(request, "_desk_history.html", context)
 
     return [

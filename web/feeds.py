@@ -39,6 +39,12 @@ come from its index, without reading an event's body or the rows of the
 matches that did not move; the rows of those that did are then read by name.
 With nobody following, the hub reads nothing.
 
+A match's news is worked out once for all its streams; each stream is of one audience: those
+whose token reaches the match (its scorekeeper, the director, the committee) have every
+event, a spectator (who reads it because its event is published) the events but the notes
+(:data:`NOTES`), numbered as they are.  Each change's messages are made once per audience
+(and place in the match), however many streams of it follow.
+
 A subscription's messages wait in its own queue (at most :data:`PENDING` of
 them: a client that reads nothing for that long is let go, and resumes with
 ``Last-Event-ID``); the stream takes them without reading the ledger.
@@ -129,12 +135,18 @@ class MatchNews:
     rulings: tuple[str, ...] = ()
     """The lines of the rulings among :attr:`lines` (a spectator's page lists them)."""
     notes: frozenset[int] = frozenset()
-    """The numbers of the scorekeeper's notes among :attr:`lines`: for the record, never
-    shown to spectators."""
+    """The numbers of the notes among :attr:`lines` (the scorekeeper's, the director's): for
+    the record, never shown to spectators."""
 
-    def after(self, number: int) -> list[str]:
-        """The ``recorded`` messages of the events after ``number``."""
-        return [recorded(n, line, self.document) for n, line in self.lines[max(number, 0) :]]
+    def after(self, number: int, notes: bool = True) -> list[str]:
+        """The ``recorded`` messages of the events after ``number``; ``notes``: the notes'
+        too (a spectator's feed leaves them out, and keeps the other events' numbers: one
+        who resumes after any of them misses nothing)."""
+        return [
+            recorded(n, line, self.document)
+            for n, line in self.lines[max(number, 0) :]
+            if notes or n not in self.notes
+        ]
 
 
 def recorded(number: int, line: str, document: str) -> str:
@@ -162,6 +174,7 @@ class Subscription:
         self.last = last  # the last event it was given (None: none yet, from the next change)
         self.start = last
         self.ended = False
+        self.notes = True  # a match stream's: with the notes (False: a spectator's)
         self.wall = False  # a wall's (of ``event``), showing ``only`` those matches (None: all)
         self.only: frozenset[str] | None = None
         self._pending: deque[str] = deque()
@@ -258,9 +271,11 @@ class FeedHub:
             if kept is not None and followed is not None:
                 self._news[done.match_id] = _news_of(followed, kept)
 
-    def follow_match(self, match_id: str, since: int | None) -> Subscription:
+    def follow_match(self, match_id: str, since: int | None, notes: bool = True) -> Subscription:
         """A match stream's subscription: the events after ``since`` (None: from now on), those
         stored already first (its :attr:`~Subscription.start`: the event it follows after).
+        ``notes``: with the notes (a token that reaches the match); a spectator's (False)
+        has the match's other events, numbered as they are (:meth:`MatchNews.after`).
 
         Runs in a thread: it reads the match once if no other stream follows it, else nothing.
 
@@ -281,13 +296,13 @@ class FeedHub:
                     if match_id not in self._matches:
                         raise  # no stream follows it: whether it exists is not known
                     subscription = Subscription(self, match_id, None, since)
-                    subscription.start = since
+                    subscription.start, subscription.notes = since, notes
                     self._matches[match_id].add(subscription)
                     return subscription
             start = news.count if since is None else max(0, min(since, news.count))
             subscription = Subscription(self, match_id, None, news.count)
-            subscription.start = start
-            subscription.put(news.after(start))
+            subscription.start, subscription.notes = start, notes
+            subscription.put(news.after(start, notes))
             self._matches.setdefault(match_id, set()).add(subscription)
             return subscription
 
@@ -385,10 +400,14 @@ class FeedHub:
                 except Exception as error:  # a damaged match: its streams wait, the others go on
                     _log.warning("the feed of %r could not be read: %s", match_id, error)
                     continue
+                said: dict[tuple[int, bool], list[str]] = {}  # once per audience and place
                 for subscription in self._matches[match_id]:
                     # one that opened without a reading: from this change on
                     last = moved[match_id] - 1 if subscription.last is None else subscription.last
-                    subscription.put(news.after(last))
+                    place = (last, subscription.notes)
+                    if place not in said:
+                        said[place] = news.after(last, subscription.notes)
+                    subscription.put(said[place])
                     subscription.last = max(last, news.count)
             consoles = bool(self._events) and self.event_news is not None
             if moved and (consoles or self._walls):
@@ -455,7 +474,7 @@ class FeedHub:
                 continue
             for subscription in followers:
                 if subscription.last is not None:
-                    subscription.put(news.after(subscription.last))
+                    subscription.put(news.after(subscription.last, subscription.notes))
                 subscription.last = max(subscription.last or 0, news.count)
 
     def _begin(self) -> None:
@@ -496,8 +515,9 @@ def _news_of(followed: Followed, kept: MatchNews | None) -> MatchNews:
 
 
 NOTES = frozenset({"RemarkRecorded"})
-"""The kinds of entry that are the scorekeeper's notes for the record: kept off the
-spectators' surfaces (the wall, the watch page, the embedded board)."""
+"""The kinds of entry that are notes for the record (the scorekeeper's, the director's): kept
+off the spectators' surfaces (the wall, the watch page, the embedded board, a spectator's
+match stream, the pad's and the desk's history read by one)."""
 
 
 def _put_tagged(walls: set[Subscription], tagged: Tagged) -> None:

@@ -116,7 +116,13 @@ class HeavyReads:
             head = state.head
             if also is not None:
                 head = f"{head}+{await run_in_threadpool(also, match_id)}"
-            key = (str(request.url), state.events, head)
+            # the notes are shown to the match's officials only (a spectator's page leaves
+            # them out): one page kept for each audience, not each reader
+            reader = getattr(request.state, "reader", None)
+            notes = reader is not None and await run_in_threadpool(
+                self.ledger.reads_notes, match_id, reader
+            )
+            key = (str(request.url), state.events, f"{head}+notes" if notes else head)
             client = request.client.host if request.client else "unknown"
             self._check_rate(client)
             found = self._get(key)

@@ -203,8 +203,11 @@ class CorrectionCommands(MatchStream):
             ruled_by=ruled_by, line=line.strip(), replacement=[replacement_fields(e) for e in made],
         )  # fmt: skip
 
-    def remark(self, text: str, *, by: str, at: str | None = None) -> RemarkRecorded:
-        """The scorekeeper's remark for the record (``note TEXT``); the match is unchanged.
+    def remark(
+        self, text: str, *, by: str, at: str | None = None, role: str = ""
+    ) -> RemarkRecorded:
+        """A remark for the record (``note TEXT``); the match is unchanged.  ``role``: who
+        said it (``scorekeeper``, ``director``, ``committee``; ``""``: no one said).
 
         Not a ruling: no ``--ruled-by``, no rule.  Like any entry it can be withdrawn.
 
@@ -212,7 +215,7 @@ class CorrectionCommands(MatchStream):
         """
         if not text.strip():
             raise InvalidCorrectionError("a note needs its text, e.g. note 'Bob asked for a break'")
-        return self._record(RemarkRecorded, by, at, text=text.strip())
+        return self._record(RemarkRecorded, by, at, text=text.strip(), role=role)
 
     def copy_imported(
         self, file: str, sealed_by: str, sealed_through: int, *, by: str, at: str | None = None

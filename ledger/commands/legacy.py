@@ -129,7 +129,7 @@ ACTIONS: dict[type[MatchEvent], Command] = {
     ev.StartingPositionRecorded: lambda m, e, k: m.record_setup(
         Position(tuple(e.board_a), tuple(e.board_b)).position_id, **when(k)
     ),
-    ev.RemarkRecorded: lambda m, e, k: m.remark(e.text, **when(k)),
+    ev.RemarkRecorded: lambda m, e, k: m.remark(e.text, role=e.role, **when(k)),
     ev.CopyImported: lambda m, e, k: m.copy_imported(
         e.file, e.sealed_by, e.sealed_through, **when(k)
     ),

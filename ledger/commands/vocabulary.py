@@ -60,6 +60,7 @@ from bgledger.rules.results import GameResult
 __all__ = [
     "FOLLOWING",
     "MAX_LINE",
+    "NOTE_ROLES",
     "RULES",
     "VOCABULARY",
     "Accept",
@@ -362,6 +363,11 @@ class Command:
     def timed(self, at: str | None) -> Command:
         """The command at ``at``, unless it gives its own time."""
         return self if self.at is not None or at is None else replace(self, at=at)
+
+    def said_as(self, role: str) -> Command:
+        """The command as a token of ``role`` issues it (:meth:`bgledger.Ledger.record`): the
+        same, but for what keeps whose it is (a note, :meth:`Note.said_as`)."""
+        return self
 
     def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
         """Record it on ``match`` (by ``by``); ``history``: the match's events so far, for
@@ -874,56 +880,96 @@ class RefuseRoll(Command):
         return match.refuse_roll(by=by, at=self.at)
 
 
+NOTE_ROLES = ("scorekeeper", "director", "committee")
+"""Who a note may say it is of (``note --as WHO``): the roles a token is issued for
+(:data:`bgledger.access.ROLES`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Note(Command):
+    """A remark for the record, and whose it is (``role``, :data:`NOTE_ROLES`; ``""``: the line
+    says no one's).  A token's note is said as its role's (:meth:`said_as`): the line it
+    records says so (``note --as director TEXT``), so the event keeps it, and a JSON copy's
+    import, which replays the line, keeps it too (DESIGN principle 12).  A role above the
+    scorekeeper's is that role's to claim (:attr:`ruler`)."""
+
     verb = "note"
-    usage = "note TEXT"
+    usage = "note [--as WHO] TEXT"
     recorded = (ev.RemarkRecorded,)
     options = (
+        Option(
+            "--as",
+            "Whose note it is: scorekeeper, director or committee (a token's note is said "
+            "as its role's).",
+            "WHO",
+        ),
         Option("--rule", "The rule applied, with --ruled-by ('USBGF 4.2.3(f)').", "RULE"),
         Option(
             "--ruled-by",
             "Who ruled: a ruling noted in the rulings log (director, committee or players); "
-            "without it, the scorekeeper's remark.",
+            "without it, a remark for the record.",
             "WHO",
         ),
         Option("--agreed", "Both players agreed, with --ruled-by (USBGF 4.2.3(f))."),
     )
     example = "note Bob asked for the director"
-    summary = "the scorekeeper's remark for the record (not a ruling)"
+    summary = "a remark for the record, the scorekeeper's or the director's (not a ruling)"
 
     text: str
+    role: str = ""
+
+    @property
+    def ruler(self) -> str:
+        """The director's or the committee's note is theirs to say; anyone's the scorekeeper's."""
+        return self.role if self.role in _RANK else ""
+
+    def said_as(self, role: str) -> Command:
+        """Said as ``role``'s, unless the line says whose it is."""
+        return self if self.role else replace(self, role=role)
 
     def words(self) -> str:
-        return f"note {self.text}"
+        return f"note --as {self.role} {self.text}" if self.role else f"note {self.text}"
 
     def run(self, match: Match, by: str, history: Sequence[MatchEvent] | None = None) -> Any:
-        return match.remark(self.text, by=by, at=self.at)
+        return match.remark(self.text, by=by, at=self.at, role=self.role)
 
     @classmethod
     def line_of(cls, words: Sequence[str], given: dict[str, Any]) -> str:
-        """``note TEXT``; with ``--ruled-by``, a ruling noted (:class:`RulingNote`), TEXT its
-        reason."""
-        text, ruled_by = " ".join(words), given.get("--ruled-by")
+        """``note [--as WHO] TEXT``; with ``--ruled-by``, a ruling noted (:class:`RulingNote`),
+        TEXT its reason."""
+        text, ruled_by, role = " ".join(words), given.get("--ruled-by"), given.get("--as")
         if ruled_by and not text.strip():
             raise InvalidActionError(
                 f"note {text!r} --ruled-by {ruled_by}: the ruling noted needs its TEXT"
+            )
+        if ruled_by and role:
+            raise InvalidActionError(
+                f"note --as {role} --ruled-by {ruled_by}: a ruling noted names its ruler "
+                "(--ruled-by); --as says whose a remark is"
             )
         if ruled_by:
             return said_line(RulingNote, (), {**given, "--reason": text})
         if given.get("--rule") or given.get("--agreed"):
             raise InvalidActionError("--rule and --agreed go with a ruling: add --ruled-by")
-        return said_line(cls, words, {})
+        return said_line(cls, ("--as", role, *words) if role else words, {})
 
     @classmethod
     def read(cls, words: Words) -> Command:
-        if "--ruled-by" in words.rest:  # a ruling noted, not the scorekeeper's remark
+        if "--ruled-by" in words.rest:  # a ruling noted, not a remark
             return RulingNote.read(words)
-        if not words.rest:
+        rest, role = list(words.rest), ""
+        if rest[:1] == ["--as"]:
+            role = rest[1] if len(rest) > 1 else ""
+            if role not in NOTE_ROLES:
+                raise InvalidActionError(
+                    f"{words.line!r}: --as {role!r}: one of {', '.join(NOTE_ROLES)}"
+                )
+            rest = rest[2:]
+        if not rest:
             raise InvalidActionError(
                 f"{words.line!r}: note needs its text, e.g. 'note Bob left the table'"
             )
-        return cls(" ".join(words.rest))
+        return cls(" ".join(rest), role)
 
 
 # -- cube statements (issue 33: USBGF 4.4.3, 4.4.4) --------------------------------------------
@@ -1870,6 +1916,10 @@ class Amend(Command):
         """The higher of its own ``--ruled-by`` and the ruler of the command it records."""
         return max(self.ruled_by, self.command.ruler, key=_RANK.__getitem__)
 
+    def said_as(self, role: str) -> Command:
+        """The line it records said as ``role``'s (a note amended in)."""
+        return replace(self, command=self.command.said_as(role))
+
     def words(self) -> str:
         text = f"amend {self.entry} {self.command}"
         text += f" --ruled-by {self.ruled_by}" if self.ruled_by else ""
@@ -2163,10 +2213,13 @@ def parse(line: str) -> Command:
 
 def ruler_of_events(events: Sequence[MatchEvent]) -> str:
     """Who must issue a correction of an entry made of ``events``: ``director`` if one of
-    them only a director's command records (penalty points, a clock set, a ruling), else
-    ``""`` (the scorekeeper's own entries)."""
+    them only a director's command records (penalty points, a clock set, a ruling), the
+    director or the committee for a note said as theirs (:attr:`Note.ruler`), else ``""``
+    (the scorekeeper's own entries)."""
     acts = tuple(kind for command in VOCABULARY for kind in command.records)
-    return "director" if any(isinstance(event, acts) for event in events) else ""
+    ruler = "director" if any(isinstance(event, acts) for event in events) else ""
+    said = [e.role for e in events if isinstance(e, ev.RemarkRecorded) and e.role in _RANK]
+    return max([ruler, *said], key=_RANK.__getitem__)
 
 
 def help_lines() -> list[tuple[str, str, str]]:

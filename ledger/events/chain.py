@@ -13,7 +13,9 @@ it has one; an empty ``said`` is left out of the content, so an event with no
 line (a command's later events, an event stored before lines were kept) is
 linked exactly as it was before the field existed: older streams, copies and
 seals still verify.  An empty ``claimed`` (a time taken as given,
-:attr:`~bgledger.events.MatchEvent.claimed`) is left out the same way.
+:attr:`~bgledger.events.MatchEvent.claimed`) is left out the same way, and a note's
+empty ``role`` (:attr:`~bgledger.events.RemarkRecorded.role`: a note stored before it
+was kept, or that says no one's).
 
 A link covers what is stored.  An event is linked when it is recorded, from
 the event itself (:func:`link`); it is checked from its row as stored
@@ -93,6 +95,8 @@ def content(event: MatchEvent) -> dict[str, Any]:
         del data["said"]  # linked as before lines were kept (the module's text)
     if not data["claimed"]:
         del data["claimed"]  # likewise a time taken as given (MatchEvent.claimed)
+    if not data.get("role", True):
+        del data["role"]  # likewise a note that says no one's (RemarkRecorded.role)
     data["originator_id"] = str(event.originator_id)
     data["timestamp"] = event.timestamp.isoformat()
     return {"topic": topic_of(type(event)), "event": data}
@@ -113,6 +117,8 @@ def stored_content(
         del data["said"]  # no line: linked without it, as :func:`content` links it
     if not data.get("claimed", True):
         del data["claimed"]  # no claim: likewise
+    if not data.get("role", True):
+        del data["role"]  # a note that says no one's: likewise
     stamp = data.get("timestamp")
     data["originator_id"] = str(stream)
     data["originator_version"] = number

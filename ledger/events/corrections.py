@@ -16,8 +16,9 @@ event of its own says who corrected it, when and why, and what it voids:
   re-decided on the amended history before the amendment was recorded, still
   fit after them.
 
-A scorekeeper's remark for the record (:class:`RemarkRecorded`, ``note TEXT``
-without ``--ruled-by``) is not a ruling either: it changes nothing.
+A remark for the record (:class:`RemarkRecorded`, ``note TEXT`` without
+``--ruled-by``; the scorekeeper's, the director's or the committee's) is not a
+ruling either: it changes nothing.
 
 Nor is where a match came from (:class:`CopyImported`): a ledger that imports
 a JSON copy records, after the copy's events, whether a key it trusts sealed
@@ -31,7 +32,7 @@ play).  ``ruled_by`` is ``""`` when the scorekeeper corrected the entry alone
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from bgledger.events.base import MatchEvent
@@ -77,11 +78,26 @@ class EntryAmended(EntryCorrected):
 
 @dataclass(frozen=True)
 class RemarkRecorded(MatchEvent):
-    """The scorekeeper's remark for the record (``note TEXT``): not a ruling, changes nothing."""
+    """A remark for the record (``note TEXT``): not a ruling, changes nothing.
 
+    :ivar role: who said it: ``scorekeeper``, ``director`` or ``committee`` (the role of
+        the token that posted it, or ``note --as WHO``: its line says it); ``""`` for a note
+        that says no one (the operator's, or one stored before version 5).
+
+    Class version 5: ``role``.  An empty one is linked as before it existed
+    (:func:`bgledger.events.chain.content`), so older chains, copies and seals verify.
+    """
+
+    class_version: ClassVar[int] = 5
     bookkeeping: ClassVar[bool] = True  # a note about the table, not the table's time
 
     text: str
+    role: str = field(default="", kw_only=True)
+
+    @staticmethod
+    def upcast_v4_v5(state: dict[str, Any]) -> None:
+        """A note stored before version 5 says no one's: ``role`` is ``""`` (read as before)."""
+        state["role"] = ""
 
 
 @dataclass(frozen=True)

@@ -1422,4 +1422,6 @@ def _copy_imported(event: CopyImported, before: MatchState, after: MatchState) -
 
 @_on(RemarkRecorded)
 def _remark(event: RemarkRecorded, before: MatchState, after: MatchState) -> str:
-    return f"note for the record: {event.text}"  # (by whoever recorded it: the line names him)
+    if event.role:  # who said it: the scorekeeper, the director, the committee
+        return f"the {event.role}'s note: {event.text}"
+    return f"note for the record: {event.text}"  # says no one's (the line names its recorder)

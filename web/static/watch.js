@@ -38,8 +38,9 @@
   // and the page says it is not public)
   setInterval(refresh, 60000);
   function said(text, kind) { if (status) { status.textContent = text; status.className = kind; } }
-  bgledgerFollow(function () {  // follow.js: from the last event listed
-    return "/api/matches/" + encodeURIComponent(box.dataset.match) + "/events?since=" + last;
+  bgledgerFollow(function () {  // follow.js: from the last event listed, without the notes
+    // (a spectator's page, whoever reads it: the page was drawn without them too)
+    return "/api/matches/" + encodeURIComponent(box.dataset.match) + "/events?notes=0&since=" + last;
   }, {
     events: { recorded: recorded },
     open: function () { said(status && status.dataset.words || "live", "live"); },
