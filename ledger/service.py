@@ -720,6 +720,7 @@ class Ledger:
         self._models: ReadModels | None = None
         self._models_made = threading.Lock()
         self._content_keys: dict[str, tuple[int, str | None]] = {}  # by id: (version, key)
+        self._new_keys: dict[str, tuple[int, str]] = {}  # the last import's checked matches
         self._token_book: TokenBook | None = None
         self._key_book: KeyBook | None = None
         self._publication_book: PublicationBook | None = None
@@ -1330,6 +1331,7 @@ class Ledger:
         from bgledger.interchange.files import import_file
 
         same = None if again else self._same_match
+        self._new_keys.clear()
         stored = import_file(
             self._store,
             path,
@@ -1341,6 +1343,11 @@ class Ledger:
             pub=pub,
         )
         copy = path.suffix.lower() == ".json"  # a .mat import records no CopyImported
+        for one in stored:  # stored as made: the key the check worked out is the stored match's
+            key = self._new_keys.get(one.match_id)
+            if key is not None and not copy:
+                self._content_keys[one.match_id] = (one.match.version, key[1])
+        self._new_keys.clear()
         return [
             Imported(
                 one.match_id,
@@ -1393,6 +1400,8 @@ class Ledger:
         key = content_key(events, states) if candidates else None
         if key is None:
             return None
+        if isinstance(start, MatchStarted):  # kept for import_file, should the match be stored
+            self._new_keys[start.match_id] = (len(events), key)
         for match_id in candidates:
             if self._content_key(match_id) == key:
                 return match_id
