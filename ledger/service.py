@@ -55,7 +55,7 @@ from contextlib import AbstractContextManager
 from copy import deepcopy
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 from uuid import UUID
@@ -720,7 +720,6 @@ class Ledger:
         self._models: ReadModels | None = None
         self._models_made = threading.Lock()
         self._content_keys: dict[str, tuple[int, str | None]] = {}  # by id: (version, key)
-        self._new_keys: dict[str, tuple[int, str]] = {}  # the last import's checked matches
         self._token_book: TokenBook | None = None
         self._key_book: KeyBook | None = None
         self._publication_book: PublicationBook | None = None
@@ -1330,8 +1329,8 @@ class Ledger:
         """
         from bgledger.interchange.files import import_file
 
-        same = None if again else self._same_match
-        self._new_keys.clear()
+        checked: dict[str, tuple[int, str]] = {}  # the key of each match checked, by its id
+        same = None if again else partial(self._same_match, checked=checked)
         stored = import_file(
             self._store,
             path,
@@ -1343,11 +1342,10 @@ class Ledger:
             pub=pub,
         )
         copy = path.suffix.lower() == ".json"  # a .mat import records no CopyImported
-        for one in stored:  # stored as made: the key the check worked out is the stored match's
-            key = self._new_keys.get(one.match_id)
-            if key is not None and not copy:
-                self._content_keys[one.match_id] = (one.match.version, key[1])
-        self._new_keys.clear()
+        for one in stored:  # stored as checked: the key the check worked out is the stored match's
+            key = checked.get(one.match_id)
+            if key is not None and key[0] == one.match.version and not copy:
+                self._content_keys[one.match_id] = key
         return [
             Imported(
                 one.match_id,
@@ -1372,7 +1370,11 @@ class Ledger:
         return provenance(self._store.history(match_id))
 
     def _same_match(
-        self, events: Sequence[MatchEvent], states: Sequence[MatchState] | None = None
+        self,
+        events: Sequence[MatchEvent],
+        states: Sequence[MatchState] | None = None,
+        *,
+        checked: dict[str, tuple[int, str]] | None = None,
     ) -> str | None:
         """The id of a stored match that is the match of ``events``, or None.
 
@@ -1384,7 +1386,10 @@ class Ledger:
         the state after each event as recorded (a new match's), spares that key a
         fold.  A match without rulings has the players and the length its
         :class:`~bgledger.events.MatchStarted` gives (only a ruling corrects a
-        length); with any, they are the match's as corrected.
+        length); with any, they are the match's as corrected.  ``checked`` gets the key
+        worked out, by the match's id with its number of events: :meth:`import_file` keeps
+        it for the match once stored, so that the next file between the same players need
+        not read the match back and fold it again for its key.
         """
         from bgledger.interchange.files import content_key
 
@@ -1400,8 +1405,8 @@ class Ledger:
         key = content_key(events, states) if candidates else None
         if key is None:
             return None
-        if isinstance(start, MatchStarted):  # kept for import_file, should the match be stored
-            self._new_keys[start.match_id] = (len(events), key)
+        if checked is not None and isinstance(start, MatchStarted):
+            checked[start.match_id] = (len(events), key)  # for the caller, once it is stored
         for match_id in candidates:
             if self._content_key(match_id) == key:
                 return match_id
