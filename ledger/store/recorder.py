@@ -199,8 +199,8 @@ class LedgerMapper(Mapper[UUID]):
         transcoder's own encoder: the fields in declared order, ``class_version``
         last, the stored time as :class:`~eventsourcing.persistence.DatetimeAsISO`
         writes it (given to the encoder ready, instead of through its ``default``
-        for each event).  The same bytes (``tests/test_store_rows.py``), a third
-        of the time.
+        for each event).  The same bytes (``tests/test_import_shortcuts.py``), in four
+        fifths of the time.
         """
         transcoder = self.transcoder
         if (
