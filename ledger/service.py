@@ -55,7 +55,7 @@ from contextlib import AbstractContextManager
 from copy import deepcopy
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 from uuid import UUID
@@ -1333,7 +1333,8 @@ class Ledger:
         """
         from bgledger.interchange.files import import_file
 
-        same = None if again else self._same_match
+        checked: dict[str, tuple[int, str]] = {}  # the key of each match checked, by its id
+        same = None if again else partial(self._same_match, checked=checked)
         stored = import_file(
             self._store,
             path,
@@ -1345,6 +1346,10 @@ class Ledger:
             pub=pub,
         )
         copy = path.suffix.lower() == ".json"  # a .mat import records no CopyImported
+        for one in stored:  # stored as checked: the key the check worked out is the stored match's
+            key = checked.get(one.match_id)
+            if key is not None and key[0] == one.match.version and not copy:
+                self._content_keys[one.match_id] = key
         return [
             Imported(
                 one.match_id,
@@ -1369,7 +1374,11 @@ class Ledger:
         return provenance(self._store.history(match_id))
 
     def _same_match(
-        self, events: Sequence[MatchEvent], states: Sequence[MatchState] | None = None
+        self,
+        events: Sequence[MatchEvent],
+        states: Sequence[MatchState] | None = None,
+        *,
+        checked: dict[str, tuple[int, str]] | None = None,
     ) -> str | None:
         """The id of a stored match that is the match of ``events``, or None.
 
@@ -1381,7 +1390,10 @@ class Ledger:
         the state after each event as recorded (a new match's), spares that key a
         fold.  A match without rulings has the players and the length its
         :class:`~bgledger.events.MatchStarted` gives (only a ruling corrects a
-        length); with any, they are the match's as corrected.
+        length); with any, they are the match's as corrected.  ``checked`` gets the key
+        worked out, by the match's id with its number of events: :meth:`import_file` keeps
+        it for the match once stored, so that the next file between the same players need
+        not read the match back and fold it again for its key.
         """
         from bgledger.interchange.files import content_key
 
@@ -1397,6 +1409,8 @@ class Ledger:
         key = content_key(events, states) if candidates else None
         if key is None:
             return None
+        if checked is not None and isinstance(start, MatchStarted):
+            checked[start.match_id] = (len(events), key)  # for the caller, once it is stored
         for match_id in candidates:
             if self._content_key(match_id) == key:
                 return match_id

@@ -79,10 +79,16 @@ def sha256_hex(text: str) -> str:
 
 _COVERED: dict[type[MatchEvent], tuple[str, ...]] = {}
 """The fields each kind of event's link covers (all but ``chain``), in declared order."""
+_HELD: dict[type[MatchEvent], frozenset[str]] = {}
+"""The attributes an event of each kind holds: its fields, ``chain`` included."""
 
 
 def content(event: MatchEvent) -> dict[str, Any]:
     """What an event's link covers: topic, stream, number, stored time and its fields.
+
+    The fields are read from the event's attributes in one copy when it holds
+    its fields and nothing else (every event: checked each time); their order
+    does not matter, :func:`canonical_json` sorts them.
 
     :raises TypeError: for a field JSON cannot hold (never for a stored event).
     """
@@ -90,7 +96,13 @@ def content(event: MatchEvent) -> dict[str, Any]:
     names = _COVERED.get(kind)
     if names is None:
         names = _COVERED[kind] = tuple(f.name for f in fields(event) if f.name != "chain")
-    data = {name: getattr(event, name) for name in names}
+        _HELD[kind] = frozenset((*names, "chain"))
+    held = vars(event)
+    if held.keys() == _HELD[kind]:
+        data = dict(held)
+        del data["chain"]
+    else:
+        data = {name: getattr(event, name) for name in names}
     if not data["said"]:
         del data["said"]  # linked as before lines were kept (the module's text)
     if not data["claimed"]:

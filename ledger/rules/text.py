@@ -138,6 +138,8 @@ def check_texts(fields: dict[str, Any]) -> None:
     """
     for name, value in fields.items():
         if isinstance(value, str):  # most fields: checked without walking them
+            if len(value) <= MAX_TEXT and value.isprintable():
+                continue  # plain text (find_unsafe's common case), without two calls a field
             check_text(name, value)
         elif isinstance(value, dict | list | tuple):
             for label, text in _texts(name, value):

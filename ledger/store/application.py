@@ -377,7 +377,8 @@ class MatchStore(Application[UUID]):
     def _store_whole(self, matches: tuple[Match, ...]) -> None:
         """:meth:`store_new`: the events and snapshots in one ``executemany`` each, one commit."""
         recorder = cast(LedgerRecorder, self.recorder)
-        stored = [self.mapper.to_stored_event(e) for match in matches for e in match.pending]
+        mapper = cast(LedgerMapper, self.mapper)
+        stored = mapper.to_stored_events(e for match in matches for e in match.pending)
         snapshots, snapshot_rows = self.snapshots, []
         if snapshots is not None:
             taken = [MatchSnapshot.take(match) for match in matches]

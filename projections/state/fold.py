@@ -133,6 +133,33 @@ _VALUES = attrgetter(*_FIELDS)
 """Every field of a state (or a draft), in ``_FIELDS``' order, in one call."""
 
 
+def _state_maker() -> Callable[[tuple[Any, ...]], MatchState]:
+    """A function making the :class:`MatchState` of every field's value, in ``_FIELDS``' order.
+
+    What the dataclass's own ``__init__`` does given every field (MatchState has no
+    ``__post_init__``; a default is never needed), written out as the dataclass writes it,
+    but each field set through its slot's own setter: the frozen ``__init__`` sets each
+    through ``object.__setattr__``, which looks the name up again (a state made in half the
+    time, for every event folded).  ``tests/test_import_shortcuts.py`` checks that it makes
+    the state the constructor makes.
+    """
+    names = [f"v{index}" for index in range(len(_FIELDS))]
+    scope: dict[str, Any] = {"_new": object.__new__, "MatchState": MatchState}
+    for name, field in zip(names, _FIELDS, strict=True):
+        scope[f"_set_{name}"] = getattr(MatchState, field).__set__
+    lines = [f"    _set_{n}(state, {n})\n" for n in names]
+    source = (
+        f"def make(values):\n    {', '.join(names)}, = values\n"
+        f"    state = _new(MatchState)\n{''.join(lines)}    return state\n"
+    )
+    exec(source, scope)  # the straight-line code dataclasses would write, no more
+    made: Callable[[tuple[Any, ...]], MatchState] = scope["make"]
+    return made
+
+
+_MAKE = _state_maker()
+
+
 class _Draft:
     """A MatchState being changed by the handlers (the same fields, writable).
 
@@ -184,7 +211,7 @@ class _Draft:
         self.__dict__.update(zip(_FIELDS, _VALUES(state), strict=True))
 
     def freeze(self) -> MatchState:
-        return MatchState(*_VALUES(self))
+        return _MAKE(_VALUES(self))
 
 
 E = TypeVar("E", bound=MatchEvent)
