@@ -94,7 +94,7 @@ class ClassCode:
         with contextlib.suppress(OSError, ValueError):
             os.makedirs(os.path.dirname(self.path), exist_ok=True)
             try:
-                with open(temporary, "xb") as file:  # the umask's mode, as a .pyc's
+                with open(temporary, "wb") as file:  # the umask's mode, as a .pyc's
                     file.write(importlib.util.MAGIC_NUMBER + marshal.dumps(codes))
                 os.replace(temporary, self.path)  # a reader sees the old file or the new
             except BaseException:
