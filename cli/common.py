@@ -17,19 +17,21 @@ import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 import sqlalchemy.exc
 from eventsourcing.persistence import PersistenceError
 from sqlalchemy.engine import make_url
 
-from bgledger.commands.vocabulary import Command
 from bgledger.errors import ActionRefusedError, MatchNotFoundError, SealRefusedError
 from bgledger.projections.views.audit import history_json
 from bgledger.projections.views.text import brief, escaped
 from bgledger.rules.errors import BgLedgerError, RulesError
 from bgledger.service import DEFAULT_URL, Ledger, Recorded
+
+if TYPE_CHECKING:  # the vocabulary is imported by the commands that parse a line, not by every one
+    from bgledger.commands.vocabulary import Command
 
 F = TypeVar("F", bound=Callable[..., Any])
 

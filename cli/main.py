@@ -358,8 +358,16 @@ def run() -> None:
     importing creates thousands of long-lived objects and no garbage, and
     collecting through them costs about half of bare Python's start-up.  It
     runs again before the command does.
+
+    The methods of the dataclasses the command makes are compiled once for
+    every run, as its modules are (:mod:`bgledger.cli.classcode`).
     """
     atexit.register(_leave)
+    from bgledger.cli.classcode import ClassCode, default_path
+
+    class_code = ClassCode(default_path())
+    if class_code.install():
+        atexit.register(class_code.save)  # before _leave: atexit runs the last registered first
     if gc.isenabled():
         gc.disable()
         _Leaving.collect_after_imports = True

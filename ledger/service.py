@@ -78,16 +78,6 @@ from bgledger.commands.language import without_comment
 from bgledger.commands.match import Match, match_uuid
 from bgledger.commands.rulings import RULERS, InvalidRulingError, Ruling
 from bgledger.commands.setup import CLOCKS
-from bgledger.commands.vocabulary import (
-    PICKUP_REASON,
-    RULES,
-    Amend,
-    Command,
-    EventRuling,
-    Undo,
-    parse,
-    ruler_of_events,
-)
 from bgledger.errors import (
     ActionRefusedError,
     BgLedgerError,
@@ -167,6 +157,8 @@ from bgledger.store.recorder import UnreadableRowError
 if TYPE_CHECKING:
     from sqlalchemy import Connection
 
+    from bgledger.commands.vocabulary import PICKUP_REASON as PICKUP_REASON
+    from bgledger.commands.vocabulary import Amend, Command, EventRuling, Undo
     from bgledger.interchange.files import ImportRefusedError as ImportRefusedError
     from bgledger.projections.readmodels.tracking import ReadModels
     from bgledger.projections.readmodels.tracking import RebuildReport as RebuildReport
@@ -249,6 +241,8 @@ __all__ = [
 ]
 
 _LOADED_ON_USE = {
+    # the vocabulary: only a command that records, or parses a line, needs its classes
+    "PICKUP_REASON": "bgledger.commands.vocabulary",
     "ImportRefusedError": "bgledger.interchange.files",
     "RebuildReport": "bgledger.projections.readmodels.tracking",
     "Verdict": "bgledger.store.integrity",
@@ -1081,6 +1075,8 @@ class Ledger:
             ours was); retrying decides afresh.
         """
         if isinstance(command, str):
+            from bgledger.commands.vocabulary import parse
+
             command = parse(command)
         if grant is not None:  # whose a note is: its token's role (its line says so)
             command = command.said_as(grant.role)
@@ -1115,6 +1111,8 @@ class Ledger:
         grant: Grant | None,
     ) -> tuple[MatchState, int, Any, Match]:
         """Decide and store ``command`` (:meth:`record`, the key not yet looked up)."""
+        from bgledger.commands.vocabulary import Amend, Undo
+
         timed = command.timed(at)
 
         def decide(match: Match, history: list[MatchEvent]) -> tuple[MatchState, int, Any, Match]:
@@ -1156,6 +1154,8 @@ class Ledger:
 
         :raises InvalidActionError: for a line that is no command; else as :meth:`record`.
         """
+        from bgledger.commands.vocabulary import parse
+
         return self.record(match_id, parse(line), by=by, at=at, key=key, grant=grant)
 
     def _keys(self) -> KeyBook:
@@ -1185,6 +1185,8 @@ class Ledger:
 
         :raises TokenScopeError: naming the command, the role it needs, and the rule.
         """
+        from bgledger.commands.vocabulary import Amend
+
         needs = command.ruler
         if grant.may_claim(needs):
             return
@@ -1206,6 +1208,8 @@ class Ledger:
 
         :raises TokenScopeError: for a director's act (penalty points, a clock set ...).
         """
+        from bgledger.commands.vocabulary import Undo, ruler_of_events
+
         found = entries_in_force(history)
         if isinstance(command, Undo):
             entry = found[-1] if found else None
@@ -1293,6 +1297,8 @@ class Ledger:
             raise InvalidRulingError(
                 f"event {event}: match {match_id!r} has events 1-{len(history)}"
             )
+        from bgledger.commands.vocabulary import RULES
+
         profile = match.state.profile
         return tuple(
             option

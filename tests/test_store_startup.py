@@ -155,6 +155,22 @@ def test_one_shot_commands_load_neither_the_orm_nor_sqlalchemy_utils(
         assert heavy not in loaded, heavy
 
 
+def test_show_loads_no_vocabulary_of_commands(tmp_path: Path) -> None:
+    """``show`` parses no line: the vocabulary of commands (about 60 frozen dataclasses, a
+    tenth of a one-shot command's CPU) and the verbs' commands are not imported."""
+    from bgledger.service import Ledger
+
+    url = f"sqlite:///{tmp_path / 'ledger.db'}"
+    ledger = Ledger(url)
+    ledger.start(("Ann", "Bob"), 3, match_id="m", by="kim")
+    ledger.record_line("m", "opening 3 1", by="kim")
+    ledger.close()
+    loaded = loaded_modules("--db", url, "show", "m")
+    assert "bgledger.projections.state.fold" in loaded  # it did read and fold the match
+    for unneeded in ("bgledger.commands.vocabulary", "bgledger.cli.verbs"):
+        assert unneeded not in loaded, unneeded
+
+
 def test_a_file_another_process_holds_is_still_read_and_put_in_wal_mode_later(
     tmp_path: Path,
 ) -> None:
