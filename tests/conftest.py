@@ -156,23 +156,29 @@ def client(ledger: Ledger) -> TestClient:
 # -- the order the files run in ------------------------------------------------------------
 
 SLOWEST_FIRST = (
-    "test_legal_gnubg.py",
-    "test_corpus_replay.py",
-    "test_vocabulary.py",
-    "test_crash.py",
-    "test_crash_readmodels.py",
-    "test_feed_incremental.py",
     "test_import_corpus.py",
+    "test_corpus_replay.py",
+    "test_crash_readmodels.py",
+    "test_crash.py",
+    "test_vocabulary.py",
+    "test_legal_gnubg.py",
+    "test_feed_incremental.py",
     "test_vocabulary_recorded.py",
-    "test_store.py",
     "test_mat_writer.py",
-    "test_legal_properties.py",
+    "test_store.py",
+    "test_lines.py",
     "test_people_views.py",
+    "test_render.py",
+    "test_codec_change.py",
+    "test_web_heavy.py",
+    "test_rulings_properties.py",
+    "test_legal_properties.py",
 )
 """The files that take longest (``--durations``, bench/README.md's "The test suite's time"),
-longest first: pytest-xdist hands out whole files (``--dist loadfile``) in the order collected,
-so these start first and the last files to finish are short ones, not a worker left alone
-with a two-minute file while the other is idle."""
+longest first: pytest-xdist hands out whole files in the order collected (pyproject's addopts:
+``--dist loadfile --no-loadscope-reorder``; without the latter it hands out the files with
+the most tests first, whatever their time), so these start first and the last files to
+finish are short ones, not a worker left alone with a two-minute file while the other is idle."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -182,7 +182,10 @@ def _ledger(tmp_path: Path) -> Ledger:
 
 
 @settings(
-    max_examples=30,
+    # 15 random matches of up to 80 lines, each checked whole after every line it records:
+    # 30 were the suite's longest test (issue 34: 145 s on a loaded 2-CPU machine), and the
+    # fixed-seed tests below cover the cases named (lost events, another match, a ruling).
+    max_examples=15,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

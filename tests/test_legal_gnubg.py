@@ -1,6 +1,6 @@
 """Differential test of legal-play generation against GNU Backgammon.
 
-At least 20,000 ``(position, dice)`` pairs of seeded random legal games go to
+At least 10,000 ``(position, dice)`` pairs of seeded random legal games go to
 both our engine and gnubg (the PyPI binding, ``find_best_moves`` at 0 plies).
 For each, the *set* of resulting Position IDs must be the same; gnubg's move
 tuples are turned into positions by the independent applier of
@@ -25,11 +25,21 @@ machines and settings order those moves differently (see :func:`_stale`).
 
 A roll that cannot be played: gnubg lists no move; we list one empty play
 whose result is the same checkers with the opponent on roll.
+
+The size: the first 10,000 of the 20,000 pairs this test compared until issue 34 (the same
+seed, so a prefix of the same games), half its time in the suite (one module fixture on one
+pytest-xdist worker, the longest file of the suite).  Every kind of case it counts stays
+covered, each by over twice its floor (:data:`MINIMUM_COVERAGE`); the rarest, a double of
+which only part can be played, by 8 cases (29 in 20,000).  The whole 20,000 still run with
+``BGLEDGER_GNUBG_SAMPLES=20000 python -m pytest -n 0 tests/test_legal_gnubg.py`` (the floors
+scale with the size; ``tests/gnubg_hints.json`` holds the 20,000's truncated cases), and
+``bench/bench_legal.py`` compares every position of the real corpus with gnubg.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -61,30 +71,41 @@ from tests.gnubg_oracle import (
 )
 
 SEED = 20_250_611
-MINIMUM_SAMPLES = 20_000
+MINIMUM_SAMPLES = int(os.environ.get("BGLEDGER_GNUBG_SAMPLES", "10000"))
+"""The sample's size (see the module's docstring): 10,000 in the suite, at most 20,000 (what
+``tests/gnubg_hints.json`` was recorded for, where Debian's gnubg is not installed)."""
 SCORE_TOLERANCE = {False: 1e-3, True: 1e-2}
 """How far gnubg's score of a move may be from its 0-ply equity of the same result,
 for a race (``False``) and a contact result: on the seeded sample they agree to 1e-6
-for all but a few hundred of 376,000 moves, and differ by at most 1.1e-4 in a race
-and 2.3e-3 with contact."""
+for all but a few hundred of 376,000 moves (20,000 positions), and differ by at most
+1.1e-4 in a race and 2.3e-3 with contact."""
 
-MINIMUM_COVERAGE = {
-    "doubles": 1_600,
-    "hit": 6_000,
-    "bar": 3_000,
-    "bar entry": 3_000,
-    "dance": 400,
-    "blocked": 300,
-    "one die of two": 250,
-    "doubles part-played": 15,
-    "forced": 1_200,
-    "bear-off": 1_000,
-    "bear-off doubles": 180,
-    "truncated": 1_000,
+COVERAGE_PER_10_000 = {
+    "doubles": 780,
+    "hit": 3_000,
+    "bar": 1_600,
+    "bar entry": 1_400,
+    "dance": 220,
+    "blocked": 140,
+    "one die of two": 140,
+    "doubles part-played": 4,
+    "forced": 600,
+    "bear-off": 500,
+    "bear-off doubles": 95,
+    "truncated": 500,
 }
-"""Floors for each kind of case (counted from gnubg's answers), about half of what
-the seeded sample holds: "dance" is no legal play, "blocked" fewer dice played than
-rolled but some, "forced" a single legal play, "truncated" a binding tuple cut short."""
+"""Floors for each kind of case (counted from gnubg's answers) per 10,000 positions, about
+half of what the seeded sample's first 10,000 hold (1,576 doubles, 6,029 with a hit, 3,382 on
+the bar, 2,930 entering from it, 457 dances, 293 blocked, 285 one die of two, 8 doubles
+part-played, 1,234 forced, 1,052 bear-offs, 194 bear-off doubles, 1,052 truncated): "dance" is
+no legal play, "blocked" fewer dice played than rolled but some, "forced" a single legal play,
+"truncated" a binding tuple cut short."""
+MINIMUM_COVERAGE = {
+    kind: floor * MINIMUM_SAMPLES // 10_000 for kind, floor in COVERAGE_PER_10_000.items()
+}
+"""The floors for this run's size (:data:`MINIMUM_SAMPLES`)."""
+RECORDED_SAMPLES = 20_000
+"""The sample ``--record`` writes the truncated cases of: any size up to it finds its own."""
 
 HINTS = Path(__file__).with_name("gnubg_hints.json")
 """Debian gnubg's answers for the truncated cases, for machines without the program."""
@@ -298,7 +319,7 @@ def test_position_ids_equal_gnubgs(comparison: Comparison) -> None:
 
 
 def test_resulting_positions_equal_gnubgs(comparison: Comparison) -> None:
-    assert comparison.checked_moves > 200_000
+    assert comparison.checked_moves > 9 * MINIMUM_SAMPLES  # about 18.8 moves a position
     assert not comparison.result_mismatches, _listing(comparison.result_mismatches)
 
 
@@ -414,7 +435,7 @@ def record_hints() -> None:
     program = debian_gnubg()
     if program is None:
         raise SystemExit("Debian's gnubg is not installed: apt-get install gnubg")
-    samples = random_game_samples(MINIMUM_SAMPLES, SEED)
+    samples = random_game_samples(RECORDED_SAMPLES, SEED)
     cases = [
         s
         for s in samples
