@@ -60,13 +60,15 @@ class Spectator:
     @contextmanager
     def pages_seen(self) -> Iterator[Callable[[], list[dict[str, Any]]]]:
         """What each page the tab loads showed as it loaded, in order: its query, its cards,
-        the spotlight, the standings' first heading.  A turning wall shows a page for a second
+        its page line, the spotlight, the standings' first heading.  A turning wall shows a page for a second
         or two; under load (CI) a test polling the address missed one, so the tab notes each
         page itself (in its session storage, which outlives the page)."""
         source = """addEventListener("DOMContentLoaded", function () {
           var seen = JSON.parse(sessionStorage.getItem("seen") || "[]");
           var wall = document.getElementById("wall"), rank = document.querySelector("th.rank");
+          var meta = document.querySelector(".meta");
           seen.push({query: location.search, cards: document.querySelectorAll(".card").length,
+                     meta: meta ? meta.innerText : null,
                      shown: wall ? wall.dataset.shown || null : null,
                      rank: rank ? rank.innerText : null});
           sessionStorage.setItem("seen", JSON.stringify(seen));
@@ -178,13 +180,14 @@ def test_a_turning_wall_goes_on_to_the_next_page_and_round_again(spectator: Spec
     spectator.size(1920, 1080)
     with spectator.pages_seen() as seen:
         spectator.driver.get(f"{spectator.url}/events/Big/wall?rotate=1")
-        assert "page 1 of 2" in spectator.text(".meta")
         # three rounds: a page the browser kept (back/forward cache) once held its stream
         # open, and after two rounds the six connections Chromium allows a server were taken
         spectator.until(lambda: len(seen()) >= 10, "three rounds of the wall's pages", 40)
         pages = seen()[:10]
     first, second, standings = pages[:3]
+    # (each page read as it loaded: a second later, under load, the wall may have turned)
     assert (first["query"], first["shown"]) == ("?rotate=1", "big9")  # in play: the spotlight
+    assert "page 1 of 2" in first["meta"] and "page 2 of 2" in second["meta"]
     assert (second["query"], second["cards"]) == ("?rotate=1&page=2", 1)  # big8
     assert (standings["query"], standings["rank"]) == ("?rotate=1&page=standings", "#")
     assert pages == [first, second, standings] * 3 + [first]  # and round again
