@@ -16,7 +16,7 @@ are.  A roll with no legal play has exactly one play, the empty one.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import compress
@@ -180,45 +180,48 @@ def legal_plays(position: Position, dice: Sequence[int]) -> tuple[LegalPlay, ...
     d1, d2 = check_dice(dice)
     me, opp = list(position.mover), list(position.opponent)
     outside = sum(me[7:])
-    found: dict[int, _Found] = {}
+    found: Collection[_Found]
     if d1 == d2:
-        levels: list[dict[int, _Found]] = [{}, {}, {}, {}, {}]
-        _doubles(me, opp, d1, outside, levels)
-        for level in reversed(levels):
-            if level:
-                found = level
-                break
+        found = _doubles(me, opp, d1, outside)
     else:
+        by_key: dict[int, _Found] = {}
         open1, open2 = _Open(opp, d1), _Open(opp, d2)
-        _pairs(me, opp, open1, open2, outside, found, again=False)
-        _pairs(me, opp, open2, open1, outside, found, again=not me[BAR])
-        if not found:
+        _pairs(me, opp, open1, open2, outside, by_key, again=False)
+        _pairs(me, opp, open2, open1, outside, by_key, again=not me[BAR])
+        if not by_key:
             high, low = (open1, open2) if d1 > d2 else (open2, open1)
-            _singles(me, opp, high, outside, found)
-            if not found:
-                _singles(me, opp, low, outside, found)
+            _singles(me, opp, high, outside, by_key)
+            if not by_key:
+                _singles(me, opp, low, outside, by_key)
+        found = by_key.values()
     if not found:
         return (LegalPlay((), _NO_HITS, position.swapped()),)
-    opponent = position.opponent
+    return _made(position.opponent, found)
+
+
+def _made(opponent: tuple[int, ...], found: Collection[_Found]) -> tuple[LegalPlay, ...]:
+    """The plays ``found`` (none empty) in the opponent's position ``opponent``, built through
+    their slots (as :meth:`Position.trusted` does, from parts known to be right: a third of
+    the cost of the frozen dataclasses' ``__init__``)."""
+    boards = _Boards({0: opponent})
     hit_sets = _HIT_SETS
     plays = []
     new, set_mover, set_opponent = _new, _SET_MOVER, _SET_OPPONENT
     set_steps, set_hits, set_result = _SET_STEPS, _SET_HITS, _SET_RESULT
-    for steps, hitmask, mover, board in found.values():
+    for steps, hitmask, mover in found:
         result = new(Position)
-        set_mover(result, board if hitmask else opponent)
+        set_mover(result, boards[hitmask])
         set_opponent(result, mover)
         play = new(LegalPlay)
         set_steps(play, steps)
-        set_hits(play, hit_sets[hitmask] if hitmask in hit_sets else _hits(hitmask))
+        set_hits(play, hit_sets[hitmask])
         set_result(play, result)
         plays.append(play)
     return tuple(plays)
 
 
-_Found = tuple[tuple[Step, ...], int, tuple[int, ...], tuple[int, ...]]
-"""A play found: its steps, the points it hits as bits, the mover's checkers after it and the
-opponent's (the opponent's only when it hits)."""
+_Found = tuple[tuple[Step, ...], int, tuple[int, ...]]
+"""A play found: its steps, the points it hits as bits, and the mover's checkers after it."""
 
 _POWER = tuple(1 << (4 * point) for point in range(26))
 """A checker on ``point`` counts ``_POWER[point]``: the sum of a play's
@@ -229,22 +232,49 @@ _HIT_SHIFT = 120
 """The points hit, as bits, sit above any sum of steps (less than 2**104 either way)."""
 
 _NO_HITS: frozenset[int] = frozenset()
-_HIT_SETS: dict[int, frozenset[int]] = {0: _NO_HITS}
 
-# A play and its position are built from parts known to be right, as Position.trusted
-# does, through their slots: a third of the cost of their frozen __init__ and __setattr__.
+
+class _HitSets(dict[int, frozenset[int]]):
+    """The points of each set of hits (as bits), made once for the process."""
+
+    def __missing__(self, hitmask: int) -> frozenset[int]:
+        hits = self[hitmask] = frozenset(_points(hitmask))
+        return hits
+
+
+_HIT_SETS = _HitSets({0: _NO_HITS})
+
+
+class _Boards(dict[int, tuple[int, ...]]):
+    """The opponent's checkers after each set of hits (as bits) of one roll, made once each
+    from the checkers before (``self[0]``): every checker hit is on the bar."""
+
+    def __missing__(self, hitmask: int) -> tuple[int, ...]:
+        board = list(self[0])
+        for point in _points(hitmask):
+            board[25 - point] = 0
+            board[BAR] += 1
+        made = self[hitmask] = tuple(board)
+        return made
+
+
+def _points(hitmask: int) -> list[int]:
+    """The points of the bits of ``hitmask``."""
+    return [point for point in range(1, 25) if hitmask >> point & 1]
+
+
+def _blots(opp: list[int]) -> list[int]:
+    """For each point of the mover, its bit if a single opposing checker stands there
+    (landing there hits it), else 0."""
+    return [0] + [1 << point if opp[25 - point] == 1 else 0 for point in range(1, 25)] + [0]
+
+
 _new = object.__new__
 _SET_MOVER = Position.__dict__["mover"].__set__
 _SET_OPPONENT = Position.__dict__["opponent"].__set__
 _SET_STEPS = LegalPlay.__dict__["steps"].__set__
 _SET_HITS = LegalPlay.__dict__["hits"].__set__
 _SET_RESULT = LegalPlay.__dict__["result"].__set__
-
-
-def _hits(hitmask: int) -> frozenset[int]:
-    hits = frozenset(point for point in range(1, 25) if hitmask >> point & 1)
-    _HIT_SETS[hitmask] = hits
-    return hits
 
 
 class _Open:
@@ -305,21 +335,14 @@ def _singles(
 ) -> None:
     """Plays of one die alone (when no play uses both dice)."""
     power = _POWER
-    for src, dst in die.moves(me, opp, outside):
-        hitmask = 0
-        board = opp
-        if dst and opp[25 - dst] == 1:
-            hitmask = 1 << dst
-            board = opp.copy()
-            board[25 - dst] = 0
-            board[BAR] += 1
+    for step in die.moves(me, opp, outside):
+        src, dst = step
+        hitmask = 1 << dst if dst and opp[25 - dst] == 1 else 0
         mover = me.copy()
         mover[src] -= 1
         mover[dst] += 1
         key = power[dst] - power[src] + (hitmask << _HIT_SHIFT)
-        found.setdefault(
-            key, (((src, dst),), hitmask, tuple(mover), tuple(board) if hitmask else ())
-        )
+        found.setdefault(key, ((step,), hitmask, tuple(mover)))
 
 
 def _pairs(
@@ -333,7 +356,10 @@ def _pairs(
 ) -> None:
     """Plays of ``first`` then ``second`` (two different dice), added to ``found`` in search order.
 
-    The board is changed in place for the first step and put back after it.
+    The mover's board is changed in place for the first step and put back after it; the
+    opponent's is never changed: a step hits where it lands on a single opposing checker
+    (a second step onto the point the first hit finds its bit set already), and a hit
+    never opens or shuts a point to the second step.
 
     ``again``: the dice were already tried the other way round from a board
     with no checker on the bar.  Then two steps of different checkers, neither
@@ -343,13 +369,10 @@ def _pairs(
     step can lead anywhere new.
     """
     power = _POWER
-    for src, dst in first.moves(me, opp, outside):
-        hit = bool(dst) and opp[25 - dst] == 1
+    for step in first.moves(me, opp, outside):
+        src, dst = step
         me[src] -= 1
         me[dst] += 1
-        if hit:
-            opp[25 - dst] = 0
-            opp[BAR] += 1
         left = outside - (src > 6 >= dst)
         if again and dst and left:
             onward = dst - second.die
@@ -358,46 +381,41 @@ def _pairs(
             seconds = second.moves(me, opp, left)
         if seconds:
             base = power[dst] - power[src]
-            hitmask = 1 << dst if hit else 0
-            for src2, dst2 in seconds:
+            hitmask = 1 << dst if dst and opp[25 - dst] == 1 else 0
+            for last in seconds:
+                src2, dst2 = last
                 mask = hitmask | (1 << dst2) if dst2 and opp[25 - dst2] == 1 else hitmask
                 key = base + power[dst2] - power[src2] + (mask << _HIT_SHIFT)
                 if key in found:
                     continue
                 me[src2] -= 1
                 me[dst2] += 1
-                mover = tuple(me)
+                found[key] = ((step, last), mask, tuple(me))
                 me[src2] += 1
                 me[dst2] -= 1
-                if mask != hitmask:
-                    board = opp.copy()
-                    board[25 - dst2] = 0
-                    board[BAR] += 1
-                    after = tuple(board)
-                else:
-                    after = tuple(opp) if mask else ()
-                found[key] = (((src, dst), (src2, dst2)), mask, mover, after)
-        if hit:
-            opp[25 - dst] = 1
-            opp[BAR] -= 1
         me[src] += 1
         me[dst] -= 1
 
 
-def _doubles(
-    me: list[int], opp: list[int], die: int, outside: int, levels: list[dict[int, _Found]]
-) -> None:
+def _doubles(me: list[int], opp: list[int], die: int, outside: int) -> list[_Found]:
     """Every sequence of up to four steps of ``die``, sources never rising after the
-    entering ones (as :meth:`_Search.run` with ``top``); a sequence that cannot go on is
-    kept in ``levels[depth]``.  The board is changed in place and put back."""
-    power = _POWER
+    entering ones (as :meth:`_Search.run` with ``top``), in the search's order; the
+    sequences of the most steps are returned (a sequence that cannot go on ends there).
+
+    No two of these sequences leave the same checkers, so none is looked up: a step of
+    ``die`` from a point has one destination, so the steps form a tree (every point
+    leads down to its one next point, the bar in, bearing off out), and on a tree the
+    checkers a sequence leaves fix how many times it took each step; with the bar
+    entered first and sources never rising, those counts fix the sequence.  The mover's
+    board is changed in place and put back; the opponent's is never changed (``blots``
+    says where a step hits)."""
     moving = _Open(opp, die)
     belows = moving.below
     occupied = me.__getitem__
+    blots = _blots(opp)
+    levels: list[list[_Found]] = [[], [], [], [], []]
 
-    def walk(
-        depth: int, top: int, outside: int, key: int, hitmask: int, steps: tuple[Step, ...]
-    ) -> None:
+    def walk(depth: int, top: int, outside: int, hitmask: int, steps: tuple[Step, ...]) -> None:
         if me[BAR] or not outside:
             moves = moving.moves(me, opp, outside, top)
         else:  # moving.moves's commonest case, without the call
@@ -405,55 +423,55 @@ def _doubles(
             moves = list(compress(below[0], map(occupied, below[1])))
         if not moves:
             if depth:
-                level = levels[depth]
-                key += hitmask << _HIT_SHIFT
-                if key not in level:
-                    level[key] = (steps, hitmask, tuple(me), tuple(opp) if hitmask else ())
-            return
-        if depth == 3:
-            level = levels[4]
-            for src, dst in moves:
-                mask = hitmask | (1 << dst) if dst and opp[25 - dst] == 1 else hitmask
-                last = key + power[dst] - power[src] + (mask << _HIT_SHIFT)
-                if last in level:
-                    continue
-                me[src] -= 1
-                me[dst] += 1
-                mover = tuple(me)
-                me[src] += 1
-                me[dst] -= 1
-                if mask != hitmask:
-                    board = opp.copy()
-                    board[25 - dst] = 0
-                    board[BAR] += 1
-                    after = tuple(board)
-                else:
-                    after = tuple(opp) if mask else ()
-                level[last] = ((*steps, (src, dst)), mask, mover, after)
+                levels[depth].append((steps, hitmask, tuple(me)))
             return
         entering = moves is moving.enter
-        for src, dst in moves:
-            hit = bool(dst) and opp[25 - dst] == 1
+        if depth < 2:
+            for step in moves:
+                src, dst = step
+                me[src] -= 1
+                me[dst] += 1
+                walk(
+                    depth + 1,
+                    24 if entering else src,
+                    outside - (src > 6 >= dst),
+                    hitmask | blots[dst],
+                    (*steps, step),
+                )
+                me[src] += 1
+                me[dst] -= 1
+            return
+        # The third step and the fourth here, a call fewer for each third step.
+        stuck = levels[3].append
+        keep = levels[4].append
+        for step in moves:
+            src, dst = step
             me[src] -= 1
             me[dst] += 1
-            if hit:
-                opp[25 - dst] = 0
-                opp[BAR] += 1
-            walk(
-                depth + 1,
-                24 if entering else src,
-                outside - (src > 6 >= dst),
-                key + power[dst] - power[src],
-                hitmask | (1 << dst) if hit else hitmask,
-                (*steps, (src, dst)),
-            )
-            if hit:
-                opp[25 - dst] = 1
-                opp[BAR] -= 1
+            left = outside - (src > 6 >= dst)
+            third = (*steps, step)
+            mask = hitmask | blots[dst]
+            below_top = 24 if entering else src
+            if me[BAR] or not left:
+                lasts = moving.moves(me, opp, left, below_top)
+            else:
+                below = belows.get(below_top) or moving.below_of(below_top)
+                lasts = list(compress(below[0], map(occupied, below[1])))
+            if lasts:
+                for last in lasts:
+                    src4, dst4 = last
+                    me[src4] -= 1
+                    me[dst4] += 1
+                    keep(((*third, last), mask | blots[dst4], tuple(me)))
+                    me[src4] += 1
+                    me[dst4] -= 1
+            else:
+                stuck((third, mask, tuple(me)))
             me[src] += 1
             me[dst] -= 1
 
-    walk(0, 24, outside, 0, 0, ())
+    walk(0, 24, outside, 0, ())
+    return next((level for level in reversed(levels) if level), [])
 
 
 def can_play(position: Position, dice: Sequence[int]) -> bool:
