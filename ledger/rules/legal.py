@@ -406,72 +406,91 @@ def _doubles(me: list[int], opp: list[int], die: int, outside: int) -> list[_Fou
     ``die`` from a point has one destination, so the steps form a tree (every point
     leads down to its one next point, the bar in, bearing off out), and on a tree the
     checkers a sequence leaves fix how many times it took each step; with the bar
-    entered first and sources never rising, those counts fix the sequence.  The mover's
-    board is changed in place and put back; the opponent's is never changed (``blots``
-    says where a step hits)."""
-    moving = _Open(opp, die)
+    entered first and sources never rising, those counts fix the sequence."""
+    levels: list[list[_Found]] = [[], [], [], [], []]
+    _walk(me, opp, _Open(opp, die), _blots(opp), levels, 0, 24, outside, 0, ())
+    return next((level for level in reversed(levels) if level), [])
+
+
+def _walk(
+    me: list[int],
+    opp: list[int],
+    moving: _Open,
+    blots: list[int],
+    levels: list[list[_Found]],
+    depth: int,
+    top: int,
+    outside: int,
+    hitmask: int,
+    steps: tuple[Step, ...],
+) -> None:
+    """:func:`_doubles`'s search from step ``depth`` on, sources from ``top`` down, a sequence
+    that cannot go on kept in ``levels[depth]``.  The mover's board is changed in place and
+    put back; the opponent's is never changed (``blots`` says where a step hits).
+
+    A function of the module, not a closure that calls itself: such a closure refers to
+    itself, and that cycle (with every list of the search) waited for the garbage
+    collector, whose collections took a seventh of the time of doubles."""
     belows = moving.below
     occupied = me.__getitem__
-    blots = _blots(opp)
-    levels: list[list[_Found]] = [[], [], [], [], []]
-
-    def walk(depth: int, top: int, outside: int, hitmask: int, steps: tuple[Step, ...]) -> None:
-        if me[BAR] or not outside:
-            moves = moving.moves(me, opp, outside, top)
-        else:  # moving.moves's commonest case, without the call
-            below = belows.get(top) or moving.below_of(top)
-            moves = list(compress(below[0], map(occupied, below[1])))
-        if not moves:
-            if depth:
-                levels[depth].append((steps, hitmask, tuple(me)))
-            return
-        entering = moves is moving.enter
-        if depth < 2:
-            for step in moves:
-                src, dst = step
-                me[src] -= 1
-                me[dst] += 1
-                walk(
-                    depth + 1,
-                    24 if entering else src,
-                    outside - (src > 6 >= dst),
-                    hitmask | blots[dst],
-                    (*steps, step),
-                )
-                me[src] += 1
-                me[dst] -= 1
-            return
-        # The third step and the fourth here, a call fewer for each third step.
-        stuck = levels[3].append
-        keep = levels[4].append
+    if me[BAR] or not outside:
+        moves = moving.moves(me, opp, outside, top)
+    else:  # moving.moves's commonest case, without the call
+        below = belows.get(top) or moving.below_of(top)
+        moves = list(compress(below[0], map(occupied, below[1])))
+    if not moves:
+        if depth:
+            levels[depth].append((steps, hitmask, tuple(me)))
+        return
+    entering = moves is moving.enter
+    if depth < 2:
         for step in moves:
             src, dst = step
             me[src] -= 1
             me[dst] += 1
-            left = outside - (src > 6 >= dst)
-            third = (*steps, step)
-            mask = hitmask | blots[dst]
-            below_top = 24 if entering else src
-            if me[BAR] or not left:
-                lasts = moving.moves(me, opp, left, below_top)
-            else:
-                below = belows.get(below_top) or moving.below_of(below_top)
-                lasts = list(compress(below[0], map(occupied, below[1])))
-            if lasts:
-                for last in lasts:
-                    src4, dst4 = last
-                    me[src4] -= 1
-                    me[dst4] += 1
-                    keep(((*third, last), mask | blots[dst4], tuple(me)))
-                    me[src4] += 1
-                    me[dst4] -= 1
-            else:
-                stuck((third, mask, tuple(me)))
+            _walk(
+                me,
+                opp,
+                moving,
+                blots,
+                levels,
+                depth + 1,
+                24 if entering else src,
+                outside - (src > 6 >= dst),
+                hitmask | blots[dst],
+                (*steps, step),
+            )
             me[src] += 1
             me[dst] -= 1
-
-    walk(0, 24, outside, 0, ())
-    return next((level for level in reversed(levels) if level), [])
+        return
+    # The third step and the fourth here, a call fewer for each third step.
+    stuck = levels[3].append
+    keep = levels[4].append
+    for step in moves:
+        src, dst = step
+        me[src] -= 1
+        me[dst] += 1
+        left = outside - (src > 6 >= dst)
+        third = (*steps, step)
+        mask = hitmask | blots[dst]
+        below_top = 24 if entering else src
+        if me[BAR] or not left:
+            lasts = moving.moves(me, opp, left, below_top)
+        else:
+            below = belows.get(below_top) or moving.below_of(below_top)
+            lasts = list(compress(below[0], map(occupied, below[1])))
+        if lasts:
+            for last in lasts:
+                src4, dst4 = last
+                me[src4] -= 1
+                me[dst4] += 1
+                keep(((*third, last), mask | blots[dst4], tuple(me)))
+                me[src4] += 1
+                me[dst4] -= 1
+        else:
+            stuck((third, mask, tuple(me)))
+        me[src] += 1
+        me[dst] -= 1
 
 
 def can_play(position: Position, dice: Sequence[int]) -> bool:
