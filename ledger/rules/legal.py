@@ -564,15 +564,20 @@ def full_plays_to(
     exactly the plays of :func:`legal_plays` that leave ``mover_after``
     (USBGF 4.2.3: both dice must be used if possible).  Only when none is found
     must the full search decide whether fewer dice, or the larger die alone,
-    was all that could be played.  The search follows only the steps that can
-    still end at ``mover_after`` (:class:`_Toward`), so it visits a handful of
-    sequences where :func:`legal_plays` visits them all.
+    was all that could be played.  A double whose four steps are plainly legal
+    needs no search (:func:`plain_double`); otherwise the search follows only
+    the steps that can still end at ``mover_after`` (:class:`_Toward`), so it
+    visits a handful of sequences where :func:`legal_plays` visits them all.
 
     :raises InvalidDiceError: if ``dice`` is not two dice of 1-6.
     """
     d1, d2 = check_dice(dice)
-    me, opp = list(position.mover), list(position.opponent)
     target = list(mover_after)
+    if d1 == d2:
+        plain = plain_double(position, d1, target)
+        if plain is not None:
+            return (plain,)
+    me, opp = list(position.mover), list(position.opponent)
     slack = [0] * 26
     above = 0
     for point in range(BAR, 0, -1):
@@ -589,6 +594,65 @@ def full_plays_to(
         _two_steps_to(me, opp, d1, d2, slack, target, found)
         _two_steps_to(me, opp, d2, d1, slack, target, found)
     return tuple(_legal_play(position, key, steps) for key, steps in found.items())
+
+
+def plain_double(position: Position, die: int, mover_after: Sequence[int]) -> LegalPlay | None:
+    """The play of four steps of ``die`` that leaves the mover's checkers as ``mover_after``,
+    if those steps, taken in the order the search takes them, are each legal in turn;
+    None if not (then only the search can say).
+
+    A step of a double from a point has one destination (``die`` lower, the bar in,
+    bearing off out), so how many steps leave each point follows from the checkers
+    before and after, from the bar down: a point's checkers and those arriving from
+    ``die`` higher, less those that stay.  Four steps in all, none negative, is one
+    play and the only one that leaves these checkers.  Taken as the search takes
+    them (the bar first, USBGF 4.2.1, then from the highest point down), each must
+    be legal on the board as it then is: no checker left on the bar, no landing on
+    a point the opponent holds with two or more, bearing off only with every
+    checker home and, with a die higher than the point, from the highest point.  A
+    play of four steps uses the most dice any play can (USBGF 4.2.3), so no other
+    play need be looked at: it is legal, and it is the play :func:`full_plays_to`'s
+    search would find, with the same steps in the same order.  A play taken in
+    another order could only be legal if this one is (moving the higher checkers
+    first never shuts a step that was open), so None means no play of four steps
+    leaves these checkers; :func:`full_plays_to` still asks its search then.
+    """
+    me = list(position.mover)
+    opp = position.opponent
+    leaving = [0] * (BAR + 1 + die)
+    count = 0
+    for point in range(BAR, 0, -1):
+        steps = me[point] + leaving[point + die] - mover_after[point]
+        if steps < 0:
+            return None
+        leaving[point] = steps
+        count += steps
+    if count != 4:
+        return None
+    order: list[Step] = []
+    hits = set()
+    for src in range(BAR, 0, -1):
+        for _ in range(leaving[src]):
+            dst = max(src - die, 0)
+            if not me[src] or (me[BAR] and src != BAR):
+                return None
+            if dst:
+                if opp[25 - dst] >= 2:
+                    return None
+                if opp[25 - dst]:
+                    hits.add(dst)
+            else:
+                highest = max(point for point in range(1, BAR + 1) if me[point])
+                if highest > 6 or (src < die and src != highest):
+                    return None
+            me[src] -= 1
+            me[dst] += 1
+            order.append((src, dst))
+    after = list(opp)
+    for point in hits:
+        after[25 - point] = 0
+        after[BAR] += 1
+    return LegalPlay(tuple(order), frozenset(hits), Position.trusted(after, me))
 
 
 def _sources(me: list[int], opp: list[int], die: int) -> list[Step]:
