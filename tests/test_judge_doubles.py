@@ -2,11 +2,13 @@
 
 A recorded double whose four steps are each legal in turn is legal with no other play
 looked at (every legal play then uses four dice).  The judge takes that verdict from
-:func:`~bgledger.rules.legal.plain_double` and asks the search only when it says None.
+:func:`~bgledger.rules.legal.plain_double`; only when it says None (a play of fewer
+steps, or not legal) does the judge generate every legal play.
 These properties check, over positions of random games and arbitrary boards (checkers
 on the bar, all home, bearing off), that the short verdict is the full one: the same
-play, steps, hits and result as :func:`legal_plays` gives, and the same judgement as the
-judge gives with the short way taken out.
+play, steps, hits and result as :func:`legal_plays` gives (and None only where no play of
+four steps leaves those checkers), and the same judgement as the judge gives with the
+short way taken out (every legal play generated).
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from unittest import mock
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bgledger.rules import legal
 from bgledger.rules.errors import InvalidPlayError
 from bgledger.rules.judge import judge
 from bgledger.rules.legal import Step, legal_plays, plain_double
@@ -111,17 +112,17 @@ def test_a_plain_double_is_judged_as_the_search_judges_it_on_any_board(
 
 
 def test_the_judge_takes_a_plain_double_without_the_search() -> None:
-    """13/11(2) 6/4(2) for 2-2 at the start: four legal steps, so the search is not asked."""
-    with mock.patch("bgledger.rules.legal._Toward") as search:
+    """13/11(2) 6/4(2) for 2-2 at the start: four legal steps, so no legal play is generated."""
+    with mock.patch("bgledger.rules.judge.legal_plays") as search:
         verdict = judge(Position.start(), (2, 2), Play.parse("13/11(2) 6/4(2)"))
     assert verdict.legal and str(verdict.play) == "13/11(2) 6/4(2)"
     search.assert_not_called()
 
 
 def test_a_double_of_fewer_steps_still_goes_to_the_search() -> None:
-    """13/9 alone for 4-4 is a play of one step: only the search can say whether more of
-    the roll could be played (it could, so the play is illegal)."""
-    with mock.patch("bgledger.rules.legal._Toward", wraps=legal._Toward) as search:
+    """13/9 alone for 4-4 is a play of one step: only every legal play can say whether more
+    of the roll could be played (it could, so the play is illegal)."""
+    with mock.patch("bgledger.rules.judge.legal_plays", wraps=legal_plays) as search:
         verdict = judge(Position.start(), (4, 4), Play.parse("13/9"))
     assert not verdict.legal and verdict.reason
-    search.assert_called()
+    search.assert_called_once()

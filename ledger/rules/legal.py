@@ -507,52 +507,6 @@ def can_play(position: Position, dice: Sequence[int]) -> bool:
     return any(not _Search((die,)).run(me, opp, 0, 24, []) for die in {d1, d2})
 
 
-class _Toward(_Search):
-    """The same search, following only steps after which ``target`` can still be reached.
-
-    Checkers only move down, so a step from ``src`` to ``dst`` lowers by one the
-    mover's count of checkers on points ``dst + 1`` to ``src`` and above; once
-    that count is below the target's on some point, no later step can restore
-    it.  ``slack[p]`` is how many more checkers the mover has on ``p`` and above
-    than the target; a step is followed only if it leaves every slack at zero
-    or more.  No sequence ending at the target is cut, and the ones kept are
-    visited in the order the full search visits them.  Only sequences that use
-    every die and end at the target are saved.
-    """
-
-    __slots__ = ("slack", "target")
-
-    def __init__(self, dice: tuple[int, ...], slack: list[int], target: list[int]) -> None:
-        super().__init__(dice)
-        self.slack = slack
-        self.target = target
-
-    def save(self, me: list[int], opp: list[int], steps: list[Step], pips: int) -> None:
-        if len(steps) == len(self.dice) and me == self.target:
-            self.found.setdefault((tuple(me), tuple(opp)), tuple(steps))
-
-    def _step(
-        self,
-        me: list[int],
-        opp: list[int],
-        depth: int,
-        src: int,
-        dst: int,
-        top: int,
-        steps: list[Step],
-        pips: int,
-    ) -> None:
-        slack = self.slack
-        if 0 in slack[dst + 1 : src + 1]:
-            return
-        span = range(dst + 1, src + 1)
-        for p in span:
-            slack[p] -= 1
-        super()._step(me, opp, depth, src, dst, top, steps, pips)
-        for p in span:
-            slack[p] += 1
-
-
 def full_plays_to(
     position: Position, dice: Sequence[int], mover_after: Sequence[int]
 ) -> tuple[LegalPlay, ...]:
@@ -564,10 +518,11 @@ def full_plays_to(
     exactly the plays of :func:`legal_plays` that leave ``mover_after``
     (USBGF 4.2.3: both dice must be used if possible).  Only when none is found
     must the full search decide whether fewer dice, or the larger die alone,
-    was all that could be played.  A double whose four steps are plainly legal
-    needs no search (:func:`plain_double`); otherwise the search follows only
-    the steps that can still end at ``mover_after`` (:class:`_Toward`), so it
-    visits a handful of sequences where :func:`legal_plays` visits them all.
+    was all that could be played.  A double needs no search at all: its one
+    play of four steps is found from the checkers (:func:`plain_double`).  A
+    non-double's search follows only the steps that can still end at
+    ``mover_after`` (:func:`_two_steps_to`), so it visits a handful of sequences
+    where :func:`legal_plays` visits them all.
 
     :raises InvalidDiceError: if ``dice`` is not two dice of 1-6.
     """
@@ -575,8 +530,7 @@ def full_plays_to(
     target = list(mover_after)
     if d1 == d2:
         plain = plain_double(position, d1, target)
-        if plain is not None:
-            return (plain,)
+        return () if plain is None else (plain,)
     me, opp = list(position.mover), list(position.opponent)
     slack = [0] * 26
     above = 0
@@ -586,13 +540,8 @@ def full_plays_to(
             return ()
         slack[point] = above
     found: dict[_Key, tuple[Step, ...]] = {}
-    if d1 == d2:
-        search = _Toward((d1,) * 4, slack, target)
-        search.run(me, opp, 0, 24, [])
-        found = search.found
-    else:
-        _two_steps_to(me, opp, d1, d2, slack, target, found)
-        _two_steps_to(me, opp, d2, d1, slack, target, found)
+    _two_steps_to(me, opp, d1, d2, slack, target, found)
+    _two_steps_to(me, opp, d2, d1, slack, target, found)
     return tuple(_legal_play(position, key, steps) for key, steps in found.items())
 
 
@@ -615,7 +564,8 @@ def plain_double(position: Position, die: int, mover_after: Sequence[int]) -> Le
     search would find, with the same steps in the same order.  A play taken in
     another order could only be legal if this one is (moving the higher checkers
     first never shuts a step that was open), so None means no play of four steps
-    leaves these checkers; :func:`full_plays_to` still asks its search then.
+    leaves these checkers: the judge then needs every legal play, as for any play
+    of fewer dice.
     """
     me = list(position.mover)
     opp = position.opponent
@@ -689,10 +639,17 @@ def _two_steps_to(
     target: list[int],
     found: dict[_Key, tuple[Step, ...]],
 ) -> None:
-    """:class:`_Toward`'s search of a non-double, ``first`` die then ``second``, unrolled: the
-    same steps tried in the same order (:func:`_sources`), the same pruning by ``slack``, each
-    sequence of both dice that ends at ``target`` kept (its first sequence a result) in
-    ``found``; the board is changed in place and put back rather than copied at each step."""
+    """The sequences of a non-double, ``first`` die then ``second``, that end at ``target``,
+    in :meth:`_Search.run`'s order (:func:`_sources`), each new result's first sequence
+    kept in ``found``; the board is changed in place and put back.
+
+    Only the steps after which ``target`` can still be reached are followed.  Checkers
+    only move down, so a step from ``src`` to ``dst`` lowers by one the mover's count of
+    checkers on points ``dst + 1`` to ``src`` and above; once that count is below the
+    target's on some point, no later step can restore it.  ``slack[p]`` is how many more
+    checkers the mover has on ``p`` and above than the target; a step is followed only
+    if it leaves every slack at zero or more, so no sequence ending at the target is cut.
+    """
     for src, dst in _sources(me, opp, first):
         if 0 in slack[dst + 1 : src + 1]:
             continue
