@@ -172,8 +172,10 @@ def legal_plays(position: Position, dice: Sequence[int]) -> tuple[LegalPlay, ...
     taken from the highest point down, the first sequence found kept for each
     resulting position).  The walk here is the same, made cheaper: one board
     changed in place and put back, the points a die may leave from worked out
-    once a roll (hitting a blot never closes a point), positions told apart
-    by an integer, and a :class:`Position` built only for each distinct play.
+    once a roll (hitting a blot never closes a point), the opponent's board
+    never changed (hits kept as bits), a non-double's positions told apart by
+    an integer (a double's need no telling apart: :func:`_doubles`), and a
+    :class:`Position` built only for each distinct play.
 
     :raises InvalidDiceError: if ``dice`` is not two dice of 1-6.
     """
