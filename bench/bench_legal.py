@@ -96,6 +96,57 @@ def corpus_cases(folder: Path) -> tuple[list[Case], str]:
     return cases, note
 
 
+@dataclass(slots=True)
+class DoublesJudged:
+    """How the judge decided the doubles of the corpus while the position list was built."""
+
+    plain: int = 0
+    """Doubles whose four steps were each legal in turn: no search (``plain_double``)."""
+    searched: int = 0
+    """Doubles the short way could not take: the search toward the checkers was asked."""
+    every_play: int = 0
+    """Doubles that needed every legal play (the search found no play of four steps)."""
+
+    def line(self) -> str:
+        """One line for the report."""
+        total = self.plain + self.searched
+        share = 100 * self.searched / total if total else 0.0
+        return (
+            f"the judge on the corpus's {total} doubles: {self.plain} plainly legal without a "
+            f"search, {self.searched} ({share:.2f}%) to the search, {self.every_play} of them "
+            "then to every legal play"
+        )
+
+
+@contextmanager
+def counting_doubles(counts: DoublesJudged) -> Iterator[None]:
+    """Count, in ``counts``, how the judge decides each double while the block runs."""
+    from bgledger.rules import judge as judge_module
+    from bgledger.rules import legal
+
+    plain, every = legal.plain_double, judge_module.legal_plays
+
+    def counted_plain(position: Position, die: int, after: Any) -> Any:
+        found = plain(position, die, after)
+        if found is None:
+            counts.searched += 1
+        else:
+            counts.plain += 1
+        return found
+
+    def counted_every(position: Position, dice: Any) -> Any:
+        if dice[0] == dice[1]:
+            counts.every_play += 1
+        return every(position, dice)
+
+    legal.plain_double = counted_plain  # type: ignore[assignment]
+    judge_module.legal_plays = counted_every  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        legal.plain_double, judge_module.legal_plays = plain, every
+
+
 def _replay(game: Any) -> Iterator[tuple[Position, tuple[int, int]]]:
     """Judge each written play and move the board on; stop at the first error."""
     from bgledger.rules.errors import BgLedgerError
@@ -281,7 +332,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     if args.source == "corpus":
         try:
-            cases, note = corpus_cases(args.corpus)
+            counts = DoublesJudged()
+            with counting_doubles(counts):
+                cases, note = corpus_cases(args.corpus)
+            note += f"\n{counts.line()}"
         except ImportError as exc:
             print(f"note: no corpus reader ({exc}); using the seeded random games instead")
             cases, note = random_cases(args.samples, args.seed)

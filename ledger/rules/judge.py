@@ -6,9 +6,10 @@ on the board, so ``13/6`` for 5-2 is ``13/8/6`` and ``11/4`` for 6-1 is
 whichever of ``11/5/4`` and ``11/10/4`` is legal.  Hits are worked out from the
 board; a ``*`` written on a point without a blot is ignored.  A play that
 uses every die is legal as soon as a sequence of legal single steps leads to
-its checkers (:func:`~bgledger.rules.legal.full_plays_to`); only a play that
-uses fewer dice needs every legal play generated, to show that no fuller play
-(or, for one die, the larger die) was possible.
+its checkers (:func:`~bgledger.rules.legal.full_plays_to`; for a double, its
+four steps each legal in turn, with no search: :func:`~bgledger.rules.legal.plain_double`);
+only a play that uses fewer dice needs every legal play generated, to show that
+no fuller play (or, for one die, the larger die) was possible.
 
 An illegal play is one a player could make on a real board but the rules
 forbid; it is described as made (hits on blots where it lands, a checker
@@ -187,7 +188,7 @@ def judge(
     play = _with_board_hits(position, play)
     made = _make(position, play)
     # A play that uses every die is legal with no search beyond the few sequences that
-    # lead to its checkers; only a shorter one needs every legal play to be judged.
+    # lead to its checkers (none for a double); only a shorter one needs every legal play.
     matches = list(full_plays_to(position, pair, made.me))
     options: tuple[LegalPlay, ...] = ()
     if not matches:

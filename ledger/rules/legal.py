@@ -16,7 +16,7 @@ are.  A roll with no legal play has exactly one play, the empty one.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import compress
@@ -172,53 +172,58 @@ def legal_plays(position: Position, dice: Sequence[int]) -> tuple[LegalPlay, ...
     taken from the highest point down, the first sequence found kept for each
     resulting position).  The walk here is the same, made cheaper: one board
     changed in place and put back, the points a die may leave from worked out
-    once a roll (hitting a blot never closes a point), positions told apart
-    by an integer, and a :class:`Position` built only for each distinct play.
+    once a roll (hitting a blot never closes a point), the opponent's board
+    never changed (hits kept as bits), a non-double's positions told apart by
+    an integer (a double's need no telling apart: :func:`_doubles`), and a
+    :class:`Position` built only for each distinct play.
 
     :raises InvalidDiceError: if ``dice`` is not two dice of 1-6.
     """
     d1, d2 = check_dice(dice)
     me, opp = list(position.mover), list(position.opponent)
     outside = sum(me[7:])
-    found: dict[int, _Found] = {}
+    found: Collection[_Found]
     if d1 == d2:
-        levels: list[dict[int, _Found]] = [{}, {}, {}, {}, {}]
-        _doubles(me, opp, d1, outside, levels)
-        for level in reversed(levels):
-            if level:
-                found = level
-                break
+        found = _doubles(me, opp, d1, outside)
     else:
+        by_key: dict[int, _Found] = {}
         open1, open2 = _Open(opp, d1), _Open(opp, d2)
-        _pairs(me, opp, open1, open2, outside, found, again=False)
-        _pairs(me, opp, open2, open1, outside, found, again=not me[BAR])
-        if not found:
+        _pairs(me, opp, open1, open2, outside, by_key, again=False)
+        _pairs(me, opp, open2, open1, outside, by_key, again=not me[BAR])
+        if not by_key:
             high, low = (open1, open2) if d1 > d2 else (open2, open1)
-            _singles(me, opp, high, outside, found)
-            if not found:
-                _singles(me, opp, low, outside, found)
+            _singles(me, opp, high, outside, by_key)
+            if not by_key:
+                _singles(me, opp, low, outside, by_key)
+        found = by_key.values()
     if not found:
         return (LegalPlay((), _NO_HITS, position.swapped()),)
-    opponent = position.opponent
+    return _made(position.opponent, found)
+
+
+def _made(opponent: tuple[int, ...], found: Collection[_Found]) -> tuple[LegalPlay, ...]:
+    """The plays ``found`` (none empty) in the opponent's position ``opponent``, built through
+    their slots (as :meth:`Position.trusted` does, from parts known to be right: a third of
+    the cost of the frozen dataclasses' ``__init__``)."""
+    boards = _Boards({0: opponent})
     hit_sets = _HIT_SETS
     plays = []
     new, set_mover, set_opponent = _new, _SET_MOVER, _SET_OPPONENT
     set_steps, set_hits, set_result = _SET_STEPS, _SET_HITS, _SET_RESULT
-    for steps, hitmask, mover, board in found.values():
+    for steps, hitmask, mover in found:
         result = new(Position)
-        set_mover(result, board if hitmask else opponent)
+        set_mover(result, boards[hitmask])
         set_opponent(result, mover)
         play = new(LegalPlay)
         set_steps(play, steps)
-        set_hits(play, hit_sets[hitmask] if hitmask in hit_sets else _hits(hitmask))
+        set_hits(play, hit_sets[hitmask])
         set_result(play, result)
         plays.append(play)
     return tuple(plays)
 
 
-_Found = tuple[tuple[Step, ...], int, tuple[int, ...], tuple[int, ...]]
-"""A play found: its steps, the points it hits as bits, the mover's checkers after it and the
-opponent's (the opponent's only when it hits)."""
+_Found = tuple[tuple[Step, ...], int, tuple[int, ...]]
+"""A play found: its steps, the points it hits as bits, and the mover's checkers after it."""
 
 _POWER = tuple(1 << (4 * point) for point in range(26))
 """A checker on ``point`` counts ``_POWER[point]``: the sum of a play's
@@ -229,22 +234,49 @@ _HIT_SHIFT = 120
 """The points hit, as bits, sit above any sum of steps (less than 2**104 either way)."""
 
 _NO_HITS: frozenset[int] = frozenset()
-_HIT_SETS: dict[int, frozenset[int]] = {0: _NO_HITS}
 
-# A play and its position are built from parts known to be right, as Position.trusted
-# does, through their slots: a third of the cost of their frozen __init__ and __setattr__.
+
+class _HitSets(dict[int, frozenset[int]]):
+    """The points of each set of hits (as bits), made once for the process."""
+
+    def __missing__(self, hitmask: int) -> frozenset[int]:
+        hits = self[hitmask] = frozenset(_points(hitmask))
+        return hits
+
+
+_HIT_SETS = _HitSets({0: _NO_HITS})
+
+
+class _Boards(dict[int, tuple[int, ...]]):
+    """The opponent's checkers after each set of hits (as bits) of one roll, made once each
+    from the checkers before (``self[0]``): every checker hit is on the bar."""
+
+    def __missing__(self, hitmask: int) -> tuple[int, ...]:
+        board = list(self[0])
+        for point in _points(hitmask):
+            board[25 - point] = 0
+            board[BAR] += 1
+        made = self[hitmask] = tuple(board)
+        return made
+
+
+def _points(hitmask: int) -> list[int]:
+    """The points of the bits of ``hitmask``."""
+    return [point for point in range(1, 25) if hitmask >> point & 1]
+
+
+def _blots(opp: list[int]) -> list[int]:
+    """For each point of the mover, its bit if a single opposing checker stands there
+    (landing there hits it), else 0."""
+    return [0] + [1 << point if opp[25 - point] == 1 else 0 for point in range(1, 25)] + [0]
+
+
 _new = object.__new__
 _SET_MOVER = Position.__dict__["mover"].__set__
 _SET_OPPONENT = Position.__dict__["opponent"].__set__
 _SET_STEPS = LegalPlay.__dict__["steps"].__set__
 _SET_HITS = LegalPlay.__dict__["hits"].__set__
 _SET_RESULT = LegalPlay.__dict__["result"].__set__
-
-
-def _hits(hitmask: int) -> frozenset[int]:
-    hits = frozenset(point for point in range(1, 25) if hitmask >> point & 1)
-    _HIT_SETS[hitmask] = hits
-    return hits
 
 
 class _Open:
@@ -305,21 +337,14 @@ def _singles(
 ) -> None:
     """Plays of one die alone (when no play uses both dice)."""
     power = _POWER
-    for src, dst in die.moves(me, opp, outside):
-        hitmask = 0
-        board = opp
-        if dst and opp[25 - dst] == 1:
-            hitmask = 1 << dst
-            board = opp.copy()
-            board[25 - dst] = 0
-            board[BAR] += 1
+    for step in die.moves(me, opp, outside):
+        src, dst = step
+        hitmask = 1 << dst if dst and opp[25 - dst] == 1 else 0
         mover = me.copy()
         mover[src] -= 1
         mover[dst] += 1
         key = power[dst] - power[src] + (hitmask << _HIT_SHIFT)
-        found.setdefault(
-            key, (((src, dst),), hitmask, tuple(mover), tuple(board) if hitmask else ())
-        )
+        found.setdefault(key, ((step,), hitmask, tuple(mover)))
 
 
 def _pairs(
@@ -333,7 +358,10 @@ def _pairs(
 ) -> None:
     """Plays of ``first`` then ``second`` (two different dice), added to ``found`` in search order.
 
-    The board is changed in place for the first step and put back after it.
+    The mover's board is changed in place for the first step and put back after it; the
+    opponent's is never changed: a step hits where it lands on a single opposing checker
+    (a second step onto the point the first hit finds its bit set already), and a hit
+    never opens or shuts a point to the second step.
 
     ``again``: the dice were already tried the other way round from a board
     with no checker on the bar.  Then two steps of different checkers, neither
@@ -343,13 +371,10 @@ def _pairs(
     step can lead anywhere new.
     """
     power = _POWER
-    for src, dst in first.moves(me, opp, outside):
-        hit = bool(dst) and opp[25 - dst] == 1
+    for step in first.moves(me, opp, outside):
+        src, dst = step
         me[src] -= 1
         me[dst] += 1
-        if hit:
-            opp[25 - dst] = 0
-            opp[BAR] += 1
         left = outside - (src > 6 >= dst)
         if again and dst and left:
             onward = dst - second.die
@@ -358,102 +383,116 @@ def _pairs(
             seconds = second.moves(me, opp, left)
         if seconds:
             base = power[dst] - power[src]
-            hitmask = 1 << dst if hit else 0
-            for src2, dst2 in seconds:
+            hitmask = 1 << dst if dst and opp[25 - dst] == 1 else 0
+            for last in seconds:
+                src2, dst2 = last
                 mask = hitmask | (1 << dst2) if dst2 and opp[25 - dst2] == 1 else hitmask
                 key = base + power[dst2] - power[src2] + (mask << _HIT_SHIFT)
                 if key in found:
                     continue
                 me[src2] -= 1
                 me[dst2] += 1
-                mover = tuple(me)
+                found[key] = ((step, last), mask, tuple(me))
                 me[src2] += 1
                 me[dst2] -= 1
-                if mask != hitmask:
-                    board = opp.copy()
-                    board[25 - dst2] = 0
-                    board[BAR] += 1
-                    after = tuple(board)
-                else:
-                    after = tuple(opp) if mask else ()
-                found[key] = (((src, dst), (src2, dst2)), mask, mover, after)
-        if hit:
-            opp[25 - dst] = 1
-            opp[BAR] -= 1
         me[src] += 1
         me[dst] -= 1
 
 
-def _doubles(
-    me: list[int], opp: list[int], die: int, outside: int, levels: list[dict[int, _Found]]
-) -> None:
+def _doubles(me: list[int], opp: list[int], die: int, outside: int) -> list[_Found]:
     """Every sequence of up to four steps of ``die``, sources never rising after the
-    entering ones (as :meth:`_Search.run` with ``top``); a sequence that cannot go on is
-    kept in ``levels[depth]``.  The board is changed in place and put back."""
-    power = _POWER
-    moving = _Open(opp, die)
+    entering ones (as :meth:`_Search.run` with ``top``), in the search's order; the
+    sequences of the most steps are returned (a sequence that cannot go on ends there).
+
+    No two of these sequences leave the same checkers, so none is looked up: a step of
+    ``die`` from a point has one destination, so the steps form a tree (every point
+    leads down to its one next point, the bar in, bearing off out), and on a tree the
+    checkers a sequence leaves fix how many times it took each step; with the bar
+    entered first and sources never rising, those counts fix the sequence."""
+    levels: list[list[_Found]] = [[], [], [], [], []]
+    _walk(me, opp, _Open(opp, die), _blots(opp), levels, 0, 24, outside, 0, ())
+    return next((level for level in reversed(levels) if level), [])
+
+
+def _walk(
+    me: list[int],
+    opp: list[int],
+    moving: _Open,
+    blots: list[int],
+    levels: list[list[_Found]],
+    depth: int,
+    top: int,
+    outside: int,
+    hitmask: int,
+    steps: tuple[Step, ...],
+) -> None:
+    """:func:`_doubles`'s search from step ``depth`` on, sources from ``top`` down, a sequence
+    that cannot go on kept in ``levels[depth]``.  The mover's board is changed in place and
+    put back; the opponent's is never changed (``blots`` says where a step hits).
+
+    A function of the module, not a closure that calls itself: such a closure refers to
+    itself, and that cycle (with every list of the search) waited for the garbage
+    collector, whose collections took a seventh of the time of doubles."""
     belows = moving.below
     occupied = me.__getitem__
-
-    def walk(
-        depth: int, top: int, outside: int, key: int, hitmask: int, steps: tuple[Step, ...]
-    ) -> None:
-        if me[BAR] or not outside:
-            moves = moving.moves(me, opp, outside, top)
-        else:  # moving.moves's commonest case, without the call
-            below = belows.get(top) or moving.below_of(top)
-            moves = list(compress(below[0], map(occupied, below[1])))
-        if not moves:
-            if depth:
-                level = levels[depth]
-                key += hitmask << _HIT_SHIFT
-                if key not in level:
-                    level[key] = (steps, hitmask, tuple(me), tuple(opp) if hitmask else ())
-            return
-        if depth == 3:
-            level = levels[4]
-            for src, dst in moves:
-                mask = hitmask | (1 << dst) if dst and opp[25 - dst] == 1 else hitmask
-                last = key + power[dst] - power[src] + (mask << _HIT_SHIFT)
-                if last in level:
-                    continue
-                me[src] -= 1
-                me[dst] += 1
-                mover = tuple(me)
-                me[src] += 1
-                me[dst] -= 1
-                if mask != hitmask:
-                    board = opp.copy()
-                    board[25 - dst] = 0
-                    board[BAR] += 1
-                    after = tuple(board)
-                else:
-                    after = tuple(opp) if mask else ()
-                level[last] = ((*steps, (src, dst)), mask, mover, after)
-            return
-        entering = moves is moving.enter
-        for src, dst in moves:
-            hit = bool(dst) and opp[25 - dst] == 1
+    if me[BAR] or not outside:
+        moves = moving.moves(me, opp, outside, top)
+    else:  # moving.moves's commonest case, without the call
+        below = belows.get(top) or moving.below_of(top)
+        moves = list(compress(below[0], map(occupied, below[1])))
+    if not moves:
+        if depth:
+            levels[depth].append((steps, hitmask, tuple(me)))
+        return
+    entering = moves is moving.enter
+    if depth < 2:
+        for step in moves:
+            src, dst = step
             me[src] -= 1
             me[dst] += 1
-            if hit:
-                opp[25 - dst] = 0
-                opp[BAR] += 1
-            walk(
+            _walk(
+                me,
+                opp,
+                moving,
+                blots,
+                levels,
                 depth + 1,
                 24 if entering else src,
                 outside - (src > 6 >= dst),
-                key + power[dst] - power[src],
-                hitmask | (1 << dst) if hit else hitmask,
-                (*steps, (src, dst)),
+                hitmask | blots[dst],
+                (*steps, step),
             )
-            if hit:
-                opp[25 - dst] = 1
-                opp[BAR] -= 1
             me[src] += 1
             me[dst] -= 1
-
-    walk(0, 24, outside, 0, 0, ())
+        return
+    # The third step and the fourth here, a call fewer for each third step.
+    stuck = levels[3].append
+    keep = levels[4].append
+    for step in moves:
+        src, dst = step
+        me[src] -= 1
+        me[dst] += 1
+        left = outside - (src > 6 >= dst)
+        third = (*steps, step)
+        mask = hitmask | blots[dst]
+        below_top = 24 if entering else src
+        if me[BAR] or not left:
+            lasts = moving.moves(me, opp, left, below_top)
+        else:
+            below = belows.get(below_top) or moving.below_of(below_top)
+            lasts = list(compress(below[0], map(occupied, below[1])))
+        if lasts:
+            for last in lasts:
+                src4, dst4 = last
+                me[src4] -= 1
+                me[dst4] += 1
+                keep(((*third, last), mask | blots[dst4], tuple(me)))
+                me[src4] += 1
+                me[dst4] -= 1
+        else:
+            stuck((third, mask, tuple(me)))
+        me[src] += 1
+        me[dst] -= 1
 
 
 def can_play(position: Position, dice: Sequence[int]) -> bool:
@@ -470,52 +509,6 @@ def can_play(position: Position, dice: Sequence[int]) -> bool:
     return any(not _Search((die,)).run(me, opp, 0, 24, []) for die in {d1, d2})
 
 
-class _Toward(_Search):
-    """The same search, following only steps after which ``target`` can still be reached.
-
-    Checkers only move down, so a step from ``src`` to ``dst`` lowers by one the
-    mover's count of checkers on points ``dst + 1`` to ``src`` and above; once
-    that count is below the target's on some point, no later step can restore
-    it.  ``slack[p]`` is how many more checkers the mover has on ``p`` and above
-    than the target; a step is followed only if it leaves every slack at zero
-    or more.  No sequence ending at the target is cut, and the ones kept are
-    visited in the order the full search visits them.  Only sequences that use
-    every die and end at the target are saved.
-    """
-
-    __slots__ = ("slack", "target")
-
-    def __init__(self, dice: tuple[int, ...], slack: list[int], target: list[int]) -> None:
-        super().__init__(dice)
-        self.slack = slack
-        self.target = target
-
-    def save(self, me: list[int], opp: list[int], steps: list[Step], pips: int) -> None:
-        if len(steps) == len(self.dice) and me == self.target:
-            self.found.setdefault((tuple(me), tuple(opp)), tuple(steps))
-
-    def _step(
-        self,
-        me: list[int],
-        opp: list[int],
-        depth: int,
-        src: int,
-        dst: int,
-        top: int,
-        steps: list[Step],
-        pips: int,
-    ) -> None:
-        slack = self.slack
-        if 0 in slack[dst + 1 : src + 1]:
-            return
-        span = range(dst + 1, src + 1)
-        for p in span:
-            slack[p] -= 1
-        super()._step(me, opp, depth, src, dst, top, steps, pips)
-        for p in span:
-            slack[p] += 1
-
-
 def full_plays_to(
     position: Position, dice: Sequence[int], mover_after: Sequence[int]
 ) -> tuple[LegalPlay, ...]:
@@ -527,15 +520,20 @@ def full_plays_to(
     exactly the plays of :func:`legal_plays` that leave ``mover_after``
     (USBGF 4.2.3: both dice must be used if possible).  Only when none is found
     must the full search decide whether fewer dice, or the larger die alone,
-    was all that could be played.  The search follows only the steps that can
-    still end at ``mover_after`` (:class:`_Toward`), so it visits a handful of
-    sequences where :func:`legal_plays` visits them all.
+    was all that could be played.  A double needs no search at all: its one
+    play of four steps is found from the checkers (:func:`plain_double`).  A
+    non-double's search follows only the steps that can still end at
+    ``mover_after`` (:func:`_two_steps_to`), so it visits a handful of sequences
+    where :func:`legal_plays` visits them all.
 
     :raises InvalidDiceError: if ``dice`` is not two dice of 1-6.
     """
     d1, d2 = check_dice(dice)
-    me, opp = list(position.mover), list(position.opponent)
     target = list(mover_after)
+    if d1 == d2:
+        plain = plain_double(position, d1, target)
+        return () if plain is None else (plain,)
+    me, opp = list(position.mover), list(position.opponent)
     slack = [0] * 26
     above = 0
     for point in range(BAR, 0, -1):
@@ -544,14 +542,69 @@ def full_plays_to(
             return ()
         slack[point] = above
     found: dict[_Key, tuple[Step, ...]] = {}
-    if d1 == d2:
-        search = _Toward((d1,) * 4, slack, target)
-        search.run(me, opp, 0, 24, [])
-        found = search.found
-    else:
-        _two_steps_to(me, opp, d1, d2, slack, target, found)
-        _two_steps_to(me, opp, d2, d1, slack, target, found)
+    _two_steps_to(me, opp, d1, d2, slack, target, found)
+    _two_steps_to(me, opp, d2, d1, slack, target, found)
     return tuple(_legal_play(position, key, steps) for key, steps in found.items())
+
+
+def plain_double(position: Position, die: int, mover_after: Sequence[int]) -> LegalPlay | None:
+    """The play of four steps of ``die`` that leaves the mover's checkers as ``mover_after``,
+    if those steps, taken in the order the search takes them, are each legal in turn;
+    None if not (then only the search can say).
+
+    A step of a double from a point has one destination (``die`` lower, the bar in,
+    bearing off out), so how many steps leave each point follows from the checkers
+    before and after, from the bar down: a point's checkers and those arriving from
+    ``die`` higher, less those that stay.  Four steps in all, none negative, is one
+    play and the only one that leaves these checkers.  Taken as the search takes
+    them (the bar first, USBGF 4.2.1, then from the highest point down), each must
+    be legal on the board as it then is: no checker left on the bar, no landing on
+    a point the opponent holds with two or more, bearing off only with every
+    checker home and, with a die higher than the point, from the highest point.  A
+    play of four steps uses the most dice any play can (USBGF 4.2.3), so no other
+    play need be looked at: it is legal, and it is the play :func:`full_plays_to`'s
+    search would find, with the same steps in the same order.  A play taken in
+    another order could only be legal if this one is (moving the higher checkers
+    first never shuts a step that was open), so None means no play of four steps
+    leaves these checkers: the judge then needs every legal play, as for any play
+    of fewer dice.
+    """
+    me = list(position.mover)
+    opp = position.opponent
+    leaving = [0] * (BAR + 1 + die)
+    count = 0
+    for point in range(BAR, 0, -1):
+        steps = me[point] + leaving[point + die] - mover_after[point]
+        if steps < 0:
+            return None
+        leaving[point] = steps
+        count += steps
+    if count != 4:
+        return None
+    order: list[Step] = []
+    hits = set()
+    for src in range(BAR, 0, -1):
+        for _ in range(leaving[src]):
+            dst = max(src - die, 0)
+            if not me[src] or (me[BAR] and src != BAR):
+                return None
+            if dst:
+                if opp[25 - dst] >= 2:
+                    return None
+                if opp[25 - dst]:
+                    hits.add(dst)
+            else:
+                highest = max(point for point in range(1, BAR + 1) if me[point])
+                if highest > 6 or (src < die and src != highest):
+                    return None
+            me[src] -= 1
+            me[dst] += 1
+            order.append((src, dst))
+    after = list(opp)
+    for point in hits:
+        after[25 - point] = 0
+        after[BAR] += 1
+    return LegalPlay(tuple(order), frozenset(hits), Position.trusted(after, me))
 
 
 def _sources(me: list[int], opp: list[int], die: int) -> list[Step]:
@@ -588,10 +641,17 @@ def _two_steps_to(
     target: list[int],
     found: dict[_Key, tuple[Step, ...]],
 ) -> None:
-    """:class:`_Toward`'s search of a non-double, ``first`` die then ``second``, unrolled: the
-    same steps tried in the same order (:func:`_sources`), the same pruning by ``slack``, each
-    sequence of both dice that ends at ``target`` kept (its first sequence a result) in
-    ``found``; the board is changed in place and put back rather than copied at each step."""
+    """The sequences of a non-double, ``first`` die then ``second``, that end at ``target``,
+    in :meth:`_Search.run`'s order (:func:`_sources`), each new result's first sequence
+    kept in ``found``; the board is changed in place and put back.
+
+    Only the steps after which ``target`` can still be reached are followed.  Checkers
+    only move down, so a step from ``src`` to ``dst`` lowers by one the mover's count of
+    checkers on points ``dst + 1`` to ``src`` and above; once that count is below the
+    target's on some point, no later step can restore it.  ``slack[p]`` is how many more
+    checkers the mover has on ``p`` and above than the target; a step is followed only
+    if it leaves every slack at zero or more, so no sequence ending at the target is cut.
+    """
     for src, dst in _sources(me, opp, first):
         if 0 in slack[dst + 1 : src + 1]:
             continue
