@@ -60,9 +60,9 @@ class Spectator:
     @contextmanager
     def pages_seen(self) -> Iterator[Callable[[], list[dict[str, Any]]]]:
         """What each page the tab loads showed as it loaded, in order: its query, its cards,
-        its page line, the spotlight, the standings' first heading.  A turning wall shows a page for a second
-        or two; under load (CI) a test polling the address missed one, so the tab notes each
-        page itself (in its session storage, which outlives the page)."""
+        its page line, the spotlight, the standings' first heading.  A turning wall shows a
+        page for a second or two; under load (CI) a test polling the address missed one, so
+        the tab notes each page itself (in its session storage, which outlives the page)."""
         source = """addEventListener("DOMContentLoaded", function () {
           var seen = JSON.parse(sessionStorage.getItem("seen") || "[]");
           var wall = document.getElementById("wall"), rank = document.querySelector("th.rank");
