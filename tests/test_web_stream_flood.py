@@ -60,6 +60,38 @@ def _rss_kb(pid: int) -> int:
     return 0
 
 
+def _open_streams(port: int, count: int, opened: list[socket.socket], began: float) -> Counter[str]:
+    """Open ``count`` streams (kept in ``opened``), spread over the addresses; their first
+    lines counted ("closed": closed unanswered, "no answer": none within 20 s)."""
+    clients = []
+    for n in range(count):
+        client = socket.socket()
+        opened.append(client)
+        clients.append(client)
+        client.bind((f"127.0.0.{2 + n % ADDRESSES}", 0))
+        client.settimeout(5)
+        client.connect(("127.0.0.1", port))
+        client.sendall(b"GET /api/matches/final/events HTTP/1.1\r\nHost: t\r\n\r\n")
+        assert time.monotonic() - began < 40, "1,200 connections took over 40 s"
+    statuses: Counter[str] = Counter()
+    waiting = selectors.DefaultSelector()  # epoll: descriptors past 1,024
+    for client in clients:
+        waiting.register(client, selectors.EVENT_READ)
+    deadline, left = time.monotonic() + 20, len(clients)
+    while left and time.monotonic() < deadline:
+        for key, _ in waiting.select(0.5):
+            waiting.unregister(key.fileobj)
+            left -= 1
+            try:
+                head = key.fileobj.recv(64).split(b"\r\n")[0]  # type: ignore[union-attr]
+            except ConnectionResetError:  # closed with its request unread: a reset, not a FIN
+                head = b""
+            statuses[head.decode(errors="replace") or "closed"] += 1
+    waiting.close()
+    statuses["no answer"] += left
+    return statuses
+
+
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
 def test_normal_requests_stay_served_with_1200_idle_streams_under_ulimit_1024(
     tmp_path: Path,
@@ -85,31 +117,18 @@ def test_normal_requests_stay_served_with_1200_idle_streams_under_ulimit_1024(
             except OSError:
                 assert time.monotonic() < deadline, "serve did not start in 20 s"
                 time.sleep(0.1)
-        began = time.monotonic()
-        for n in range(STREAMS):
-            client = socket.socket()
-            opened.append(client)
-            client.bind((f"127.0.0.{2 + n % ADDRESSES}", 0))
-            client.settimeout(5)
-            client.connect(("127.0.0.1", port))
-            client.sendall(b"GET /api/matches/final/events HTTP/1.1\r\nHost: t\r\n\r\n")
-            assert time.monotonic() - began < 40, "1,200 connections took over 40 s"
+        # Opened as browsers open them: a stream the server closed unanswered is opened
+        # again (EventSource does), at most four times.  The server's waiting room (web/guard.py)
+        # closes the connections that waited longest once more wait than it allows: in a burst
+        # of 1,200 read more slowly than they came, that was up to 711 of them in one try.
         statuses: Counter[str] = Counter()
-        waiting = selectors.DefaultSelector()  # epoll: descriptors past 1,024
-        for client in opened:
-            waiting.register(client, selectors.EVENT_READ)
-        deadline, left = time.monotonic() + 20, len(opened)
-        while left and time.monotonic() < deadline:
-            for key, _ in waiting.select(0.5):
-                waiting.unregister(key.fileobj)
-                left -= 1
-                try:
-                    head = key.fileobj.recv(64).split(b"\r\n")[0]  # type: ignore[union-attr]
-                except ConnectionResetError:  # closed with its request unread: a reset, not a FIN
-                    head = b""
-                statuses[head.decode(errors="replace") or "closed"] += 1
-        waiting.close()
-        statuses["no answer"] += left
+        began, pending, tries = time.monotonic(), STREAMS, 0
+        while pending and tries < 5:
+            tries += 1
+            answered = _open_streams(port, pending, opened, began)
+            pending = answered.pop("closed", 0)
+            statuses += answered
+        statuses["closed"] = pending
         answers = [_get(port, "/api/matches/final") for _ in range(10)]
         page = _get(port, "/matches/final")
         rss = _rss_kb(server.pid)
@@ -119,7 +138,7 @@ def test_normal_requests_stay_served_with_1200_idle_streams_under_ulimit_1024(
         held, refused = statuses["HTTP/1.1 200 OK"], statuses["HTTP/1.1 429 Too Many Requests"]
         # the room the limit leaves (RESERVED_FILES); a stream that ended gives its place back
         assert LIMIT - 256 <= held <= LIMIT - 256 + 10
-        assert held + refused == STREAMS
+        assert held + refused == STREAMS, statuses  # none left unanswered
     finally:
         for client in opened:
             client.close()
