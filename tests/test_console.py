@@ -9,11 +9,11 @@ removed.  The ledger is then read through the front door.  The script path
 
 from __future__ import annotations
 
-import contextlib
 import fcntl
 import os
 import re
 import select
+import signal
 import struct
 import subprocess
 import sys
@@ -40,7 +40,10 @@ _WAIT = 60.0
 
 
 def _take_the_terminal() -> None:
-    """In the child: make the pseudo-terminal its controlling terminal, for Ctrl-C."""
+    """In the child: make the pseudo-terminal its controlling terminal, for Ctrl-C, and let
+    Ctrl-C interrupt it, as a shell at a terminal does: a test run started in the background
+    of a shell script ignores SIGINT, and a Python started with SIGINT ignored keeps it so."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
@@ -72,9 +75,9 @@ class Terminal:
     def type(self, keys: str) -> None:
         os.write(self.master, keys.encode())
 
-    def expect(self, text: str, wait: float = _WAIT) -> str:
+    def expect(self, text: str) -> str:
         """Wait for ``text`` after what was read so far; return the screen up to its end."""
-        deadline = time.monotonic() + wait
+        deadline = time.monotonic() + _WAIT
         while True:
             screen = self.screen
             found = screen.find(text, self.read_to)
@@ -83,17 +86,9 @@ class Terminal:
                 self.read_to = found + len(text)
                 return chunk
             if not self._read(deadline):
-                raise AssertionError(f"{text!r} never came; the screen:\n{screen[-3000:]}")
-
-    def ctrl_c(self, tries: int = 5) -> str:
-        """Press Ctrl-C until the console prompts again (see the Ctrl-C test for why once
-        may not do); return the screen up to that prompt."""
-        for _ in range(tries - 1):
-            self.type(CTRL_C)
-            with contextlib.suppress(AssertionError):
-                return self.expect(PROMPT, wait=3.0)
-        self.type(CTRL_C)
-        return self.expect(PROMPT)
+                status = self.process.poll()
+                ended = "running" if status is None else f"exited with {status}"
+                raise AssertionError(f"{text!r} never came ({ended}):\n{screen[-3000:]}")
 
     def line(self, keys: str) -> str:
         """Type ``keys`` and Enter; return what the console answered, up to its next prompt."""
@@ -251,13 +246,12 @@ def test_ctrl_c_drops_the_line_being_typed_and_ctrl_d_leaves(console: Terminal, 
     console.line("opening 3 1")
     console.type("move 8/5 6/5")
     console.expect("move 8/5 6/5")  # on the screen, as a scorekeeper sees it before Ctrl-C
-    # A person's Ctrl-C comes while readline waits for a key.  One that comes while the
-    # console is busy with the key before (microseconds, or longer on a loaded machine) is
-    # held until readline's wait is next interrupted (CPython's readline loop checks signals
-    # only then): nothing shows, and the person presses Ctrl-C again, which delivers both
-    # as one interrupt.
+    # A person's Ctrl-C comes while readline waits for a key.  One that comes in the
+    # microseconds readline spends on the key before is held until the next key
+    # (CPython's readline loop checks signals only when its wait is interrupted).
     time.sleep(0.5)
-    console.ctrl_c()
+    console.type(CTRL_C)
+    console.expect(PROMPT)
     console.type(CTRL_D)
     assert console.finish() == 0
     assert "Traceback" not in console.screen
