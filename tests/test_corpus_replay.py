@@ -28,6 +28,7 @@ from bgledger.rules.legal import legal_plays
 from bgledger.rules.notation import Play
 from bgledger.rules.position import Position
 from tests.conftest import shared_matches
+from tests.corpus import names
 from tests.gnubg_oracle import gnubg_moves, result_id, swapped_id
 from tests.test_import_corpus import events_of
 
@@ -66,11 +67,6 @@ class Turn:
         return judge(self.before.position, self.dice, Play.parse(self.played.play))
 
 
-def corpus_names() -> list[str]:
-    root = shared_matches()
-    return [str(path.relative_to(root)) for path in sorted(root.glob("*/*.mat"))]
-
-
 def turns(name: str) -> Iterator[Turn]:
     """Each roll with the player to play, and the event recorded after it."""
     events = events_of(name)
@@ -84,7 +80,7 @@ def turns(name: str) -> Iterator[Turn]:
 
 @cache
 def replayed() -> tuple[Turn, ...]:
-    return tuple(turn for name in corpus_names() for turn in turns(name))
+    return tuple(turn for name in names() for turn in turns(name))
 
 
 def flagged(turn: Turn) -> bool:
@@ -112,7 +108,7 @@ def gnubg_result_ids(position: Position, dice: tuple[int, int]) -> set[str] | No
 
 def test_every_game_imports_and_every_play_is_judged() -> None:
     outcomes = Counter(type(turn.played).__name__ for turn in replayed())
-    assert len(corpus_names()) == 313
+    assert len(names()) == 313
     assert outcomes["CheckersPlayed"] > 70_000
 
 

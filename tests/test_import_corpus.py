@@ -18,12 +18,11 @@ from typing import Any
 import pytest
 
 from bgledger.events import MatchEvent
-from bgledger.interchange.importer import ImportedMatch, matches_from_mat
-from bgledger.interchange.mat import read_mat_file
 from bgledger.interchange.mat_writer import export_mat
 from bgledger.interchange.sgf_writer import export_sgf
 from bgledger.projections.views.audit import history
 from tests.conftest import shared_matches
+from tests.corpus import imported
 from tests.gnubg_oracle import debian_gnubg, gnubg_read_mats
 
 POST_CRAWFORD_BY_EVIDENCE = {"online-2009/snowie-117.mat": 1}
@@ -33,14 +32,6 @@ POST_CRAWFORD_BY_EVIDENCE = {"online-2009/snowie-117.mat": 1}
 def expected() -> dict[str, dict[str, Any]]:
     lines = (shared_matches() / "expected-gnubg.jsonl").read_text().splitlines()
     return {entry["file"]: entry for entry in map(json.loads, lines)}
-
-
-@cache
-def imported(name: str) -> ImportedMatch:
-    path = shared_matches() / name
-    profile = "online" if name.startswith("online-") else "usbgf-2016"
-    (only,) = matches_from_mat(read_mat_file(path), name, profile=profile)
-    return only
 
 
 def names() -> list[str]:
