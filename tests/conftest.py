@@ -3,7 +3,10 @@ the web app's test client."""
 
 from __future__ import annotations
 
+import compileall
 import os
+import sys
+import tempfile
 import uuid
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -153,6 +156,77 @@ def client(ledger: Ledger) -> TestClient:
     return reading(bare_client(ledger), ledger)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _corpus_shared_by_the_workers(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """On a pytest-xdist worker, the folder where the workers share the corpus's import
+    (:mod:`tests.corpus`): beside the workers' own temporary folders."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        from tests import corpus
+
+        corpus.FOLDER = tmp_path_factory.getbasetemp().parent / "corpus"
+
+
+# -- bytecode -------------------------------------------------------------------------------
+
+PACKAGE_FOLDERS = ("cli", "ledger", "projections", "web")
+"""The folders the editable install maps ``bgledger`` onto (pyproject's package-dir)."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Before the workers start (on pytest-xdist's controller, or in a run of one process),
+    keep this run's bytecode: see :func:`keep_bytecode`."""
+    if not hasattr(config, "workerinput"):
+        keep_bytecode(config)
+
+
+def keep_bytecode(config: pytest.Config) -> None:
+    """Keep compiled bytecode, for this run and the next, where ``PYTHONDONTWRITEBYTECODE`` is
+    set (some CI images and containers set it).
+
+    With it set, every process compiles again from source each module it imports that has no
+    bytecode beside it: with an editable install all of bgledger, in each worker and in each
+    ``bgledger`` a test starts (the console, the servers, the killed imports), and each worker
+    rewrites every test module's asserts again.  A whole run on a quiet 2-CPU machine took
+    506 s of CPU with bytecode kept against 567 s without (bench/README.md, "The test suite's
+    time").  The bytecode goes under the temporary folder (``PYTHONPYCACHEPREFIX``), so the
+    source tree stays as the variable asks; the package and the test modules are compiled here,
+    once, before the workers start.
+    """
+    if not sys.dont_write_bytecode:
+        return
+    prefix = str(Path(tempfile.gettempdir()) / "bgledger-pycache")
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix = prefix
+    sys.dont_write_bytecode = False
+    for folder in (*PACKAGE_FOLDERS, "tests"):
+        compileall.compile_dir(REPO / folder, quiet=1, workers=0)
+    _rewrite_test_modules(config)
+
+
+def _rewrite_test_modules(config: pytest.Config) -> None:
+    """Rewrite the test modules' asserts once, as each worker's import would (pytest's own
+    functions: a pytest without them leaves it to the workers)."""
+    try:
+        from _pytest.assertion.rewrite import (
+            PYC_TAIL,
+            _read_pyc,
+            _rewrite_test,
+            _write_pyc,
+            assertstate_key,
+            get_cache_dir,
+        )
+
+        state = config.stash[assertstate_key]
+    except (ImportError, KeyError):
+        return
+    for path in [*sorted((REPO / "tests").glob("test_*.py")), REPO / "tests" / "conftest.py"]:
+        pyc = get_cache_dir(path) / (path.name[:-3] + PYC_TAIL)
+        if _read_pyc(path, pyc, state.trace) is None:
+            pyc.parent.mkdir(parents=True, exist_ok=True)
+            source_hash, code = _rewrite_test(path, config)
+            _write_pyc(state, code, source_hash, pyc)
+
+
 # -- the order the files run in ------------------------------------------------------------
 
 SLOWEST_FIRST = (
@@ -179,6 +253,20 @@ longest first: pytest-xdist hands out whole files in the order collected (pyproj
 ``--dist loadfile --no-loadscope-reorder``; without the latter it hands out the files with
 the most tests first, whatever their time), so these start first and the last files to
 finish are short ones, not a worker left alone with a two-minute file while the other is idle."""
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """Workers for ``-n auto`` (pyproject's addopts): three for every two CPUs, at least two.
+
+    On one worker a CPU, a third of a whole run's time on a quiet 2-CPU machine was spent
+    waiting, not computing: on Chromium drawing a page, on a server or a killed import in
+    another process, on PostgreSQL, on a slow client's timeout.  A third worker fills those
+    waits (bench/README.md, "The test suite's time").  ``PYTEST_XDIST_AUTO_NUM_WORKERS``
+    still decides where it is set."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(2, (cpus or 1) * 3 // 2)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
