@@ -20,6 +20,7 @@ import pickle
 import time
 from functools import cache
 from pathlib import Path
+from typing import cast
 
 from bgledger.interchange.importer import ImportedMatch, matches_from_mat
 from bgledger.interchange.mat import read_mat_file
@@ -101,9 +102,7 @@ class _Shared:
             data = self._pickle(index).read_bytes()
         except FileNotFoundError:
             return None
-        found = pickle.loads(data)
-        assert isinstance(found, ImportedMatch)
-        return found
+        return cast(ImportedMatch, pickle.loads(data))
 
     def _claim(self, index: int) -> bool:
         try:

@@ -154,8 +154,8 @@ def test_normal_requests_stay_served_with_1200_idle_streams_under_ulimit_1024(
             server.kill()
             server.wait(5)
         log.close()
-    said = (tmp_path / "serve.log").read_bytes()
-    print(said.decode(errors="replace")[-3000:])
+        said = (tmp_path / "serve.log").read_bytes()
+        print(said.decode(errors="replace")[-3000:])  # shown with a failure above, too
     assert len(said) < 20_000, said[-2000:]
     assert b"at most 768 live streams" in said  # the banner says it could not raise the limit
     assert os.path.getsize(tmp_path / "serve.log") == len(said)
