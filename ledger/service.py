@@ -702,13 +702,15 @@ class Ledger:
 
     :param url: a SQLAlchemy URL (``sqlite:///bgledger.db`` by default;
         ``sqlite:///:memory:`` for a throwaway ledger; PostgreSQL for a tournament).
-    :param cache_size: keep this many matches in memory between commands (for
-        long-lived processes: ``record``, ``import``, a web server); each use
-        still reads any events other scorekeepers added since.
+    :param cache_size: keep this many matches in memory between commands, so that a
+        command on a match folds on from the events stored since the last, not the whole
+        match again (a script recording line by line would otherwise fold the match once a
+        line); each use still reads any events other scorekeepers added since.  A one-shot
+        command, which decides once, gives 0 (keeping costs a copy of the match).
     :raises sqlalchemy.exc.ArgumentError: for a URL that is not a database URL.
     """
 
-    def __init__(self, url: str = DEFAULT_URL, *, cache_size: int = 0) -> None:
+    def __init__(self, url: str = DEFAULT_URL, *, cache_size: int = 16) -> None:
         self.url = url
         self._store = MatchStore(url, cache_size=cache_size)
         self._models: ReadModels | None = None

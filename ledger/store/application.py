@@ -78,9 +78,9 @@ class MatchStore(Application[UUID]):
     """The match ledger on one SQLAlchemy database.
 
     :param url: a SQLAlchemy URL; ``sqlite:///:memory:`` for a throwaway ledger.
-    :param cache_size: keep this many matches in memory between commands (for
-        long-lived processes such as ``record`` and ``import``); each use still
-        reads any events other scorekeepers added since.
+    :param cache_size: keep this many matches in memory between commands (as
+        :class:`bgledger.Ledger`'s); each use still reads any events other scorekeepers
+        added since.
     """
 
     name = "bgledger"
@@ -88,7 +88,7 @@ class MatchStore(Application[UUID]):
     snapshotting_projectors: ClassVar[dict[type[Any], Any]] = {Match: project_match}
     snapshot_class = MatchSnapshot
 
-    def __init__(self, url: str = DEFAULT_URL, *, cache_size: int = 0) -> None:
+    def __init__(self, url: str = DEFAULT_URL, *, cache_size: int = 16) -> None:
         env = {
             "PERSISTENCE_MODULE": "bgledger.store.recorder:LedgerFactory",
             "SQLALCHEMY_URL": url,
