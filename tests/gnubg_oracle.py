@@ -209,9 +209,9 @@ def _explained_by_dice(steps: Sequence[Step], dice: tuple[int, int]) -> bool:
 
 def decode_move(raw: Sequence[int], dice: tuple[int, int], score: float) -> GnubgMove:
     """Decode one move tuple of ``find_best_moves``, detecting truncation."""
-    flat = tuple(int(x) for x in raw)
-    steps = tuple((flat[i], flat[i + 1]) for i in range(0, len(flat) - 1, 2))
+    flat = tuple(map(int, raw))
     odd = len(flat) % 2 == 1
+    steps = tuple(zip(flat[0 : len(flat) - odd : 2], flat[1::2], strict=True))
     off_from = flat[-1] if odd else None
     truncated = odd or not _explained_by_dice(steps, dice)
     return GnubgMove(flat, steps, truncated, off_from, score)
