@@ -194,8 +194,8 @@ def temporary_files_in_memory() -> None:
     system with room, unless ``TMPDIR`` says where they go.
 
     A SQLite commit waits for the disk twice (its journal, then the file): on a disk, the
-    database-heavy files spent a tenth of their time in those waits.  What the tests check
-    does not depend on the disk: their crashes kill processes, not the machine.
+    database-heavy files ran 5% slower.  What the tests check does not depend on the disk:
+    their crashes kill processes, not the machine.
     """
     shared = Path("/dev/shm")
     if os.environ.get("TMPDIR") or not shared.is_dir() or not os.access(shared, os.W_OK):
