@@ -260,57 +260,45 @@ def _rewrite_test_modules(config: pytest.Config) -> None:
 
 SLOWEST_FIRST = (
     "test_import_corpus.py",
-    "test_crash_readmodels.py",
-    "test_corpus_replay.py",
-    "test_crash.py",
-    "test_feed_incremental.py",
     "test_web_offline_browser.py",
-    "test_vocabulary.py",
-    "test_mat_writer.py",
-    "test_vocabulary_recorded.py",
-    "test_store.py",
-    "test_json_stream.py",
-    "test_clock_properties.py",
+    "test_crash_readmodels.py",
     "test_web_heavy.py",
-    "test_fuzz_cli.py",
-    "test_legal_gnubg.py",
-    "test_lines.py",
-    "test_authority.py",
-    "test_web_slow_clients.py",
+    "test_corpus_replay.py",
     "test_web_wall_browser.py",
-    "test_readmodels.py",
-    "test_web_pad_phone_browser.py",
-    "test_concurrency.py",
-    "test_web_pad_table_browser.py",
-    "test_web_live_reconnect_browser.py",
-    "test_recorder_contract.py",
-    "test_integrity.py",
-    "test_concurrency_many.py",
-    "test_legal_oracle.py",
+    "test_crash.py",
+    "test_web_slow_clients.py",
     "test_judge_doubles.py",
-    "test_web_private.py",
-    "test_web_pad_browser.py",
-    "test_codec_change.py",
-    "test_web_delay.py",
-    "test_web_desk_and_spectators.py",
-    "test_trust.py",
+    "test_web_live_reconnect_browser.py",
+    "test_legal_gnubg.py",
+    "test_recorder_contract.py",
+    "test_json_stream.py",
+    "test_web_pad_phone_browser.py",
+    "test_legal_oracle.py",
+    "test_web_pad_table_browser.py",
+    "test_fuzz_cli.py",
+    "test_readmodels.py",
+    "test_mat_writer.py",
+    "test_store.py",
     "test_legal_properties.py",
-    "test_web_pad_now_browser.py",
-    "test_web_stream_flood.py",
-    "test_console.py",
+    "test_web_delay.py",
+    "test_feed_incremental.py",
+    "test_web_desk_and_spectators.py",
+    "test_people_views.py",
+    "test_web_director_browser.py",
+    "test_vocabulary.py",
+    "test_bounds_readmodels.py",
+    "test_concurrency.py",
+    "test_web_pad_browser.py",
     "test_fuzz_corpus.py",
-    "test_ids.py",
-    "test_rulings_properties.py",
-    "test_wall_standings_browser.py",
-    "test_importer.py",
+    "test_web_console_browser.py",
 )
-"""The files that take 8 s or more, longest first, as a whole run on a quiet 2-CPU machine
-measured them (bench/README.md, "The test suite's time"): pytest-xdist hands out whole files
-in the order collected (pyproject's addopts: ``--dist loadfile --no-loadscope-reorder``;
+"""The files that take 8 s or more, as a whole run on a quiet 2-CPU machine measured them
+(bench/README.md, "The test suite's time"), longest first, one that mostly computes, then one
+that mostly waits (on a browser, a server, a timeout), in turn.  pytest-xdist hands out whole
+files in the order collected (pyproject's addopts: ``--dist loadfile --no-loadscope-reorder``;
 without the latter it hands out the files with the most tests first, whatever their time).
 These start first, so the last files to finish are short ones, not a worker left alone with a
-long file; and the files that mostly wait (a browser, a server, a timeout) start among those
-that compute, not all together at the end, when their waits would leave the CPUs idle."""
+long file; and the waits run beside computing, not together with the CPUs idle."""
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
