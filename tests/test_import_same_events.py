@@ -36,6 +36,7 @@ from bgledger.commands import decide
 from bgledger.commands.match import match_uuid
 from bgledger.service import Ledger
 from tests.conftest import shared_matches
+from tests.corpus import profile_for
 
 FIXTURE = Path(__file__).parent / "fixtures" / "import_sample.json"
 T0 = datetime.fromisoformat("2026-11-28T22:00:00+00:00")
@@ -59,10 +60,6 @@ def fix_time(patch: Any) -> None:
 def sample(root: Path) -> list[Path]:
     """Every 16th file of the corpus, sorted: 20 files of both folders."""
     return sorted(root.glob("*/*.mat"))[::EVERY]
-
-
-def profile_for(path: Path) -> str:
-    return "online" if path.parent.name == "online-2009" else "usbgf-2016"
 
 
 def _digest(rows: list[tuple[Any, ...]]) -> str:
@@ -115,7 +112,7 @@ def imported(root: Path, folder: Path) -> dict[str, Any]:
     try:
         for one in sample(root):
             name = str(one.relative_to(root))
-            done = ledger.import_file(one, profile=profile_for(one), by="import")
+            done = ledger.import_file(one, profile=profile_for(name), by="import")
             ids[name] = [match.match_id for match in done]
     finally:
         ledger.close()
