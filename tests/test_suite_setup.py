@@ -8,6 +8,7 @@ import multiprocessing
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,8 +38,9 @@ def test_the_variable_of_pytest_xdist_still_decides(monkeypatch: pytest.MonkeyPa
 NAMES = tuple(f"folder/{n:03}.mat" for n in range(60))
 
 
-def _worker(folder: Path, log: Path, order: int) -> None:
-    """A worker asking for every file (the second one from the last), logging its imports."""
+def _worker(folder: Path, log: Path, order: int, start: Any) -> None:
+    """A worker asking for every file (the second one from the last), logging its imports;
+    ``start``: a barrier both workers pass before asking, so that they ask at once."""
     corpus.FOLDER = folder
     corpus.names = lambda: NAMES  # type: ignore[assignment]
 
@@ -49,6 +51,7 @@ def _worker(folder: Path, log: Path, order: int) -> None:
         return f"imported {name}"
 
     corpus.import_one = import_one  # type: ignore[assignment]
+    start.wait(30)
     for name in NAMES[::order]:
         assert corpus.imported(name) == f"imported {name}"  # type: ignore[comparison-overlap]
 
@@ -56,7 +59,11 @@ def _worker(folder: Path, log: Path, order: int) -> None:
 def test_two_workers_asking_at_once_import_each_file_once_between_them(tmp_path: Path) -> None:
     log = tmp_path / "imports.log"
     fork = multiprocessing.get_context("fork")
-    workers = [fork.Process(target=_worker, args=(tmp_path / "corpus", log, o)) for o in (1, -1)]
+    start = fork.Barrier(2)
+    workers = [
+        fork.Process(target=_worker, args=(tmp_path / "corpus", log, order, start))
+        for order in (1, -1)
+    ]
     for worker in workers:
         worker.start()
     for worker in workers:
