@@ -90,8 +90,8 @@ from bgledger.projections.state.corrected import in_force
 from bgledger.projections.state.fold import MatchState, Phase, apply_in_force, seat
 from bgledger.rules.errors import BgLedgerError, RulesError
 from bgledger.rules.judge import play_result
-from bgledger.rules.legal import legal_plays
-from bgledger.rules.notation import Play
+from bgledger.rules.legal import full_plays_to, legal_plays
+from bgledger.rules.notation import Play, parse_play
 from bgledger.rules.position import Position
 
 __all__ = ["NotAMatchError", "UnwritableNameError", "export_mat"]
@@ -313,7 +313,7 @@ def _roll_text(
     """
     roll = f"{dice[0]}{dice[1]}: "
     try:
-        play = Play.parse(event.play)
+        play = parse_play(event.play)
     except RulesError:
         return event.play if _DICE.match(event.play) else roll + event.play
     steps = [(m.source, m.destination) for m in play.written]
@@ -335,12 +335,19 @@ def _roll_text(
 def _legal_steps(
     position: Position, dice: tuple[int, int], play: Play
 ) -> tuple[list[tuple[int, int]], frozenset[int]] | None:
-    """The one-die steps and hits of the legal play that leaves the board as ``play`` does."""
+    """The one-die steps and hits of the legal play that leaves the board as ``play`` does:
+    the first such play :func:`legal_plays` lists, whose steps gnubg writes.
+
+    A play that uses every die is looked for first among the few that lead to its
+    checkers (:func:`full_plays_to`, in :func:`legal_plays`'s order, as the judge
+    does); only a play of fewer dice needs every legal play generated.
+    """
     try:
         result = play_result(position, play)
     except RulesError:
         return None
-    for option in legal_plays(position, dice):
+    options = full_plays_to(position, dice, result.opponent) or legal_plays(position, dice)
+    for option in options:
         if option.result == result:
             return list(option.steps), option.hits
     return None
