@@ -11,8 +11,11 @@ surfaces and the record, never the director's desk or console; ``publish
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx2 as httpx
 import pytest
@@ -268,3 +271,31 @@ def _until(lines: Iterator[str], wanted: str) -> Iterator[str]:
         yield line
         if line.startswith(wanted):
             return
+
+
+def test_readers_arriving_together_ask_the_front_door_once(
+    ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """200 spectators' pages opening at once (a server restarted, every page reconnecting) ask
+    whether the match may be read once, not once each: each asking took a thread and a
+    database connection (issue 34: under load, past the open-files limit, 503s)."""
+    ledger.publish(EVENT, on=True, by="Dana")
+    asked: list[str] = []
+    may_read = ledger.may_read
+
+    def slow_may_read(match_id: str, *args: Any, **kwargs: Any) -> bool:
+        asked.append(match_id)
+        time.sleep(0.2)  # a busy database: every reader arrives while it is asked
+        return may_read(match_id, *args, **kwargs)
+
+    monkeypatch.setattr(ledger, "may_read", slow_may_read)
+    app = create_app(ledger)
+
+    async def together() -> list[int]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            answers = await asyncio.gather(*(http.get("/api/matches/final") for _ in range(200)))
+        return [answer.status_code for answer in answers]
+
+    assert asyncio.run(asyncio.wait_for(together(), 60)) == [200] * 200
+    assert asked == ["final"]

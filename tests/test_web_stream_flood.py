@@ -30,6 +30,10 @@ pytestmark = pytest.mark.slow
 STREAMS = 1200
 ADDRESSES = 30
 LIMIT = 1024
+QUIET = 15.0
+"""Seconds with no stream answered after which the streams still unanswered count as unanswered."""
+AT_MOST = 120.0
+"""Seconds after which they do whatever happens."""
 
 
 def _free_port() -> int:
@@ -62,7 +66,11 @@ def _rss_kb(pid: int) -> int:
 
 def _open_streams(port: int, count: int, opened: list[socket.socket], began: float) -> Counter[str]:
     """Open ``count`` streams (kept in ``opened``), spread over the addresses; their first
-    lines counted ("closed": closed unanswered, "no answer": none within 20 s)."""
+    lines counted ("closed": closed unanswered, "no answer": none by the time the server had
+    answered none of them for :data:`QUIET` seconds, or after :data:`AT_MOST`).
+
+    The wait follows the answers, not a clock: a loaded machine (a whole test run beside
+    this server, two CPUs) answers the same streams more slowly, not differently."""
     clients = []
     for n in range(count):
         client = socket.socket()
@@ -77,9 +85,10 @@ def _open_streams(port: int, count: int, opened: list[socket.socket], began: flo
     waiting = selectors.DefaultSelector()  # epoll: descriptors past 1,024
     for client in clients:
         waiting.register(client, selectors.EVENT_READ)
-    deadline, left = time.monotonic() + 20, len(clients)
-    while left and time.monotonic() < deadline:
+    left, last, end = len(clients), time.monotonic(), time.monotonic() + AT_MOST
+    while left and time.monotonic() - last < QUIET and time.monotonic() < end:
         for key, _ in waiting.select(0.5):
+            last = time.monotonic()
             waiting.unregister(key.fileobj)
             left -= 1
             try:

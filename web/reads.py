@@ -180,6 +180,7 @@ class ReadGate:
         self.routes = routes
         self.answer = answer
         self._rechecked: dict[tuple[object, ...], tuple[float, bool, int]] = {}
+        self._asking: dict[tuple[object, ...], asyncio.Future[tuple[bool, int]]] = {}
 
     def _route(self, scope: Scope) -> tuple[Read, dict[str, str]]:
         for route in self.routes:
@@ -248,13 +249,39 @@ class ReadGate:
         a spectator): asked of the front door once a :data:`RECHECK_SECONDS` for every
         request of one reader of one thing (a room of spectators on one match, or 1,000
         streams opened at once, cost one question a second, not one a request); so a change
-        of publication shows within that time."""
+        of publication shows within that time.
+
+        The requests that come while the question is being asked wait for its answer:
+        1,000 pages reconnecting at once (a server restarted) ask it once, not once each
+        (each asking took a thread and a database connection, and past the open-files
+        limit the database could not be opened: 503)."""
         key = (read.shows, tuple(sorted(params.items())), grant, self.ledger.publication_changes)
         now = time.monotonic()
         known = self._rechecked.get(key)
         if known is not None and now - known[0] < RECHECK_SECONDS:
             return known[1], known[2]
-        may, delay = await run_in_threadpool(self._may, read, params, grant)
+        asking = self._asking.get(key)
+        if asking is None:
+            asking = self._asking[key] = asyncio.ensure_future(
+                self._ask(key, now, read, params, grant)
+            )
+            asking.add_done_callback(_heard)
+        # shielded: a client that goes away stops waiting, not the question the others wait on
+        return await asyncio.shield(asking)
+
+    async def _ask(
+        self,
+        key: tuple[object, ...],
+        now: float,
+        read: Read,
+        params: dict[str, str],
+        grant: Grant | None,
+    ) -> tuple[bool, int]:
+        """:meth:`_may` in the thread pool, its answer kept as of ``now`` for :meth:`_still`."""
+        try:
+            may, delay = await run_in_threadpool(self._may, read, params, grant)
+        finally:
+            del self._asking[key]
         if len(self._rechecked) >= RECHECKS_KEPT:  # bounded: forget the oldest
             self._rechecked.pop(next(iter(self._rechecked)))
         self._rechecked[key] = (now, may, delay)
@@ -312,6 +339,13 @@ class ReadGate:
                 task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+
+
+def _heard(asked: asyncio.Future[tuple[bool, int]]) -> None:
+    """Take a question's error as heard: the readers who waited for it were each answered
+    with it, or had gone (asyncio would log it as never retrieved)."""
+    if not asked.cancelled():
+        asked.exception()
 
 
 def _delayed_refusal(params: dict[str, str], delay: int) -> str:
