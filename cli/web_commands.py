@@ -92,6 +92,8 @@ def serve(
         host=host,
         port=port,
         http=guarded_protocol(WaitingRoom()),
+        # out of file descriptors, asyncio retries accepting once, not once a connection
+        loop="bgledger.web.guard:ServingLoop",
         log_level="warning",
         timeout_graceful_shutdown=3,
         ssl_certfile=tls.get("certfile"),

@@ -14,8 +14,11 @@ connection and every wait is bounded.
 from __future__ import annotations
 
 import http.client
+import json
 import resource
 import socket
+import subprocess
+import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -226,3 +229,95 @@ def test_1100_half_sent_requests_under_ulimit_1024_leave_reads_answering(
         for client in opened:
             client.close()
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+# Run in a process of its own: it lowers its open-files limit to 64.
+_OUT_OF_DESCRIPTORS = r'''
+import asyncio, json, os, resource, socket, sys
+from bgledger.web.guard import ServingLoop
+
+resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+retries, errors, accepted = [], [], []
+
+
+class Counted(asyncio.Protocol):
+    def connection_made(self, transport):
+        accepted.append(transport)
+
+
+def hog():
+    """Every descriptor left, taken."""
+    held = []
+    try:
+        while True:
+            held.append(open(os.devnull))
+    except OSError:
+        return held
+
+
+def connect(port, count):
+    made = []
+    for _ in range(count):
+        client = socket.socket()
+        client.setblocking(False)
+        try:
+            client.connect(("127.0.0.1", port))
+        except BlockingIOError:
+            pass
+        made.append(client)
+    return made
+
+
+async def scenario():
+    loop = asyncio.get_running_loop()
+    later = loop.call_later
+
+    def counting(delay, callback, *args, **kwargs):
+        if getattr(callback, "__name__", "") == "_start_serving":
+            retries.append(delay)
+        return later(delay, callback, *args, **kwargs)
+
+    loop.call_later = counting
+    loop.set_exception_handler(lambda _loop, context: errors.append(context["message"]))
+    server = await loop.create_server(Counted, "127.0.0.1", 0, backlog=512)
+    port = server.sockets[0].getsockname()[1]
+    held = hog()
+    for spare in held[-3:]:
+        spare.close()
+    clients = connect(port, 3)  # the last descriptors: the server cannot accept them
+    await asyncio.sleep(0.5)
+    turn = {"retries": len(retries), "accepted": len(accepted)}
+    for file in held[:-3]:
+        file.close()
+    await asyncio.sleep(1.5)  # the retry, a second on: descriptors free again
+    freed = {"accepted": len(accepted), "errors": len(errors)}
+    held = hog()
+    held.pop().close()
+    clients += connect(port, 1)
+    await asyncio.sleep(0.5)  # out again: a retry is waiting as the server stops
+    server.close()
+    await server.wait_closed()
+    for file in held:
+        file.close()
+    logged = len(errors)
+    await asyncio.sleep(1.5)  # the retry comes after the server stopped
+    print(json.dumps({"turn": turn, "freed": freed, "after_stop": len(errors) - logged}))
+
+
+with asyncio.Runner(loop_factory=ServingLoop) as runner:
+    runner.run(scenario())
+'''
+
+
+def test_out_of_descriptors_the_server_retries_accepting_once_and_then_accepts() -> None:
+    """``serve``'s event loop (bgledger.web.guard.ServingLoop) out of file descriptors:
+    asyncio's own set a retry for every connection it tried to accept in the turn (511
+    from one turn of a 512 backlog, each a traceback once the server stopped)."""
+    done = subprocess.run(
+        [sys.executable, "-c", _OUT_OF_DESCRIPTORS], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    said = json.loads(done.stdout)
+    assert said["turn"] == {"retries": 1, "accepted": 0}  # one retry, a second later
+    assert said["freed"] == {"accepted": 3, "errors": 1}  # then all three, one error logged
+    assert said["after_stop"] == 0  # a retry after the server stopped does nothing

@@ -28,9 +28,11 @@ it (:data:`bgledger.web.body.BODY_SECONDS`).
 from __future__ import annotations
 
 import asyncio
+import errno
 import resource
+import socket
 from collections import OrderedDict
-from typing import Protocol
+from typing import Any, Protocol
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -39,6 +41,7 @@ __all__ = [
     "REQUEST_SECONDS",
     "WAITING_PER_CLIENT",
     "WAITING_TOTAL",
+    "ServingLoop",
     "WaitingRoom",
     "guarded_protocol",
     "waiting_room",
@@ -209,3 +212,62 @@ def guarded_protocol(room: WaitingRoom, seconds: float = REQUEST_SECONDS) -> typ
 
     Guarded.__name__ = Guarded.__qualname__ = "GuardedH11Protocol"
     return Guarded
+
+
+_OUT_OF = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
+"""The errors of ``accept`` for want of a resource (asyncio waits a second, then accepts again)."""
+
+
+class ServingLoop(asyncio.SelectorEventLoop):
+    """asyncio's event loop, but out of file descriptors it waits once, not once a connection.
+
+    asyncio accepts up to the listen backlog's count of connections a turn (uvicorn's 2,048).
+    Until python/cpython#151615 (June 2026; Python 3.11 takes security fixes only) a failed
+    ``accept`` for want of a file descriptor did not end that turn: each of the remaining tries failed too and set its
+    own retry a second later, 2,047 of them from one turn, then as many again from each
+    turn after (a venue's server at the open-files limit spent its CPU on them and left
+    1,000 streams unanswered), and every retry left after the server stopped logged a
+    traceback (3.4 MB in one test's log).  Here the turn ends at the first such failure,
+    as CPython's own fix does, and a retry that finds the server stopped does nothing.
+    ``uvicorn.Config(loop="bgledger.web.guard:ServingLoop")``.
+    """
+
+    def _accept_connection(
+        self, protocol_factory: Any, sock: socket.socket, *args: Any, **kwargs: Any
+    ) -> None:
+        listening = sock.listening if isinstance(sock, _Listening) else sock
+        # asyncio's own (private, not in typeshed), its arguments passed on as given
+        accept = super()._accept_connection  # type: ignore[misc]
+        accept(protocol_factory, _Listening(listening), *args, **kwargs)
+
+    def _start_serving(
+        self, protocol_factory: Any, sock: socket.socket, *args: Any, **kwargs: Any
+    ) -> None:
+        if sock.fileno() == -1:  # a retry that comes after the server stopped: closed
+            return
+        super()._start_serving(protocol_factory, sock, *args, **kwargs)  # type: ignore[misc]
+
+
+class _Listening:
+    """A listening socket, for one turn of asyncio's accept loop: after an ``accept`` failed
+    for want of a resource, the next one says there is nothing more to accept (the turn
+    ends, with the one retry that failure set)."""
+
+    def __init__(self, listening: socket.socket) -> None:
+        self.listening = listening
+        self._out = False
+
+    def accept(self) -> tuple[socket.socket, Any]:
+        if self._out:
+            raise BlockingIOError(errno.EAGAIN, "the turn ended at a failed accept")
+        try:
+            return self.listening.accept()
+        except OSError as error:
+            self._out = error.errno in _OUT_OF
+            raise
+
+    def fileno(self) -> int:
+        return self.listening.fileno()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.listening, name)
