@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from bgledger.rules.errors import InvalidPlayError
 from bgledger.rules.judge import judge
-from bgledger.rules.legal import Step, legal_plays, plain_double
+from bgledger.rules.legal import LegalPlay, Step, legal_plays, plain_double
 from bgledger.rules.notation import Play
 from bgledger.rules.position import BAR, Position
 from tests.strategies import game_positions
@@ -72,11 +72,17 @@ def _candidates(position: Position, die: int, data: st.DataObject) -> list[tuple
 
 def _check(position: Position, die: int, data: st.DataObject) -> None:
     dice = (die, die)
-    options = legal_plays(position, dice)
+    # the plays of four steps by the checkers they leave, in the search's order (looked up
+    # once a candidate, not searched: a board's hundreds of candidates by its thousands of plays)
+    full_by_after: dict[tuple[int, ...], tuple[LegalPlay, ...]] = {}
+    for option in legal_plays(position, dice):
+        if option.dice_used == 4:
+            after = option.result.opponent
+            full_by_after[after] = (*full_by_after.get(after, ()), option)
     candidates = _candidates(position, die, data)
     for steps in candidates:
         after = _after(position, steps)
-        full = tuple(o for o in options if o.dice_used == 4 and o.result.opponent == after)
+        full = full_by_after.get(after, ())
         fast = plain_double(position, die, after)
         # None only where no play of four steps leaves these checkers; else that one play.
         assert (() if fast is None else (fast,)) == full, (position.position_id, dice, steps)
