@@ -23,9 +23,9 @@ import pytest
 from bgledger.events import CheckersPlayed, MatchEvent, UnplayablePlayRecorded
 from bgledger.interchange.mat import MatGame, read_mat_file
 from bgledger.projections.state.fold import MatchState, Phase, fold
-from bgledger.rules.judge import Judgement, judge
+from bgledger.rules.judge import play_result
 from bgledger.rules.legal import legal_plays
-from bgledger.rules.notation import Play
+from bgledger.rules.notation import Play, parse_play
 from bgledger.rules.position import Position
 from tests.conftest import shared_matches
 from tests.corpus import names
@@ -61,10 +61,10 @@ class Turn:
         assert self.before.dice is not None
         return self.before.dice
 
-    def judged(self) -> Judgement:
-        """The judge's verdict on the recorded play, on the board the importer had."""
+    def result(self) -> Position:
+        """The board the recorded play leaves, the opponent on roll, as the fold makes it."""
         assert isinstance(self.played, CheckersPlayed)
-        return judge(self.before.position, self.dice, Play.parse(self.played.play))
+        return play_result(self.before.position, parse_play(self.played.play))
 
 
 def turns(name: str) -> Iterator[Turn]:
@@ -136,27 +136,27 @@ def test_each_broken_game_goes_wrong_where_listed() -> None:
 
 
 def test_every_verdict_agrees_with_gnubg() -> None:
-    """Legal: the result is one of gnubg's.  Illegal: it is none of them."""
+    """Recorded legal: the board the play leaves is one of gnubg's results.  Recorded
+    illegal: it is none of them."""
     disagreements = []
     checked: Counter[str] = Counter()
     for turn in replayed():
-        if not isinstance(turn.played, CheckersPlayed):
+        played = turn.played
+        if not isinstance(played, CheckersPlayed):
             continue
-        verdict = turn.judged()
-        where = (turn.name, turn.before.game, turn.played.originator_version)
-        assert verdict.legal == turn.played.legal, where  # as the importer recorded it
-        results = gnubg_result_ids(verdict.position, verdict.dice)
+        where = (turn.name, turn.before.game, played.originator_version)
+        position, dice = turn.before.position, turn.dice
+        results = gnubg_result_ids(position, dice)
         if results is None:
             # the binding cut a bear-off short: at least the number of plays must agree
             checked["truncated"] += 1
-            counts = len(gnubg_moves(verdict.position.to_gnubg_board(), verdict.dice))
-            if counts != len(legal_plays(verdict.position, verdict.dice)):
+            counts = len(gnubg_moves(position.to_gnubg_board(), dice))
+            if counts != len(legal_plays(position, dice)):
                 disagreements.append((*where, "count", counts))
             continue
-        ours = verdict.result.position_id
-        if (ours in results) != verdict.legal:
-            disagreements.append((*where, turn.played.play, verdict.reason))
-        checked["legal" if verdict.legal else "illegal"] += 1
+        if (turn.result().position_id in results) != played.legal:
+            disagreements.append((*where, played.play, played.legal))
+        checked["legal" if played.legal else "illegal"] += 1
     assert disagreements == []
     assert checked["illegal"] >= 40  # of 62; the rest are bear-offs the binding truncates
     assert checked["truncated"] < checked["legal"] // 5  # 11,351 bear-off positions
