@@ -92,6 +92,10 @@ def test_a_ruling_line_reads_as_the_command_lines_options(
         ("correct-score 3 --reason why", "correct-score A-B"),
         ("revert 6 --ruled-by king --reason why", "'king': one of director, committee, players"),
         ("revert 6 --rule --reason why", "--rule needs a value"),
+        # the option escaped into a word, as a shell reads it (found by tests/test_fuzz_cli.py:
+        # a traceback, ValueError "'--rule' is not in list")
+        ("correct-call a \\ --rule a --reason a", "correct-call EVENT"),
+        ("revert 6 '--rule a' --reason why", "revert EVENT"),
     ],
 )
 def test_a_ruling_line_that_names_nothing_is_refused_quoting_it(line: str, says: str) -> None:

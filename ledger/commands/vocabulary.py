@@ -171,10 +171,15 @@ class Words:
         return reason
 
     def option(self, name: str, usage: str) -> str | None:
-        """``NAME VALUE`` (``--rule "USBGF 4.2.3(f)"``, quotes respected), taken out."""
+        """``NAME VALUE`` (``--rule "USBGF 4.2.3(f)"``, quotes respected), taken out.
+
+        Read as a shell reads it: a name quoted or escaped into a word (``\\ --rule``)
+        is that word, not the option."""
         if name not in self.rest:
             return None
         self.rest = list(self.quoted())
+        if name not in self.rest:
+            return None
         at = self.rest.index(name)
         if at + 1 >= len(self.rest):
             raise InvalidActionError(f"{self.line!r}: {name} needs a value: {usage!r}")
