@@ -316,6 +316,22 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Run :data:`SLOWEST_FIRST` first, in its order; the rest as collected (a stable sort)."""
-    rank = {name: n for n, name in enumerate(SLOWEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+    """Run :data:`SLOWEST_FIRST` first, in its order; then the rest, the browser files spread
+    among the others (:func:`spread`), each file's tests as collected (a stable sort)."""
+    rank: dict[str, float] = {name: n for n, name in enumerate(SLOWEST_FIRST)}
+    rest = [name for name in dict.fromkeys(item.path.name for item in items) if name not in rank]
+    rank |= {name: len(SLOWEST_FIRST) + share for name, share in spread(rest).items()}
+    items.sort(key=lambda item: rank[item.path.name])
+
+
+def spread(names: list[str]) -> dict[str, float]:
+    """Each file's place, from 0 to 1: the browser files (``*_browser.py``, which mostly wait
+    on Chromium) evenly among the others, each kind in its own order.
+
+    As collected, the browser files came last (``test_web_*``), together: the last 40 s of a
+    whole run were spent waiting, the CPUs half idle (bench/README.md, "Fourth pass")."""
+    waiting = [name for name in names if name.endswith("_browser.py")]
+    computing = [name for name in names if not name.endswith("_browser.py")]
+    return {
+        name: (n + 0.5) / len(kind) for kind in (computing, waiting) for n, name in enumerate(kind)
+    }

@@ -72,3 +72,13 @@ def test_two_workers_asking_at_once_import_each_file_once_between_them(tmp_path:
     imports = [line.split() for line in log.read_text().splitlines()]
     assert sorted(name for _, name in imports) == sorted(NAMES)  # each once, none missing
     assert len({pid for pid, _ in imports}) == 2  # and the work was shared
+
+
+def test_the_browser_files_are_spread_among_the_others() -> None:
+    names = [f"test_{n}.py" for n in "abcdef"] + ["test_web_browser.py", "test_wall_browser.py"]
+    places = conftest.spread(names)
+    order = sorted(names, key=places.__getitem__)
+    assert order == [
+        "test_a.py", "test_b.py", "test_web_browser.py", "test_c.py",
+        "test_d.py", "test_e.py", "test_wall_browser.py", "test_f.py",
+    ]  # fmt: skip
