@@ -223,13 +223,13 @@ class ServingLoop(asyncio.SelectorEventLoop):
 
     asyncio accepts up to the listen backlog's count of connections a turn (uvicorn's 2,048).
     Until python/cpython#151615 (June 2026; Python 3.11 takes security fixes only) a failed
-    ``accept`` for want of a file descriptor did not end that turn: each of the remaining tries failed too and set its
-    own retry a second later, 2,047 of them from one turn, then as many again from each
-    turn after (a venue's server at the open-files limit spent its CPU on them and left
-    1,000 streams unanswered), and every retry left after the server stopped logged a
-    traceback (3.4 MB in one test's log).  Here the turn ends at the first such failure,
-    as CPython's own fix does, and a retry that finds the server stopped does nothing.
-    ``uvicorn.Config(loop="bgledger.web.guard:ServingLoop")``.
+    ``accept`` for want of a file descriptor did not end that turn: each of the remaining
+    tries failed too and set its own retry a second later, 2,047 of them from one turn, then
+    as many again from each turn after (a venue's server at the open-files limit spent its
+    CPU on them and left 1,000 streams unanswered), and every retry left after the server
+    stopped logged a traceback (3.4 MB in one test's log).  Here the turn ends at the first
+    such failure, as CPython's own fix does, and a retry that finds the server stopped does
+    nothing.  ``uvicorn.Config(loop="bgledger.web.guard:ServingLoop")``.
     """
 
     def _accept_connection(
