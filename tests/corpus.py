@@ -1,7 +1,7 @@
 """The real corpus as the importer records it, imported once a run whichever worker asks first.
 
 ``test_import_corpus.py`` and ``test_corpus_replay.py`` both read all 313 real files as
-:func:`~bgledger.interchange.importer.matches_from_mat` replays them (about 12 s of CPU each
+:func:`~bgledger.interchange.importer.matches_from_mat` replays them (12 to 27 s of CPU each
 time).  They are the two slowest files, started first, so under pytest-xdist they run at once on
 two workers.  Each worker imports the files no other worker has claimed yet and leaves them,
 pickled, in a folder that the run's workers share (:data:`FOLDER`, in the run's own temporary
