@@ -33,7 +33,8 @@ LIMIT = 1024
 QUIET = 15.0
 """Seconds with no stream answered after which the streams still unanswered count as unanswered."""
 AT_MOST = 120.0
-"""Seconds after which they do whatever happens."""
+"""Seconds from the first stream opened after which they count whatever happens (every try
+of reopening the closed ones included)."""
 
 
 def _free_port() -> int:
@@ -67,7 +68,7 @@ def _rss_kb(pid: int) -> int:
 def _open_streams(port: int, count: int, opened: list[socket.socket], began: float) -> Counter[str]:
     """Open ``count`` streams (kept in ``opened``), spread over the addresses; their first
     lines counted ("closed": closed unanswered, "no answer": none by the time the server had
-    answered none of them for :data:`QUIET` seconds, or after :data:`AT_MOST`).
+    answered none of them for :data:`QUIET` seconds, or :data:`AT_MOST` after ``began``).
 
     The wait follows the answers, not a clock: a loaded machine (a whole test run beside
     this server, two CPUs) answers the same streams more slowly, not differently."""
@@ -85,7 +86,7 @@ def _open_streams(port: int, count: int, opened: list[socket.socket], began: flo
     waiting = selectors.DefaultSelector()  # epoll: descriptors past 1,024
     for client in clients:
         waiting.register(client, selectors.EVENT_READ)
-    left, last, end = len(clients), time.monotonic(), time.monotonic() + AT_MOST
+    left, last, end = len(clients), time.monotonic(), began + AT_MOST
     while left and time.monotonic() - last < QUIET and time.monotonic() < end:
         for key, _ in waiting.select(0.5):
             last = time.monotonic()
