@@ -191,8 +191,8 @@ def test_a_match_stream_resumes_after_the_last_event_it_saw(ledger: Ledger) -> N
             create_app(ledger), f"/api/matches/{ids[0]}/events", "since=2", token=committee(ledger)
         )
         loop = asyncio.get_running_loop()
-        text = ""
-        while text.count("event: recorded") < 2 and loop.time() < loop.time() + WITHIN:
+        text, deadline = "", loop.time() + WITHIN
+        while text.count("event: recorded") < 2 and loop.time() < deadline:
             text += (await asyncio.wait_for(stream.chunks.get(), WITHIN)).decode()
         await stream.close()
         return text
@@ -288,15 +288,16 @@ def test_a_console_away_too_long_is_told_to_draw_again(
     drawn = ledger.last_stored()
     ledger.record_line("other", "opening 3 1", by="k")
 
-    async def heard(since: int, kind: str) -> list[dict[str, Any]]:
+    async def heard(since: int, kind: str, seconds: float = WITHIN) -> list[dict[str, Any]]:
+        """The ``kind`` events heard within ``seconds`` (sooner, once one comes)."""
         stream = Stream(
             create_app(ledger), "/api/events/Open/events", f"since={since}", token=committee(ledger)
         )
-        found = await stream.events(asyncio.get_running_loop().time() + 1.0, kind)
+        found = await stream.events(asyncio.get_running_loop().time() + seconds, kind)
         await stream.close()
         return found
 
-    assert asyncio.run(heard(drawn, "changes")) == []  # the Ladder's line: nothing of Open's
+    assert asyncio.run(heard(drawn, "changes", 1.0)) == []  # the Ladder's line: nothing of Open's
     for match_id in ours[:2]:
         ledger.record_line(match_id, "move 8/5 6/5", by="k")
     assert [t["id"] for t in asyncio.run(heard(drawn, "changes"))[0]["tables"]] == ours[:2]
