@@ -46,12 +46,42 @@ from tests.test_rulings_properties import injection
 T0 = datetime.fromisoformat("2026-11-21T10:00:00+00:00")
 
 
-class Follower:
-    """A feed of one match: what the ledger gave it last, and the trail it has put together."""
+class Whole:
+    """The match worked out whole from the events, as the ledger stands: its trail, its
+    ``show`` document, its state and its events, read once for each event the log holds.
+
+    The watcher checks what it is handed as the line is recorded, the follower just after:
+    the ledger has not moved in between, so both compare with one reading (issue 34: the
+    reading, every event folded and worded, was most of the file's time, done twice).
+    """
 
     def __init__(self, ledger: Ledger, match_id: str) -> None:
         self.ledger = ledger
         self.match_id = match_id
+        self._at = -1
+        self.trail: list[HistoryEntry] = []
+        self.document: dict[str, Any] = {}
+        self.state: dict[str, Any] = {}
+        self.events: list[Any] = []
+
+    def __call__(self) -> Whole:
+        at = self.ledger.last_stored()
+        if at != self._at:
+            self.trail = self.ledger.history(self.match_id)
+            self.document = self.ledger.show(self.match_id).to_json()
+            self.state = state_document(self.ledger.state(self.match_id))
+            self.events = list(self.ledger.events(self.match_id))
+            self._at = at
+        return self
+
+
+class Follower:
+    """A feed of one match: what the ledger gave it last, and the trail it has put together."""
+
+    def __init__(self, ledger: Ledger, match_id: str, whole: Whole | None = None) -> None:
+        self.ledger = ledger
+        self.match_id = match_id
+        self.whole = whole or Whole(ledger, match_id)
         self.known: Followed | None = None
         self.trail: list[HistoryEntry] = []
         self.extended = 0  # how many times the ledger went on from what the feed knew
@@ -60,10 +90,10 @@ class Follower:
         """Follow the match on, and compare with the match worked out whole."""
         known = self.known
         news = self.ledger.followed(self.match_id, known)
-        whole = self.ledger.history(self.match_id)
-        document = self.ledger.show(self.match_id).to_json()
+        read = self.whole()
+        whole, document = read.trail, read.document
         if known is not None:
-            since = self.ledger.events(self.match_id)[known.count :]
+            since = read.events[known.count :]
             plain = not any(isinstance(e, RulingMade | EntryCorrected) for e in since)
             # read on from what it knew unless a ruling or a correction came since
             assert news.since == (known.count if plain else 0)
@@ -141,9 +171,10 @@ class Watcher:
     (:meth:`bgledger.service.Followed.then`), reading the match only when it cannot; after
     each, what it has is checked against the match worked out whole from the events."""
 
-    def __init__(self, ledger: Ledger, match_id: str) -> None:
+    def __init__(self, ledger: Ledger, match_id: str, whole: Whole | None = None) -> None:
         self.ledger = ledger
         self.match_id = match_id
+        self.whole = whole or Whole(ledger, match_id)
         self.known = ledger.followed(match_id)
         self.trail = list(self.known.entries)
         self.heard_of = 0  # changes handed over
@@ -165,12 +196,12 @@ class Watcher:
         else:
             self.took += 1
         self.trail = [*self.trail[: went.since], *went.entries]
-        stored = self.ledger.events(self.match_id)
-        assert done.events == tuple(stored[done.numbers[0] - 1 : done.numbers[-1]])
-        assert self.trail == self.ledger.history(self.match_id)
-        assert went.shown.to_json() == self.ledger.show(self.match_id).to_json()
+        whole = self.whole()
+        assert done.events == tuple(whole.events[done.numbers[0] - 1 : done.numbers[-1]])
+        assert self.trail == whole.trail
+        assert went.shown.to_json() == whole.document
         assert list(done.entries) == self.trail[done.numbers[0] - 1 : done.numbers[-1]]
-        assert done.answer()["match"] == state_document(self.ledger.state(self.match_id))
+        assert done.answer()["match"] == whole.state
         self.known = went
 
     def check(self) -> None:
@@ -209,9 +240,10 @@ def test_the_news_worked_on_is_the_news_worked_out_whole(
     ledger = _ledger(tmp_path)
     clock = {"clock": "simple-delay"} if clocked else {}
     ledger.start(("Ann", "Bob"), length, match_id="m", by="kim", at=T0.isoformat(), **clock)
-    follower = Follower(ledger, "m")
+    whole = Whole(ledger, "m")
+    follower = Follower(ledger, "m", whole)
     follower.check()
-    watcher = Watcher(ledger, "m")  # and the changes the ledger hands on as it records them
+    watcher = Watcher(ledger, "m", whole)  # and the changes the ledger hands on as recorded
     play(ledger, "m", seed, lines, typos, rulings, follower)
     ledger.close()
     assert watcher.failures == []
@@ -220,9 +252,10 @@ def test_the_news_worked_on_is_the_news_worked_out_whole(
 def test_a_plain_match_is_worked_on_after_every_line(tmp_path: Path) -> None:
     ledger = _ledger(tmp_path)
     ledger.start(("Ann", "Bob"), 5, match_id="m", by="kim", at=T0.isoformat())
-    follower = Follower(ledger, "m")
+    whole = Whole(ledger, "m")
+    follower = Follower(ledger, "m", whole)
     follower.check()
-    watcher = Watcher(ledger, "m")
+    watcher = Watcher(ledger, "m", whole)
     play(ledger, "m", 2026, 60, 0.0, 0.0, follower)
     assert follower.extended > 20  # the whole trail was read once, at the start
     assert watcher.failures == []
