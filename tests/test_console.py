@@ -53,9 +53,8 @@ class Terminal:
     def __init__(self, args: list[str], env: dict[str, str]) -> None:
         self.master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 120, 0, 0))
-        code = "from bgledger.cli.main import main; main()"
         self.process = subprocess.Popen(
-            [sys.executable, "-c", code, *args],
+            [sys.executable, "-m", "bgledger.cli.main", *args],  # as the console script runs
             stdin=slave,
             stdout=slave,
             stderr=slave,

@@ -42,15 +42,16 @@ from bgledger.interchange.mat import read_mat_file
 from bgledger.interchange.mat_writer import export_mat
 from bgledger.projections.state.fold import MatchState, fold
 from bgledger.store.application import MatchStore
-from tests.conftest import MATCHES, REPO, own_postgres_database
+from tests.conftest import MATCHES, own_postgres_database
 from tests.match_driver import play_lines
 
 FILES = 12
 """Transcriptions a bulk import is killed in."""
 AT = "2026-11-21T10:00:00+00:00"
 """The time every live-recorded action is stamped with, so the states can be compared."""
-CLI = "import sys; from cli.main import main; sys.exit(main())"
-"""The ``bgledger`` entry point, run by this interpreter (so the venv is the test's)."""
+CLI = ("-m", "bgledger.cli.main")
+"""The ``bgledger`` console script's entry point (:func:`bgledger.cli.main.run`), run by this
+interpreter (so the venv is the test's): the command as a user starts it, its start-up too."""
 WAIT = 120.0
 LENGTH = 75
 """Points of the live-recorded match: long enough that it does not end before the script."""
@@ -73,11 +74,11 @@ def crash_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 
 def _command(url: str, *args: str) -> list[str]:
-    return [sys.executable, "-c", CLI, "--db", url, *args]
+    return [sys.executable, *CLI, "--db", url, *args]
 
 
 def _environment() -> dict[str, str]:
-    return {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(REPO)}
+    return {**os.environ, "PYTHONUNBUFFERED": "1"}
 
 
 def _run(url: str, *args: str, stdin: Path | None = None) -> subprocess.CompletedProcess[str]:
