@@ -1,7 +1,7 @@
 """Two scorekeepers at once: real processes on one database (SQLite file, PostgreSQL).
 
-Each worker is a fresh interpreter (multiprocessing ``spawn``) with its own
-:class:`~bgledger.store.application.MatchStore`.  In the race, both workers load the match at
+Each worker is a process of its own (multiprocessing ``forkserver``: :data:`CTX`) with its
+own :class:`~bgledger.store.application.MatchStore`.  In the race, both workers load the match at
 the same version and decide (their command records its event in the
 aggregate), then wait on a barrier, so both have decided before either saves.
 Who saves first is up to the operating system; what is checked holds either
@@ -30,16 +30,21 @@ from bgledger.store.application import MatchStore
 from tests.conftest import unique_id
 from tests.match_driver import next_line
 
-CTX = multiprocessing.get_context("spawn")
+CTX = multiprocessing.get_context("forkserver")
+"""How the workers start: each forked from a server process that has imported this module and
+:mod:`tests.test_concurrency_many` and opened nothing (no engine, no connection, no store: the
+worker makes its own), so it starts as a fresh interpreter would, without importing the whole
+stack again.  Spawned, each of the 24 workers spent most of its CPU importing (issue 34)."""
+CTX.set_forkserver_preload(["tests.test_concurrency", "tests.test_concurrency_many"])
 TIMEOUT = 120.0
-"""Seconds to wait for a worker: generous, a spawned interpreter imports the whole stack."""
+"""Seconds to wait for a worker: generous, a loaded machine starts processes slowly."""
 
 # The scorekeepers' decisions at the same moment, Bob on roll at event 4.
 DECISIONS = {"sam": "double", "tess": "roll 6 5"}
 EVENT_OF = {"sam": CubeOffered, "tess": DiceRolled}
 
 
-# -- worker side (module level: spawned processes import it) ----------------------------------
+# -- worker side (module level: the workers' server imports it) -------------------------------
 
 
 def _decide_then_wait(barrier: Barrier, who: str, match: Match) -> int:

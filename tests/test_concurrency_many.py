@@ -1,6 +1,6 @@
 """Many scorekeepers at once: six processes, one shared match and one match each, on each store.
 
-Each worker is a fresh interpreter (multiprocessing ``spawn``) with its own
+Each worker is a process of its own (:data:`tests.test_concurrency.CTX`) with its own
 :class:`~bgledger.store.application.MatchStore` (half of them with the aggregate cache, as a
 ``record`` process, half without, as one CLI command per action).  It
 alternates between the match all six share and a match of its own, each
@@ -24,7 +24,6 @@ and each worker stored all its actions, so every retry got through.
 from __future__ import annotations
 
 import itertools
-import multiprocessing
 import random
 import re
 import time
@@ -39,9 +38,8 @@ from bgledger.projections.state.fold import fold
 from bgledger.store.application import MatchStore
 from tests.conftest import unique_id
 from tests.match_driver import next_line
-from tests.test_concurrency import TIMEOUT, _collect
+from tests.test_concurrency import CTX, TIMEOUT, _collect
 
-CTX = multiprocessing.get_context("spawn")
 WORKERS = 6
 ACTIONS = 16
 """Actions each worker stores on the shared match, and as many on its own."""
@@ -50,7 +48,7 @@ THINK = 0.004
 RACED = re.compile(r"^event (\d+) \((\w+), by (\S+) at (\S+)\)$")
 
 
-# -- worker side (module level: spawned processes import it) ----------------------------------
+# -- worker side (module level: the workers' server imports it) -------------------------------
 
 
 def _scorekeeper(
