@@ -57,6 +57,7 @@ The premature actions (USBGF 4.1.7.1, 4.4.7, ABT 4.6) read::
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
@@ -615,8 +616,11 @@ def _break_started(event: BreakStarted, before: MatchState, after: MatchState) -
     return "; ".join(parts)
 
 
+@functools.lru_cache(maxsize=256)
 def match_zone(started_at: str) -> str:
     """The UTC offset a match's views print its times in: its start's (``+01:00``), else UTC.
+
+    (Asked for every entry of a trail: kept for the last matches asked about.)
 
     One zone per match, so that a time sent with another offset (a phone at +14:00) is
     printed on the same clock as the rest and the day never jumps; the start's, because it
@@ -882,6 +886,7 @@ def history(events: Iterable[MatchEvent], *, last: int | None = None) -> list[Hi
         if index < first:
             continue  # worded for a correction shown: not shown itself
         by = voided.get(number)
+        zone = match_zone(after.started_at)
         entries.append(
             HistoryEntry(
                 number=number,
@@ -897,8 +902,8 @@ def history(events: Iterable[MatchEvent], *, last: int | None = None) -> list[Hi
                 clock=clock_reading(event, after),
                 voided_as="" if by is None else _voided_as(numbered.get(by)),
                 correction=_correction_details(event),
-                zone=match_zone(after.started_at),
-                witness=_witness(event, match_zone(after.started_at)),
+                zone=zone,
+                witness=_witness(event, zone),
             )
         )
     return entries
@@ -973,14 +978,15 @@ def folded_entries(
     state = before
     for event, after in steps:
         number = event.originator_version
+        zone = match_zone(after.started_at)
         entries.append(
             HistoryEntry(
                 number=number, at=event.at, recorded_by=event.recorded_by,
                 kind=type(event).__name__, text=describe(event, state, after, numbered),
                 flagged=after.flagged[-1:] == (number,), rule=_rule(event), game=after.game,
                 ruling=ruling_details(event), clock=clock_reading(event, after),
-                zone=match_zone(after.started_at),
-                witness=_witness(event, match_zone(after.started_at)),
+                zone=zone,
+                witness=_witness(event, zone),
             )
         )  # fmt: skip
         state = after
