@@ -109,7 +109,7 @@ def recorded(tmp_path: Path) -> list[tuple[str, datetime]]:
 
 
 def document(server: Server) -> dict[str, Any]:
-    with urllib.request.urlopen(f"{server.url}/api/matches/final", timeout=2) as answer:
+    with urllib.request.urlopen(f"{server.url}/api/matches/final", timeout=10) as answer:
         found: dict[str, Any] = json.load(answer)
         return found
 
