@@ -97,6 +97,32 @@ def test_the_sgf_is_what_gnubg_saves_with_the_rulings_flags_and_notes_as_comment
     assert result.output == EXPECTED
 
 
+def test_a_flag_alone_is_commented_and_a_plain_match_has_no_comment(tmp_path: Path) -> None:
+    """Without a ruling, a correction or a note, the export words only what the fold flagged
+    (the resignation of LINES, event 11 without the note), and a match with nothing flagged
+    has no comment at all."""
+    db = f"sqlite:///{tmp_path / 'venue.db'}"
+    for match_id in ("flagged", "plain"):
+        started = run(
+            db, "start", "--a", "Ann", "--b", "Bob", "--length", "3", "--id", match_id,
+            "--profile", "usbgf-2017",
+        )  # fmt: skip
+        assert started.exit_code == 0, started.output
+    plain = [line for line in LINES[:9] if line[0] != "note"]
+    for match_id, lines in (("flagged", [*plain, *LINES[9:11]]), ("plain", plain)):
+        for verb, *rest in lines:
+            done = run(db, verb, match_id, *rest)
+            assert done.exit_code == 0, (verb, done.output)
+    flagged = run(db, "export", "flagged", "--format", "sgf").output
+    assert flagged.count("C[") == 1
+    assert (
+        ";W[64xrmi]C[event 11: ILLEGAL: Bob offered to resign a single game: a game may be "
+        "conceded only in a non-contact position (ABT 4.9) [flagged\\]])\n"
+    ) in flagged
+    unflagged = run(db, "export", "plain", "--format", "sgf").output
+    assert "C[" not in unflagged and unflagged.endswith(";W[64xrmi])\n")
+
+
 def test_gnubg_reads_the_sgf_as_the_mat_of_the_same_match(ledger: str, tmp_path: Path) -> None:
     if debian_gnubg() is None:
         pytest.skip("Debian's gnubg is not installed (apt-get install gnubg); CI installs it")

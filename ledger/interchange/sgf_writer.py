@@ -54,6 +54,8 @@ from bgledger.events import (
 )
 from bgledger.interchange.mat_writer import _Game, _Record, _Transcriber
 from bgledger.projections.state.corrected import in_force
+from bgledger.projections.state.fold import needs_history
+from bgledger.projections.state.model import MatchState
 from bgledger.projections.views.audit import HistoryEntry, history
 
 __all__ = ["export_sgf"]
@@ -110,10 +112,11 @@ def export_sgf(events: Sequence[MatchEvent]) -> str:
         count = len(transcriber.games[game].records) if game >= 0 else 0
         places.append((event.originator_version, game, count))
     notes = _Notes()
-    for entry, event in zip(history(events), events, strict=True):
-        if entry.flagged or isinstance(event, COMMENTED):
-            game, count = _place(places, entry.number)
-            notes.add(game, count, _comment(entry))
+    if _commented(events, transcriber.state):
+        for entry, event in zip(history(events), events, strict=True):
+            if entry.flagged or isinstance(event, COMMENTED):
+                game, count = _place(places, entry.number)
+                notes.add(game, count, _comment(entry))
     length = started.length if transcriber.state is None else transcriber.state.length
     crawford = _crawford_game(transcriber.games, length) if started.crawford else None
     trees = [
@@ -121,6 +124,18 @@ def export_sgf(events: Sequence[MatchEvent]) -> str:
         for index, game in enumerate(transcriber.games)
     ]
     return "".join(trees)
+
+
+def _commented(events: Sequence[MatchEvent], state: MatchState | None) -> bool:
+    """Whether the match has an entry to comment on: one of a kind commented, or one flagged.
+
+    Without a ruling or a correction the events in force are all the events, folded as
+    recorded, so the fold just made flags what the trail would (the trail is worded only
+    when there is something to take from it: most matches, and most of the export's time).
+    """
+    if state is None or state.flagged:
+        return True
+    return any(isinstance(event, COMMENTED) or needs_history(event) for event in events)
 
 
 def _place(places: list[tuple[int, int, int]], number: int) -> tuple[int, int]:
