@@ -115,12 +115,13 @@ def gnubg_result_ids(position: Position, dice: tuple[int, int]) -> set[str] | No
 
 
 def gnubg_lists_result(position: Position, dice: tuple[int, int], result: str) -> bool | None:
-    """True if ``result`` (a position id) is among gnubg's results for ``dice``; False if not;
-    None if it is not among those gnubg gave whole and the binding cut a move short.
+    """True if ``result`` (a position id) is among the results of the moves gnubg gives whole
+    for ``dice``; else None if the binding cut a move short (the result may be that one's),
+    else False.
 
     gnubg lists its plays best first and a recorded play is mostly among the first few, so the
-    list is decoded only as far as the result: the same answer as looking ``result`` up in
-    :func:`gnubg_result_ids`, at a fraction of the decoding (issue 34).
+    list is decoded only as far as the result (issue 34).  Unlike :func:`gnubg_result_ids`,
+    a result found among the whole moves counts even where another move was cut short.
     """
     board = position.to_gnubg_board()
     cut = False
