@@ -299,7 +299,7 @@ def test_many_delayed_streams_of_a_match_share_one_reading(ledger: Ledger) -> No
     async def run() -> list[list[dict[str, Any]]]:
         streams = [Stream(app, "/api/matches/final/events", "since=0") for _ in range(10)]
         await asyncio.sleep(2.5)  # 50 ticks, two readings of the time's window
-        sent = [await _first_events(stream, "recorded", 0.5) for stream in streams]
+        sent = [await _first_events(stream, "recorded", WITHIN) for stream in streams]
         for stream in streams:
             await stream.close()
         return sent

@@ -461,13 +461,14 @@ def test_a_quiet_wall_learns_of_a_withdrawal_within_seconds_not_the_keep_alive(
         loop = asyncio.get_running_loop()
         withdrawn_at = loop.time()
         ledger.publish("Open", on=False, by="the director")
-        told = await stream.events(loop.time() + 5, "withdrawn")
+        told = await stream.events(loop.time() + 12, "withdrawn")
         took = loop.time() - withdrawn_at
         await stream.close()
         return told, took
 
     told, took = asyncio.run(scenario())
-    assert told == [{}] and took < 3
+    # About 1 s; a keep-alive would take 15.  The bound leaves a loaded machine its slowness.
+    assert told == [{}] and took < 10
 
 
 def test_a_card_in_the_crawford_game_says_no_cube_as_show_does(
