@@ -95,25 +95,37 @@ def _kill_after(
 ) -> list[str]:
     """Run ``bgledger``, SIGKILL it ``delay`` seconds after its ``lines``-th line of output.
 
+    ``stdin``'s lines are written to a pipe left open until the kill, so that a fast machine
+    cannot finish them and end the run before it is killed: the run ends only by the kill,
+    whether in the middle of a line or waiting for the next (``lines`` is capped at the
+    lines given).
+
     :returns: every line it printed.  Fails if it ended before it could be killed.
     """
-    with open(stdin or os.devnull, encoding="utf-8") as source:
-        process = subprocess.Popen(
-            _command(url, *args), stdin=source, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True, env=_environment(),
-        )  # fmt: skip
-        assert process.stdout is not None
-        printed: list[str] = []
-        while len(printed) < lines:
-            line = process.stdout.readline()
-            if not line:
-                break
-            printed.append(line)
-        time.sleep(delay)
-        process.send_signal(signal.SIGKILL)
-        printed.extend(process.stdout.read().splitlines(keepends=True))
-        process.stdout.close()
-        code = process.wait(WAIT)
+    feed = stdin.read_text(encoding="utf-8") if stdin is not None else None
+    if feed is not None:
+        lines = min(lines, feed.count("\n"))
+    process = subprocess.Popen(
+        _command(url, *args), stdin=subprocess.DEVNULL if feed is None else subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=_environment(),
+    )  # fmt: skip
+    assert process.stdout is not None
+    if process.stdin is not None:
+        process.stdin.write(feed or "")  # a few kilobytes: within the pipe's buffer
+        process.stdin.flush()
+    printed: list[str] = []
+    while len(printed) < lines:
+        line = process.stdout.readline()
+        if not line:
+            break
+        printed.append(line)
+    time.sleep(delay)
+    process.send_signal(signal.SIGKILL)
+    printed.extend(process.stdout.read().splitlines(keepends=True))
+    process.stdout.close()
+    if process.stdin is not None:
+        process.stdin.close()
+    code = process.wait(WAIT)
     assert code == -signal.SIGKILL, f"it ended by itself (exit {code}) after {len(printed)} lines"
     return [line.rstrip("\n") for line in printed]
 
@@ -292,10 +304,13 @@ def test_killed_live_recording_loses_nothing_and_goes_on(crash_url: str, tmp_pat
     record = ["record", match_id, "--by", "crash", "--at", AT]
     rng = random.Random(7)
     done = 0
+    # Killed a few milliseconds after a chosen line: within the next few lines' storing, on a
+    # fast machine as on a slow one (30 ms let a fast one record a hundred lines more).
     for low, high in ((30, 80), (40, 90)):
         feed = tmp_path / f"from-{done}.txt"
         feed.write_text("".join(f"{line}\n" for line in lines[done:]), encoding="utf-8")
-        printed = _kill_after(crash_url, record, rng.randint(low, high), rng.uniform(0, 0.03), feed)
+        kill_at, delay = rng.randint(low, high), rng.uniform(0, 0.005)
+        printed = _kill_after(crash_url, record, kill_at, delay, feed)
         with MatchStore(crash_url) as ledger:
             stored = len(ledger.history(match_id))
             # The stream is the state after some whole number of our lines: every line it
