@@ -19,18 +19,22 @@ construction and is not run here.
 
 A line ``<!-- docs-test: skip REASON -->`` just before a block skips it,
 with that reason.  Inside a block, a command whose program is in
-:data:`NOT_RUN` (a venv, pip, curl, a browser, a certificate tool) is not
-run, with its reason; ``bgledger serve`` is checked, not started: its
+:data:`NOT_RUN` (a venv, pip, a certificate authority, a browser's window)
+is not run, with its reason; ``bgledger serve`` is checked, not started: its
 options are parsed by the command itself (``serve`` is started and stopped
-by ``tests/test_cli_serve.py``).
+by ``tests/test_cli_serve.py``).  A command that addresses the server the
+docs show (``http://127.0.0.1:8000``: ``curl``, a headless ``chromium``)
+runs against a ``bgledger serve`` of the page's ledger, started for it on a
+free port and stopped after it.
 
 Each page runs in a temporary folder of its own, with the project's
 ``fixtures/`` and the shared corpus (``../shared``) where the docs name them,
 and one database: the embedded default, ``bgledger.db`` in that folder
 (unless the page exports ``BGLEDGER_DB``).  Commands are the shell's simple
 ones: ``&&``, ``;``, ``|``, ``< FILE``, ``> FILE``, ``2>&1``, quotes,
-``export NAME=VALUE``, ``$NAME``, ``$?`` and a here-document (``<<'EOF'``
-... ``EOF``, whose lines are the command's input).  ``bgledger`` runs in this
+``NAME=VALUE``, ``export NAME=VALUE``, ``$NAME``, ``$?``, ``$(COMMAND)``
+(what it prints, its last newline dropped) and a here-document
+(``<<'EOF'`` ... ``EOF``, whose lines are the command's input).  ``bgledger`` runs in this
 process (:func:`bgledger.cli.main.main`, as the CLI tests run it); any other
 program runs as itself.
 
@@ -49,12 +53,17 @@ one that does not is written out whole, as the program printed it.  Without
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,15 +78,16 @@ NOT_RUN: dict[str, str] = {
     "source": "activates the virtual environment the tests already run in",
     "pip": "installs the package the tests already run from",
     "python": "runs the test suite (which this test is part of) or a benchmark",
-    "curl": "needs a running 'bgledger serve' (tests/test_web_*.py post the same in-process)",
-    "chromium": "needs a browser (the -m browser tests drive Debian's chromium)",
     "mkcert": "installs a certificate authority on this machine",
-    "openssl": "writes a certificate (tests/test_cli_serve.py serves https with one)",
     "createdb": "needs a PostgreSQL server (the PostgreSQL tests use BGLEDGER_TEST_POSTGRES)",
     "apt-get": "installs a Debian package",
     "bash": "runs CI or a script of its own",
     "git": "reads the repository, which the docs' temporary folder is not",
 }
+
+#: The address the docs show for ``bgledger serve``: a command naming it runs against a server
+#: of the page's ledger (:meth:`Workspace.serving`).
+SERVED = "127.0.0.1:8000"
 
 #: The languages whose blocks are run.
 RUN = ("sh", "console")
@@ -256,6 +266,11 @@ def tokens(command: str) -> list[str]:
             continue
         if char == "#" and word is None:
             break
+        if command.startswith("$(", index):
+            end = _closing(command, index + 1)
+            word = (word or "") + command[index : end + 1]
+            index = end + 1
+            continue
         if char == "'":
             end = command.index("'", index + 1)
             word = (word or "") + command[index + 1 : end]
@@ -265,6 +280,11 @@ def tokens(command: str) -> list[str]:
             index += 1
             text = ""
             while command[index] != '"':
+                if command.startswith("$(", index):
+                    end = _closing(command, index + 1)
+                    text += command[index : end + 1]
+                    index = end + 1
+                    continue
                 if command[index] == "\\" and command[index + 1] in '"\\$`':
                     index += 1
                 text += command[index]
@@ -281,6 +301,27 @@ def tokens(command: str) -> list[str]:
     if word is not None:
         words.append(word)
     return words
+
+
+def _closing(command: str, opening: int) -> int:
+    """The index of the ``)`` that closes the ``(`` at ``opening`` (quotes inside skipped)."""
+    depth = 0
+    index = opening
+    quote: str | None = None
+    while index < len(command):
+        char = command[index]
+        if quote is not None:
+            quote = None if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return index
+        index += 1
+    raise ValueError(f"no ')' closes the '$(' in {command!r}")
 
 
 class NotRun(Exception):
@@ -325,7 +366,26 @@ class Workspace:
                 return str(self.status)
             return self.env.get(name, os.environ.get(name, ""))
 
-        return re.sub(r"\$(?:\{(\w+)\}|(\?|\w+))", value, word)
+        parts: list[str] = []
+        while (start := word.find("$(")) >= 0:
+            end = _closing(word, start + 1)
+            parts += [re.sub(r"\$(?:\{(\w+)\}|(\?|\w+))", value, word[:start])]
+            parts += [self._substituted(word[start + 2 : end])]
+            word = word[end + 1 :]
+        return "".join([*parts, re.sub(r"\$(?:\{(\w+)\}|(\?|\w+))", value, word)])
+
+    def _substituted(self, command: str) -> str:
+        """``$(COMMAND)``, a simple command: its standard output, the last newline dropped.
+
+        It must succeed; what it writes on standard error is not part of the word.
+        """
+        words = [self.expand(word) for word in tokens(command)]
+        if any(word in _OPERATORS for word in words):
+            raise ValueError(f"$({command}): only a simple command is run inside $(...)")
+        out, err, _, status = self._program(words, None)
+        if status != 0:
+            raise RuntimeError(f"$({command}) exited {status}:\n{err}{out}")
+        return out.removesuffix("\n")
 
     def run(self, command: str, stdin: str | None = None) -> Ran:
         """Run one command line in the page's folder (``stdin``: its first program's input)."""
@@ -414,12 +474,24 @@ class Workspace:
                 name, _, value = assignment.partition("=")
                 self.env[name] = value
             return "", "", "", 0
+        if len(argv) == 1 and re.fullmatch(r"[A-Za-z_]\w*=.*", program, flags=re.S):
+            name, _, value = program.partition("=")  # a shell variable: $NAME reads it
+            self.env[name] = value
+            return "", "", "", 0
         if program in NOT_RUN:
             raise NotRun(f"'{' '.join(argv)}': {NOT_RUN[program]}")
+        if program == "chromium" and not any(word.startswith("--headless") for word in argv):
+            raise NotRun(f"'{' '.join(argv)}': opens a browser's window on a screen")
         if program == "bgledger":
             return self._bgledger(argv[1:], stdin)
         if shutil.which(program) is None:
             raise NotRun(f"'{' '.join(argv)}': {program} is not installed here")
+        if any(SERVED in word for word in argv):
+            with self.serving() as address:
+                return self._subprocess([word.replace(SERVED, address) for word in argv], stdin)
+        return self._subprocess(argv, stdin)
+
+    def _subprocess(self, argv: list[str], stdin: str | None) -> tuple[str, str, str, int]:
         done = subprocess.run(
             argv,
             input=stdin,
@@ -431,6 +503,42 @@ class Workspace:
             timeout=60,
         )
         return done.stdout, done.stderr, done.stderr + done.stdout, done.returncode
+
+    @contextlib.contextmanager
+    def serving(self) -> Iterator[str]:
+        """``bgledger serve`` of the page's ledger on a free port, as the docs' reader runs it
+        beside the command: its address (``127.0.0.1:PORT``) once it answers; stopped after."""
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        env = {k: v for k, v in os.environ.items() if k not in ("BGLEDGER_DB", "BGLEDGER_USER")}
+        server = subprocess.Popen(
+            [sys.executable, "-m", "bgledger.cli.main", "serve", "--port", str(port)],
+            cwd=self.folder, env={**env, **self.env}, stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5):
+                        break
+                except urllib.error.HTTPError:
+                    break  # it answers
+                except OSError:
+                    if server.poll() is not None or time.monotonic() > deadline:
+                        raise RuntimeError(
+                            f"bgledger serve did not start:\n{server.communicate()[1]}"
+                        ) from None
+                    time.sleep(0.1)
+            yield f"127.0.0.1:{port}"
+        finally:
+            server.terminate()
+            try:
+                server.communicate(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.communicate()
 
     def _bgledger(self, args: list[str], stdin: str | None) -> tuple[str, str, str, int]:
         from click.testing import CliRunner

@@ -189,3 +189,47 @@ def test_commands_split_as_the_shell_splits_them() -> None:
     assert docs.tokens("a && b|c < in > out 2>&1; d") == [
         "a", "&&", "b", "|", "c", "<", "in", ">", "out", "2>&1", ";", "d",
     ]  # fmt: skip
+    assert docs.tokens('T=$(bgledger token m --label "a b") x "k: $(uuidgen)"') == [
+        'T=$(bgledger token m --label "a b")',
+        "x",
+        "k: $(uuidgen)",
+    ]
+
+
+def test_a_variable_takes_what_a_command_prints(tmp_path: Path) -> None:
+    """``NAME=$(COMMAND)``: the command's standard output, its last newline dropped."""
+    page = tmp_path / "page.md"
+    page.write_text(
+        "```console\n$ bgledger start --a Ann --b Bob --length 3 --id final\nfinal\n"
+        '$ ID=$(bgledger list --json)\n$ echo "[$ID]" | head -c 2\n[{\n```\n',
+        encoding="utf-8",
+    )
+    (block,) = docs.blocks(page)
+    outcome = docs.run_block(block, Workspace(tmp_path / "w"))
+    assert outcome.failures == outcome.not_run == outcome.differences == []
+    assert outcome.outputs[1:] == ["", "[{"]
+
+
+def test_a_substituted_command_that_fails_fails_its_line(tmp_path: Path) -> None:
+    workspace = Workspace(tmp_path / "w")
+    with pytest.raises(RuntimeError, match=r"\$\(bgledger show nosuchmatch\) exited 2"):
+        workspace.run("X=$(bgledger show nosuchmatch)")
+
+
+def test_a_command_to_the_docs_server_reaches_a_serve_of_the_pages_ledger(
+    tmp_path: Path,
+) -> None:
+    """``http://127.0.0.1:8000`` in a command: a ``serve`` of the page's ledger answers it."""
+    page = tmp_path / "page.md"
+    page.write_text(
+        "```console\n$ bgledger start --a Ann --b Bob --length 3 --id final\nfinal\n"
+        "$ curl -s --fail-with-body http://127.0.0.1:8000/api/matches/final "
+        '-H "Authorization: Bearer $(bgledger token final --role scorekeeper)" | head -c 19\n'
+        '{"match_id":"final"\n```\n',
+        encoding="utf-8",
+    )
+    (block,) = docs.blocks(page)
+    outcome = docs.run_block(block, Workspace(tmp_path / "w"))
+    if outcome.not_run:
+        pytest.skip("; ".join(outcome.not_run))
+    assert outcome.failures == [] and outcome.differences == [], outcome.outputs
