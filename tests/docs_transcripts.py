@@ -58,15 +58,16 @@ import difflib
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -506,39 +507,44 @@ class Workspace:
 
     @contextlib.contextmanager
     def serving(self) -> Iterator[str]:
-        """``bgledger serve`` of the page's ledger on a free port, as the docs' reader runs it
-        beside the command: its address (``127.0.0.1:PORT``) once it answers; stopped after."""
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
+        """``bgledger serve`` of the page's ledger, as the docs' reader runs it beside the
+        command, on a port the system chose (``--port 0``; its banner names it): its address
+        (``127.0.0.1:PORT``) once it answers; stopped after."""
         env = {k: v for k, v in os.environ.items() if k not in ("BGLEDGER_DB", "BGLEDGER_USER")}
-        server = subprocess.Popen(
-            [sys.executable, "-m", "bgledger.cli.main", "serve", "--port", str(port)],
-            cwd=self.folder, env={**env, **self.env}, stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
-        try:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5):
-                        break
-                except urllib.error.HTTPError:
-                    break  # it answers
-                except OSError:
-                    if server.poll() is not None or time.monotonic() > deadline:
-                        raise RuntimeError(
-                            f"bgledger serve did not start:\n{server.communicate()[1]}"
-                        ) from None
-                    time.sleep(0.1)
-            yield f"127.0.0.1:{port}"
-        finally:
-            server.terminate()
+        with tempfile.TemporaryFile("w+", encoding="utf-8") as log:  # never a full pipe
+            server = subprocess.Popen(
+                [sys.executable, "-m", "bgledger.cli.main", "serve", "--port", "0"],
+                cwd=self.folder, env={**env, **self.env}, stdout=log, stderr=log,
+            )  # fmt: skip
             try:
-                server.communicate(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.communicate()
+                yield self._answering(server, log)
+            finally:
+                server.terminate()
+                try:
+                    server.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    server.kill()
+                    server.wait()
+
+    @staticmethod
+    def _answering(server: subprocess.Popen[bytes], log: IO[str]) -> str:
+        """The address ``server``'s banner names, once a request there is answered."""
+        deadline = time.monotonic() + 30
+        while True:
+            log.seek(0)
+            banner = re.search(r"http://(127\.0\.0\.1:\d+)/", log.read())
+            if banner is not None:
+                try:
+                    with urllib.request.urlopen(f"http://{banner.group(1)}/", timeout=5):
+                        return banner.group(1)
+                except urllib.error.HTTPError:
+                    return banner.group(1)  # it answers
+                except OSError:
+                    pass
+            if server.poll() is not None or time.monotonic() > deadline:
+                log.seek(0)
+                raise RuntimeError(f"bgledger serve did not start:\n{log.read()}")
+            time.sleep(0.1)
 
     def _bgledger(self, args: list[str], stdin: str | None) -> tuple[str, str, str, int]:
         from click.testing import CliRunner
@@ -687,8 +693,6 @@ def run_page(page: Path, folder: Path) -> Iterator[Outcome]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    import tempfile
-
     parser = argparse.ArgumentParser(
         prog="python -m tests.docs_transcripts",
         description="Run the docs' commands; with --write, rewrite their transcripts.",
