@@ -104,7 +104,7 @@ COMMANDS: dict[str, Lazy] = {
     ),
     "serve": Lazy(
         "web_commands:serve",
-        help="Serve the match pages and the JSON API (reads open; writes with a `token`).",
+        help="Serve the match pages and the JSON API (private until published; writes: a `token`).",
     ),
     "token": Lazy(
         "web_commands:token",

@@ -65,8 +65,9 @@ def publish(
 ) -> None:
     """Open the wall of event E to spectators, or close it again with --off.
 
-    Before it is published, the wall (/events/E/wall on `serve`) says the event is
-    not public.  Publishing what is public already records nothing.
+    Until it is published, its matches read only with a token that reaches them, and
+    the wall (/events/E/wall on `serve`) tells the event's director it is not public.
+    Publishing what is public already records nothing.
 
     \b
     bgledger publish --event "Open 2026"              spectators may follow its matches

@@ -72,7 +72,7 @@ SWITCH_INTERVAL = 0.0005
 def serve(
     ctx: click.Context, host: str, port: int, certfile: str | None, keyfile: str | None
 ) -> None:
-    """Serve the match pages and the JSON API (reads open; writes with a `token`)."""
+    """Serve the match pages and the JSON API (private until published; writes: a `token`)."""
     import uvicorn
 
     from bgledger.web import create_app
