@@ -156,11 +156,16 @@ def test_a_stale_transcript_fails_with_a_diff_and_write_rewrites_it(tmp_path: Pa
     assert docs.run_block(again, Workspace(tmp_path / "second")).differences == []
 
 
-def test_a_failing_sh_command_fails_the_block(tmp_path: Path) -> None:
+def _run_one_block(tmp_path: Path, text: str) -> docs.Outcome:
+    """A page of one block, ``text``, run in a workspace of its own."""
     page = tmp_path / "page.md"
-    page.write_text("```sh\nbgledger show nosuchmatch\n```\n", encoding="utf-8")
+    page.write_text(text, encoding="utf-8")
     (block,) = docs.blocks(page)
-    (failure,) = docs.run_block(block, Workspace(tmp_path / "w")).failures
+    return docs.run_block(block, Workspace(tmp_path / "w"))
+
+
+def test_a_failing_sh_command_fails_the_block(tmp_path: Path) -> None:
+    (failure,) = _run_one_block(tmp_path, "```sh\nbgledger show nosuchmatch\n```\n").failures
     assert "'bgledger show nosuchmatch' exited 2" in failure
 
 
@@ -198,14 +203,11 @@ def test_commands_split_as_the_shell_splits_them() -> None:
 
 def test_a_variable_takes_what_a_command_prints(tmp_path: Path) -> None:
     """``NAME=$(COMMAND)``: the command's standard output, its last newline dropped."""
-    page = tmp_path / "page.md"
-    page.write_text(
+    outcome = _run_one_block(
+        tmp_path,
         "```console\n$ bgledger start --a Ann --b Bob --length 3 --id final\nfinal\n"
         '$ ID=$(bgledger list --json)\n$ echo "[$ID]" | head -c 2\n[{\n```\n',
-        encoding="utf-8",
     )
-    (block,) = docs.blocks(page)
-    outcome = docs.run_block(block, Workspace(tmp_path / "w"))
     assert outcome.failures == outcome.not_run == outcome.differences == []
     assert outcome.outputs[1:] == ["", "[{"]
 
@@ -220,16 +222,13 @@ def test_a_command_to_the_docs_server_reaches_a_serve_of_the_pages_ledger(
     tmp_path: Path,
 ) -> None:
     """``http://127.0.0.1:8000`` in a command: a ``serve`` of the page's ledger answers it."""
-    page = tmp_path / "page.md"
-    page.write_text(
+    outcome = _run_one_block(
+        tmp_path,
         "```console\n$ bgledger start --a Ann --b Bob --length 3 --id final\nfinal\n"
         "$ curl -s --fail-with-body http://127.0.0.1:8000/api/matches/final "
         '-H "Authorization: Bearer $(bgledger token final --role scorekeeper)" | head -c 19\n'
         '{"match_id":"final"\n```\n',
-        encoding="utf-8",
     )
-    (block,) = docs.blocks(page)
-    outcome = docs.run_block(block, Workspace(tmp_path / "w"))
     if outcome.not_run:
         pytest.skip("; ".join(outcome.not_run))
     assert outcome.failures == [] and outcome.differences == [], outcome.outputs
