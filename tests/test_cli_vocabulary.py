@@ -230,3 +230,16 @@ def test_a_line_with_no_mode_or_no_result_is_refused_quoting_it(line: str) -> No
     with pytest.raises(RulesError) as refused:  # InvalidActionError, InvalidResultError
         parse(line)
     assert repr(line) in str(refused.value)
+
+
+@pytest.mark.parametrize("kind", [vocabulary.Setup, vocabulary.Opening, vocabulary.Note])
+def test_an_example_for_a_new_game_records_on_a_new_match(kind: type[Command]) -> None:
+    """What a verb's help shows for the start of a game is accepted there (a setup's example
+    once gave the standard position itself, which a setup refuses)."""
+    from bgledger.commands.match import match_uuid
+
+    match = Match.start(match_uuid("m"), "m", ("Ann", "Bob"), 5, by="kim")
+    match.collect_events()  # the start, taken out: what follows is the example's
+    parse(kind.example).run(match, "kim")
+    recorded = {type(event) for event in match.collect_events()}
+    assert recorded & set(kind.recorded), (kind.example, recorded)

@@ -588,7 +588,7 @@ class Setup(Command):
     verb = "setup"
     usage = "setup POSITION"
     recorded = (ev.StartingPositionRecorded,)
-    example = "setup 4HPwATDgc/ABMA"
+    example = "setup 4HPwATDga/ABMA"
     summary = "the game began from this gnubg position, not the standard one (USBGF 4.2.4)"
 
     position: str
