@@ -242,7 +242,8 @@ def test_the_clock_on_the_pad_agrees_with_show_to_the_second(tmp_path: Path) -> 
             until, find = _tools(driver, ledger)
             until(lambda: "running" in find("#reserve-a").get_attribute("class"), "Cy's time runs")
             checked = 0
-            deadline = time.monotonic() + 8
+            differed: list[tuple[list[str], dict[str, int]]] = []
+            deadline = time.monotonic() + 15
             while checked < 3 and time.monotonic() < deadline:
                 # read the screen, ``show``, the screen: equal screens bracket show's moment
                 before = driver.execute_script(
@@ -256,10 +257,15 @@ def test_the_clock_on_the_pad_agrees_with_show_to_the_second(tmp_path: Path) -> 
                 )
                 if before != after or not 150 <= shown["a"] % 1000 <= 850:
                     continue  # a second turned between the reads, or was about to
-                assert before == [clock_text(shown["a"]), clock_text(shown["b"])]
+                if before != [clock_text(shown["a"]), clock_text(shown["b"])]:
+                    # a redraw late on a loaded machine: asked again; a pad that is wrong
+                    # stays wrong and never agrees three times
+                    differed.append((before, shown))
+                    time.sleep(0.05)
+                    continue
                 checked += 1
                 time.sleep(0.23)
-            assert checked == 3
+            assert checked == 3, f"the pad agreed {checked} times; it differed: {differed[-3:]}"
             assert find("#reserve-b b").text == clock_text(shown["b"])
     finally:
         ledger.close()
