@@ -55,7 +55,8 @@ def tokens(ledger: Ledger) -> dict[str, str]:
     }
 
 
-@pytest.mark.parametrize("ahead", [4 * 60 + 50, 60, 6])
+# 8 s: past the 5 s allowed by more than a loaded machine takes from writing to checking it
+@pytest.mark.parametrize("ahead", [4 * 60 + 50, 60, 8])
 def test_a_time_ahead_of_the_servers_clock_is_refused_at_the_shell(
     ledger: Ledger, ahead: int
 ) -> None:

@@ -41,7 +41,7 @@ def test_a_man_touched_on_the_pad(tmp_path: Path) -> None:
             read_as(driver, url, committee(ledger))
             viewport(driver, 360, 740)
             driver.get(f"{url}/matches/c/pad?token={token}")
-            wait = WebDriverWait(driver, 5, poll_frequency=0.05)
+            wait = WebDriverWait(driver, 15, poll_frequency=0.05)
             form = driver.find_element(By.CSS_SELECTOR, 'form[data-verb="touch"]')
             wait.until(lambda _: "Ann plays" in driver.find_element(By.ID, "play-legend").text)
             driver.find_element(By.ID, "tab-more").click()  # the rarer lines' forms

@@ -279,10 +279,10 @@ def test_a_stream_opened_live_ends_when_the_director_delays_the_event(ledger: Le
 
     async def run() -> str:
         stream = Stream(app, "/api/matches/final/events", "since=6")
-        await asyncio.sleep(0.3)
+        # open (its first chunk sent) as a live spectator's, before the delay is given
+        text = (await asyncio.wait_for(stream.chunks.get(), WITHIN)).decode()
         ledger.publish("Open", by="Dana", delay=900)
-        await asyncio.wait_for(stream.task, 5)  # ended by the gate
-        text = ""
+        await asyncio.wait_for(stream.task, WITHIN)  # ended by the gate
         while not stream.chunks.empty():
             text += (await stream.chunks.get()).decode()
         return text

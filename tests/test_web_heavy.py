@@ -113,11 +113,19 @@ def test_a_client_with_its_heavy_renders_in_flight_is_asked_to_wait(ledger: Ledg
 
     route = heavy.route(slow)
 
+    async def in_flight(count: int) -> None:
+        """Until ``count`` requests are in flight (each has read the match: a thread's work)."""
+        for _ in range(1000):
+            if sum(heavy._in_flight.values()) == count:
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"not {count} in flight: {heavy._in_flight}")
+
     async def three_at_once() -> tuple[list[Response], int, str, str]:
         first = [asyncio.create_task(route(_request(f"n={n}"))) for n in (1, 2)]
-        await asyncio.sleep(0.3)  # both in flight: one rendering, one waiting its turn
+        await in_flight(2)  # both: one rendering, one waiting its turn
         other = asyncio.create_task(route(_request("n=4", host="192.0.2.8")))  # another client
-        await asyncio.sleep(0.1)
+        await in_flight(3)
         with pytest.raises(HTTPException) as refused:
             await route(_request("n=3"))
         release.set()

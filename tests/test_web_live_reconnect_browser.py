@@ -101,11 +101,11 @@ def test_pages_left_keep_no_stream_open(tmp_path: Path) -> None:
             read_as(driver, url, committee(ledger))  # reads as the committee
             for match_id, token in zip(ids, tokens, strict=True):
                 driver.get(f"{url}/matches/{match_id}/pad#token={token}")
-            driver.set_page_load_timeout(5)  # a page that waits on a connection: an error
+            driver.set_page_load_timeout(15)  # a page that waits on a connection: an error
             ready = "return !document.querySelector('.die').disabled"  # the match read
             for visit in range(10):
                 driver.get(f"{url}/matches/{ids[visit % 2]}/pad")
-                WebDriverWait(driver, 5, 0.05).until(
+                WebDriverWait(driver, 15, 0.05).until(
                     lambda d: d.execute_script(ready), f"visit {visit + 1}: the pad waits"
                 )
     finally:

@@ -77,7 +77,7 @@ def test_a_game_recorded_by_tapping_on_a_phone(
 
     def until(what: Callable[[], object], message: str) -> None:
         try:
-            WebDriverWait(driver, 5, poll_frequency=0.05).until(lambda _: what())
+            WebDriverWait(driver, 15, poll_frequency=0.05).until(lambda _: what())
         except TimeoutException:
             logs = driver.get_log("browser")
             raise AssertionError(f"{message}; the pad: {find('#message').text!r}; {logs}") from None

@@ -57,7 +57,7 @@ def _tools(driver: Any, ledger: Ledger) -> tuple[Callable[..., Any], Callable[..
         # (an element read as the pad draws its list again is asked for again)
         stale = (StaleElementReferenceException,)
         try:
-            WebDriverWait(driver, 6, 0.05, stale).until(lambda _: what())
+            WebDriverWait(driver, 15, 0.05, stale).until(lambda _: what())
         except TimeoutException:
             said = driver.find_element(By.ID, "message").text
             raise AssertionError(f"{message}; the pad says {said!r}") from None

@@ -115,8 +115,11 @@ def test_a_token_revoked_while_the_body_comes_in_records_nothing(tmp_path: Path)
         before = _events(tmp_path)
         client = _post_head(port, token, len(LINE))
         client.sendall(LINE[:5])  # the token is checked; the rest of the line is on its way
-        time.sleep(0.5)
         ledger = Ledger(f"sqlite:///{tmp_path / 'ledger.db'}")
+        deadline = time.monotonic() + 15
+        while not any(entry.last_used for entry in ledger.tokens()):  # checked: marked used
+            assert time.monotonic() < deadline, "the server never checked the token"
+            time.sleep(0.05)
         ledger.revoke_token("pad of final")  # the lost phone's token, as `token --revoke`
         ledger.close()
         client.sendall(LINE[5:])
@@ -233,7 +236,7 @@ def test_1100_half_sent_requests_under_ulimit_1024_leave_reads_answering(
 
 # Run in a process of its own: it lowers its open-files limit to 64.
 _OUT_OF_DESCRIPTORS = r'''
-import asyncio, json, os, resource, socket, sys
+import asyncio, json, os, resource, socket, sys, time
 from bgledger.web.guard import ServingLoop
 
 resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
@@ -268,6 +271,13 @@ def connect(port, count):
     return made
 
 
+async def until(condition):
+    """Wait until ``condition()`` holds (10 s at most): a loaded machine is late, not wrong."""
+    deadline = time.monotonic() + 10
+    while not condition() and time.monotonic() < deadline:
+        await asyncio.sleep(0.01)
+
+
 async def scenario():
     loop = asyncio.get_running_loop()
     later = loop.call_later
@@ -285,16 +295,18 @@ async def scenario():
     for spare in held[-3:]:
         spare.close()
     clients = connect(port, 3)  # the last descriptors: the server cannot accept them
-    await asyncio.sleep(0.5)
+    await until(lambda: retries)  # its turn failed: the retry is set, a second on
+    await asyncio.sleep(0.2)  # (any other retry of that turn would be set by now)
     turn = {"retries": len(retries), "accepted": len(accepted)}
     for file in held[:-3]:
         file.close()
-    await asyncio.sleep(1.5)  # the retry, a second on: descriptors free again
+    await until(lambda: len(accepted) == 3)  # the retry: descriptors free again
     freed = {"accepted": len(accepted), "errors": len(errors)}
     held = hog()
     held.pop().close()
+    set_before = len(retries)
     clients += connect(port, 1)
-    await asyncio.sleep(0.5)  # out again: a retry is waiting as the server stops
+    await until(lambda: len(retries) > set_before)  # out again: a retry waits as it stops
     server.close()
     await server.wait_closed()
     for file in held:

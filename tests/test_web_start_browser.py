@@ -53,7 +53,7 @@ def test_a_director_starts_a_match_and_the_pad_link_records_it(tmp_path: Path) -
 
             def until(what: Callable[[], object], message: str) -> None:
                 try:
-                    WebDriverWait(driver, 5, poll_frequency=0.05).until(lambda _: what())
+                    WebDriverWait(driver, 15, poll_frequency=0.05).until(lambda _: what())
                 except TimeoutException:
                     logs = driver.get_log("browser")
                     raise AssertionError(f"{message}; {find('main').text!r}; {logs}") from None

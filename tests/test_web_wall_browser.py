@@ -170,7 +170,7 @@ def test_the_wall_turns_its_spotlight_and_follows_a_posted_line(spectator: Spect
     # the running clock counts down in the browser
     reserve = '.card[data-match="final"] .reserve[data-side="a"]'
     first = spectator.text(reserve)
-    spectator.until(lambda: spectator.text(reserve) != first, "Ann's clock runs", seconds=3)
+    spectator.until(lambda: spectator.text(reserve) != first, "Ann's clock runs", seconds=10)
     spectator.shoot("wall-1920x1080")
     spectator.size(360, 740)
     spectator.shoot("wall-360x740")
@@ -200,7 +200,7 @@ def test_a_spectator_follows_one_match_its_moves_and_its_clock(spectator: Specta
     running = '.side .reserve[data-side="a"]'
     assert "running" in spectator.js(f"return document.querySelector('{running}').className")
     first = spectator.text(running)
-    spectator.until(lambda: spectator.text(running) != first, "Ann's clock runs", seconds=3)
+    spectator.until(lambda: spectator.text(running) != first, "Ann's clock runs", seconds=10)
     moves = spectator.js("return document.querySelectorAll('#moves li').length")
     spectator.post("final", "move 8/5 6/5")
     spectator.until(lambda: "Ann played 8/5 6/5" in spectator.text("#moves"), "the move is listed")
