@@ -126,6 +126,26 @@ def test_every_link_between_the_pages_resolves() -> None:
     assert broken == []
 
 
+def test_every_test_the_docs_name_is_there() -> None:
+    """``tests/FILE.py`` and ``tests/FILE.py::test_name`` (or ``::test_name`` after it on the
+    line) in the pages and bench/README.md: a reader follows them to what checks a claim."""
+    missing = []
+    for page in [*docs.pages(), Path("bench/README.md")]:
+        for line in (ROOT / page).read_text(encoding="utf-8").splitlines():
+            current: str | None = None
+            for found in re.finditer(r"(tests/[\w/]+\.py)(?:::(\w+))?|::(test_\w+)", line):
+                path, name = found.group(1), found.group(2) or found.group(3)
+                current = path or current
+                if current is None:
+                    continue
+                source = ROOT / current
+                if not source.exists():
+                    missing.append(f"{page}: {current}")
+                elif name and not re.search(rf"def {name}\b", source.read_text(encoding="utf-8")):
+                    missing.append(f"{page}: {current}::{name}")
+    assert missing == []
+
+
 def test_the_benchmark_figures_live_in_bench_readme() -> None:
     """Every benchmark is described in bench/README.md, and the README points there."""
     bench = (ROOT / "bench" / "README.md").read_text(encoding="utf-8")
