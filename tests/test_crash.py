@@ -27,6 +27,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -114,11 +115,16 @@ def _kill_after(
         process.stdin.write(feed or "")  # a few kilobytes: within the pipe's buffer
         process.stdin.flush()
     printed: list[str] = []
+    stuck = threading.Timer(WAIT, process.kill)  # a run that stops printing is not waited on
+    stuck.start()
     while len(printed) < lines:
         line = process.stdout.readline()
         if not line:
             break
         printed.append(line)
+    stuck.cancel()
+    stopped = len(printed) < lines and process.wait(WAIT) == -signal.SIGKILL  # by the timer
+    assert not stopped, f"it printed {len(printed)} of {lines} lines in {WAIT:g} s"
     time.sleep(delay)
     process.send_signal(signal.SIGKILL)
     printed.extend(process.stdout.read().splitlines(keepends=True))
